@@ -1,0 +1,54 @@
+/**
+ * Writes the published JSON Schemas (2020-12) from the Valibot registry:
+ *   schema/discern-results.schema.json  every verb's result envelope
+ *   schema/discern-config.schema.json   discern.toml, for editors
+ * A test fails when the checked-in files differ from what this renders.
+ */
+import { join } from "node:path";
+import { DiscernConfig } from "../src/config/schema.ts";
+import { toJsonSchema2020 } from "../src/contract/json-schema.ts";
+import { LOOSE_VERBS } from "../src/contract/verbs.ts";
+
+const ROOT = join(import.meta.dir, "..");
+const DIALECT = "https://json-schema.org/draft/2020-12/schema";
+
+export const SCHEMA_FILES = {
+	results: join(ROOT, "schema/discern-results.schema.json"),
+	config: join(ROOT, "schema/discern-config.schema.json"),
+} as const;
+
+function withoutDialect(schema: Record<string, unknown>): Record<string, unknown> {
+	const { $schema: _dialect, ...rest } = schema;
+	return rest;
+}
+
+export function renderResultsSchema(): string {
+	const defs = Object.fromEntries(LOOSE_VERBS.map((verb) => [verb.name, withoutDialect(toJsonSchema2020(verb.envelope))]));
+	const schema = {
+		$schema: DIALECT,
+		$id: "https://discern.sh/schema/discern-results.schema.json",
+		title: "discern result envelope",
+		description: "What every discern verb returns: printed by --json, returned as MCP structuredContent.",
+		type: "object",
+		oneOf: LOOSE_VERBS.map((verb) => ({ $ref: `#/$defs/${verb.name}` })),
+		$defs: defs,
+	};
+	return `${JSON.stringify(schema, null, "\t")}\n`;
+}
+
+export function renderConfigSchema(): string {
+	const schema = {
+		$schema: DIALECT,
+		$id: "https://discern.sh/schema/discern-config.schema.json",
+		title: "discern.toml",
+		description: "The discern project configuration. Unknown keys are errors.",
+		...withoutDialect(toJsonSchema2020(DiscernConfig)),
+	};
+	return `${JSON.stringify(schema, null, "\t")}\n`;
+}
+
+if (import.meta.main) {
+	await Bun.write(SCHEMA_FILES.results, renderResultsSchema());
+	await Bun.write(SCHEMA_FILES.config, renderConfigSchema());
+	console.log("wrote schema/discern-results.schema.json and schema/discern-config.schema.json");
+}

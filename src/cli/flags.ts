@@ -1,0 +1,122 @@
+import * as v from "valibot";
+import type { LooseVerb } from "../contract/verbs.ts";
+
+/**
+ * A verb's CLI flags, derived from its Valibot input schema: the schema is
+ * the single description of what a verb accepts, on every surface.
+ */
+export type FlagKind = "boolean" | "string" | "number" | "enum";
+
+export interface FlagSpec {
+	/** Input key, e.g. `dry_run`. */
+	key: string;
+	/** Flag spelling, e.g. `dry-run`. */
+	flag: string;
+	kind: FlagKind;
+	options?: readonly string[];
+	description: string;
+	alias?: string;
+	/** Filled from a positional word rather than a `--flag`. */
+	positional: boolean;
+	required: boolean;
+}
+
+type AnySchema = v.GenericSchema & { type: string; wrapped?: AnySchema; pipe?: AnySchema[]; options?: readonly unknown[] };
+
+export function flagSpecs(verb: LooseVerb): FlagSpec[] {
+	const positionals = verb.cli.positionals ?? [];
+	return Object.entries(verb.input.entries).map(([key, schema]) => {
+		const { base, description, required } = inspect(schema as AnySchema);
+		const alias = verb.cli.aliases?.[key];
+		const kind: FlagKind = base.type === "boolean" ? "boolean" : base.type === "number" ? "number" : base.type === "picklist" ? "enum" : "string";
+		return {
+			key,
+			flag: key.replaceAll("_", "-"),
+			kind,
+			...(kind === "enum" ? { options: (base.options ?? []).map(String) } : {}),
+			description,
+			...(alias ? { alias } : {}),
+			positional: positionals.includes(key),
+			required,
+		};
+	});
+}
+
+function inspect(schema: AnySchema): { base: AnySchema; description: string; required: boolean } {
+	let current = schema;
+	let description = "";
+	let required = true;
+	for (;;) {
+		if (current.type === "optional") required = false;
+		for (const item of current.pipe ?? []) {
+			if ((item as { type: string }).type === "description") description = (item as unknown as { description: string }).description;
+		}
+		if (current.wrapped) current = current.wrapped;
+		else if (current.pipe?.[0] && current.pipe[0] !== current) current = current.pipe[0];
+		else return { base: current, description, required };
+	}
+}
+
+export type ParsedArgs = { ok: true; raw: Record<string, unknown> } | { ok: false; message: string };
+
+/**
+ * Strict parsing: an unknown flag, a missing value or an extra word is a
+ * usage error that names it. Values are left as typed for the schema to
+ * judge ("`--timeout` must be a number, got string"), except numbers, which
+ * are converted when they look like one.
+ */
+export function parseVerbArgs(verb: LooseVerb, tokens: readonly string[]): ParsedArgs {
+	const specs = flagSpecs(verb);
+	const byFlag = new Map<string, FlagSpec>();
+	for (const spec of specs) {
+		byFlag.set(`--${spec.flag}`, spec);
+		if (spec.alias) byFlag.set(`-${spec.alias}`, spec);
+	}
+	const positionals = specs.filter((spec) => spec.positional);
+	const raw: Record<string, unknown> = {};
+	let onlyPositionals = false;
+	for (let i = 0; i < tokens.length; i++) {
+		const token = tokens[i] ?? "";
+		if (!onlyPositionals && token === "--") {
+			onlyPositionals = true;
+			continue;
+		}
+		if (!onlyPositionals && token.startsWith("-") && token !== "-") {
+			const [name, inline] = splitInline(token);
+			const negated = name.startsWith("--no-") ? byFlag.get(`--${name.slice(5)}`) : undefined;
+			if (negated?.kind === "boolean" && inline === undefined) {
+				raw[negated.key] = false;
+				continue;
+			}
+			const spec = byFlag.get(name);
+			if (!spec || spec.positional) return { ok: false, message: `unknown flag \`${name}\` for \`discern ${verb.name}\`${suggestFlag(name, specs)}` };
+			if (spec.kind === "boolean") {
+				if (inline === undefined) raw[spec.key] = true;
+				else if (inline === "true" || inline === "false") raw[spec.key] = inline === "true";
+				else raw[spec.key] = inline;
+				continue;
+			}
+			const value = inline ?? tokens[++i];
+			if (value === undefined) return { ok: false, message: `flag \`${name}\` needs a value` };
+			raw[spec.key] = spec.kind === "number" && value.trim() !== "" && !Number.isNaN(Number(value)) ? Number(value) : value;
+			continue;
+		}
+		const slot = positionals.find((spec) => !(spec.key in raw));
+		if (!slot) return { ok: false, message: `unexpected argument \`${token}\` for \`discern ${verb.name}\`` };
+		raw[slot.key] = token;
+	}
+	return { ok: true, raw };
+}
+
+function splitInline(token: string): [string, string | undefined] {
+	const equals = token.indexOf("=");
+	return equals > 0 ? [token.slice(0, equals), token.slice(equals + 1)] : [token, undefined];
+}
+
+function suggestFlag(name: string, specs: readonly FlagSpec[]): string {
+	const flags = specs.filter((spec) => !spec.positional).map((spec) => `--${spec.flag}`);
+	if (flags.length === 0) return " (it takes no flags)";
+	const bare = name.replace(/^-+/, "");
+	const close = flags.find((flag) => flag.slice(2).startsWith(bare) || bare.startsWith(flag.slice(2)));
+	return close ? `; did you mean \`${close}\`?` : ` (flags: ${flags.join(", ")})`;
+}

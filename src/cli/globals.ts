@@ -1,0 +1,35 @@
+/**
+ * Flags every verb accepts, wherever they appear on the line:
+ * `--json`, `--cwd DIR`/`-C DIR`, `--version`, `--help`/`-h`.
+ */
+export interface Globals {
+	json: boolean;
+	cwd: string | undefined;
+	version: boolean;
+	help: boolean;
+	/** Everything that is not a global flag, in order. */
+	rest: string[];
+}
+
+export type GlobalsOutcome = { ok: true; globals: Globals } | { ok: false; message: string };
+
+export function extractGlobals(argv: readonly string[]): GlobalsOutcome {
+	const globals: Globals = { json: false, cwd: undefined, version: false, help: false, rest: [] };
+	for (let i = 0; i < argv.length; i++) {
+		const token = argv[i] ?? "";
+		if (token === "--") {
+			globals.rest.push(...argv.slice(i));
+			break;
+		}
+		if (token === "--json") globals.json = true;
+		else if (token === "--version") globals.version = true;
+		else if (token === "--help" || token === "-h") globals.help = true;
+		else if (token === "--cwd" || token === "-C") {
+			const value = argv[++i];
+			if (value === undefined || value === "") return { ok: false, message: `\`${token}\` needs a directory` };
+			globals.cwd = value;
+		} else if (token.startsWith("--cwd=")) globals.cwd = token.slice("--cwd=".length);
+		else globals.rest.push(token);
+	}
+	return { ok: true, globals };
+}

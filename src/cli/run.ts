@@ -1,0 +1,110 @@
+import * as v from "valibot";
+import type { VerbContext } from "../contract/context.ts";
+import { type AnyResult, fail } from "../contract/envelope.ts";
+import { EXIT, type ExitCode } from "../contract/exit-codes.ts";
+import { issueSentence, pathOf } from "../contract/issues.ts";
+import { findVerb, LOOSE_VERBS, type LooseVerb } from "../contract/verbs.ts";
+import { wantsColor } from "../ui/style.ts";
+import { VERSION } from "../version.ts";
+import { writeCrashReport } from "./crash.ts";
+import { flagSpecs, parseVerbArgs } from "./flags.ts";
+import { extractGlobals } from "./globals.ts";
+import { type Streams, writeResult } from "./output.ts";
+
+export interface CliEnvironment extends Streams {
+	cwd: string;
+	env: Readonly<Record<string, string | undefined>>;
+	isTTY: boolean;
+	signal: AbortSignal;
+}
+
+/** Errors that mean "you typed it wrong": exit 2, not 1. */
+const USAGE_ERRORS = new Set(["invalid_arguments", "unknown_command"]);
+
+/**
+ * The CLI projection: argv in, one result out, an exit code back. Never
+ * throws: a bug becomes an `internal_error` result, a crash report and 70.
+ */
+export async function runCli(argv: readonly string[], io: CliEnvironment): Promise<ExitCode> {
+	const extracted = extractGlobals(argv);
+	const json = extracted.ok ? extracted.globals.json : argv.includes("--json");
+	const color = !json && wantsColor(io.env, io.isTTY);
+	let verbName = "help";
+	try {
+		if (!extracted.ok) return emit(usageFailure("help", extracted.message), "", io, json, color);
+		const { globals } = extracted;
+		if (globals.version) {
+			if (json) io.stdout(`${JSON.stringify({ version: VERSION })}\n`);
+			else io.stdout(`discern ${VERSION}\n`);
+			return EXIT.ok;
+		}
+		const [word, ...tokens] = globals.rest;
+		if (word === "mcp") {
+			const { serveStdio } = await import("../mcp/stdio.ts");
+			return await serveStdio({ cwd: resolveCwd(io.cwd, globals.cwd), env: io.env });
+		}
+		const helpTarget = globals.help ? (word === undefined || word === "help" ? tokens : [word]) : null;
+		const verb = helpTarget ? findVerb("help") : word === undefined ? findVerb("help") : findVerb(word);
+		if (!verb) {
+			const { unknownVerb } = await import("../verbs/help/help.ts");
+			return emit(unknownVerb(word ?? ""), "", io, json, color);
+		}
+		verbName = verb.name;
+		const loose = verb as unknown as LooseVerb;
+		const parsed = parseVerbArgs(loose, helpTarget ?? (word === undefined ? [] : tokens));
+		if (!parsed.ok) return emit(usageFailure(loose.name, parsed.message), "", io, json, color);
+		const input = v.safeParse(loose.input, parsed.raw);
+		if (!input.success) return emit(usageFailure(loose.name, describeIssues(loose, input.issues)), "", io, json, color);
+
+		const module = await loose.load();
+		const ctx: VerbContext = { cwd: resolveCwd(io.cwd, globals.cwd), env: io.env, surface: "cli", version: VERSION, signal: io.signal };
+		const result = await module.run(ctx, input.output);
+		const verbose = (input.output as { verbose?: boolean }).verbose ?? false;
+		const body = json ? "" : module.render(result, { color, verbose });
+		return emit(result, body, io, json, color);
+	} catch (error) {
+		const report = writeCrashReport(error, argv);
+		const where = report ? ` A crash report is at ${report}.` : "";
+		const message = `discern hit an internal error: ${error instanceof Error ? error.message : String(error)}.${where}`;
+		io.stderr(`discern: internal error.${where}\n`);
+		emit(fail(verbName, "internal_error", message, ["This is a bug in discern; please report it with the crash report."]), "", io, json, color);
+		return EXIT.internal;
+	}
+}
+
+function emit(result: AnyResult, body: string, io: Streams, json: boolean, color: boolean): ExitCode {
+	writeResult(result, io, { json, color, verbose: false, body });
+	if (result.ok) return EXIT.ok;
+	return USAGE_ERRORS.has(result.error) ? EXIT.usage : EXIT.failure;
+}
+
+function usageFailure(verb: string, message: string): AnyResult {
+	const capitalized = message.charAt(0).toUpperCase() + message.slice(1);
+	return fail(verb, "invalid_arguments", `${capitalized}.`, [`Run \`discern help ${verb === "help" ? "" : verb}\` for the flags it takes.`.replace("  ", " ")]);
+}
+
+/** Name CLI problems by the flag a person typed: "`--search` must not be empty". */
+function describeIssues(verb: LooseVerb, issues: readonly v.BaseIssue<unknown>[]): string {
+	const specs = flagSpecs(verb);
+	return issues
+		.map((issue) =>
+			issueSentence(issue, {
+				objectNoun: "object",
+				name: (path) => {
+					const spec = specs.find((candidate) => candidate.key === String(path[0]));
+					if (!spec) return `\`${path.join(".")}\``;
+					return spec.positional ? spec.flag.toUpperCase() : `\`--${spec.flag}\``;
+				},
+			}),
+		)
+		.filter((sentence, index, all) => all.indexOf(sentence) === index || pathOf(issues[index] as v.BaseIssue<unknown>).length === 0)
+		.join("; ");
+}
+
+function resolveCwd(base: string, requested: string | undefined): string {
+	if (requested === undefined) return base;
+	return requested.startsWith("/") ? requested : `${base}/${requested}`;
+}
+
+/** Every verb name, for shell completion and tests. */
+export const CLI_VERBS = [...LOOSE_VERBS.map((verb) => verb.name), "mcp"];

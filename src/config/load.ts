@@ -1,0 +1,213 @@
+import { join } from "node:path";
+import { parse, TomlError } from "smol-toml";
+import * as v from "valibot";
+import { issueSentence, pathOf } from "../contract/issues.ts";
+import { nearest } from "../text/suggest.ts";
+import { indexKeyPositions, type Position, positionOf } from "./locate.ts";
+import { CommandList, DiscernConfig, JobTable, KNOWN_JOB_STAGES, STAGES } from "./schema.ts";
+
+export const CONFIG_FILE = "discern.toml";
+/** A config larger than this is a mistake, not a config; refuse before parsing. */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+
+export const ConfigIssue = v.strictObject({
+	message: v.string(),
+	key: v.optional(v.string()),
+	line: v.optional(v.number()),
+	col: v.optional(v.number()),
+	suggestion: v.optional(v.string()),
+});
+export type ConfigIssue = v.InferOutput<typeof ConfigIssue>;
+
+export type ConfigLoad =
+	| { state: "missing"; path: string }
+	| { state: "invalid"; path: string; issues: ConfigIssue[] }
+	| { state: "valid"; path: string; config: DiscernConfig };
+
+export async function loadConfig(root: string): Promise<ConfigLoad> {
+	const path = join(root, CONFIG_FILE);
+	const file = Bun.file(path);
+	let bytes: Uint8Array;
+	try {
+		if (file.size > MAX_CONFIG_BYTES) {
+			return { state: "invalid", path, issues: [{ message: `${CONFIG_FILE} is ${file.size} bytes; the limit is ${MAX_CONFIG_BYTES} bytes` }] };
+		}
+		bytes = await file.bytes();
+	} catch (error) {
+		if (isMissing(error)) return { state: "missing", path };
+		return { state: "invalid", path, issues: [{ message: `cannot read ${CONFIG_FILE}: ${String(error)}` }] };
+	}
+	const outcome = parseConfig(bytes);
+	return outcome.ok ? { state: "valid", path, config: outcome.config } : { state: "invalid", path, issues: outcome.issues };
+}
+
+export type ParseOutcome = { ok: true; config: DiscernConfig } | { ok: false; issues: ConfigIssue[] };
+
+/** Parse and validate a config, reporting every problem at once. */
+export function parseConfig(bytes: Uint8Array | string): ParseOutcome {
+	const decoded = decode(bytes);
+	if (!decoded.ok) return { ok: false, issues: [decoded.issue] };
+	const source = decoded.text;
+	let raw: unknown;
+	try {
+		raw = parse(source);
+	} catch (error) {
+		if (error instanceof TomlError) {
+			const firstLine = error.message.split("\n")[0] ?? error.message;
+			return { ok: false, issues: [{ message: `TOML syntax: ${firstLine}`, line: error.line, col: error.column }] };
+		}
+		return { ok: false, issues: [{ message: `TOML syntax: ${error instanceof Error ? error.message : String(error)}` }] };
+	}
+	const positions = indexKeyPositions(source);
+	const result = v.safeParse(DiscernConfig, raw);
+	const issues = result.success ? [] : result.issues.flatMap((issue) => explain(issue, positions));
+	issues.push(...crossChecks(raw, positions));
+	if (issues.length > 0 || !result.success) return { ok: false, issues: issues.sort(byLine) };
+	return { ok: true, config: result.output };
+}
+
+function decode(bytes: Uint8Array | string): { ok: true; text: string } | { ok: false; issue: ConfigIssue } {
+	if (typeof bytes === "string") return { ok: true, text: bytes };
+	const nul = bytes.indexOf(0);
+	if (nul >= 0) {
+		const line = bytes.subarray(0, nul).filter((byte) => byte === 10).length + 1;
+		return { ok: false, issue: { message: `${CONFIG_FILE} contains binary data (a NUL byte); it must be UTF-8 text`, line } };
+	}
+	try {
+		return { ok: true, text: new TextDecoder("utf-8", { fatal: true }).decode(bytes) };
+	} catch {
+		return { ok: false, issue: { message: `${CONFIG_FILE} is not valid UTF-8 text` } };
+	}
+}
+
+/** One Valibot issue as config issues; a job value that is a table is explained by the table's own rules. */
+function explain(issue: v.BaseIssue<unknown>, positions: Map<string, Position>): ConfigIssue[] {
+	const path = pathOf(issue);
+	const jobShape = issue.type === "union" && path[0] === "jobs" && path.length === 2 ? shapeSchema(issue.input) : null;
+	if (jobShape) {
+		const inner = v.safeParse(jobShape, issue.input);
+		if (!inner.success) {
+			return inner.issues.flatMap((nested) =>
+				explain({ ...nested, path: [...(issue.path ?? []), ...(nested.path ?? [])] } as v.BaseIssue<unknown>, positions),
+			);
+		}
+	}
+	const key = path.map(String).join(".");
+	const at = positionOf(positions, path);
+	const where = at ? { line: at.line, col: at.col } : {};
+	if (issue.type === "strict_object") {
+		const unknown = String(path.at(-1));
+		const parent = path.slice(0, -1);
+		const suggestion = nearest(unknown, knownKeysAt(parent));
+		const inTable = parent.length > 0 ? ` in [${parent.join(".")}]` : "";
+		return [
+			{
+				message: `unknown key \`${unknown}\`${inTable}${suggestion ? `; did you mean \`${suggestion}\`?` : ""}`,
+				key,
+				...where,
+				...(suggestion ? { suggestion } : {}),
+			},
+		];
+	}
+	return [{ message: issueSentence(issue, { objectNoun: "table", name: (p) => `\`${p.join(".")}\`` }), key, ...where }];
+}
+
+/**
+ * Rules that span keys: custom jobs need a stage, pre-authorized scopes must
+ * exist. They read the raw document defensively, so that they still speak
+ * when other parts of the file failed validation.
+ */
+function crossChecks(raw: unknown, positions: Map<string, Position>): ConfigIssue[] {
+	const issues: ConfigIssue[] = [];
+	const jobs = tableAt(raw, "jobs");
+	for (const [name, value] of Object.entries(jobs)) {
+		const declaredStage = tableAt(jobs, name).stage;
+		if (KNOWN_JOB_STAGES[name] || declaredStage !== undefined) continue;
+		const at = positionOf(positions, ["jobs", name]);
+		issues.push({
+			message: `job \`${name}\` is not a known job, so it must declare its stage: [jobs.${name}] with run = "…" and stage = one of ${STAGES.join(", ")} (known jobs: ${Object.keys(KNOWN_JOB_STAGES).join(", ")})`,
+			key: `jobs.${name}`,
+			...(at ? { line: at.line, col: at.col } : {}),
+		});
+	}
+	const scopes = Object.keys(tableAt(raw, "scopes"));
+	const preAuthorized = tableAt(raw, "acceptance").pre_authorized;
+	(Array.isArray(preAuthorized) ? preAuthorized : []).forEach((scope: unknown, index) => {
+		if (typeof scope !== "string" || scopes.includes(scope)) return;
+		const suggestion = nearest(scope, scopes);
+		const at = positionOf(positions, ["acceptance", "pre_authorized"]);
+		issues.push({
+			message: `\`acceptance.pre_authorized\` names scope \`${scope}\`, which is not declared under [scopes]${suggestion ? `; did you mean \`${suggestion}\`?` : ""}`,
+			key: `acceptance.pre_authorized.${index}`,
+			...(at ? { line: at.line, col: at.col } : {}),
+			...(suggestion ? { suggestion } : {}),
+		});
+	});
+	return issues;
+}
+
+function tableAt(value: unknown, key: string): Record<string, unknown> {
+	const child = typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+	return typeof child === "object" && child !== null && !Array.isArray(child) ? (child as Record<string, unknown>) : {};
+}
+
+function byLine(a: ConfigIssue, b: ConfigIssue): number {
+	return (a.line ?? Number.MAX_SAFE_INTEGER) - (b.line ?? Number.MAX_SAFE_INTEGER) || (a.col ?? 0) - (b.col ?? 0);
+}
+
+/** Valid keys of the table at `path`, for "did you mean". */
+function knownKeysAt(path: readonly (string | number)[]): string[] {
+	let schema: v.GenericSchema = DiscernConfig;
+	for (const segment of path) {
+		const next = childSchema(schema, String(segment));
+		if (!next) return [];
+		schema = next;
+	}
+	return keysOf(schema);
+}
+
+function keysOf(schema: v.GenericSchema): string[] {
+	const inner = unwrap(schema);
+	const entries = objectEntries(inner);
+	if (entries) return Object.keys(entries);
+	if (inner.type === "union") return (inner as unknown as { options: v.GenericSchema[] }).options.flatMap(keysOf);
+	return [];
+}
+
+function childSchema(schema: v.GenericSchema, key: string): v.GenericSchema | undefined {
+	const inner = unwrap(schema);
+	const entries = objectEntries(inner);
+	if (entries) return entries[key];
+	if (inner.type === "record") return (inner as unknown as { value: v.GenericSchema }).value;
+	if (inner.type === "union") {
+		for (const option of (inner as unknown as { options: v.GenericSchema[] }).options) {
+			const found = childSchema(option, key);
+			if (found) return found;
+		}
+	}
+	return undefined;
+}
+
+function unwrap(schema: v.GenericSchema): v.GenericSchema {
+	let current = schema as v.GenericSchema & { wrapped?: v.GenericSchema; pipe?: v.GenericSchema[] };
+	for (;;) {
+		if (current.wrapped) current = current.wrapped as typeof current;
+		else if (current.pipe?.[0] && current.pipe[0] !== current) current = current.pipe[0] as typeof current;
+		else return current;
+	}
+}
+
+function objectEntries(schema: v.GenericSchema): Record<string, v.GenericSchema> | undefined {
+	return (schema as unknown as { entries?: Record<string, v.GenericSchema> }).entries;
+}
+
+/** The branch of a job value a person evidently meant, judged by the shape they wrote. */
+function shapeSchema(value: unknown): v.GenericSchema | null {
+	if (Array.isArray(value)) return CommandList;
+	if (typeof value === "object" && value !== null && !(value instanceof Date)) return JobTable;
+	return null;
+}
+
+function isMissing(error: unknown): boolean {
+	return typeof error === "object" && error !== null && "code" in error && (error as { code: unknown }).code === "ENOENT";
+}

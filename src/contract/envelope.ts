@@ -1,0 +1,139 @@
+import * as v from "valibot";
+import { ERROR_CODES, type ErrorCode } from "./error-codes.ts";
+
+/** One thing a dry run would do. */
+export const PlanItem = v.strictObject({
+	kind: v.string(),
+	label: v.string(),
+	disposition: v.picklist(["run", "skip"]),
+	note: v.optional(v.string()),
+});
+export type PlanItem = v.InferOutput<typeof PlanItem>;
+
+export const STEP_OUTCOMES = ["ok", "failed", "skipped", "cancelled"] as const;
+
+/** One thing that ran. */
+export const Step = v.strictObject({
+	kind: v.string(),
+	label: v.string(),
+	stage: v.optional(v.string()),
+	outcome: v.picklist(STEP_OUTCOMES),
+	duration_s: v.number(),
+	exit_code: v.optional(v.number()),
+	output_path: v.optional(v.string()),
+});
+export type Step = v.InferOutput<typeof Step>;
+
+/** A normalized failure: a failed job, or one finding parsed from a report. */
+export const Diagnostic = v.strictObject({
+	tool: v.string(),
+	severity: v.picklist(["error", "warning"]),
+	message: v.string(),
+	reproduce_cmd: v.string(),
+	output: v.optional(v.string()),
+	truncated: v.optional(v.boolean()),
+	output_path: v.optional(v.string()),
+	file: v.optional(v.string()),
+	line: v.optional(v.number()),
+	col: v.optional(v.number()),
+	rule: v.optional(v.string()),
+});
+export type Diagnostic = v.InferOutput<typeof Diagnostic>;
+
+const sharedEntries = {
+	message: v.pipe(v.string(), v.description("One human sentence: what happened and, on failure, the remedy.")),
+	hints: v.optional(v.array(v.string())),
+	plan: v.optional(v.array(PlanItem)),
+	steps: v.optional(v.array(Step)),
+	diagnostics: v.optional(v.array(Diagnostic)),
+	dry_run: v.optional(v.boolean()),
+};
+
+/**
+ * The result envelope of one verb: a variant on `ok`, so that `error` is
+ * forbidden on success and required (with at least one hint) on failure.
+ * `data` may accompany a failure when the verb learned something useful
+ * before it refused (doctor's checks, config's issues).
+ */
+export function Envelope<const Verb extends string, Data extends v.GenericSchema>(verb: Verb, data: Data) {
+	return v.variant("ok", [
+		v.strictObject({
+			ok: v.literal(true),
+			verb: v.literal(verb),
+			data: v.optional(data),
+			...sharedEntries,
+		}),
+		v.strictObject({
+			ok: v.literal(false),
+			verb: v.literal(verb),
+			error: v.picklist(ERROR_CODES),
+			data: v.optional(data),
+			...sharedEntries,
+			hints: v.pipe(v.array(v.string()), v.minLength(1)),
+		}),
+	]);
+}
+
+export type EnvelopeSchema = ReturnType<typeof Envelope<string, v.GenericSchema>>;
+
+interface Extras {
+	hints?: string[];
+	plan?: PlanItem[];
+	steps?: Step[];
+	diagnostics?: Diagnostic[];
+	dry_run?: boolean;
+}
+
+export type Success<Verb extends string, Data> = {
+	ok: true;
+	verb: Verb;
+	data?: Data;
+	message: string;
+} & Extras;
+
+export type Failure<Verb extends string, Data> = {
+	ok: false;
+	verb: Verb;
+	error: ErrorCode;
+	data?: Data;
+	message: string;
+	hints: string[];
+} & Omit<Extras, "hints">;
+
+export type Result<Verb extends string, Data> = Success<Verb, Data> | Failure<Verb, Data>;
+
+/** Any verb's result, as the projections see it. */
+export type AnyResult = Result<string, unknown>;
+
+export function ok<const Verb extends string, Data>(
+	verb: Verb,
+	message: string,
+	data: Data,
+	extras: Extras = {},
+): Success<Verb, Data> {
+	return { ok: true, verb, message, data, ...extras };
+}
+
+export function fail<const Verb extends string, Data = never>(
+	verb: Verb,
+	error: ErrorCode,
+	message: string,
+	hints: readonly [string, ...string[]],
+	extras: Omit<Extras, "hints"> & { data?: Data } = {},
+): Failure<Verb, Data> {
+	return { ok: false, verb, error, message, hints: [...hints], ...extras };
+}
+
+/**
+ * A refusal computed before the verb knows its own name (project lookup,
+ * argument parsing); the caller stamps the verb on it with `asVerb`.
+ */
+export interface Refusal {
+	error: ErrorCode;
+	message: string;
+	hints: [string, ...string[]];
+}
+
+export function asVerb<const Verb extends string>(verb: Verb, refusal: Refusal): Failure<Verb, never> {
+	return fail(verb, refusal.error, refusal.message, refusal.hints);
+}

@@ -1,0 +1,72 @@
+import type * as v from "valibot";
+
+/**
+ * Turn Valibot issues into sentences a person or an agent can act on:
+ * "`timeout` must be a number, got string". Shared by CLI flags, MCP
+ * arguments and discern.toml, so every surface words a problem the same way.
+ */
+export interface IssueWording {
+	/** What to call a key/value map: "table" for TOML, "object" for JSON. */
+	objectNoun: "table" | "object";
+	/** Render a path for the message, e.g. `--dry-run` or `gate.timeout`. */
+	name: (path: readonly (string | number)[]) => string;
+}
+
+export function pathOf(issue: v.BaseIssue<unknown>): (string | number)[] {
+	return (issue.path ?? []).map((item) => item.key as string | number);
+}
+
+export function describeValue(value: unknown, objectNoun: IssueWording["objectNoun"]): string {
+	if (value === null) return "null";
+	if (Array.isArray(value)) return "array";
+	if (value instanceof Date) return "date";
+	if (typeof value === "object") return objectNoun;
+	return typeof value;
+}
+
+export function issueSentence(issue: v.BaseIssue<unknown>, wording: IssueWording): string {
+	const path = pathOf(issue);
+	const name = path.length > 0 ? wording.name(path) : "the input";
+	const got = describeValue(issue.input, wording.objectNoun);
+	switch (issue.type) {
+		case "strict_object":
+			return `${name} is not a known key`;
+		case "picklist":
+		case "literal":
+			return `${name} must be one of ${issue.expected?.replace(/^\((.*)\)$/, "$1").replaceAll(" | ", ", ") ?? "the listed values"}, got ${quote(issue.input)}`;
+		case "union":
+			return `${name} must be ${unionExpectation(issue.expected, wording.objectNoun)}, got ${got}`;
+		case "min_length":
+			return `${name} must not be empty`;
+		case "min_value":
+			return `${name} must be ${issue.expected}, got ${quote(issue.input)}`;
+		case "regex":
+			return `${name} is not valid: ${issue.message.includes(":") ? issue.message.split(":").pop()?.trim() : issue.message}`;
+		case "string":
+		case "number":
+		case "boolean":
+		case "array":
+			return `${name} must be ${article(issue.type)}, got ${got}`;
+		case "object":
+		case "strict_object_type":
+		case "record":
+			return `${name} must be ${article(wording.objectNoun)}, got ${got}`;
+		default:
+			return `${name}: ${issue.message}`;
+	}
+}
+
+/** Valibot words a union's expectation as "((string | Array) | Object)"; say it in plain nouns. */
+function unionExpectation(expected: string | null, objectNoun: string): string {
+	const kinds = (expected ?? "").replace(/[()]/g, "").split(" | ").map((kind) => kind.trim()).filter(Boolean);
+	const nouns = kinds.map((kind) => (kind === "Object" ? objectNoun : kind === "Array" ? "list" : kind.toLowerCase()));
+	return nouns.length > 0 ? [...new Set(nouns)].map(article).join(" or ") : "a different value";
+}
+
+function article(noun: string): string {
+	return /^[aeiou]/.test(noun) ? `an ${noun}` : `a ${noun}`;
+}
+
+function quote(value: unknown): string {
+	return typeof value === "string" ? JSON.stringify(value) : String(value);
+}

@@ -1,0 +1,53 @@
+import { resolve } from "node:path";
+import { git } from "./run.ts";
+import { parsePorcelainV2, type WorkingState } from "./status.ts";
+
+/** Where a git command found itself. */
+export interface RepositoryLocation {
+	root: string;
+	gitDir: string;
+	commonDir: string;
+	/** The main checkout owns the common dir; a linked worktree has its own git dir. */
+	location: "main" | "worktree";
+}
+
+export type LocateOutcome =
+	| { found: true; repository: RepositoryLocation }
+	| { found: false; reason: string };
+
+export async function locateRepository(cwd: string): Promise<LocateOutcome> {
+	const result = await git(["rev-parse", "--path-format=absolute", "--show-toplevel", "--git-dir", "--git-common-dir"], cwd);
+	if (result.exitCode !== 0) {
+		const reason = result.stderr.trim().split("\n")[0] || `git rev-parse exited ${result.exitCode}`;
+		return { found: false, reason };
+	}
+	const [root, gitDir, commonDir] = result.stdout.trim().split("\n");
+	if (!root || !gitDir || !commonDir) return { found: false, reason: "not inside a work tree" };
+	return {
+		found: true,
+		repository: {
+			root,
+			gitDir,
+			commonDir,
+			location: resolve(gitDir) === resolve(commonDir) ? "main" : "worktree",
+		},
+	};
+}
+
+/**
+ * Branch, HEAD and changed paths in one git call. Null means git could not
+ * answer: callers must treat that as "unknown", never as "clean".
+ */
+export async function readWorkingState(root: string): Promise<WorkingState | null> {
+	const result = await git(["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=normal"], root);
+	return result.exitCode === 0 ? parsePorcelainV2(result.stdout) : null;
+}
+
+/** Commits on HEAD not on `base`, and on `base` not on HEAD. */
+export async function aheadBehind(root: string, base: string): Promise<{ ahead: number; behind: number } | null> {
+	const result = await git(["rev-list", "--left-right", "--count", `${base}...HEAD`], root);
+	if (result.exitCode !== 0) return null;
+	const [behind, ahead] = result.stdout.trim().split(/\s+/).map(Number);
+	if (behind === undefined || ahead === undefined || Number.isNaN(behind) || Number.isNaN(ahead)) return null;
+	return { ahead, behind };
+}

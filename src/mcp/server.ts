@@ -1,0 +1,69 @@
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+	CallToolRequestSchema,
+	type CallToolResult,
+	ErrorCode,
+	ListResourcesRequestSchema,
+	ListResourceTemplatesRequestSchema,
+	ListToolsRequestSchema,
+	McpError,
+	ReadResourceRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import * as v from "valibot";
+import type { VerbContext } from "../contract/context.ts";
+import { type AnyResult, fail } from "../contract/envelope.ts";
+import { issueSentence } from "../contract/issues.ts";
+import { VERSION } from "../version.ts";
+import { INSTRUCTIONS } from "./instructions.ts";
+import { invokeVerb } from "./invoke.ts";
+import { listResources, RESOURCE_TEMPLATES, readResource } from "./resources.ts";
+import { toolEntries } from "./tools.ts";
+
+export interface ServerOptions {
+	/** The working root: where tools act when a call gives no `path`. */
+	root: string;
+	env: Readonly<Record<string, string | undefined>>;
+}
+
+/** The MCP server, answered from the verb registry. No transport here: stdio and tests attach their own. */
+export function createServer(options: ServerOptions): Server {
+	const server = new Server(
+		{ name: "discern", title: "discern", version: VERSION },
+		{ capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
+	);
+	const context = (cwd: string, signal: AbortSignal): VerbContext => ({ cwd, env: options.env, surface: "mcp", version: VERSION, signal });
+
+	server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...toolEntries().values()].map((entry) => entry.listing) }));
+
+	server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+		const entry = toolEntries().get(request.params.name);
+		if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+		const parsed = v.safeParse(entry.arguments, request.params.arguments ?? {});
+		if (!parsed.success) {
+			const message = parsed.issues
+				.map((issue) => issueSentence(issue, { objectNoun: "object", name: (path) => `\`${path.join(".")}\`` }))
+				.join("; ");
+			const result = fail(entry.verb.name, "invalid_arguments", `Invalid arguments for ${entry.name}: ${message}.`, [
+				`See the inputSchema of ${entry.name} in tools/list.`,
+			]);
+			return { structuredContent: asObject(result), content: [{ type: "text", text: result.message }], isError: true };
+		}
+		const { path, ...input } = parsed.output as { path?: string } & Record<string, unknown>;
+		const { result, text } = await invokeVerb(entry.verb, context(path ?? options.root, extra.signal), input);
+		return { structuredContent: asObject(result), content: [{ type: "text", text }], isError: !result.ok };
+	});
+
+	server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: listResources() }));
+	server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
+	server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+		const contents = await readResource(request.params.uri, context(options.root, extra.signal));
+		if (!contents) throw new McpError(ErrorCode.InvalidParams, `Unknown resource: ${request.params.uri}`);
+		return { contents: [contents] };
+	});
+	return server;
+}
+
+/** An envelope is always a JSON object; the SDK types structuredContent as an open record. */
+function asObject(result: AnyResult): Record<string, unknown> {
+	return result as unknown as Record<string, unknown>;
+}

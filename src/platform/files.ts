@@ -1,0 +1,69 @@
+import { lstat, mkdir, realpath, rename, rm, writeFile } from "node:fs/promises";
+import { dirname, join, relative, resolve, sep } from "node:path";
+
+/** Raised when a write would leave the project through a symlink or `..`. */
+export class WriteDeniedError extends Error {
+	override readonly name = "WriteDeniedError";
+}
+
+/**
+ * Write a file inside `root` atomically (temp file in the same folder, then
+ * rename), refusing any path that resolves outside `root`, including through
+ * a symlinked folder or a symlink at the target itself.
+ */
+export async function writeFileAtomic(
+	root: string,
+	relativePath: string,
+	content: string,
+	options: { mode?: number } = {},
+): Promise<string> {
+	const target = await resolveInside(root, relativePath);
+	await mkdir(dirname(target), { recursive: true });
+	// Re-check after mkdir: a folder on the way may be a symlink.
+	await resolveInside(root, relativePath);
+	const temp = join(dirname(target), `.${process.pid}.${Date.now()}.discern-tmp`);
+	try {
+		await writeFile(temp, content, { mode: options.mode ?? 0o644 });
+		await rename(temp, target);
+	} catch (error) {
+		await rm(temp, { force: true });
+		throw error;
+	}
+	return target;
+}
+
+/** Does a path exist (without following a final symlink)? */
+export async function exists(path: string): Promise<boolean> {
+	try {
+		await lstat(path);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+async function resolveInside(root: string, relativePath: string): Promise<string> {
+	const realRoot = await realpath(root);
+	const target = resolve(realRoot, relativePath);
+	if (!isInside(realRoot, target)) throw new WriteDeniedError(`${relativePath} is outside ${root}`);
+	const stat = await lstat(target).catch(() => null);
+	if (stat?.isSymbolicLink()) throw new WriteDeniedError(`${relativePath} is a symlink; discern does not write through links`);
+	// The deepest existing ancestor must still be inside the root once links are resolved.
+	let probe = dirname(target);
+	for (;;) {
+		const real = await realpath(probe).catch(() => null);
+		if (real !== null) {
+			if (!isInside(realRoot, real)) throw new WriteDeniedError(`${relativePath} leads outside ${root} through a symlink`);
+			break;
+		}
+		const parent = dirname(probe);
+		if (parent === probe) break;
+		probe = parent;
+	}
+	return target;
+}
+
+export function isInside(root: string, path: string): boolean {
+	const rel = relative(root, path);
+	return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !rel.startsWith(sep));
+}

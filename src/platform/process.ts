@@ -1,0 +1,51 @@
+/**
+ * The one place that starts processes for their output. Commands are always
+ * argument arrays: nothing here goes through a shell.
+ */
+export interface Captured {
+	exitCode: number;
+	stdout: string;
+	stderr: string;
+}
+
+export interface CaptureOptions {
+	cwd: string;
+	env?: Readonly<Record<string, string | undefined>>;
+	signal?: AbortSignal;
+}
+
+/** Exit code used when the executable could not be started at all. */
+export const NOT_STARTED = 127;
+
+export async function capture(argv: readonly string[], options: CaptureOptions): Promise<Captured> {
+	let child: Bun.Subprocess<"ignore", "pipe", "pipe">;
+	try {
+		child = Bun.spawn([...argv], {
+			cwd: options.cwd,
+			...(options.env ? { env: cleanEnv(options.env) } : {}),
+			stdin: "ignore",
+			stdout: "pipe",
+			stderr: "pipe",
+			...(options.signal ? { signal: options.signal } : {}),
+		});
+	} catch (error) {
+		return { exitCode: NOT_STARTED, stdout: "", stderr: error instanceof Error ? error.message : String(error) };
+	}
+	const [stdout, stderr, exitCode] = await Promise.all([
+		new Response(child.stdout).text(),
+		new Response(child.stderr).text(),
+		child.exited,
+	]);
+	return { exitCode, stdout, stderr };
+}
+
+/** Find an executable on the given PATH, as a shell would. */
+export function findExecutable(name: string, env: Readonly<Record<string, string | undefined>>): string | null {
+	return Bun.which(name, { PATH: env.PATH ?? "" });
+}
+
+function cleanEnv(env: NonNullable<CaptureOptions["env"]>): Record<string, string> {
+	const out: Record<string, string> = {};
+	for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
+	return out;
+}

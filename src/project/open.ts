@@ -1,0 +1,51 @@
+import type { Refusal } from "../contract/envelope.ts";
+import type { VerbContext } from "../contract/context.ts";
+import { type ConfigLoad, CONFIG_FILE, loadConfig } from "../config/load.ts";
+import type { DiscernConfig } from "../config/schema.ts";
+import { locateRepository, type RepositoryLocation } from "../git/repository.ts";
+
+export type Opened<T> = ({ ok: true } & T) | { ok: false; refusal: Refusal };
+
+export async function openRepository(ctx: VerbContext): Promise<Opened<{ repository: RepositoryLocation }>> {
+	const located = await locateRepository(ctx.cwd);
+	if (!located.found) {
+		return {
+			ok: false,
+			refusal: {
+				error: "no_repository",
+				message: `${ctx.cwd} is not inside a git repository (${located.reason}).`,
+				hints: ["Run discern inside a git checkout, or pass --cwd DIR (MCP: an absolute `path`).", "New project? `git init` first."],
+			},
+		};
+	}
+	return { ok: true, repository: located.repository };
+}
+
+/** The refusal for a config that is missing or broken, for verbs that cannot work without one. */
+export function configRefusal(load: Exclude<ConfigLoad, { state: "valid" }>): Refusal {
+	if (load.state === "missing") {
+		return {
+			error: "no_project",
+			message: `No ${CONFIG_FILE} at ${load.path}: discern is not set up in this repository.`,
+			hints: ["Run `discern setup` to detect the stack and propose jobs, then `discern setup --confirmed` to write the file."],
+		};
+	}
+	const first = load.issues[0];
+	const where = first?.line ? ` (line ${first.line})` : "";
+	return {
+		error: "invalid_config",
+		message: `${CONFIG_FILE} has ${load.issues.length} problem${load.issues.length === 1 ? "" : "s"}; first${where}: ${first?.message ?? "unknown"}.`,
+		hints: ["Run `discern config validate` to see every problem with its line.", "See `discern docs config` for the reference."],
+	};
+}
+
+/** Repository and a valid config, or the refusal that says why not. */
+export async function openProject(
+	ctx: VerbContext,
+): Promise<Opened<{ repository: RepositoryLocation; config: DiscernConfig }>> {
+	const opened = await openRepository(ctx);
+	if (!opened.ok) return opened;
+	const load = await loadConfig(opened.repository.root);
+	if (load.state !== "valid") return { ok: false, refusal: configRefusal(load) };
+	return { ok: true, repository: opened.repository, config: load.config };
+}

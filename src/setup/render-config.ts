@@ -1,0 +1,106 @@
+import { KNOWN_JOB_STAGES } from "../config/schema.ts";
+import type { DetectedStack, ProposedJob, SetupProposal } from "./detect.ts";
+
+/**
+ * The `discern.toml` that `discern setup` proposes. It is the first file a
+ * person reads about discern in their repository, so every line says why it
+ * is there; the values are the schema's defaults unless detection found better.
+ */
+export function renderConfig(proposal: SetupProposal, options: { projectName: string; trunk: string | null }): string {
+	const sections = [header(), project(options.projectName), repository(options.trunk), jobs(proposal), gate(), map()];
+	return `${sections.map((lines) => lines.join("\n")).join("\n\n")}\n`;
+}
+
+function header(): string[] {
+	return [
+		"# discern.toml: how discern works in this repository.",
+		"# Proposed by `discern setup` from the files it found at the root; edit it freely.",
+		"# Every section, key and default is explained by `discern docs config`.",
+	];
+}
+
+function project(name: string): string[] {
+	if (name.trim() === "") return ["[project]", "# name = \"…\"  # display name; derived from the folder when absent"];
+	return ["[project]", ...aligned([[`name = ${tomlString(name)}`, "display name"]])];
+}
+
+function repository(trunk: string | null): string[] {
+	// The schema refuses an empty trunk, so "" is treated as unknown.
+	if (trunk === null || trunk === "") {
+		return ["[repository]", "# trunk = \"main\"  # not detected: name the branch work lands on (env DISCERN_TRUNK overrides)"];
+	}
+	return ["[repository]", ...aligned([[`trunk = ${tomlString(trunk)}`, "the branch work lands on; env DISCERN_TRUNK overrides"]])];
+}
+
+function jobs(proposal: SetupProposal): string[] {
+	const lines = ["[jobs]", `# ${detectedSentence(proposal.stacks)}`];
+	if (proposal.jobs.length === 0) {
+		return [
+			...lines,
+			"# No command was found, so the gate has nothing to run yet. Add one line per check;",
+			"# a known name sets the stage (format: fix, build: build, lint and typecheck: check, test: test), e.g.",
+			'# test = "…"',
+		];
+	}
+	lines.push("# A known name sets the stage: format runs first (fix), then build, then lint and typecheck (check), then test.");
+	return [...lines, ...aligned(proposal.jobs.map((job) => [`${tomlKey(job.name)} = ${jobValue(job)}`, job.reason]))];
+}
+
+function detectedSentence(stacks: readonly DetectedStack[]): string {
+	if (stacks.length === 0) return "Detected: no known stack (looked for package.json, Cargo.toml, go.mod, pyproject.toml, setup.cfg, Makefile).";
+	const described = stacks.map((stack) => `${stack.kind} (${[stack.evidence, stack.manager].filter(Boolean).join(", ")})`);
+	return `Detected: ${described.join("; ")}.`;
+}
+
+/** A plain string when the name already implies the stage; otherwise a table that states it, so the file stays valid. */
+function jobValue(job: ProposedJob): string {
+	if (KNOWN_JOB_STAGES[job.name] === job.stage) return tomlString(job.run);
+	return `{ run = ${tomlString(job.run)}, stage = ${tomlString(job.stage)} }`;
+}
+
+function gate(): string[] {
+	return [
+		"[gate]",
+		...aligned([
+			["fail_fast = true", "a failing job cancels its running siblings"],
+			["timeout = 600", "seconds per command; 0 = unbounded; a job's own `timeout` overrides"],
+		]),
+	];
+}
+
+function map(): string[] {
+	return ["[map]", ...aligned([['dir = "docs/map/"', "the agent-maintained map of this repository"]])];
+}
+
+/** `key = value  # comment` lines with their comments in one column, capped so one long command does not push the rest far right. */
+function aligned(rows: ReadonlyArray<readonly [string, string]>): string[] {
+	const width = Math.min(48, Math.max(...rows.map(([code]) => code.length)));
+	return rows.map(([code, comment]) => `${code.padEnd(width)}  # ${commentText(comment)}`);
+}
+
+/** TOML comments may not hold control characters (a newline would end the comment and corrupt the file). */
+function commentText(text: string): string {
+	return text.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
+}
+
+function tomlKey(name: string): string {
+	return /^[A-Za-z0-9_-]+$/.test(name) ? name : tomlString(name);
+}
+
+const ESCAPES: Readonly<Record<string, string>> = {
+	'"': '\\"',
+	"\\": "\\\\",
+	"\b": "\\b",
+	"\t": "\\t",
+	"\n": "\\n",
+	"\f": "\\f",
+	"\r": "\\r",
+};
+
+/** A TOML basic string: quotes, backslashes and every control character escaped. */
+export function tomlString(value: string): string {
+	const escaped = value.replace(/["\\\u0000-\u001f\u007f]/g, (char) => {
+		return ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
+	});
+	return `"${escaped}"`;
+}

@@ -1,0 +1,52 @@
+import type * as v from "valibot";
+import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
+import type { VerbContext } from "../../contract/context.ts";
+import { loadConfig } from "../../config/load.ts";
+import { configRefusal, openRepository } from "../../project/open.ts";
+import { nearest } from "../../text/suggest.ts";
+import type { ConfigData, ConfigInput } from "./schema.ts";
+
+/** `config validate` and `config get KEY` over the repository's discern.toml. */
+export async function config(ctx: VerbContext, input: v.InferOutput<typeof ConfigInput>): Promise<Result<"config", ConfigData>> {
+	if (input.action === "get" && input.key === undefined) {
+		return fail("config", "invalid_arguments", "`config get` needs a KEY, e.g. `discern config get gate.timeout`.", ["Run `discern docs config` for every key."]);
+	}
+	const opened = await openRepository(ctx);
+	if (!opened.ok) return asVerb("config", opened.refusal);
+	const load = await loadConfig(opened.repository.root);
+	if (load.state === "missing") return asVerb("config", configRefusal(load));
+	if (load.state === "invalid") {
+		const refusal = configRefusal(load);
+		const data: ConfigData = { action: input.action, path: load.path, valid: false, issues: load.issues };
+		const listed = load.issues.map((issue) => `${issue.line ? `line ${issue.line}: ` : ""}${issue.message}`);
+		return fail("config", "invalid_config", refusal.message, [listed[0] ?? refusal.hints[0], ...listed.slice(1)], { data });
+	}
+	const base: ConfigData = { action: input.action, path: load.path, valid: true, issues: [] };
+	if (input.action === "validate") return ok("config", `${load.path} is valid.`, base);
+
+	const key = input.key ?? "";
+	const found = lookup(load.config, key.split("."));
+	if (!found.ok) {
+		const suggestion = nearest(key, found.siblings.map((sibling) => [...found.parent, sibling].join(".")));
+		const hints: [string, ...string[]] = suggestion
+			? [`Did you mean \`${suggestion}\`?`]
+			: [`Keys here: ${found.siblings.join(", ") || "(none)"}.`];
+		return fail("config", "invalid_arguments", `discern.toml has no key \`${key}\`.`, hints, { data: { ...base, key } });
+	}
+	return ok("config", `${key} = ${JSON.stringify(found.value)}`, { ...base, key, value: found.value });
+}
+
+type Lookup = { ok: true; value: unknown } | { ok: false; parent: string[]; siblings: string[] };
+
+function lookup(root: unknown, path: readonly string[]): Lookup {
+	let current: unknown = root;
+	for (let i = 0; i < path.length; i++) {
+		const segment = path[i] ?? "";
+		const table = typeof current === "object" && current !== null && !Array.isArray(current) ? (current as Record<string, unknown>) : null;
+		if (!table || !Object.hasOwn(table, segment)) {
+			return { ok: false, parent: path.slice(0, i), siblings: table ? Object.keys(table) : [] };
+		}
+		current = table[segment];
+	}
+	return { ok: true, value: current };
+}

@@ -1,0 +1,4 @@
+import { config } from "./config.ts";
+import { renderConfigResult } from "./render.ts";
+
+export const verb = { run: config, render: renderConfigResult };

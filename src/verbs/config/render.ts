@@ -1,0 +1,15 @@
+import type { Result } from "../../contract/envelope.ts";
+import type { RenderOptions } from "../../contract/verbs.ts";
+import type { ConfigData } from "./schema.ts";
+
+export function renderConfigResult(result: Result<"config", ConfigData>, _options: RenderOptions): string {
+	const data = result.data;
+	if (!data) return "";
+	if (data.issues.length > 0) {
+		return data.issues.map((issue) => `${data.path}${issue.line ? `:${issue.line}${issue.col ? `:${issue.col}` : ""}` : ""}  ${issue.message}`).join("\n");
+	}
+	if (data.action === "get" && data.value !== undefined) {
+		return typeof data.value === "string" ? data.value : JSON.stringify(data.value, null, 2);
+	}
+	return "";
+}

@@ -1,0 +1,45 @@
+import type * as v from "valibot";
+import { fail, ok, type Result } from "../../contract/envelope.ts";
+import type { VerbContext } from "../../contract/context.ts";
+import { MANUAL } from "../../manual/pages.generated.ts";
+import { findPage, normalizeTarget, type Page, pageFromMarkdown, searchPages } from "../../reader/pages.ts";
+import type { DocsData, DocsInput } from "./schema.ts";
+
+let pages: Page[] | undefined;
+
+/** The bundled manual as pages, parsed once per process. */
+export function manualPages(): Page[] {
+	pages ??= Object.entries(MANUAL).map(([target, content]) => pageFromMarkdown(target, content));
+	return pages;
+}
+
+/** discern's own manual: the index, one page, or search results. Works outside any project. */
+export async function docs(_ctx: VerbContext, input: v.InferOutput<typeof DocsInput>): Promise<Result<"docs", DocsData>> {
+	const all = manualPages();
+	if (input.search !== undefined) {
+		const within = input.target === undefined ? all : underTarget(all, input.target);
+		const matches = searchPages(within, input.search);
+		const where = input.target === undefined ? "" : ` under \`${normalizeTarget(input.target)}\``;
+		return ok("docs", `${matches.length} page(s) match "${input.search}"${where}.`, { mode: "search", query: input.search, matches }, matches.length === 0 ? { hints: ["Try fewer or other words, or `discern docs` for the index."] } : {});
+	}
+	if (input.target !== undefined) {
+		const lookup = findPage(all, input.target);
+		if (!lookup.found) {
+			const hints: [string, ...string[]] = lookup.suggestion
+				? [`Did you mean \`discern docs ${lookup.suggestion}\`?`, "Run `discern docs` for the index."]
+				: ["Run `discern docs` for the index, or `discern docs --search WORDS`."];
+			return fail("docs", "unknown_target", `No manual page \`${input.target}\`.`, hints);
+		}
+		const { page } = lookup;
+		return ok("docs", page.summary || page.title, { mode: "page", target: page.target, title: page.title, content: page.content });
+	}
+	return ok("docs", `${all.length} manual pages; read one with \`discern docs TARGET\`.`, {
+		mode: "index",
+		pages: all.map(({ target, title, summary }) => ({ target, title, summary })),
+	});
+}
+
+function underTarget(all: readonly Page[], raw: string): Page[] {
+	const prefix = normalizeTarget(raw);
+	return all.filter((page) => page.target === prefix || page.target.startsWith(`${prefix}/`));
+}

@@ -1,0 +1,150 @@
+import { join } from "node:path";
+import type { VerbContext } from "../../contract/context.ts";
+import { resolveJobs } from "../../config/jobs.ts";
+import type { ConfigLoad } from "../../config/load.ts";
+import { MCP_TARGETS } from "../../agents/targets.ts";
+import { git } from "../../git/run.ts";
+import { decideTrunk, readTrunkClues } from "../../git/trunk.ts";
+import type { RepositoryLocation } from "../../git/repository.ts";
+import { findExecutable } from "../../platform/process.ts";
+import { firstExecutable } from "./first-executable.ts";
+import type { Check } from "./schema.ts";
+
+/** git 2.31 added `rev-parse --path-format=absolute`, which discern relies on. */
+const MIN_GIT: readonly [number, number] = [2, 31];
+
+export async function checkGitVersion(ctx: VerbContext): Promise<Check> {
+	const result = await git(["--version"], ctx.cwd);
+	const title = "git is installed and recent";
+	if (result.exitCode !== 0) {
+		return { id: "git_version", title, state: "fail", detail: "git could not be run.", fix: "Install git 2.31 or newer and put it on PATH." };
+	}
+	const match = /(\d+)\.(\d+)/.exec(result.stdout);
+	const [major, minor] = [Number(match?.[1] ?? 0), Number(match?.[2] ?? 0)];
+	const recent = major > MIN_GIT[0] || (major === MIN_GIT[0] && minor >= MIN_GIT[1]);
+	const version = result.stdout.trim();
+	return recent
+		? { id: "git_version", title, state: "ok", detail: version }
+		: { id: "git_version", title, state: "fail", detail: `${version} is older than ${MIN_GIT.join(".")}.`, fix: "Upgrade git." };
+}
+
+export function checkRepository(repository: RepositoryLocation | null, reason: string): Check {
+	const title = "inside a git repository";
+	return repository
+		? { id: "repository", title, state: "ok", detail: `${repository.root} (${repository.location === "main" ? "main checkout" : "linked worktree"})` }
+		: { id: "repository", title, state: "fail", detail: reason, fix: "Run discern inside a git checkout, or pass --cwd DIR." };
+}
+
+export async function checkIdentity(root: string): Promise<Check> {
+	const [name, email] = await Promise.all([git(["config", "user.name"], root), git(["config", "user.email"], root)]);
+	const title = "git identity configured";
+	const missing = [name.stdout.trim() ? null : "user.name", email.stdout.trim() ? null : "user.email"].filter(Boolean);
+	return missing.length === 0
+		? { id: "identity", title, state: "ok", detail: `${name.stdout.trim()} <${email.stdout.trim()}>` }
+		: {
+				id: "identity",
+				title,
+				state: "warn",
+				detail: `${missing.join(" and ")} not set: commits in task worktrees will fail.`,
+				fix: `git config --global ${missing[0]} "…"`,
+			};
+}
+
+export async function checkTrunk(ctx: VerbContext, root: string, config: ConfigLoad): Promise<Check> {
+	const configured = config.state === "valid" ? config.config.repository.trunk : undefined;
+	const trunk = decideTrunk(await readTrunkClues(root), configured, ctx.env.DISCERN_TRUNK);
+	const title = "trunk branch exists";
+	if (trunk.name && trunk.exists) return { id: "trunk", title, state: "ok", detail: `${trunk.name} (from ${trunk.source.replaceAll("_", " ")})` };
+	if (!trunk.name) {
+		return { id: "trunk", title, state: "warn", detail: "No trunk could be determined (no commits yet?).", fix: "Make the first commit, or set [repository].trunk." };
+	}
+	const explicit = trunk.source === "config" || trunk.source === "env";
+	return {
+		id: "trunk",
+		title,
+		state: explicit ? "fail" : "warn",
+		detail: `The trunk \`${trunk.name}\` (from ${trunk.source.replaceAll("_", " ")}) has no local branch.`,
+		fix: explicit ? `Create the branch or correct [repository].trunk / DISCERN_TRUNK.` : "Make the first commit, or set [repository].trunk.",
+	};
+}
+
+export function checkConfig(config: ConfigLoad): Check {
+	const title = "discern.toml is valid";
+	if (config.state === "valid") return { id: "config", title, state: "ok", detail: config.path };
+	if (config.state === "missing") {
+		return { id: "config", title, state: "warn", detail: "No discern.toml: discern is not set up here yet.", fix: "discern setup" };
+	}
+	const lines = config.issues.map((issue) => `${issue.line ? `line ${issue.line}: ` : ""}${issue.message}`);
+	return { id: "config", title, state: "fail", detail: lines.join("; "), fix: "discern config validate" };
+}
+
+export function checkTestJob(config: ConfigLoad): Check | null {
+	if (config.state !== "valid") return null;
+	const tests = resolveJobs(config.config).filter((job) => job.stage === "test" && job.commands.length > 0);
+	const title = "a test job is wired";
+	return tests.length > 0
+		? { id: "test_job", title, state: "ok", detail: tests.map((job) => job.name).join(", ") }
+		: { id: "test_job", title, state: "warn", detail: "No test-stage job: the gate cannot test anything.", fix: 'Add `test = "…"` under [jobs] in discern.toml.' };
+}
+
+/** Each job's commands start with something that exists: a typo here fails every gate run. */
+export async function checkJobExecutables(ctx: VerbContext, root: string, config: ConfigLoad): Promise<Check[]> {
+	if (config.state !== "valid") return [];
+	const checks: Check[] = [];
+	for (const job of resolveJobs(config.config)) {
+		const missing: string[] = [];
+		const found: string[] = [];
+		for (const command of job.commands) {
+			const program = firstExecutable(command);
+			if (program === null) continue;
+			const located = program.includes("/") ? ((await Bun.file(join(root, program)).exists()) ? program : null) : findExecutable(program, ctx.env);
+			(located ? found : missing).push(program);
+		}
+		const title = `job \`${job.name}\` can start`;
+		checks.push(
+			missing.length === 0
+				? { id: `job:${job.name}`, title, state: "ok", detail: found.length > 0 ? `found ${[...new Set(found)].join(", ")}` : "no command to check" }
+				: {
+						id: `job:${job.name}`,
+						title,
+						state: "fail",
+						detail: `not found on PATH: ${[...new Set(missing)].join(", ")}`,
+						fix: `Install ${missing[0]}, or correct jobs.${job.name} in discern.toml.`,
+					},
+		);
+	}
+	return checks;
+}
+
+export function checkBinary(ctx: VerbContext, verbose: boolean): Check {
+	const onPath = findExecutable("discern", ctx.env);
+	const title = "discern is on PATH";
+	if (onPath) return { id: "binary", title, state: "ok", detail: verbose ? `${onPath} (running ${process.execPath})` : onPath };
+	return {
+		id: "binary",
+		title,
+		state: "warn",
+		detail: `\`discern\` is not on PATH (running ${process.execPath}); agents start the MCP server as \`discern mcp\`.`,
+		fix: "Put the discern binary in a folder on PATH, e.g. ~/.local/bin.",
+	};
+}
+
+export async function checkAgentWiring(root: string, config: ConfigLoad): Promise<Check> {
+	const wanted = config.state === "valid" ? config.config.project.agents : [];
+	const targets = wanted.length > 0 ? MCP_TARGETS.filter((target) => wanted.includes(target.agent)) : MCP_TARGETS;
+	const wired: string[] = [];
+	const unwired: string[] = [];
+	for (const target of targets) {
+		const file = Bun.file(join(root, target.file));
+		const declares = (await file.exists()) && target.declaresDiscern(await file.text());
+		(declares ? wired : unwired).push(target.file);
+	}
+	const title = "agents can reach the discern MCP server";
+	if (wanted.length > 0 && unwired.length > 0) {
+		return { id: "agent_wiring", title, state: "warn", detail: `no discern server in ${unwired.join(", ")}`, fix: "See `discern docs mcp` for each editor's snippet." };
+	}
+	if (wired.length === 0) {
+		return { id: "agent_wiring", title, state: "warn", detail: "No agent MCP config declares a discern server.", fix: "See `discern docs mcp` for each editor's snippet." };
+	}
+	return { id: "agent_wiring", title, state: "ok", detail: `wired in ${wired.join(", ")}` };
+}

@@ -1,0 +1,56 @@
+import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
+import type { VerbContext } from "../../contract/context.ts";
+import { loadConfig } from "../../config/load.ts";
+import { locateRepository } from "../../git/repository.ts";
+import {
+	checkAgentWiring,
+	checkBinary,
+	checkConfig,
+	checkGitVersion,
+	checkIdentity,
+	checkJobExecutables,
+	checkRepository,
+	checkTestJob,
+	checkTrunk,
+} from "./checks.ts";
+import type { Check, DoctorData, DoctorInput } from "./schema.ts";
+import type * as v from "valibot";
+
+/** Check the install, the repository, the config and the agent wiring: facts with fixes. */
+export async function doctor(ctx: VerbContext, input: v.InferOutput<typeof DoctorInput>): Promise<Result<"doctor", DoctorData>> {
+	const verbose = input.verbose ?? false;
+	const [gitVersion, located] = await Promise.all([checkGitVersion(ctx), locateRepository(ctx.cwd)]);
+	const checks: Check[] = [gitVersion, checkRepository(located.found ? located.repository : null, located.found ? "" : located.reason)];
+	if (located.found) {
+		const root = located.repository.root;
+		const config = await loadConfig(root);
+		const [identity, trunk, jobs, wiring] = await Promise.all([
+			checkIdentity(root),
+			checkTrunk(ctx, root, config),
+			checkJobExecutables(ctx, root, config),
+			checkAgentWiring(root, config),
+		]);
+		const testJob = checkTestJob(config);
+		checks.push(identity, trunk, checkConfig(config), ...(testJob ? [testJob] : []), ...jobs);
+		checks.push(checkBinary(ctx, verbose), wiring);
+	} else {
+		checks.push(checkBinary(ctx, verbose));
+	}
+	const data: DoctorData = { checks, summary: tally(checks) };
+	if (!located.found) {
+		return { ...asVerb("doctor", { error: "no_repository", message: `Not inside a git repository: ${located.reason}.`, hints: ["Run `discern doctor` inside a git checkout, or pass --cwd DIR."] }), data };
+	}
+	const failing = checks.filter((check) => check.state === "fail");
+	if (failing.length > 0) {
+		const hints = failing.map((check) => `${check.title}: ${check.fix ?? check.detail}`) as [string, ...string[]];
+		return fail("doctor", "checks_failed", `${failing.length} of ${checks.length} checks failed: ${failing.map((check) => check.id).join(", ")}.`, hints, { data });
+	}
+	const { warn } = data.summary;
+	return ok("doctor", `All ${checks.length} checks passed${warn > 0 ? ` (${warn} warning${warn === 1 ? "" : "s"})` : ""}.`, data);
+}
+
+function tally(checks: readonly Check[]): DoctorData["summary"] {
+	const summary = { ok: 0, warn: 0, fail: 0 };
+	for (const check of checks) summary[check.state]++;
+	return summary;
+}

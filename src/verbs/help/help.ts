@@ -1,0 +1,41 @@
+import type * as v from "valibot";
+import { fail, ok, type Result } from "../../contract/envelope.ts";
+import type { VerbContext } from "../../contract/context.ts";
+import { LOOSE_VERBS, VERB_GROUPS } from "../../contract/verbs.ts";
+import { verbUsage } from "../../cli/commands.ts";
+import { nearest } from "../../text/suggest.ts";
+import type { HelpData, HelpInput } from "./schema.ts";
+
+/** Verbs of the design that are not in this build yet; named so help can say so instead of "unknown". */
+export const COMING_VERBS = ["start", "prepare", "test", "done", "update", "accept", "standards", "impact", "map", "improvement", "refresh", "worktree", "uninstall"] as const;
+
+export async function help(_ctx: VerbContext, input: v.InferOutput<typeof HelpInput>): Promise<Result<"help", HelpData>> {
+	const groups: HelpData["groups"] = VERB_GROUPS.map((name) => ({
+		name,
+		verbs: LOOSE_VERBS.filter((verb) => verb.group === name).map((verb) => ({
+			name: verb.name,
+			summary: verb.summary,
+			mcp_tool: "tool" in verb.exposure ? verb.exposure.tool : null,
+		})),
+	})).filter((group) => group.verbs.length > 0);
+	groups.push({ name: "Server", verbs: [{ name: "mcp", summary: "Run the MCP server over stdio (for editors and agents).", mcp_tool: null }] });
+
+	if (input.verb === undefined) {
+		return ok("help", "Usage: discern <verb> [flags]. `discern help VERB` explains one verb.", { groups });
+	}
+	const verb = LOOSE_VERBS.find((candidate) => candidate.name === input.verb);
+	if (!verb) return unknownVerb(input.verb, groups);
+	const mcpTool = "tool" in verb.exposure ? verb.exposure.tool : null;
+	return ok("help", verb.summary, { groups, verb: { name: verb.name, summary: verb.summary, usage: await verbUsage(verb), mcp_tool: mcpTool } });
+}
+
+/** The result for a verb discern does not know: the closest real one, or a note that it is still to come. */
+export function unknownVerb(name: string, groups?: HelpData["groups"]): Result<"help", HelpData> {
+	const known = [...LOOSE_VERBS.map((verb) => verb.name), "mcp"];
+	if ((COMING_VERBS as readonly string[]).includes(name)) {
+		return fail("help", "unknown_command", `\`discern ${name}\` is part of the design but not in this build yet.`, ["Run `discern help` for the verbs this build has."], groups ? { data: { groups } } : {});
+	}
+	const suggestion = nearest(name, known);
+	const hints: [string, ...string[]] = suggestion ? [`Did you mean \`discern ${suggestion}\`?`, "Run `discern help` for every verb."] : ["Run `discern help` for every verb."];
+	return fail("help", "unknown_command", `Unknown verb \`${name}\`.${suggestion ? ` Did you mean \`${suggestion}\`?` : ""}`, hints, groups ? { data: { groups } } : {});
+}

@@ -1,0 +1,23 @@
+import * as v from "valibot";
+import { STAGES } from "../../config/schema.ts";
+
+export const SetupInput = v.strictObject({
+	action: v.optional(v.pipe(v.picklist(["verify"]), v.description("`verify`: read-only; report the proposal and what is already in place."))),
+	confirmed: v.optional(v.pipe(v.boolean(), v.description("Write discern.toml and the map skeleton."))),
+	dry_run: v.optional(v.pipe(v.boolean(), v.description("Show what would be written; write nothing."))),
+});
+
+export const SetupData = v.strictObject({
+	stacks: v.array(v.strictObject({ kind: v.string(), evidence: v.string(), manager: v.optional(v.string()) })),
+	jobs: v.array(v.strictObject({ name: v.string(), stage: v.picklist(STAGES), run: v.string(), reason: v.string() })),
+	files: v.array(
+		v.strictObject({
+			path: v.string(),
+			action: v.pipe(v.picklist(["create", "keep"]), v.description("`keep`: it exists and setup leaves it alone.")),
+		}),
+	),
+	config_exists: v.boolean(),
+	written: v.boolean(),
+	config_text: v.pipe(v.string(), v.description("The discern.toml setup proposes (or wrote).")),
+});
+export type SetupData = v.InferOutput<typeof SetupData>;

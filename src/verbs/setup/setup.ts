@@ -1,0 +1,88 @@
+import { basename, join } from "node:path";
+import type * as v from "valibot";
+import { asVerb, fail, ok, type PlanItem, type Result } from "../../contract/envelope.ts";
+import type { VerbContext } from "../../contract/context.ts";
+import { CONFIG_FILE } from "../../config/load.ts";
+import { decideTrunk, readTrunkClues } from "../../git/trunk.ts";
+import { exists, writeFileAtomic, WriteDeniedError } from "../../platform/files.ts";
+import { openRepository } from "../../project/open.ts";
+import { detectStack } from "../../setup/detect.ts";
+import { renderConfig } from "../../setup/render-config.ts";
+import { MAP_README, MAP_README_PATH } from "./map-skeleton.ts";
+import type { SetupData, SetupInput } from "./schema.ts";
+
+/**
+ * Adopt discern: detect the stack, propose jobs, and only with `--confirmed`
+ * write discern.toml and the map skeleton. Never overwrites a discern.toml.
+ */
+export async function setup(ctx: VerbContext, input: v.InferOutput<typeof SetupInput>): Promise<Result<"setup", SetupData>> {
+	if (input.action === "verify" && input.confirmed) {
+		return fail("setup", "invalid_arguments", "`setup verify` is read-only; it cannot be combined with --confirmed.", ["Run `discern setup --confirmed` to write the files."]);
+	}
+	const opened = await openRepository(ctx);
+	if (!opened.ok) return asVerb("setup", opened.refusal);
+	const root = opened.repository.root;
+	const [proposal, clues, configExists, mapExists] = await Promise.all([
+		detectStack(root),
+		readTrunkClues(root),
+		exists(join(root, CONFIG_FILE)),
+		exists(join(root, MAP_README_PATH)),
+	]);
+	const trunk = decideTrunk(clues, undefined, ctx.env.DISCERN_TRUNK);
+	const configText = renderConfig(proposal, { projectName: basename(root), trunk: trunk.name });
+	const data: SetupData = {
+		stacks: proposal.stacks.map((stack) => ({ ...stack })),
+		jobs: proposal.jobs.map((job) => ({ ...job })),
+		files: [
+			{ path: CONFIG_FILE, action: configExists ? "keep" : "create" },
+			{ path: MAP_README_PATH, action: mapExists ? "keep" : "create" },
+		],
+		config_exists: configExists,
+		written: false,
+		config_text: configText,
+	};
+	const found = describeProposal(data);
+
+	if (input.action === "verify") {
+		const message = configExists ? `discern is set up here (${CONFIG_FILE} exists). ${found}` : `Not set up yet. ${found}`;
+		return ok("setup", message, data, configExists ? {} : { hints: ["Run `discern setup --confirmed` to write discern.toml."] });
+	}
+	if (configExists) {
+		return fail("setup", "write_denied", `${CONFIG_FILE} already exists; setup never overwrites it.`, [
+			"Edit discern.toml by hand, and check it with `discern config validate`.",
+			"Run `discern setup verify` to compare with what setup would propose.",
+		], { data });
+	}
+	const plan: PlanItem[] = data.files.map((file) => ({
+		kind: "write",
+		label: file.path,
+		disposition: file.action === "create" ? "run" : "skip",
+		...(file.action === "keep" ? { note: "exists; left alone" } : {}),
+	}));
+	if (!input.confirmed || input.dry_run) {
+		return ok("setup", `Would write ${CONFIG_FILE}. ${found}`, data, {
+			dry_run: true,
+			plan,
+			hints: ["Review the proposal, then run `discern setup --confirmed` to write it."],
+		});
+	}
+	try {
+		await writeFileAtomic(root, CONFIG_FILE, configText);
+		if (!mapExists) await writeFileAtomic(root, MAP_README_PATH, MAP_README);
+	} catch (error) {
+		if (error instanceof WriteDeniedError) {
+			return fail("setup", "write_denied", error.message, ["Remove the symlink or write discern.toml by hand."], { data });
+		}
+		throw error;
+	}
+	return ok("setup", `Wrote ${data.files.filter((file) => file.action === "create").map((file) => file.path).join(" and ")}. ${found}`, { ...data, written: true }, {
+		hints: ["Review discern.toml, commit it, then run `discern doctor`."],
+	});
+}
+
+function describeProposal(data: SetupData): string {
+	const stacks = data.stacks.map((stack) => stack.kind);
+	const jobs = data.jobs.map((job) => job.name);
+	if (stacks.length === 0) return "No known stack detected; the proposal has no jobs yet.";
+	return `Detected ${[...new Set(stacks)].join(", ")}; proposed jobs: ${jobs.length > 0 ? jobs.join(", ") : "none"}.`;
+}

@@ -1,0 +1,44 @@
+import type { StatusData } from "./schema.ts";
+
+type Next = StatusData["next"];
+
+/**
+ * The single most useful next action, from the facts alone. Ordered from
+ * "nothing works until this is fixed" to "carry on with the loop".
+ */
+export function nextAction(facts: Omit<StatusData, "next">, configProblem: string | null): Next {
+	if (facts.project.config === "missing") {
+		return { action: "discern setup", reason: "No discern.toml yet: detect the stack and propose the jobs that define done." };
+	}
+	if (facts.project.config === "invalid") {
+		return { action: "discern config validate", reason: `discern.toml is invalid (${configProblem ?? "see the problems listed"}).` };
+	}
+	if (facts.head === null) {
+		return { action: "git commit", reason: "The repository has no commits yet; make the first commit on the trunk." };
+	}
+	if (facts.branch === null) {
+		return { action: "git switch <branch>", reason: "HEAD is detached; work happens on a branch." };
+	}
+	if (!facts.trunk.exists) {
+		const name = facts.trunk.name ?? "(none)";
+		return { action: "discern config get repository.trunk", reason: `The trunk \`${name}\` does not exist locally; set [repository].trunk to the landing branch.` };
+	}
+	if (facts.clean === null) {
+		return { action: "git status", reason: "git could not report the working tree; check the repository." };
+	}
+	if (facts.jobs.test.length === 0) {
+		return { action: "edit discern.toml", reason: "No test-stage job is declared, so the gate cannot test anything; add `test = \"…\"` under [jobs]." };
+	}
+	if (facts.location === "main") {
+		return facts.clean
+			? { action: 'discern start --title "…"', reason: "Start each task in its own worktree so work stays isolated." }
+			: {
+					action: "git commit, or discern start",
+					reason: `The main checkout has ${facts.changes.total} uncommitted change(s): commit them, or move the task into its own worktree.`,
+				};
+	}
+	if (!facts.clean) return { action: "git commit, then discern done", reason: "Commit the work so the gate can check the exact tree." };
+	if ((facts.behind ?? 0) > 0) return { action: "discern update", reason: `The trunk has ${facts.behind} commit(s) this branch lacks.` };
+	if ((facts.ahead ?? 0) > 0) return { action: "discern done", reason: "Committed work is ahead of the trunk: run the gate to earn a Proof." };
+	return { action: "discern prepare", reason: "Nothing committed yet beyond the trunk: make the change, then run the fast checks." };
+}

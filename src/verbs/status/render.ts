@@ -1,0 +1,24 @@
+import type { RenderOptions } from "../../contract/verbs.ts";
+import type { Result } from "../../contract/envelope.ts";
+import { paint } from "../../ui/style.ts";
+import type { StatusData } from "./schema.ts";
+
+export function renderStatus(result: Result<"status", StatusData>, { color }: RenderOptions): string {
+	const data = result.data;
+	if (!data) return "";
+	const lines = [
+		`${paint(data.project.name, "bold", color)}  ${data.location === "main" ? "main checkout" : "worktree"}  ${data.root}`,
+		`  branch   ${data.branch ?? paint("(detached)", "yellow", color)}${data.head ? ` @ ${data.head}` : ""}`,
+		`  trunk    ${data.trunk.name ?? "(unknown)"}${data.trunk.exists ? "" : paint(" (missing)", "yellow", color)}${
+			data.ahead !== null && data.behind !== null ? `  ahead ${data.ahead}, behind ${data.behind}` : ""
+		}`,
+		`  tree     ${data.clean === null ? paint("unknown", "yellow", color) : data.clean ? paint("clean", "green", color) : paint(`${data.changes.total} changed`, "yellow", color)}`,
+	];
+	for (const file of data.changes.files.slice(0, 10)) lines.push(`             ${file.kind.padEnd(10)} ${file.path}`);
+	if (data.changes.total > 10) lines.push(`             … and ${data.changes.total - 10} more`);
+	lines.push(`  config   ${data.project.config}${data.project.config_issues > 0 ? ` (${data.project.config_issues} problems)` : ""}`);
+	const stages = Object.entries(data.jobs).filter(([, names]) => names.length > 0);
+	lines.push(`  jobs     ${stages.length > 0 ? stages.map(([stage, names]) => `${stage}: ${names.join(", ")}`).join("  ") : "(none)"}`);
+	lines.push("", `${paint("next", "cyan", color)}  ${data.next.action}`, `      ${data.next.reason}`);
+	return lines.join("\n");
+}

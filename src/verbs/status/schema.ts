@@ -1,0 +1,47 @@
+import * as v from "valibot";
+import { STAGES } from "../../config/schema.ts";
+import { TRUNK_SOURCES } from "../../git/trunk.ts";
+import { CHANGE_KINDS } from "../../git/status.ts";
+
+export const StatusInput = v.strictObject({});
+
+/** How many changed paths a status lists before it only counts. */
+export const MAX_LISTED_CHANGES = 50;
+
+export const JobsByStage = v.strictObject(
+	Object.fromEntries(STAGES.map((stage) => [stage, v.array(v.string())])) as Record<
+		(typeof STAGES)[number],
+		v.ArraySchema<v.StringSchema<undefined>, undefined>
+	>,
+);
+
+export const StatusData = v.strictObject({
+	location: v.pipe(v.picklist(["main", "worktree"]), v.description("The main checkout, or a linked worktree.")),
+	root: v.string(),
+	project: v.strictObject({
+		name: v.string(),
+		config: v.pipe(v.picklist(["valid", "invalid", "missing"]), v.description("State of discern.toml.")),
+		config_issues: v.number(),
+	}),
+	branch: v.pipe(v.nullable(v.string()), v.description("null when HEAD is detached.")),
+	head: v.pipe(v.nullable(v.string()), v.description("Short sha; null on an unborn branch.")),
+	trunk: v.strictObject({
+		name: v.nullable(v.string()),
+		source: v.picklist(TRUNK_SOURCES),
+		exists: v.boolean(),
+	}),
+	clean: v.pipe(v.nullable(v.boolean()), v.description("null when git could not tell: unknown is never clean.")),
+	changes: v.strictObject({
+		total: v.number(),
+		files: v.array(v.strictObject({ path: v.string(), kind: v.picklist(CHANGE_KINDS), staged: v.boolean() })),
+		truncated: v.boolean(),
+	}),
+	ahead: v.pipe(v.nullable(v.number()), v.description("Commits on HEAD not on the trunk; null when unknown.")),
+	behind: v.pipe(v.nullable(v.number()), v.description("Commits on the trunk not on HEAD; null when unknown.")),
+	jobs: JobsByStage,
+	next: v.strictObject({
+		action: v.pipe(v.string(), v.description("The one thing to do next, usually a command.")),
+		reason: v.string(),
+	}),
+});
+export type StatusData = v.InferOutput<typeof StatusData>;

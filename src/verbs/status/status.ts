@@ -1,0 +1,70 @@
+import { basename } from "node:path";
+import { asVerb, ok, type Result } from "../../contract/envelope.ts";
+import type { VerbContext } from "../../contract/context.ts";
+import { jobsByStage } from "../../config/jobs.ts";
+import { type ConfigLoad, loadConfig } from "../../config/load.ts";
+import { aheadBehind, readWorkingState } from "../../git/repository.ts";
+import { decideTrunk, readTrunkClues } from "../../git/trunk.ts";
+import { openRepository } from "../../project/open.ts";
+import { STAGES } from "../../config/schema.ts";
+import { MAX_LISTED_CHANGES, type StatusData } from "./schema.ts";
+import { nextAction } from "./next.ts";
+
+/** What is true now, and the one next action. Read-only; observations never fail it. */
+export async function status(ctx: VerbContext, _input: Record<string, never>): Promise<Result<"status", StatusData>> {
+	const opened = await openRepository(ctx);
+	if (!opened.ok) return asVerb("status", opened.refusal);
+	const { repository } = opened;
+	// Independent reads run together: each git call is a process start.
+	const [working, clues, config] = await Promise.all([
+		readWorkingState(repository.root),
+		readTrunkClues(repository.root),
+		loadConfig(repository.root),
+	]);
+	const configured = config.state === "valid" ? config.config : null;
+	const trunk = decideTrunk(clues, configured?.repository.trunk, ctx.env.DISCERN_TRUNK);
+	const counts = trunk.exists && trunk.name && working?.head ? await aheadBehind(repository.root, `refs/heads/${trunk.name}`) : null;
+
+	const changes = working?.changes ?? [];
+	const data: StatusData = {
+		location: repository.location,
+		root: repository.root,
+		project: {
+			name: configured?.project.name ?? basename(repository.root),
+			config: config.state,
+			config_issues: config.state === "invalid" ? config.issues.length : 0,
+		},
+		branch: working?.branch ?? null,
+		head: working?.head ? working.head.slice(0, 7) : null,
+		trunk,
+		clean: working ? changes.length === 0 : null,
+		changes: {
+			total: changes.length,
+			files: changes.slice(0, MAX_LISTED_CHANGES),
+			truncated: changes.length > MAX_LISTED_CHANGES,
+		},
+		ahead: counts?.ahead ?? null,
+		behind: counts?.behind ?? null,
+		jobs: configured ? jobsByStage(configured) : emptyJobs(),
+		next: { action: "", reason: "" },
+	};
+	data.next = nextAction(data, describeConfig(config));
+	return ok("status", summarize(data), data);
+}
+
+function emptyJobs(): StatusData["jobs"] {
+	return Object.fromEntries(STAGES.map((stage) => [stage, []])) as unknown as StatusData["jobs"];
+}
+
+function describeConfig(config: ConfigLoad): string | null {
+	if (config.state !== "invalid") return null;
+	const first = config.issues[0];
+	return first ? `${first.line ? `line ${first.line}: ` : ""}${first.message}` : null;
+}
+
+function summarize(data: StatusData): string {
+	const where = data.location === "main" ? "main checkout" : "worktree";
+	const branch = data.branch ?? `detached at ${data.head ?? "?"}`;
+	const state = data.clean === null ? "state unknown" : data.clean ? "clean" : `${data.changes.total} changed`;
+	return `${data.project.name}: ${where} on ${branch}, ${state}. Next: ${data.next.action}`;
+}
