@@ -22,7 +22,8 @@ export async function config(ctx: VerbContext, input: v.InferOutput<typeof Confi
 		return fail("config", "invalid_config", refusal.message, [listed[0] ?? refusal.hints[0], ...listed.slice(1)], { data });
 	}
 	const base: ConfigData = { action: input.action, path: load.path, valid: true, issues: [] };
-	if (input.action === "validate") return ok("config", `${load.path} is valid.`, base);
+	// A valid file's effective values (defaults applied) travel with `validate`: the MCP config resource is this.
+	if (input.action === "validate") return ok("config", `${load.path} is valid.`, { ...base, value: load.config });
 
 	const key = input.key ?? "";
 	const found = lookup(load.config, key.split("."));

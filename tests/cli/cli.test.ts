@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import pkg from "../../package.json" with { type: "json" };
+import { onlyJson, runDiscern } from "../helpers/cli.ts";
+import { makeRepo, makeTempDir, type TestRepo } from "../helpers/repo.ts";
+import { rm } from "node:fs/promises";
+
+let repo: TestRepo;
+let outside: string;
+beforeAll(async () => {
+	repo = await makeRepo();
+	outside = await makeTempDir();
+});
+afterAll(async () => {
+	await repo.remove();
+	await rm(outside, { recursive: true, force: true });
+});
+
+describe("CLI conventions", () => {
+	test("--version prints the version and exits 0", async () => {
+		const run = await runDiscern(["--version"]);
+		expect(run.exitCode).toBe(0);
+		expect(run.stdout).toBe(`discern ${pkg.version}\n`);
+	});
+
+	test("an unknown verb suggests the closest one and exits 2", async () => {
+		const run = await runDiscern(["stauts"], { cwd: repo.root });
+		expect(run.exitCode).toBe(2);
+		expect(run.stdout.toLowerCase()).toContain("did you mean");
+		expect(run.stdout.toLowerCase()).toContain("`status`");
+	});
+
+	test("a verb of the design that is not built yet says so", async () => {
+		const envelope = onlyJson((await runDiscern(["accept", "--json"], { cwd: repo.root })).stdout);
+		expect(envelope.error).toBe("unknown_command");
+		expect(String(envelope.message)).toContain("not in this build");
+	});
+
+	test("an unknown flag is named and exits 2", async () => {
+		const run = await runDiscern(["status", "--frobnicate"], { cwd: repo.root });
+		expect(run.exitCode).toBe(2);
+		expect(run.stdout).toContain("`--frobnicate`");
+	});
+
+	test("a flag missing its value is a usage error", async () => {
+		const run = await runDiscern(["docs", "--search", "--json"], { cwd: repo.root });
+		// `--json` is global, so `--search` has no value left.
+		expect(run.exitCode).toBe(2);
+		expect(onlyJson(run.stdout).error).toBe("invalid_arguments");
+	});
+
+	test("an extra positional word is refused", async () => {
+		const run = await runDiscern(["status", "extra", "--json"], { cwd: repo.root });
+		expect(run.exitCode).toBe(2);
+		expect(String(onlyJson(run.stdout).message)).toContain("`extra`");
+	});
+
+	test("a bad enum value names the field and the allowed values", async () => {
+		const run = await runDiscern(["setup", "sideways", "--json"], { cwd: repo.root });
+		expect(run.exitCode).toBe(2);
+		expect(String(onlyJson(run.stdout).message)).toContain('ACTION must be one of "verify", got "sideways"');
+	});
+
+	test("--help on a verb shows its flags", async () => {
+		const run = await runDiscern(["docs", "--help"]);
+		expect(run.exitCode).toBe(0);
+		expect(run.stdout).toContain("--search");
+		expect(run.stdout).toContain("MCP tool: discern_docs");
+	});
+
+	test("no verb prints grouped help", async () => {
+		const run = await runDiscern([]);
+		expect(run.exitCode).toBe(0);
+		expect(run.stdout).toContain("Daily loop");
+		expect(run.stdout).toContain("status");
+	});
+
+	test("outside a repository, project verbs refuse with no_repository (exit 1) but docs works", async () => {
+		const status = await runDiscern(["status", "--json"], { cwd: outside });
+		expect(status.exitCode).toBe(1);
+		expect(onlyJson(status.stdout).error).toBe("no_repository");
+		const docs = await runDiscern(["docs", "--json"], { cwd: outside });
+		expect(docs.exitCode).toBe(0);
+	});
+
+	test("a repository without discern.toml: status points at setup; config refuses with no_project", async () => {
+		const status = onlyJson((await runDiscern(["status", "--json"], { cwd: repo.root })).stdout);
+		expect((status.data as { next: { action: string } }).next.action).toBe("discern setup");
+		const config = await runDiscern(["config", "validate", "--json"], { cwd: repo.root });
+		expect(config.exitCode).toBe(1);
+		expect(onlyJson(config.stdout).error).toBe("no_project");
+	});
+
+	test("text output has no color when NO_COLOR is set or stdout is not a TTY", async () => {
+		const run = await runDiscern(["status"], { cwd: repo.root });
+		expect(run.stdout).not.toContain("\u001B[");
+	});
+});

@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { LOOSE_VERBS } from "../../src/contract/verbs.ts";
+import { onlyJson, runDiscern } from "../helpers/cli.ts";
+import { BASIC_CONFIG, makeRepo, type TestRepo } from "../helpers/repo.ts";
+import { expectValidEnvelope } from "../helpers/schema.ts";
+
+/**
+ * The quiet rule: with --json, stdout is exactly one JSON document that
+ * validates against the verb's schema, stderr is empty, and the exit code
+ * follows `ok` — for every verb, in success and failure alike.
+ */
+let repo: TestRepo;
+let bare: TestRepo;
+beforeAll(async () => {
+	repo = await makeRepo({ config: BASIC_CONFIG });
+	bare = await makeRepo();
+});
+afterAll(async () => {
+	await repo.remove();
+	await bare.remove();
+});
+
+const CASES: { verb: string; args: string[]; where: "configured" | "bare"; exit: number }[] = [
+	{ verb: "status", args: ["status"], where: "configured", exit: 0 },
+	{ verb: "status", args: ["status"], where: "bare", exit: 0 },
+	{ verb: "doctor", args: ["doctor"], where: "configured", exit: 0 },
+	{ verb: "doctor", args: ["doctor", "--verbose"], where: "bare", exit: 0 },
+	{ verb: "docs", args: ["docs"], where: "bare", exit: 0 },
+	{ verb: "docs", args: ["docs", "loop"], where: "bare", exit: 0 },
+	{ verb: "docs", args: ["docs", "nope-nope"], where: "bare", exit: 1 },
+	{ verb: "setup", args: ["setup"], where: "bare", exit: 0 },
+	{ verb: "setup", args: ["setup", "verify"], where: "configured", exit: 0 },
+	{ verb: "setup", args: ["setup", "--confirmed"], where: "configured", exit: 1 },
+	{ verb: "config", args: ["config", "validate"], where: "configured", exit: 0 },
+	{ verb: "config", args: ["config", "get", "jobs.test"], where: "configured", exit: 0 },
+	{ verb: "config", args: ["config", "validate"], where: "bare", exit: 1 },
+	{ verb: "config", args: ["config", "frobnicate"], where: "configured", exit: 2 },
+	{ verb: "help", args: ["help"], where: "bare", exit: 0 },
+	{ verb: "help", args: ["help", "status"], where: "bare", exit: 0 },
+	{ verb: "help", args: ["stauts"], where: "bare", exit: 2 },
+	{ verb: "docs", args: ["docs", "--bogus"], where: "bare", exit: 2 },
+];
+
+describe("--json output is one valid envelope and nothing else", () => {
+	for (const testCase of CASES) {
+		test(`${testCase.args.join(" ")} (${testCase.where})`, async () => {
+			const cwd = testCase.where === "configured" ? repo.root : bare.root;
+			const run = await runDiscern([...testCase.args, "--json"], { cwd });
+			expect(run.stderr).toBe("");
+			const envelope = onlyJson(run.stdout);
+			expectValidEnvelope(testCase.verb, envelope);
+			expect(run.exitCode).toBe(testCase.exit);
+			expect(envelope.ok).toBe(testCase.exit === 0);
+		});
+	}
+
+	test("every registered verb is covered above", () => {
+		for (const verb of LOOSE_VERBS) expect(CASES.some((testCase) => testCase.verb === verb.name)).toBe(true);
+	});
+
+	test("--json may come before the verb, and -C moves the working directory", async () => {
+		const run = await runDiscern(["--json", "-C", repo.root, "status"], { cwd: "/" });
+		const envelope = onlyJson(run.stdout);
+		expect(run.stderr).toBe("");
+		expect((envelope.data as { root: string }).root).toBe(repo.root);
+	});
+});

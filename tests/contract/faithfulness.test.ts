@@ -1,0 +1,143 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { rm } from "node:fs/promises";
+import type { VerbContext } from "../../src/contract/context.ts";
+import type { AnyResult } from "../../src/contract/envelope.ts";
+import { LOOSE_VERBS } from "../../src/contract/verbs.ts";
+import { BASIC_CONFIG, makeRepo, makeTempDir, testContext } from "../helpers/repo.ts";
+import { expectValidEnvelope } from "../helpers/schema.ts";
+
+/**
+ * Faithfulness: every verb's real core, in each of its modes, returns a
+ * result that its registry envelope (Valibot and the exported JSON Schema)
+ * accepts. A core that drifts from its advertised shape fails here.
+ */
+interface Mode {
+	verb: string;
+	mode: string;
+	arrange: () => Promise<{ ctx: VerbContext; input: Record<string, unknown> }>;
+	expectOk: boolean;
+	error?: string;
+	dryRun?: boolean;
+}
+
+const cleanup: string[] = [];
+afterAll(async () => {
+	await Promise.all(cleanup.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function repo(options: Parameters<typeof makeRepo>[0] = {}) {
+	const made = await makeRepo(options);
+	cleanup.push(made.root);
+	return made;
+}
+
+async function notARepo(): Promise<VerbContext> {
+	const dir = await makeTempDir();
+	cleanup.push(dir);
+	return testContext(dir);
+}
+
+const configured = async (input: Record<string, unknown> = {}) => ({ ctx: (await repo({ config: BASIC_CONFIG })).ctx(), input });
+
+const MODES: Mode[] = [
+	{ verb: "status", mode: "success", arrange: () => configured(), expectOk: true },
+	{
+		verb: "status",
+		mode: "observation: dirty, no config",
+		arrange: async () => {
+			const made = await repo();
+			await made.write("new.txt", "x");
+			return { ctx: made.ctx(), input: {} };
+		},
+		expectOk: true,
+	},
+	{ verb: "status", mode: "unborn branch", arrange: async () => ({ ctx: (await repo({ commit: false })).ctx(), input: {} }), expectOk: true },
+	{
+		verb: "status",
+		mode: "detached head",
+		arrange: async () => {
+			const made = await repo({ config: BASIC_CONFIG });
+			await made.git("checkout", "-q", "--detach");
+			return { ctx: made.ctx(), input: {} };
+		},
+		expectOk: true,
+	},
+	{ verb: "status", mode: "invalid config", arrange: async () => ({ ctx: (await repo({ config: "[gate]\ntimout = 1\n" })).ctx(), input: {} }), expectOk: true },
+	{ verb: "status", mode: "refusal: no repository", arrange: async () => ({ ctx: await notARepo(), input: {} }), expectOk: false, error: "no_repository" },
+
+	{ verb: "doctor", mode: "success", arrange: () => configured({ verbose: true }), expectOk: true },
+	{
+		verb: "doctor",
+		mode: "failure: job program missing",
+		arrange: async () => ({ ctx: (await repo({ config: '[jobs]\ntest = "definitely-not-a-real-program-xyz --run"\n' })).ctx(), input: {} }),
+		expectOk: false,
+		error: "checks_failed",
+	},
+	{ verb: "doctor", mode: "refusal: no repository", arrange: async () => ({ ctx: await notARepo(), input: {} }), expectOk: false, error: "no_repository" },
+
+	{ verb: "docs", mode: "index", arrange: async () => ({ ctx: await notARepo(), input: {} }), expectOk: true },
+	{ verb: "docs", mode: "page", arrange: async () => ({ ctx: await notARepo(), input: { target: "config" } }), expectOk: true },
+	{ verb: "docs", mode: "search", arrange: async () => ({ ctx: await notARepo(), input: { search: "timeout" } }), expectOk: true },
+	{ verb: "docs", mode: "search without matches", arrange: async () => ({ ctx: await notARepo(), input: { search: "zzqqxxnothing" } }), expectOk: true },
+	{ verb: "docs", mode: "refusal: unknown target", arrange: async () => ({ ctx: await notARepo(), input: { target: "confgi" } }), expectOk: false, error: "unknown_target" },
+
+	{ verb: "setup", mode: "dry-run (default)", arrange: async () => ({ ctx: (await repo({ files: { "package.json": '{"scripts":{"test":"vitest"}}' } })).ctx(), input: {} }), expectOk: true, dryRun: true },
+	{ verb: "setup", mode: "verify", arrange: async () => ({ ctx: (await repo()).ctx(), input: { action: "verify" } }), expectOk: true },
+	{ verb: "setup", mode: "confirmed", arrange: async () => ({ ctx: (await repo()).ctx(), input: { confirmed: true } }), expectOk: true },
+	{ verb: "setup", mode: "confirmed with dry-run", arrange: async () => ({ ctx: (await repo()).ctx(), input: { confirmed: true, dry_run: true } }), expectOk: true, dryRun: true },
+	{ verb: "setup", mode: "refusal: config exists", arrange: () => configured({ confirmed: true }), expectOk: false, error: "write_denied" },
+	{ verb: "setup", mode: "refusal: verify with confirmed", arrange: () => configured({ action: "verify", confirmed: true }), expectOk: false, error: "invalid_arguments" },
+	{ verb: "setup", mode: "refusal: no repository", arrange: async () => ({ ctx: await notARepo(), input: {} }), expectOk: false, error: "no_repository" },
+
+	{ verb: "config", mode: "validate", arrange: () => configured({ action: "validate" }), expectOk: true },
+	{ verb: "config", mode: "get", arrange: () => configured({ action: "get", key: "gate.timeout" }), expectOk: true },
+	{ verb: "config", mode: "refusal: unknown key", arrange: () => configured({ action: "get", key: "gate.timeot" }), expectOk: false, error: "invalid_arguments" },
+	{ verb: "config", mode: "refusal: get without key", arrange: () => configured({ action: "get" }), expectOk: false, error: "invalid_arguments" },
+	{
+		verb: "config",
+		mode: "failure: invalid config",
+		arrange: async () => ({ ctx: (await repo({ config: "[jobs]\ntest = 5\n" })).ctx(), input: { action: "validate" } }),
+		expectOk: false,
+		error: "invalid_config",
+	},
+	{ verb: "config", mode: "refusal: no project", arrange: async () => ({ ctx: (await repo()).ctx(), input: { action: "validate" } }), expectOk: false, error: "no_project" },
+	{ verb: "config", mode: "refusal: no repository", arrange: async () => ({ ctx: await notARepo(), input: { action: "validate" } }), expectOk: false, error: "no_repository" },
+
+	{ verb: "help", mode: "root", arrange: async () => ({ ctx: await notARepo(), input: {} }), expectOk: true },
+	{ verb: "help", mode: "one verb", arrange: async () => ({ ctx: await notARepo(), input: { verb: "docs" } }), expectOk: true },
+	{ verb: "help", mode: "refusal: unknown verb", arrange: async () => ({ ctx: await notARepo(), input: { verb: "stauts" } }), expectOk: false, error: "unknown_command" },
+];
+
+describe("every verb's core output parses with its registry envelope", () => {
+	for (const mode of MODES) {
+		test(`${mode.verb}: ${mode.mode}`, async () => {
+			const verb = LOOSE_VERBS.find((candidate) => candidate.name === mode.verb);
+			if (!verb) throw new Error(`unregistered verb ${mode.verb}`);
+			const { ctx, input } = await mode.arrange();
+			const module = await verb.load();
+			const result = (await module.run(ctx, input)) as AnyResult;
+			expectValidEnvelope(mode.verb, result);
+			expect(result.verb).toBe(mode.verb);
+			expect(result.ok).toBe(mode.expectOk);
+			if (!result.ok) {
+				expect(result.error).toBe(mode.error as typeof result.error);
+				expect(result.hints.length).toBeGreaterThan(0);
+			}
+			expect(result.dry_run ?? false).toBe(mode.dryRun ?? false);
+			if (result.dry_run) {
+				expect(result.plan?.length ?? 0).toBeGreaterThan(0);
+				expect(result.steps).toBeUndefined();
+			}
+			// The text projection renders every mode without throwing.
+			expect(typeof module.render(result, { color: false, verbose: true })).toBe("string");
+		});
+	}
+
+	test("every registered verb has at least a success mode and a non-success mode here", () => {
+		for (const verb of LOOSE_VERBS) {
+			const modes = MODES.filter((mode) => mode.verb === verb.name);
+			expect(modes.some((mode) => mode.expectOk)).toBe(true);
+			expect(modes.some((mode) => !mode.expectOk)).toBe(true);
+		}
+	});
+});

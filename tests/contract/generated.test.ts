@@ -1,0 +1,39 @@
+import { describe, expect, test } from "bun:test";
+import Ajv2020 from "ajv/dist/2020.js";
+import { MANUAL_MODULE, renderManualModule } from "../../scripts/gen-manual.ts";
+import { renderConfigSchema, renderResultsSchema, SCHEMA_FILES } from "../../scripts/gen-schemas.ts";
+import { fail } from "../../src/contract/envelope.ts";
+import { parseConfig } from "../../src/config/load.ts";
+
+/** Checked-in generated files must equal what the generators write now. */
+describe("generated files do not drift", () => {
+	test("schema/discern-results.schema.json", async () => {
+		expect(await Bun.file(SCHEMA_FILES.results).text()).toBe(renderResultsSchema());
+	});
+	test("schema/discern-config.schema.json", async () => {
+		expect(await Bun.file(SCHEMA_FILES.config).text()).toBe(renderConfigSchema());
+	});
+	test("src/manual/pages.generated.ts covers every page in docs/", async () => {
+		expect(await Bun.file(MANUAL_MODULE).text()).toBe(await renderManualModule());
+	});
+});
+
+describe("the published schemas are usable JSON Schema 2020-12", () => {
+	const ajv = new Ajv2020({ strict: false });
+
+	test("the results schema accepts a real envelope and rejects a malformed one", () => {
+		const validate = ajv.compile(JSON.parse(renderResultsSchema()));
+		expect(validate(fail("status", "no_repository", "m", ["h"]))).toBe(true);
+		expect(validate({ ok: true, verb: "status", message: "m", error: "no_repository" })).toBe(false);
+		expect(validate({ ok: true, verb: "nonsense", message: "m" })).toBe(false);
+	});
+
+	test("the config schema agrees with the parser on valid and invalid files", () => {
+		const validate = ajv.compile(JSON.parse(renderConfigSchema()));
+		const good = parseConfig('[jobs]\ntest = "bun test"\n[jobs.e2e]\nstage = "test"\nrun = ["a", "b"]\n');
+		expect(good.ok).toBe(true);
+		expect(validate({ jobs: { test: "bun test", e2e: { stage: "test", run: ["a", "b"] } } })).toBe(true);
+		expect(validate({ gate: { timout: 1 } })).toBe(false);
+		expect(validate({ gate: { timeout: "1" } })).toBe(false);
+	});
+});

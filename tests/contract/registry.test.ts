@@ -1,0 +1,62 @@
+import { describe, expect, test } from "bun:test";
+import * as v from "valibot";
+import { ANNOTATIONS } from "../../src/contract/annotations.ts";
+import { fail, ok } from "../../src/contract/envelope.ts";
+import { ERROR_CODES } from "../../src/contract/error-codes.ts";
+import { LOOSE_VERBS } from "../../src/contract/verbs.ts";
+
+describe("the verb registry", () => {
+	test("every verb is an MCP tool or CLI-only with a reason", () => {
+		for (const verb of LOOSE_VERBS) {
+			if ("tool" in verb.exposure) expect(verb.exposure.tool).toBe(`discern_${verb.name}`);
+			else expect(verb.exposure.cliOnly.length).toBeGreaterThan(20);
+		}
+	});
+
+	test("verb names are unique and kebab-free words", () => {
+		const names = LOOSE_VERBS.map((verb) => verb.name);
+		expect(new Set(names).size).toBe(names.length);
+		for (const name of names) expect(name).toMatch(/^[a-z]+$/);
+	});
+
+	test("input schemas are closed objects", () => {
+		for (const verb of LOOSE_VERBS) {
+			expect(verb.input.type).toBe("strict_object");
+			expect(v.safeParse(verb.input, { surely_not_a_flag: 1 }).success).toBe(false);
+		}
+	});
+
+	test("positionals and aliases name real input keys", () => {
+		for (const verb of LOOSE_VERBS) {
+			for (const key of verb.cli.positionals ?? []) expect(Object.keys(verb.input.entries)).toContain(key);
+			for (const key of Object.keys(verb.cli.aliases ?? {})) expect(Object.keys(verb.input.entries)).toContain(key);
+		}
+	});
+
+	test("annotation presets are the named ones", () => {
+		for (const verb of LOOSE_VERBS) expect(Object.keys(ANNOTATIONS)).toContain(verb.annotations);
+	});
+});
+
+describe("the envelope", () => {
+	const Status = LOOSE_VERBS.find((verb) => verb.name === "help")?.envelope as v.GenericSchema;
+
+	test("error is forbidden on success and required on failure", () => {
+		expect(v.safeParse(Status, { ok: true, verb: "help", message: "m", error: "internal_error" }).success).toBe(false);
+		expect(v.safeParse(Status, { ok: false, verb: "help", message: "m", hints: ["h"] }).success).toBe(false);
+		expect(v.safeParse(Status, fail("help", "internal_error", "m", ["h"])).success).toBe(true);
+	});
+
+	test("a failure must carry at least one hint", () => {
+		expect(v.safeParse(Status, { ok: false, verb: "help", message: "m", error: "internal_error", hints: [] }).success).toBe(false);
+	});
+
+	test("the verb field is a literal per verb", () => {
+		expect(v.safeParse(Status, ok("status", "m", undefined)).success).toBe(false);
+	});
+
+	test("error codes are a closed list without duplicates", () => {
+		expect(new Set(ERROR_CODES).size).toBe(ERROR_CODES.length);
+		expect(v.safeParse(Status, { ok: false, verb: "help", message: "m", error: "made_up", hints: ["h"] }).success).toBe(false);
+	});
+});
