@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import type { LooseVerb } from "../contract/verbs.ts";
+import { nearest } from "../text/suggest.ts";
 
 /**
  * A verb's CLI flags, derived from its Valibot input schema: the schema is
@@ -116,7 +117,6 @@ function splitInline(token: string): [string, string | undefined] {
 function suggestFlag(name: string, specs: readonly FlagSpec[]): string {
 	const flags = specs.filter((spec) => !spec.positional).map((spec) => `--${spec.flag}`);
 	if (flags.length === 0) return " (it takes no flags)";
-	const bare = name.replace(/^-+/, "");
-	const close = flags.find((flag) => flag.slice(2).startsWith(bare) || bare.startsWith(flag.slice(2)));
-	return close ? `; did you mean \`${close}\`?` : ` (flags: ${flags.join(", ")})`;
+	const close = nearest(name.replace(/^-+/, ""), flags.map((flag) => flag.slice(2)));
+	return close ? `; did you mean \`--${close}\`?` : ` (flags: ${flags.join(", ")})`;
 }

@@ -27,7 +27,7 @@ const Command = described(v.string(), "A shell command, run with `sh -c` from th
 export const CommandList = v.array(Command);
 const Commands = v.union([Command, CommandList]);
 const Seconds = described(v.pipe(v.number(), v.minValue(0)), "Seconds; 0 means no limit.");
-const Name = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]+$/, "use letters, digits, `-` and `_`"));
+const Name = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]+$/, "must use only letters, digits, `-` and `_`"));
 
 export const JobTable = v.strictObject({
 	run: described(Commands, "The command, or a list run in order (later ones need earlier ones green)."),

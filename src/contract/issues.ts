@@ -41,7 +41,8 @@ export function issueSentence(issue: v.BaseIssue<unknown>, wording: IssueWording
 		case "min_value":
 			return `${name} must be ${issue.expected}, got ${quote(issue.input)}`;
 		case "regex":
-			return `${name} is not valid: ${issue.message.includes(":") ? issue.message.split(":").pop()?.trim() : issue.message}`;
+			// Our regexes carry their rule as the message ("must be an absolute path").
+			return `${name} ${issue.message.startsWith("Invalid") ? "has the wrong format" : issue.message}, got ${quote(issue.input)}`;
 		case "string":
 		case "number":
 		case "boolean":

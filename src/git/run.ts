@@ -4,11 +4,15 @@ import { type Captured, capture } from "../platform/process.ts";
  * Every git call goes through here: argument arrays only, a stable
  * environment (no pager, no prompts, C locale for parseable messages).
  */
-export function git(args: readonly string[], cwd: string, signal?: AbortSignal): Promise<Captured> {
+export function git(
+	args: readonly string[],
+	cwd: string,
+	options: { signal?: AbortSignal; env?: Readonly<Record<string, string | undefined>> } = {},
+): Promise<Captured> {
 	return capture(["git", ...args], {
 		cwd,
-		env: { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", LC_ALL: "C", GIT_OPTIONAL_LOCKS: "0" },
-		...(signal ? { signal } : {}),
+		env: { ...(options.env ?? process.env), GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", LC_ALL: "C", GIT_OPTIONAL_LOCKS: "0" },
+		...(options.signal ? { signal: options.signal } : {}),
 	});
 }
 

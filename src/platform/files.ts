@@ -42,7 +42,8 @@ export async function exists(path: string): Promise<boolean> {
 	}
 }
 
-async function resolveInside(root: string, relativePath: string): Promise<string> {
+/** Throws WriteDeniedError unless `relativePath` can be written inside `root`; lets callers check every target before writing any. */
+export async function resolveInside(root: string, relativePath: string): Promise<string> {
 	const realRoot = await realpath(root);
 	const target = resolve(realRoot, relativePath);
 	if (!isInside(realRoot, target)) throw new WriteDeniedError(`${relativePath} is outside ${root}`);

@@ -6,8 +6,15 @@ import type { DetectedStack, ProposedJob, SetupProposal } from "./detect.ts";
  * person reads about discern in their repository, so every line says why it
  * is there; the values are the schema's defaults unless detection found better.
  */
-export function renderConfig(proposal: SetupProposal, options: { projectName: string; trunk: string | null }): string {
-	const sections = [header(), project(options.projectName), repository(options.trunk), jobs(proposal), gate(), map()];
+export interface RenderOptions {
+	projectName: string;
+	trunk: string | null;
+	/** Agents to brief and wire; omitted or empty leaves `agents` out (the default is none). */
+	agents?: readonly string[];
+}
+
+export function renderConfig(proposal: SetupProposal, options: RenderOptions): string {
+	const sections = [header(), project(options.projectName, options.agents ?? []), repository(options.trunk), jobs(proposal), gate(), map()];
 	return `${sections.map((lines) => lines.join("\n")).join("\n\n")}\n`;
 }
 
@@ -19,9 +26,13 @@ function header(): string[] {
 	];
 }
 
-function project(name: string): string[] {
-	if (name.trim() === "") return ["[project]", "# name = \"…\"  # display name; derived from the folder when absent"];
-	return ["[project]", ...aligned([[`name = ${tomlString(name)}`, "display name"]])];
+function project(name: string, agents: readonly string[]): string[] {
+	const agentRows: [string, string][] =
+		agents.length > 0 ? [[`agents = [${agents.map(tomlString).join(", ")}]`, "agents `discern refresh` briefs and wires"]] : [];
+	if (name.trim() === "") {
+		return ["[project]", "# name = \"…\"  # display name; derived from the folder when absent", ...(agentRows.length > 0 ? aligned(agentRows) : [])];
+	}
+	return ["[project]", ...aligned([[`name = ${tomlString(name)}`, "display name"], ...agentRows])];
 }
 
 function repository(trunk: string | null): string[] {

@@ -35,8 +35,10 @@ export function checkRepository(repository: RepositoryLocation | null, reason: s
 		: { id: "repository", title, state: "fail", detail: reason, fix: "Run discern inside a git checkout, or pass --cwd DIR." };
 }
 
-export async function checkIdentity(root: string): Promise<Check> {
-	const [name, email] = await Promise.all([git(["config", "user.name"], root), git(["config", "user.email"], root)]);
+export async function checkIdentity(ctx: VerbContext, root: string): Promise<Check> {
+	// The caller's environment decides which global config git reads (HOME, GIT_CONFIG_GLOBAL).
+	const env = { env: ctx.env };
+	const [name, email] = await Promise.all([git(["config", "user.name"], root, env), git(["config", "user.email"], root, env)]);
 	const title = "git identity configured";
 	const missing = [name.stdout.trim() ? null : "user.name", email.stdout.trim() ? null : "user.email"].filter(Boolean);
 	return missing.length === 0

@@ -25,7 +25,7 @@ export async function doctor(ctx: VerbContext, input: v.InferOutput<typeof Docto
 		const root = located.repository.root;
 		const config = await loadConfig(root);
 		const [identity, trunk, jobs, wiring] = await Promise.all([
-			checkIdentity(root),
+			checkIdentity(ctx, root),
 			checkTrunk(ctx, root, config),
 			checkJobExecutables(ctx, root, config),
 			checkAgentWiring(root, config),

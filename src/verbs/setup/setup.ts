@@ -3,8 +3,10 @@ import type * as v from "valibot";
 import { asVerb, fail, ok, type PlanItem, type Result } from "../../contract/envelope.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { CONFIG_FILE } from "../../config/load.ts";
+import { AGENTS } from "../../config/schema.ts";
+import { nearest } from "../../text/suggest.ts";
 import { decideTrunk, readTrunkClues } from "../../git/trunk.ts";
-import { exists, writeFileAtomic, WriteDeniedError } from "../../platform/files.ts";
+import { exists, resolveInside, writeFileAtomic, WriteDeniedError } from "../../platform/files.ts";
 import { openRepository } from "../../project/open.ts";
 import { detectStack } from "../../setup/detect.ts";
 import { renderConfig } from "../../setup/render-config.ts";
@@ -19,6 +21,8 @@ export async function setup(ctx: VerbContext, input: v.InferOutput<typeof SetupI
 	if (input.action === "verify" && input.confirmed) {
 		return fail("setup", "invalid_arguments", "`setup verify` is read-only; it cannot be combined with --confirmed.", ["Run `discern setup --confirmed` to write the files."]);
 	}
+	const agents = parseAgents(input.agents);
+	if (!agents.ok) return fail("setup", "invalid_arguments", agents.message, [`Known agents: ${AGENTS.join(", ")}.`]);
 	const opened = await openRepository(ctx);
 	if (!opened.ok) return asVerb("setup", opened.refusal);
 	const root = opened.repository.root;
@@ -29,7 +33,7 @@ export async function setup(ctx: VerbContext, input: v.InferOutput<typeof SetupI
 		exists(join(root, MAP_README_PATH)),
 	]);
 	const trunk = decideTrunk(clues, undefined, ctx.env.DISCERN_TRUNK);
-	const configText = renderConfig(proposal, { projectName: basename(root), trunk: trunk.name });
+	const configText = renderConfig(proposal, { projectName: basename(root), trunk: trunk.name, agents: agents.agents });
 	const data: SetupData = {
 		stacks: proposal.stacks.map((stack) => ({ ...stack })),
 		jobs: proposal.jobs.map((job) => ({ ...job })),
@@ -67,6 +71,8 @@ export async function setup(ctx: VerbContext, input: v.InferOutput<typeof SetupI
 		});
 	}
 	try {
+		// Check every target first, so a refusal leaves nothing half-written.
+		await Promise.all(data.files.filter((file) => file.action === "create").map((file) => resolveInside(root, file.path)));
 		await writeFileAtomic(root, CONFIG_FILE, configText);
 		if (!mapExists) await writeFileAtomic(root, MAP_README_PATH, MAP_README);
 	} catch (error) {
@@ -78,6 +84,18 @@ export async function setup(ctx: VerbContext, input: v.InferOutput<typeof SetupI
 	return ok("setup", `Wrote ${data.files.filter((file) => file.action === "create").map((file) => file.path).join(" and ")}. ${found}`, { ...data, written: true }, {
 		hints: ["Review discern.toml, commit it, then run `discern doctor`."],
 	});
+}
+
+/** `--agents claude_code,codex` → a checked list; an unknown name is refused with the nearest known one. */
+function parseAgents(raw: string | undefined): { ok: true; agents: string[] } | { ok: false; message: string } {
+	if (raw === undefined) return { ok: true, agents: [] };
+	const agents = [...new Set(raw.split(",").map((name) => name.trim()).filter((name) => name !== ""))];
+	for (const agent of agents) {
+		if ((AGENTS as readonly string[]).includes(agent)) continue;
+		const suggestion = nearest(agent, AGENTS);
+		return { ok: false, message: `\`--agents\` names an unknown agent \`${agent}\`${suggestion ? `; did you mean \`${suggestion}\`?` : "."}` };
+	}
+	return { ok: true, agents };
 }
 
 function describeProposal(data: SetupData): string {

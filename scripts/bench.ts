@@ -1,0 +1,153 @@
+/**
+ * Performance budgets (SPEC §13), measured against baselines in the same run.
+ *   bun scripts/bench.ts [--runs N] [--warmups N] [--build] [--json] [--strict]
+ *
+ * The machines are noisy, so every figure is a median over repeated runs,
+ * candidate and baseline interleaved run by run, and budgets that can be
+ * relative are ratios. A FAIL exits 0 unless --strict: a bench is evidence
+ * for a note, not a gate that flickers with the neighbours' load.
+ *
+ * A new benchmark is one more entry in BENCHMARKS: a candidate probe, an
+ * optional baseline probe whose phases pair by name, and its budgets.
+ */
+import { existsSync, rmSync } from "node:fs";
+import { mkdir, mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { type Benchmark, measure, WHOLE } from "./bench/measure.ts";
+import { mcpSession, timeToExit, timeToFirstOutput } from "./bench/probes.ts";
+import { judge, type Outcome, renderJson, renderTable } from "./bench/report.ts";
+import { buildDiscern, buildHello, makeFixture } from "./bench/setup.ts";
+
+const ROOT = join(import.meta.dir, "..");
+const DISCERN = join(ROOT, "dist/discern");
+
+/** What every benchmark may run against; all of it lives in one temp dir removed at the end. */
+interface BenchContext {
+	discern: string;
+	hello: string;
+	git: string;
+	/** A small committed repository with `discern.toml`. */
+	fixture: string;
+}
+
+const BENCHMARKS: readonly ((ctx: BenchContext) => Benchmark)[] = [
+	(ctx) => ({
+		name: "discern --version",
+		candidate: timeToExit("discern --version", [ctx.discern, "--version"]),
+		baseline: timeToExit("compiled hello-world", [ctx.hello]),
+		budgets: [{ phase: WHOLE, kind: "ratio", max: 3 }],
+	}),
+	(ctx) => ({
+		name: "discern status --json",
+		candidate: timeToExit("discern status --json", [ctx.discern, "status", "--json", "-C", ctx.fixture]),
+		// Status is a few git calls; git status alone shows how much is discern's own (ratio for information).
+		baseline: timeToExit("git status", [ctx.git, "status"], { cwd: ctx.fixture }),
+		budgets: [{ phase: WHOLE, kind: "absolute", max: 25 }],
+	}),
+	(ctx) => ({
+		name: "mcp",
+		candidate: mcpSession("discern mcp", [ctx.discern, "mcp"], { cwd: ctx.fixture }),
+		// The floor under any answer: a compiled binary's time from spawn to its first byte on stdout.
+		baseline: timeToFirstOutput("hello-world, spawn to first output", [ctx.hello], "initialize"),
+		budgets: [
+			{ phase: "initialize", kind: "absolute", max: 150 },
+			{ phase: "tools/list", kind: "absolute", max: 10 },
+		],
+		notes: { exit: "after stdin closes; information" },
+	}),
+];
+
+const { values: flags } = parseArgs({
+	args: process.argv.slice(2),
+	options: {
+		runs: { type: "string", default: "30" },
+		warmups: { type: "string", default: "3" },
+		build: { type: "boolean", default: false },
+		json: { type: "boolean", default: false },
+		strict: { type: "boolean", default: false },
+		help: { type: "boolean", short: "h", default: false },
+	},
+	strict: true,
+});
+
+if (flags.help) {
+	process.stdout.write("usage: bun scripts/bench.ts [--runs N] [--warmups N] [--build] [--json] [--strict]\n");
+	process.exit(0);
+}
+
+const runs = count("--runs", flags.runs, 1);
+const warmups = count("--warmups", flags.warmups, 0);
+const log = (line: string): void => void process.stderr.write(`${line}\n`);
+
+if (flags.build || !existsSync(DISCERN)) {
+	log(flags.build ? "building dist/discern (--build)" : "dist/discern is missing: building it");
+	await buildDiscern(ROOT);
+}
+
+const git = Bun.which("git");
+if (!git) throw new Error("git is not on PATH");
+
+const temp = await mkdtemp(join(tmpdir(), "discern-bench-"));
+const cleanUp = (): void => rmSync(temp, { recursive: true, force: true });
+// An interrupted run must not leave fixtures and binaries behind either.
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+	process.on(signal, () => {
+		cleanUp();
+		process.exit(signal === "SIGINT" ? 130 : 143);
+	});
+}
+
+let outcomes: Outcome[];
+try {
+	const fixtureDir = join(temp, "fixture");
+	await mkdir(fixtureDir);
+	const ctx: BenchContext = { discern: DISCERN, hello: await buildHello(temp), git, fixture: await makeFixture(fixtureDir) };
+	await preflight(ctx);
+	outcomes = [];
+	for (const make of BENCHMARKS) {
+		const benchmark = make(ctx);
+		const benchRuns = Math.min(runs, benchmark.maxRuns ?? runs);
+		log(`measuring ${benchmark.name} (${warmups} warm-ups + ${benchRuns} runs)`);
+		const measurement = await measure(benchmark.name, benchmark.candidate, benchmark.baseline, { runs: benchRuns, warmups });
+		outcomes.push({ benchmark, measurement });
+	}
+} finally {
+	cleanUp();
+}
+
+const verdicts = judge(outcomes);
+const header = { runs, warmups };
+process.stdout.write(flags.json ? renderJson(header, outcomes, verdicts) : renderTable(header, outcomes, verdicts));
+if (flags.strict && verdicts.some((verdict) => !verdict.pass)) process.exitCode = 1;
+
+/**
+ * Timing a fast failure would pass any budget: check once, with output,
+ * that each command does what it is meant to in the fixture.
+ */
+async function preflight(ctx: BenchContext): Promise<void> {
+	const version = await capture([ctx.discern, "--version"]);
+	if (!version.startsWith("discern ")) throw new Error(`discern --version printed ${JSON.stringify(version)}`);
+	const status: unknown = JSON.parse(await capture([ctx.discern, "status", "--json", "-C", ctx.fixture]));
+	if (typeof status !== "object" || status === null || !("ok" in status) || status.ok !== true) {
+		throw new Error(`discern status --json did not succeed in the fixture: ${JSON.stringify(status)}`);
+	}
+	if ((await capture([ctx.hello])) !== "hello\n") throw new Error("the hello-world baseline does not print hello");
+}
+
+async function capture(cmd: readonly string[]): Promise<string> {
+	const proc = Bun.spawn([...cmd], { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+	const [code, stdout, stderr] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+	if (code !== 0) throw new Error(`\`${cmd.join(" ")}\` exited with ${code}: ${stderr.trim()}`);
+	return stdout;
+}
+
+function count(flag: string, text: string, min: number): number {
+	const parsed = Number(text);
+	if (!Number.isInteger(parsed) || parsed < min) {
+		process.stderr.write(`${flag} takes a whole number ≥ ${min}, not ${JSON.stringify(text)}\n`);
+		process.exit(2);
+	}
+	return parsed;
+}

@@ -1,0 +1,126 @@
+/** Turning measurements into verdicts, a table for people and one JSON object for tools. */
+import { type Benchmark, type Budget, type Measurement, type PhaseResult, type Stats, type Unit, WHOLE } from "./measure.ts";
+
+export interface Verdict {
+	benchmark: string;
+	phase: string;
+	kind: Budget["kind"];
+	/** The candidate's median (absolute) or its ratio to the baseline's median. */
+	figure: number;
+	max: number;
+	unit: Unit | "×";
+	pass: boolean;
+}
+
+export interface Outcome {
+	benchmark: Benchmark;
+	measurement: Measurement;
+}
+
+export function judge(outcomes: readonly Outcome[]): Verdict[] {
+	return outcomes.flatMap(({ benchmark, measurement }) =>
+		benchmark.budgets.map((budget): Verdict => {
+			const phase = measurement.phases.find((candidate) => candidate.phase === budget.phase);
+			if (!phase) throw new Error(`${benchmark.name}: its budget names phase "${budget.phase}", which the probe never reported`);
+			const figure = budget.kind === "ratio" ? phase.ratio : phase.candidate.median;
+			if (figure === undefined) throw new Error(`${benchmark.name}: a ratio budget needs a baseline for phase "${budget.phase}"`);
+			const unit = budget.kind === "ratio" ? "×" : (benchmark.unit ?? "ms");
+			return { benchmark: benchmark.name, phase: budget.phase, kind: budget.kind, figure, max: budget.max, unit, pass: figure <= budget.max };
+		}),
+	);
+}
+
+export interface Header {
+	runs: number;
+	warmups: number;
+}
+
+export function renderTable(header: Header, outcomes: readonly Outcome[], verdicts: readonly Verdict[]): string {
+	const rows: string[][] = [["benchmark", "median", "p90", "ratio", "budget"]];
+	for (const { benchmark, measurement } of outcomes) {
+		const unit = benchmark.unit ?? "ms";
+		for (const phase of measurement.phases) {
+			const budgets = benchmark.budgets.filter((budget) => budget.phase === phase.phase).map((budget) => budgetText(budget, unit));
+			const note = benchmark.notes?.[phase.phase];
+			rows.push([
+				rowName(benchmark.name, phase),
+				value(phase.candidate.median, unit),
+				value(phase.candidate.p90, unit),
+				phase.ratio === undefined ? "" : `${phase.ratio.toFixed(2)}×`,
+				[...budgets, ...(note ? [note] : [])].join(", "),
+			]);
+			if (phase.baseline && measurement.baseline) {
+				rows.push([`  baseline: ${measurement.baseline}`, value(phase.baseline.median, unit), value(phase.baseline.p90, unit), "", ""]);
+			}
+		}
+	}
+	const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? "").length))) ?? [];
+	const lines = rows.map((row) =>
+		row
+			.map((cell, column) => (column === 0 || column === row.length - 1 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
+			.join("  ")
+			.trimEnd(),
+	);
+	lines.splice(1, 0, "-".repeat(Math.max(...lines.map((line) => line.length))));
+
+	const environment = `bun ${Bun.version}, ${process.platform}-${process.arch}, ${navigator.hardwareConcurrency} cpus`;
+	return [
+		`discern bench: median and p90 of ${header.runs} runs after ${header.warmups} warm-ups, candidate and baseline interleaved (${environment})`,
+		"",
+		...lines,
+		"",
+		...verdicts.map(verdictLine),
+		"",
+	].join("\n");
+}
+
+export function renderJson(header: Header, outcomes: readonly Outcome[], verdicts: readonly Verdict[]): string {
+	const json = {
+		runs: header.runs,
+		warmups: header.warmups,
+		environment: { bun: Bun.version, platform: process.platform, arch: process.arch, cpus: navigator.hardwareConcurrency },
+		benchmarks: outcomes.map(({ benchmark, measurement }) => ({
+			name: measurement.name,
+			unit: benchmark.unit ?? "ms",
+			candidate: measurement.candidate,
+			...(measurement.baseline ? { baseline: measurement.baseline } : {}),
+			phases: measurement.phases.map((phase) => ({
+				phase: phase.phase,
+				candidate: rounded(phase.candidate),
+				...(phase.baseline ? { baseline: rounded(phase.baseline) } : {}),
+				...(phase.ratio === undefined ? {} : { ratio: round(phase.ratio) }),
+			})),
+		})),
+		budgets: verdicts.map((verdict) => ({ ...verdict, figure: round(verdict.figure) })),
+		pass: verdicts.every((verdict) => verdict.pass),
+	};
+	return `${JSON.stringify(json)}\n`;
+}
+
+function verdictLine(verdict: Verdict): string {
+	const what = verdict.kind === "ratio" ? "median ratio to baseline" : "median";
+	const name = verdict.phase === WHOLE ? verdict.benchmark : `${verdict.benchmark} ${verdict.phase}`;
+	const figure = verdict.unit === "×" ? `${verdict.figure.toFixed(2)}×` : value(verdict.figure, verdict.unit);
+	const max = verdict.unit === "×" ? `${verdict.max.toFixed(1)}×` : value(verdict.max, verdict.unit);
+	return `${verdict.pass ? "PASS" : "FAIL"}  ${name}: ${what} ${figure} (budget ≤ ${max})`;
+}
+
+function rowName(benchmark: string, phase: PhaseResult): string {
+	return phase.phase === WHOLE ? benchmark : `${benchmark} ${phase.phase}`;
+}
+
+function budgetText(budget: Budget, unit: Unit): string {
+	return budget.kind === "ratio" ? `≤ ${budget.max.toFixed(1)}×` : `≤ ${value(budget.max, unit)}`;
+}
+
+function value(figure: number, unit: Unit): string {
+	return `${figure.toFixed(1)} ${unit}`;
+}
+
+function round(figure: number): number {
+	return Math.round(figure * 100) / 100;
+}
+
+function rounded(stats: Stats): Stats {
+	return { median: round(stats.median), p90: round(stats.p90), min: round(stats.min), max: round(stats.max), n: stats.n };
+}

@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ensureBinary } from "../helpers/cli.ts";
+import { BASIC_CONFIG, makeRepo, type TestRepo } from "../helpers/repo.ts";
+
+/** The compiled binary, driven over stdio by the real SDK client, as an editor would. */
+let repo: TestRepo;
+let binary: string;
+beforeAll(async () => {
+	binary = await ensureBinary();
+	repo = await makeRepo({ config: BASIC_CONFIG });
+}, 120_000);
+afterAll(async () => {
+	await repo.remove();
+});
+
+describe("discern mcp over stdio (dist/discern)", () => {
+	test("initialize, list, call valid/invalid/unknown, read a resource", async () => {
+		const transport = new StdioClientTransport({ command: binary, args: ["mcp"], cwd: repo.root, stderr: "pipe" });
+		const client = new Client({ name: "e2e", version: "0" });
+		await client.connect(transport);
+		try {
+			expect(client.getServerVersion()?.name).toBe("discern");
+			const { tools } = await client.listTools();
+			expect(tools.map((tool) => tool.name)).toContain("discern_status");
+
+			const status = (await client.callTool({ name: "discern_status", arguments: {} })) as unknown as { structuredContent: { ok: boolean; data: { root: string } } };
+			expect(status.structuredContent.ok).toBe(true);
+			expect(status.structuredContent.data.root).toBe(repo.root);
+
+			const invalid = (await client.callTool({ name: "discern_docs", arguments: { target: 5 } })) as unknown as { isError: boolean; structuredContent: { error: string } };
+			expect(invalid.isError).toBe(true);
+			expect(invalid.structuredContent.error).toBe("invalid_arguments");
+
+			await expect(client.callTool({ name: "discern_unknown", arguments: {} })).rejects.toThrow();
+
+			const { contents } = await client.readResource({ uri: "discern://docs/envelope" });
+			expect(JSON.parse((contents[0] as { text: string }).text).mode).toBe("page");
+		} finally {
+			await client.close();
+		}
+	});
+
+	test("exits by itself when stdin closes", async () => {
+		const child = Bun.spawn([binary, "mcp"], { cwd: repo.root, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+		child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } })}\n`);
+		await child.stdin.flush();
+		const reader = child.stdout.getReader();
+		const { value } = await reader.read();
+		expect(new TextDecoder().decode(value)).toContain('"serverInfo"');
+		reader.releaseLock();
+		await child.stdin.end();
+		const exited = await Promise.race([child.exited, Bun.sleep(5000).then(() => "timeout" as const)]);
+		expect(exited).toBe(0);
+	});
+
+	test("stdout carries only protocol: every line is JSON-RPC", async () => {
+		const child = Bun.spawn([binary, "mcp"], { cwd: repo.root, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+		const messages = [
+			{ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } },
+			{ jsonrpc: "2.0", method: "notifications/initialized" },
+			{ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "discern_doctor", arguments: {} } },
+		];
+		for (const message of messages) child.stdin.write(`${JSON.stringify(message)}\n`);
+		await child.stdin.flush();
+		let output = "";
+		const reader = child.stdout.getReader();
+		while (!output.includes('"id":2')) {
+			const { value, done } = await reader.read();
+			if (done) break;
+			output += new TextDecoder().decode(value);
+		}
+		reader.releaseLock();
+		await child.stdin.end();
+		await child.exited;
+		for (const line of output.trim().split("\n")) expect(JSON.parse(line).jsonrpc).toBe("2.0");
+	});
+});

@@ -1,0 +1,87 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { chmod, mkdir, writeFile } from "node:fs/promises";
+import { doctor } from "../../src/verbs/doctor/doctor.ts";
+import { makeRepo, type TestRepo } from "../helpers/repo.ts";
+
+const made: TestRepo[] = [];
+afterEach(async () => {
+	await Promise.all(made.splice(0).map((r) => r.remove()));
+});
+async function repo(options: Parameters<typeof makeRepo>[0] = {}): Promise<TestRepo> {
+	const r = await makeRepo(options);
+	made.push(r);
+	return r;
+}
+
+function byId(checks: { id: string; state: string; detail: string }[]) {
+	return Object.fromEntries(checks.map((check) => [check.id, check]));
+}
+
+describe("doctor", () => {
+	test("a healthy configured repository: every check ok or warn", async () => {
+		const r = await repo({ config: '[jobs]\ntest = "git --version"\n', files: { ".mcp.json": '{"mcpServers":{"discern":{"command":"discern","args":["mcp"]}}}' } });
+		const result = await doctor(r.ctx(), {});
+		expect(result.ok).toBe(true);
+		const checks = byId(result.data?.checks ?? []);
+		expect(checks.git_version?.state).toBe("ok");
+		expect(checks.repository?.state).toBe("ok");
+		expect(checks.identity?.state).toBe("ok");
+		expect(checks.trunk?.state).toBe("ok");
+		expect(checks.config?.state).toBe("ok");
+		expect(checks.test_job?.state).toBe("ok");
+		expect(checks["job:test"]?.state).toBe("ok");
+		expect(checks.agent_wiring?.state).toBe("ok");
+	});
+
+	test("a job whose program is not on PATH fails with a fix", async () => {
+		const r = await repo({ config: '[jobs]\nlint = "FOO=1 not-a-program-qq --x"\ntest = "true"\n' });
+		const result = await doctor(r.ctx(), {});
+		expect(result.ok).toBe(false);
+		expect(result.ok ? "" : result.error).toBe("checks_failed");
+		const lint = byId(result.data?.checks ?? [])["job:lint"];
+		expect(lint?.state).toBe("fail");
+		expect(lint?.detail).toContain("not-a-program-qq");
+	});
+
+	test("a repository-relative script counts as found when the file exists", async () => {
+		const r = await repo({ config: '[jobs]\ntest = "./scripts/check.sh"\n' });
+		await mkdir(`${r.root}/scripts`);
+		await writeFile(`${r.root}/scripts/check.sh`, "#!/bin/sh\n");
+		await chmod(`${r.root}/scripts/check.sh`, 0o755);
+		expect(byId((await doctor(r.ctx(), {})).data?.checks ?? [])["job:test"]?.state).toBe("ok");
+	});
+
+	test("no discern.toml: config is a warning, doctor still succeeds and points at setup", async () => {
+		const r = await repo();
+		const result = await doctor(r.ctx(), {});
+		expect(result.ok).toBe(true);
+		const config = byId(result.data?.checks ?? []).config as { state: string; fix?: string } | undefined;
+		expect(config?.state).toBe("warn");
+		expect(config?.fix).toBe("discern setup");
+	});
+
+	test("an invalid config fails the config check with the problem's line", async () => {
+		const r = await repo({ config: "[gate]\n\ntimout = 1\n" });
+		const result = await doctor(r.ctx(), {});
+		expect(result.ok).toBe(false);
+		expect(byId(result.data?.checks ?? []).config?.detail).toContain("line 3");
+	});
+
+	test("configured agents without wiring are a warning naming the file", async () => {
+		const r = await repo({ config: '[project]\nagents = ["cursor"]\n[jobs]\ntest = "true"\n' });
+		const wiring = byId((await doctor(r.ctx(), {})).data?.checks ?? []).agent_wiring;
+		expect(wiring?.state).toBe("warn");
+		expect(wiring?.detail).toContain(".cursor/mcp.json");
+	});
+
+	test("identity missing is a warning", async () => {
+		const r = await repo({ config: '[jobs]\ntest = "true"\n' });
+		await r.git("config", "--unset", "user.name");
+		await r.git("config", "--unset", "user.email");
+		// No global or system git config either: the identity is truly missing.
+		const env = { PATH: process.env.PATH, HOME: r.root, XDG_CONFIG_HOME: r.root, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" };
+		const identity = byId((await doctor(r.ctx({ env }), {})).data?.checks ?? []).identity;
+		expect(identity?.state).toBe("warn");
+		expect(identity?.detail).toContain("user.name and user.email");
+	});
+});

@@ -1,0 +1,119 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { symlink } from "node:fs/promises";
+import { parseConfig } from "../../src/config/load.ts";
+import { setup } from "../../src/verbs/setup/setup.ts";
+import { makeRepo, makeTempDir, type TestRepo } from "../helpers/repo.ts";
+import { rm } from "node:fs/promises";
+
+const made: TestRepo[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+	await Promise.all([...made.splice(0).map((r) => r.remove()), ...dirs.splice(0).map((d) => rm(d, { recursive: true, force: true }))]);
+});
+async function repo(files: Record<string, string>): Promise<TestRepo> {
+	const r = await makeRepo({ files });
+	made.push(r);
+	return r;
+}
+
+const NODE_PROJECT = {
+	"package.json": JSON.stringify({ scripts: { test: "vitest run", lint: "eslint .", build: "tsc -b", format: "prettier -w ." } }),
+	"pnpm-lock.yaml": "lockfileVersion: 9\n",
+};
+
+describe("setup", () => {
+	test("without --confirmed it proposes and writes nothing", async () => {
+		const r = await repo(NODE_PROJECT);
+		const result = await setup(r.ctx(), {});
+		expect(result.ok).toBe(true);
+		expect(result.dry_run).toBe(true);
+		expect(result.data?.jobs.map((job) => `${job.name}=${job.run}`)).toEqual([
+			"format=pnpm run format",
+			"build=pnpm run build",
+			"lint=pnpm run lint",
+			"test=pnpm run test",
+		]);
+		expect(result.plan?.map((item) => item.label)).toEqual(["discern.toml", "docs/map/README.md"]);
+		expect(await Bun.file(`${r.root}/discern.toml`).exists()).toBe(false);
+	});
+
+	test("--confirmed writes a valid, commented discern.toml and the map skeleton", async () => {
+		const r = await repo(NODE_PROJECT);
+		const result = await setup(r.ctx(), { confirmed: true });
+		expect(result.ok).toBe(true);
+		expect(result.data?.written).toBe(true);
+		const text = await Bun.file(`${r.root}/discern.toml`).text();
+		expect(text).toContain("# ");
+		expect(text).toBe(result.data?.config_text ?? "");
+		const parsed = parseConfig(text);
+		expect(parsed.ok).toBe(true);
+		if (parsed.ok) {
+			expect(parsed.config.jobs.test).toBe("pnpm run test");
+			expect(parsed.config.repository.trunk).toBe("main");
+		}
+		expect(await Bun.file(`${r.root}/docs/map/README.md`).text()).toContain("# Project map");
+	});
+
+	test("--agents records the agents; an unknown one is refused with a suggestion", async () => {
+		const r = await repo(NODE_PROJECT);
+		const result = await setup(r.ctx(), { confirmed: true, agents: "claude_code, cursor" });
+		const parsed = parseConfig(await Bun.file(`${r.root}/discern.toml`).text());
+		expect(parsed.ok && parsed.config.project.agents).toEqual(["claude_code", "cursor"]);
+		expect(result.ok).toBe(true);
+		const typo = await setup(r.ctx(), { agents: "claude" });
+		expect(typo.ok ? "" : typo.error).toBe("invalid_arguments");
+		expect(typo.message).toContain("did you mean `claude_code`");
+	});
+
+	test("never overwrites an existing discern.toml", async () => {
+		const r = await repo({ ...NODE_PROJECT, "discern.toml": "# mine\n" });
+		const result = await setup(r.ctx(), { confirmed: true });
+		expect(result.ok).toBe(false);
+		expect(result.ok ? "" : result.error).toBe("write_denied");
+		expect(await Bun.file(`${r.root}/discern.toml`).text()).toBe("# mine\n");
+	});
+
+	test("keeps an existing map README", async () => {
+		const r = await repo({ "docs/map/README.md": "# our map\n" });
+		const result = await setup(r.ctx(), { confirmed: true });
+		expect(result.data?.files).toEqual([
+			{ path: "discern.toml", action: "create" },
+			{ path: "docs/map/README.md", action: "keep" },
+		]);
+		expect(await Bun.file(`${r.root}/docs/map/README.md`).text()).toBe("# our map\n");
+	});
+
+	test("verify is read-only and says whether discern is set up", async () => {
+		const r = await repo(NODE_PROJECT);
+		const before = await setup(r.ctx(), { action: "verify" });
+		expect(before.data?.config_exists).toBe(false);
+		expect(before.dry_run).toBeUndefined();
+		expect(await Bun.file(`${r.root}/discern.toml`).exists()).toBe(false);
+		await setup(r.ctx(), { confirmed: true });
+		const after = await setup(r.ctx(), { action: "verify" });
+		expect(after.data?.config_exists).toBe(true);
+	});
+
+	test("refuses to write through a symlink that leaves the repository", async () => {
+		const r = await repo({});
+		const elsewhere = await makeTempDir();
+		dirs.push(elsewhere);
+		await symlink(`${elsewhere}/victim.toml`, `${r.root}/discern.toml`);
+		const result = await setup(r.ctx(), { confirmed: true });
+		// The link itself counts as an existing discern.toml: nothing is written anywhere.
+		expect(result.ok).toBe(false);
+		expect(await Bun.file(`${elsewhere}/victim.toml`).exists()).toBe(false);
+	});
+
+	test("a symlinked docs folder pointing outside is refused with write_denied", async () => {
+		const r = await repo({});
+		const elsewhere = await makeTempDir();
+		dirs.push(elsewhere);
+		await symlink(elsewhere, `${r.root}/docs`);
+		const result = await setup(r.ctx(), { confirmed: true });
+		expect(result.ok ? "" : result.error).toBe("write_denied");
+		expect(await Bun.file(`${elsewhere}/map/README.md`).exists()).toBe(false);
+		// Refused before writing anything: no half-done setup.
+		expect(await Bun.file(`${r.root}/discern.toml`).exists()).toBe(false);
+	});
+});
