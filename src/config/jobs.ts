@@ -1,4 +1,4 @@
-import { type DiscernConfig, type JobValue, KNOWN_JOB_STAGES, STAGES, type Stage } from "./schema.ts";
+import { type DiscernConfig, type JobValue, knownStage, STAGES, type Stage } from "./schema.ts";
 
 /** A job as the runner sees it: stage resolved, commands as a list. */
 export interface Job {
@@ -13,7 +13,7 @@ export interface Job {
 /** The stage a job runs in, or null for a custom job that forgot to say. */
 export function stageOf(name: string, value: JobValue): Stage | null {
 	if (typeof value === "object" && !Array.isArray(value) && value.stage) return value.stage;
-	return KNOWN_JOB_STAGES[name] ?? null;
+	return knownStage(name) ?? null;
 }
 
 /** Jobs in declaration order with their stage; custom jobs without a stage are left out (config validation reports them). */

@@ -4,7 +4,7 @@ import * as v from "valibot";
 import { issueSentence, pathOf } from "../contract/issues.ts";
 import { nearest } from "../text/suggest.ts";
 import { indexKeyPositions, type Position, positionOf } from "./locate.ts";
-import { CommandList, DiscernConfig, JobTable, KNOWN_JOB_STAGES, STAGES } from "./schema.ts";
+import { CommandList, DiscernConfig, JobTable, KNOWN_JOB_STAGES, knownStage, RESERVED_NAMES, STAGES } from "./schema.ts";
 
 export const CONFIG_FILE = "discern.toml";
 /** A config larger than this is a mistake, not a config; refuse before parsing. */
@@ -59,8 +59,13 @@ export function parseConfig(bytes: Uint8Array | string): ParseOutcome {
 		return { ok: false, issues: [{ message: `TOML syntax: ${error instanceof Error ? error.message : String(error)}` }] };
 	}
 	const positions = indexKeyPositions(source);
-	const result = v.safeParse(DiscernConfig, raw);
-	const issues = result.success ? [] : result.issues.flatMap((issue) => explain(issue, positions));
+	const misplaced = arraysWhereTablesBelong(raw, DiscernConfig, []);
+	const issues: ConfigIssue[] = misplaced.map((path) => {
+		const at = positionOf(positions, path);
+		return { message: `\`${path.join(".")}\` must be a table, got array`, key: path.join("."), ...(at ? { line: at.line, col: at.col } : {}) };
+	});
+	const result = v.safeParse(DiscernConfig, withoutPaths(raw, misplaced));
+	if (!result.success) issues.push(...result.issues.flatMap((issue) => explain(issue, positions)));
 	issues.push(...crossChecks(raw, positions));
 	if (issues.length > 0 || !result.success) return { ok: false, issues: issues.sort(byLine) };
 	return { ok: true, config: result.output };
@@ -95,7 +100,7 @@ function explain(issue: v.BaseIssue<unknown>, positions: Map<string, Position>):
 	const key = path.map(String).join(".");
 	const at = positionOf(positions, path);
 	const where = at ? { line: at.line, col: at.col } : {};
-	if (issue.type === "strict_object") {
+	if (issue.type === "strict_object" && issue.expected === "never") {
 		const unknown = String(path.at(-1));
 		const parent = path.slice(0, -1);
 		const suggestion = nearest(unknown, knownKeysAt(parent));
@@ -119,10 +124,27 @@ function explain(issue: v.BaseIssue<unknown>, positions: Map<string, Position>):
  */
 function crossChecks(raw: unknown, positions: Map<string, Position>): ConfigIssue[] {
 	const issues: ConfigIssue[] = [];
+	const named: [string, Record<string, unknown>][] = [
+		["jobs", tableAt(raw, "jobs")],
+		["scopes", tableAt(raw, "scopes")],
+		["standards", tableAt(raw, "standards")],
+		["worktree.resources", tableAt(tableAt(raw, "worktree"), "resources")],
+	];
+	for (const [section, table] of named) {
+		for (const reserved of RESERVED_NAMES.filter((name) => Object.hasOwn(table, name))) {
+			const at = positionOf(positions, [...section.split("."), reserved]);
+			issues.push({
+				message: `\`${reserved}\` is a reserved name and cannot name an entry of [${section}]; rename it`,
+				key: `${section}.${reserved}`,
+				...(at ? { line: at.line, col: at.col } : {}),
+			});
+		}
+	}
 	const jobs = tableAt(raw, "jobs");
 	for (const [name, value] of Object.entries(jobs)) {
+		if ((RESERVED_NAMES as readonly string[]).includes(name)) continue;
 		const declaredStage = tableAt(jobs, name).stage;
-		if (KNOWN_JOB_STAGES[name] || declaredStage !== undefined) continue;
+		if (knownStage(name) || declaredStage !== undefined) continue;
 		const at = positionOf(positions, ["jobs", name]);
 		issues.push({
 			message: `job \`${name}\` is not a known job, so it must declare its stage: [jobs.${name}] with run = "…" and stage = one of ${STAGES.join(", ")} (known jobs: ${Object.keys(KNOWN_JOB_STAGES).join(", ")})`,
@@ -144,6 +166,34 @@ function crossChecks(raw: unknown, positions: Map<string, Position>): ConfigIssu
 		});
 	});
 	return issues;
+}
+
+/**
+ * Valibot accepts an array where an object is expected (its indices become
+ * keys), so TOML's \`[[gate]]\` or \`jobs = ["…"]\` would read as odd keys or,
+ * worse, as a job named "0". Find those places first and report them plainly.
+ */
+function arraysWhereTablesBelong(value: unknown, schema: v.GenericSchema, path: string[]): string[][] {
+	const inner = unwrap(schema);
+	if (!objectEntries(inner) && inner.type !== "record") return [];
+	if (Array.isArray(value)) return [path];
+	if (typeof value !== "object" || value === null) return [];
+	return Object.entries(value).flatMap(([key, child]) => {
+		const next = childSchema(inner, key);
+		return next ? arraysWhereTablesBelong(child, next, [...path, key]) : [];
+	});
+}
+
+/** A copy of the document with the given paths removed, so validation does not report them twice. */
+function withoutPaths(raw: unknown, paths: readonly string[][]): unknown {
+	if (paths.length === 0) return raw;
+	const copy = structuredClone(raw) as Record<string, unknown>;
+	for (const path of paths) {
+		let parent: Record<string, unknown> | undefined = copy;
+		for (const key of path.slice(0, -1)) parent = parent?.[key] as Record<string, unknown> | undefined;
+		if (parent) delete parent[path.at(-1) ?? ""];
+	}
+	return copy;
 }
 
 function tableAt(value: unknown, key: string): Record<string, unknown> {

@@ -12,9 +12,14 @@ export interface Position {
 export function indexKeyPositions(source: string): Map<string, Position> {
 	const positions = new Map<string, Position>();
 	let table: string[] = [];
+	let openQuote: string | null = null;
 	const lines = source.split(/\r?\n/);
 	for (let n = 0; n < lines.length; n++) {
 		const text = lines[n] ?? "";
+		// Lines inside a multi-line string are content, not keys or headers.
+		const wasOpen = openQuote;
+		openQuote = multilineStateAfter(text, openQuote);
+		if (wasOpen !== null) continue;
 		const indent = text.length - text.trimStart().length;
 		const trimmed = text.trim();
 		if (trimmed.startsWith("#") || trimmed === "") continue;
@@ -57,6 +62,27 @@ function indexInlineTableKeys(positions: Map<string, Position>, path: string[], 
 		if (match.index < open || !match[1]) continue;
 		remember(positions, [...path, match[1]], { line, col: offset + match.index });
 	}
+}
+
+/** Which multi-line string delimiter is still open after this line, if any. */
+function multilineStateAfter(line: string, open: string | null): string | null {
+	let state = open;
+	for (let at = 0; at < line.length; ) {
+		if (state === null) {
+			const next = [line.indexOf('"""', at), line.indexOf("'''", at)].filter((index) => index >= 0);
+			if (next.length === 0) return null;
+			const start = Math.min(...next);
+			if (line.lastIndexOf("#", start) >= 0 && !line.slice(0, start).includes("=")) return null;
+			state = line.slice(start, start + 3);
+			at = start + 3;
+		} else {
+			const end = line.indexOf(state, at);
+			if (end < 0) return state;
+			state = null;
+			at = end + 3;
+		}
+	}
+	return state;
 }
 
 function splitDotted(text: string): string[] {

@@ -21,13 +21,25 @@ export const KNOWN_JOB_STAGES: Readonly<Record<string, Stage>> = {
 	smoke: "test",
 };
 
+/** The stage a job name implies. Own keys only: a job called `toString` is not a known job. */
+export function knownStage(name: string): Stage | undefined {
+	return Object.hasOwn(KNOWN_JOB_STAGES, name) ? KNOWN_JOB_STAGES[name] : undefined;
+}
+
 const described = <S extends v.GenericSchema>(schema: S, text: string) => v.pipe(schema, v.description(text));
 
 const Command = described(v.string(), "A shell command, run with `sh -c` from the checkout root.");
 export const CommandList = v.array(Command);
 const Commands = v.union([Command, CommandList]);
-const Seconds = described(v.pipe(v.number(), v.minValue(0)), "Seconds; 0 means no limit.");
+const Seconds = described(v.pipe(v.number(), v.finite(), v.minValue(0)), "Seconds; 0 means no limit.");
+const FiniteNumber = v.pipe(v.number(), v.finite());
 const Name = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]+$/, "must use only letters, digits, `-` and `_`"));
+
+/**
+ * Valibot silently skips record keys that could reach a prototype, so a job
+ * or scope with one of these names would vanish; the loader refuses them.
+ */
+export const RESERVED_NAMES = ["__proto__", "constructor", "prototype"] as const;
 
 export const JobTable = v.strictObject({
 	run: described(Commands, "The command, or a list run in order (later ones need earlier ones green)."),
@@ -81,11 +93,11 @@ export const DiscernConfig = v.strictObject({
 			v.strictObject({
 				run: described(v.string(), "Prints `DISCERN_METRIC <name> <number>`."),
 				direction: described(v.picklist(["up", "down"]), "up: the limit is a floor; down: a ceiling."),
-				limit: v.number(),
-				margin: v.optional(v.pipe(v.number(), v.minValue(0)), 0),
+				limit: FiniteNumber,
+				margin: v.optional(v.pipe(v.number(), v.finite(), v.minValue(0)), 0),
 				metric: v.optional(v.string()),
 				per: v.optional(v.string()),
-				scale: v.optional(v.number()),
+				scale: v.optional(FiniteNumber),
 			}),
 		),
 		{},

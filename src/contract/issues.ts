@@ -18,6 +18,7 @@ export function pathOf(issue: v.BaseIssue<unknown>): (string | number)[] {
 
 export function describeValue(value: unknown, objectNoun: IssueWording["objectNoun"]): string {
 	if (value === null) return "null";
+	if (typeof value === "number" && !Number.isFinite(value)) return String(value);
 	if (Array.isArray(value)) return "array";
 	if (value instanceof Date) return "date";
 	if (typeof value === "object") return objectNoun;
@@ -30,7 +31,11 @@ export function issueSentence(issue: v.BaseIssue<unknown>, wording: IssueWording
 	const got = describeValue(issue.input, wording.objectNoun);
 	switch (issue.type) {
 		case "strict_object":
-			return `${name} is not a known key`;
+			// Valibot words three problems alike: an unknown key ("expected never"), a missing key
+			// (expected `"key"`, nothing received), and a value that is not an object at all.
+			if (issue.expected === "never") return `${name} is not a known key`;
+			if (issue.input === undefined && issue.expected?.startsWith('"')) return `${name} is required`;
+			return `${name} must be ${article(wording.objectNoun)}, got ${got}`;
 		case "picklist":
 		case "literal":
 			return `${name} must be one of ${issue.expected?.replace(/^\((.*)\)$/, "$1").replaceAll(" | ", ", ") ?? "the listed values"}, got ${quote(issue.input)}`;

@@ -9,7 +9,8 @@ export type JsonSchema = Record<string, unknown>;
  * every branch is an object, so saying so at the root is honest.
  */
 export function toJsonSchema2020(schema: v.GenericSchema): JsonSchema {
-	const json = toJsonSchema(schema, { target: "draft-2020-12" }) as JsonSchema;
+	// `finite` has no JSON Schema keyword, and JSON cannot carry Infinity or NaN anyway.
+	const json = toJsonSchema(schema, { target: "draft-2020-12", ignoreActions: ["finite"] }) as JsonSchema;
 	if (json.type === undefined && Array.isArray(json.oneOf ?? json.anyOf)) {
 		const { $schema, ...rest } = json;
 		return { $schema, type: "object", ...rest };

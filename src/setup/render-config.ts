@@ -1,4 +1,4 @@
-import { KNOWN_JOB_STAGES } from "../config/schema.ts";
+import { knownStage } from "../config/schema.ts";
 import type { DetectedStack, ProposedJob, SetupProposal } from "./detect.ts";
 
 /**
@@ -65,7 +65,7 @@ function detectedSentence(stacks: readonly DetectedStack[]): string {
 
 /** A plain string when the name already implies the stage; otherwise a table that states it, so the file stays valid. */
 function jobValue(job: ProposedJob): string {
-	if (KNOWN_JOB_STAGES[job.name] === job.stage) return tomlString(job.run);
+	if (knownStage(job.name) === job.stage) return tomlString(job.run);
 	return `{ run = ${tomlString(job.run)}, stage = ${tomlString(job.stage)} }`;
 }
 

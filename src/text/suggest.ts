@@ -1,8 +1,15 @@
 /** The candidate closest to `input` by edit distance, if it is close enough to be a likely typo. */
 export function nearest(input: string, candidates: Iterable<string>): string | undefined {
+	const list = [...candidates];
+	// A truncated name ("claude" for "claude_code") is a likelier intent than any edit-distance match.
+	const lowered = input.toLowerCase();
+	if (lowered.length >= 3) {
+		const extended = list.find((candidate) => candidate.toLowerCase().startsWith(lowered));
+		if (extended) return extended;
+	}
 	let best: string | undefined;
 	let bestDistance = Number.POSITIVE_INFINITY;
-	for (const candidate of candidates) {
+	for (const candidate of list) {
 		const distance = editDistance(input.toLowerCase(), candidate.toLowerCase());
 		if (distance < bestDistance) {
 			best = candidate;

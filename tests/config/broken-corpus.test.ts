@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { readdir, writeFile } from "node:fs/promises";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
 import { type AnyVerb, findVerb, type VerbName } from "../../src/contract/verbs.ts";
@@ -69,7 +70,7 @@ async function pool<T>(items: readonly T[], limit: number, task: (item: T) => Pr
 }
 
 beforeAll(async () => {
-	await pool(CASES, 8, async (fixture) => {
+	await pool(CASES, Math.max(4, availableParallelism() * 2), async (fixture) => {
 		const repo = await makeRepo({ commit: false });
 		repos.push(repo);
 		await writeFile(join(repo.root, "discern.toml"), fixture.bytes());
@@ -96,17 +97,21 @@ function registered<N extends VerbName>(name: N): Extract<AnyVerb, { name: N }> 
 	return verb as Extract<AnyVerb, { name: N }>;
 }
 
-/** The quiet-JSON contract, then the verb's registry envelope. */
-function envelopeOf<N extends VerbName>(name: N, run: CliRun) {
+/** The quiet-JSON contract, then the verb's registry envelope (whose `verb` literal must match). */
+function envelopeOf<S extends v.GenericSchema>(name: VerbName, schema: S, run: CliRun): v.InferOutput<S> {
 	expect(run.exitCode).not.toBe(70);
 	expect(run.exitCode).not.toBe(2);
 	expect(run.stderr).toBe("");
 	const json = onlyJson(run.stdout);
-	const parsed = v.safeParse(registered(name).envelope, json);
+	expect(json.verb).toBe(name);
+	const parsed = v.safeParse(schema, json);
 	if (!parsed.success) throw new Error(`${name} envelope does not match the registry: ${v.summarize(parsed.issues)}\n${run.stdout}`);
-	expect(parsed.output.verb).toBe(name);
 	return parsed.output;
 }
+
+const CONFIG = registered("config").envelope;
+const STATUS = registered("status").envelope;
+const DOCTOR = registered("doctor").envelope;
 
 function runsOf(name: string): Runs {
 	const found = runs.get(name);
@@ -128,7 +133,7 @@ for (const fixture of CASES) {
 	describe(fixture.name, () => {
 		test(`config validate --json: exit ${valid ? 0 : 1}, one clean envelope`, () => {
 			const { config } = runsOf(fixture.name);
-			const result = envelopeOf("config", config);
+			const result = envelopeOf("config", CONFIG, config);
 			expect(config.exitCode).toBe(valid ? 0 : 1);
 			expect(result.ok).toBe(valid);
 			if (result.ok) {
@@ -151,7 +156,7 @@ for (const fixture of CASES) {
 		test("status --json: exit 0, config invalid, next action is config validate", () => {
 			const { status } = runsOf(fixture.name);
 			if (!status) throw new Error("status did not run");
-			const result = envelopeOf("status", status);
+			const result = envelopeOf("status", STATUS, status);
 			expect(status.exitCode).toBe(0);
 			expect(result.ok).toBe(true);
 			expect(result.data?.project.config).toBe("invalid");
@@ -162,7 +167,7 @@ for (const fixture of CASES) {
 		test("doctor --json: exit 1, checks_failed, the config check fails", () => {
 			const { doctor } = runsOf(fixture.name);
 			if (!doctor) throw new Error("doctor did not run");
-			const result = envelopeOf("doctor", doctor);
+			const result = envelopeOf("doctor", DOCTOR, doctor);
 			expect(doctor.exitCode).toBe(1);
 			expect(result.ok).toBe(false);
 			if (result.ok) return;
