@@ -12,7 +12,7 @@
  */
 import { existsSync, rmSync } from "node:fs";
 import { mkdir, mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { type Benchmark, measure, WHOLE } from "./bench/measure.ts";
@@ -59,21 +59,11 @@ const BENCHMARKS: readonly ((ctx: BenchContext) => Benchmark)[] = [
 	}),
 ];
 
-const { values: flags } = parseArgs({
-	args: process.argv.slice(2),
-	options: {
-		runs: { type: "string", default: "30" },
-		warmups: { type: "string", default: "3" },
-		build: { type: "boolean", default: false },
-		json: { type: "boolean", default: false },
-		strict: { type: "boolean", default: false },
-		help: { type: "boolean", short: "h", default: false },
-	},
-	strict: true,
-});
+const USAGE = "usage: bun scripts/bench.ts [--runs N] [--warmups N] [--build] [--json] [--strict]\n";
+const flags = parseFlags();
 
 if (flags.help) {
-	process.stdout.write("usage: bun scripts/bench.ts [--runs N] [--warmups N] [--build] [--json] [--strict]\n");
+	process.stdout.write(USAGE);
 	process.exit(0);
 }
 
@@ -99,6 +89,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 	});
 }
 
+const loadBefore = loadavg()[0] ?? 0;
 let outcomes: Outcome[];
 try {
 	const fixtureDir = join(temp, "fixture");
@@ -109,7 +100,7 @@ try {
 	for (const make of BENCHMARKS) {
 		const benchmark = make(ctx);
 		const benchRuns = Math.min(runs, benchmark.maxRuns ?? runs);
-		log(`measuring ${benchmark.name} (${warmups} warm-ups + ${benchRuns} runs)`);
+		log(`measuring ${benchmark.name}: ${warmups} warm-up${warmups === 1 ? "" : "s"} + ${benchRuns} runs`);
 		const measurement = await measure(benchmark.name, benchmark.candidate, benchmark.baseline, { runs: benchRuns, warmups });
 		outcomes.push({ benchmark, measurement });
 	}
@@ -118,7 +109,7 @@ try {
 }
 
 const verdicts = judge(outcomes);
-const header = { runs, warmups };
+const header = { runs, warmups, load: [loadBefore, loadavg()[0] ?? 0] as const };
 process.stdout.write(flags.json ? renderJson(header, outcomes, verdicts) : renderTable(header, outcomes, verdicts));
 if (flags.strict && verdicts.some((verdict) => !verdict.pass)) process.exitCode = 1;
 
@@ -141,6 +132,27 @@ async function capture(cmd: readonly string[]): Promise<string> {
 	const [code, stdout, stderr] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
 	if (code !== 0) throw new Error(`\`${cmd.join(" ")}\` exited with ${code}: ${stderr.trim()}`);
 	return stdout;
+}
+
+function parseFlags() {
+	try {
+		return parseArgs({
+			args: process.argv.slice(2),
+			options: {
+				runs: { type: "string", default: "30" },
+				warmups: { type: "string", default: "3" },
+				build: { type: "boolean", default: false },
+				json: { type: "boolean", default: false },
+				strict: { type: "boolean", default: false },
+				help: { type: "boolean", short: "h", default: false },
+			},
+			strict: true,
+			allowPositionals: false,
+		}).values;
+	} catch (error) {
+		process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+		process.exit(2);
+	}
 }
 
 function count(flag: string, text: string, min: number): number {

@@ -33,6 +33,8 @@ export function judge(outcomes: readonly Outcome[]): Verdict[] {
 export interface Header {
 	runs: number;
 	warmups: number;
+	/** One-minute load average before and after: how noisy the machine was while measuring. */
+	load: readonly [number, number];
 }
 
 export function renderTable(header: Header, outcomes: readonly Outcome[], verdicts: readonly Verdict[]): string {
@@ -63,9 +65,10 @@ export function renderTable(header: Header, outcomes: readonly Outcome[], verdic
 	);
 	lines.splice(1, 0, "-".repeat(Math.max(...lines.map((line) => line.length))));
 
-	const environment = `bun ${Bun.version}, ${process.platform}-${process.arch}, ${navigator.hardwareConcurrency} cpus`;
+	const environment = `bun ${Bun.version}, ${process.platform}-${process.arch}, ${navigator.hardwareConcurrency} cpus, load ${header.load[0].toFixed(2)} → ${header.load[1].toFixed(2)}`;
 	return [
-		`discern bench: median and p90 of ${header.runs} runs after ${header.warmups} warm-ups, candidate and baseline interleaved (${environment})`,
+		`discern bench: median and p90 of ${header.runs} runs after ${header.warmups} warm-up${header.warmups === 1 ? "" : "s"}, candidate and baseline interleaved`,
+		`(${environment})`,
 		"",
 		...lines,
 		"",
@@ -78,7 +81,13 @@ export function renderJson(header: Header, outcomes: readonly Outcome[], verdict
 	const json = {
 		runs: header.runs,
 		warmups: header.warmups,
-		environment: { bun: Bun.version, platform: process.platform, arch: process.arch, cpus: navigator.hardwareConcurrency },
+		environment: {
+			bun: Bun.version,
+			platform: process.platform,
+			arch: process.arch,
+			cpus: navigator.hardwareConcurrency,
+			load: header.load.map(round),
+		},
 		benchmarks: outcomes.map(({ benchmark, measurement }) => ({
 			name: measurement.name,
 			unit: benchmark.unit ?? "ms",

@@ -28,8 +28,18 @@ const ajv = new Ajv2020({ strict: false });
 
 type ToolResult = { structuredContent?: Record<string, unknown>; content?: { type: string; text?: string }[]; isError?: boolean };
 
+const outputValidators = new Map<string, ReturnType<typeof ajv.compile>>();
+
+/** Call a tool and check its structuredContent against the tool's advertised outputSchema ourselves too. */
 async function call(name: string, args: Record<string, unknown>): Promise<ToolResult> {
-	return (await client.callTool({ name, arguments: args })) as ToolResult;
+	if (outputValidators.size === 0) {
+		for (const tool of (await client.listTools()).tools) outputValidators.set(tool.name, ajv.compile(tool.outputSchema as object));
+	}
+	const result = (await client.callTool({ name, arguments: args })) as ToolResult;
+	const validate = outputValidators.get(name);
+	if (!validate?.(result.structuredContent)) throw new Error(`${name} result violates its outputSchema: ${ajv.errorsText(validate?.errors)}`);
+	expect(result.isError).toBe(result.structuredContent?.ok !== true);
+	return result;
 }
 
 describe("tools/list", () => {
