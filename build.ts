@@ -19,6 +19,8 @@ async function compile(outfile: string, target?: string): Promise<void> {
 		// Bytecode roughly halves start-up; it requires ESM output.
 		bytecode: true,
 		format: "esm",
+		// Lazily imported code (the MCP SDK, verb cores) stays out of start-up.
+		splitting: true,
 		sourcemap: "none",
 		compile: {
 			outfile,

@@ -1,5 +1,6 @@
 #!/usr/bin/env bun
 /** Entry: parse argv, run, map the result to an exit code. Nothing else. */
+import { isatty } from "node:tty";
 import { runCli } from "./cli/run.ts";
 import { EXIT } from "./contract/exit-codes.ts";
 
@@ -12,12 +13,18 @@ for (const [signal, code] of [["SIGINT", EXIT.interrupted], ["SIGTERM", EXIT.ter
 	});
 }
 
+// Output is gathered and written once with Bun.write: setting up process.stdout's
+// stream costs milliseconds that a short command like `status` should not pay.
+let output = "";
 const exitCode = await runCli(process.argv.slice(2), {
 	cwd: process.cwd(),
 	env: process.env,
-	isTTY: process.stdout.isTTY === true,
+	isTTY: isatty(1),
 	signal: controller.signal,
-	stdout: (text) => process.stdout.write(text),
+	stdout: (text) => {
+		output += text;
+	},
 	stderr: (text) => process.stderr.write(text),
 });
-if (exitCode !== EXIT.ok || !process.argv.includes("mcp")) process.exitCode = exitCode;
+if (output !== "") await Bun.write(Bun.stdout, output);
+process.exitCode = exitCode;

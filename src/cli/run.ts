@@ -6,7 +6,6 @@ import { issueSentence, pathOf } from "../contract/issues.ts";
 import { findVerb, LOOSE_VERBS, type LooseVerb } from "../contract/verbs.ts";
 import { wantsColor } from "../ui/style.ts";
 import { VERSION } from "../version.ts";
-import { writeCrashReport } from "./crash.ts";
 import { flagSpecs, parseVerbArgs } from "./flags.ts";
 import { extractGlobals } from "./globals.ts";
 import { type Streams, writeResult } from "./output.ts";
@@ -63,6 +62,7 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 		const body = json ? "" : module.render(result, { color, verbose });
 		return emit(result, body, io, json, color);
 	} catch (error) {
+		const { writeCrashReport } = await import("./crash.ts");
 		const report = writeCrashReport(error, argv);
 		const where = report ? ` A crash report is at ${report}.` : "";
 		const message = `discern hit an internal error: ${error instanceof Error ? error.message : String(error)}.${where}`;

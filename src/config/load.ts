@@ -3,6 +3,9 @@ import { parse, TomlError } from "smol-toml";
 import * as v from "valibot";
 import { issueSentence, pathOf } from "../contract/issues.ts";
 import { nearest } from "../text/suggest.ts";
+import type { ConfigIssue } from "./issue.ts";
+
+export type { ConfigIssue };
 import { indexKeyPositions, type Position, positionOf } from "./locate.ts";
 import { CommandList, DiscernConfig, JobTable, KNOWN_JOB_STAGES, knownStage, RESERVED_NAMES, STAGES } from "./schema.ts";
 
@@ -10,14 +13,6 @@ export const CONFIG_FILE = "discern.toml";
 /** A config larger than this is a mistake, not a config; refuse before parsing. */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
 
-export const ConfigIssue = v.strictObject({
-	message: v.string(),
-	key: v.optional(v.string()),
-	line: v.optional(v.number()),
-	col: v.optional(v.number()),
-	suggestion: v.optional(v.string()),
-});
-export type ConfigIssue = v.InferOutput<typeof ConfigIssue>;
 
 export type ConfigLoad =
 	| { state: "missing"; path: string }

@@ -8,32 +8,52 @@ export interface Trunk {
 	source: TrunkSource;
 	/** Whether `refs/heads/<name>` exists. */
 	exists: boolean;
+	/** The trunk's commit when it exists (lets callers skip a rev-list when HEAD is the trunk). */
+	sha?: string;
 }
 
-/** What git itself can tell about the trunk, read once and concurrently. */
+/** What git itself can tell about the trunk. */
 export interface TrunkClues {
-	localBranches: Set<string>;
+	/** Local branch name → its commit. */
+	localBranches: Map<string, string>;
 	originHead: string | null;
 	initDefault: string | null;
 }
 
-export async function readTrunkClues(root: string): Promise<TrunkClues> {
-	const [refs, initDefault] = await Promise.all([
-		git(["for-each-ref", "--format=%(refname)%00%(symref)", "refs/heads/", "refs/remotes/origin/HEAD"], root),
-		git(["config", "--get", "init.defaultBranch"], root),
-	]);
-	const localBranches = new Set<string>();
+export type BranchClues = Omit<TrunkClues, "initDefault">;
+
+/** Local branches and where origin/HEAD points, in one git call. */
+export async function readBranchClues(cwd: string): Promise<BranchClues> {
+	const refs = await git(["for-each-ref", "--format=%(refname)%00%(symref)%00%(objectname)", "refs/heads/", "refs/remotes/origin/HEAD"], cwd);
+	const localBranches = new Map<string, string>();
 	let originHead: string | null = null;
 	for (const line of refs.exitCode === 0 ? refs.stdout.split("\n") : []) {
-		const [ref, symref] = line.split("\0");
+		const [ref, symref, sha] = line.split("\0");
 		if (!ref) continue;
-		if (ref.startsWith("refs/heads/")) localBranches.add(ref.slice("refs/heads/".length));
+		if (ref.startsWith("refs/heads/")) localBranches.set(ref.slice("refs/heads/".length), sha ?? "");
 		else if (ref === "refs/remotes/origin/HEAD" && symref?.startsWith("refs/remotes/origin/")) {
 			originHead = symref.slice("refs/remotes/origin/".length);
 		}
 	}
+	return { localBranches, originHead };
+}
+
+/**
+ * Decide the trunk with as few git calls as the answer needs: each one is a
+ * process start, and `status` runs this on every call. `init.defaultBranch`
+ * is read only when neither DISCERN_TRUNK, the config nor origin/HEAD decide.
+ */
+export async function resolveTrunk(
+	cwd: string,
+	configured: string | undefined,
+	fromEnv: string | undefined,
+	branches?: Promise<BranchClues>,
+): Promise<Trunk> {
+	const clues = await (branches ?? readBranchClues(cwd));
+	if (fromEnv || configured || clues.originHead) return decideTrunk({ ...clues, initDefault: null }, configured, fromEnv);
+	const initDefault = await git(["config", "--get", "init.defaultBranch"], cwd);
 	const init = initDefault.exitCode === 0 ? initDefault.stdout.trim() || null : null;
-	return { localBranches, originHead, initDefault: init };
+	return decideTrunk({ ...clues, initDefault: init }, configured, fromEnv);
 }
 
 /**
@@ -41,7 +61,10 @@ export async function readTrunkClues(root: string): Promise<TrunkClues> {
  * `origin/HEAD`, then `init.defaultBranch`, then an existing `main` or `master`.
  */
 export function decideTrunk(clues: TrunkClues, configured: string | undefined, fromEnv: string | undefined): Trunk {
-	const pick = (name: string, source: TrunkSource): Trunk => ({ name, source, exists: clues.localBranches.has(name) });
+	const pick = (name: string, source: TrunkSource): Trunk => {
+		const sha = clues.localBranches.get(name);
+		return sha ? { name, source, exists: true, sha } : { name, source, exists: false };
+	};
 	if (fromEnv) return pick(fromEnv, "env");
 	if (configured) return pick(configured, "config");
 	if (clues.originHead) return pick(clues.originHead, "origin_head");

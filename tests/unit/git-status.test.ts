@@ -35,17 +35,17 @@ describe("parsePorcelainV2", () => {
 
 describe("decideTrunk", () => {
 	const clues = (branches: string[], originHead: string | null = null, initDefault: string | null = null) => ({
-		localBranches: new Set(branches),
+		localBranches: new Map(branches.map((name) => [name, `sha-of-${name}`])),
 		originHead,
 		initDefault,
 	});
 
 	test("env, then config, then origin/HEAD, then init.defaultBranch, then main/master", () => {
 		expect(decideTrunk(clues(["main"]), "dev", "rel")).toEqual({ name: "rel", source: "env", exists: false });
-		expect(decideTrunk(clues(["dev"]), "dev", undefined)).toEqual({ name: "dev", source: "config", exists: true });
+		expect(decideTrunk(clues(["dev"]), "dev", undefined)).toEqual({ name: "dev", source: "config", exists: true, sha: "sha-of-dev" });
 		expect(decideTrunk(clues(["main", "trunk"], "trunk"), undefined, undefined).name).toBe("trunk");
-		expect(decideTrunk(clues(["main", "stable"], null, "stable"), undefined, undefined)).toEqual({ name: "stable", source: "init_default", exists: true });
-		expect(decideTrunk(clues(["master"]), undefined, undefined)).toEqual({ name: "master", source: "existing_branch", exists: true });
+		expect(decideTrunk(clues(["main", "stable"], null, "stable"), undefined, undefined)).toEqual({ name: "stable", source: "init_default", exists: true, sha: "sha-of-stable" });
+		expect(decideTrunk(clues(["master"]), undefined, undefined)).toEqual({ name: "master", source: "existing_branch", exists: true, sha: "sha-of-master" });
 	});
 
 	test("an init.defaultBranch without a branch loses to an existing main", () => {

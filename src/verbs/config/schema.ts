@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { ConfigIssue } from "../../config/load.ts";
+import { ConfigIssue } from "../../config/issue.ts";
 
 export const CONFIG_ACTIONS = ["validate", "get"] as const;
 

@@ -4,7 +4,7 @@ import { resolveJobs } from "../../config/jobs.ts";
 import type { ConfigLoad } from "../../config/load.ts";
 import { MCP_TARGETS } from "../../agents/targets.ts";
 import { git } from "../../git/run.ts";
-import { decideTrunk, readTrunkClues } from "../../git/trunk.ts";
+import { resolveTrunk } from "../../git/trunk.ts";
 import type { RepositoryLocation } from "../../git/repository.ts";
 import { findExecutable } from "../../platform/process.ts";
 import { firstExecutable } from "./first-executable.ts";
@@ -54,7 +54,7 @@ export async function checkIdentity(ctx: VerbContext, root: string): Promise<Che
 
 export async function checkTrunk(ctx: VerbContext, root: string, config: ConfigLoad): Promise<Check> {
 	const configured = config.state === "valid" ? config.config.repository.trunk : undefined;
-	const trunk = decideTrunk(await readTrunkClues(root), configured, ctx.env.DISCERN_TRUNK);
+	const trunk = await resolveTrunk(root, configured, ctx.env.DISCERN_TRUNK);
 	const title = "trunk branch exists";
 	if (trunk.name && trunk.exists) return { id: "trunk", title, state: "ok", detail: `${trunk.name} (from ${trunk.source.replaceAll("_", " ")})` };
 	if (!trunk.name) {

@@ -5,7 +5,7 @@ import type { VerbContext } from "../../contract/context.ts";
 import { CONFIG_FILE } from "../../config/load.ts";
 import { AGENTS } from "../../config/schema.ts";
 import { nearest } from "../../text/suggest.ts";
-import { decideTrunk, readTrunkClues } from "../../git/trunk.ts";
+import { resolveTrunk } from "../../git/trunk.ts";
 import { exists, resolveInside, writeFileAtomic, WriteDeniedError } from "../../platform/files.ts";
 import { openRepository } from "../../project/open.ts";
 import { detectStack } from "../../setup/detect.ts";
@@ -26,13 +26,12 @@ export async function setup(ctx: VerbContext, input: v.InferOutput<typeof SetupI
 	const opened = await openRepository(ctx);
 	if (!opened.ok) return asVerb("setup", opened.refusal);
 	const root = opened.repository.root;
-	const [proposal, clues, configExists, mapExists] = await Promise.all([
+	const [proposal, trunk, configExists, mapExists] = await Promise.all([
 		detectStack(root),
-		readTrunkClues(root),
+		resolveTrunk(root, undefined, ctx.env.DISCERN_TRUNK),
 		exists(join(root, CONFIG_FILE)),
 		exists(join(root, MAP_README_PATH)),
 	]);
-	const trunk = decideTrunk(clues, undefined, ctx.env.DISCERN_TRUNK);
 	const configText = renderConfig(proposal, { projectName: basename(root), trunk: trunk.name, agents: agents.agents });
 	const data: SetupData = {
 		stacks: proposal.stacks.map((stack) => ({ ...stack })),

@@ -4,7 +4,7 @@ import type { VerbContext } from "../../contract/context.ts";
 import { jobsByStage } from "../../config/jobs.ts";
 import { type ConfigLoad, loadConfig } from "../../config/load.ts";
 import { aheadBehind, readWorkingState } from "../../git/repository.ts";
-import { decideTrunk, readTrunkClues } from "../../git/trunk.ts";
+import { readBranchClues, resolveTrunk, type Trunk } from "../../git/trunk.ts";
 import { openRepository } from "../../project/open.ts";
 import { STAGES } from "../../config/schema.ts";
 import { MAX_LISTED_CHANGES, type StatusData } from "./schema.ts";
@@ -12,18 +12,19 @@ import { nextAction } from "./next.ts";
 
 /** What is true now, and the one next action. Read-only; observations never fail it. */
 export async function status(ctx: VerbContext, _input: Record<string, never>): Promise<Result<"status", StatusData>> {
-	const opened = await openRepository(ctx);
-	if (!opened.ok) return asVerb("status", opened.refusal);
-	const { repository } = opened;
-	// Independent reads run together: each git call is a process start.
-	const [working, clues, config] = await Promise.all([
-		readWorkingState(repository.root),
-		readTrunkClues(repository.root),
-		loadConfig(repository.root),
+	// Every git call is a process start, so all that can run at once does: the
+	// repository lookup (then the config) beside the working state and the branches.
+	const branches = readBranchClues(ctx.cwd);
+	const [opened, working] = await Promise.all([
+		openRepository(ctx).then(async (outcome) => (outcome.ok ? { ...outcome, config: await loadConfig(outcome.repository.root) } : outcome)),
+		readWorkingState(ctx.cwd),
+		branches.catch(() => undefined),
 	]);
+	if (!opened.ok) return asVerb("status", opened.refusal);
+	const { repository, config } = opened;
 	const configured = config.state === "valid" ? config.config : null;
-	const trunk = decideTrunk(clues, configured?.repository.trunk, ctx.env.DISCERN_TRUNK);
-	const counts = trunk.exists && trunk.name && working?.head ? await aheadBehind(repository.root, `refs/heads/${trunk.name}`) : null;
+	const trunk = await resolveTrunk(repository.root, configured?.repository.trunk, ctx.env.DISCERN_TRUNK, branches);
+	const counts = await countAgainstTrunk(repository.root, trunk, working?.head ?? null);
 
 	const changes = working?.changes ?? [];
 	const data: StatusData = {
@@ -36,7 +37,7 @@ export async function status(ctx: VerbContext, _input: Record<string, never>): P
 		},
 		branch: working?.branch ?? null,
 		head: working?.head ? working.head.slice(0, 7) : null,
-		trunk,
+		trunk: { name: trunk.name, source: trunk.source, exists: trunk.exists },
 		clean: working ? changes.length === 0 : null,
 		changes: {
 			total: changes.length,
@@ -50,6 +51,13 @@ export async function status(ctx: VerbContext, _input: Record<string, never>): P
 	};
 	data.next = nextAction(data, describeConfig(config));
 	return ok("status", summarize(data), data);
+}
+
+/** Ahead/behind the trunk; when HEAD is the trunk's own commit the answer is known without asking git. */
+async function countAgainstTrunk(root: string, trunk: Trunk, head: string | null): Promise<{ ahead: number; behind: number } | null> {
+	if (!trunk.exists || !trunk.name || head === null) return null;
+	if (trunk.sha === head) return { ahead: 0, behind: 0 };
+	return aheadBehind(root, `refs/heads/${trunk.name}`);
 }
 
 function emptyJobs(): StatusData["jobs"] {
