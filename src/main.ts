@@ -2,14 +2,18 @@
 /** Entry: parse argv, run, map the result to an exit code. Nothing else. */
 import { isatty } from "node:tty";
 import { runCli } from "./cli/run.ts";
-import { EXIT } from "./contract/exit-codes.ts";
+import { EXIT, type ExitCode } from "./contract/exit-codes.ts";
 
 const controller = new AbortController();
-// Interrupted: abort running work (children are killed by their owners), then exit 130/143.
+let interruptedWith: ExitCode | undefined;
+// SIGINT/SIGTERM abort the running verb, whose runner kills every job tree
+// before the verb returns; only then does discern exit with 130/143. A verb
+// that does not return in time is not waited for.
 for (const [signal, code] of [["SIGINT", EXIT.interrupted], ["SIGTERM", EXIT.terminated]] as const) {
 	process.on(signal, () => {
+		interruptedWith ??= code;
 		controller.abort(signal);
-		setTimeout(() => process.exit(code), 50);
+		setTimeout(() => process.exit(code), 10_000).unref();
 	});
 }
 
@@ -20,6 +24,7 @@ const exitCode = await runCli(process.argv.slice(2), {
 	cwd: process.cwd(),
 	env: process.env,
 	isTTY: isatty(1),
+	stderrIsTTY: isatty(2),
 	signal: controller.signal,
 	stdout: (text) => {
 		output += text;
@@ -27,4 +32,4 @@ const exitCode = await runCli(process.argv.slice(2), {
 	stderr: (text) => process.stderr.write(text),
 });
 if (output !== "") await Bun.write(Bun.stdout, output);
-process.exitCode = exitCode;
+process.exitCode = interruptedWith ?? exitCode;

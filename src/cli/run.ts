@@ -1,5 +1,7 @@
 import * as v from "valibot";
-import type { VerbContext } from "../contract/context.ts";
+import type { RunFacts, VerbContext } from "../contract/context.ts";
+import { recordInLogbook } from "../logbook/record.ts";
+import { liveProgress } from "../ui/progress.ts";
 import { type AnyResult, fail } from "../contract/envelope.ts";
 import { EXIT, type ExitCode } from "../contract/exit-codes.ts";
 import { issueSentence, pathOf } from "../contract/issues.ts";
@@ -14,6 +16,8 @@ export interface CliEnvironment extends Streams {
 	cwd: string;
 	env: Readonly<Record<string, string | undefined>>;
 	isTTY: boolean;
+	/** Whether stderr is a terminal (for the live progress line). */
+	stderrIsTTY?: boolean;
 	signal: AbortSignal;
 }
 
@@ -56,8 +60,20 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 		if (!input.success) return emit(usageFailure(loose.name, describeIssues(loose, input.issues)), "", io, json, color);
 
 		const module = await loose.load();
-		const ctx: VerbContext = { cwd: resolveCwd(io.cwd, globals.cwd), env: io.env, surface: "cli", version: VERSION, signal: io.signal };
-		const result = await module.run(ctx, input.output);
+		const facts: RunFacts = {};
+		const live = !json && io.stderrIsTTY ? liveProgress(io.stderr) : null;
+		const ctx: VerbContext = {
+			cwd: resolveCwd(io.cwd, globals.cwd),
+			env: io.env,
+			surface: "cli",
+			version: VERSION,
+			signal: io.signal,
+			facts,
+			...(live ? { progress: live.onEvent } : {}),
+		};
+		const startedAt = new Date();
+		const result = await module.run(ctx, input.output).finally(() => live?.clear());
+		await recordInLogbook(result, facts, "cli", startedAt);
 		const verbose = (input.output as { verbose?: boolean }).verbose ?? false;
 		const body = json ? "" : module.render(result, { color, verbose });
 		return emit(result, body, io, json, color);

@@ -1,3 +1,10 @@
+import type { RepositoryLocation } from "../git/repository.ts";
+
+/** A job starting or finishing, for live progress (a TTY line, MCP progress notifications). */
+export type ProgressEvent =
+	| { type: "start"; label: string; stage: string }
+	| { type: "finish"; label: string; stage: string; outcome: string; durationS: number; done: number; total: number };
+
 /**
  * Everything a verb core may know about the world it runs in. Cores never
  * read `process.*` themselves: the CLI and the MCP server build this.
@@ -10,4 +17,17 @@ export interface VerbContext {
 	version: string;
 	/** Aborted when the caller is interrupted or the MCP call is cancelled. */
 	signal: AbortSignal;
+	/** Set when someone watches progress. */
+	progress?: (event: ProgressEvent) => void;
+	/**
+	 * What the core learned about where it ran, for the logbook (which must not
+	 * cost another git call). Cores fill it as they go; nothing reads it back.
+	 */
+	facts?: RunFacts;
+}
+
+export interface RunFacts {
+	repository?: RepositoryLocation;
+	branch?: string | null;
+	head?: string | null;
 }

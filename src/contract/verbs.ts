@@ -8,6 +8,9 @@ import { DoctorData, DoctorInput } from "../verbs/doctor/schema.ts";
 import { HelpData, HelpInput } from "../verbs/help/schema.ts";
 import { SetupData, SetupInput } from "../verbs/setup/schema.ts";
 import { StatusData, StatusInput } from "../verbs/status/schema.ts";
+import { DoneData, DoneInput } from "../verbs/done/schema.ts";
+import { PrepareData, PrepareInput } from "../verbs/prepare/schema.ts";
+import { TestData, TestInput } from "../verbs/test/schema.ts";
 
 /**
  * The verb registry: the single source the CLI, the MCP server, the
@@ -76,6 +79,42 @@ export const VERBS = [
 		exposure: { tool: "discern_status", project: true },
 		cli: { examples: ["discern status", "discern status --json"] },
 		load: () => import("../verbs/status/index.ts").then((module) => module.verb),
+	}),
+	defineVerb({
+		name: "prepare",
+		title: "Prepare: formatters, then lint and typecheck",
+		summary: "The fast inner loop: fix-stage jobs one at a time, then check-stage jobs in parallel. No build, no tests, no Proof.",
+		group: "Daily loop",
+		input: PrepareInput,
+		data: PrepareData,
+		annotations: "mutating",
+		exposure: { tool: "discern_prepare", project: true },
+		cli: { examples: ["discern prepare", "discern prepare --dry-run"] },
+		load: () => import("../verbs/prepare/index.ts").then((module) => module.verb),
+	}),
+	defineVerb({
+		name: "test",
+		title: "Test: the test-stage jobs",
+		summary: "Run the test-stage jobs alone, in parallel.",
+		group: "Daily loop",
+		input: TestInput,
+		data: TestData,
+		annotations: "mutating",
+		exposure: { tool: "discern_test", project: true },
+		cli: { examples: ["discern test", "discern test --dry-run"] },
+		load: () => import("../verbs/test/index.ts").then((module) => module.verb),
+	}),
+	defineVerb({
+		name: "done",
+		title: "Done: the Gate on the committed tree, and a Proof when green",
+		summary: "The Gate: every stage and the changed scopes' gates on the exact committed tree; a Proof when everything is green.",
+		group: "Daily loop",
+		input: DoneInput,
+		data: DoneData,
+		annotations: "mutating",
+		exposure: { tool: "discern_done", project: true },
+		cli: { examples: ["discern done", "discern done --dry-run", "discern done --standalone", "discern done --rerun"] },
+		load: () => import("../verbs/done/index.ts").then((module) => module.verb),
 	}),
 	defineVerb({
 		name: "doctor",

@@ -1,4 +1,5 @@
-import type { VerbContext } from "../contract/context.ts";
+import type { RunFacts, VerbContext } from "../contract/context.ts";
+import { recordInLogbook } from "../logbook/record.ts";
 import { type AnyResult, fail } from "../contract/envelope.ts";
 import type { LooseVerb } from "../contract/verbs.ts";
 
@@ -9,7 +10,10 @@ import type { LooseVerb } from "../contract/verbs.ts";
 export async function invokeVerb(verb: LooseVerb, ctx: VerbContext, input: unknown): Promise<{ result: AnyResult; text: string }> {
 	try {
 		const module = await verb.load();
-		const result = await module.run(ctx, input);
+		const facts: RunFacts = {};
+		const startedAt = new Date();
+		const result = await module.run({ ...ctx, facts }, input);
+		await recordInLogbook(result, facts, "mcp", startedAt);
 		const body = module.render(result, { color: false, verbose: false });
 		return { result, text: textOf(result, body) };
 	} catch (error) {

@@ -10,7 +10,7 @@ import {
 	ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import * as v from "valibot";
-import type { VerbContext } from "../contract/context.ts";
+import type { ProgressEvent, VerbContext } from "../contract/context.ts";
 import { type AnyResult, fail } from "../contract/envelope.ts";
 import { issueSentence } from "../contract/issues.ts";
 import { VERSION } from "../version.ts";
@@ -49,7 +49,10 @@ export function createServer(options: ServerOptions): Server {
 			return { structuredContent: asObject(result), content: [{ type: "text", text: result.message }], isError: true };
 		}
 		const { path, ...input } = parsed.output as { path?: string } & Record<string, unknown>;
-		const { result, text } = await invokeVerb(entry.verb, context(path ?? options.root, extra.signal), input);
+		const ctx = context(path ?? options.root, extra.signal);
+		const token = request.params._meta?.progressToken;
+		if (token !== undefined) ctx.progress = progressNotifier(token, (notification) => extra.sendNotification(notification));
+		const { result, text } = await invokeVerb(entry.verb, ctx, input);
 		return { structuredContent: asObject(result), content: [{ type: "text", text }], isError: !result.ok };
 	});
 
@@ -61,6 +64,24 @@ export function createServer(options: ServerOptions): Server {
 		return { contents: [contents] };
 	});
 	return server;
+}
+
+/**
+ * Job starts and finishes as MCP progress notifications. Progress must grow
+ * with every notification, so it counts events: two per job.
+ */
+function progressNotifier(
+	token: string | number,
+	send: (notification: { method: "notifications/progress"; params: { progressToken: string | number; progress: number; total?: number; message?: string } }) => Promise<void>,
+): (event: ProgressEvent) => void {
+	let events = 0;
+	let total: number | undefined;
+	return (event) => {
+		events++;
+		if (event.type === "finish") total = event.total * 2;
+		const message = event.type === "start" ? `${event.label} started` : `${event.label} ${event.outcome} (${event.durationS} s)`;
+		void send({ method: "notifications/progress", params: { progressToken: token, progress: events, ...(total ? { total } : {}), message } }).catch(() => undefined);
+	};
 }
 
 /** An envelope is always a JSON object; the SDK types structuredContent as an open record. */

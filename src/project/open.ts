@@ -18,6 +18,7 @@ export async function openRepository(ctx: VerbContext): Promise<Opened<{ reposit
 			},
 		};
 	}
+	if (ctx.facts) ctx.facts.repository = located.repository;
 	return { ok: true, repository: located.repository };
 }
 

@@ -7,7 +7,7 @@ import { nearest } from "../../text/suggest.ts";
 import type { HelpData, HelpInput } from "./schema.ts";
 
 /** Verbs of the design that are not in this build yet; named so help can say so instead of "unknown". */
-export const COMING_VERBS = ["start", "prepare", "test", "done", "update", "accept", "standards", "impact", "map", "improvement", "refresh", "worktree", "uninstall"] as const;
+export const COMING_VERBS = ["start", "update", "accept", "standards", "map", "improvement", "refresh", "worktree", "uninstall"] as const;
 
 export async function help(_ctx: VerbContext, input: v.InferOutput<typeof HelpInput>): Promise<Result<"help", HelpData>> {
 	const groups: HelpData["groups"] = VERB_GROUPS.map((name) => ({

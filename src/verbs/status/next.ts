@@ -39,6 +39,12 @@ export function nextAction(facts: Omit<StatusData, "next">, configProblem: strin
 	}
 	if (!facts.clean) return { action: "git commit, then discern done", reason: "Commit the work so the gate can check the exact tree." };
 	if ((facts.behind ?? 0) > 0) return { action: "discern update", reason: `The trunk has ${facts.behind} commit(s) this branch lacks.` };
+	if (facts.proof.state === "honored") {
+		return { action: "ask the owner to land it", reason: `${facts.proof.line ?? "A Proof covers this commit"}: relay it; landing needs the owner's consent.` };
+	}
+	if (facts.proof.state === "red") {
+		return { action: "fix, commit, discern done", reason: `The gate failed on this commit (${facts.last_run?.failed_stage ?? "a"} stage); \`discern done --rerun\` only if it was flaky.` };
+	}
 	if ((facts.ahead ?? 0) > 0) return { action: "discern done", reason: "Committed work is ahead of the trunk: run the gate to earn a Proof." };
 	return { action: "discern prepare", reason: "Nothing committed yet beyond the trunk: make the change, then run the fast checks." };
 }

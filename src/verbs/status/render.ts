@@ -19,6 +19,11 @@ export function renderStatus(result: Result<"status", StatusData>, { color }: Re
 	lines.push(`  config   ${data.project.config}${data.project.config_issues > 0 ? ` (${data.project.config_issues} problems)` : ""}`);
 	const stages = Object.entries(data.jobs).filter(([, names]) => names.length > 0);
 	lines.push(`  jobs     ${stages.length > 0 ? stages.map(([stage, names]) => `${stage}: ${names.join(", ")}`).join("  ") : "(none)"}`);
+	lines.push(`  proof    ${data.proof.state}${data.proof.line && data.proof.state === "honored" ? `  ${data.proof.line}` : ""}`);
+	if (data.last_run) {
+		const run = data.last_run;
+		lines.push(`  last run ${run.verb} ${run.ok ? paint("green", "green", color) : paint(`red (${run.failed_stage ?? "?"})`, "red", color)} at ${run.time}${run.head ? ` on ${run.head}` : ""}`);
+	}
 	lines.push("", `${paint("next", "cyan", color)}  ${data.next.action}`, `      ${data.next.reason}`);
 	return lines.join("\n");
 }

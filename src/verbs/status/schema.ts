@@ -39,6 +39,26 @@ export const StatusData = v.strictObject({
 	ahead: v.pipe(v.nullable(v.number()), v.description("Commits on HEAD not on the trunk; null when unknown.")),
 	behind: v.pipe(v.nullable(v.number()), v.description("Commits on the trunk not on HEAD; null when unknown.")),
 	jobs: JobsByStage,
+	proof: v.strictObject({
+		state: v.pipe(
+			v.picklist(["honored", "stale", "missing", "red"]),
+			v.description("honored: a green Proof covers this exact HEAD and clean tree; red: the gate failed on this HEAD; stale: a Proof for something else."),
+		),
+		line: v.nullable(v.string()),
+	}),
+	last_run: v.pipe(
+		v.nullable(
+			v.strictObject({
+				verb: v.picklist(["prepare", "test", "done"]),
+				ok: v.boolean(),
+				failed_stage: v.nullable(v.string()),
+				head: v.nullable(v.string()),
+				time: v.string(),
+				duration_s: v.number(),
+			}),
+		),
+		v.description("The last gate run in this checkout."),
+	),
 	next: v.strictObject({
 		action: v.pipe(v.string(), v.description("The one thing to do next, usually a command.")),
 		reason: v.string(),

@@ -7,6 +7,7 @@ import { aheadBehind, readWorkingState } from "../../git/repository.ts";
 import { readBranchClues, resolveTrunk, type Trunk } from "../../git/trunk.ts";
 import { openRepository } from "../../project/open.ts";
 import { STAGES } from "../../config/schema.ts";
+import { configDigest, type LastRun, type ProofRecord, readLastRun, readProof } from "../../gate/state.ts";
 import { MAX_LISTED_CHANGES, type StatusData } from "./schema.ts";
 import { nextAction } from "./next.ts";
 
@@ -21,11 +22,13 @@ export async function status(ctx: VerbContext, _input: Record<string, never>): P
 		branches.catch(() => undefined),
 	]);
 	if (!opened.ok) return asVerb("status", opened.refusal);
+	if (ctx.facts) Object.assign(ctx.facts, { branch: working?.branch ?? null, head: working?.head?.slice(0, 7) ?? null });
 	const { repository, config } = opened;
 	const configured = config.state === "valid" ? config.config : null;
 	const trunk = await resolveTrunk(repository.root, configured?.repository.trunk, ctx.env.DISCERN_TRUNK, branches);
 	const counts = await countAgainstTrunk(repository.root, trunk, working?.head ?? null);
 
+	const [proof, lastRun] = await Promise.all([readProof(repository.gitDir), readLastRun(repository.gitDir)]);
 	const changes = working?.changes ?? [];
 	const data: StatusData = {
 		location: repository.location,
@@ -47,10 +50,22 @@ export async function status(ctx: VerbContext, _input: Record<string, never>): P
 		ahead: counts?.ahead ?? null,
 		behind: counts?.behind ?? null,
 		jobs: configured ? jobsByStage(configured) : emptyJobs(),
+		proof: proofState(proof, lastRun, working?.head ?? null, changes.length === 0 && working !== null, configured ? configDigest(JSON.stringify(configured)) : null),
+		last_run: lastRun
+			? { verb: lastRun.verb, ok: lastRun.ok, failed_stage: lastRun.failed_stage, head: lastRun.head?.slice(0, 7) ?? null, time: lastRun.time, duration_s: lastRun.duration_s }
+			: null,
 		next: { action: "", reason: "" },
 	};
 	data.next = nextAction(data, describeConfig(config));
 	return ok("status", summarize(data), data);
+}
+
+/** Does a green Proof cover exactly this HEAD, clean tree and config? */
+function proofState(proof: ProofRecord | null, last: LastRun | null, head: string | null, clean: boolean, digest: string | null): StatusData["proof"] {
+	if (proof && head !== null && proof.head === head && clean && proof.config_digest === digest) return { state: "honored", line: proof.line };
+	if (last && last.verb === "done" && !last.ok && !last.standalone && last.head === head) return { state: "red", line: null };
+	if (proof) return { state: "stale", line: proof.line };
+	return { state: "missing", line: null };
 }
 
 /** Ahead/behind the trunk; when HEAD is the trunk's own commit the answer is known without asking git. */

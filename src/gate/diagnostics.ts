@@ -1,0 +1,66 @@
+import { join } from "node:path";
+import type { Diagnostic, Step } from "../contract/envelope.ts";
+import { readExcerpt, readUpTo } from "./output.ts";
+import { reportDiagnostics } from "./reports/detect.ts";
+import type { JobRun } from "./runner.ts";
+
+/** Reports and outputs larger than this are not scanned for SARIF/JUnit. */
+const REPORT_SCAN_LIMIT = 20 * 1024 * 1024;
+
+export function stepsOf(runs: readonly JobRun[]): Step[] {
+	return runs.map((run) => ({
+		kind: run.job.kind,
+		label: run.job.label,
+		stage: run.job.stage,
+		outcome: run.outcome,
+		duration_s: run.durationS,
+		...(run.exitCode !== undefined ? { exit_code: run.exitCode } : {}),
+		...(run.logPath ? { output_path: run.logPath } : {}),
+	}));
+}
+
+/**
+ * One diagnostic per failed job (with a bounded excerpt of its output), then
+ * one per finding when the job's output or its declared report is SARIF or
+ * JUnit XML.
+ */
+export async function diagnosticsOf(runs: readonly JobRun[], root: string): Promise<Diagnostic[]> {
+	const diagnostics: Diagnostic[] = [];
+	for (const run of runs) {
+		if (run.outcome !== "failed" || !run.logPath) continue;
+		const command = run.failedCommand ?? run.job.commands.join(" && ");
+		const excerpt = await readExcerpt(run.logPath);
+		diagnostics.push({
+			tool: run.job.label,
+			severity: "error",
+			message: run.timedOut
+				? `${run.job.label} timed out after ${run.job.timeout} s (the whole process tree was killed)`
+				: `${run.job.label} failed (exit ${run.exitCode ?? "?"})`,
+			reproduce_cmd: command,
+			output: excerpt.text,
+			...(excerpt.truncated ? { truncated: true } : {}),
+			output_path: run.logPath,
+		});
+		const text = run.job.report ? await readReport(join(root, run.job.report)) : await readUpTo(run.logPath, REPORT_SCAN_LIMIT);
+		const found = text === null ? null : reportDiagnostics(text, { name: run.job.label, command, root });
+		if (!found) continue;
+		diagnostics.push(...found.diagnostics);
+		if (found.omitted > 0) {
+			diagnostics.push({
+				tool: run.job.label,
+				severity: "warning",
+				message: `${found.omitted} more ${found.format === "sarif" ? "SARIF" : "JUnit"} finding(s) were left out; the whole report is in the job's output or report file`,
+				reproduce_cmd: command,
+			});
+		}
+	}
+	return diagnostics;
+}
+
+async function readReport(path: string): Promise<string | null> {
+	try {
+		return await readUpTo(path, REPORT_SCAN_LIMIT);
+	} catch {
+		return null; // The job failed before writing its report: the job diagnostic says enough.
+	}
+}

@@ -1,0 +1,53 @@
+import type { Diagnostic, Step } from "../contract/envelope.ts";
+import type { VerbContext } from "../contract/context.ts";
+import type { RepositoryLocation } from "../git/repository.ts";
+import { diagnosticsOf, stepsOf } from "./diagnostics.ts";
+import { jobEnvironment } from "./job-env.ts";
+import type { GatePlan, PlannedJob } from "./plan.ts";
+import { type RunReport, runPlan } from "./runner.ts";
+import { newRunDir } from "./state.ts";
+
+export interface Execution {
+	report: RunReport;
+	steps: Step[];
+	diagnostics: Diagnostic[];
+	durationS: number;
+}
+
+/** Run a plan in a checkout: logs under its git dir, the jobs' environment, progress to whoever listens. */
+export async function executePlan(
+	ctx: VerbContext,
+	repository: RepositoryLocation,
+	trunk: string | null,
+	plan: GatePlan,
+	afterPhase?: (phase: readonly PlannedJob[]) => Promise<string | null>,
+): Promise<Execution> {
+	const started = performance.now();
+	const report = await runPlan(plan, {
+		root: repository.root,
+		env: jobEnvironment(ctx.env, repository, trunk),
+		logDir: await newRunDir(repository.gitDir, plan.verb),
+		signal: ctx.signal,
+		...(ctx.progress ? { onEvent: ctx.progress } : {}),
+		...(afterPhase ? { afterPhase } : {}),
+	});
+	return {
+		report,
+		steps: stepsOf(report.runs),
+		diagnostics: await diagnosticsOf(report.runs, repository.root),
+		durationS: Math.round((performance.now() - started) / 100) / 10,
+	};
+}
+
+/** "lint failed (exit 2)" / "test timed out" — the sentence for a red run. */
+export function failureSentence(report: RunReport): string {
+	if (report.interrupted) return "The run was interrupted; every job's process tree was stopped";
+	const failed = report.failed;
+	if (!failed) return "The run failed";
+	if (failed.timedOut) return `${failed.job.label} timed out after ${failed.job.timeout} s`;
+	return `${failed.job.label} failed (exit ${failed.exitCode ?? "?"})`;
+}
+
+export function ranLabels(report: RunReport): string[] {
+	return report.runs.filter((run) => run.outcome === "ok").map((run) => run.job.label);
+}

@@ -1,0 +1,75 @@
+import { asVerb, fail, ok, type Result } from "../contract/envelope.ts";
+import type { VerbContext } from "../contract/context.ts";
+import { readWorkingState } from "../git/repository.ts";
+import { resolveTrunk } from "../git/trunk.ts";
+import { openProject } from "../project/open.ts";
+import { executePlan, failureSentence, ranLabels } from "./execute.ts";
+import { lockCheckout } from "./lock.ts";
+import { planGate, planItems } from "./plan.ts";
+import type { FailedStage, InnerLoopData } from "./schema.ts";
+import { configDigest, writeLastRun } from "./state.ts";
+
+/**
+ * `prepare` (formatters, then lint and typecheck) and `test` (the test
+ * stage): the fast inner loop. They run on a dirty tree and never earn a
+ * Proof; `prepare` may leave formatter edits for the agent to review.
+ */
+export async function innerLoop<const Verb extends "prepare" | "test">(
+	ctx: VerbContext,
+	verb: Verb,
+	input: { dry_run?: boolean | undefined },
+): Promise<Result<Verb, InnerLoopData>> {
+	const opened = await openProject(ctx);
+	if (!opened.ok) return asVerb(verb, opened.refusal);
+	const { repository, config } = opened;
+	const plan = planGate(verb, config);
+	if (input.dry_run) {
+		const count = plan.phases.flat().length;
+		return ok(verb, `Would run ${count} job(s); nothing ran.`, { failed_stage: null, modified: [], interrupted: false }, { dry_run: true, plan: planItems(plan) });
+	}
+	const locked = lockCheckout(repository, verb);
+	if (!locked.ok) return asVerb(verb, locked.refusal);
+	try {
+		const [trunk, before] = await Promise.all([resolveTrunk(repository.root, config.repository.trunk, ctx.env.DISCERN_TRUNK), readWorkingState(repository.root)]);
+		if (ctx.facts) Object.assign(ctx.facts, { branch: before?.branch ?? null, head: before?.head?.slice(0, 7) ?? null });
+		const execution = await executePlan(ctx, repository, trunk.name, plan);
+		const after = await readWorkingState(repository.root);
+		const modified = changedBetween(before?.changes ?? [], after?.changes ?? []);
+		const { report, steps, diagnostics, durationS } = execution;
+		const failedStage = (report.failed?.job.stage ?? (report.interrupted ? report.runs.find((run) => run.outcome === "cancelled")?.job.stage : undefined) ?? null) as FailedStage | null;
+		await writeLastRun(repository.gitDir, {
+			verb,
+			ok: failedStage === null && !report.interrupted,
+			failed_stage: failedStage,
+			head: before?.head ?? null,
+			tree: null,
+			config_digest: configDigest(JSON.stringify(config)),
+			standalone: true,
+			time: new Date().toISOString(),
+			duration_s: durationS,
+		}).catch(() => undefined);
+		const data: InnerLoopData = { failed_stage: failedStage, modified, interrupted: report.interrupted };
+		if (report.failed || report.interrupted) {
+			return fail(verb, "gate_failed", `${failureSentence(report)}.`, [
+				"Read the diagnostics (each names the command to reproduce it), fix, and run this again.",
+				...(modified.length > 0 ? [`Review the edits the run made: ${modified.slice(0, 5).join(", ")}${modified.length > 5 ? ", …" : ""}.`] : []),
+			], { data, steps, diagnostics });
+		}
+		const labels = ranLabels(report);
+		const passed = labels.length > 0 ? `${verb} passed: ${labels.join(", ")} (${labels.length} job${labels.length === 1 ? "" : "s"}, ${durationS} s).` : `${verb} had no jobs to run.`;
+		const hints = [
+			...(modified.length > 0 ? [`Formatters changed ${modified.length} file(s): review and commit them.`] : []),
+			...(labels.length === 0 ? [`Declare ${verb === "test" ? "a test-stage job" : "fix or check jobs"} in discern.toml.`] : []),
+			verb === "prepare" ? "Next: `discern test`, then commit and run `discern done`." : "Next: commit, then run `discern done`.",
+		];
+		return ok(verb, passed, data, { steps, hints, ...(diagnostics.length > 0 ? { diagnostics } : {}) });
+	} finally {
+		locked.lock.release();
+	}
+}
+
+/** Paths whose status line differs between two snapshots: what the run itself touched. */
+function changedBetween(before: readonly { path: string; kind: string; staged: boolean }[], after: readonly { path: string; kind: string; staged: boolean }[]): string[] {
+	const seen = new Set(before.map((change) => `${change.path}\0${change.kind}\0${change.staged}`));
+	return after.filter((change) => !seen.has(`${change.path}\0${change.kind}\0${change.staged}`)).map((change) => change.path);
+}

@@ -1,0 +1,21 @@
+import { join } from "node:path";
+import type { Refusal } from "../contract/envelope.ts";
+import type { RepositoryLocation } from "../git/repository.ts";
+import { acquireLock, type Lock } from "../platform/lock.ts";
+import { stateDir } from "./state.ts";
+
+/** The per-checkout lock every gate verb holds while it runs. */
+export function lockCheckout(repository: RepositoryLocation, verb: string): { ok: true; lock: Lock } | { ok: false; refusal: Refusal } {
+	const outcome = acquireLock(join(stateDir(repository.gitDir), "lock"), verb);
+	if (outcome.ok) return outcome;
+	const holder = outcome.holder;
+	const who = holder ? `\`discern ${holder.verb}\` (pid ${holder.pid}, since ${holder.since})` : "another discern run";
+	return {
+		ok: false,
+		refusal: {
+			error: "locked",
+			message: `This checkout is busy: ${who} holds its lock. Nothing was changed.`,
+			hints: ["Wait for it to finish, then run this again.", "A lock whose process is gone is taken over automatically."],
+		},
+	};
+}

@@ -1,0 +1,59 @@
+import { open } from "node:fs/promises";
+
+/** The envelope keeps at most this many characters of a job's output: its head and its tail. */
+export const EXCERPT_LIMIT = 16_000;
+
+export interface Excerpt {
+	text: string;
+	/** True when the middle was cut (the whole output is in the log file). */
+	truncated: boolean;
+	bytes: number;
+}
+
+/**
+ * Read a bounded excerpt of a job's log: the whole of it when small, else
+ * its first and last halves of the limit with a marker between. Memory
+ * stays bounded however much the job printed: the log went straight from
+ * the child to the file.
+ */
+export async function readExcerpt(path: string, limit = EXCERPT_LIMIT): Promise<Excerpt> {
+	const handle = await open(path, "r");
+	try {
+		const { size } = await handle.stat();
+		if (size <= limit) {
+			const buffer = Buffer.alloc(size);
+			await handle.read(buffer, 0, size, 0);
+			return { text: buffer.toString("utf8"), truncated: false, bytes: size };
+		}
+		const half = Math.floor(limit / 2) - 100;
+		const head = Buffer.alloc(half);
+		const tail = Buffer.alloc(half);
+		await handle.read(head, 0, half, 0);
+		await handle.read(tail, 0, half, size - half);
+		const marker = `\n… [${size - 2 * half} bytes omitted; the whole output is in the log file] …\n`;
+		return { text: `${decodeCut(head, "end")}${marker}${decodeCut(tail, "start")}`, truncated: true, bytes: size };
+	} finally {
+		await handle.close();
+	}
+}
+
+/** Read up to `max` bytes of a log for report detection (SARIF/JUnit in the output). */
+export async function readUpTo(path: string, max: number): Promise<string | null> {
+	const handle = await open(path, "r");
+	try {
+		const { size } = await handle.stat();
+		if (size > max) return null;
+		const buffer = Buffer.alloc(size);
+		await handle.read(buffer, 0, size, 0);
+		return buffer.toString("utf8");
+	} finally {
+		await handle.close();
+	}
+}
+
+/** Drop a UTF-8 sequence split by the cut, rather than show a replacement character. */
+function decodeCut(buffer: Buffer, cutAt: "start" | "end"): string {
+	const text = buffer.toString("utf8");
+	if (cutAt === "end") return text.replace(/\uFFFD+$/, "");
+	return text.replace(/^\uFFFD+/, "");
+}

@@ -1,0 +1,191 @@
+import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import type { ProgressEvent } from "../contract/context.ts";
+import type { Step } from "../contract/envelope.ts";
+import { killTree, signalTree } from "../platform/process-tree.ts";
+import type { GatePlan, PlannedJob } from "./plan.ts";
+
+/** How long a TERMed job tree gets before it is KILLed. */
+export const DEFAULT_GRACE_MS = 2000;
+
+export type JobOutcome = Step["outcome"];
+
+export interface JobRun {
+	job: PlannedJob;
+	outcome: JobOutcome;
+	durationS: number;
+	exitCode?: number;
+	/** The command that failed or timed out (a list-valued job stops at its first failure). */
+	failedCommand?: string;
+	timedOut: boolean;
+	/** The whole combined output; absent for jobs that never started. */
+	logPath?: string;
+}
+
+export type RunEvent = ProgressEvent;
+export interface RunOptions {
+	root: string;
+	/** The jobs' environment (already carrying DISCERN_ROOT and friends). */
+	env: Record<string, string>;
+	logDir: string;
+	signal: AbortSignal;
+	graceMs?: number;
+	onEvent?: (event: RunEvent) => void;
+	/**
+	 * Called after each phase that went green; a returned reason stops the run
+	 * (tree drift). The runner stays ignorant of git.
+	 */
+	afterPhase?: (phase: readonly PlannedJob[]) => Promise<string | null>;
+}
+
+export interface RunReport {
+	runs: JobRun[];
+	/** The first job that failed (not cancelled), if any. */
+	failed: JobRun | null;
+	/** Set when `afterPhase` stopped the run. */
+	stoppedBy: { reason: string; stage: string } | null;
+	/** The caller's signal aborted the run (SIGINT, SIGTERM, MCP cancel). */
+	interrupted: boolean;
+}
+
+/** A started job process, kept so fail-fast and interrupts can kill its tree. */
+interface Running {
+	pid: number;
+	cancelled: boolean;
+	done: Promise<unknown>;
+}
+
+/**
+ * Execute a plan: phases in order, the jobs of a phase together. Each
+ * command runs as `sh -c` from the checkout root in its own process group,
+ * stdin closed, its stdout and stderr written straight to one log file (so
+ * discern's memory does not grow with a job's output).
+ */
+export async function runPlan(plan: GatePlan, options: RunOptions): Promise<RunReport> {
+	mkdirSync(options.logDir, { recursive: true });
+	const grace = options.graceMs ?? DEFAULT_GRACE_MS;
+	const total = plan.phases.reduce((sum, phase) => sum + phase.length, 0);
+	const runs: JobRun[] = [];
+	const live = new Set<Running>();
+	let stoppedBy: RunReport["stoppedBy"] = null;
+	let failed: JobRun | null = null;
+	let done = 0;
+
+	const cancelAll = async () => {
+		await Promise.all(
+			[...live].map(async (running) => {
+				running.cancelled = true;
+				await killTree(running.pid, grace);
+			}),
+		);
+	};
+	const onAbort = () => void cancelAll();
+	options.signal.addEventListener("abort", onAbort);
+
+	try {
+		for (const phase of plan.phases) {
+			if (failed || stoppedBy || options.signal.aborted) {
+				for (const job of phase) runs.push({ job, outcome: "skipped", durationS: 0, timedOut: false });
+				continue;
+			}
+			const phaseRuns = await Promise.all(
+				phase.map(async (job) => {
+					options.onEvent?.({ type: "start", label: job.label, stage: job.stage });
+					const run = await runJob(job, options, live, grace);
+					done++;
+					options.onEvent?.({ type: "finish", label: job.label, stage: job.stage, outcome: run.outcome, durationS: run.durationS, done, total });
+					if (run.outcome === "failed") {
+						failed ??= run;
+						// A failing job cancels its running siblings, whole trees.
+						if (plan.failFast) await cancelAll();
+					}
+					return run;
+				}),
+			);
+			runs.push(...phaseRuns);
+			if (!failed && !options.signal.aborted && options.afterPhase) {
+				const reason = await options.afterPhase(phase);
+				if (reason) stoppedBy = { reason, stage: phase[0]?.stage ?? "" };
+			}
+		}
+	} finally {
+		options.signal.removeEventListener("abort", onAbort);
+		await cancelAll();
+	}
+	return { runs, failed, stoppedBy, interrupted: options.signal.aborted };
+}
+
+async function runJob(job: PlannedJob, options: RunOptions, live: Set<Running>, grace: number): Promise<JobRun> {
+	const started = performance.now();
+	const logPath = join(options.logDir, `${job.label.replace(/[^A-Za-z0-9_.-]/g, "_")}.log`);
+	const fd = openSync(logPath, "w", 0o600);
+	const seconds = () => Math.round((performance.now() - started) / 10) / 100;
+	try {
+		for (const command of job.commands) {
+			if (options.signal.aborted) return { job, outcome: "cancelled", durationS: seconds(), timedOut: false, logPath, failedCommand: command };
+			// A list-valued job's log says which command printed what.
+			if (job.commands.length > 1) writeSync(fd, `$ ${command}\n`);
+			const result = await runCommand(command, job.timeout, fd, options, live, grace);
+			if (result.cancelled) return { job, outcome: "cancelled", durationS: seconds(), timedOut: false, logPath, failedCommand: command, exitCode: result.exitCode };
+			if (result.timedOut || result.exitCode !== 0) {
+				if (result.timedOut) writeSync(fd, `\n[discern] timed out after ${job.timeout} s: the whole process tree was killed\n`);
+				return { job, outcome: "failed", durationS: seconds(), exitCode: result.exitCode, failedCommand: command, timedOut: result.timedOut, logPath };
+			}
+		}
+		return { job, outcome: "ok", durationS: seconds(), exitCode: 0, timedOut: false, logPath };
+	} finally {
+		closeSync(fd);
+	}
+}
+
+interface CommandResult {
+	exitCode: number;
+	timedOut: boolean;
+	cancelled: boolean;
+}
+
+async function runCommand(
+	command: string,
+	timeoutS: number,
+	fd: number,
+	options: RunOptions,
+	live: Set<Running>,
+	grace: number,
+): Promise<CommandResult> {
+	let child: ReturnType<typeof Bun.spawn>;
+	try {
+		child = Bun.spawn(["sh", "-c", command], {
+			cwd: options.root,
+			env: options.env,
+			stdin: "ignore",
+			stdout: fd,
+			stderr: fd,
+			// setsid(): the job leads its own process group, so the whole tree can be signalled at once.
+			detached: true,
+		});
+	} catch (error) {
+		writeSync(fd, `[discern] could not start sh: ${error instanceof Error ? error.message : String(error)}\n`);
+		return { exitCode: 127, timedOut: false, cancelled: false };
+	}
+	const running: Running = { pid: child.pid, cancelled: false, done: child.exited };
+	live.add(running);
+	let timedOut = false;
+	let killing: Promise<void> | undefined;
+	const timer =
+		timeoutS > 0
+			? setTimeout(() => {
+					timedOut = true;
+					killing = killTree(child.pid, grace);
+				}, timeoutS * 1000)
+			: undefined;
+	try {
+		const exitCode = await child.exited;
+		return { exitCode, timedOut, cancelled: running.cancelled && !timedOut };
+	} finally {
+		if (timer) clearTimeout(timer);
+		live.delete(running);
+		// Whatever the job left running in its group (background `&` processes) would outlive discern.
+		signalTree(child.pid, [], "SIGKILL");
+		await killing;
+	}
+}

@@ -1,0 +1,83 @@
+import { mkdir, readdir, readFile, rm } from "node:fs/promises";
+import { join } from "node:path";
+import * as v from "valibot";
+import { writeFileAtomic } from "../platform/files.ts";
+
+/**
+ * Per-checkout gate state, in the checkout's own git admin dir (never
+ * committed): the Proof marker, the last run, and run outputs.
+ */
+export function stateDir(gitDir: string): string {
+	return join(gitDir, "discern");
+}
+
+export const ProofRecord = v.object({
+	version: v.literal(1),
+	head: v.string(),
+	tree: v.string(),
+	branch: v.string(),
+	config_digest: v.string(),
+	jobs: v.array(v.object({ label: v.string(), stage: v.string(), duration_s: v.number() })),
+	standards: v.array(v.unknown()),
+	time: v.string(),
+	duration_s: v.number(),
+	line: v.string(),
+});
+export type ProofRecord = v.InferOutput<typeof ProofRecord>;
+
+export const LastRun = v.object({
+	verb: v.picklist(["prepare", "test", "done"]),
+	ok: v.boolean(),
+	failed_stage: v.nullable(v.string()),
+	head: v.nullable(v.string()),
+	tree: v.nullable(v.string()),
+	config_digest: v.string(),
+	standalone: v.boolean(),
+	time: v.string(),
+	duration_s: v.number(),
+});
+export type LastRun = v.InferOutput<typeof LastRun>;
+
+async function readJson<S extends v.GenericSchema>(path: string, schema: S): Promise<v.InferOutput<S> | null> {
+	try {
+		const parsed = v.safeParse(schema, JSON.parse(await readFile(path, "utf8")));
+		return parsed.success ? parsed.output : null;
+	} catch {
+		return null;
+	}
+}
+
+export const readProof = (gitDir: string) => readJson(join(stateDir(gitDir), "proof.json"), ProofRecord);
+export const readLastRun = (gitDir: string) => readJson(join(stateDir(gitDir), "last-run.json"), LastRun);
+
+export async function writeProof(gitDir: string, proof: ProofRecord): Promise<void> {
+	await mkdir(stateDir(gitDir), { recursive: true });
+	await writeFileAtomic(stateDir(gitDir), "proof.json", `${JSON.stringify(proof, null, 2)}\n`);
+}
+
+export async function removeProof(gitDir: string): Promise<void> {
+	await rm(join(stateDir(gitDir), "proof.json"), { force: true });
+}
+
+export async function writeLastRun(gitDir: string, run: LastRun): Promise<void> {
+	await mkdir(stateDir(gitDir), { recursive: true });
+	await writeFileAtomic(stateDir(gitDir), "last-run.json", `${JSON.stringify(run, null, 2)}\n`);
+}
+
+/** How many runs' outputs to keep; older run folders are removed when a new one starts. */
+const KEPT_RUNS = 5;
+
+/** A fresh folder for one run's job logs, named so that runs sort by time. */
+export async function newRunDir(gitDir: string, verb: string): Promise<string> {
+	const runs = join(stateDir(gitDir), "runs");
+	await mkdir(runs, { recursive: true });
+	const existing = (await readdir(runs)).sort();
+	await Promise.all(existing.slice(0, Math.max(0, existing.length - KEPT_RUNS + 1)).map((name) => rm(join(runs, name), { recursive: true, force: true })));
+	const dir = join(runs, `${new Date().toISOString().replace(/[:.]/g, "-")}-${verb}-${process.pid}`);
+	await mkdir(dir, { recursive: true });
+	return dir;
+}
+
+export function configDigest(configText: string): string {
+	return new Bun.CryptoHasher("sha256").update(configText).digest("hex");
+}

@@ -1,0 +1,392 @@
+/**
+ * The scope glob dialect. Paths are repository-relative with `/`.
+ *
+ * - A pattern with a `/` is anchored at the repository root (`apps/web/**`);
+ *   one without a `/` matches the basename at any depth (`*.md`, `Makefile`),
+ *   as in .gitignore; a leading `/` anchors a slash-less one (`/Makefile`).
+ * - `dir/` means `dir/**`; `**` spans any number of directories, including
+ *   none (`src/**\/x.ts` matches `src/x.ts`); `*` and `?` never cross `/`;
+ *   `[abc]`, `[!abc]`, `{a,b}` as in a shell.
+ * - A pattern whose last segment is a plain name also covers everything
+ *   beneath it, so `apps/web` or `docs` names a directory the way a person
+ *   means it. Failing to classify a path would skip a scope gate; covering a
+ *   little more only runs one.
+ *
+ * Hand-written rather than a dependency: the dialect is small, its rules are
+ * ours (anchoring, the plain-name rule), and scopes compile into one index
+ * that classifies tens of thousands of paths against many scopes quickly.
+ */
+
+/** Brace expansion beyond this is a typo or an attack, not a scope. */
+const MAX_ALTERNATIVES = 256;
+
+export type PathTest = (path: string) => boolean;
+
+/** One sentence explaining why a pattern is invalid, or null when it is fine. */
+export function globProblem(pattern: string): string | null {
+	if (pattern.trim() === "") return "the pattern is empty";
+	if (pattern.trim() !== pattern) return "it starts or ends with whitespace, which no intended path does";
+	if (/^[A-Za-z]:([\\/]|$)/.test(pattern)) return "it is an absolute Windows path; patterns are relative to the repository root";
+	if (pattern.includes("\\")) return "it contains a backslash; write paths with `/` (escapes are not supported)";
+	if (pattern.startsWith("~")) return "it starts with `~`; patterns are relative to the repository root";
+	if (pattern === "/") return "`/` alone names no path; write `**` for everything";
+	const expanded = expand(pattern);
+	if (typeof expanded === "string") return expanded;
+	for (const alternative of expanded) {
+		const problem = alternativeProblem(alternative);
+		if (problem) return problem;
+	}
+	try {
+		new RegExp(sourceOf(expanded));
+	} catch {
+		return "it has an invalid character range in `[…]` (a range must go from low to high, like `[a-z]`)";
+	}
+	return null;
+}
+
+/** Compile a pattern once; throws on an invalid one (validate configs with `globProblem` first). */
+export function compileGlob(pattern: string): PathTest {
+	return compileGlobs([pattern]);
+}
+
+/** A test that holds when any of the patterns matches; throws on an invalid one. */
+export function compileGlobs(patterns: readonly string[]): PathTest {
+	const lookup = buildIndex([piecesOf(patterns)]);
+	return (path) => lookup(path).length > 0;
+}
+
+/**
+ * The pattern as one RegExp over a whole path: the dialect's reference
+ * semantics, for callers that need a RegExp. Scopes use the faster index,
+ * which tests hold to agree with this. Throws on an invalid pattern.
+ */
+export function globRegExp(pattern: string): RegExp {
+	const problem = globProblem(pattern);
+	if (problem) throw new Error(`invalid glob \`${pattern}\`: ${problem}`);
+	return new RegExp(`^(?:${sourceOf(expand(pattern) as string[])})$`);
+}
+
+export interface ScopeDefinition {
+	paths: readonly string[];
+	neutral: boolean;
+	// `| undefined`: the validated config types its optional keys that way.
+	gate?: string | undefined;
+}
+
+export interface CompiledScope {
+	name: string;
+	neutral: boolean;
+	gate?: string;
+}
+
+/** The configured scopes, compiled once, in declaration order. */
+export interface ScopeClassifier {
+	readonly scopes: readonly CompiledScope[];
+	/** Indices (into `scopes`) of every scope covering the path, ascending. */
+	scopesOf(path: string): number[];
+}
+
+/**
+ * Compile every scope into one shared index, so that classifying a path
+ * costs a walk down its own segments plus the few rules that can apply,
+ * not one test per pattern per scope. Throws on an invalid pattern.
+ */
+export function compileScopes(scopes: Readonly<Record<string, ScopeDefinition>>): ScopeClassifier {
+	const entries = Object.entries(scopes);
+	const compiled: CompiledScope[] = entries.map(([name, scope]) => ({
+		name,
+		neutral: scope.neutral,
+		...(scope.gate !== undefined ? { gate: scope.gate } : {}),
+	}));
+	return { scopes: compiled, scopesOf: buildIndex(entries.map(([, scope]) => piecesOf(scope.paths))) };
+}
+
+/**
+ * Problems with the scope globs of a raw (unvalidated) config document, for
+ * the config loader to place at their lines. Reads defensively: shapes that
+ * are wrong in other ways are the schema's to report.
+ */
+export function scopeGlobIssues(rawScopes: unknown): { scope: string; index: number; message: string }[] {
+	if (typeof rawScopes !== "object" || rawScopes === null || Array.isArray(rawScopes)) return [];
+	const issues: { scope: string; index: number; message: string }[] = [];
+	for (const [scope, table] of Object.entries(rawScopes)) {
+		const paths: unknown = typeof table === "object" && table !== null ? (table as Record<string, unknown>).paths : undefined;
+		if (!Array.isArray(paths)) continue;
+		paths.forEach((pattern: unknown, index) => {
+			if (typeof pattern !== "string") return;
+			const problem = globProblem(pattern);
+			if (problem) issues.push({ scope, index, message: `\`scopes.${scope}.paths\` entry \`${pattern}\` is not a valid glob: ${problem}` });
+		});
+	}
+	return issues;
+}
+
+// ── Matching ────────────────────────────────────────────────────────────────
+
+/**
+ * How one brace-free alternative is matched, cheapest way first. Most scope
+ * patterns are `dir/**`, exact paths or `*.ext`: segment and string
+ * comparisons answer those; a RegExp is the last resort.
+ */
+type Piece =
+	| { kind: "all" }
+	| { kind: "exact"; segments: string[] } // an anchored plain path: itself or anything beneath
+	| { kind: "beneath"; segments: string[] } // `dir/**`: anything strictly beneath dir
+	| { kind: "name"; name: string } // an unanchored plain name: any segment equals it
+	| { kind: "suffix"; suffix: string } // `*.ext` at any depth: the basename ends with it
+	| { kind: "base"; source: string } // another unanchored wildcard segment: the basename matches
+	| { kind: "full"; lead: string[]; source: string }; // the whole path matches; `lead` = its literal leading segments
+
+function piecesOf(patterns: readonly string[]): Piece[] {
+	return patterns.flatMap((pattern) => {
+		const problem = globProblem(pattern);
+		if (problem) throw new Error(`invalid glob \`${pattern}\`: ${problem}`);
+		return (expand(pattern) as string[]).map(pieceOf);
+	});
+}
+
+function pieceOf(alternative: string): Piece {
+	const body = alternative.startsWith("/") ? alternative.slice(1) : alternative;
+	const path = body.endsWith("/") ? `${body}**` : body;
+	const anchored = alternative.startsWith("/") || path.includes("/");
+	const segments = path.split("/");
+	if (path === "**") return { kind: "all" };
+	// `**/x` is the anchored spelling of the slash-less `x`.
+	const last = segments.length === 2 && segments[0] === "**" ? segments[1] : !anchored ? path : undefined;
+	if (last !== undefined && last !== "**") {
+		if (isPlain(last)) return { kind: "name", name: last };
+		if (last.startsWith("*") && isPlain(last.slice(1))) return { kind: "suffix", suffix: last.slice(1) };
+		return { kind: "base", source: segmentSource(last) };
+	}
+	if (segments.every(isPlain)) return { kind: "exact", segments };
+	const firstWild = segments.findIndex((segment) => !isPlain(segment));
+	const lead = segments.slice(0, firstWild);
+	if (firstWild === segments.length - 1 && segments[firstWild] === "**") return { kind: "beneath", segments: lead };
+	return { kind: "full", lead, source: `^(?:${alternativeSource(alternative)})$` };
+}
+
+function isPlain(segment: string): boolean {
+	return !/[*?[]/.test(segment);
+}
+
+/** A rule that applies once a path's leading segments reached its node of the tree. */
+type TreeRule = { scope: number; kind: "self_or_beneath" | "beneath" } | { scope: number; kind: "regex"; regex: RegExp };
+
+interface TreeNode {
+	children: Map<string, TreeNode>;
+	rules: TreeRule[];
+}
+
+/**
+ * The index: anchored pieces hang in a tree of literal leading segments;
+ * basename pieces sit in maps keyed by name and by extension; only
+ * wildcard-led patterns are tried on every path. Returns the lookup.
+ */
+function buildIndex(scopePieces: readonly Piece[][]): (path: string) => number[] {
+	const root: TreeNode = { children: new Map(), rules: [] };
+	const everything: number[] = [];
+	const names = new Map<string, number[]>();
+	const suffixesByExtension = new Map<string, { scope: number; suffix: string }[]>();
+	const looseSuffixes: { scope: number; suffix: string }[] = [];
+	const baseRegexes: { scope: number; regex: RegExp }[] = [];
+	const pathRegexes: { scope: number; regex: RegExp }[] = [];
+	const nodeAt = (segments: readonly string[]): TreeNode => {
+		let node = root;
+		for (const segment of segments) {
+			let child = node.children.get(segment);
+			if (!child) node.children.set(segment, (child = { children: new Map(), rules: [] }));
+			node = child;
+		}
+		return node;
+	};
+	const push = <K, T>(map: Map<K, T[]>, key: K, value: T) => {
+		const list = map.get(key);
+		if (list) list.push(value);
+		else map.set(key, [value]);
+	};
+	scopePieces.forEach((pieces, scope) => {
+		const baseSources: string[] = [];
+		for (const piece of pieces) {
+			if (piece.kind === "all") everything.push(scope);
+			else if (piece.kind === "exact") nodeAt(piece.segments).rules.push({ scope, kind: "self_or_beneath" });
+			else if (piece.kind === "beneath") nodeAt(piece.segments).rules.push({ scope, kind: "beneath" });
+			else if (piece.kind === "name") push(names, piece.name, scope);
+			else if (piece.kind === "suffix") {
+				const dot = piece.suffix.lastIndexOf(".");
+				if (dot < 0) looseSuffixes.push({ scope, suffix: piece.suffix });
+				else push(suffixesByExtension, piece.suffix.slice(dot), { scope, suffix: piece.suffix });
+			} else if (piece.kind === "base") baseSources.push(piece.source);
+			else if (piece.lead.length > 0) nodeAt(piece.lead).rules.push({ scope, kind: "regex", regex: new RegExp(piece.source) });
+			else pathRegexes.push({ scope, regex: new RegExp(piece.source) });
+		}
+		if (baseSources.length > 0) baseRegexes.push({ scope, regex: new RegExp(`^(?:${baseSources.join("|")})$`) });
+	});
+
+	// One flag per scope, reused across calls (lookups are synchronous).
+	const hit = new Uint8Array(scopePieces.length);
+	return (path) => {
+		hit.fill(0);
+		for (const scope of everything) hit[scope] = 1;
+		const segments = path.split("/");
+		const base = segments[segments.length - 1] ?? path;
+		let node: TreeNode | undefined = root;
+		for (let depth = 0; depth < segments.length; depth++) {
+			const segment = segments[depth] ?? "";
+			const named = names.get(segment);
+			if (named) for (const scope of named) hit[scope] = 1;
+			node = node?.children.get(segment);
+			if (!node) continue;
+			const below = depth < segments.length - 1;
+			for (const rule of node.rules) {
+				if (hit[rule.scope]) continue;
+				if (rule.kind === "self_or_beneath" || (rule.kind === "beneath" && below) || (rule.kind === "regex" && rule.regex.test(path))) {
+					hit[rule.scope] = 1;
+				}
+			}
+		}
+		const dot = base.lastIndexOf(".");
+		const bySuffix = dot < 0 ? undefined : suffixesByExtension.get(base.slice(dot));
+		if (bySuffix) for (const { scope, suffix } of bySuffix) if (!hit[scope] && base.endsWith(suffix)) hit[scope] = 1;
+		for (const { scope, suffix } of looseSuffixes) if (!hit[scope] && base.endsWith(suffix)) hit[scope] = 1;
+		for (const { scope, regex } of baseRegexes) if (!hit[scope] && regex.test(base)) hit[scope] = 1;
+		for (const { scope, regex } of pathRegexes) if (!hit[scope] && regex.test(path)) hit[scope] = 1;
+		const scopes: number[] = [];
+		for (let scope = 0; scope < hit.length; scope++) if (hit[scope]) scopes.push(scope);
+		return scopes;
+	};
+}
+
+// ── Brace expansion ─────────────────────────────────────────────────────────
+
+/**
+ * Expand `{a,b}` into brace-free alternatives, each compiled with its own
+ * anchoring (`{*.md,docs/**}` means a basename pattern or an anchored one).
+ * Returns a problem sentence for unbalanced braces or brackets.
+ */
+function expand(pattern: string): string[] | string {
+	let position = 0;
+	const parseSequence = (inBraces: boolean): string[] | string => {
+		let results = [""];
+		while (position < pattern.length) {
+			const char = pattern[position] ?? "";
+			if (inBraces && (char === "," || char === "}")) return results;
+			if (char === "}") return "it has a `}` without a matching `{`";
+			if (char === "[") {
+				const end = classEnd(pattern, position);
+				if (end < 0) return "it has a `[` without a matching `]`";
+				const text = pattern.slice(position, end + 1);
+				results = results.map((prefix) => prefix + text);
+				position = end + 1;
+				continue;
+			}
+			if (char === "{") {
+				position++;
+				const alternatives: string[] = [];
+				for (;;) {
+					const inner = parseSequence(true);
+					if (typeof inner === "string") return inner;
+					alternatives.push(...inner);
+					const closer = pattern[position];
+					if (closer === undefined) return "it has a `{` without a matching `}`";
+					position++;
+					if (closer === "}") break;
+				}
+				if (results.length * alternatives.length > MAX_ALTERNATIVES) {
+					return `its braces expand to more than ${MAX_ALTERNATIVES} alternatives`;
+				}
+				results = results.flatMap((prefix) => alternatives.map((alternative) => prefix + alternative));
+				continue;
+			}
+			results = results.map((prefix) => prefix + char);
+			position++;
+		}
+		return results;
+	};
+	return parseSequence(false);
+}
+
+/** Index of the `]` closing the class opened at `start`, or -1. A `]` right after `[` or `[!` is a member. */
+function classEnd(pattern: string, start: number): number {
+	let index = start + 1;
+	if (pattern[index] === "!" || pattern[index] === "^") index++;
+	if (pattern[index] === "]") index++;
+	return pattern.indexOf("]", index);
+}
+
+// ── Compilation of one brace-free alternative ───────────────────────────────
+
+function alternativeProblem(alternative: string): string | null {
+	const body = alternative.startsWith("/") ? alternative.slice(1) : alternative;
+	if (body === "") return "an alternative in its braces is empty or only `/`";
+	const segments = (body.endsWith("/") ? body.slice(0, -1) : body).split("/");
+	if (segments.includes("..")) return "it has a `..` segment; patterns cannot leave the repository";
+	if (segments.includes(".")) return "it has a `.` segment; write the path without `./`";
+	if (segments.includes("")) return "it has an empty path segment (`//`)";
+	for (let index = 0; index < body.length; index++) {
+		if (body[index] !== "[") continue;
+		const end = classEnd(body, index);
+		if (end < 0) break;
+		if (body.slice(index + 1, end).includes("/")) return "a `[…]` class cannot match `/`; write the directory out";
+		index = end;
+	}
+	return null;
+}
+
+function sourceOf(alternatives: readonly string[]): string {
+	return alternatives.map(alternativeSource).join("|");
+}
+
+function alternativeSource(alternative: string): string {
+	let body = alternative;
+	let anchored = false;
+	if (body.startsWith("/")) {
+		anchored = true;
+		body = body.slice(1);
+	}
+	if (body.endsWith("/")) body += "**";
+	if (body.includes("/")) anchored = true;
+	const segments = body.split("/");
+	let source = "";
+	let needSeparator = false;
+	segments.forEach((segment, index) => {
+		const last = index === segments.length - 1;
+		if (segment === "**") {
+			// `**` at the end is "everything beneath"; elsewhere zero or more directories.
+			source += last ? (needSeparator ? "/.+" : ".+") : needSeparator ? "/(?:.+/)?" : "(?:.+/)?";
+			needSeparator = false;
+			return;
+		}
+		source += (needSeparator ? "/" : "") + segmentSource(segment);
+		needSeparator = true;
+	});
+	const last = segments.at(-1) ?? "";
+	if (!/[*?[]/.test(last)) source += "(?:/.+)?";
+	return anchored ? source : `(?:.+/)?${source}`;
+}
+
+function segmentSource(segment: string): string {
+	let source = "";
+	for (let index = 0; index < segment.length; index++) {
+		const char = segment[index] ?? "";
+		if (char === "*") {
+			while (segment[index + 1] === "*") index++;
+			source += "[^/]*";
+		} else if (char === "?") {
+			source += "[^/]";
+		} else if (char === "[") {
+			const end = classEnd(segment, index);
+			source += classSource(segment.slice(index + 1, end));
+			index = end;
+		} else {
+			source += char.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+		}
+	}
+	return source;
+}
+
+function classSource(body: string): string {
+	const negated = body.startsWith("!") || body.startsWith("^");
+	const members = (negated ? body.slice(1) : body).replace(/[\\\]^[]/g, "\\$&");
+	// A negated class must still not cross a directory boundary.
+	return negated ? `[^${members}/]` : `[${members}]`;
+}

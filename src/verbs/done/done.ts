@@ -1,0 +1,201 @@
+import type * as v from "valibot";
+import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
+import type { VerbContext } from "../../contract/context.ts";
+import type { DiscernConfig } from "../../config/schema.ts";
+import { executePlan, failureSentence } from "../../gate/execute.ts";
+import { lockCheckout } from "../../gate/lock.ts";
+import { planGate, planItems, type PlannedJob } from "../../gate/plan.ts";
+import type { FailedStage } from "../../gate/schema.ts";
+import { configDigest, type ProofRecord, readLastRun, readProof, removeProof, writeLastRun, writeProof } from "../../gate/state.ts";
+import type { RepositoryLocation } from "../../git/repository.ts";
+import { readWorkingState } from "../../git/repository.ts";
+import { git, gitLine } from "../../git/run.ts";
+import { resolveTrunk, type Trunk } from "../../git/trunk.ts";
+import { openProject } from "../../project/open.ts";
+import { scopesTouched } from "./scopes.ts";
+import type { DoneData, DoneInput } from "./schema.ts";
+import { proofLine, summaryOf } from "./proof.ts";
+
+type DoneResult = Result<"done", DoneData>;
+
+const base = (standalone: boolean): DoneData => ({
+	failed_stage: null,
+	scopes_changed: [],
+	standards: [],
+	gate_ran: false,
+	proof: null,
+	standalone,
+	interrupted: false,
+});
+
+/**
+ * The Gate: every stage on the exact committed tree, cheapest refusals
+ * first; a green run on a clean, unmoved HEAD records a Proof.
+ */
+export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>): Promise<DoneResult> {
+	const standalone = input.standalone ?? false;
+	const opened = await openProject(ctx);
+	if (!opened.ok) return asVerb("done", opened.refusal);
+	const { repository, config } = opened;
+	const [working, trunk] = await Promise.all([readWorkingState(repository.root), resolveTrunk(repository.root, config.repository.trunk, ctx.env.DISCERN_TRUNK)]);
+	if (ctx.facts) Object.assign(ctx.facts, { branch: working?.branch ?? null, head: working?.head?.slice(0, 7) ?? null });
+
+	// 1. The tree must be committed and on a branch.
+	if (!working) {
+		return fail("done", "dirty_worktree", "git could not report the working tree, so it cannot be trusted as clean.", ["Run `git status` and repair the repository."]);
+	}
+	if (working.head === null) return fail("done", "dirty_worktree", "Nothing is committed on this branch yet: the gate checks commits.", ["Commit the work, then run `discern done`."]);
+	if (working.branch === null) return fail("done", "detached_head", `HEAD is detached at ${working.head.slice(0, 7)}: a Proof belongs to a branch.`, ["Switch to a branch (`git switch -c NAME`), then run `discern done`."]);
+	if (working.changes.length > 0 && !standalone) {
+		const names = working.changes.slice(0, 10).map((change) => change.path);
+		const more = working.changes.length > 10 ? ` and ${working.changes.length - 10} more` : "";
+		return fail("done", "dirty_worktree", `The tree has uncommitted changes: ${names.join(", ")}${more}. The gate checks the exact committed tree.`, [
+			"Commit (or stash) the changes, then run `discern done`.",
+			"`discern done --standalone` runs the gate on the dirty tree for diagnosis, without a Proof.",
+		]);
+	}
+	const head = working.head;
+	const tree = (await gitLine(["rev-parse", "HEAD^{tree}"], repository.root)) ?? "";
+	const digest = configDigest(JSON.stringify(config));
+
+	// 2. An unchanged tree: reuse its Proof, or refuse to repeat a red run.
+	if (!standalone) {
+		const [proof, last] = await Promise.all([readProof(repository.gitDir), readLastRun(repository.gitDir)]);
+		if (proof && proof.head === head && proof.tree === tree && proof.config_digest === digest) {
+			return ok("done", `${proof.line} (already proven; nothing ran)`, { ...base(false), gate_ran: false, proof: summaryOf(proof) }, { hints: ["Relay the Proof line; landing needs the owner's consent."] });
+		}
+		if (last && last.verb === "done" && !last.ok && !last.standalone && last.head === head && last.tree === tree && last.config_digest === digest && !input.rerun) {
+			return fail("done", "unchanged_tree_rerun", `This exact tree already failed the gate (${last.failed_stage ?? "unknown"} stage, ${last.time}); running it again would say the same.`, [
+				"Fix the failure and commit, then run `discern done`.",
+				"If the failure was flaky, `discern done --rerun` runs it anyway.",
+			], { data: { ...base(false), failed_stage: (last.failed_stage as FailedStage | null) ?? null } });
+		}
+	}
+
+	// 3. In a worktree, the branch must contain the trunk.
+	if (repository.location === "worktree" && trunk.exists && trunk.name) {
+		const contained = await git(["merge-base", "--is-ancestor", `refs/heads/${trunk.name}`, "HEAD"], repository.root);
+		if (contained.exitCode === 1) {
+			return fail("done", "behind_trunk", `The trunk \`${trunk.name}\` has commits this branch does not: the gate must check the merged result.`, [
+				"Run `discern update` to merge the trunk, then `discern done`.",
+			]);
+		}
+	}
+
+	const scopes = await scopesTouched(repository.root, trunk, config);
+	const plan = planGate("done", config, { scopesChanged: scopes.touched });
+	if (input.dry_run) {
+		return ok("done", `Would run ${plan.phases.flat().length} job(s); nothing ran.`, { ...base(standalone), scopes_changed: scopes.touched }, { dry_run: true, plan: planItems(plan) });
+	}
+
+	const locked = lockCheckout(repository, "done");
+	if (!locked.ok) return asVerb("done", locked.refusal);
+	try {
+		return await runGate(ctx, { repository, config, trunk, head, tree, digest, standalone, scopesChanged: scopes.touched, branch: working.branch, plan });
+	} finally {
+		locked.lock.release();
+	}
+}
+
+interface GateRun {
+	repository: RepositoryLocation;
+	config: DiscernConfig;
+	trunk: Trunk;
+	head: string;
+	tree: string;
+	digest: string;
+	standalone: boolean;
+	scopesChanged: string[];
+	branch: string;
+	plan: ReturnType<typeof planGate>;
+}
+
+async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
+	const { repository } = run;
+	const fingerprint = () => trackedFingerprint(repository.root);
+	let last = await fingerprint();
+	let drift: { stage: string; files: string[] } | undefined;
+	// 7. Tree drift: after each green phase, no job may have changed a tracked file.
+	const afterPhase = async (phase: readonly PlannedJob[]) => {
+		const now = await fingerprint();
+		if (now.text === last.text) return null;
+		const files = [...new Set([...now.paths, ...last.paths])].filter((path) => now.lines.get(path) !== last.lines.get(path));
+		drift = { stage: phase[0]?.stage ?? "", files };
+		last = now;
+		return `the ${drift.stage} stage changed tracked files`;
+	};
+	const execution = await executePlan(ctx, repository, run.trunk.name, run.plan, afterPhase);
+	const { report, steps, diagnostics, durationS } = execution;
+	const headAfter = await gitLine(["rev-parse", "HEAD"], repository.root);
+	const moved = headAfter !== run.head;
+	const failedStage: FailedStage | null = report.failed
+		? (report.failed.job.stage as FailedStage)
+		: drift || moved
+			? "tree_drift"
+			: report.interrupted
+				? ((report.runs.find((job) => job.outcome === "cancelled")?.job.stage as FailedStage | undefined) ?? null)
+				: null;
+	const green = failedStage === null && !report.interrupted;
+	const data: DoneData = { ...base(run.standalone), scopes_changed: run.scopesChanged, gate_ran: true, failed_stage: failedStage, interrupted: report.interrupted, ...(drift ? { drift } : {}) };
+
+	await writeLastRun(repository.gitDir, {
+		verb: "done",
+		ok: green,
+		failed_stage: failedStage,
+		head: run.head,
+		tree: run.tree,
+		config_digest: run.digest,
+		standalone: run.standalone,
+		time: new Date().toISOString(),
+		duration_s: durationS,
+	}).catch(() => undefined);
+
+	if (!green) {
+		if (!run.standalone) await removeProof(repository.gitDir).catch(() => undefined);
+		const message = drift
+			? `The ${drift.stage} stage changed tracked files: ${drift.files.slice(0, 10).join(", ")}. The gate must leave the tree as committed.`
+			: moved
+				? "HEAD moved while the gate ran (a job committed?): the result does not describe one commit."
+				: `${failureSentence(report)}.`;
+		const hints: [string, ...string[]] = drift
+			? [`Run the ${drift.stage} jobs yourself (\`discern prepare\` for formatters), commit what they change, then \`discern done\`.`]
+			: ["Read the diagnostics (each names the command to reproduce it), fix, commit, and run `discern done`."];
+		return fail("done", "gate_failed", message, hints, { data, steps, diagnostics });
+	}
+	if (run.standalone) {
+		return ok("done", `The gate passed on the working tree (${durationS} s), standalone: no Proof is issued for uncommitted work.`, data, {
+			steps,
+			hints: ["Commit, then run `discern done` for a Proof."],
+		});
+	}
+	const record: ProofRecord = {
+		version: 1,
+		head: run.head,
+		tree: run.tree,
+		branch: run.branch,
+		config_digest: run.digest,
+		jobs: report.runs.filter((job) => job.outcome === "ok").map((job) => ({ label: job.job.label, stage: job.job.stage, duration_s: job.durationS })),
+		standards: [],
+		time: new Date().toISOString(),
+		duration_s: durationS,
+		line: "",
+	};
+	record.line = proofLine(record);
+	await writeProof(repository.gitDir, record);
+	return ok("done", record.line, { ...data, proof: summaryOf(record) }, {
+		steps,
+		hints: ["Relay the Proof line verbatim; landing needs the owner's consent (`discern accept`)."],
+	});
+}
+
+/** Tracked changes only: what a job could have altered in the committed tree. */
+async function trackedFingerprint(root: string): Promise<{ text: string; lines: Map<string, string>; paths: string[] }> {
+	const result = await git(["status", "--porcelain=v2", "-z", "--untracked-files=no"], root);
+	const lines = new Map<string, string>();
+	for (const record of result.stdout.split("\0")) {
+		if (!record || record.startsWith("#")) continue;
+		const path = record.slice(record.lastIndexOf(" ") + 1);
+		lines.set(path, record);
+	}
+	return { text: result.exitCode === 0 ? result.stdout : `unreadable:${Date.now()}`, lines, paths: [...lines.keys()] };
+}

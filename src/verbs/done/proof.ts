@@ -1,0 +1,13 @@
+import type { ProofRecord } from "../../gate/state.ts";
+import type { DoneData } from "./schema.ts";
+
+/** "Proof: agent/fix-login-3f2a1c @ 1a2b3c4 passed format, lint, typecheck, test (4 jobs, 12.3 s)" */
+export function proofLine(proof: Omit<ProofRecord, "line">): string {
+	const labels = proof.jobs.map((job) => job.label);
+	const passed = labels.length > 0 ? `passed ${labels.join(", ")}` : "passed (no jobs declared)";
+	return `Proof: ${proof.branch} @ ${proof.head.slice(0, 7)} ${passed} (${labels.length} job${labels.length === 1 ? "" : "s"}, ${proof.duration_s} s)`;
+}
+
+export function summaryOf(proof: ProofRecord): NonNullable<DoneData["proof"]> {
+	return { line: proof.line, head: proof.head, tree: proof.tree, branch: proof.branch, time: proof.time };
+}

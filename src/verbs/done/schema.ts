@@ -1,0 +1,35 @@
+import * as v from "valibot";
+import { DryRunFlag, FailedStageField } from "../../gate/schema.ts";
+
+export const DoneInput = v.strictObject({
+	dry_run: DryRunFlag,
+	rerun: v.optional(v.pipe(v.boolean(), v.description("Run again even though this exact tree already failed."))),
+	standalone: v.optional(v.pipe(v.boolean(), v.description("Run on a dirty tree for diagnosis; can never earn a Proof."))),
+});
+
+export const ProofSummary = v.strictObject({
+	line: v.pipe(v.string(), v.description("One sentence to relay verbatim.")),
+	head: v.string(),
+	tree: v.string(),
+	branch: v.string(),
+	time: v.string(),
+});
+
+export const DoneData = v.strictObject({
+	failed_stage: FailedStageField,
+	scopes_changed: v.pipe(v.array(v.string()), v.description("Configured scopes this branch and tree touch, in declaration order.")),
+	standards: v.array(
+		v.strictObject({
+			name: v.string(),
+			verdict: v.picklist(["held", "improved", "regressed", "unmeasured"]),
+			value: v.nullable(v.number()),
+			limit: v.number(),
+		}),
+	),
+	gate_ran: v.pipe(v.boolean(), v.description("False when a current Proof already covered this exact tree.")),
+	proof: v.nullable(ProofSummary),
+	standalone: v.boolean(),
+	drift: v.optional(v.strictObject({ stage: v.string(), files: v.array(v.string()) })),
+	interrupted: v.boolean(),
+});
+export type DoneData = v.InferOutput<typeof DoneData>;

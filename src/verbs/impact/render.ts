@@ -1,0 +1,32 @@
+import type { RenderOptions } from "../../contract/verbs.ts";
+import type { Result } from "../../contract/envelope.ts";
+import { paint } from "../../ui/style.ts";
+import { CODE_MARKER, type ImpactData } from "./schema.ts";
+
+/**
+ * The touched scopes with their counts. A `has` question renders nothing:
+ * its answer is the exit status (and `data.membership` under --json).
+ */
+export function renderImpact(result: Result<"impact", ImpactData>, { color, verbose }: RenderOptions): string {
+	const data = result.data;
+	if (!data || data.membership !== undefined) return "";
+	const lines: string[] = [];
+	if (!data.complete) lines.push(paint(`incomplete: ${data.reason ?? "git could not list every change"} — every scope counts as touched`, "yellow", color));
+	const touched = new Set(data.scopes);
+	const width = Math.max(0, ...data.per_scope.map((scope) => scope.scope.length));
+	for (const scope of data.per_scope) {
+		const mark = touched.has(scope.scope) ? paint("●", "cyan", color) : paint("·", "dim", color);
+		const notes = [scope.neutral ? "neutral" : "", scope.gate ? "gate" : ""].filter(Boolean).join(", ");
+		const count = `${scope.paths} path${scope.paths === 1 ? "" : "s"}`;
+		lines.push(`${mark} ${scope.scope.padEnd(width)}  ${count}${notes ? paint(`  (${notes})`, "dim", color) : ""}`);
+	}
+	if (data.per_scope.length === 0) lines.push(paint("no scopes declared under [scopes]", "dim", color));
+	if (touched.has(CODE_MARKER)) lines.push(`${paint("●", "cyan", color)} ${paint(CODE_MARKER, "bold", color)}  a path outside every neutral scope changed`);
+	lines.push(`${data.changed} changed path${data.changed === 1 ? "" : "s"}`);
+	// The list itself is for a person who asked for detail; the counts answer the usual question.
+	if (verbose) {
+		for (const path of data.paths) lines.push(`  ${path}`);
+		if (data.truncated) lines.push(`  … and ${data.changed - data.paths.length} more`);
+	}
+	return lines.join("\n");
+}

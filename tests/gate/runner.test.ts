@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { GatePlan, PlannedJob } from "../../src/gate/plan.ts";
+import { type RunEvent, runPlan } from "../../src/gate/runner.ts";
+import { processesWithEnv, survivors } from "../helpers/processes.ts";
+
+/**
+ * The runner against real shells: exit codes, list-valued jobs, fail-fast,
+ * timeouts, TERM-ignoring trees, interrupts, huge output. After every test
+ * no process that carries the fixture's DISCERN_ROOT may be alive.
+ */
+let root: string;
+beforeAll(async () => {
+	root = await mkdtemp(join(tmpdir(), "discern-runner-"));
+});
+afterAll(async () => {
+	await rm(root, { recursive: true, force: true });
+});
+
+const job = (label: string, commands: string[], extra: Partial<PlannedJob> = {}): PlannedJob => ({
+	label,
+	stage: "check",
+	kind: "job",
+	commands,
+	timeout: 0,
+	...extra,
+});
+
+function plan(phases: PlannedJob[][], failFast = true): GatePlan {
+	return { verb: "done", phases, skipped: [], failFast };
+}
+
+async function run(p: GatePlan, options: { signal?: AbortSignal; graceMs?: number; events?: RunEvent[] } = {}) {
+	const logDir = await mkdtemp(join(root, "logs-"));
+	const report = await runPlan(p, {
+		root,
+		env: { PATH: process.env.PATH ?? "", DISCERN_ROOT: root },
+		logDir,
+		signal: options.signal ?? new AbortController().signal,
+		graceMs: options.graceMs ?? 300,
+		onEvent: (event) => options.events?.push(event),
+	});
+	expect(await survivors(root)).toEqual([]);
+	return report;
+}
+
+const outcomes = (report: Awaited<ReturnType<typeof run>>) => Object.fromEntries(report.runs.map((r) => [r.job.label, r.outcome]));
+
+describe("the survivor check", () => {
+	test("sees a process that carries the fixture's DISCERN_ROOT (so a clean result means something)", async () => {
+		const child = Bun.spawn(["sleep", "5"], { env: { ...process.env, DISCERN_ROOT: root }, stdin: "ignore", stdout: "ignore" });
+		try {
+			expect(await processesWithEnv("DISCERN_ROOT", root)).toContain(child.pid);
+		} finally {
+			child.kill("SIGKILL");
+			await child.exited;
+		}
+	});
+});
+
+describe("runPlan", () => {
+	test("green jobs: outcome ok, exit 0, output in the log, DISCERN_ROOT set, stdin closed", async () => {
+		const report = await run(plan([[job("hello", ['echo "root=$DISCERN_ROOT"; cat; echo done-reading']) ]]));
+		expect(report.failed).toBeNull();
+		const only = report.runs[0];
+		expect(only?.outcome).toBe("ok");
+		expect(only?.exitCode).toBe(0);
+		const log = await readFile(only?.logPath ?? "", "utf8");
+		expect(log).toContain(`root=${root}`);
+		expect(log).toContain("done-reading");
+	});
+
+	test("a failing job reports its exit code and the command; later phases are skipped", async () => {
+		const report = await run(plan([[job("lint", ["exit 3"])], [job("test", ["true"], { stage: "test" })]]));
+		expect(report.failed?.job.label).toBe("lint");
+		expect(report.failed?.exitCode).toBe(3);
+		expect(report.failed?.failedCommand).toBe("exit 3");
+		expect(outcomes(report)).toEqual({ lint: "failed", test: "skipped" });
+	});
+
+	test("a list-valued job runs in order and stops at its first failure", async () => {
+		const report = await run(plan([[job("e2e", ["echo one", "exit 4", "echo never"])]]));
+		const log = await readFile(report.runs[0]?.logPath ?? "", "utf8");
+		expect(log).toContain("$ echo one\none\n$ exit 4\n");
+		expect(log).not.toContain("never");
+		expect(report.failed?.failedCommand).toBe("exit 4");
+	});
+
+	test("fail-fast cancels a running sibling's whole tree", async () => {
+		const started = performance.now();
+		const report = await run(plan([[job("slow", ["sleep 30 & sleep 30; wait"]), job("bad", ["sleep 0.2; exit 1"])]]));
+		expect(outcomes(report)).toEqual({ slow: "cancelled", bad: "failed" });
+		expect(performance.now() - started).toBeLessThan(10_000);
+	});
+
+	test("without fail-fast, siblings finish", async () => {
+		const report = await run(plan([[job("slowish", ["sleep 0.5; echo finished"]), job("bad", ["exit 1"])]], false));
+		expect(outcomes(report)).toEqual({ slowish: "ok", bad: "failed" });
+	});
+
+	test("a timeout kills the whole tree, including a grandchild that ignores TERM", async () => {
+		const stubborn = "sh -c 'trap \"\" TERM; while true; do sleep 0.1; done' & trap '' TERM; sleep 60";
+		const report = await run(plan([[job("hang", [stubborn], { timeout: 1 })]]), { graceMs: 300 });
+		const hang = report.runs[0];
+		expect(hang?.outcome).toBe("failed");
+		expect(hang?.timedOut).toBe(true);
+		expect(await readFile(hang?.logPath ?? "", "utf8")).toContain("timed out after 1 s");
+	});
+
+	test("a process that leaves its group (setsid) is still killed on timeout", async () => {
+		const report = await run(plan([[job("escape", ["setsid sh -c 'sleep 60' & sleep 60"], { timeout: 1 })]]));
+		expect(report.runs[0]?.timedOut).toBe(true);
+	});
+
+	test("background processes left by a green job do not outlive it", async () => {
+		const report = await run(plan([[job("leaky", ["sleep 60 & echo left-behind"])]]));
+		expect(report.runs[0]?.outcome).toBe("ok");
+	});
+
+	test("an interrupt (abort) cancels everything and marks later phases skipped", async () => {
+		const controller = new AbortController();
+		setTimeout(() => controller.abort("SIGINT"), 300);
+		const report = await run(plan([[job("long", ["trap '' TERM; sleep 60"])], [job("after", ["true"])]]), { signal: controller.signal });
+		expect(report.interrupted).toBe(true);
+		expect(outcomes(report)).toEqual({ long: "cancelled", after: "skipped" });
+	});
+
+	test("fix jobs in separate phases run one after another; a phase's jobs run together", async () => {
+		const events: RunEvent[] = [];
+		const together = [job("a", ["sleep 0.3"]), job("b", ["sleep 0.3"])];
+		const started = performance.now();
+		await run(plan([[job("f1", ["true"], { stage: "fix" })], [job("f2", ["true"], { stage: "fix" })], together]), { events });
+		const order = events.map((event) => `${event.type}:${event.label}`);
+		expect(order.indexOf("finish:f1")).toBeLessThan(order.indexOf("start:f2"));
+		expect(order.indexOf("start:b")).toBeLessThan(order.indexOf("finish:a"));
+		expect(performance.now() - started).toBeLessThan(2000);
+	});
+
+	test("100 MB of output goes to the log, not into memory", async () => {
+		const report = await run(plan([[job("noisy", ["head -c 104857600 /dev/zero | tr '\\0' 'x'; echo; echo tail-marker"])]]));
+		const log = report.runs[0]?.logPath ?? "";
+		expect((await stat(log)).size).toBeGreaterThan(100 * 1024 * 1024);
+		expect(report.runs[0]?.outcome).toBe("ok");
+	});
+
+	test("afterPhase can stop the run between phases", async () => {
+		const p = plan([[job("fmt", ["true"], { stage: "fix" })], [job("lint", ["true"])]]);
+		const logDir = await mkdtemp(join(root, "logs-"));
+		const report = await runPlan(p, {
+			root,
+			env: { PATH: process.env.PATH ?? "", DISCERN_ROOT: root },
+			logDir,
+			signal: new AbortController().signal,
+			afterPhase: async (phase) => (phase[0]?.stage === "fix" ? "drifted" : null),
+		});
+		expect(report.stoppedBy).toEqual({ reason: "drifted", stage: "fix" });
+		expect(outcomes(report)).toEqual({ fmt: "ok", lint: "skipped" });
+	});
+});
