@@ -74,6 +74,8 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 		const startedAt = new Date();
 		const result = await module.run(ctx, input.output).finally(() => live?.clear());
 		await recordInLogbook(result, facts, "cli", startedAt);
+		const silent = json ? null : (module.silentExit?.(result) ?? null);
+		if (silent !== null) return silent;
 		const verbose = (input.output as { verbose?: boolean }).verbose ?? false;
 		const body = json ? "" : module.render(result, { color, verbose });
 		return emit(result, body, io, json, color);

@@ -2,7 +2,9 @@ import { join } from "node:path";
 import { parse, TomlError } from "smol-toml";
 import * as v from "valibot";
 import { issueSentence, pathOf } from "../contract/issues.ts";
+import { scopeGlobIssues } from "../scopes/glob.ts";
 import { nearest } from "../text/suggest.ts";
+import { CODE_MARKER } from "../scopes/classify.ts";
 import type { ConfigIssue } from "./issue.ts";
 
 export type { ConfigIssue };
@@ -144,6 +146,18 @@ function crossChecks(raw: unknown, positions: Map<string, Position>): ConfigIssu
 		issues.push({
 			message: `job \`${name}\` is not a known job, so it must declare its stage: [jobs.${name}] with run = "…" and stage = one of ${STAGES.join(", ")} (known jobs: ${Object.keys(KNOWN_JOB_STAGES).join(", ")})`,
 			key: `jobs.${name}`,
+			...(at ? { line: at.line, col: at.col } : {}),
+		});
+	}
+	for (const problem of scopeGlobIssues(tableAt(raw, "scopes"))) {
+		const at = positionOf(positions, ["scopes", problem.scope, "paths"]);
+		issues.push({ message: problem.message, key: `scopes.${problem.scope}.paths.${problem.index}`, ...(at ? { line: at.line, col: at.col } : {}) });
+	}
+	if (Object.hasOwn(tableAt(raw, "scopes"), CODE_MARKER)) {
+		const at = positionOf(positions, ["scopes", CODE_MARKER]);
+		issues.push({
+			message: `\`${CODE_MARKER}\` cannot name a scope: \`discern impact\` uses it to mean "a non-neutral path changed"`,
+			key: `scopes.${CODE_MARKER}`,
 			...(at ? { line: at.line, col: at.col } : {}),
 		});
 	}

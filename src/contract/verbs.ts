@@ -11,6 +11,7 @@ import { StatusData, StatusInput } from "../verbs/status/schema.ts";
 import { DoneData, DoneInput } from "../verbs/done/schema.ts";
 import { PrepareData, PrepareInput } from "../verbs/prepare/schema.ts";
 import { TestData, TestInput } from "../verbs/test/schema.ts";
+import { ImpactData, ImpactInput } from "../verbs/impact/schema.ts";
 
 /**
  * The verb registry: the single source the CLI, the MCP server, the
@@ -29,6 +30,11 @@ export interface VerbModule<Name extends string, Input, Data> {
 	run: (ctx: VerbContext, input: Input) => Promise<Result<Name, Data>>;
 	/** The human text for a result's data (the shared renderer adds message, error and hints). */
 	render: (result: Result<Name, Data>, options: RenderOptions) => string;
+	/**
+	 * For a yes/no question asked without --json: the exit code that answers
+	 * it, printing nothing (`impact --has S`). Null for an ordinary result.
+	 */
+	silentExit?: (result: Result<Name, Data>) => 0 | 1 | null;
 }
 
 export interface RenderOptions {
@@ -115,6 +121,18 @@ export const VERBS = [
 		exposure: { tool: "discern_done", project: true },
 		cli: { examples: ["discern done", "discern done --dry-run", "discern done --standalone", "discern done --rerun"] },
 		load: () => import("../verbs/done/index.ts").then((module) => module.verb),
+	}),
+	defineVerb({
+		name: "impact",
+		title: "Impact: which scopes this branch and tree touch",
+		summary: "Which configured scopes the branch and the working tree touch, plus `code` when a non-neutral path changed.",
+		group: "Quality",
+		input: ImpactInput,
+		data: ImpactData,
+		annotations: "readOnly",
+		exposure: { tool: "discern_impact", project: true },
+		cli: { examples: ["discern impact", "discern impact --has web", "discern impact --has code && echo code changed"] },
+		load: () => import("../verbs/impact/index.ts").then((module) => module.verb),
 	}),
 	defineVerb({
 		name: "doctor",

@@ -12,12 +12,13 @@ interface ResourceSpec {
 	name: string;
 	title: string;
 	description: string;
-	verb: "status" | "config" | "docs";
+	verb: "status" | "config" | "docs" | "impact";
 	input: Record<string, unknown>;
 }
 
 const FIXED: readonly ResourceSpec[] = [
 	{ uri: "discern://status", name: "status", title: "Status", description: "Where you are and the next action (discern_status's data).", verb: "status", input: {} },
+	{ uri: "discern://impact", name: "impact", title: "Impact", description: "Which scopes the branch and working tree touch (discern_impact's data).", verb: "impact", input: {} },
 	{ uri: "discern://config", name: "config", title: "Config", description: "discern.toml as discern reads it: validity, problems with lines, and the effective values.", verb: "config", input: { action: "validate" } },
 	{ uri: "discern://docs", name: "docs", title: "Manual index", description: "discern's manual: every page with its summary.", verb: "docs", input: {} },
 ];

@@ -1,5 +1,8 @@
 import type { ScopeClassifier } from "./glob.ts";
 
+/** The marker that follows the touched scopes when a path outside every neutral scope changed; no scope may take the name. */
+export const CODE_MARKER = "code";
+
 export interface Classification {
 	/** Touched scope names, in declaration order. */
 	touched: string[];

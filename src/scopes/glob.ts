@@ -17,8 +17,9 @@
  * that classifies tens of thousands of paths against many scopes quickly.
  */
 
-/** Brace expansion beyond this is a typo or an attack, not a scope. */
+/** Brace expansion beyond these is a typo or an attack, not a scope. */
 const MAX_ALTERNATIVES = 256;
+const MAX_BRACE_DEPTH = 8;
 
 export type PathTest = (path: string) => boolean;
 
@@ -156,13 +157,13 @@ function pieceOf(alternative: string): Piece {
 	if (last !== undefined && last !== "**") {
 		if (isPlain(last)) return { kind: "name", name: last };
 		if (last.startsWith("*") && isPlain(last.slice(1))) return { kind: "suffix", suffix: last.slice(1) };
-		return { kind: "base", source: segmentSource(last) };
+		return { kind: "base", source: `^${segmentSource(last, { count: 0 })}$` };
 	}
 	if (segments.every(isPlain)) return { kind: "exact", segments };
 	const firstWild = segments.findIndex((segment) => !isPlain(segment));
 	const lead = segments.slice(0, firstWild);
 	if (firstWild === segments.length - 1 && segments[firstWild] === "**") return { kind: "beneath", segments: lead };
-	return { kind: "full", lead, source: `^(?:${alternativeSource(alternative)})$` };
+	return { kind: "full", lead, source: `^(?:${alternativeSource(alternative, { count: 0 })})$` };
 }
 
 function isPlain(segment: string): boolean {
@@ -205,7 +206,6 @@ function buildIndex(scopePieces: readonly Piece[][]): (path: string) => number[]
 		else map.set(key, [value]);
 	};
 	scopePieces.forEach((pieces, scope) => {
-		const baseSources: string[] = [];
 		for (const piece of pieces) {
 			if (piece.kind === "all") everything.push(scope);
 			else if (piece.kind === "exact") nodeAt(piece.segments).rules.push({ scope, kind: "self_or_beneath" });
@@ -215,11 +215,10 @@ function buildIndex(scopePieces: readonly Piece[][]): (path: string) => number[]
 				const dot = piece.suffix.lastIndexOf(".");
 				if (dot < 0) looseSuffixes.push({ scope, suffix: piece.suffix });
 				else push(suffixesByExtension, piece.suffix.slice(dot), { scope, suffix: piece.suffix });
-			} else if (piece.kind === "base") baseSources.push(piece.source);
+			} else if (piece.kind === "base") baseRegexes.push({ scope, regex: new RegExp(piece.source) });
 			else if (piece.lead.length > 0) nodeAt(piece.lead).rules.push({ scope, kind: "regex", regex: new RegExp(piece.source) });
 			else pathRegexes.push({ scope, regex: new RegExp(piece.source) });
 		}
-		if (baseSources.length > 0) baseRegexes.push({ scope, regex: new RegExp(`^(?:${baseSources.join("|")})$`) });
 	});
 
 	// One flag per scope, reused across calls (lookups are synchronous).
@@ -265,7 +264,9 @@ function buildIndex(scopePieces: readonly Piece[][]): (path: string) => number[]
  */
 function expand(pattern: string): string[] | string {
 	let position = 0;
-	const parseSequence = (inBraces: boolean): string[] | string => {
+	const parseSequence = (depth: number): string[] | string => {
+		if (depth > MAX_BRACE_DEPTH) return `its braces nest deeper than ${MAX_BRACE_DEPTH} levels`;
+		const inBraces = depth > 0;
 		let results = [""];
 		while (position < pattern.length) {
 			const char = pattern[position] ?? "";
@@ -283,7 +284,7 @@ function expand(pattern: string): string[] | string {
 				position++;
 				const alternatives: string[] = [];
 				for (;;) {
-					const inner = parseSequence(true);
+					const inner = parseSequence(depth + 1);
 					if (typeof inner === "string") return inner;
 					alternatives.push(...inner);
 					const closer = pattern[position];
@@ -302,7 +303,7 @@ function expand(pattern: string): string[] | string {
 		}
 		return results;
 	};
-	return parseSequence(false);
+	return parseSequence(0);
 }
 
 /** Index of the `]` closing the class opened at `start`, or -1. A `]` right after `[` or `[!` is a member. */
@@ -332,11 +333,17 @@ function alternativeProblem(alternative: string): string | null {
 	return null;
 }
 
-function sourceOf(alternatives: readonly string[]): string {
-	return alternatives.map(alternativeSource).join("|");
+/** Capture groups used so far in the RegExp being built (backreferences number them). */
+interface Groups {
+	count: number;
 }
 
-function alternativeSource(alternative: string): string {
+function sourceOf(alternatives: readonly string[]): string {
+	const groups: Groups = { count: 0 };
+	return alternatives.map((alternative) => alternativeSource(alternative, groups)).join("|");
+}
+
+function alternativeSource(alternative: string, groups: Groups): string {
 	let body = alternative;
 	let anchored = false;
 	if (body.startsWith("/")) {
@@ -356,7 +363,7 @@ function alternativeSource(alternative: string): string {
 			needSeparator = false;
 			return;
 		}
-		source += (needSeparator ? "/" : "") + segmentSource(segment);
+		source += (needSeparator ? "/" : "") + segmentSource(segment, groups);
 		needSeparator = true;
 	});
 	const last = segments.at(-1) ?? "";
@@ -364,24 +371,42 @@ function alternativeSource(alternative: string): string {
 	return anchored ? source : `(?:.+/)?${source}`;
 }
 
-function segmentSource(segment: string): string {
-	let source = "";
+/**
+ * One segment. Between its `*`s lie fixed-length chunks; matching each
+ * middle chunk at its leftmost place is always right for a glob, so it is
+ * made atomic (a lookahead captured, then consumed by backreference: JS has
+ * no atomic groups). Plain `[^/]*` runs would backtrack exponentially on
+ * `*a*a*a*b` against a long name.
+ */
+function segmentSource(segment: string, groups: Groups): string {
+	const chunks = [""];
+	const append = (source: string) => {
+		chunks[chunks.length - 1] += source;
+	};
 	for (let index = 0; index < segment.length; index++) {
 		const char = segment[index] ?? "";
 		if (char === "*") {
 			while (segment[index + 1] === "*") index++;
-			source += "[^/]*";
+			chunks.push("");
 		} else if (char === "?") {
-			source += "[^/]";
+			append("[^/]");
 		} else if (char === "[") {
 			const end = classEnd(segment, index);
-			source += classSource(segment.slice(index + 1, end));
+			append(classSource(segment.slice(index + 1, end)));
 			index = end;
 		} else {
-			source += char.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+			append(char.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"));
 		}
 	}
-	return source;
+	const [first = "", ...rest] = chunks;
+	const last = rest.pop();
+	if (last === undefined) return first;
+	let source = first;
+	for (const chunk of rest) {
+		groups.count++;
+		source += `(?=([^/]*?${chunk}))\\${groups.count}`;
+	}
+	return `${source}[^/]*${last}`;
 }
 
 function classSource(body: string): string {

@@ -94,4 +94,22 @@ describe("CLI conventions", () => {
 		const run = await runDiscern(["status"], { cwd: repo.root });
 		expect(run.stdout).not.toContain("\u001B[");
 	});
+
+	test("`impact --has SCOPE` answers with its exit code alone; with --json it is an envelope, exit 0", async () => {
+		const scoped = await makeRepo({ config: '[jobs]\ntest = "true"\n[scopes.web]\npaths = ["web/**"]\n' });
+		try {
+			const untouched = await runDiscern(["impact", "--has", "web"], { cwd: scoped.root });
+			expect([untouched.exitCode, untouched.stdout, untouched.stderr]).toEqual([1, "", ""]);
+			await scoped.write("web/page.html", "<p>new</p>");
+			const touched = await runDiscern(["impact", "--has", "web"], { cwd: scoped.root });
+			expect([touched.exitCode, touched.stdout]).toEqual([0, ""]);
+			const json = await runDiscern(["impact", "--has", "docs", "--json"], { cwd: scoped.root });
+			expect(json.exitCode).toBe(2);
+			const asJson = await runDiscern(["impact", "--has", "code", "--json"], { cwd: scoped.root });
+			expect(asJson.exitCode).toBe(0);
+			expect((onlyJson(asJson.stdout).data as { membership: boolean }).membership).toBe(true);
+		} finally {
+			await scoped.remove();
+		}
+	});
 });

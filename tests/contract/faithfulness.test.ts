@@ -103,6 +103,43 @@ const MODES: Mode[] = [
 	{ verb: "config", mode: "refusal: no project", arrange: async () => ({ ctx: (await repo()).ctx(), input: { action: "validate" } }), expectOk: false, error: "no_project" },
 	{ verb: "config", mode: "refusal: no repository", arrange: async () => ({ ctx: await notARepo(), input: { action: "validate" } }), expectOk: false, error: "no_repository" },
 
+	{ verb: "prepare", mode: "success", arrange: () => configured(), expectOk: true },
+	{ verb: "prepare", mode: "dry-run", arrange: () => configured({ dry_run: true }), expectOk: true, dryRun: true },
+	{ verb: "prepare", mode: "failure", arrange: async () => ({ ctx: (await repo({ config: '[jobs]\nlint = "exit 2"\n' })).ctx(), input: {} }), expectOk: false, error: "gate_failed" },
+	{ verb: "prepare", mode: "refusal: no project", arrange: async () => ({ ctx: (await repo()).ctx(), input: {} }), expectOk: false, error: "no_project" },
+	{ verb: "test", mode: "success", arrange: () => configured(), expectOk: true },
+	{ verb: "test", mode: "dry-run", arrange: () => configured({ dry_run: true }), expectOk: true, dryRun: true },
+	{ verb: "test", mode: "failure", arrange: async () => ({ ctx: (await repo({ config: '[jobs]\ntest = "exit 1"\n' })).ctx(), input: {} }), expectOk: false, error: "gate_failed" },
+	{ verb: "test", mode: "refusal: no repository", arrange: async () => ({ ctx: await notARepo(), input: {} }), expectOk: false, error: "no_repository" },
+	{ verb: "done", mode: "success with a Proof", arrange: () => configured(), expectOk: true },
+	{ verb: "done", mode: "dry-run", arrange: () => configured({ dry_run: true }), expectOk: true, dryRun: true },
+	{ verb: "done", mode: "failure", arrange: async () => ({ ctx: (await repo({ config: '[jobs]\ntest = "exit 1"\n' })).ctx(), input: {} }), expectOk: false, error: "gate_failed" },
+	{
+		verb: "done",
+		mode: "refusal: dirty tree",
+		arrange: async () => {
+			const made = await repo({ config: BASIC_CONFIG });
+			await made.write("README.md", "dirty");
+			return { ctx: made.ctx(), input: {} };
+		},
+		expectOk: false,
+		error: "dirty_worktree",
+	},
+	{
+		verb: "done",
+		mode: "standalone on a dirty tree",
+		arrange: async () => {
+			const made = await repo({ config: BASIC_CONFIG });
+			await made.write("README.md", "dirty");
+			return { ctx: made.ctx(), input: { standalone: true } };
+		},
+		expectOk: true,
+	},
+	{ verb: "impact", mode: "success", arrange: () => configured(), expectOk: true },
+	{ verb: "impact", mode: "membership", arrange: () => configured({ has: "code" }), expectOk: true },
+	{ verb: "impact", mode: "refusal: unknown scope", arrange: () => configured({ has: "nope" }), expectOk: false, error: "invalid_arguments" },
+	{ verb: "impact", mode: "refusal: no project", arrange: async () => ({ ctx: (await repo()).ctx(), input: {} }), expectOk: false, error: "no_project" },
+
 	{ verb: "help", mode: "root", arrange: async () => ({ ctx: await notARepo(), input: {} }), expectOk: true },
 	{ verb: "help", mode: "one verb", arrange: async () => ({ ctx: await notARepo(), input: { verb: "docs" } }), expectOk: true },
 	{ verb: "help", mode: "refusal: unknown verb", arrange: async () => ({ ctx: await notARepo(), input: { verb: "stauts" } }), expectOk: false, error: "unknown_command" },

@@ -50,26 +50,32 @@ export async function impact(ctx: VerbContext, input: v.InferOutput<typeof Impac
 			scope,
 			paths: classification.counts[scope] ?? 0,
 			neutral: declared.neutral,
-			gate: declared.gate !== undefined && declared.gate.trim() !== "",
+			// An empty command or `:` is skipped, as for jobs.
+			gate: declared.gate !== undefined && !["", ":"].includes(declared.gate.trim()),
 		})),
 	};
-	const hints = changes.complete
-		? []
-		: ["Every scope counts as touched because git could not list every change; fix the cause above (or set [repository].trunk) for a precise answer."];
+	const extras = changes.complete
+		? {}
+		: {
+				hints: [
+					"Every scope counts as touched because git could not list every change. For a precise answer, check the trunk (`discern status` shows it; DISCERN_TRUNK or [repository].trunk set it) and that the branch has a commit.",
+				],
+			};
 
 	if (has !== undefined) {
 		const membership = has === CODE_MARKER ? classification.code : classification.touched.includes(has);
 		data.membership = membership;
-		const what = has === CODE_MARKER ? "Code outside the neutral scopes" : `Scope \`${has}\``;
-		return ok("impact", `${what} is ${membership ? "" : "not "}touched${changes.complete ? "" : " (failed open: the change list is incomplete)"}.`, data, hints.length > 0 ? { hints } : {});
+		const what = has === CODE_MARKER ? "Code (a path outside every neutral scope)" : `Scope \`${has}\``;
+		return ok("impact", `${what} is ${membership ? "" : "not "}touched${changes.complete ? "" : " (failed open: the change list is incomplete)"}.`, data, extras);
 	}
-	return ok("impact", summarize(data, trunk.name), data, hints.length > 0 ? { hints } : {});
+	return ok("impact", summarize(data, classification.code, trunk.name), data, extras);
 }
 
-function summarize(data: ImpactData, trunk: string | null): string {
+function summarize(data: ImpactData, code: boolean, trunk: string | null): string {
 	const against = trunk ? ` against \`${trunk}\`` : "";
 	if (!data.complete) return `git could not list every change (${data.reason ?? "unknown reason"}), so every scope counts as touched.`;
 	if (data.changed === 0) return `No changes${against}: no scope is touched.`;
-	const touched = data.scopes.length > 0 ? data.scopes.join(", ") : "no scope";
-	return `${data.changed} changed path${data.changed === 1 ? "" : "s"}${against} touch ${touched}.`;
+	const scopes = data.scopes.filter((_, index) => !(code && index === data.scopes.length - 1));
+	const touched = scopes.length > 0 ? `scope${scopes.length === 1 ? "" : "s"} ${scopes.join(", ")}` : "no scope";
+	return `${data.changed} changed path${data.changed === 1 ? "" : "s"}${against}: ${touched}; ${code ? "code changed" : "no code outside neutral scopes"}.`;
 }

@@ -11,7 +11,7 @@ export function renderImpact(result: Result<"impact", ImpactData>, { color, verb
 	const data = result.data;
 	if (!data || data.membership !== undefined) return "";
 	const lines: string[] = [];
-	if (!data.complete) lines.push(paint(`incomplete: ${data.reason ?? "git could not list every change"} — every scope counts as touched`, "yellow", color));
+	if (!data.complete) lines.push(paint("incomplete change list: every scope counts as touched (failed open)", "yellow", color));
 	const touched = new Set(data.scopes);
 	const width = Math.max(0, ...data.per_scope.map((scope) => scope.scope.length));
 	for (const scope of data.per_scope) {
@@ -21,7 +21,10 @@ export function renderImpact(result: Result<"impact", ImpactData>, { color, verb
 		lines.push(`${mark} ${scope.scope.padEnd(width)}  ${count}${notes ? paint(`  (${notes})`, "dim", color) : ""}`);
 	}
 	if (data.per_scope.length === 0) lines.push(paint("no scopes declared under [scopes]", "dim", color));
-	if (touched.has(CODE_MARKER)) lines.push(`${paint("●", "cyan", color)} ${paint(CODE_MARKER, "bold", color)}  a path outside every neutral scope changed`);
+	if (touched.has(CODE_MARKER)) {
+		const why = data.complete ? "a path outside every neutral scope changed" : "assumed, since the change list is incomplete";
+		lines.push(`${paint("●", "cyan", color)} ${paint(CODE_MARKER, "bold", color)}  ${why}`);
+	}
 	lines.push(`${data.changed} changed path${data.changed === 1 ? "" : "s"}`);
 	// The list itself is for a person who asked for detail; the counts answer the usual question.
 	if (verbose) {

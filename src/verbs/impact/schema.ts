@@ -1,4 +1,7 @@
 import * as v from "valibot";
+import { CODE_MARKER } from "../../scopes/classify.ts";
+
+export { CODE_MARKER };
 
 export const ImpactInput = v.strictObject({
 	has: v.optional(
@@ -12,9 +15,6 @@ export const ImpactInput = v.strictObject({
 
 /** How many changed paths a result lists before it only counts. */
 export const MAX_LISTED_PATHS = 200;
-
-/** The marker that follows the touched scopes when a path outside every neutral scope changed. */
-export const CODE_MARKER = "code";
 
 export const ImpactData = v.strictObject({
 	scopes: v.pipe(

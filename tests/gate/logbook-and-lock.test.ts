@@ -1,0 +1,84 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { readdir, readFile, writeFile, mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { test as testVerb } from "../../src/verbs/test/index.ts";
+import { runDiscern } from "../helpers/cli.ts";
+import { connectInMemory } from "../helpers/mcp.ts";
+import { makeRepo, type TestRepo } from "../helpers/repo.ts";
+
+const made: TestRepo[] = [];
+afterEach(async () => {
+	await Promise.all(made.splice(0).map((r) => r.remove()));
+});
+async function repo(config: string, files?: Record<string, string>): Promise<TestRepo> {
+	const r = await makeRepo({ config, ...(files ? { files } : {}) });
+	made.push(r);
+	return r;
+}
+
+async function logbookLines(root: string): Promise<Record<string, unknown>[]> {
+	const dir = join(root, ".git", "discern", "logbook");
+	const files = await readdir(dir);
+	expect(files.every((file) => /^\d{4}-\d{2}\.jsonl$/.test(file))).toBe(true);
+	const text = (await Promise.all(files.map((file) => readFile(join(dir, file), "utf8")))).join("");
+	return text.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+describe("the logbook", () => {
+	test("one metadata-only line per verb run, from the CLI and from MCP", async () => {
+		const SECRET = "s3cr3t-output-marker";
+		const r = await repo(`[jobs]\ntest = "echo ${SECRET}; cat secret.txt; exit 1"\n`, { "secret.txt": "FILE-CONTENT-MARKER\n" });
+		await runDiscern(["status", "--json"], { cwd: r.root, env: { API_TOKEN: "ENV-VALUE-MARKER" } });
+		await runDiscern(["test", "--json"], { cwd: r.root, env: { API_TOKEN: "ENV-VALUE-MARKER" } });
+		const { client, close } = await connectInMemory(r.root);
+		try {
+			await client.callTool({ name: "discern_status", arguments: {} });
+		} finally {
+			await close();
+		}
+		const lines = await logbookLines(r.root);
+		expect(lines.map((line) => [line.verb, line.surface, line.outcome])).toEqual([
+			["status", "cli", "ok"],
+			["test", "cli", "failed"],
+			["status", "mcp", "ok"],
+		]);
+		const testLine = lines[1] ?? {};
+		expect(testLine.error).toBe("gate_failed");
+		expect(testLine.failed_stage).toBe("test");
+		expect(testLine.branch).toBe("main");
+		expect(String(testLine.head)).toMatch(/^[0-9a-f]{7}$/);
+		expect(testLine.jobs).toEqual([{ label: "test", outcome: "failed", duration_s: expect.any(Number) }]);
+		const raw = JSON.stringify(lines);
+		for (const marker of [SECRET, "FILE-CONTENT-MARKER", "ENV-VALUE-MARKER", "echo "]) expect(raw).not.toContain(marker);
+	});
+
+	test("a logbook that cannot be written never changes the outcome", async () => {
+		const r = await repo('[jobs]\ntest = "true"\n');
+		// A file where the logbook folder should be: every append fails.
+		await mkdir(join(r.root, ".git", "discern"), { recursive: true });
+		await writeFile(join(r.root, ".git", "discern", "logbook"), "not a folder");
+		const run = await runDiscern(["test", "--json"], { cwd: r.root });
+		expect(run.exitCode).toBe(0);
+		expect(run.stderr).toBe("");
+		expect(JSON.parse(run.stdout).ok).toBe(true);
+	});
+});
+
+describe("the checkout lock", () => {
+	test("a lock held by a live process refuses at once with locked; a stale one is taken over", async () => {
+		const r = await repo('[jobs]\ntest = "true"\n');
+		const lockPath = join(r.root, ".git", "discern", "lock");
+		await mkdir(join(r.root, ".git", "discern"), { recursive: true });
+		await writeFile(lockPath, JSON.stringify({ pid: process.pid, verb: "done", since: "earlier" }));
+		const refused = await testVerb(r.ctx(), {});
+		expect(refused.ok ? "" : refused.error).toBe("locked");
+		expect(refused.message).toContain(`pid ${process.pid}`);
+		expect(await Bun.file(lockPath).exists()).toBe(true);
+
+		// A pid that cannot be alive: the lock is stale.
+		await writeFile(lockPath, JSON.stringify({ pid: 2 ** 22 + 7, verb: "done", since: "long ago" }));
+		const taken = await testVerb(r.ctx(), {});
+		expect(taken.ok).toBe(true);
+		expect(await Bun.file(lockPath).exists()).toBe(false);
+	});
+});
