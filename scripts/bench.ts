@@ -19,6 +19,7 @@ import { type Benchmark, measure, WHOLE } from "./bench/measure.ts";
 import { mcpSession, timeToExit, timeToFirstOutput } from "./bench/probes.ts";
 import { judge, type Outcome, renderJson, renderTable } from "./bench/report.ts";
 import { buildDiscern, buildHello, makeFixture } from "./bench/setup.ts";
+import { type GateFixtures, gateRun, makeGateFixtures, NOISY_BYTES, shellRun } from "./bench/gate.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const DISCERN = join(ROOT, "dist/discern");
@@ -30,6 +31,9 @@ interface BenchContext {
 	git: string;
 	/** A small committed repository with `discern.toml`. */
 	fixture: string;
+	gate: GateFixtures;
+	/** A folder for baseline output files. */
+	scratch: string;
 }
 
 const BENCHMARKS: readonly ((ctx: BenchContext) => Benchmark)[] = [
@@ -64,6 +68,37 @@ const BENCHMARKS: readonly ((ctx: BenchContext) => Benchmark)[] = [
 			{ phase: "tools/list", kind: "absolute", max: 10 },
 		],
 		notes: { exit: "after stdin closes; information" },
+	}),
+	(ctx) => ({
+		name: "done: 4 parallel `sleep 1` jobs",
+		candidate: gateRun("discern done", ctx.discern, ctx.gate.sleeps),
+		// The floor: one `sleep 1` (the four run in parallel).
+		baseline: shellRun("sleep 1", "sleep 1"),
+		budgets: [{ phase: WHOLE, kind: "absolute", max: 1150 }],
+		maxRuns: 10,
+	}),
+	(ctx) => ({
+		name: "done: a job printing 200 MB",
+		candidate: gateRun("discern done", ctx.discern, ctx.gate.noisy),
+		// The same pipeline into a file: the output has to land somewhere, so the disk's cost is the baseline's too.
+		baseline: shellRun("the same pipeline into a file", `head -c ${NOISY_BYTES} /dev/zero | tr '\\0' x > ${join(ctx.scratch, "baseline.log")}`),
+		// Throughput is what matters: the job writes straight to its log file, so discern adds little.
+		budgets: [{ phase: WHOLE, kind: "ratio", max: 1.5 }],
+		maxRuns: 5,
+	}),
+	(ctx) => ({
+		name: "done: peak memory with 200 MB of output",
+		candidate: gateRun("discern done", ctx.discern, ctx.gate.noisy, "rss"),
+		budgets: [{ phase: "rss", kind: "absolute", max: 100 }],
+		unit: "MB",
+		maxRuns: 3,
+	}),
+	(ctx) => ({
+		name: "impact: 50 000 changed paths × 20 scopes",
+		candidate: timeToExit("discern impact --json", [ctx.discern, "impact", "--json"], { cwd: ctx.gate.impact }),
+		baseline: timeToExit("git status", [ctx.git, "status", "--porcelain"], { cwd: ctx.gate.impact }),
+		budgets: [{ phase: WHOLE, kind: "absolute", max: 1000 }],
+		maxRuns: 10,
 	}),
 ];
 
@@ -102,7 +137,9 @@ let outcomes: Outcome[];
 try {
 	const fixtureDir = join(temp, "fixture");
 	await mkdir(fixtureDir);
-	const ctx: BenchContext = { discern: DISCERN, hello: await buildHello(temp), git, fixture: await makeFixture(fixtureDir) };
+	log("making the gate fixtures (50 000 files for impact)");
+	const gate = await makeGateFixtures(join(temp, "gate"));
+	const ctx: BenchContext = { discern: DISCERN, hello: await buildHello(temp), git, fixture: await makeFixture(fixtureDir), gate, scratch: temp };
 	await preflight(ctx);
 	outcomes = [];
 	for (const make of BENCHMARKS) {

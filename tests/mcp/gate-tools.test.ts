@@ -34,7 +34,7 @@ describe("gate tools over MCP", () => {
 	});
 
 	test("discern_done returns a Proof; a progressToken brings progress notifications", async () => {
-		const progress: { progress: number; total?: number; message?: string }[] = [];
+		const progress: { progress: number; total?: number | undefined; message?: string | undefined }[] = [];
 		const result = (await client.callTool({ name: "discern_done", arguments: {} }, undefined, {
 			onprogress: (notification) => progress.push(notification),
 		})) as unknown as Structured;

@@ -37,7 +37,12 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	const opened = await openProject(ctx);
 	if (!opened.ok) return asVerb("done", opened.refusal);
 	const { repository, config } = opened;
-	const [working, trunk] = await Promise.all([readWorkingState(repository.root), resolveTrunk(repository.root, config.repository.trunk, ctx.env.DISCERN_TRUNK)]);
+	// Independent reads together: each git call is a process start.
+	const [working, trunk, treeSha] = await Promise.all([
+		readWorkingState(repository.root),
+		resolveTrunk(repository.root, config.repository.trunk, ctx.env.DISCERN_TRUNK),
+		gitLine(["rev-parse", "--verify", "--quiet", "HEAD^{tree}"], repository.root),
+	]);
 	if (ctx.facts) Object.assign(ctx.facts, { branch: working?.branch ?? null, head: working?.head?.slice(0, 7) ?? null });
 
 	// 1. The tree must be committed and on a branch.
@@ -55,7 +60,7 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 		]);
 	}
 	const head = working.head;
-	const tree = (await gitLine(["rev-parse", "HEAD^{tree}"], repository.root)) ?? "";
+	const tree = treeSha ?? "";
 	const digest = configDigest(JSON.stringify(config));
 
 	// 2. An unchanged tree: reuse its Proof, or refuse to repeat a red run.
@@ -91,7 +96,7 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	const locked = lockCheckout(repository, "done");
 	if (!locked.ok) return asVerb("done", locked.refusal);
 	try {
-		return await runGate(ctx, { repository, config, trunk, head, tree, digest, standalone, scopesChanged: scopes.touched, branch: working.branch, plan });
+		return await runGate(ctx, { repository, config, trunk, head, tree, digest, standalone, scopesChanged: scopes.touched, branch: working.branch, plan, cleanAtStart: working.changes.length === 0 });
 	} finally {
 		locked.lock.release();
 	}
@@ -108,12 +113,14 @@ interface GateRun {
 	scopesChanged: string[];
 	branch: string;
 	plan: ReturnType<typeof planGate>;
+	/** A clean start needs no first fingerprint: there are no tracked changes. */
+	cleanAtStart: boolean;
 }
 
 async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 	const { repository } = run;
 	const fingerprint = () => trackedFingerprint(repository.root);
-	let last = await fingerprint();
+	let last = run.cleanAtStart ? EMPTY_FINGERPRINT : await fingerprint();
 	let drift: { stage: string; files: string[] } | undefined;
 	// 7. Tree drift: after each green phase, no job may have changed a tracked file.
 	const afterPhase = async (phase: readonly PlannedJob[]) => {
@@ -187,6 +194,8 @@ async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 		hints: ["Relay the Proof line verbatim; landing needs the owner's consent (`discern accept`)."],
 	});
 }
+
+const EMPTY_FINGERPRINT = { text: "", lines: new Map<string, string>(), paths: [] as string[] };
 
 /** Tracked changes only: what a job could have altered in the committed tree. */
 async function trackedFingerprint(root: string): Promise<{ text: string; lines: Map<string, string>; paths: string[] }> {
