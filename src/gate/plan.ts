@@ -5,12 +5,14 @@ import type { DiscernConfig, Stage } from "../config/schema.ts";
 /** The gate verbs, each running a different part of the plan. */
 export type GateVerb = "prepare" | "test" | "done";
 
-/** One unit of work the runner executes: a job, or a scope's gate command. */
+/** One unit of work the runner executes: a job, a scope's gate command, or a standard's measurement. */
 export interface PlannedJob {
 	label: string;
-	/** The stage it belongs to; scope gates run in their own stage, `scopes`. */
-	stage: Stage | "scopes";
-	kind: "job" | "scope_gate";
+	/** The stage it belongs to; scope gates run in `scopes`, measurements in `standards`. */
+	stage: Stage | "scopes" | "standards";
+	kind: "job" | "scope_gate" | "standard";
+	/** False for standards: their metric decides, not their exit code. */
+	exitDecides: boolean;
 	commands: string[];
 	/** Seconds per command; 0 = unbounded. */
 	timeout: number;
@@ -55,15 +57,28 @@ export function planGate(verb: GateVerb, config: DiscernConfig, options: PlanOpt
 	if (verb === "test") phases.push(inStage("test"));
 	if (verb === "done") {
 		phases.push(inStage("build"));
-		// Checks and tests do not depend on each other: run them together.
-		phases.push([...inStage("check"), ...inStage("test")]);
+		// Checks, tests and standard measurements do not depend on each other: run them together.
+		phases.push([...inStage("check"), ...inStage("test"), ...measurements(config)]);
 		phases.push(scopeGates(config, options.scopesChanged ?? [], skipped));
 	}
 	return { verb, phases: phases.filter((phase) => phase.length > 0), skipped, failFast: config.gate.fail_fast };
 }
 
 function toPlanned(job: Job): PlannedJob {
-	return { label: job.name, stage: job.stage, kind: "job", commands: job.commands, timeout: job.timeout, ...(job.report ? { report: job.report } : {}) };
+	return { label: job.name, stage: job.stage, kind: "job", exitDecides: true, commands: job.commands, timeout: job.timeout, ...(job.report ? { report: job.report } : {}) };
+}
+
+export const STANDARD_PREFIX = "standard:";
+
+function measurements(config: DiscernConfig): PlannedJob[] {
+	return Object.entries(config.standards).map(([name, standard]) => ({
+		label: `${STANDARD_PREFIX}${name}`,
+		stage: "standards",
+		kind: "standard",
+		exitDecides: false,
+		commands: [standard.run],
+		timeout: config.gate.timeout,
+	}));
 }
 
 function scopeGates(config: DiscernConfig, changed: readonly string[], skipped: GatePlan["skipped"]): PlannedJob[] {
@@ -73,7 +88,7 @@ function scopeGates(config: DiscernConfig, changed: readonly string[], skipped: 
 		const label = `scope:${name}`;
 		if (scope.neutral) skipped.push({ label, stage: "scopes", note: "neutral scope: never gated" });
 		else if (!changed.includes(name)) skipped.push({ label, stage: "scopes", note: "scope unchanged" });
-		else gates.push({ label, stage: "scopes", kind: "scope_gate", commands: [scope.gate], timeout: config.gate.timeout });
+		else gates.push({ label, stage: "scopes", kind: "scope_gate", exitDecides: true, commands: [scope.gate], timeout: config.gate.timeout });
 	}
 	return gates;
 }

@@ -121,18 +121,20 @@ async function runJob(job: PlannedJob, options: RunOptions, live: Set<Running>, 
 	const fd = openSync(logPath, "w", 0o600);
 	const seconds = () => Math.round((performance.now() - started) / 10) / 100;
 	try {
+		let lastExit = 0;
 		for (const command of job.commands) {
 			if (options.signal.aborted) return { job, outcome: "cancelled", durationS: seconds(), timedOut: false, logPath, failedCommand: command };
 			// A list-valued job's log says which command printed what.
 			if (job.commands.length > 1) writeSync(fd, `$ ${command}\n`);
 			const result = await runCommand(command, job.timeout, fd, options, live, grace);
+			lastExit = result.exitCode;
 			if (result.cancelled) return { job, outcome: "cancelled", durationS: seconds(), timedOut: false, logPath, failedCommand: command, exitCode: result.exitCode };
-			if (result.timedOut || result.exitCode !== 0) {
+			if (result.timedOut || (result.exitCode !== 0 && job.exitDecides)) {
 				if (result.timedOut) writeSync(fd, `\n[discern] timed out after ${job.timeout} s: the whole process tree was killed\n`);
 				return { job, outcome: "failed", durationS: seconds(), exitCode: result.exitCode, failedCommand: command, timedOut: result.timedOut, logPath };
 			}
 		}
-		return { job, outcome: "ok", durationS: seconds(), exitCode: 0, timedOut: false, logPath };
+		return { job, outcome: "ok", durationS: seconds(), exitCode: lastExit, timedOut: false, logPath };
 	} finally {
 		closeSync(fd);
 	}

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { readFile } from "node:fs/promises";
+import { readFile, rm, stat } from "node:fs/promises";
 import type { AnyResult } from "../../src/contract/envelope.ts";
 import { done } from "../../src/verbs/done/done.ts";
 import { prepare } from "../../src/verbs/prepare/index.ts";
@@ -244,5 +244,30 @@ describe("done", () => {
 		const perTest = (result.diagnostics ?? []).filter((diagnostic) => diagnostic.message !== "test failed (exit 1)");
 		expect(perTest.length).toBeGreaterThan(0);
 		expect(perTest.every((diagnostic) => diagnostic.tool === "test")).toBe(true);
+	});
+
+	test("a flaky job: red, then unchanged_tree_rerun, then --rerun goes green with a Proof", async () => {
+		// Fails on its first run, passes after: the counter lives outside the tree.
+		const r = await repo('[jobs]\ntest = "f=../flaky-$(basename $DISCERN_ROOT); if [ -e $f ]; then exit 0; else touch $f; exit 1; fi"\n');
+		const first = valid("done", await done(r.ctx(), {}));
+		expect(first.ok ? "" : first.error).toBe("gate_failed");
+		const second = valid("done", await done(r.ctx(), {}));
+		expect(second.ok ? "" : second.error).toBe("unchanged_tree_rerun");
+		const third = valid("done", await done(r.ctx(), { rerun: true }));
+		expect(third.ok).toBe(true);
+		expect((third.data as { proof: { line: string } | null }).proof?.line).toContain("passed test");
+		await rm(`${r.root}/../flaky-${r.root.split("/").pop()}`, { force: true });
+	});
+
+	test("100 MB of output from a failing job: bounded, marked excerpt; the whole output on disk", async () => {
+		const r = await repo("[jobs]\ntest = \"head -c 104857600 /dev/zero | tr '\\\\0' y; echo; echo the-last-line; exit 5\"\n");
+		const result = valid("done", await done(r.ctx(), {}));
+		expect(result.steps?.[0]?.exit_code).toBe(5);
+		const diagnostic = result.diagnostics?.[0];
+		expect(diagnostic?.message).toBe("test failed (exit 5)");
+		expect(diagnostic?.truncated).toBe(true);
+		expect(diagnostic?.output?.length ?? 0).toBeLessThanOrEqual(16_000);
+		expect(diagnostic?.output).toContain("the-last-line");
+		expect((await stat(diagnostic?.output_path ?? "")).size).toBeGreaterThan(100 * 1024 * 1024);
 	});
 });

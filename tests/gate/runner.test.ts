@@ -23,6 +23,7 @@ const job = (label: string, commands: string[], extra: Partial<PlannedJob> = {})
 	label,
 	stage: "check",
 	kind: "job",
+	exitDecides: true,
 	commands,
 	timeout: 0,
 	...extra,

@@ -12,6 +12,9 @@ import { readWorkingState } from "../../git/repository.ts";
 import { git, gitLine } from "../../git/run.ts";
 import { resolveTrunk, type Trunk } from "../../git/trunk.ts";
 import { openProject } from "../../project/open.ts";
+import { readingsOf, standardDiagnostics } from "../../standards/readings.ts";
+import { loosenings, trunkStandards } from "../../standards/never-loosen.ts";
+import { failing } from "../../standards/verdict.ts";
 import { scopesTouched } from "./scopes.ts";
 import type { DoneData, DoneInput } from "./schema.ts";
 import { proofLine, summaryOf } from "./proof.ts";
@@ -87,7 +90,19 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 		}
 	}
 
-	const scopes = await scopesTouched(repository.root, trunk, config);
+	// 4. Standards never loosen against the trunk's committed copy.
+	const trunkRef = trunk.exists && trunk.name ? `refs/heads/${trunk.name}` : null;
+	const [trunkCopy, scopes] = await Promise.all([trunkStandards(repository.root, trunkRef), scopesTouched(repository.root, trunk, config)]);
+	const loosened = trunkCopy.readable ? loosenings(trunkCopy.standards, config.standards) : [];
+	if (loosened.length > 0) {
+		return fail("done", "gate_failed", `This branch loosens the trunk's standards: ${loosened.join("; ")}.`, [
+			"Standards only get better: restore the trunk's definitions and limits in discern.toml, commit, and run `discern done`.",
+		], { data: { ...base(standalone), failed_stage: "standards", scopes_changed: scopes.touched } });
+	}
+	const unreadTrunk =
+		!trunkCopy.readable && Object.keys(config.standards).length > 0
+			? [`The never-loosen check was skipped: ${trunkCopy.reason}.`]
+			: [];
 	const plan = planGate("done", config, { scopesChanged: scopes.touched });
 	if (input.dry_run) {
 		return ok("done", `Would run ${plan.phases.flat().length} job(s); nothing ran.`, { ...base(standalone), scopes_changed: scopes.touched }, { dry_run: true, plan: planItems(plan) });
@@ -96,7 +111,20 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	const locked = lockCheckout(repository, "done");
 	if (!locked.ok) return asVerb("done", locked.refusal);
 	try {
-		return await runGate(ctx, { repository, config, trunk, head, tree, digest, standalone, scopesChanged: scopes.touched, branch: working.branch, plan, cleanAtStart: working.changes.length === 0 });
+		return await runGate(ctx, {
+			repository,
+			config,
+			trunk,
+			head,
+			tree,
+			digest,
+			standalone,
+			scopesChanged: scopes.touched,
+			branch: working.branch,
+			plan,
+			cleanAtStart: working.changes.length === 0,
+			warnings: unreadTrunk,
+		});
 	} finally {
 		locked.lock.release();
 	}
@@ -115,6 +143,8 @@ interface GateRun {
 	plan: ReturnType<typeof planGate>;
 	/** A clean start needs no first fingerprint: there are no tracked changes. */
 	cleanAtStart: boolean;
+	/** Said loudly on every outcome (an unreadable trunk config). */
+	warnings: string[];
 }
 
 async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
@@ -132,8 +162,9 @@ async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 		return `the ${drift.stage} stage changed tracked files`;
 	};
 	const execution = await executePlan(ctx, repository, run.trunk.name, run.plan, afterPhase);
-	const { report, steps, diagnostics, durationS } = execution;
-	const headAfter = await gitLine(["rev-parse", "HEAD"], repository.root);
+	const { report, steps, durationS } = execution;
+	const [headAfter, readings] = await Promise.all([gitLine(["rev-parse", "HEAD"], repository.root), readingsOf(report.runs, run.config)]);
+	const diagnostics = [...execution.diagnostics, ...standardDiagnostics(readings, run.config)];
 	const moved = headAfter !== run.head;
 	const failedStage: FailedStage | null = report.failed
 		? (report.failed.job.stage as FailedStage)
@@ -141,9 +172,19 @@ async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 			? "tree_drift"
 			: report.interrupted
 				? ((report.runs.find((job) => job.outcome === "cancelled")?.job.stage as FailedStage | undefined) ?? null)
-				: null;
+				: readings.some(failing)
+					? "standards"
+					: null;
 	const green = failedStage === null && !report.interrupted;
-	const data: DoneData = { ...base(run.standalone), scopes_changed: run.scopesChanged, gate_ran: true, failed_stage: failedStage, interrupted: report.interrupted, ...(drift ? { drift } : {}) };
+	const data: DoneData = {
+		...base(run.standalone),
+		scopes_changed: run.scopesChanged,
+		gate_ran: true,
+		failed_stage: failedStage,
+		interrupted: report.interrupted,
+		standards: readings.map(({ name, verdict, value, limit }) => ({ name, verdict, value, limit })),
+		...(drift ? { drift } : {}),
+	};
 
 	await writeLastRun(repository.gitDir, {
 		verb: "done",
@@ -163,16 +204,18 @@ async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 			? `The ${drift.stage} stage changed tracked files: ${drift.files.slice(0, 10).join(", ")}. The gate must leave the tree as committed.`
 			: moved
 				? "HEAD moved while the gate ran (a job committed?): the result does not describe one commit."
-				: `${failureSentence(report)}.`;
+				: failedStage === "standards"
+					? `Standards failed: ${readings.filter(failing).map((reading) => `${reading.name} ${reading.verdict}`).join(", ")}.`
+					: `${failureSentence(report)}.`;
 		const hints: [string, ...string[]] = drift
-			? [`Run the ${drift.stage} jobs yourself (\`discern prepare\` for formatters), commit what they change, then \`discern done\`.`]
-			: ["Read the diagnostics (each names the command to reproduce it), fix, commit, and run `discern done`."];
+			? [`Run the ${drift.stage} jobs yourself (\`discern prepare\` for formatters), commit what they change, then \`discern done\`.`, ...run.warnings]
+			: ["Read the diagnostics (each names the command to reproduce it), fix, commit, and run `discern done`.", ...run.warnings];
 		return fail("done", "gate_failed", message, hints, { data, steps, diagnostics });
 	}
 	if (run.standalone) {
 		return ok("done", `The gate passed on the working tree (${durationS} s), standalone: no Proof is issued for uncommitted work.`, data, {
 			steps,
-			hints: ["Commit, then run `discern done` for a Proof."],
+			hints: ["Commit, then run `discern done` for a Proof.", ...run.warnings],
 		});
 	}
 	const record: ProofRecord = {
@@ -182,7 +225,7 @@ async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 		branch: run.branch,
 		config_digest: run.digest,
 		jobs: report.runs.filter((job) => job.outcome === "ok").map((job) => ({ label: job.job.label, stage: job.job.stage, duration_s: job.durationS })),
-		standards: [],
+		standards: data.standards,
 		time: new Date().toISOString(),
 		duration_s: durationS,
 		line: "",
@@ -191,7 +234,7 @@ async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 	await writeProof(repository.gitDir, record);
 	return ok("done", record.line, { ...data, proof: summaryOf(record) }, {
 		steps,
-		hints: ["Relay the Proof line verbatim; landing needs the owner's consent (`discern accept`)."],
+		hints: ["Relay the Proof line verbatim; landing needs the owner's consent (`discern accept`).", ...run.warnings],
 	});
 }
 

@@ -1,0 +1,116 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { parseMetrics } from "../../src/standards/metrics.ts";
+import { judge } from "../../src/standards/verdict.ts";
+import { done } from "../../src/verbs/done/done.ts";
+import type { DoneData } from "../../src/verbs/done/schema.ts";
+import { makeRepo, type TestRepo } from "../helpers/repo.ts";
+import { expectValidEnvelope } from "../helpers/schema.ts";
+
+describe("metrics and verdicts", () => {
+	test("DISCERN_METRIC lines: the last occurrence wins, anything else is ignored", () => {
+		const metrics = parseMetrics("DISCERN_METRIC coverage 80\nnoise DISCERN_METRIC x 1\n  DISCERN_METRIC coverage 91.5  \nDISCERN_METRIC bad abc\nDISCERN_METRIC tests 1e3\n");
+		expect([...metrics]).toEqual([
+			["coverage", 91.5],
+			["tests", 1000],
+		]);
+	});
+
+	const up = { run: "x", direction: "up" as const, limit: 90, margin: 0 };
+	const down = { run: "x", direction: "down" as const, limit: 10, margin: 0 };
+	const m = (entries: Record<string, number>) => new Map(Object.entries(entries));
+
+	test("up is a floor, down a ceiling; equal holds, strictly better improves", () => {
+		expect(judge("c", up, m({ c: 90 })).verdict).toBe("held");
+		expect(judge("c", up, m({ c: 90.1 })).verdict).toBe("improved");
+		expect(judge("c", up, m({ c: 89 })).verdict).toBe("regressed");
+		expect(judge("w", down, m({ w: 9 })).verdict).toBe("improved");
+		expect(judge("w", down, m({ w: 11 })).verdict).toBe("regressed");
+	});
+
+	test("metric, per and scale", () => {
+		const ratio = { ...up, metric: "covered", per: "total", scale: 100 };
+		expect(judge("coverage", ratio, m({ covered: 95, total: 100 }))).toMatchObject({ verdict: "improved", value: 95 });
+		expect(judge("coverage", ratio, m({ covered: 95 })).verdict).toBe("unmeasured");
+		expect(judge("coverage", ratio, m({ covered: 95, total: 0 })).verdict).toBe("unmeasured");
+		expect(judge("coverage", up, m({})).problem).toContain("DISCERN_METRIC coverage");
+	});
+});
+
+const made: TestRepo[] = [];
+afterEach(async () => {
+	await Promise.all(made.splice(0).map((r) => r.remove()));
+});
+
+const standard = (limit: number, run = "echo DISCERN_METRIC coverage 91; exit 3") => `[jobs]\ntest = "true"\n[standards.coverage]\nrun = "${run}"\ndirection = "up"\nlimit = ${limit}\n`;
+
+async function onBranch(trunkConfig: string, branchConfig: string): Promise<TestRepo> {
+	const r = await makeRepo({ config: trunkConfig });
+	made.push(r);
+	await r.git("switch", "-q", "-c", "feature");
+	await r.write("discern.toml", branchConfig);
+	await r.commitAll("branch config");
+	return r;
+}
+
+async function gate(r: TestRepo) {
+	const result = await done(r.ctx(), {});
+	expectValidEnvelope("done", result);
+	return { result, data: result.data as DoneData };
+}
+
+describe("standards in done", () => {
+	test("measured alongside the tests; the metric decides, not the exit code; readings go in the Proof", async () => {
+		const r = await onBranch(standard(90), standard(90));
+		const { result, data } = await gate(r);
+		expect(result.ok).toBe(true);
+		expect(data.standards).toEqual([{ name: "coverage", verdict: "improved", value: 91, limit: 90 }]);
+		expect(result.steps?.find((step) => step.label === "standard:coverage")).toMatchObject({ outcome: "ok", exit_code: 3, stage: "standards" });
+		const proof = JSON.parse(await Bun.file(`${r.root}/.git/discern/proof.json`).text()) as { standards: unknown[] };
+		expect(proof.standards).toEqual(data.standards);
+	});
+
+	test("a regressed standard fails the gate at the standards stage", async () => {
+		const r = await onBranch(standard(92), standard(92));
+		const { result, data } = await gate(r);
+		expect(result.ok).toBe(false);
+		expect(data.failed_stage).toBe("standards");
+		expect(result.diagnostics?.[0]?.message).toBe("standard coverage regressed: 91 is past its floor of 92");
+	});
+
+	test("a standard that prints no metric cannot pass", async () => {
+		const r = await onBranch(standard(90, "echo nothing here"), standard(90, "echo nothing here"));
+		const { data } = await gate(r);
+		expect(data.standards[0]?.verdict).toBe("unmeasured");
+		expect(data.failed_stage).toBe("standards");
+	});
+
+	test("never loosen: a lower floor is refused before anything runs", async () => {
+		const r = await onBranch(standard(90), standard(85));
+		const { result, data } = await gate(r);
+		expect(data.failed_stage).toBe("standards");
+		expect(result.message).toContain("lowered its floor from 90 to 85");
+		expect(result.steps).toBeUndefined();
+	});
+
+	test("never loosen: a changed definition or a deleted standard is refused; a raised floor and a new standard pass", async () => {
+		const changed = await onBranch(standard(90), standard(90, "echo DISCERN_METRIC coverage 99"));
+		expect((await gate(changed)).result.message).toContain("changed its definition (run)");
+		const deleted = await onBranch(standard(90), '[jobs]\ntest = "true"\n');
+		expect((await gate(deleted)).result.message).toContain("standard `coverage` was deleted");
+		const raised = await onBranch(standard(90), standard(91));
+		expect((await gate(raised)).result.ok).toBe(true);
+		const added = await onBranch('[jobs]\ntest = "true"\n', standard(90));
+		expect((await gate(added)).result.ok).toBe(true);
+	});
+
+	test("a trunk without discern.toml: the check is skipped and the result says so", async () => {
+		const r = await makeRepo({});
+		made.push(r);
+		await r.git("switch", "-q", "-c", "feature");
+		await r.write("discern.toml", standard(90));
+		await r.commitAll("adopt discern");
+		const { result } = await gate(r);
+		expect(result.ok).toBe(true);
+		expect(result.hints?.some((hint) => hint.startsWith("The never-loosen check was skipped"))).toBe(true);
+	});
+});
