@@ -4,8 +4,8 @@ import { recordInLogbook } from "../logbook/record.ts";
 import { liveProgress } from "../ui/progress.ts";
 import { type AnyResult, fail } from "../contract/envelope.ts";
 import { EXIT, type ExitCode } from "../contract/exit-codes.ts";
-import { issueSentence, pathOf } from "../contract/issues.ts";
-import { findVerb, LOOSE_VERBS, type LooseVerb } from "../contract/verbs.ts";
+import { issueSentence } from "../contract/issues.ts";
+import { findVerb, type LooseVerb } from "../contract/verbs.ts";
 import { wantsColor } from "../ui/style.ts";
 import { VERSION } from "../version.ts";
 import { flagSpecs, parseVerbArgs } from "./flags.ts";
@@ -115,7 +115,7 @@ function describeIssues(verb: LooseVerb, issues: readonly v.BaseIssue<unknown>[]
 				},
 			}),
 		)
-		.filter((sentence, index, all) => all.indexOf(sentence) === index || pathOf(issues[index] as v.BaseIssue<unknown>).length === 0)
+		.filter((sentence, index, all) => all.indexOf(sentence) === index)
 		.join("; ");
 }
 
@@ -123,6 +123,3 @@ function resolveCwd(base: string, requested: string | undefined): string {
 	if (requested === undefined) return base;
 	return requested.startsWith("/") ? requested : `${base}/${requested}`;
 }
-
-/** Every verb name, for shell completion and tests. */
-export const CLI_VERBS = [...LOOSE_VERBS.map((verb) => verb.name), "mcp"];

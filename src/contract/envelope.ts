@@ -74,8 +74,6 @@ export function Envelope<const Verb extends string, Data extends v.GenericSchema
 	]);
 }
 
-export type EnvelopeSchema = ReturnType<typeof Envelope<string, v.GenericSchema>>;
-
 interface Extras {
 	hints?: string[];
 	plan?: PlanItem[];

@@ -105,7 +105,3 @@ export function planItems(plan: GatePlan): PlanItem[] {
 	for (const skip of plan.skipped) items.push({ kind: "job", label: skip.label, disposition: "skip", note: skip.note });
 	return items;
 }
-
-export function plannedJobs(plan: GatePlan): PlannedJob[] {
-	return plan.phases.flat();
-}

@@ -1,4 +1,4 @@
-import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
+import { fail, ok, type Result } from "../../contract/envelope.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { loadConfig } from "../../config/load.ts";
 import { locateRepository } from "../../git/repository.ts";
@@ -22,6 +22,7 @@ export async function doctor(ctx: VerbContext, input: v.InferOutput<typeof Docto
 	const [gitVersion, located] = await Promise.all([checkGitVersion(ctx), locateRepository(ctx.cwd)]);
 	const checks: Check[] = [gitVersion, checkRepository(located.found ? located.repository : null, located.found ? "" : located.reason)];
 	if (located.found) {
+		if (ctx.facts) ctx.facts.repository = located.repository;
 		const root = located.repository.root;
 		const config = await loadConfig(root);
 		const [identity, trunk, jobs, wiring] = await Promise.all([
@@ -38,7 +39,7 @@ export async function doctor(ctx: VerbContext, input: v.InferOutput<typeof Docto
 	}
 	const data: DoctorData = { checks, summary: tally(checks) };
 	if (!located.found) {
-		return { ...asVerb("doctor", { error: "no_repository", message: `Not inside a git repository: ${located.reason}.`, hints: ["Run `discern doctor` inside a git checkout, or pass --cwd DIR."] }), data };
+		return fail("doctor", "no_repository", `Not inside a git repository: ${located.reason}.`, ["Run `discern doctor` inside a git checkout, or pass --cwd DIR."], { data });
 	}
 	const failing = checks.filter((check) => check.state === "fail");
 	if (failing.length > 0) {
