@@ -36,5 +36,7 @@ export function renderGateRun(result: Result<string, unknown>, { color, verbose 
 	}
 	const proof = (result.data as { proof?: { line: string } | null } | undefined)?.proof;
 	if (proof) lines.push("", paint(proof.line, "bold", color));
+	// The one-sentence summary ("prepare passed: …"); a failure's message is printed by the CLI with its code.
+	else if (result.ok && !result.dry_run) lines.push("", result.message);
 	return lines.join("\n");
 }
