@@ -67,11 +67,14 @@ export async function runPlan(plan: GatePlan, options: RunOptions): Promise<RunR
 	const total = plan.phases.reduce((sum, phase) => sum + phase.length, 0);
 	const runs: JobRun[] = [];
 	const live = new Set<Running>();
+	// Set by fail-fast: a sibling between two of its commands must not start the next one.
+	const halt = { requested: false };
 	let stoppedBy: RunReport["stoppedBy"] = null;
 	let failed: JobRun | null = null;
 	let done = 0;
 
 	const cancelAll = async () => {
+		halt.requested = true;
 		await Promise.all(
 			[...live].map(async (running) => {
 				running.cancelled = true;
@@ -91,7 +94,7 @@ export async function runPlan(plan: GatePlan, options: RunOptions): Promise<RunR
 			const phaseRuns = await Promise.all(
 				phase.map(async (job) => {
 					options.onEvent?.({ type: "start", label: job.label, stage: job.stage });
-					const run = await runJob(job, options, live, grace);
+					const run = await runJob(job, options, live, grace, halt);
 					done++;
 					options.onEvent?.({ type: "finish", label: job.label, stage: job.stage, outcome: run.outcome, durationS: run.durationS, done, total });
 					if (run.outcome === "failed") {
@@ -115,7 +118,7 @@ export async function runPlan(plan: GatePlan, options: RunOptions): Promise<RunR
 	return { runs, failed, stoppedBy, interrupted: options.signal.aborted };
 }
 
-async function runJob(job: PlannedJob, options: RunOptions, live: Set<Running>, grace: number): Promise<JobRun> {
+async function runJob(job: PlannedJob, options: RunOptions, live: Set<Running>, grace: number, halt: { requested: boolean }): Promise<JobRun> {
 	const started = performance.now();
 	const logPath = join(options.logDir, `${job.label.replace(/[^A-Za-z0-9_.-]/g, "_")}.log`);
 	const fd = openSync(logPath, "w", 0o600);
@@ -123,7 +126,7 @@ async function runJob(job: PlannedJob, options: RunOptions, live: Set<Running>, 
 	try {
 		let lastExit = 0;
 		for (const command of job.commands) {
-			if (options.signal.aborted) return { job, outcome: "cancelled", durationS: seconds(), timedOut: false, logPath, failedCommand: command };
+			if (options.signal.aborted || halt.requested) return { job, outcome: "cancelled", durationS: seconds(), timedOut: false, logPath, failedCommand: command };
 			// A list-valued job's log says which command printed what.
 			if (job.commands.length > 1) writeSync(fd, `$ ${command}\n`);
 			const result = await runCommand(command, job.timeout, fd, options, live, grace);

@@ -96,6 +96,12 @@ describe("runPlan", () => {
 		expect(performance.now() - started).toBeLessThan(10_000);
 	});
 
+	test("fail-fast also stops a list-valued sibling between its commands", async () => {
+		const report = await run(plan([[job("steps", ["sleep 0.3", "touch never-ran"]), job("bad", ["sleep 0.1; exit 1"])]]));
+		expect(outcomes(report)).toEqual({ steps: "cancelled", bad: "failed" });
+		expect(await Bun.file(join(root, "never-ran")).exists()).toBe(false);
+	});
+
 	test("without fail-fast, siblings finish", async () => {
 		const report = await run(plan([[job("slowish", ["sleep 0.5; echo finished"]), job("bad", ["exit 1"])]], false));
 		expect(outcomes(report)).toEqual({ slowish: "ok", bad: "failed" });
