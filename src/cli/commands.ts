@@ -9,6 +9,7 @@ import { flagSpecs } from "./flags.ts";
 const GLOBAL_ARGS: Record<string, ArgDef> = {
 	json: { type: "boolean", description: "Print the result envelope as one JSON document, and nothing else." },
 	cwd: { type: "string", alias: "C", description: "Act as if started in DIR.", valueHint: "DIR" },
+	verbose: { type: "boolean", description: "Fuller text output: whole job output, every path." },
 };
 
 export function verbCommand(verb: LooseVerb): CommandDef {

@@ -56,6 +56,7 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 		const loose = verb as unknown as LooseVerb;
 		const parsed = parseVerbArgs(loose, helpTarget ?? (word === undefined ? [] : tokens));
 		if (!parsed.ok) return emit(usageFailure(loose.name, parsed.message), "", io, json, color);
+		if (globals.verbose && "verbose" in loose.input.entries) parsed.raw.verbose = true;
 		const input = v.safeParse(loose.input, parsed.raw);
 		if (!input.success) return emit(usageFailure(loose.name, describeIssues(loose, input.issues)), "", io, json, color);
 
@@ -76,7 +77,7 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 		await recordInLogbook(result, facts, "cli", startedAt);
 		const silent = json ? null : (module.silentExit?.(result) ?? null);
 		if (silent !== null) return silent;
-		const verbose = (input.output as { verbose?: boolean }).verbose ?? false;
+		const verbose = (input.output as { verbose?: boolean }).verbose ?? globals.verbose;
 		const body = json ? "" : module.render(result, { color, verbose });
 		return emit(result, body, io, json, color);
 	} catch (error) {

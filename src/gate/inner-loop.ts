@@ -37,7 +37,7 @@ export async function innerLoop<const Verb extends "prepare" | "test">(
 		const modified = changedBetween(before?.changes ?? [], after?.changes ?? []);
 		const { report, steps, diagnostics, durationS } = execution;
 		const failedStage = (report.failed?.job.stage ?? (report.interrupted ? report.runs.find((run) => run.outcome === "cancelled")?.job.stage : undefined) ?? null) as FailedStage | null;
-		await writeLastRun(repository.gitDir, {
+		if (!report.interrupted) await writeLastRun(repository.gitDir, {
 			verb,
 			ok: failedStage === null && !report.interrupted,
 			failed_stage: failedStage,

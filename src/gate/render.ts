@@ -34,9 +34,9 @@ export function renderGateRun(result: Result<string, unknown>, { color, verbose 
 		}
 		if (diagnostic.output_path) lines.push(paint(`  full output: ${diagnostic.output_path}`, "dim", color));
 	}
-	const proof = (result.data as { proof?: { line: string } | null } | undefined)?.proof;
-	if (proof) lines.push("", paint(proof.line, "bold", color));
-	// The one-sentence summary ("prepare passed: …"); a failure's message is printed by the CLI with its code.
-	else if (result.ok && !result.dry_run) lines.push("", result.message);
+	// The one-sentence summary (the Proof line, "prepare passed: …", "nothing ran"); a failure's
+	// message is printed by the CLI with its code.
+	const proven = (result.data as { proof?: unknown } | undefined)?.proof;
+	if (result.ok && !result.dry_run) lines.push("", proven ? paint(result.message, "bold", color) : result.message);
 	return lines.join("\n");
 }

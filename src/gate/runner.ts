@@ -185,7 +185,8 @@ async function runCommand(
 			: undefined;
 	try {
 		const exitCode = await child.exited;
-		return { exitCode, timedOut, cancelled: running.cancelled && !timedOut };
+		// A job that finished cleanly before the cancel reached it is not cancelled.
+		return { exitCode, timedOut, cancelled: running.cancelled && !timedOut && exitCode !== 0 };
 	} finally {
 		if (timer) clearTimeout(timer);
 		live.delete(running);

@@ -48,7 +48,10 @@ async function readJson<S extends v.GenericSchema>(path: string, schema: S): Pro
 }
 
 export const readProof = (gitDir: string) => readJson(join(stateDir(gitDir), "proof.json"), ProofRecord);
+/** The last run of any gate verb (what `status` reports). */
 export const readLastRun = (gitDir: string) => readJson(join(stateDir(gitDir), "last-run.json"), LastRun);
+/** The last `done`: kept apart so that a `prepare` in between does not lift the unchanged-tree guard. */
+export const readLastDone = (gitDir: string) => readJson(join(stateDir(gitDir), "last-done.json"), LastRun);
 
 export async function writeProof(gitDir: string, proof: ProofRecord): Promise<void> {
 	await mkdir(stateDir(gitDir), { recursive: true });
@@ -61,7 +64,9 @@ export async function removeProof(gitDir: string): Promise<void> {
 
 export async function writeLastRun(gitDir: string, run: LastRun): Promise<void> {
 	await mkdir(stateDir(gitDir), { recursive: true });
-	await writeFileAtomic(stateDir(gitDir), "last-run.json", `${JSON.stringify(run, null, 2)}\n`);
+	const text = `${JSON.stringify(run, null, 2)}\n`;
+	await writeFileAtomic(stateDir(gitDir), "last-run.json", text);
+	if (run.verb === "done") await writeFileAtomic(stateDir(gitDir), "last-done.json", text);
 }
 
 /** How many runs' outputs to keep; older run folders are removed when a new one starts. */

@@ -5,27 +5,52 @@ import { readdir, readFile } from "node:fs/promises";
  * leader of its own process group, so one signal to the group reaches every
  * descendant that stayed in it; descendants that left the group (setsid,
  * daemonizing tools) are found through /proc by parent links and signalled
- * one by one.
+ * one by one. Zombies do not count as alive: in a container whose init does
+ * not reap orphans they linger in the group, and waiting for them would
+ * turn every kill into a full grace period.
  */
-export async function descendantsOf(root: number): Promise<number[]> {
-	const children = new Map<number, number[]>();
+interface ProcessInfo {
+	pid: number;
+	parent: number;
+	group: number;
+	zombie: boolean;
+}
+
+async function processTable(): Promise<ProcessInfo[] | null> {
 	let entries: string[];
 	try {
 		entries = await readdir("/proc");
 	} catch {
-		return []; // No /proc (macOS): the process group is all we can reach.
+		return null; // No /proc (macOS): the process group is all we can reach.
 	}
-	await Promise.all(
-		entries.map(async (entry) => {
+	const table = await Promise.all(
+		entries.map(async (entry): Promise<ProcessInfo | null> => {
 			const pid = Number(entry);
-			if (!Number.isInteger(pid)) return;
-			const parent = await parentOf(pid);
-			if (parent === null) return;
-			const siblings = children.get(parent);
-			if (siblings) siblings.push(pid);
-			else children.set(parent, [pid]);
+			if (!Number.isInteger(pid)) return null;
+			try {
+				const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+				// The command name may contain spaces and parentheses: fields resume after the last ")".
+				const [state, parent, group] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+				return { pid, parent: Number(parent), group: Number(group), zombie: state === "Z" || state === "X" };
+			} catch {
+				return null; // Gone meanwhile.
+			}
 		}),
 	);
+	return table.filter((info): info is ProcessInfo => info !== null);
+}
+
+/** Live descendants of `root` by parent links, whatever their process group. */
+export async function descendantsOf(root: number): Promise<number[]> {
+	const table = await processTable();
+	if (!table) return [];
+	const children = new Map<number, number[]>();
+	for (const info of table) {
+		if (info.zombie) continue;
+		const siblings = children.get(info.parent);
+		if (siblings) siblings.push(info.pid);
+		else children.set(info.parent, [info.pid]);
+	}
 	const found: number[] = [];
 	const queue = [root];
 	for (let pid = queue.pop(); pid !== undefined; pid = queue.pop()) {
@@ -35,18 +60,6 @@ export async function descendantsOf(root: number): Promise<number[]> {
 		}
 	}
 	return found;
-}
-
-async function parentOf(pid: number): Promise<number | null> {
-	try {
-		const stat = await readFile(`/proc/${pid}/stat`, "utf8");
-		// The command name may contain spaces and parentheses: fields resume after the last ")".
-		const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-		const parent = Number(fields[1]);
-		return Number.isInteger(parent) ? parent : null;
-	} catch {
-		return null;
-	}
 }
 
 /** Send `signal` to a process group and to every known descendant; a process already gone is fine. */
@@ -60,14 +73,19 @@ export function signalTree(groupLeader: number, descendants: readonly number[], 
 	}
 }
 
-/** Is any process of this group still alive? */
-export function groupAlive(groupLeader: number): boolean {
-	try {
-		process.kill(-groupLeader, 0);
-		return true;
-	} catch {
-		return false;
+/** Is any live (non-zombie) member of the group, or any of `pids`, still running? */
+async function anyAlive(groupLeader: number, pids: readonly number[]): Promise<boolean> {
+	const table = await processTable();
+	if (!table) {
+		try {
+			process.kill(-groupLeader, 0);
+			return true;
+		} catch {
+			return false;
+		}
 	}
+	const watched = new Set(pids);
+	return table.some((info) => !info.zombie && (info.group === groupLeader || watched.has(info.pid)));
 }
 
 /**
@@ -79,18 +97,9 @@ export async function killTree(groupLeader: number, graceMs: number): Promise<vo
 	signalTree(groupLeader, before, "SIGTERM");
 	const deadline = Date.now() + graceMs;
 	while (Date.now() < deadline) {
-		if (!groupAlive(groupLeader) && !before.some(alive)) return;
+		if (!(await anyAlive(groupLeader, before))) return;
 		await Bun.sleep(25);
 	}
 	const after = await descendantsOf(groupLeader);
 	signalTree(groupLeader, [...new Set([...before, ...after])], "SIGKILL");
-}
-
-function alive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch {
-		return false;
-	}
 }

@@ -67,6 +67,13 @@ describe("CLI conventions", () => {
 		expect(run.stdout).toContain("MCP tool: discern_docs");
 	});
 
+	test("--verbose is accepted by every verb (fuller text) and by doctor as its own flag", async () => {
+		const status = await runDiscern(["status", "--verbose"], { cwd: repo.root });
+		expect(status.exitCode).toBe(0);
+		const doctor = await runDiscern(["doctor", "--verbose", "--json"], { cwd: repo.root });
+		expect(onlyJson(doctor.stdout).verb).toBe("doctor");
+	});
+
 	test("no verb prints grouped help", async () => {
 		const run = await runDiscern([]);
 		expect(run.exitCode).toBe(0);

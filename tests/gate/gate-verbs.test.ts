@@ -270,4 +270,38 @@ describe("done", () => {
 		expect(diagnostic?.output).toContain("the-last-line");
 		expect((await stat(diagnostic?.output_path ?? "")).size).toBeGreaterThan(100 * 1024 * 1024);
 	});
+
+	test("an interrupted run says nothing about the tree: the next done runs, the Proof stays", async () => {
+		const r = await repo('[jobs]\ntest = "sleep 30"\n');
+		const controller = new AbortController();
+		setTimeout(() => controller.abort("SIGINT"), 300);
+		const interrupted = valid("done", await done(r.ctx({ signal: controller.signal }), {}));
+		expect((interrupted.data as { interrupted: boolean }).interrupted).toBe(true);
+		await r.write("discern.toml", '[jobs]\ntest = "true"\n');
+		await r.commitAll("quick test");
+		const proven = valid("done", await done(r.ctx(), {}));
+		expect(proven.ok).toBe(true);
+		const controller2 = new AbortController();
+		controller2.abort("SIGINT");
+		await done(r.ctx({ signal: controller2.signal }), { rerun: true });
+		expect((await status(r.ctx(), {})).data?.proof.state).toBe("honored");
+	});
+
+	test("a prepare between two red done runs does not lift the unchanged-tree guard", async () => {
+		const r = await repo('[jobs]\nlint = "true"\ntest = "exit 1"\n');
+		await done(r.ctx(), {});
+		expect((await prepare(r.ctx(), {})).ok).toBe(true);
+		const again = valid("done", await done(r.ctx(), {}));
+		expect(again.ok ? "" : again.error).toBe("unchanged_tree_rerun");
+	});
+
+	test("--rerun runs a proven tree again; a reused Proof carries its standards", async () => {
+		const r = await repo('[jobs]\ntest = "true"\n[standards.size]\nrun = "echo DISCERN_METRIC size 5"\ndirection = "down"\nlimit = 10\n');
+		await done(r.ctx(), {});
+		const reused = valid("done", await done(r.ctx(), {}));
+		expect((reused.data as { gate_ran: boolean; standards: unknown[] }).standards).toEqual([{ name: "size", verdict: "improved", value: 5, limit: 10 }]);
+		const rerun = valid("done", await done(r.ctx(), { rerun: true }));
+		expect((rerun.data as { gate_ran: boolean }).gate_ran).toBe(true);
+		expect(rerun.ok).toBe(true);
+	});
 });

@@ -43,8 +43,8 @@ describe("parseVerbArgs", () => {
 
 describe("extractGlobals", () => {
 	test("global flags anywhere on the line", () => {
-		const outcome = extractGlobals(["status", "--json", "-C", "/tmp", "--verbose"]);
-		expect(outcome).toEqual({ ok: true, globals: { json: true, cwd: "/tmp", version: false, help: false, rest: ["status", "--verbose"] } });
+		const outcome = extractGlobals(["status", "--json", "-C", "/tmp", "--verbose", "--dry-run"]);
+		expect(outcome).toEqual({ ok: true, globals: { json: true, verbose: true, cwd: "/tmp", version: false, help: false, rest: ["status", "--dry-run"] } });
 		expect(extractGlobals(["--cwd=/x", "doctor"])).toMatchObject({ ok: true, globals: { cwd: "/x", rest: ["doctor"] } });
 	});
 

@@ -1,4 +1,4 @@
-import type * as v from "valibot";
+import * as v from "valibot";
 import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import type { DiscernConfig } from "../../config/schema.ts";
@@ -6,7 +6,7 @@ import { executePlan, failureSentence } from "../../gate/execute.ts";
 import { lockCheckout } from "../../gate/lock.ts";
 import { planGate, planItems, type PlannedJob } from "../../gate/plan.ts";
 import type { FailedStage } from "../../gate/schema.ts";
-import { configDigest, type ProofRecord, readLastRun, readProof, removeProof, writeLastRun, writeProof } from "../../gate/state.ts";
+import { configDigest, type ProofRecord, readLastDone, readProof, removeProof, writeLastRun, writeProof } from "../../gate/state.ts";
 import type { RepositoryLocation } from "../../git/repository.ts";
 import { readWorkingState } from "../../git/repository.ts";
 import { git, gitLine } from "../../git/run.ts";
@@ -16,7 +16,7 @@ import { readingsOf, standardDiagnostics } from "../../standards/readings.ts";
 import { loosenings, trunkStandards } from "../../standards/never-loosen.ts";
 import { failing } from "../../standards/verdict.ts";
 import { scopesTouched } from "./scopes.ts";
-import type { DoneData, DoneInput } from "./schema.ts";
+import { DoneData, type DoneInput } from "./schema.ts";
 import { proofLine, summaryOf } from "./proof.ts";
 
 type DoneResult = Result<"done", DoneData>;
@@ -68,11 +68,14 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 
 	// 2. An unchanged tree: reuse its Proof, or refuse to repeat a red run.
 	if (!standalone) {
-		const [proof, last] = await Promise.all([readProof(repository.gitDir), readLastRun(repository.gitDir)]);
-		if (proof && proof.head === head && proof.tree === tree && proof.config_digest === digest) {
-			return ok("done", `${proof.line} (already proven; nothing ran)`, { ...base(false), gate_ran: false, proof: summaryOf(proof) }, { hints: ["Relay the Proof line; landing needs the owner's consent."] });
+		const [proof, last] = await Promise.all([readProof(repository.gitDir), readLastDone(repository.gitDir)]);
+		if (proof && proof.head === head && proof.tree === tree && proof.config_digest === digest && !input.rerun) {
+			const standards = v.is(DoneData.entries.standards, proof.standards) ? proof.standards : [];
+			return ok("done", `${proof.line} (already proven; nothing ran)`, { ...base(false), gate_ran: false, proof: summaryOf(proof), standards }, {
+				hints: ["Relay the Proof line; landing needs the owner's consent.", "`discern done --rerun` runs the gate again anyway."],
+			});
 		}
-		if (last && last.verb === "done" && !last.ok && !last.standalone && last.head === head && last.tree === tree && last.config_digest === digest && !input.rerun) {
+		if (last && !last.ok && !last.standalone && last.head === head && last.tree === tree && last.config_digest === digest && !input.rerun) {
 			return fail("done", "unchanged_tree_rerun", `This exact tree already failed the gate (${last.failed_stage ?? "unknown"} stage, ${last.time}); running it again would say the same.`, [
 				"Fix the failure and commit, then run `discern done`.",
 				"If the failure was flaky, `discern done --rerun` runs it anyway.",
@@ -186,7 +189,9 @@ async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 		...(drift ? { drift } : {}),
 	};
 
-	await writeLastRun(repository.gitDir, {
+	// An interrupted run says nothing about the tree: it neither counts as red nor removes a Proof.
+	if (!report.interrupted) {
+		await writeLastRun(repository.gitDir, {
 		verb: "done",
 		ok: green,
 		failed_stage: failedStage,
@@ -195,11 +200,12 @@ async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 		config_digest: run.digest,
 		standalone: run.standalone,
 		time: new Date().toISOString(),
-		duration_s: durationS,
-	}).catch(() => undefined);
+			duration_s: durationS,
+		}).catch(() => undefined);
+	}
 
 	if (!green) {
-		if (!run.standalone) await removeProof(repository.gitDir).catch(() => undefined);
+		if (!run.standalone && !report.interrupted) await removeProof(repository.gitDir).catch(() => undefined);
 		const message = drift
 			? `The ${drift.stage} stage changed tracked files: ${drift.files.slice(0, 10).join(", ")}. The gate must leave the tree as committed.`
 			: moved

@@ -3,7 +3,7 @@ import { DryRunFlag, FailedStageField } from "../../gate/schema.ts";
 
 export const DoneInput = v.strictObject({
 	dry_run: DryRunFlag,
-	rerun: v.optional(v.pipe(v.boolean(), v.description("Run again even though this exact tree already failed."))),
+	rerun: v.optional(v.pipe(v.boolean(), v.description("Run the gate even when this exact tree already has a result, red or green."))),
 	standalone: v.optional(v.pipe(v.boolean(), v.description("Run on a dirty tree for diagnosis; can never earn a Proof."))),
 });
 

@@ -7,7 +7,7 @@ import { aheadBehind, readWorkingState } from "../../git/repository.ts";
 import { readBranchClues, resolveTrunk, type Trunk } from "../../git/trunk.ts";
 import { openRepository } from "../../project/open.ts";
 import { STAGES } from "../../config/schema.ts";
-import { configDigest, type LastRun, type ProofRecord, readLastRun, readProof } from "../../gate/state.ts";
+import { configDigest, type LastRun, type ProofRecord, readLastDone, readLastRun, readProof } from "../../gate/state.ts";
 import { MAX_LISTED_CHANGES, type StatusData } from "./schema.ts";
 import { nextAction } from "./next.ts";
 
@@ -28,7 +28,7 @@ export async function status(ctx: VerbContext, _input: Record<string, never>): P
 	const trunk = await resolveTrunk(repository.root, configured?.repository.trunk, ctx.env.DISCERN_TRUNK, branches);
 	const counts = await countAgainstTrunk(repository.root, trunk, working?.head ?? null);
 
-	const [proof, lastRun] = await Promise.all([readProof(repository.gitDir), readLastRun(repository.gitDir)]);
+	const [proof, lastRun, lastDone] = await Promise.all([readProof(repository.gitDir), readLastRun(repository.gitDir), readLastDone(repository.gitDir)]);
 	const changes = working?.changes ?? [];
 	const data: StatusData = {
 		location: repository.location,
@@ -50,7 +50,7 @@ export async function status(ctx: VerbContext, _input: Record<string, never>): P
 		ahead: counts?.ahead ?? null,
 		behind: counts?.behind ?? null,
 		jobs: configured ? jobsByStage(configured) : emptyJobs(),
-		proof: proofState(proof, lastRun, working?.head ?? null, changes.length === 0 && working !== null, configured ? configDigest(JSON.stringify(configured)) : null),
+		proof: proofState(proof, lastDone, working?.head ?? null, changes.length === 0 && working !== null, configured ? configDigest(JSON.stringify(configured)) : null),
 		last_run: lastRun
 			? { verb: lastRun.verb, ok: lastRun.ok, failed_stage: lastRun.failed_stage, head: lastRun.head?.slice(0, 7) ?? null, time: lastRun.time, duration_s: lastRun.duration_s }
 			: null,
@@ -63,7 +63,7 @@ export async function status(ctx: VerbContext, _input: Record<string, never>): P
 /** Does a green Proof cover exactly this HEAD, clean tree and config? */
 function proofState(proof: ProofRecord | null, last: LastRun | null, head: string | null, clean: boolean, digest: string | null): StatusData["proof"] {
 	if (proof && head !== null && proof.head === head && clean && proof.config_digest === digest) return { state: "honored", line: proof.line };
-	if (last && last.verb === "done" && !last.ok && !last.standalone && last.head === head) return { state: "red", line: null };
+	if (last && !last.ok && !last.standalone && last.head === head) return { state: "red", line: null };
 	if (proof) return { state: "stale", line: proof.line };
 	return { state: "missing", line: null };
 }
