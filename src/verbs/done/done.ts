@@ -41,10 +41,17 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	if (!opened.ok) return asVerb("done", opened.refusal);
 	const { repository, config } = opened;
 	// Independent reads together: each git call is a process start.
-	const [working, trunk, treeSha] = await Promise.all([
+	const trunkPromise = resolveTrunk(repository.root, config.repository.trunk, ctx.env.DISCERN_TRUNK);
+	// A named trunk can be read at once; otherwise its name comes from git first.
+	const named = ctx.env.DISCERN_TRUNK || config.repository.trunk;
+	const trunkCopyPromise = named
+		? trunkStandards(repository.root, `refs/heads/${named}`)
+		: trunkPromise.then((found) => trunkStandards(repository.root, found.exists && found.name ? `refs/heads/${found.name}` : null));
+	const [working, trunk, treeSha, trunkCopy] = await Promise.all([
 		readWorkingState(repository.root),
-		resolveTrunk(repository.root, config.repository.trunk, ctx.env.DISCERN_TRUNK),
+		trunkPromise,
 		gitLine(["rev-parse", "--verify", "--quiet", "HEAD^{tree}"], repository.root),
+		trunkCopyPromise,
 	]);
 	if (ctx.facts) Object.assign(ctx.facts, { branch: working?.branch ?? null, head: working?.head?.slice(0, 7) ?? null });
 
@@ -94,8 +101,7 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	}
 
 	// 4. Standards never loosen against the trunk's committed copy.
-	const trunkRef = trunk.exists && trunk.name ? `refs/heads/${trunk.name}` : null;
-	const [trunkCopy, scopes] = await Promise.all([trunkStandards(repository.root, trunkRef), scopesTouched(repository.root, trunk, config)]);
+	const scopes = await scopesTouched(repository.root, trunk, config);
 	const loosened = trunkCopy.readable ? loosenings(trunkCopy.standards, config.standards) : [];
 	if (loosened.length > 0) {
 		return fail("done", "gate_failed", `This branch loosens the trunk's standards: ${loosened.join("; ")}.`, [
@@ -153,12 +159,17 @@ interface GateRun {
 async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 	const { repository } = run;
 	const fingerprint = () => trackedFingerprint(repository.root);
-	let last = run.cleanAtStart ? EMPTY_FINGERPRINT : await fingerprint();
+	let last = run.cleanAtStart ? { ...EMPTY_FINGERPRINT, head: run.head } : await fingerprint();
 	let drift: { stage: string; files: string[] } | undefined;
+	let phasesChecked = 0;
 	// 7. Tree drift: after each green phase, no job may have changed a tracked file.
 	const afterPhase = async (phase: readonly PlannedJob[]) => {
 		const now = await fingerprint();
-		if (now.text === last.text) return null;
+		phasesChecked++;
+		if (now.text === last.text) {
+			last = now;
+			return null;
+		}
 		const files = [...new Set([...now.paths, ...last.paths])].filter((path) => now.lines.get(path) !== last.lines.get(path));
 		drift = { stage: phase[0]?.stage ?? "", files };
 		last = now;
@@ -166,7 +177,9 @@ async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 	};
 	const execution = await executePlan(ctx, repository, run.trunk.name, run.plan, afterPhase);
 	const { report, steps, durationS } = execution;
-	const [headAfter, readings] = await Promise.all([gitLine(["rev-parse", "HEAD"], repository.root), readingsOf(report.runs, run.config)]);
+	// The last phase's fingerprint already saw HEAD; ask git only when the run stopped before it.
+	const sawEnd = phasesChecked === run.plan.phases.length && phasesChecked > 0;
+	const [headAfter, readings] = await Promise.all([sawEnd ? last.head : gitLine(["rev-parse", "HEAD"], repository.root), readingsOf(report.runs, run.config)]);
 	const diagnostics = [...execution.diagnostics, ...standardDiagnostics(readings, run.config)];
 	const moved = headAfter !== run.head;
 	const failedStage: FailedStage | null = report.failed
@@ -244,16 +257,27 @@ async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 	});
 }
 
+interface Fingerprint {
+	text: string;
+	lines: Map<string, string>;
+	paths: string[];
+	/** HEAD as seen by the same git call: a job that committed moved it. */
+	head: string | null;
+}
+
 const EMPTY_FINGERPRINT = { text: "", lines: new Map<string, string>(), paths: [] as string[] };
 
 /** Tracked changes only: what a job could have altered in the committed tree. */
-async function trackedFingerprint(root: string): Promise<{ text: string; lines: Map<string, string>; paths: string[] }> {
-	const result = await git(["status", "--porcelain=v2", "-z", "--untracked-files=no"], root);
+async function trackedFingerprint(root: string): Promise<Fingerprint> {
+	const result = await git(["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=no"], root);
 	const lines = new Map<string, string>();
+	let head: string | null = null;
 	for (const record of result.stdout.split("\0")) {
+		if (record.startsWith("# branch.oid ")) head = record.slice("# branch.oid ".length);
 		if (!record || record.startsWith("#")) continue;
 		const path = record.slice(record.lastIndexOf(" ") + 1);
 		lines.set(path, record);
 	}
-	return { text: result.exitCode === 0 ? result.stdout : `unreadable:${Date.now()}`, lines, paths: [...lines.keys()] };
+	const text = result.exitCode === 0 ? [...lines.values()].join("\0") : `unreadable:${Date.now()}`;
+	return { text, lines, paths: [...lines.keys()], head };
 }
