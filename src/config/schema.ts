@@ -31,7 +31,8 @@ const described = <S extends v.GenericSchema>(schema: S, text: string) => v.pipe
 const Command = described(v.string(), "A shell command, run with `sh -c` from the checkout root.");
 export const CommandList = v.array(Command);
 const Commands = v.union([Command, CommandList]);
-const Seconds = described(v.pipe(v.number(), v.finite(), v.minValue(0)), "Seconds; 0 means no limit.");
+// The upper bound is what a timer can hold (about 24.8 days); 0 already means "no limit".
+const Seconds = described(v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(2_147_483)), "Seconds; 0 means no limit.");
 const FiniteNumber = v.pipe(v.number(), v.finite());
 const Name = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]+$/, "must use only letters, digits, `-` and `_`"));
 

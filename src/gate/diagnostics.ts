@@ -5,7 +5,8 @@ import { reportDiagnostics } from "./reports/detect.ts";
 import type { JobRun } from "./runner.ts";
 
 /** Reports and outputs larger than this are not scanned for SARIF/JUnit. */
-const REPORT_SCAN_LIMIT = 20 * 1024 * 1024;
+// Parsing is done in memory; keep it well inside discern's memory budget.
+const REPORT_SCAN_LIMIT = 4 * 1024 * 1024;
 
 export function stepsOf(runs: readonly JobRun[]): Step[] {
 	return runs.map((run) => ({
@@ -41,7 +42,8 @@ export async function diagnosticsOf(runs: readonly JobRun[], root: string): Prom
 			...(excerpt.truncated ? { truncated: true } : {}),
 			output_path: run.logPath,
 		});
-		const text = run.job.report ? await readReport(join(root, run.job.report)) : await readUpTo(run.logPath, REPORT_SCAN_LIMIT);
+		// A declared report the job did not write this time is a leftover: its findings are not news.
+		const text = run.job.report ? (run.reportFresh ? await readReport(join(root, run.job.report)) : null) : await readUpTo(run.logPath, REPORT_SCAN_LIMIT);
 		const found = text === null ? null : reportDiagnostics(text, { name: run.job.label, command, root });
 		if (!found) continue;
 		diagnostics.push(...found.diagnostics);

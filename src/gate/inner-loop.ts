@@ -1,6 +1,6 @@
 import { asVerb, fail, ok, type Result } from "../contract/envelope.ts";
 import type { VerbContext } from "../contract/context.ts";
-import { readWorkingState } from "../git/repository.ts";
+import { pathsChanged, snapshotTree } from "./tree-state.ts";
 import { resolveTrunk } from "../git/trunk.ts";
 import { openProject } from "../project/open.ts";
 import { executePlan, failureSentence, ranLabels } from "./execute.ts";
@@ -30,18 +30,17 @@ export async function innerLoop<const Verb extends "prepare" | "test">(
 	const locked = lockCheckout(repository, verb);
 	if (!locked.ok) return asVerb(verb, locked.refusal);
 	try {
-		const [trunk, before] = await Promise.all([resolveTrunk(repository.root, config.repository.trunk, ctx.env.DISCERN_TRUNK), readWorkingState(repository.root)]);
-		if (ctx.facts) Object.assign(ctx.facts, { branch: before?.branch ?? null, head: before?.head?.slice(0, 7) ?? null });
+		const [trunk, before] = await Promise.all([resolveTrunk(repository.root, config.repository.trunk, ctx.env.DISCERN_TRUNK), snapshotTree(repository.root)]);
+		if (ctx.facts) Object.assign(ctx.facts, { branch: before.branch, head: before.head?.slice(0, 7) ?? null });
 		const execution = await executePlan(ctx, repository, trunk.name, plan);
-		const after = await readWorkingState(repository.root);
-		const modified = changedBetween(before?.changes ?? [], after?.changes ?? []);
+		const modified = pathsChanged(before, await snapshotTree(repository.root));
 		const { report, steps, diagnostics, durationS } = execution;
 		const failedStage = (report.failed?.job.stage ?? (report.interrupted ? report.runs.find((run) => run.outcome === "cancelled")?.job.stage : undefined) ?? null) as FailedStage | null;
 		if (!report.interrupted) await writeLastRun(repository.gitDir, {
 			verb,
-			ok: failedStage === null && !report.interrupted,
+			ok: failedStage === null,
 			failed_stage: failedStage,
-			head: before?.head ?? null,
+			head: before.head,
 			tree: null,
 			config_digest: configDigest(JSON.stringify(config)),
 			standalone: true,
@@ -66,10 +65,4 @@ export async function innerLoop<const Verb extends "prepare" | "test">(
 	} finally {
 		locked.lock.release();
 	}
-}
-
-/** Paths whose status line differs between two snapshots: what the run itself touched. */
-function changedBetween(before: readonly { path: string; kind: string; staged: boolean }[], after: readonly { path: string; kind: string; staged: boolean }[]): string[] {
-	const seen = new Set(before.map((change) => `${change.path}\0${change.kind}\0${change.staged}`));
-	return after.filter((change) => !seen.has(`${change.path}\0${change.kind}\0${change.staged}`)).map((change) => change.path);
 }

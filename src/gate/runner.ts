@@ -2,7 +2,9 @@ import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { ProgressEvent } from "../contract/context.ts";
 import type { Step } from "../contract/envelope.ts";
-import { killTree, signalTree } from "../platform/process-tree.ts";
+import { randomUUID } from "node:crypto";
+import { stat } from "node:fs/promises";
+import { killLeftovers, killTree, type TreeToken } from "../platform/process-tree.ts";
 import type { GatePlan, PlannedJob } from "./plan.ts";
 
 /** How long a TERMed job tree gets before it is KILLed. */
@@ -20,6 +22,8 @@ export interface JobRun {
 	timedOut: boolean;
 	/** The whole combined output; absent for jobs that never started. */
 	logPath?: string;
+	/** The job's declared report was written (or rewritten) by this run: a leftover must not pass for news. */
+	reportFresh?: boolean;
 }
 
 export type RunEvent = ProgressEvent;
@@ -50,10 +54,14 @@ export interface RunReport {
 
 /** A started job process, kept so fail-fast and interrupts can kill its tree. */
 interface Running {
-	pid: number;
+	child: ReturnType<typeof Bun.spawn>;
+	token: TreeToken;
+	/** Set when a cancel reached the process while it was still running. */
 	cancelled: boolean;
-	done: Promise<unknown>;
 }
+
+/** The environment key of the per-command token (see platform/process-tree.ts). */
+export const TOKEN_KEY = "DISCERN_JOB_TOKEN";
 
 /**
  * Execute a plan: phases in order, the jobs of a phase together. Each
@@ -77,8 +85,9 @@ export async function runPlan(plan: GatePlan, options: RunOptions): Promise<RunR
 		halt.requested = true;
 		await Promise.all(
 			[...live].map(async (running) => {
-				running.cancelled = true;
-				await killTree(running.pid, grace);
+				// A job that already finished on its own keeps its own outcome.
+				if (running.child.exitCode === null && running.child.signalCode === null) running.cancelled = true;
+				await killTree(running.child.pid, grace, running.token);
 			}),
 		);
 	};
@@ -92,9 +101,9 @@ export async function runPlan(plan: GatePlan, options: RunOptions): Promise<RunR
 				continue;
 			}
 			const phaseRuns = await Promise.all(
-				phase.map(async (job) => {
+				phase.map(async (job, slot) => {
 					options.onEvent?.({ type: "start", label: job.label, stage: job.stage });
-					const run = await runJob(job, options, live, grace, halt);
+					const run = await runJob(job, `${runs.length + slot + 1}`.padStart(2, "0"), options, live, grace, halt);
 					done++;
 					options.onEvent?.({ type: "finish", label: job.label, stage: job.stage, outcome: run.outcome, durationS: run.durationS, done, total });
 					if (run.outcome === "failed") {
@@ -118,9 +127,20 @@ export async function runPlan(plan: GatePlan, options: RunOptions): Promise<RunR
 	return { runs, failed, stoppedBy, interrupted: options.signal.aborted };
 }
 
-async function runJob(job: PlannedJob, options: RunOptions, live: Set<Running>, grace: number, halt: { requested: boolean }): Promise<JobRun> {
+async function runJob(
+	job: PlannedJob,
+	position: string,
+	options: RunOptions,
+	live: Set<Running>,
+	grace: number,
+	halt: { requested: boolean },
+): Promise<JobRun> {
 	const started = performance.now();
-	const logPath = join(options.logDir, `${job.label.replace(/[^A-Za-z0-9_.-]/g, "_")}.log`);
+	// The position keeps names unique: `standard:cov` and a job `standard_cov` must not share a log.
+	const logPath = join(options.logDir, `${position}-${job.label.replace(/[^A-Za-z0-9_.-]/g, "_")}.log`);
+	const reportBefore = job.report ? await fileStamp(join(options.root, job.report)) : null;
+	const withReport = async (run: JobRun): Promise<JobRun> =>
+		job.report ? { ...run, reportFresh: (await fileStamp(join(options.root, job.report))) !== reportBefore } : run;
 	const fd = openSync(logPath, "w", 0o600);
 	const seconds = () => Math.round((performance.now() - started) / 10) / 100;
 	try {
@@ -134,10 +154,10 @@ async function runJob(job: PlannedJob, options: RunOptions, live: Set<Running>, 
 			if (result.cancelled) return { job, outcome: "cancelled", durationS: seconds(), timedOut: false, logPath, failedCommand: command, exitCode: result.exitCode };
 			if (result.timedOut || (result.exitCode !== 0 && job.exitDecides)) {
 				if (result.timedOut) writeSync(fd, `\n[discern] timed out after ${job.timeout} s: the whole process tree was killed\n`);
-				return { job, outcome: "failed", durationS: seconds(), exitCode: result.exitCode, failedCommand: command, timedOut: result.timedOut, logPath };
+				return await withReport({ job, outcome: "failed", durationS: seconds(), exitCode: result.exitCode, failedCommand: command, timedOut: result.timedOut, logPath });
 			}
 		}
-		return { job, outcome: "ok", durationS: seconds(), exitCode: lastExit, timedOut: false, logPath };
+		return await withReport({ job, outcome: "ok", durationS: seconds(), exitCode: lastExit, timedOut: false, logPath });
 	} finally {
 		closeSync(fd);
 	}
@@ -158,10 +178,11 @@ async function runCommand(
 	grace: number,
 ): Promise<CommandResult> {
 	let child: ReturnType<typeof Bun.spawn>;
+	const token: TreeToken = { key: TOKEN_KEY, value: randomUUID() };
 	try {
 		child = Bun.spawn(["sh", "-c", command], {
 			cwd: options.root,
-			env: options.env,
+			env: { ...options.env, [token.key]: token.value },
 			stdin: "ignore",
 			stdout: fd,
 			stderr: fd,
@@ -172,7 +193,7 @@ async function runCommand(
 		writeSync(fd, `[discern] could not start sh: ${error instanceof Error ? error.message : String(error)}\n`);
 		return { exitCode: 127, timedOut: false, cancelled: false };
 	}
-	const running: Running = { pid: child.pid, cancelled: false, done: child.exited };
+	const running: Running = { child, token, cancelled: false };
 	live.add(running);
 	let timedOut = false;
 	let killing: Promise<void> | undefined;
@@ -180,18 +201,23 @@ async function runCommand(
 		timeoutS > 0
 			? setTimeout(() => {
 					timedOut = true;
-					killing = killTree(child.pid, grace);
+					killing = killTree(child.pid, grace, token);
 				}, timeoutS * 1000)
 			: undefined;
 	try {
 		const exitCode = await child.exited;
-		// A job that finished cleanly before the cancel reached it is not cancelled.
-		return { exitCode, timedOut, cancelled: running.cancelled && !timedOut && exitCode !== 0 };
+		return { exitCode, timedOut, cancelled: running.cancelled && !timedOut };
 	} finally {
 		if (timer) clearTimeout(timer);
 		live.delete(running);
-		// Whatever the job left running in its group (background `&` processes) would outlive discern.
-		signalTree(child.pid, [], "SIGKILL");
+		// Whatever the command left running (background `&`, daemons) would outlive discern.
 		await killing;
+		await killLeftovers(child.pid, token);
 	}
+}
+
+/** Size, mtime and inode of a file, or null when it does not exist. */
+async function fileStamp(path: string): Promise<string | null> {
+	const found = await stat(path).catch(() => null);
+	return found ? `${found.size}:${found.mtimeMs}:${found.ino}` : null;
 }

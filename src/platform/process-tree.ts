@@ -5,7 +5,10 @@ import { readdir, readFile } from "node:fs/promises";
  * leader of its own process group, so one signal to the group reaches every
  * descendant that stayed in it; descendants that left the group (setsid,
  * daemonizing tools) are found through /proc by parent links and signalled
- * one by one. Zombies do not count as alive: in a container whose init does
+ * one by one. Whatever detached itself completely (a double fork, then
+ * setsid: its parent gone, itself re-parented to init) is found by a token
+ * in its environment that every command's processes inherit. Zombies do
+ * not count as alive: in a container whose init does
  * not reap orphans they linger in the group, and waiting for them would
  * turn every kill into a full grace period.
  */
@@ -62,6 +65,30 @@ export async function descendantsOf(root: number): Promise<number[]> {
 	return found;
 }
 
+/** Live processes whose environment carries `key=value` (empty without /proc). */
+export async function processesCarrying(key: string, value: string): Promise<number[]> {
+	const needle = `${key}=${value}\0`;
+	let entries: string[];
+	try {
+		entries = await readdir("/proc");
+	} catch {
+		return [];
+	}
+	const found = await Promise.all(
+		entries.map(async (entry) => {
+			const pid = Number(entry);
+			if (!Number.isInteger(pid) || pid === process.pid) return null;
+			try {
+				const environ = await readFile(`/proc/${pid}/environ`, "utf8");
+				return environ.includes(needle) ? pid : null;
+			} catch {
+				return null; // Gone, or not ours to read.
+			}
+		}),
+	);
+	return found.filter((pid): pid is number => pid !== null);
+}
+
 /** Send `signal` to a process group and to every known descendant; a process already gone is fine. */
 export function signalTree(groupLeader: number, descendants: readonly number[], signal: NodeJS.Signals): void {
 	for (const target of [-groupLeader, ...descendants]) {
@@ -88,18 +115,35 @@ async function anyAlive(groupLeader: number, pids: readonly number[]): Promise<b
 	return table.some((info) => !info.zombie && (info.group === groupLeader || watched.has(info.pid)));
 }
 
+/** The environment entry every process of one command inherits, so that nothing it starts can hide. */
+export interface TreeToken {
+	key: string;
+	value: string;
+}
+
+/** Every process of a tree we can find: by parent links, and by the token when there is one. */
+async function members(groupLeader: number, token: TreeToken | undefined): Promise<number[]> {
+	const [descendants, carriers] = await Promise.all([descendantsOf(groupLeader), token ? processesCarrying(token.key, token.value) : []]);
+	return [...new Set([...descendants, ...carriers])];
+}
+
 /**
  * TERM the whole tree, give it `graceMs` to go, then KILL whatever is left,
- * including descendants that appeared meanwhile.
+ * including processes that appeared meanwhile.
  */
-export async function killTree(groupLeader: number, graceMs: number): Promise<void> {
-	const before = await descendantsOf(groupLeader);
+export async function killTree(groupLeader: number, graceMs: number, token?: TreeToken): Promise<void> {
+	const before = await members(groupLeader, token);
 	signalTree(groupLeader, before, "SIGTERM");
 	const deadline = Date.now() + graceMs;
 	while (Date.now() < deadline) {
-		if (!(await anyAlive(groupLeader, before))) return;
+		if (!(await anyAlive(groupLeader, before))) break;
 		await Bun.sleep(25);
 	}
-	const after = await descendantsOf(groupLeader);
-	signalTree(groupLeader, [...new Set([...before, ...after])], "SIGKILL");
+	// Only what is alive now: a pid from the first list may have been reused meanwhile.
+	signalTree(groupLeader, await members(groupLeader, token), "SIGKILL");
+}
+
+/** After a command ends: whatever it left running is killed at once (it would outlive discern). */
+export async function killLeftovers(groupLeader: number, token?: TreeToken): Promise<void> {
+	signalTree(groupLeader, token ? await processesCarrying(token.key, token.value) : [], "SIGKILL");
 }

@@ -53,6 +53,13 @@ describe("prepare and test", () => {
 		expect((result.data as { modified: string[] }).modified).toEqual(["README.md"]);
 	});
 
+	test("prepare reports a formatter's edit to a file that was already dirty", async () => {
+		const r = await repo('[jobs]\nformat = "echo formatted >> README.md"\n');
+		await r.write("README.md", "my own edit\n");
+		const result = valid("prepare", await prepare(r.ctx(), {}));
+		expect((result.data as { modified: string[] }).modified).toEqual(["README.md"]);
+	});
+
 	test("test runs only the test stage; a failure is gate_failed with a diagnostic", async () => {
 		const r = await repo('[jobs]\nlint = "exit 1"\ntest = "echo boom-output; exit 2"\n');
 		const result = valid("test", await testVerb(r.ctx(), {}));
@@ -303,5 +310,26 @@ describe("done", () => {
 		const rerun = valid("done", await done(r.ctx(), { rerun: true }));
 		expect((rerun.data as { gate_ran: boolean }).gate_ran).toBe(true);
 		expect(rerun.ok).toBe(true);
+	});
+
+	test("a job that creates an untracked file is tree drift: the gate must leave the tree as committed", async () => {
+		const r = await repo('[jobs]\nbuild = "echo built > out.txt"\ntest = "true"\n');
+		const result = valid("done", await done(r.ctx(), {}));
+		expect((result.data as { failed_stage: string }).failed_stage).toBe("tree_drift");
+		expect((result.data as { drift: { files: string[] } }).drift.files).toEqual(["out.txt"]);
+		expect(result.hints?.some((hint) => hint.includes(".gitignore"))).toBe(true);
+	});
+
+	test("drift names paths with spaces exactly", async () => {
+		const r = await repo('[jobs]\nformat = "echo x >> \'my notes.md\'; echo y >> \'your notes.md\'"\n', { "my notes.md": "a\n", "your notes.md": "b\n" });
+		const result = valid("done", await done(r.ctx(), {}));
+		expect((result.data as { drift: { files: string[] } }).drift.files).toEqual(["my notes.md", "your notes.md"]);
+	});
+
+	test("a declared report left over from an earlier run is not reported as news", async () => {
+		const sarif = await Bun.file(`${REPORTS}/eslint.sarif`).text();
+		const r = await repo('[jobs.lint]\nrun = "exit 2"\nreport = "lint.sarif"\n', { "lint.sarif": sarif });
+		const result = valid("done", await done(r.ctx(), {}));
+		expect(result.diagnostics?.map((diagnostic) => diagnostic.message)).toEqual(["lint failed (exit 2)"]);
 	});
 });

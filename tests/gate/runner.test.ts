@@ -121,6 +121,29 @@ describe("runPlan", () => {
 		expect(report.runs[0]?.timedOut).toBe(true);
 	});
 
+	test("a daemon that double-forks and leaves the group does not outlive its job", async () => {
+		const report = await run(plan([[job("daemon", ["(setsid sh -c 'sleep 60' >/dev/null 2>&1 &); (setsid sleep 61 >/dev/null 2>&1 &); sleep 0.2"])]]));
+		expect(report.runs[0]?.outcome).toBe("ok");
+	});
+
+	test("a timed-out job's detached daemon is killed too", async () => {
+		const report = await run(plan([[job("daemon", ["(setsid sh -c 'trap \"\" TERM; sleep 60' >/dev/null 2>&1 &); sleep 60"], { timeout: 1 })]]));
+		expect(report.runs[0]?.timedOut).toBe(true);
+	});
+
+	test("a sibling cancelled by fail-fast is cancelled even if it exits 0 on TERM", async () => {
+		const report = await run(plan([[job("polite", ["trap 'exit 0' TERM; sleep 5 & wait"]), job("bad", ["sleep 0.2; exit 3"])]]));
+		expect(outcomes(report)).toEqual({ polite: "cancelled", bad: "failed" });
+	});
+
+	test("each job has its own log, even when labels would collide after escaping", async () => {
+		const report = await run(plan([[job("standard:cov", ["echo from-standard"]), job("standard_cov", ["echo from-job"])]]));
+		const logs = report.runs.map((r) => r.logPath ?? "");
+		expect(new Set(logs).size).toBe(2);
+		expect(await readFile(logs[0] ?? "", "utf8")).toBe("from-standard\n");
+		expect(await readFile(logs[1] ?? "", "utf8")).toBe("from-job\n");
+	});
+
 	test("background processes left by a green job do not outlive it", async () => {
 		const report = await run(plan([[job("leaky", ["sleep 60 & echo left-behind"])]]));
 		expect(report.runs[0]?.outcome).toBe("ok");

@@ -15,6 +15,7 @@ import { openProject } from "../../project/open.ts";
 import { readingsOf, standardDiagnostics } from "../../standards/readings.ts";
 import { loosenings, trunkStandards } from "../../standards/never-loosen.ts";
 import { failing } from "../../standards/verdict.ts";
+import { cleanSnapshot, pathsChanged, snapshotTree } from "../../gate/tree-state.ts";
 import { scopesTouched } from "./scopes.ts";
 import { DoneData, type DoneInput } from "./schema.ts";
 import { proofLine, summaryOf } from "./proof.ts";
@@ -158,22 +159,18 @@ interface GateRun {
 
 async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 	const { repository } = run;
-	const fingerprint = () => trackedFingerprint(repository.root);
-	let last = run.cleanAtStart ? { ...EMPTY_FINGERPRINT, head: run.head } : await fingerprint();
+	let last = run.cleanAtStart ? cleanSnapshot(run.head, run.branch) : await snapshotTree(repository.root);
 	let drift: { stage: string; files: string[] } | undefined;
 	let phasesChecked = 0;
-	// 7. Tree drift: after each green phase, no job may have changed a tracked file.
+	// 7. Tree drift: after each green phase, no job may have changed the tree (tracked or untracked).
 	const afterPhase = async (phase: readonly PlannedJob[]) => {
-		const now = await fingerprint();
+		const now = await snapshotTree(repository.root);
 		phasesChecked++;
-		if (now.text === last.text) {
-			last = now;
-			return null;
-		}
-		const files = [...new Set([...now.paths, ...last.paths])].filter((path) => now.lines.get(path) !== last.lines.get(path));
-		drift = { stage: phase[0]?.stage ?? "", files };
+		const files = pathsChanged(last, now);
 		last = now;
-		return `the ${drift.stage} stage changed tracked files`;
+		if (files.length === 0) return null;
+		drift = { stage: phase[0]?.stage ?? "", files };
+		return `the ${drift.stage} stage changed the tree`;
 	};
 	const execution = await executePlan(ctx, repository, run.trunk.name, run.plan, afterPhase);
 	const { report, steps, durationS } = execution;
@@ -220,14 +217,18 @@ async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 	if (!green) {
 		if (!run.standalone && !report.interrupted) await removeProof(repository.gitDir).catch(() => undefined);
 		const message = drift
-			? `The ${drift.stage} stage changed tracked files: ${drift.files.slice(0, 10).join(", ")}. The gate must leave the tree as committed.`
+			? `The ${drift.stage} stage changed the tree: ${drift.files.slice(0, 10).join(", ")}${drift.files.length > 10 ? ` and ${drift.files.length - 10} more` : ""}. The gate must leave the tree as committed.`
 			: moved
 				? "HEAD moved while the gate ran (a job committed?): the result does not describe one commit."
 				: failedStage === "standards"
 					? `Standards failed: ${readings.filter(failing).map((reading) => `${reading.name} ${reading.verdict}`).join(", ")}.`
 					: `${failureSentence(report)}.`;
 		const hints: [string, ...string[]] = drift
-			? [`Run the ${drift.stage} jobs yourself (\`discern prepare\` for formatters), commit what they change, then \`discern done\`.`, ...run.warnings]
+			? [
+					`Run the ${drift.stage} jobs yourself (\`discern prepare\` for formatters), commit what they change, then \`discern done\`.`,
+					"Files a job creates (build output, reports) belong in .gitignore.",
+					...run.warnings,
+				]
 			: ["Read the diagnostics (each names the command to reproduce it), fix, commit, and run `discern done`.", ...run.warnings];
 		return fail("done", "gate_failed", message, hints, { data, steps, diagnostics });
 	}
@@ -255,29 +256,4 @@ async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 		steps,
 		hints: ["Relay the Proof line verbatim; landing needs the owner's consent (`discern accept`).", ...run.warnings],
 	});
-}
-
-interface Fingerprint {
-	text: string;
-	lines: Map<string, string>;
-	paths: string[];
-	/** HEAD as seen by the same git call: a job that committed moved it. */
-	head: string | null;
-}
-
-const EMPTY_FINGERPRINT = { text: "", lines: new Map<string, string>(), paths: [] as string[] };
-
-/** Tracked changes only: what a job could have altered in the committed tree. */
-async function trackedFingerprint(root: string): Promise<Fingerprint> {
-	const result = await git(["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=no"], root);
-	const lines = new Map<string, string>();
-	let head: string | null = null;
-	for (const record of result.stdout.split("\0")) {
-		if (record.startsWith("# branch.oid ")) head = record.slice("# branch.oid ".length);
-		if (!record || record.startsWith("#")) continue;
-		const path = record.slice(record.lastIndexOf(" ") + 1);
-		lines.set(path, record);
-	}
-	const text = result.exitCode === 0 ? [...lines.values()].join("\0") : `unreadable:${Date.now()}`;
-	return { text, lines, paths: [...lines.keys()], head };
 }
