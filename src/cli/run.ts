@@ -44,7 +44,7 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 		const [word, ...tokens] = globals.rest;
 		if (word === "mcp") {
 			const { serveStdio } = await import("../mcp/stdio.ts");
-			return await serveStdio({ cwd: resolveCwd(io.cwd, globals.cwd), env: io.env });
+			return await serveStdio({ cwd: resolveCwd(io.cwd, globals.cwd), env: io.env, signal: io.signal });
 		}
 		const helpTarget = globals.help ? (word === undefined || word === "help" ? tokens : [word]) : null;
 		const verb = helpTarget ? findVerb("help") : word === undefined ? findVerb("help") : findVerb(word);

@@ -23,6 +23,17 @@ export interface ServerOptions {
 	/** The working root: where tools act when a call gives no `path`. */
 	root: string;
 	env: Readonly<Record<string, string | undefined>>;
+	/** Aborting it cancels every call in flight (the process is being stopped). */
+	shutdown?: AbortSignal;
+}
+
+/** Calls still running, so that a shutdown can wait until their job trees are gone. */
+const inflight = new WeakMap<Server, Set<Promise<unknown>>>();
+
+/** Wait (boundedly) for every call in flight to finish after their signals were aborted. */
+export async function settleCalls(server: Server, limitMs: number): Promise<void> {
+	const calls = [...(inflight.get(server) ?? [])];
+	await Promise.race([Promise.allSettled(calls), Bun.sleep(limitMs)]);
 }
 
 /** The MCP server, answered from the verb registry. No transport here: stdio and tests attach their own. */
@@ -31,7 +42,11 @@ export function createServer(options: ServerOptions): Server {
 		{ name: "discern", title: "discern", version: VERSION },
 		{ capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
 	);
-	const context = (cwd: string, signal: AbortSignal): VerbContext => ({ cwd, env: options.env, surface: "mcp", version: VERSION, signal });
+	const calls = new Set<Promise<unknown>>();
+	inflight.set(server, calls);
+	// A call stops when its client cancels it or when the server is shut down.
+	const callSignal = (own: AbortSignal) => (options.shutdown ? AbortSignal.any([own, options.shutdown]) : own);
+	const context = (cwd: string, signal: AbortSignal): VerbContext => ({ cwd, env: options.env, surface: "mcp", version: VERSION, signal: callSignal(signal) });
 
 	server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...toolEntries().values()].map((entry) => entry.listing) }));
 
@@ -52,8 +67,14 @@ export function createServer(options: ServerOptions): Server {
 		const ctx = context(path ?? options.root, extra.signal);
 		const token = request.params._meta?.progressToken;
 		if (token !== undefined) ctx.progress = progressNotifier(token, (notification) => extra.sendNotification(notification));
-		const { result, text } = await invokeVerb(entry.verb, ctx, input);
-		return { structuredContent: asObject(result), content: [{ type: "text", text }], isError: !result.ok };
+		const call = invokeVerb(entry.verb, ctx, input);
+		calls.add(call);
+		try {
+			const { result, text } = await call;
+			return { structuredContent: asObject(result), content: [{ type: "text", text }], isError: !result.ok };
+		} finally {
+			calls.delete(call);
+		}
 	});
 
 	server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: listResources() }));

@@ -1,23 +1,32 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { DEFAULT_GRACE_MS } from "../gate/runner.ts";
 import { EXIT, type ExitCode } from "../contract/exit-codes.ts";
-import { createServer } from "./server.ts";
+import { createServer, settleCalls } from "./server.ts";
 
 /**
  * `discern mcp`: the server over stdio. stdout carries only protocol; logs
- * go to stderr. The SDK's transport does not end on stdin EOF by itself,
- * so we do: an editor closing the pipe must not leave a process behind.
+ * go to stderr. It stops when stdin closes (the SDK's transport does not
+ * notice by itself) or on SIGINT/SIGTERM; either way every call in flight
+ * is cancelled and its job trees killed before the process exits, so an
+ * editor closing the pipe never leaves a test run behind.
  */
-export async function serveStdio(options: { cwd: string; env: Readonly<Record<string, string | undefined>> }): Promise<ExitCode> {
-	const server = createServer({ root: options.cwd, env: options.env });
+export async function serveStdio(options: { cwd: string; env: Readonly<Record<string, string | undefined>>; signal: AbortSignal }): Promise<ExitCode> {
+	const shutdown = new AbortController();
+	const server = createServer({ root: options.cwd, env: options.env, shutdown: shutdown.signal });
 	const transport = new StdioServerTransport();
-	const closed = new Promise<void>((resolve) => {
-		process.stdin.once("end", resolve);
-		process.stdin.once("close", resolve);
-		server.onclose = () => resolve();
+	const stopped = new Promise<"eof" | "signal">((resolve) => {
+		process.stdin.once("end", () => resolve("eof"));
+		process.stdin.once("close", () => resolve("eof"));
+		server.onclose = () => resolve("eof");
+		options.signal.addEventListener("abort", () => resolve("signal"), { once: true });
 	});
 	await server.connect(transport);
-	await closed;
+	const why = await stopped;
+	shutdown.abort(why);
+	// Killing a tree takes at most the grace period; leave room for the verb to return.
+	await settleCalls(server, DEFAULT_GRACE_MS + 3000);
 	await server.close().catch(() => undefined);
+	const code = why === "eof" ? EXIT.ok : options.signal.reason === "SIGTERM" ? EXIT.terminated : EXIT.interrupted;
 	// Nothing else may keep the process alive once the client is gone.
-	process.exit(EXIT.ok);
+	process.exit(code);
 }

@@ -1,10 +1,13 @@
-import { mkdirSync, openSync, closeSync, readFileSync, rmSync, writeSync } from "node:fs";
-import { dirname } from "node:path";
+import { randomUUID } from "node:crypto";
+import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 
 /**
- * An exclusive lock file (O_EXCL create). A second writer fails at once,
- * having changed nothing. A lock whose owner process is gone is stale and
- * taken over, so a crash never leaves a checkout locked for good.
+ * An exclusive lock file. It is written whole to a temp file first and then
+ * hard-linked into place, which fails if the lock exists: a reader never
+ * sees an empty or half-written lock, and two writers can never both win.
+ * A lock whose owner is gone (or a zombie) is stale and taken over by
+ * renaming it aside first, so two processes cannot both take it over.
  */
 export interface Lock {
 	release: () => void;
@@ -16,57 +19,94 @@ export interface LockHolder {
 	pid: number;
 	verb: string;
 	since: string;
+	/** Identifies this acquisition: release removes the lock only while it is still ours. */
+	nonce: string;
 }
 
 export function acquireLock(path: string, verb: string): LockOutcome {
 	mkdirSync(dirname(path), { recursive: true });
-	for (let attempt = 0; attempt < 2; attempt++) {
-		try {
-			const fd = openSync(path, "wx", 0o600);
-			const holder: LockHolder = { pid: process.pid, verb, since: new Date().toISOString() };
-			writeSync(fd, JSON.stringify(holder));
-			closeSync(fd);
-			let released = false;
-			const release = () => {
-				if (released) return;
-				released = true;
-				rmSync(path, { force: true });
-				process.off("exit", release);
-			};
-			// Even an abrupt exit (process.exit on a signal) releases the lock.
-			process.on("exit", release);
-			return { ok: true, lock: { release } };
-		} catch (error) {
-			if (!isExists(error)) throw error;
-			const holder = readHolder(path);
-			if (holder && processAlive(holder.pid)) return { ok: false, holder };
-			// The owner is gone (or the file is unreadable garbage): take the stale lock over once.
-			rmSync(path, { force: true });
+	const holder: LockHolder = { pid: process.pid, verb, since: new Date().toISOString(), nonce: randomUUID() };
+	const temp = join(dirname(path), `.lock-${holder.nonce}`);
+	writeFileSync(temp, JSON.stringify(holder), { mode: 0o600 });
+	try {
+		for (let attempt = 0; attempt < 3; attempt++) {
+			if (tryLink(temp, path)) return { ok: true, lock: { release: releaser(path, holder.nonce) } };
+			const current = readHolder(path);
+			if (current && holderAlive(current.pid)) return { ok: false, holder: current };
+			takeOverStale(path, current);
 		}
+		return { ok: false, holder: readHolder(path) };
+	} finally {
+		rmSync(temp, { force: true });
 	}
-	return { ok: false, holder: readHolder(path) };
+}
+
+function tryLink(temp: string, path: string): boolean {
+	try {
+		linkSync(temp, path);
+		return true;
+	} catch (error) {
+		if (typeof error === "object" && error !== null && "code" in error && error.code === "EEXIST") return false;
+		throw error;
+	}
+}
+
+/**
+ * Move the stale lock aside under a unique name, then check that what we
+ * moved is the lock we judged stale; if another process replaced it in
+ * between, put it back (it is someone's live lock).
+ */
+function takeOverStale(path: string, judged: LockHolder | null): void {
+	const aside = `${path}.stale-${randomUUID()}`;
+	try {
+		renameSync(path, aside);
+	} catch {
+		return; // Someone else moved it first; try linking again.
+	}
+	const moved = readHolder(aside);
+	if (moved && moved.nonce !== judged?.nonce && holderAlive(moved.pid)) {
+		tryLink(aside, path);
+	}
+	rmSync(aside, { force: true });
+}
+
+function releaser(path: string, nonce: string): () => void {
+	let released = false;
+	const release = () => {
+		if (released) return;
+		released = true;
+		process.off("exit", release);
+		// Only our own lock: never a lock another process took over meanwhile.
+		if (readHolder(path)?.nonce === nonce) rmSync(path, { force: true });
+	};
+	// Even an abrupt exit (process.exit on a signal) releases the lock.
+	process.on("exit", release);
+	return release;
 }
 
 function readHolder(path: string): LockHolder | null {
 	try {
 		const parsed = JSON.parse(readFileSync(path, "utf8")) as Partial<LockHolder>;
 		if (typeof parsed.pid !== "number") return null;
-		return { pid: parsed.pid, verb: String(parsed.verb ?? "?"), since: String(parsed.since ?? "?") };
+		return { pid: parsed.pid, verb: String(parsed.verb ?? "?"), since: String(parsed.since ?? "?"), nonce: String(parsed.nonce ?? "") };
 	} catch {
 		return null;
 	}
 }
 
-function processAlive(pid: number): boolean {
+/** Alive and not a zombie: a killed holder its parent never reaped holds nothing. */
+function holderAlive(pid: number): boolean {
 	try {
 		process.kill(pid, 0);
-		return true;
 	} catch (error) {
 		// EPERM: it exists but belongs to someone else.
 		return typeof error === "object" && error !== null && "code" in error && error.code === "EPERM";
 	}
-}
-
-function isExists(error: unknown): boolean {
-	return typeof error === "object" && error !== null && "code" in error && error.code === "EEXIST";
+	try {
+		const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+		const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+		return state !== "Z" && state !== "X";
+	} catch {
+		return statSync("/proc", { throwIfNoEntry: false }) === undefined; // No /proc: trust kill(0).
+	}
 }

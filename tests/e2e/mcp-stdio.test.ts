@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ensureBinary } from "../helpers/cli.ts";
+import { processesWithEnv, survivors } from "../helpers/processes.ts";
 import { BASIC_CONFIG, makeRepo, type TestRepo } from "../helpers/repo.ts";
 
 /** The compiled binary, driven over stdio by the real SDK client, as an editor would. */
@@ -76,4 +77,34 @@ describe("discern mcp over stdio (dist/discern)", () => {
 		await child.exited;
 		for (const line of output.trim().split("\n")) expect(JSON.parse(line).jsonrpc).toBe("2.0");
 	});
+
+	async function startLongCall(root: string): Promise<ReturnType<typeof Bun.spawn<"pipe", "pipe", "pipe">>> {
+		const child = Bun.spawn([binary, "mcp"], { cwd: root, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+		const messages = [
+			{ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } },
+			{ jsonrpc: "2.0", method: "notifications/initialized" },
+			{ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "discern_done", arguments: {} } },
+		];
+		for (const message of messages) child.stdin.write(`${JSON.stringify(message)}\n`);
+		await child.stdin.flush();
+		const deadline = Date.now() + 10_000;
+		while ((await processesWithEnv("DISCERN_ROOT", root)).length < 2 && Date.now() < deadline) await Bun.sleep(50);
+		return child;
+	}
+
+	for (const how of ["stdin closes", "SIGTERM"] as const) {
+		test(`when ${how} mid-call, the server kills the call's job trees before it exits`, async () => {
+			const hanging = await makeRepo({ config: `[jobs]\ntest = "trap '' TERM; sleep 60"\nlint = "(setsid sleep 61 >/dev/null 2>&1 &); sleep 60"\n` });
+			try {
+				const child = await startLongCall(hanging.root);
+				if (how === "stdin closes") await child.stdin.end();
+				else child.kill("SIGTERM");
+				const exitCode = await Promise.race([child.exited, Bun.sleep(15_000).then(() => "timeout" as const)]);
+				expect(exitCode).toBe(how === "SIGTERM" ? 143 : 0);
+				expect(await survivors(hanging.root)).toEqual([]);
+			} finally {
+				await hanging.remove();
+			}
+		});
+	}
 });
