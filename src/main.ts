@@ -32,4 +32,5 @@ const exitCode = await runCli(process.argv.slice(2), {
 	stderr: (text) => process.stderr.write(text),
 });
 if (output !== "") await Bun.write(Bun.stdout, output);
-process.exitCode = interruptedWith ?? exitCode;
+// 130/143 only when the interrupt cost the result: a run that finished green before the signal landed stays 0.
+process.exitCode = exitCode !== EXIT.ok && interruptedWith !== undefined ? interruptedWith : exitCode;

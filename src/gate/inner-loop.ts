@@ -35,22 +35,25 @@ export async function innerLoop<const Verb extends "prepare" | "test">(
 		const execution = await executePlan(ctx, repository, trunk.name, plan);
 		const modified = pathsChanged(before, await snapshotTree(repository.root));
 		const { report, steps, diagnostics, durationS } = execution;
-		const failedStage = (report.failed?.job.stage ?? (report.interrupted ? report.runs.find((run) => run.outcome === "cancelled")?.job.stage : undefined) ?? null) as FailedStage | null;
-		if (!report.interrupted) await writeLastRun(repository.gitDir, {
-			verb,
-			ok: failedStage === null,
-			failed_stage: failedStage,
-			head: before.head,
-			tree: null,
-			config_digest: configDigest(JSON.stringify(config)),
-			standalone: true,
-			time: new Date().toISOString(),
-			duration_s: durationS,
-		}).catch(() => undefined);
+		// An interrupted run failed no stage: nobody's check said no.
+		const failedStage = (report.failed?.job.stage ?? null) as FailedStage | null;
+		if (!report.interrupted) {
+			await writeLastRun(repository.gitDir, {
+				verb,
+				ok: failedStage === null,
+				failed_stage: failedStage,
+				head: before.head,
+				tree: null,
+				config_digest: configDigest(JSON.stringify(config)),
+				standalone: true,
+				time: new Date().toISOString(),
+				duration_s: durationS,
+			}).catch(() => undefined);
+		}
 		const data: InnerLoopData = { failed_stage: failedStage, modified, interrupted: report.interrupted };
 		if (report.failed || report.interrupted) {
 			return fail(verb, "gate_failed", `${failureSentence(report)}.`, [
-				"Read the diagnostics (each names the command to reproduce it), fix, and run this again.",
+				report.interrupted ? "Nothing was decided: run it again when you are ready." : "Read the diagnostics (each names the command to reproduce it), fix, and run this again.",
 				...(modified.length > 0 ? [`Review the edits the run made: ${modified.slice(0, 5).join(", ")}${modified.length > 5 ? ", …" : ""}.`] : []),
 			], { data, steps, diagnostics });
 		}

@@ -27,7 +27,7 @@ export interface GatePlan {
 	verb: GateVerb;
 	phases: PlannedJob[][];
 	/** What the plan leaves out and why (shown in dry runs). */
-	skipped: { label: string; stage: string; note: string }[];
+	skipped: { label: string; kind: PlannedJob["kind"]; stage: string; note: string }[];
 	failFast: boolean;
 }
 
@@ -41,13 +41,13 @@ export function planGate(verb: GateVerb, config: DiscernConfig, options: PlanOpt
 	const skipped: GatePlan["skipped"] = [];
 	const runnable = (job: Job): boolean => {
 		if (job.commands.length > 0) return true;
-		skipped.push({ label: job.name, stage: job.stage, note: "no command (empty or `:`)" });
+		skipped.push({ label: job.name, kind: "job", stage: job.stage, note: "no command (empty or `:`)" });
 		return false;
 	};
 	const inStage = (stage: Stage) => jobs.filter((job) => job.stage === stage).filter(runnable).map(toPlanned);
 	const wanted: Record<GateVerb, Stage[]> = { prepare: ["fix", "check"], test: ["test"], done: ["fix", "build", "check", "test"] };
 	for (const job of jobs) {
-		if (!wanted[verb].includes(job.stage)) skipped.push({ label: job.name, stage: job.stage, note: `${job.stage} stage is not part of \`${verb}\`` });
+		if (!wanted[verb].includes(job.stage)) skipped.push({ label: job.name, kind: "job", stage: job.stage, note: `${job.stage} stage is not part of \`${verb}\`` });
 	}
 
 	const phases: PlannedJob[][] = [];
@@ -86,8 +86,8 @@ function scopeGates(config: DiscernConfig, changed: readonly string[], skipped: 
 	for (const [name, scope] of Object.entries(config.scopes)) {
 		if (!scope.gate || scope.gate.trim() === "" || scope.gate.trim() === ":") continue;
 		const label = `scope:${name}`;
-		if (scope.neutral) skipped.push({ label, stage: "scopes", note: "neutral scope: never gated" });
-		else if (!changed.includes(name)) skipped.push({ label, stage: "scopes", note: "scope unchanged" });
+		if (scope.neutral) skipped.push({ label, kind: "scope_gate", stage: "scopes", note: "neutral scope: never gated" });
+		else if (!changed.includes(name)) skipped.push({ label, kind: "scope_gate", stage: "scopes", note: "scope unchanged" });
 		else gates.push({ label, stage: "scopes", kind: "scope_gate", exitDecides: true, commands: [scope.gate], timeout: config.gate.timeout });
 	}
 	return gates;
@@ -102,6 +102,6 @@ export function planItems(plan: GatePlan): PlanItem[] {
 			items.push({ kind: job.kind, label: job.label, disposition: "run", note: `phase ${index + 1}, ${job.stage} stage: ${job.commands.join(" && ")}${together}` });
 		}
 	});
-	for (const skip of plan.skipped) items.push({ kind: "job", label: skip.label, disposition: "skip", note: skip.note });
+	for (const skip of plan.skipped) items.push({ kind: skip.kind, label: skip.label, disposition: "skip", note: skip.note });
 	return items;
 }

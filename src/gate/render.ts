@@ -7,14 +7,34 @@ const OUTCOME_MARK = { ok: ["✔", "green"], failed: ["✖", "red"], cancelled: 
 /** Lines of a job's output shown in the terminal; the envelope and the log file keep more. */
 const TAIL_LINES = 25;
 
-/** The steps that ran and, for each failure, the command to reproduce it and the end of its output. */
+interface Reading {
+	name: string;
+	verdict: string;
+	value: number | null;
+	limit: number;
+}
+
+/**
+ * A gate run for a person: each step with its outcome, the standards'
+ * readings, then for each failure the command to reproduce it and the end
+ * of its output, then the one-sentence summary (a failure's sentence is
+ * printed by the CLI with its error code).
+ */
 export function renderGateRun(result: Result<string, unknown>, { color, verbose }: RenderOptions): string {
 	const lines: string[] = [];
 	const width = Math.max(0, ...(result.steps ?? []).map((step) => step.label.length));
 	for (const step of result.steps ?? []) {
 		const [mark, style] = OUTCOME_MARK[step.outcome];
-		const exit = step.outcome === "failed" && step.exit_code !== undefined ? `  exit ${step.exit_code}` : "";
-		lines.push(`${paint(mark, style, color)} ${step.label.padEnd(width)}  ${paint(`${step.stage ?? ""} ${step.duration_s.toFixed(1)} s${exit}`, "dim", color)}`);
+		const detail =
+			step.outcome === "skipped"
+				? "skipped"
+				: `${step.stage ?? ""} ${step.duration_s.toFixed(1)} s${step.outcome === "cancelled" ? ", cancelled" : ""}${step.outcome === "failed" && step.exit_code !== undefined ? `, exit ${step.exit_code}` : ""}`;
+		lines.push(`${paint(mark, style, color)} ${step.label.padEnd(width)}  ${paint(detail, "dim", color)}`);
+	}
+	for (const reading of (result.data as { standards?: Reading[] } | undefined)?.standards ?? []) {
+		const bad = reading.verdict === "regressed" || reading.verdict === "unmeasured";
+		const value = reading.value === null ? "no reading" : String(reading.value);
+		lines.push(`${paint(bad ? MARK.fail : MARK.ok, bad ? "red" : "green", color)} standard ${reading.name}: ${value} (limit ${reading.limit}, ${reading.verdict})`);
 	}
 	for (const item of result.plan ?? []) {
 		lines.push(`${item.disposition === "run" ? "→" : "·"} ${item.label}${item.note ? `  ${paint(item.note, "dim", color)}` : ""}`);
@@ -22,21 +42,23 @@ export function renderGateRun(result: Result<string, unknown>, { color, verbose 
 	for (const diagnostic of result.diagnostics ?? []) {
 		if (diagnostic.file) {
 			const where = `${diagnostic.file}${diagnostic.line ? `:${diagnostic.line}` : ""}${diagnostic.col ? `:${diagnostic.col}` : ""}`;
-			lines.push(`  ${paint(diagnostic.severity === "error" ? MARK.fail : MARK.warn, "red", color)} ${where}  ${diagnostic.message}${diagnostic.rule ? paint(` [${diagnostic.rule}]`, "dim", color) : ""}`);
+			const mark = diagnostic.severity === "error" ? paint(MARK.fail, "red", color) : paint(MARK.warn, "yellow", color);
+			lines.push(`  ${mark} ${where}  ${diagnostic.message}${diagnostic.rule ? paint(` [${diagnostic.rule}]`, "dim", color) : ""}`);
 			continue;
 		}
-		lines.push("", `${paint(MARK.fail, "red", color)} ${diagnostic.message}`, `  reproduce: ${diagnostic.reproduce_cmd}`);
+		lines.push("", `${paint(diagnostic.tool, "bold", color)}  ${paint(`reproduce: ${diagnostic.reproduce_cmd}`, "dim", color)}`);
 		if (diagnostic.output) {
 			const outputLines = diagnostic.output.trimEnd().split("\n");
 			const shown = verbose ? outputLines : outputLines.slice(-TAIL_LINES);
-			if (shown.length < outputLines.length) lines.push(paint(`  … ${outputLines.length - shown.length} earlier line(s)`, "dim", color));
+			if (shown.length < outputLines.length) lines.push(paint(`  … ${outputLines.length - shown.length} earlier line(s); --verbose shows them`, "dim", color));
 			lines.push(...shown.map((line) => `  │ ${line}`));
+		} else if (diagnostic.tool.startsWith("standard:")) {
+			lines.push(`  ${diagnostic.message}`);
 		}
 		if (diagnostic.output_path) lines.push(paint(`  full output: ${diagnostic.output_path}`, "dim", color));
 	}
-	// The one-sentence summary (the Proof line, "prepare passed: …", "nothing ran"); a failure's
-	// message is printed by the CLI with its code.
 	const proven = (result.data as { proof?: unknown } | undefined)?.proof;
 	if (result.ok && !result.dry_run) lines.push("", proven ? paint(result.message, "bold", color) : result.message);
+	while (lines[0] === "") lines.shift();
 	return lines.join("\n");
 }

@@ -2,6 +2,7 @@ import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import * as v from "valibot";
 import { writeFileAtomic } from "../platform/files.ts";
+import { FAILED_STAGES } from "./schema.ts";
 
 /**
  * Per-checkout gate state, in the checkout's own git admin dir (never
@@ -28,7 +29,7 @@ export type ProofRecord = v.InferOutput<typeof ProofRecord>;
 export const LastRun = v.object({
 	verb: v.picklist(["prepare", "test", "done"]),
 	ok: v.boolean(),
-	failed_stage: v.nullable(v.string()),
+	failed_stage: v.nullable(v.picklist(FAILED_STAGES)),
 	head: v.nullable(v.string()),
 	tree: v.nullable(v.string()),
 	config_digest: v.string(),
@@ -66,7 +67,8 @@ export async function writeLastRun(gitDir: string, run: LastRun): Promise<void> 
 	await mkdir(stateDir(gitDir), { recursive: true });
 	const text = `${JSON.stringify(run, null, 2)}\n`;
 	await writeFileAtomic(stateDir(gitDir), "last-run.json", text);
-	if (run.verb === "done") await writeFileAtomic(stateDir(gitDir), "last-done.json", text);
+	// A standalone run judged a dirty tree, not the commit: it must not lift or set the commit's record.
+	if (run.verb === "done" && !run.standalone) await writeFileAtomic(stateDir(gitDir), "last-done.json", text);
 }
 
 /** How many runs' outputs to keep; older run folders are removed when a new one starts. */

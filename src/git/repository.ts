@@ -51,3 +51,21 @@ export async function aheadBehind(root: string, base: string): Promise<{ ahead: 
 	if (behind === undefined || ahead === undefined || Number.isNaN(behind) || Number.isNaN(ahead)) return null;
 	return { ahead, behind };
 }
+
+/**
+ * Tracked files git is told not to look at (assume-unchanged, skip-worktree):
+ * `git status` stays silent about them even when their content differs from
+ * the commit, so a clean status alone cannot vouch for the tree. Null when
+ * git could not answer.
+ */
+export async function filesHiddenFromStatus(root: string): Promise<string[] | null> {
+	const result = await git(["ls-files", "-v", "-z"], root);
+	if (result.exitCode !== 0) return null;
+	const hidden: string[] = [];
+	for (const entry of result.stdout.split("\0")) {
+		const tag = entry[0];
+		// A lowercase tag is assume-unchanged; `S` is skip-worktree.
+		if (tag && entry[1] === " " && (tag === "S" || (tag >= "a" && tag <= "z"))) hidden.push(entry.slice(2));
+	}
+	return hidden;
+}

@@ -1,22 +1,8 @@
-import { parseConfig } from "../config/load.ts";
 import type { DiscernConfig } from "../config/schema.ts";
-import { git } from "../git/run.ts";
 import type { StandardDefinition } from "./verdict.ts";
 
 /** What defines a standard: changing any of these on a branch is loosening it by other means. */
 const DEFINITION_KEYS = ["run", "direction", "metric", "per", "scale"] as const;
-
-export type TrunkStandards = { readable: true; standards: DiscernConfig["standards"] } | { readable: false; reason: string };
-
-/** The standards as committed on the trunk: the only copy a branch cannot edit for itself. */
-export async function trunkStandards(root: string, trunkRef: string | null): Promise<TrunkStandards> {
-	if (!trunkRef) return { readable: false, reason: "there is no trunk branch to compare with" };
-	const shown = await git(["show", `${trunkRef}:discern.toml`], root);
-	if (shown.exitCode !== 0) return { readable: false, reason: `\`git show ${trunkRef}:discern.toml\` failed: ${shown.stderr.trim().split("\n")[0] ?? ""}` };
-	const parsed = parseConfig(shown.stdout);
-	if (!parsed.ok) return { readable: false, reason: "the trunk's discern.toml does not validate" };
-	return { readable: true, standards: parsed.config.standards };
-}
 
 /**
  * Every way this branch loosens the trunk's standards: a lower floor, a

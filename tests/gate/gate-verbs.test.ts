@@ -332,4 +332,13 @@ describe("done", () => {
 		const result = valid("done", await done(r.ctx(), {}));
 		expect(result.diagnostics?.map((diagnostic) => diagnostic.message)).toEqual(["lint failed (exit 2)"]);
 	});
+
+	test("files git is told to ignore (assume-unchanged) cannot earn a Proof", async () => {
+		const r = await repo('[jobs]\ntest = "grep -qx good README.md"\n', { "README.md": "bad\n" });
+		await r.git("update-index", "--assume-unchanged", "README.md");
+		await r.write("README.md", "good\n");
+		const result = valid("done", await done(r.ctx(), {}));
+		expect(result.ok ? "" : result.error).toBe("dirty_worktree");
+		expect(result.message).toContain("README.md");
+	});
 });

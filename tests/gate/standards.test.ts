@@ -113,4 +113,24 @@ describe("standards in done", () => {
 		expect(result.ok).toBe(true);
 		expect(result.hints?.some((hint) => hint.startsWith("The never-loosen check was skipped"))).toBe(true);
 	});
+
+	test("a branch cannot escape the check by naming another trunk", async () => {
+		const r = await onBranch(standard(90), `${standard(10)}[repository]\ntrunk = "feature"\n`);
+		const { result, data } = await gate(r);
+		expect(result.ok).toBe(false);
+		expect(data.failed_stage).toBe("standards");
+		expect(result.message).toContain("lowered its floor from 90 to 10");
+		expect(result.message).toContain("[repository].trunk names `feature`, but the trunk is `main`");
+	});
+
+	test("a project whose trunk is not main: the trunk's own committed config names it", async () => {
+		const r = await makeRepo({ config: `${standard(90)}[repository]\ntrunk = "develop"\n` });
+		made.push(r);
+		await r.git("branch", "develop");
+		await r.git("switch", "-q", "-c", "feature", "develop");
+		await r.write("x.txt", "work");
+		await r.commitAll("work");
+		const { result } = await gate(r);
+		expect(result.ok).toBe(true);
+	});
 });

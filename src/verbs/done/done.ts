@@ -8,12 +8,13 @@ import { planGate, planItems, type PlannedJob } from "../../gate/plan.ts";
 import type { FailedStage } from "../../gate/schema.ts";
 import { configDigest, type ProofRecord, readLastDone, readProof, removeProof, writeLastRun, writeProof } from "../../gate/state.ts";
 import type { RepositoryLocation } from "../../git/repository.ts";
-import { readWorkingState } from "../../git/repository.ts";
+import { filesHiddenFromStatus, readWorkingState } from "../../git/repository.ts";
 import { git, gitLine } from "../../git/run.ts";
-import { resolveTrunk, type Trunk } from "../../git/trunk.ts";
+import type { Trunk } from "../../git/trunk.ts";
+import { trunkAuthority } from "../../gate/trunk-authority.ts";
 import { openProject } from "../../project/open.ts";
 import { readingsOf, standardDiagnostics } from "../../standards/readings.ts";
-import { loosenings, trunkStandards } from "../../standards/never-loosen.ts";
+import { loosenings } from "../../standards/never-loosen.ts";
 import { failing } from "../../standards/verdict.ts";
 import { cleanSnapshot, pathsChanged, snapshotTree } from "../../gate/tree-state.ts";
 import { scopesTouched } from "./scopes.ts";
@@ -42,18 +43,13 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	if (!opened.ok) return asVerb("done", opened.refusal);
 	const { repository, config } = opened;
 	// Independent reads together: each git call is a process start.
-	const trunkPromise = resolveTrunk(repository.root, config.repository.trunk, ctx.env.DISCERN_TRUNK);
-	// A named trunk can be read at once; otherwise its name comes from git first.
-	const named = ctx.env.DISCERN_TRUNK || config.repository.trunk;
-	const trunkCopyPromise = named
-		? trunkStandards(repository.root, `refs/heads/${named}`)
-		: trunkPromise.then((found) => trunkStandards(repository.root, found.exists && found.name ? `refs/heads/${found.name}` : null));
-	const [working, trunk, treeSha, trunkCopy] = await Promise.all([
+	const [working, authority, treeSha, hidden] = await Promise.all([
 		readWorkingState(repository.root),
-		trunkPromise,
+		trunkAuthority(repository.root, config, ctx.env.DISCERN_TRUNK),
 		gitLine(["rev-parse", "--verify", "--quiet", "HEAD^{tree}"], repository.root),
-		trunkCopyPromise,
+		standalone ? Promise.resolve([]) : filesHiddenFromStatus(repository.root),
 	]);
+	const { trunk } = authority;
 	if (ctx.facts) Object.assign(ctx.facts, { branch: working?.branch ?? null, head: working?.head?.slice(0, 7) ?? null });
 
 	// 1. The tree must be committed and on a branch.
@@ -70,6 +66,13 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 			"`discern done --standalone` runs the gate on the dirty tree for diagnosis, without a Proof.",
 		]);
 	}
+	if (hidden === null || hidden.length > 0) {
+		const names = hidden === null ? "git could not list the tracked files" : `${hidden.slice(0, 10).join(", ")}${hidden.length > 10 ? ` and ${hidden.length - 10} more` : ""}`;
+		return fail("done", "dirty_worktree", `git is told to ignore changes to some tracked files (${names}), so a clean status cannot vouch for the committed tree.`, [
+			"Undo it with `git update-index --no-assume-unchanged FILE` / `--no-skip-worktree FILE` (or leave sparse checkout), then run `discern done`.",
+			"`discern done --standalone` runs the gate as things are, without a Proof.",
+		]);
+	}
 	const head = working.head;
 	const tree = treeSha ?? "";
 	const digest = configDigest(JSON.stringify(config));
@@ -77,9 +80,9 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	// 2. An unchanged tree: reuse its Proof, or refuse to repeat a red run.
 	if (!standalone) {
 		const [proof, last] = await Promise.all([readProof(repository.gitDir), readLastDone(repository.gitDir)]);
-		if (proof && proof.head === head && proof.tree === tree && proof.config_digest === digest && !input.rerun) {
+		if (proof && proof.head === head && proof.tree === tree && proof.config_digest === digest && proof.branch === working.branch && !input.rerun) {
 			const standards = v.is(DoneData.entries.standards, proof.standards) ? proof.standards : [];
-			return ok("done", `${proof.line} (already proven; nothing ran)`, { ...base(false), gate_ran: false, proof: summaryOf(proof), standards }, {
+			return ok("done", `${proof.line}; already proven, nothing ran.`, { ...base(false), gate_ran: false, proof: summaryOf(proof), standards }, {
 				hints: ["Relay the Proof line; landing needs the owner's consent.", "`discern done --rerun` runs the gate again anyway."],
 			});
 		}
@@ -87,7 +90,7 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 			return fail("done", "unchanged_tree_rerun", `This exact tree already failed the gate (${last.failed_stage ?? "unknown"} stage, ${last.time}); running it again would say the same.`, [
 				"Fix the failure and commit, then run `discern done`.",
 				"If the failure was flaky, `discern done --rerun` runs it anyway.",
-			], { data: { ...base(false), failed_stage: (last.failed_stage as FailedStage | null) ?? null } });
+			], { data: { ...base(false), failed_stage: last.failed_stage } });
 		}
 	}
 
@@ -101,18 +104,22 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 		}
 	}
 
-	// 4. Standards never loosen against the trunk's committed copy.
+	// 4. Standards never loosen against the trunk's committed copy; nor may a branch pick another trunk.
 	const scopes = await scopesTouched(repository.root, trunk, config);
-	const loosened = trunkCopy.readable ? loosenings(trunkCopy.standards, config.standards) : [];
+	const loosened = authority.config ? loosenings(authority.config.standards, config.standards) : [];
+	const ownTrunk = config.repository.trunk;
+	if (ownTrunk && trunk.name && ownTrunk !== trunk.name && !ctx.env.DISCERN_TRUNK) {
+		loosened.push(`[repository].trunk names \`${ownTrunk}\`, but the trunk is \`${trunk.name}\``);
+	}
 	if (loosened.length > 0) {
-		return fail("done", "gate_failed", `This branch loosens the trunk's standards: ${loosened.join("; ")}.`, [
+		return fail("done", "gate_failed", `This branch loosens what the trunk holds it to: ${loosened.join("; ")}.`, [
 			"Standards only get better: restore the trunk's definitions and limits in discern.toml, commit, and run `discern done`.",
 		], { data: { ...base(standalone), failed_stage: "standards", scopes_changed: scopes.touched } });
 	}
-	const unreadTrunk =
-		!trunkCopy.readable && Object.keys(config.standards).length > 0
-			? [`The never-loosen check was skipped: ${trunkCopy.reason}.`]
-			: [];
+	const unreadTrunk = [
+		...(!authority.config && Object.keys(config.standards).length > 0 ? [`The never-loosen check was skipped: ${authority.unreadable ?? "the trunk's config is unreadable"}.`] : []),
+		...(authority.namedByBranch ? [`Only this branch's own discern.toml names the trunk \`${trunk.name ?? "?"}\`; set DISCERN_TRUNK or commit discern.toml on the trunk.`] : []),
+	];
 	const plan = planGate("done", config, { scopesChanged: scopes.touched });
 	if (input.dry_run) {
 		return ok("done", `Would run ${plan.phases.flat().length} job(s); nothing ran.`, { ...base(standalone), scopes_changed: scopes.touched }, { dry_run: true, plan: planItems(plan) });
@@ -184,7 +191,7 @@ async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 		: drift || moved
 			? "tree_drift"
 			: report.interrupted
-				? ((report.runs.find((job) => job.outcome === "cancelled")?.job.stage as FailedStage | undefined) ?? null)
+				? null
 				: readings.some(failing)
 					? "standards"
 					: null;
@@ -223,7 +230,9 @@ async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 				: failedStage === "standards"
 					? `Standards failed: ${readings.filter(failing).map((reading) => `${reading.name} ${reading.verdict}`).join(", ")}.`
 					: `${failureSentence(report)}.`;
-		const hints: [string, ...string[]] = drift
+		const hints: [string, ...string[]] = report.interrupted
+			? ["Nothing was decided: run `discern done` again when you are ready.", ...run.warnings]
+			: drift
 			? [
 					`Run the ${drift.stage} jobs yourself (\`discern prepare\` for formatters), commit what they change, then \`discern done\`.`,
 					"Files a job creates (build output, reports) belong in .gitignore.",

@@ -43,7 +43,7 @@ export function nextAction(facts: Omit<StatusData, "next">, configProblem: strin
 		return { action: "ask the owner to land it", reason: `${facts.proof.line ?? "A Proof covers this commit"}: relay it; landing needs the owner's consent.` };
 	}
 	if (facts.proof.state === "red") {
-		return { action: "fix, commit, discern done", reason: `The gate failed on this commit (${facts.last_run?.failed_stage ?? "a"} stage); \`discern done --rerun\` only if it was flaky.` };
+		return { action: "fix, commit, discern done", reason: `The gate failed on this commit (${facts.proof.failed_stage ?? "unknown"} stage); \`discern done --rerun\` only if it was flaky.` };
 	}
 	if ((facts.ahead ?? 0) > 0) return { action: "discern done", reason: "Committed work is ahead of the trunk: run the gate to earn a Proof." };
 	return { action: "discern prepare", reason: "Nothing committed yet beyond the trunk: make the change, then run the fast checks." };

@@ -2,6 +2,7 @@ import * as v from "valibot";
 import { STAGES } from "../../config/schema.ts";
 import { TRUNK_SOURCES } from "../../git/trunk.ts";
 import { CHANGE_KINDS } from "../../git/status.ts";
+import { FAILED_STAGES } from "../../gate/schema.ts";
 
 export const StatusInput = v.strictObject({});
 
@@ -45,6 +46,7 @@ export const StatusData = v.strictObject({
 			v.description("honored: a green Proof covers this exact HEAD and clean tree; red: the gate failed on this HEAD; stale: a Proof for something else."),
 		),
 		line: v.nullable(v.string()),
+		failed_stage: v.pipe(v.nullable(v.picklist(FAILED_STAGES)), v.description("With `red`: the stage the last `done` of this commit failed.")),
 	}),
 	last_run: v.pipe(
 		v.nullable(

@@ -62,10 +62,10 @@ export async function status(ctx: VerbContext, _input: Record<string, never>): P
 
 /** Does a green Proof cover exactly this HEAD, clean tree and config? */
 function proofState(proof: ProofRecord | null, last: LastRun | null, head: string | null, clean: boolean, digest: string | null): StatusData["proof"] {
-	if (proof && head !== null && proof.head === head && clean && proof.config_digest === digest) return { state: "honored", line: proof.line };
-	if (last && !last.ok && !last.standalone && last.head === head) return { state: "red", line: null };
-	if (proof) return { state: "stale", line: proof.line };
-	return { state: "missing", line: null };
+	if (proof && head !== null && proof.head === head && clean && proof.config_digest === digest) return { state: "honored", line: proof.line, failed_stage: null };
+	if (last && !last.ok && !last.standalone && last.head === head) return { state: "red", line: null, failed_stage: last.failed_stage };
+	if (proof) return { state: "stale", line: proof.line, failed_stage: null };
+	return { state: "missing", line: null, failed_stage: null };
 }
 
 /** Ahead/behind the trunk; when HEAD is the trunk's own commit the answer is known without asking git. */

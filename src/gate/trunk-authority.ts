@@ -1,0 +1,59 @@
+import { parseConfig } from "../config/load.ts";
+import type { DiscernConfig } from "../config/schema.ts";
+import { git } from "../git/run.ts";
+import { decideTrunk, readBranchClues, type Trunk } from "../git/trunk.ts";
+
+/**
+ * The trunk a gate decision compares against, named by something the
+ * branch under test cannot edit: DISCERN_TRUNK, or what git itself says
+ * (origin/HEAD, init.defaultBranch, main/master) corrected by that branch's
+ * own committed `[repository].trunk`. A branch's discern.toml is the thing
+ * being judged, so it may not choose its judge; it is used only when nothing
+ * else names a trunk, and the result says so.
+ */
+export interface TrunkAuthority {
+	trunk: Trunk;
+	/** The trunk's committed discern.toml, when it can be read. */
+	config: DiscernConfig | null;
+	/** Why the trunk's config could not be read (the never-loosen check is then skipped, loudly). */
+	unreadable?: string;
+	/** True when only the branch's own config named the trunk. */
+	namedByBranch: boolean;
+}
+
+export async function trunkAuthority(root: string, branchConfig: DiscernConfig, fromEnv: string | undefined): Promise<TrunkAuthority> {
+	const clues = await readBranchClues(root);
+	const withInit = async () => {
+		const initDefault = await git(["config", "--get", "init.defaultBranch"], root);
+		return decideTrunk({ ...clues, initDefault: initDefault.exitCode === 0 ? initDefault.stdout.trim() || null : null }, undefined, fromEnv);
+	};
+	let trunk = fromEnv || clues.originHead ? decideTrunk({ ...clues, initDefault: null }, undefined, fromEnv) : await withInit();
+	let namedByBranch = false;
+	let committed = trunk.exists && trunk.name ? await committedConfig(root, trunk.name) : null;
+
+	// The candidate's own committed config may name a different trunk (a `develop` project with a `main` branch).
+	const named = committed?.config?.repository.trunk;
+	if (!fromEnv && named && named !== trunk.name) {
+		const moved = decideTrunk({ ...clues, initDefault: null }, named, undefined);
+		if (moved.exists) {
+			trunk = moved;
+			committed = await committedConfig(root, named);
+		}
+	}
+	// Nothing independent names a trunk (or it has no discern.toml yet): fall back to the branch's word.
+	const branchNamed = branchConfig.repository.trunk;
+	if (!fromEnv && branchNamed && (!trunk.exists || !committed?.config) && branchNamed !== trunk.name) {
+		trunk = decideTrunk({ ...clues, initDefault: null }, branchNamed, undefined);
+		committed = trunk.exists ? await committedConfig(root, branchNamed) : null;
+		namedByBranch = true;
+	}
+	if (committed?.config) return { trunk, config: committed.config, namedByBranch };
+	return { trunk, config: null, unreadable: committed?.reason ?? "there is no trunk branch to compare with", namedByBranch };
+}
+
+async function committedConfig(root: string, branch: string): Promise<{ config: DiscernConfig | null; reason?: string }> {
+	const shown = await git(["show", `refs/heads/${branch}:discern.toml`], root);
+	if (shown.exitCode !== 0) return { config: null, reason: `the trunk \`${branch}\` has no committed discern.toml` };
+	const parsed = parseConfig(shown.stdout);
+	return parsed.ok ? { config: parsed.config } : { config: null, reason: `the trunk \`${branch}\`'s discern.toml does not validate` };
+}
