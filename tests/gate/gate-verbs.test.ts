@@ -341,4 +341,27 @@ describe("done", () => {
 		expect(result.ok ? "" : result.error).toBe("dirty_worktree");
 		expect(result.message).toContain("README.md");
 	});
+
+	test("a standalone run does not lift the red record of the commit; status names the failed stage", async () => {
+		const r = await repo('[jobs]\nlint = "true"\ntest = "exit 1"\n');
+		await done(r.ctx(), {});
+		await prepare(r.ctx(), {});
+		const seen = await status(r.ctx(), {});
+		expect(seen.data?.proof).toEqual({ state: "red", line: null, failed_stage: "test" });
+		expect(seen.data?.next.reason).toContain("(test stage)");
+		await r.write("README.md", "dirty\n");
+		await done(r.ctx(), { standalone: true });
+		await r.git("checkout", "--", "README.md");
+		const again = valid("done", await done(r.ctx(), {}));
+		expect(again.ok ? "" : again.error).toBe("unchanged_tree_rerun");
+	});
+
+	test("a Proof belongs to its branch: the same commit on another branch is gated again", async () => {
+		const r = await repo(GREEN);
+		await done(r.ctx(), {});
+		await r.git("switch", "-q", "-c", "feature");
+		const result = valid("done", await done(r.ctx(), {}));
+		expect((result.data as { gate_ran: boolean; proof: { branch: string } }).gate_ran).toBe(true);
+		expect((result.data as { proof: { branch: string } }).proof.branch).toBe("feature");
+	});
 });
