@@ -29,6 +29,10 @@ export function nextAction(facts: Omit<StatusData, "next">, configProblem: strin
 	if (facts.jobs.test.length === 0) {
 		return { action: "edit discern.toml", reason: "No test-stage job is declared, so the gate cannot test anything; add `test = \"…\"` under [jobs]." };
 	}
+	// A red commit comes first wherever it is: the next move is to fix it.
+	if (facts.proof.state === "red" && facts.clean) {
+		return { action: "fix, commit, discern done", reason: `The gate failed on this commit (${facts.proof.failed_stage ?? "unknown"} stage); \`discern done --rerun\` only if it was flaky.` };
+	}
 	if (facts.location === "main") {
 		return facts.clean
 			? { action: 'discern start --title "…"', reason: "Start each task in its own worktree so work stays isolated." }
@@ -41,9 +45,6 @@ export function nextAction(facts: Omit<StatusData, "next">, configProblem: strin
 	if ((facts.behind ?? 0) > 0) return { action: "discern update", reason: `The trunk has ${facts.behind} commit(s) this branch lacks.` };
 	if (facts.proof.state === "honored") {
 		return { action: "ask the owner to land it", reason: `${facts.proof.line ?? "A Proof covers this commit"}: relay it; landing needs the owner's consent.` };
-	}
-	if (facts.proof.state === "red") {
-		return { action: "fix, commit, discern done", reason: `The gate failed on this commit (${facts.proof.failed_stage ?? "unknown"} stage); \`discern done --rerun\` only if it was flaky.` };
 	}
 	if ((facts.ahead ?? 0) > 0) return { action: "discern done", reason: "Committed work is ahead of the trunk: run the gate to earn a Proof." };
 	return { action: "discern prepare", reason: "Nothing committed yet beyond the trunk: make the change, then run the fast checks." };
