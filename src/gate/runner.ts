@@ -4,7 +4,7 @@ import type { ProgressEvent } from "../contract/context.ts";
 import type { Step } from "../contract/envelope.ts";
 import { randomUUID } from "node:crypto";
 import { stat } from "node:fs/promises";
-import { killLeftovers, killTree, type TreeToken } from "../platform/process-tree.ts";
+import { killCarriers, killTree, signalTree, type TreeToken } from "../platform/process-tree.ts";
 import type { GatePlan, PlannedJob } from "./plan.ts";
 
 /** How long a TERMed job tree gets before it is KILLed. */
@@ -60,6 +60,12 @@ interface Running {
 	cancelled: boolean;
 }
 
+interface RunState {
+	/** Set by fail-fast. */
+	requested: boolean;
+	finished: TreeToken[];
+}
+
 /** The environment key of the per-command token (see platform/process-tree.ts). */
 export const TOKEN_KEY = "DISCERN_JOB_TOKEN";
 
@@ -76,7 +82,12 @@ export async function runPlan(plan: GatePlan, options: RunOptions): Promise<RunR
 	const runs: JobRun[] = [];
 	const live = new Set<Running>();
 	// Set by fail-fast: a sibling between two of its commands must not start the next one.
-	const halt = { requested: false };
+	// `finished` collects the tokens of ended commands, swept for leftovers after each phase.
+	const halt: RunState = { requested: false, finished: [] };
+	const sweep = async () => {
+		const tokens = halt.finished.splice(0);
+		await killCarriers(tokens);
+	};
 	let stoppedBy: RunReport["stoppedBy"] = null;
 	let failed: JobRun | null = null;
 	let done = 0;
@@ -115,14 +126,15 @@ export async function runPlan(plan: GatePlan, options: RunOptions): Promise<RunR
 				}),
 			);
 			runs.push(...phaseRuns);
-			if (!failed && !options.signal.aborted && options.afterPhase) {
-				const reason = await options.afterPhase(phase);
-				if (reason) stoppedBy = { reason, stage: phase[0]?.stage ?? "" };
-			}
+			const check = !failed && !options.signal.aborted ? options.afterPhase : undefined;
+			// The leftover sweep and the caller's check read different things: do both at once.
+			const [, reason] = await Promise.all([sweep(), check ? check(phase) : null]);
+			if (reason) stoppedBy = { reason, stage: phase[0]?.stage ?? "" };
 		}
 	} finally {
 		options.signal.removeEventListener("abort", onAbort);
 		await cancelAll();
+		await sweep();
 	}
 	return { runs, failed, stoppedBy, interrupted: options.signal.aborted };
 }
@@ -133,7 +145,7 @@ async function runJob(
 	options: RunOptions,
 	live: Set<Running>,
 	grace: number,
-	halt: { requested: boolean },
+	halt: RunState,
 ): Promise<JobRun> {
 	const started = performance.now();
 	// The position keeps names unique: `standard:cov` and a job `standard_cov` must not share a log.
@@ -149,7 +161,7 @@ async function runJob(
 			if (options.signal.aborted || halt.requested) return { job, outcome: "cancelled", durationS: seconds(), timedOut: false, logPath, failedCommand: command };
 			// A list-valued job's log says which command printed what.
 			if (job.commands.length > 1) writeSync(fd, `$ ${command}\n`);
-			const result = await runCommand(command, job.timeout, fd, options, live, grace);
+			const result = await runCommand(command, job.timeout, fd, options, live, grace, halt);
 			lastExit = result.exitCode;
 			if (result.cancelled) return { job, outcome: "cancelled", durationS: seconds(), timedOut: false, logPath, failedCommand: command, exitCode: result.exitCode };
 			if (result.timedOut || (result.exitCode !== 0 && job.exitDecides)) {
@@ -176,6 +188,7 @@ async function runCommand(
 	options: RunOptions,
 	live: Set<Running>,
 	grace: number,
+	state: RunState,
 ): Promise<CommandResult> {
 	let child: ReturnType<typeof Bun.spawn>;
 	const token: TreeToken = { key: TOKEN_KEY, value: randomUUID() };
@@ -210,9 +223,10 @@ async function runCommand(
 	} finally {
 		if (timer) clearTimeout(timer);
 		live.delete(running);
-		// Whatever the command left running (background `&`, daemons) would outlive discern.
+		// Whatever the command left running would outlive discern: its group now, detached daemons at the phase's sweep.
 		await killing;
-		await killLeftovers(child.pid, token);
+		signalTree(child.pid, [], "SIGKILL");
+		state.finished.push(token);
 	}
 }
 

@@ -1,7 +1,7 @@
 import { parseConfig } from "../config/load.ts";
 import type { DiscernConfig } from "../config/schema.ts";
 import { git } from "../git/run.ts";
-import { decideTrunk, readBranchClues, type Trunk } from "../git/trunk.ts";
+import { type BranchClues, decideTrunk, readBranchClues, type Trunk } from "../git/trunk.ts";
 
 /**
  * The trunk a gate decision compares against, named by something the
@@ -21,13 +21,16 @@ export interface TrunkAuthority {
 	namedByBranch: boolean;
 }
 
-export async function trunkAuthority(root: string, branchConfig: DiscernConfig, fromEnv: string | undefined): Promise<TrunkAuthority> {
-	const clues = await readBranchClues(root);
-	const withInit = async () => {
-		const initDefault = await git(["config", "--get", "init.defaultBranch"], root);
-		return decideTrunk({ ...clues, initDefault: initDefault.exitCode === 0 ? initDefault.stdout.trim() || null : null }, undefined, fromEnv);
-	};
-	let trunk = fromEnv || clues.originHead ? decideTrunk({ ...clues, initDefault: null }, undefined, fromEnv) : await withInit();
+export async function trunkAuthority(
+	root: string,
+	branchConfig: DiscernConfig,
+	fromEnv: string | undefined,
+	branches: Promise<BranchClues> = readBranchClues(root),
+): Promise<TrunkAuthority> {
+	// Both reads at once: each git call is a process start, and done pays for every one.
+	const [clues, initDefault] = await Promise.all([branches, git(["config", "--get", "init.defaultBranch"], root)]);
+	const init = initDefault.exitCode === 0 ? initDefault.stdout.trim() || null : null;
+	let trunk = decideTrunk({ ...clues, initDefault: init }, undefined, fromEnv);
 	let namedByBranch = false;
 	let committed = trunk.exists && trunk.name ? await committedConfig(root, trunk.name) : null;
 

@@ -20,22 +20,29 @@ export interface TrunkClues {
 	initDefault: string | null;
 }
 
-export type BranchClues = Omit<TrunkClues, "initDefault">;
+export type BranchClues = Omit<TrunkClues, "initDefault"> & {
+	/** Branch → its commit's tree: spares `rev-parse HEAD^{tree}` a process. */
+	trees: Map<string, string>;
+};
 
 /** Local branches and where origin/HEAD points, in one git call. */
 export async function readBranchClues(cwd: string): Promise<BranchClues> {
-	const refs = await git(["for-each-ref", "--format=%(refname)%00%(symref)%00%(objectname)", "refs/heads/", "refs/remotes/origin/HEAD"], cwd);
+	const refs = await git(["for-each-ref", "--format=%(refname)%00%(symref)%00%(objectname)%00%(tree)", "refs/heads/", "refs/remotes/origin/HEAD"], cwd);
 	const localBranches = new Map<string, string>();
+	const trees = new Map<string, string>();
 	let originHead: string | null = null;
 	for (const line of refs.exitCode === 0 ? refs.stdout.split("\n") : []) {
-		const [ref, symref, sha] = line.split("\0");
+		const [ref, symref, sha, tree] = line.split("\0");
 		if (!ref) continue;
-		if (ref.startsWith("refs/heads/")) localBranches.set(ref.slice("refs/heads/".length), sha ?? "");
+		if (ref.startsWith("refs/heads/")) {
+			localBranches.set(ref.slice("refs/heads/".length), sha ?? "");
+			if (tree) trees.set(ref.slice("refs/heads/".length), tree);
+		}
 		else if (ref === "refs/remotes/origin/HEAD" && symref?.startsWith("refs/remotes/origin/")) {
 			originHead = symref.slice("refs/remotes/origin/".length);
 		}
 	}
-	return { localBranches, originHead };
+	return { localBranches, originHead, trees };
 }
 
 /**

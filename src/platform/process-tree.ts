@@ -65,9 +65,10 @@ export async function descendantsOf(root: number): Promise<number[]> {
 	return found;
 }
 
-/** Live processes whose environment carries `key=value` (empty without /proc). */
-export async function processesCarrying(key: string, value: string): Promise<number[]> {
-	const needle = `${key}=${value}\0`;
+/** Live processes whose environment carries `key=<one of values>` (empty without /proc). */
+export async function processesCarrying(key: string, values: ReadonlySet<string>): Promise<number[]> {
+	if (values.size === 0) return [];
+	const prefix = `${key}=`;
 	let entries: string[];
 	try {
 		entries = await readdir("/proc");
@@ -80,7 +81,10 @@ export async function processesCarrying(key: string, value: string): Promise<num
 			if (!Number.isInteger(pid) || pid === process.pid) return null;
 			try {
 				const environ = await readFile(`/proc/${pid}/environ`, "utf8");
-				return environ.includes(needle) ? pid : null;
+				const at = environ.indexOf(prefix);
+				if (at < 0) return null;
+				const end = environ.indexOf("\0", at);
+				return values.has(environ.slice(at + prefix.length, end < 0 ? undefined : end)) ? pid : null;
 			} catch {
 				return null; // Gone, or not ours to read.
 			}
@@ -123,7 +127,7 @@ export interface TreeToken {
 
 /** Every process of a tree we can find: by parent links, and by the token when there is one. */
 async function members(groupLeader: number, token: TreeToken | undefined): Promise<number[]> {
-	const [descendants, carriers] = await Promise.all([descendantsOf(groupLeader), token ? processesCarrying(token.key, token.value) : []]);
+	const [descendants, carriers] = await Promise.all([descendantsOf(groupLeader), token ? processesCarrying(token.key, new Set([token.value])) : []]);
 	return [...new Set([...descendants, ...carriers])];
 }
 
@@ -143,7 +147,18 @@ export async function killTree(groupLeader: number, graceMs: number, token?: Tre
 	signalTree(groupLeader, await members(groupLeader, token), "SIGKILL");
 }
 
-/** After a command ends: whatever it left running is killed at once (it would outlive discern). */
-export async function killLeftovers(groupLeader: number, token?: TreeToken): Promise<void> {
-	signalTree(groupLeader, token ? await processesCarrying(token.key, token.value) : [], "SIGKILL");
+/**
+ * Whatever finished commands left running (it would outlive discern): one
+ * scan of /proc for all their tokens at once.
+ */
+export async function killCarriers(tokens: readonly TreeToken[]): Promise<void> {
+	const key = tokens[0]?.key;
+	if (!key) return;
+	for (const pid of await processesCarrying(key, new Set(tokens.map((token) => token.value)))) {
+		try {
+			process.kill(pid, "SIGKILL");
+		} catch {
+			// Gone meanwhile.
+		}
+	}
 }

@@ -10,7 +10,7 @@ import { configDigest, type ProofRecord, readLastDone, readProof, removeProof, w
 import type { RepositoryLocation } from "../../git/repository.ts";
 import { filesHiddenFromStatus, readWorkingState } from "../../git/repository.ts";
 import { git, gitLine } from "../../git/run.ts";
-import type { Trunk } from "../../git/trunk.ts";
+import { readBranchClues, type Trunk } from "../../git/trunk.ts";
 import { trunkAuthority } from "../../gate/trunk-authority.ts";
 import { openProject } from "../../project/open.ts";
 import { readingsOf, standardDiagnostics } from "../../standards/readings.ts";
@@ -43,10 +43,11 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	if (!opened.ok) return asVerb("done", opened.refusal);
 	const { repository, config } = opened;
 	// Independent reads together: each git call is a process start.
-	const [working, authority, treeSha, hidden] = await Promise.all([
+	const branches = readBranchClues(repository.root);
+	const [working, authority, clues, hidden] = await Promise.all([
 		readWorkingState(repository.root),
-		trunkAuthority(repository.root, config, ctx.env.DISCERN_TRUNK),
-		gitLine(["rev-parse", "--verify", "--quiet", "HEAD^{tree}"], repository.root),
+		trunkAuthority(repository.root, config, ctx.env.DISCERN_TRUNK, branches),
+		branches,
 		standalone ? Promise.resolve([]) : filesHiddenFromStatus(repository.root),
 	]);
 	const { trunk } = authority;
@@ -74,7 +75,11 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 		]);
 	}
 	const head = working.head;
-	const tree = treeSha ?? "";
+	// The branch's tree came with the branch list; ask git only if the branch moved in between.
+	const tree =
+		clues.localBranches.get(working.branch) === head
+			? (clues.trees.get(working.branch) ?? "")
+			: ((await gitLine(["rev-parse", "--verify", "--quiet", "HEAD^{tree}"], repository.root)) ?? "");
 	const digest = configDigest(JSON.stringify(config));
 
 	// 2. An unchanged tree: reuse its Proof, or refuse to repeat a red run.
