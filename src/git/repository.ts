@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { discoverRepository } from "./discover.ts";
 import { git } from "./run.ts";
 import { parsePorcelainV2, type WorkingState } from "./status.ts";
 
@@ -15,7 +16,11 @@ export type LocateOutcome =
 	| { found: true; repository: RepositoryLocation }
 	| { found: false; reason: string };
 
-export async function locateRepository(cwd: string): Promise<LocateOutcome> {
+export async function locateRepository(cwd: string, env: Readonly<Record<string, string | undefined>> = process.env): Promise<LocateOutcome> {
+	const discovered = await discoverRepository(cwd, env);
+	if (discovered) {
+		return { found: true, repository: { ...discovered, location: discovered.gitDir === discovered.commonDir ? "main" : "worktree" } };
+	}
 	const result = await git(["rev-parse", "--path-format=absolute", "--show-toplevel", "--git-dir", "--git-common-dir"], cwd);
 	if (result.exitCode !== 0) {
 		const reason = result.stderr.trim().split("\n")[0] || `git rev-parse exited ${result.exitCode}`;

@@ -7,7 +7,7 @@ import { locateRepository, type RepositoryLocation } from "../git/repository.ts"
 export type Opened<T> = ({ ok: true } & T) | { ok: false; refusal: Refusal };
 
 export async function openRepository(ctx: VerbContext): Promise<Opened<{ repository: RepositoryLocation }>> {
-	const located = await locateRepository(ctx.cwd);
+	const located = await locateRepository(ctx.cwd, ctx.env);
 	if (!located.found) {
 		return {
 			ok: false,

@@ -19,7 +19,7 @@ import type * as v from "valibot";
 /** Check the install, the repository, the config and the agent wiring: facts with fixes. */
 export async function doctor(ctx: VerbContext, input: v.InferOutput<typeof DoctorInput>): Promise<Result<"doctor", DoctorData>> {
 	const verbose = input.verbose ?? false;
-	const [gitVersion, located] = await Promise.all([checkGitVersion(ctx), locateRepository(ctx.cwd)]);
+	const [gitVersion, located] = await Promise.all([checkGitVersion(ctx), locateRepository(ctx.cwd, ctx.env)]);
 	const checks: Check[] = [gitVersion, checkRepository(located.found ? located.repository : null, located.found ? "" : located.reason)];
 	if (located.found) {
 		if (ctx.facts) ctx.facts.repository = located.repository;

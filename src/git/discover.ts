@@ -1,0 +1,61 @@
+import { lstat, readFile, realpath } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+
+/**
+ * Find the repository around `cwd` by reading the file system the way git
+ * does, without starting a git process (every verb pays for that start, and
+ * on slow machines it is a good part of `status`). Returns null whenever
+ * the layout is anything but the plain cases — a `.git` folder, or a `.git`
+ * file pointing at a worktree's or submodule's git dir — or git's own
+ * environment overrides apply; the caller then asks `git rev-parse`.
+ */
+export interface DiscoveredRepository {
+	root: string;
+	gitDir: string;
+	commonDir: string;
+}
+
+const OVERRIDES = ["GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM"] as const;
+
+export async function discoverRepository(cwd: string, env: Readonly<Record<string, string | undefined>>): Promise<DiscoveredRepository | null> {
+	if (OVERRIDES.some((key) => env[key] !== undefined)) return null;
+	let dir = await realpath(cwd).catch(() => null);
+	while (dir) {
+		const dotGit = join(dir, ".git");
+		const stat = await lstat(dotGit).catch(() => null);
+		if (stat?.isDirectory()) return (await looksLikeGitDir(dotGit)) ? withCommonDir(dir, dotGit) : null;
+		if (stat?.isFile()) {
+			const pointer = /^gitdir: (.+)$/m.exec(await readFile(dotGit, "utf8").catch(() => ""))?.[1]?.trim();
+			if (!pointer) return null;
+			const gitDir = await realpath(resolve(dir, pointer)).catch(() => null);
+			return gitDir && (await looksLikeGitDir(gitDir)) ? withCommonDir(dir, gitDir) : null;
+		}
+		if (stat) return null; // A symlink or something stranger: let git decide.
+		const parent = dirname(dir);
+		if (parent === dir) return null;
+		dir = parent;
+	}
+	return null;
+}
+
+async function looksLikeGitDir(path: string): Promise<boolean> {
+	const head = await lstat(join(path, "HEAD")).catch(() => null);
+	return head !== null;
+}
+
+async function withCommonDir(root: string, gitDir: string): Promise<DiscoveredRepository | null> {
+	const pointer = (await readFile(join(gitDir, "commondir"), "utf8").catch(() => null))?.trim();
+	if (!pointer) {
+		// A bare-looking layout (core.bare, core.worktree) is git's to interpret.
+		return (await hasPlainConfig(gitDir)) ? { root, gitDir, commonDir: gitDir } : null;
+	}
+	const commonDir = await realpath(resolve(gitDir, pointer)).catch(() => null);
+	return commonDir && (await hasPlainConfig(commonDir)) ? { root, gitDir, commonDir } : null;
+}
+
+/** A config that moves the work tree or declares the repository bare is left to git. */
+async function hasPlainConfig(commonDir: string): Promise<boolean> {
+	const config = await readFile(join(commonDir, "config"), "utf8").catch(() => null);
+	if (config === null) return false;
+	return !/^\s*worktree\s*=/im.test(config) && !/^\s*bare\s*=\s*true\s*$/im.test(config);
+}
