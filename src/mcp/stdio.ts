@@ -2,6 +2,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { DEFAULT_GRACE_MS } from "../gate/runner.ts";
 import { EXIT, type ExitCode } from "../contract/exit-codes.ts";
 import { createServer, settleCalls } from "./server.ts";
+import { toolEntries } from "./tools.ts";
 
 /**
  * `discern mcp`: the server over stdio. stdout carries only protocol; logs
@@ -21,6 +22,9 @@ export async function serveStdio(options: { cwd: string; env: Readonly<Record<st
 		options.signal.addEventListener("abort", () => resolve("signal"), { once: true });
 	});
 	await server.connect(transport);
+	// Build the tool listings (JSON Schema conversion) now, while the client's `initialize` is on its way:
+	// `tools/list` is the call agents wait on.
+	toolEntries();
 	const why = await stopped;
 	shutdown.abort(why);
 	// Killing a tree takes at most the grace period; leave room for the verb to return.
