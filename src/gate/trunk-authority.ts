@@ -1,7 +1,7 @@
 import { parseConfig } from "../config/load.ts";
 import type { DiscernConfig } from "../config/schema.ts";
 import { git } from "../git/run.ts";
-import { type BranchClues, decideTrunk, readBranchClues, type Trunk } from "../git/trunk.ts";
+import { type BranchClues, decideTrunk, readBranchClues, readInitDefault, type Trunk } from "../git/trunk.ts";
 
 /**
  * The trunk a gate decision compares against, named by something the
@@ -28,8 +28,7 @@ export async function trunkAuthority(
 	branches: Promise<BranchClues> = readBranchClues(root),
 ): Promise<TrunkAuthority> {
 	// Both reads at once: each git call is a process start, and done pays for every one.
-	const [clues, initDefault] = await Promise.all([branches, git(["config", "--get", "init.defaultBranch"], root)]);
-	const init = initDefault.exitCode === 0 ? initDefault.stdout.trim() || null : null;
+	const [clues, init] = await Promise.all([branches, readInitDefault(root)]);
 	let trunk = decideTrunk({ ...clues, initDefault: init }, undefined, fromEnv);
 	let namedByBranch = false;
 	let committed = trunk.exists && trunk.name ? await committedConfig(root, trunk.name) : null;

@@ -54,13 +54,17 @@ export async function resolveTrunk(
 	cwd: string,
 	configured: string | undefined,
 	fromEnv: string | undefined,
-	branches?: Promise<BranchClues>,
+	early: { branches?: Promise<BranchClues>; initDefault?: Promise<string | null> } = {},
 ): Promise<Trunk> {
-	const clues = await (branches ?? readBranchClues(cwd));
+	const clues = await (early.branches ?? readBranchClues(cwd));
 	if (fromEnv || configured || clues.originHead) return decideTrunk({ ...clues, initDefault: null }, configured, fromEnv);
-	const initDefault = await git(["config", "--get", "init.defaultBranch"], cwd);
-	const init = initDefault.exitCode === 0 ? initDefault.stdout.trim() || null : null;
-	return decideTrunk({ ...clues, initDefault: init }, configured, fromEnv);
+	return decideTrunk({ ...clues, initDefault: await (early.initDefault ?? readInitDefault(cwd)) }, configured, fromEnv);
+}
+
+/** `init.defaultBranch`, or null. Callers that will likely need it start it early, beside other reads. */
+export async function readInitDefault(cwd: string): Promise<string | null> {
+	const result = await git(["config", "--get", "init.defaultBranch"], cwd);
+	return result.exitCode === 0 ? result.stdout.trim() || null : null;
 }
 
 /**

@@ -4,7 +4,7 @@ import type { VerbContext } from "../../contract/context.ts";
 import { jobsByStage } from "../../config/jobs.ts";
 import { type ConfigLoad, loadConfig } from "../../config/load.ts";
 import { aheadBehind, readWorkingState } from "../../git/repository.ts";
-import { readBranchClues, resolveTrunk, type Trunk } from "../../git/trunk.ts";
+import { readBranchClues, readInitDefault, resolveTrunk, type Trunk } from "../../git/trunk.ts";
 import { openRepository } from "../../project/open.ts";
 import { STAGES } from "../../config/schema.ts";
 import { configDigest, type LastRun, type ProofRecord, readLastDone, readLastRun, readProof } from "../../gate/state.ts";
@@ -17,7 +17,13 @@ export async function status(ctx: VerbContext, _input: Record<string, never>): P
 	// repository lookup (then the config) beside the working state and the branches.
 	const branches = readBranchClues(ctx.cwd);
 	const [opened, working] = await Promise.all([
-		openRepository(ctx).then(async (outcome) => (outcome.ok ? { ...outcome, config: await loadConfig(outcome.repository.root) } : outcome)),
+		openRepository(ctx).then(async (outcome) => {
+			if (!outcome.ok) return outcome;
+			const config = await loadConfig(outcome.repository.root);
+			// Without a named trunk, init.defaultBranch may decide it: ask now, beside the other reads.
+			const named = ctx.env.DISCERN_TRUNK || (config.state === "valid" ? config.config.repository.trunk : undefined);
+			return { ...outcome, config, initDefault: named ? undefined : readInitDefault(outcome.repository.root) };
+		}),
 		readWorkingState(ctx.cwd),
 		branches.catch(() => undefined),
 	]);
@@ -25,7 +31,10 @@ export async function status(ctx: VerbContext, _input: Record<string, never>): P
 	if (ctx.facts) Object.assign(ctx.facts, { branch: working?.branch ?? null, head: working?.head?.slice(0, 7) ?? null });
 	const { repository, config } = opened;
 	const configured = config.state === "valid" ? config.config : null;
-	const trunk = await resolveTrunk(repository.root, configured?.repository.trunk, ctx.env.DISCERN_TRUNK, branches);
+	const trunk = await resolveTrunk(repository.root, configured?.repository.trunk, ctx.env.DISCERN_TRUNK, {
+		branches,
+		...(opened.initDefault ? { initDefault: opened.initDefault } : {}),
+	});
 	const counts = await countAgainstTrunk(repository.root, trunk, working?.head ?? null);
 
 	const [proof, lastRun, lastDone] = await Promise.all([readProof(repository.gitDir), readLastRun(repository.gitDir), readLastDone(repository.gitDir)]);
