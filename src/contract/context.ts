@@ -2,7 +2,7 @@ import type { RepositoryLocation } from "../git/repository.ts";
 
 /** A job starting or finishing, for live progress (a TTY line, MCP progress notifications). */
 export type ProgressEvent =
-	| { type: "start"; label: string; stage: string }
+	| { type: "start"; label: string; stage: string; done: number; total: number }
 	| { type: "finish"; label: string; stage: string; outcome: string; durationS: number; done: number; total: number };
 
 /**

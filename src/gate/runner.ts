@@ -113,7 +113,7 @@ export async function runPlan(plan: GatePlan, options: RunOptions): Promise<RunR
 			}
 			const phaseRuns = await Promise.all(
 				phase.map(async (job, slot) => {
-					options.onEvent?.({ type: "start", label: job.label, stage: job.stage });
+					options.onEvent?.({ type: "start", label: job.label, stage: job.stage, done, total });
 					const run = await runJob(job, `${runs.length + slot + 1}`.padStart(2, "0"), options, live, grace, halt);
 					done++;
 					options.onEvent?.({ type: "finish", label: job.label, stage: job.stage, outcome: run.outcome, durationS: run.durationS, done, total });

@@ -96,12 +96,10 @@ function progressNotifier(
 	send: (notification: { method: "notifications/progress"; params: { progressToken: string | number; progress: number; total?: number; message?: string } }) => Promise<void>,
 ): (event: ProgressEvent) => void {
 	let events = 0;
-	let total: number | undefined;
 	return (event) => {
 		events++;
-		if (event.type === "finish") total = event.total * 2;
 		const message = event.type === "start" ? `${event.label} started` : `${event.label} ${event.outcome} (${event.durationS} s)`;
-		void send({ method: "notifications/progress", params: { progressToken: token, progress: events, ...(total ? { total } : {}), message } }).catch(() => undefined);
+		void send({ method: "notifications/progress", params: { progressToken: token, progress: events, total: event.total * 2, message } }).catch(() => undefined);
 	};
 }
 

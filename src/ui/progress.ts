@@ -1,33 +1,47 @@
 import type { ProgressEvent } from "../contract/context.ts";
 
+/** How often the elapsed times are redrawn. */
+const TICK_MS = 250;
+
 /**
- * A live line on stderr while gate jobs run: which jobs are running and how
- * many are done. Only on a terminal, only without --json; cleared at the end.
+ * Live progress on stderr while gate jobs run: one line per running job with
+ * its stage and elapsed time, above a count of finished jobs. Only on a
+ * terminal, only without --json; erased at the end (the result lists every
+ * step). Redrawing moves the cursor up over the previous frame and clears it.
  */
 export function liveProgress(write: (text: string) => void): { onEvent: (event: ProgressEvent) => void; clear: () => void } {
-	const running = new Set<string>();
+	const running = new Map<string, { stage: string; since: number }>();
 	let done = 0;
 	let total = 0;
-	let shown = false;
+	let drawn = 0;
+	let timer: ReturnType<typeof setInterval> | undefined;
+
+	const erase = () => {
+		if (drawn > 0) write(`\u001B[${drawn}A\r\u001B[J`);
+		drawn = 0;
+	};
 	const draw = () => {
-		const names = [...running];
-		const list = names.length > 3 ? `${names.slice(0, 3).join(", ")} +${names.length - 3}` : names.join(", ");
-		write(`\r\u001B[K${total > 0 ? `[${done}/${total}] ` : ""}running ${list || "…"}`);
-		shown = true;
+		erase();
+		const now = performance.now();
+		const lines = [...running].map(([label, job]) => `  ⋯ ${label}  ${job.stage} ${((now - job.since) / 1000).toFixed(1)} s`);
+		lines.push(`  ${done}/${total} done`);
+		write(`${lines.join("\n")}\n`);
+		drawn = lines.length;
 	};
 	return {
 		onEvent: (event) => {
-			if (event.type === "start") running.add(event.label);
-			else {
-				running.delete(event.label);
-				done = event.done;
-				total = event.total;
-			}
+			if (event.type === "start") running.set(event.label, { stage: event.stage, since: performance.now() });
+			else running.delete(event.label);
+			done = event.done;
+			total = event.total;
+			timer ??= setInterval(draw, TICK_MS);
+			timer.unref?.();
 			draw();
 		},
 		clear: () => {
-			if (shown) write("\r\u001B[K");
-			shown = false;
+			if (timer) clearInterval(timer);
+			timer = undefined;
+			erase();
 		},
 	};
 }

@@ -20,17 +20,19 @@ async function inTerminal(args: string): Promise<string> {
 }
 
 describe("progress on a terminal", () => {
-	test("a live line names the running jobs and is cleared at the end", async () => {
+	test("a live line per running job, with its elapsed time, erased at the end", async () => {
 		const output = await inTerminal("prepare");
-		expect(output).toContain("running lint");
-		expect(output).toContain("[2/2]");
-		expect(output).toContain("\r\u001B[K");
+		expect(output).toMatch(/⋯ lint {2}check \d+\.\d s/);
+		expect(output).toMatch(/⋯ typecheck {2}check \d+\.\d s/);
+		expect(output).toContain("2/2 done");
+		// Each redraw moves up over the previous frame and clears it.
+		expect(output).toMatch(/\u001B\[\d+A\r\u001B\[J/);
 		expect(output).toContain("prepare passed: lint, typecheck");
 	});
 
 	test("with --json there is no progress line, only the envelope", async () => {
 		const output = await inTerminal("prepare --json");
-		expect(output).not.toContain("running lint");
+		expect(output).not.toContain("⋯ lint");
 		expect(JSON.parse(output.trim()).ok).toBe(true);
 	});
 });
