@@ -65,7 +65,7 @@ function indexInlineTableKeys(positions: Map<string, Position>, path: string[], 
 }
 
 /** Which multi-line string delimiter is still open after this line, if any. */
-function multilineStateAfter(line: string, open: string | null): string | null {
+export function multilineStateAfter(line: string, open: string | null): string | null {
 	let state = open;
 	for (let at = 0; at < line.length; ) {
 		if (state === null) {
@@ -85,7 +85,7 @@ function multilineStateAfter(line: string, open: string | null): string | null {
 	return state;
 }
 
-function splitDotted(text: string): string[] {
+export function splitDotted(text: string): string[] {
 	const parts: string[] = [];
 	const pattern = /\s*(?:"([^"]*)"|'([^']*)'|([A-Za-z0-9_-]+))\s*(?:\.|$)/gy;
 	for (let match = pattern.exec(text); match && match[0] !== ""; match = pattern.exec(text)) {

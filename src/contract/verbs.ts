@@ -172,14 +172,17 @@ export const VERBS = [
 	}),
 	defineVerb({
 		name: "config",
-		title: "Config: validate and read discern.toml",
-		summary: "Validate discern.toml (`config validate`) or read one key (`config get KEY`).",
+		title: "Config: validate, read and edit discern.toml",
+		summary: "Validate discern.toml, read one key (`config get KEY`), or set one keeping comments and layout (`config set KEY VALUE`).",
 		group: "Setup and admin",
 		input: ConfigInput,
 		data: ConfigData,
-		annotations: "readOnly",
+		annotations: "mutating",
 		exposure: { cliOnly: "Agents read the config through the `discern://config` resource; editing it is a person's call." },
-		cli: { positionals: ["action", "key"], examples: ["discern config validate", "discern config get gate.timeout"] },
+		cli: {
+			positionals: ["action", "key", "value"],
+			examples: ["discern config validate", "discern config get gate.timeout", "discern config set gate.timeout 900", 'discern config set jobs.lint "npm run lint"'],
+		},
 		load: () => import("../verbs/config/index.ts").then((module) => module.verb),
 	}),
 	defineVerb({

@@ -34,6 +34,7 @@ const CASES: { verb: string; args: string[]; where: "configured" | "bare"; exit:
 	{ verb: "config", args: ["config", "validate"], where: "configured", exit: 0 },
 	{ verb: "config", args: ["config", "get", "jobs.test"], where: "configured", exit: 0 },
 	{ verb: "config", args: ["config", "validate"], where: "bare", exit: 1 },
+	{ verb: "config", args: ["config", "set", "gate.timeout", "900", "--dry-run"], where: "configured", exit: 0 },
 	{ verb: "config", args: ["config", "frobnicate"], where: "configured", exit: 2 },
 	{ verb: "prepare", args: ["prepare"], where: "configured", exit: 0 },
 	{ verb: "prepare", args: ["prepare", "--dry-run"], where: "configured", exit: 0 },

@@ -91,6 +91,9 @@ const MODES: Mode[] = [
 
 	{ verb: "config", mode: "validate", arrange: () => configured({ action: "validate" }), expectOk: true },
 	{ verb: "config", mode: "get", arrange: () => configured({ action: "get", key: "gate.timeout" }), expectOk: true },
+	{ verb: "config", mode: "set", arrange: () => configured({ action: "set", key: "gate.timeout", value: "900" }), expectOk: true },
+	{ verb: "config", mode: "set dry-run", arrange: () => configured({ action: "set", key: "gate.timeout", value: "900", dry_run: true }), expectOk: true, dryRun: true },
+	{ verb: "config", mode: "refusal: set breaks the config", arrange: () => configured({ action: "set", key: "gate.timeout", value: "soon" }), expectOk: false, error: "invalid_arguments" },
 	{ verb: "config", mode: "refusal: unknown key", arrange: () => configured({ action: "get", key: "gate.timeot" }), expectOk: false, error: "invalid_arguments" },
 	{ verb: "config", mode: "refusal: get without key", arrange: () => configured({ action: "get" }), expectOk: false, error: "invalid_arguments" },
 	{

@@ -5,12 +5,12 @@ import { loadConfig } from "../../config/load.ts";
 import { configRefusal, openRepository } from "../../project/open.ts";
 import { nearest } from "../../text/suggest.ts";
 import type { ConfigData, ConfigInput } from "./schema.ts";
+import { setConfigKey } from "./set.ts";
 
-/** `config validate` and `config get KEY` over the repository's discern.toml. */
+/** `config validate`, `config get KEY` and `config set KEY VALUE` over the repository's discern.toml. */
 export async function config(ctx: VerbContext, input: v.InferOutput<typeof ConfigInput>): Promise<Result<"config", ConfigData>> {
-	if (input.action === "get" && input.key === undefined) {
-		return fail("config", "invalid_arguments", "`config get` needs a KEY, e.g. `discern config get gate.timeout`.", ["Run `discern docs config` for every key."]);
-	}
+	const usage = usageProblem(input);
+	if (usage) return fail("config", "invalid_arguments", usage, ["Run `discern help config`; `discern docs config` lists every key."]);
 	const opened = await openRepository(ctx);
 	if (!opened.ok) return asVerb("config", opened.refusal);
 	const load = await loadConfig(opened.repository.root);
@@ -21,6 +21,7 @@ export async function config(ctx: VerbContext, input: v.InferOutput<typeof Confi
 		const listed = load.issues.map((issue) => `${issue.line ? `line ${issue.line}: ` : ""}${issue.message}`);
 		return fail("config", "invalid_config", refusal.message, [listed[0] ?? refusal.hints[0], ...listed.slice(1)], { data });
 	}
+	if (input.action === "set") return setConfigKey(opened.repository.root, load.path, input.key ?? "", input.value ?? "", input.dry_run ?? false);
 	const base: ConfigData = { action: input.action, path: load.path, valid: true, issues: [] };
 	// A valid file's effective values (defaults applied) travel with `validate`: the MCP config resource is this.
 	if (input.action === "validate") return ok("config", `${load.path} is valid.`, { ...base, value: load.config });
@@ -35,6 +36,14 @@ export async function config(ctx: VerbContext, input: v.InferOutput<typeof Confi
 		return fail("config", "invalid_arguments", `discern.toml has no key \`${key}\`.`, hints, { data: { ...base, key } });
 	}
 	return ok("config", `${key} = ${JSON.stringify(found.value)}`, { ...base, key, value: found.value });
+}
+
+function usageProblem(input: v.InferOutput<typeof ConfigInput>): string | null {
+	if (input.action !== "validate" && input.key === undefined) return `\`config ${input.action}\` needs a KEY, e.g. \`discern config ${input.action} gate.timeout${input.action === "set" ? " 900" : ""}\`.`;
+	if (input.action === "set" && input.value === undefined) return "`config set` needs a VALUE after the KEY.";
+	if (input.action !== "set" && (input.value !== undefined || input.dry_run)) return `\`config ${input.action}\` takes no VALUE or --dry-run; only \`config set\` writes.`;
+	if (input.action === "validate" && input.key !== undefined) return "`config validate` checks the whole file; it takes no KEY.";
+	return null;
 }
 
 type Lookup = { ok: true; value: unknown } | { ok: false; parent: string[]; siblings: string[] };

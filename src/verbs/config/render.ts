@@ -8,6 +8,7 @@ export function renderConfigResult(result: Result<"config", ConfigData>, _option
 	if (data.issues.length > 0) {
 		return data.issues.map((issue) => `${data.path}${issue.line ? `:${issue.line}${issue.col ? `:${issue.col}` : ""}` : ""}  ${issue.message}`).join("\n");
 	}
+	if (data.action === "set") return "";
 	if (data.action === "get" && data.value !== undefined) {
 		return typeof data.value === "string" ? data.value : JSON.stringify(data.value, null, 2);
 	}

@@ -1,0 +1,169 @@
+import { parse } from "smol-toml";
+import { multilineStateAfter, splitDotted } from "./locate.ts";
+
+/**
+ * Set one key in discern.toml without disturbing anything else: comments,
+ * blank lines, key order and spacing stay as the person wrote them. Only
+ * plain `key = value` lines are edited in place; a key inside an inline
+ * table, a multi-line value or an array of tables is refused (edit those by
+ * hand) rather than rewritten.
+ */
+export type EditOutcome =
+	| { ok: true; text: string; line: number; before: string | null; after: string }
+	| { ok: false; reason: string };
+
+interface Assignment {
+	path: string[];
+	line: number;
+	/** The line its value ends on (later than `line` for multi-line values). */
+	endLine: number;
+	/** Offsets of the value text on its line. */
+	valueStart: number;
+	valueEnd: number;
+	/** The value does not end on its own line (multi-line array or string). */
+	multiline: boolean;
+	inlineTable: boolean;
+}
+
+interface Scan {
+	lines: string[];
+	assignments: Assignment[];
+	/** Table header path → its line index; array-of-tables paths are marked. */
+	headers: Map<string, { line: number; array: boolean }>;
+}
+
+/** The TOML text for a value given on a command line: itself when it is a TOML value, else a string. */
+export function tomlValue(input: string): string {
+	try {
+		parse(`v = ${input}`);
+		return input.trim();
+	} catch {
+		return JSON.stringify(input);
+	}
+}
+
+export function setKey(source: string, path: readonly string[], valueText: string): EditOutcome {
+	if (path.length < 2) return { ok: false, reason: "only keys inside a table can be set (e.g. `gate.timeout`)" };
+	const scan = scanToml(source);
+	const key = path.join(".");
+	const found = scan.assignments.find((assignment) => assignment.path.join(".") === key);
+	if (found) {
+		if (found.multiline) return { ok: false, reason: `\`${key}\` has a multi-line value at line ${found.line + 1}; edit it by hand` };
+		const text = scan.lines[found.line] ?? "";
+		const before = text.slice(found.valueStart, found.valueEnd);
+		scan.lines[found.line] = `${text.slice(0, found.valueStart)}${valueText}${text.slice(found.valueEnd)}`;
+		return { ok: true, text: scan.lines.join("\n"), line: found.line + 1, before, after: valueText };
+	}
+	for (let length = 1; length < path.length; length++) {
+		const prefix = path.slice(0, length).join(".");
+		const owner = scan.assignments.find((assignment) => assignment.path.join(".") === prefix);
+		if (owner) {
+			return { ok: false, reason: `\`${prefix}\` is written as a value at line ${owner.line + 1}${owner.inlineTable ? " (an inline table)" : ""}; edit it by hand` };
+		}
+		if (scan.headers.get(prefix)?.array) return { ok: false, reason: `\`${prefix}\` is an array of tables; edit it by hand` };
+	}
+	const parent = path.slice(0, -1).join(".");
+	const leaf = `${quoteKey(path.at(-1) ?? "")} = ${valueText}`;
+	const header = scan.headers.get(parent);
+	if (header) {
+		const at = lastLineOfTable(scan, header.line);
+		scan.lines.splice(at + 1, 0, leaf);
+		return { ok: true, text: scan.lines.join("\n"), line: at + 2, before: null, after: valueText };
+	}
+	// A new table at the end, after one blank line.
+	while (scan.lines.length > 0 && scan.lines.at(-1)?.trim() === "") scan.lines.pop();
+	const lines = [...scan.lines, ...(scan.lines.length > 0 ? [""] : []), `[${path.slice(0, -1).map(quoteKey).join(".")}]`, leaf, ""];
+	return { ok: true, text: lines.join("\n"), line: lines.length - 1, before: null, after: valueText };
+}
+
+function scanToml(source: string): Scan {
+	const lines = source.split("\n");
+	const assignments: Assignment[] = [];
+	const headers = new Map<string, { line: number; array: boolean }>();
+	let table: string[] = [];
+	let openQuote: string | null = null;
+	let depth = 0;
+	for (let n = 0; n < lines.length; n++) {
+		const text = lines[n] ?? "";
+		const wasOpen = openQuote;
+		openQuote = multilineStateAfter(text, openQuote);
+		const current = assignments.at(-1);
+		if (wasOpen !== null || depth > 0) {
+			// Still inside the previous value: it ends here or later.
+			if (current) current.endLine = n;
+			if (wasOpen === null) depth += bracketBalance(text);
+			continue;
+		}
+		const trimmed = text.trim();
+		if (trimmed === "" || trimmed.startsWith("#")) continue;
+		const header = /^(\[\[?)\s*([^\]]+?)\s*\]\]?/.exec(trimmed);
+		if (header?.[2]) {
+			table = splitDotted(header[2]);
+			headers.set(table.join("."), { line: n, array: header[1] === "[[" });
+			continue;
+		}
+		const assignment = /^(\s*)((?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*'))*)(\s*=\s*)/.exec(text);
+		if (!assignment?.[2]) continue;
+		const valueStart = assignment[0].length;
+		const valueEnd = valueStart + valueLength(text.slice(valueStart));
+		const balance = bracketBalance(text.slice(valueStart));
+		depth = Math.max(0, balance);
+		assignments.push({
+			path: [...table, ...splitDotted(assignment[2])],
+			line: n,
+			endLine: n,
+			valueStart,
+			valueEnd,
+			multiline: balance > 0 || openQuote !== null,
+			inlineTable: text.slice(valueStart).trimStart().startsWith("{"),
+		});
+	}
+	return { lines, assignments, headers };
+}
+
+/** Length of a value up to a comment or the line's end, trailing spaces excluded; quotes respected. */
+function valueLength(rest: string): number {
+	let quote: string | null = null;
+	let end = rest.length;
+	for (let i = 0; i < rest.length; i++) {
+		const char = rest[i];
+		if (quote) {
+			if (char === "\\" && quote === '"') i++;
+			else if (char === quote) quote = null;
+		} else if (char === '"' || char === "'") quote = char;
+		else if (char === "#") {
+			end = i;
+			break;
+		}
+	}
+	return rest.slice(0, end).trimEnd().length;
+}
+
+/** Open minus closed brackets outside strings and comments: > 0 means the value goes on. */
+function bracketBalance(text: string): number {
+	let quote: string | null = null;
+	let balance = 0;
+	for (let i = 0; i < text.length; i++) {
+		const char = text[i];
+		if (quote) {
+			if (char === "\\" && quote === '"') i++;
+			else if (char === quote) quote = null;
+		} else if (char === '"' || char === "'") quote = char;
+		else if (char === "#") break;
+		else if (char === "[" || char === "{") balance++;
+		else if (char === "]" || char === "}") balance--;
+	}
+	return balance;
+}
+
+/** The last line that belongs to the table whose header is at `headerLine` (its last key, or the header). */
+function lastLineOfTable(scan: Scan, headerLine: number): number {
+	const nextHeader = [...scan.headers.values()].map((header) => header.line).filter((line) => line > headerLine).sort((a, b) => a - b)[0] ?? scan.lines.length;
+	let last = headerLine;
+	for (const assignment of scan.assignments) if (assignment.line > headerLine && assignment.line < nextHeader) last = Math.max(last, assignment.endLine);
+	return last;
+}
+
+function quoteKey(key: string): string {
+	return /^[A-Za-z0-9_-]+$/.test(key) ? key : JSON.stringify(key);
+}

@@ -1,0 +1,75 @@
+import { describe, expect, test } from "bun:test";
+import { setKey, tomlValue } from "../../src/config/edit.ts";
+import { parseConfig } from "../../src/config/load.ts";
+
+const SOURCE = `# discern.toml for the shop
+[project]
+name = "shop"   # display name
+
+[jobs]
+lint = "bunx biome lint ."
+# the tests
+test = { run = "bun test", timeout = 900 }
+smoke = [
+  "bun run build",
+  "bun run e2e",
+]
+
+[gate]
+timeout = 600 # seconds
+`;
+
+function edited(path: string, value: string): string {
+	const outcome = setKey(SOURCE, path.split("."), tomlValue(value));
+	if (!outcome.ok) throw new Error(outcome.reason);
+	return outcome.text;
+}
+
+describe("tomlValue", () => {
+	test("TOML values stay as written; anything else becomes a string", () => {
+		expect(tomlValue("900")).toBe("900");
+		expect(tomlValue("true")).toBe("true");
+		expect(tomlValue('["a", "b"]')).toBe('["a", "b"]');
+		expect(tomlValue("npm run lint")).toBe('"npm run lint"');
+		expect(tomlValue('say "hi"')).toBe('"say \\"hi\\""');
+	});
+});
+
+describe("setKey", () => {
+	test("replaces a value in place, keeping its comment and everything else", () => {
+		const text = edited("gate.timeout", "900");
+		expect(text).toBe(SOURCE.replace("timeout = 600 # seconds", "timeout = 900 # seconds"));
+	});
+
+	test("a string value keeps the alignment before its comment", () => {
+		expect(edited("project.name", "market")).toBe(SOURCE.replace('name = "shop"   # display name', 'name = "market"   # display name'));
+	});
+
+	test("adds a missing key after the table's last key, even a multi-line one", () => {
+		const text = edited("jobs.typecheck", "bunx tsc --noEmit");
+		expect(text).toContain('  "bun run e2e",\n]\ntypecheck = "bunx tsc --noEmit"\n\n[gate]');
+		expect(parseConfig(text).ok).toBe(true);
+	});
+
+	test("adds a missing table at the end", () => {
+		const text = edited("map.dir", "docs/guide/");
+		expect(text.endsWith('timeout = 600 # seconds\n\n[map]\ndir = "docs/guide/"\n')).toBe(true);
+	});
+
+	test("refuses what it cannot edit in place", () => {
+		for (const [path, reason] of [
+			["jobs.test.timeout", "inline table"],
+			["jobs.smoke", "multi-line value"],
+			["timeout", "inside a table"],
+		] as const) {
+			const outcome = setKey(SOURCE, path.split("."), "1");
+			expect(outcome.ok ? "" : outcome.reason).toContain(reason);
+		}
+	});
+
+	test("keys inside multi-line strings are not mistaken for keys", () => {
+		const source = '[jobs]\ntest = """\n[gate]\ntimeout = 1\n"""\n';
+		const outcome = setKey(source, ["gate", "timeout"], "5");
+		expect(outcome.ok && outcome.text).toBe(`${source}\n[gate]\ntimeout = 5\n`);
+	});
+});
