@@ -99,7 +99,8 @@ function emit(result: AnyResult, body: string, io: Streams, json: boolean, color
 
 function usageFailure(verb: string, message: string): AnyResult {
 	const capitalized = message.charAt(0).toUpperCase() + message.slice(1);
-	return fail(verb, "invalid_arguments", `${capitalized}.`, [`Run \`discern help ${verb === "help" ? "" : verb}\` for the flags it takes.`.replace("  ", " ")]);
+	const help = verb === "help" ? "`discern help`" : `\`discern help ${verb}\``;
+	return fail(verb, "invalid_arguments", `${capitalized}.`, [`Run ${help} for the flags it takes.`]);
 }
 
 /** Name CLI problems by the flag a person typed: "`--search` must not be empty". */
