@@ -82,7 +82,8 @@ export function parseVerbArgs(verb: LooseVerb, tokens: readonly string[]): Parse
 			onlyPositionals = true;
 			continue;
 		}
-		if (!onlyPositionals && token.startsWith("-") && token !== "-") {
+		// A negative number (`config set standards.x.limit -3`) is a value, not a flag.
+		if (!onlyPositionals && token.startsWith("-") && token !== "-" && !/^-\d/.test(token)) {
 			const [name, inline] = splitInline(token);
 			const negated = name.startsWith("--no-") ? byFlag.get(`--${name.slice(5)}`) : undefined;
 			if (negated?.kind === "boolean" && inline === undefined) {

@@ -29,9 +29,13 @@ export function extractGlobals(argv: readonly string[]): GlobalsOutcome {
 		else if (token === "--help" || token === "-h") globals.help = true;
 		else if (token === "--cwd" || token === "-C") {
 			const value = argv[++i];
-			if (value === undefined || value === "") return { ok: false, message: `\`${token}\` needs a directory` };
+			if (value === undefined || value === "" || value.startsWith("-")) return { ok: false, message: `\`${token}\` needs a directory` };
 			globals.cwd = value;
-		} else if (token.startsWith("--cwd=")) globals.cwd = token.slice("--cwd=".length);
+		} else if (token.startsWith("--cwd=")) {
+			const value = token.slice("--cwd=".length);
+			if (value === "") return { ok: false, message: "`--cwd` needs a directory" };
+			globals.cwd = value;
+		}
 		else globals.rest.push(token);
 	}
 	return { ok: true, globals };

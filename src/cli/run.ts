@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import * as v from "valibot";
 import type { RunFacts, VerbContext } from "../contract/context.ts";
 import { recordInLogbook } from "../logbook/record.ts";
@@ -42,7 +43,9 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 			return EXIT.ok;
 		}
 		const [word, ...tokens] = globals.rest;
-		if (word === "mcp") {
+		if (word === "mcp" && !globals.help) {
+			// The server takes no flags or words of its own (only --cwd): anything else is a typo worth hearing about.
+			if (tokens.length > 0) return emit(usageFailure("help", `\`discern mcp\` takes no arguments, got \`${tokens[0]}\``), "", io, json, color);
 			const { serveStdio } = await import("../mcp/stdio.ts");
 			return await serveStdio({ cwd: resolveCwd(io.cwd, globals.cwd), env: io.env, signal: io.signal });
 		}
@@ -122,6 +125,5 @@ function describeIssues(verb: LooseVerb, issues: readonly v.BaseIssue<unknown>[]
 }
 
 function resolveCwd(base: string, requested: string | undefined): string {
-	if (requested === undefined) return base;
-	return requested.startsWith("/") ? requested : `${base}/${requested}`;
+	return requested === undefined ? base : resolve(base, requested);
 }

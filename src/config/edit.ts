@@ -1,4 +1,4 @@
-import { parse } from "smol-toml";
+import { parse, stringify } from "smol-toml";
 import { multilineStateAfter, splitDotted } from "./locate.ts";
 
 /**
@@ -32,14 +32,26 @@ interface Scan {
 	headers: Map<string, { line: number; array: boolean }>;
 }
 
-/** The TOML text for a value given on a command line: itself when it is a TOML value, else a string. */
+/**
+ * The TOML text for a value given on a command line: when the input is one
+ * TOML value it is written back out from what was parsed (so a trailing
+ * comment or a second line can never ride along); anything else is a string.
+ */
 export function tomlValue(input: string): string {
-	try {
-		parse(`v = ${input}`);
-		return input.trim();
-	} catch {
-		return JSON.stringify(input);
+	if (!/[\r\n]/.test(input)) {
+		try {
+			const parsed = parse(`v = ${input}`);
+			if (Object.keys(parsed).length === 1 && "v" in parsed) return stringify({ v: parsed.v }).replace(/^v = /, "").trim();
+		} catch {
+			// Not a TOML value: a string, below.
+		}
 	}
+	return stringifyString(input);
+}
+
+/** A TOML basic string (one line, escapes for quotes, backslashes and control characters). */
+export function stringifyString(text: string): string {
+	return stringify({ v: text }).replace(/^v = /, "").trim();
 }
 
 export function setKey(source: string, path: readonly string[], valueText: string): EditOutcome {
@@ -63,7 +75,11 @@ export function setKey(source: string, path: readonly string[], valueText: strin
 		if (scan.headers.get(prefix)?.array) return { ok: false, reason: `\`${prefix}\` is an array of tables; edit it by hand` };
 	}
 	const parent = path.slice(0, -1).join(".");
-	const leaf = `${quoteKey(path.at(-1) ?? "")} = ${valueText}`;
+	// A table built from dotted keys (`jobs.test = …`) cannot take a new `[jobs]` header.
+	const dotted = scan.assignments.find((assignment) => assignment.path.length > path.length - 1 && assignment.path.slice(0, path.length - 1).join(".") === parent && !scan.headers.has(parent));
+	if (dotted) return { ok: false, reason: `\`${parent}\` is written with dotted keys (line ${dotted.line + 1}); add the key there by hand` };
+	const eol = source.includes("\r\n") ? "\r" : "";
+	const leaf = `${quoteKey(path.at(-1) ?? "")} = ${valueText}${eol}`;
 	const header = scan.headers.get(parent);
 	if (header) {
 		const at = lastLineOfTable(scan, header.line);
@@ -72,7 +88,8 @@ export function setKey(source: string, path: readonly string[], valueText: strin
 	}
 	// A new table at the end, after one blank line.
 	while (scan.lines.length > 0 && scan.lines.at(-1)?.trim() === "") scan.lines.pop();
-	const lines = [...scan.lines, ...(scan.lines.length > 0 ? [""] : []), `[${path.slice(0, -1).map(quoteKey).join(".")}]`, leaf, ""];
+	if (scan.lines.length > 0 && eol) scan.lines[scan.lines.length - 1] = `${(scan.lines.at(-1) ?? "").replace(/\r$/, "")}\r`;
+	const lines = [...scan.lines, ...(scan.lines.length > 0 ? [eol] : []), `[${path.slice(0, -1).map(quoteKey).join(".")}]${eol}`, leaf, ""];
 	return { ok: true, text: lines.join("\n"), line: lines.length - 1, before: null, after: valueText };
 }
 
@@ -165,5 +182,5 @@ function lastLineOfTable(scan: Scan, headerLine: number): number {
 }
 
 function quoteKey(key: string): string {
-	return /^[A-Za-z0-9_-]+$/.test(key) ? key : JSON.stringify(key);
+	return /^[A-Za-z0-9_-]+$/.test(key) ? key : stringifyString(key);
 }

@@ -140,8 +140,10 @@ function crossChecks(raw: unknown, positions: Map<string, Position>): ConfigIssu
 	const jobs = tableAt(raw, "jobs");
 	for (const [name, value] of Object.entries(jobs)) {
 		if ((RESERVED_NAMES as readonly string[]).includes(name)) continue;
-		const declaredStage = tableAt(jobs, name).stage;
-		if (knownStage(name) || declaredStage !== undefined) continue;
+		const table = tableAt(jobs, name);
+		if (knownStage(name) || table.stage !== undefined) continue;
+		// `stag = "test"`: the unknown key's own issue (with its "did you mean") says it better.
+		if (Object.keys(table).some((key) => !(key in JobTable.entries))) continue;
 		const at = positionOf(positions, ["jobs", name]);
 		issues.push({
 			message: `job \`${name}\` is not a known job, so it must declare its stage: [jobs.${name}] with run = "…" and stage = one of ${STAGES.join(", ")} (known jobs: ${Object.keys(KNOWN_JOB_STAGES).join(", ")})`,

@@ -64,23 +64,38 @@ function indexInlineTableKeys(positions: Map<string, Position>, path: string[], 
 	}
 }
 
-/** Which multi-line string delimiter is still open after this line, if any. */
+/**
+ * Which multi-line string delimiter is still open after this line, if any.
+ * Scans the line as TOML does: inside a multi-line string only its closing
+ * delimiter matters; elsewhere `#` starts a comment and single-line strings
+ * hide what they contain.
+ */
 export function multilineStateAfter(line: string, open: string | null): string | null {
 	let state = open;
-	for (let at = 0; at < line.length; ) {
-		if (state === null) {
-			const next = [line.indexOf('"""', at), line.indexOf("'''", at)].filter((index) => index >= 0);
-			if (next.length === 0) return null;
-			const start = Math.min(...next);
-			if (line.lastIndexOf("#", start) >= 0 && !line.slice(0, start).includes("=")) return null;
-			state = line.slice(start, start + 3);
-			at = start + 3;
-		} else {
+	let at = 0;
+	while (at < line.length) {
+		if (state !== null) {
 			const end = line.indexOf(state, at);
 			if (end < 0) return state;
 			state = null;
 			at = end + 3;
+			continue;
 		}
+		const char = line[at];
+		if (char === "#") return null;
+		if (line.startsWith('"""', at) || line.startsWith("'''", at)) {
+			state = line.slice(at, at + 3);
+			at += 3;
+			continue;
+		}
+		if (char === '"' || char === "'") {
+			// A single-line string: skip to its closing quote (basic strings honour backslash escapes).
+			let end = at + 1;
+			while (end < line.length && line[end] !== char) end += char === '"' && line[end] === "\\" ? 2 : 1;
+			at = end + 1;
+			continue;
+		}
+		at++;
 	}
 	return state;
 }

@@ -44,7 +44,10 @@ export function issueSentence(issue: v.BaseIssue<unknown>, wording: IssueWording
 		case "min_length":
 			return `${name} must not be empty`;
 		case "min_value":
+		case "max_value":
 			return `${name} must be ${issue.expected}, got ${quote(issue.input)}`;
+		case "finite":
+			return `${name} must be a finite number, got ${quote(issue.input)}`;
 		case "regex":
 			// Our regexes carry their rule as the message ("must be an absolute path").
 			return `${name} ${issue.message.startsWith("Invalid") ? "has the wrong format" : issue.message}, got ${quote(issue.input)}`;

@@ -20,6 +20,8 @@ const OVERRIDES = ["GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DI
 export async function discoverRepository(cwd: string, env: Readonly<Record<string, string | undefined>>): Promise<DiscoveredRepository | null> {
 	if (OVERRIDES.some((key) => env[key] !== undefined)) return null;
 	let dir = await realpath(cwd).catch(() => null);
+	// Inside a git dir itself git refuses to work; let it say so.
+	if (dir && (dir.endsWith("/.git") || dir.includes("/.git/"))) return null;
 	while (dir) {
 		const dotGit = join(dir, ".git");
 		const stat = await lstat(dotGit).catch(() => null);
@@ -57,5 +59,6 @@ async function withCommonDir(root: string, gitDir: string): Promise<DiscoveredRe
 async function hasPlainConfig(commonDir: string): Promise<boolean> {
 	const config = await readFile(join(commonDir, "config"), "utf8").catch(() => null);
 	if (config === null) return false;
-	return !/^\s*worktree\s*=/im.test(config) && !/^\s*bare\s*=\s*true\s*$/im.test(config);
+	// Any `bare` value but an explicit false (git also accepts 1, yes, on, or the bare key) is git's to judge.
+	return !/^\s*worktree\s*=/im.test(config) && !/^[ \t]*bare[ \t]*(?:=(?![ \t]*(?:false|no|off|0)[ \t]*$).*)?$/im.test(config);
 }

@@ -1,3 +1,4 @@
+import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { discoverRepository } from "./discover.ts";
 import { git } from "./run.ts";
@@ -17,6 +18,9 @@ export type LocateOutcome =
 	| { found: false; reason: string };
 
 export async function locateRepository(cwd: string, env: Readonly<Record<string, string | undefined>> = process.env): Promise<LocateOutcome> {
+	const place = await stat(cwd).catch(() => null);
+	if (!place) return { found: false, reason: `${cwd} does not exist` };
+	if (!place.isDirectory()) return { found: false, reason: `${cwd} is not a directory` };
 	const discovered = await discoverRepository(cwd, env);
 	if (discovered) {
 		return { found: true, repository: { ...discovered, location: discovered.gitDir === discovered.commonDir ? "main" : "worktree" } };
@@ -73,4 +77,10 @@ export async function filesHiddenFromStatus(root: string): Promise<string[] | nu
 		if (tag && entry[1] === " " && (tag === "S" || (tag >= "a" && tag <= "z"))) hidden.push(entry.slice(2));
 	}
 	return hidden;
+}
+
+/** Why git cannot work here, in its own words (dubious ownership, a broken index…), for a message. */
+export async function gitProblem(root: string): Promise<string> {
+	const result = await git(["status", "--porcelain"], root);
+	return result.stderr.trim().split("\n")[0] || `git status exited ${result.exitCode}`;
 }

@@ -56,6 +56,11 @@ export async function readResource(uri: string, ctx: VerbContext): Promise<{ uri
 function docsPage(uri: string): ResourceSpec | null {
 	const prefix = "discern://docs/";
 	if (!uri.startsWith(prefix) || uri.length === prefix.length) return null;
-	const target = decodeURIComponent(uri.slice(prefix.length));
+	let target: string;
+	try {
+		target = decodeURIComponent(uri.slice(prefix.length));
+	} catch {
+		return null; // Malformed percent-encoding: no such page.
+	}
 	return { uri, name: target, title: target, description: "", verb: "docs", input: { target } };
 }

@@ -49,12 +49,13 @@ export async function resolveInside(root: string, relativePath: string): Promise
 	if (!isInside(realRoot, target)) throw new WriteDeniedError(`${relativePath} is outside ${root}`);
 	const stat = await lstat(target).catch(() => null);
 	if (stat?.isSymbolicLink()) throw new WriteDeniedError(`${relativePath} is a symlink; discern does not write through links`);
-	// The deepest existing ancestor must still be inside the root once links are resolved.
+	// The deepest existing ancestor must be a folder, and still inside the root once links are resolved.
 	let probe = dirname(target);
 	for (;;) {
 		const real = await realpath(probe).catch(() => null);
 		if (real !== null) {
 			if (!isInside(realRoot, real)) throw new WriteDeniedError(`${relativePath} leads outside ${root} through a symlink`);
+			if (!(await lstat(real)).isDirectory()) throw new WriteDeniedError(`${relative(realRoot, real) || "."} is a file, so ${relativePath} cannot be created`);
 			break;
 		}
 		const parent = dirname(probe);

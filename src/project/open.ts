@@ -14,7 +14,9 @@ export async function openRepository(ctx: VerbContext): Promise<Opened<{ reposit
 			refusal: {
 				error: "no_repository",
 				message: `${ctx.cwd} is not inside a git repository (${located.reason}).`,
-				hints: ["Run discern inside a git checkout, or pass --cwd DIR (MCP: an absolute `path`).", "New project? `git init` first."],
+				hints: located.reason.includes("dubious ownership")
+					? [`git refuses a repository owned by someone else: \`git config --global --add safe.directory ${ctx.cwd}\` if you trust it.`]
+					: ["Run discern inside a git checkout, or pass --cwd DIR (MCP: an absolute `path`).", "New project? `git init` first."],
 			},
 		};
 	}
@@ -35,7 +37,7 @@ export function configRefusal(load: Exclude<ConfigLoad, { state: "valid" }>): Re
 	const where = first?.line ? ` (line ${first.line})` : "";
 	return {
 		error: "invalid_config",
-		message: `${CONFIG_FILE} has ${load.issues.length} problem${load.issues.length === 1 ? "" : "s"}; first${where}: ${first?.message ?? "unknown"}.`,
+		message: `${CONFIG_FILE} has ${load.issues.length} problem${load.issues.length === 1 ? "" : "s"}; first${where}: ${(first?.message ?? "unknown").replace(/[.?]$/, "")}.`,
 		hints: ["Run `discern config validate` to see every problem with its line.", "See `discern docs config` for the reference."],
 	};
 }

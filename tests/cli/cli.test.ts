@@ -119,4 +119,32 @@ describe("CLI conventions", () => {
 			await scoped.remove();
 		}
 	});
+
+	test("--cwd must name an existing folder", async () => {
+		for (const cwd of [`${repo.root}/README.md`, "/nonexistent-discern-dir"]) {
+			const run = await runDiscern(["status", "--json", "-C", cwd]);
+			expect(run.exitCode).toBe(1);
+			expect(onlyJson(run.stdout).error).toBe("no_repository");
+		}
+		expect((await runDiscern(["--cwd", "--json", "status"])).exitCode).toBe(2);
+	});
+
+	test("`mcp` has help, and refuses arguments it does not take", async () => {
+		const help = await runDiscern(["help", "mcp"]);
+		expect(help.exitCode).toBe(0);
+		expect(help.stdout).toContain("USAGE discern mcp");
+		const bad = await runDiscern(["mcp", "--bogus", "--json"]);
+		expect(bad.exitCode).toBe(2);
+		expect(onlyJson(bad.stdout).error).toBe("invalid_arguments");
+	});
+
+	test("a negative number is a value, not a flag", async () => {
+		const r = await makeRepo({ config: '[standards.size]\nrun = "x"\ndirection = "down"\nlimit = 1\n' });
+		try {
+			const run = await runDiscern(["config", "set", "standards.size.limit", "-3", "--json"], { cwd: r.root });
+			expect(onlyJson(run.stdout).ok).toBe(true);
+		} finally {
+			await r.remove();
+		}
+	});
 });

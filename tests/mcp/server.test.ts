@@ -191,7 +191,8 @@ describe("resources", () => {
 		expect(String(page.content)).toContain(".cursor/mcp.json");
 	});
 
-	test("an unknown resource is a JSON-RPC error", async () => {
+	test("an unknown resource is a JSON-RPC error, malformed encodings included", async () => {
 		await expect(client.readResource({ uri: "discern://nothing" })).rejects.toThrow(/Unknown resource/);
+		await expect(client.readResource({ uri: "discern://docs/%E0%A4%A" })).rejects.toThrow(/Unknown resource/);
 	});
 });

@@ -26,12 +26,15 @@ function edited(path: string, value: string): string {
 }
 
 describe("tomlValue", () => {
-	test("TOML values stay as written; anything else becomes a string", () => {
+	test("a TOML value is written back from what was parsed; anything else becomes a string", () => {
 		expect(tomlValue("900")).toBe("900");
 		expect(tomlValue("true")).toBe("true");
-		expect(tomlValue('["a", "b"]')).toBe('["a", "b"]');
+		expect(tomlValue('["a", "b"]')).toBe('[ "a", "b" ]');
 		expect(tomlValue("npm run lint")).toBe('"npm run lint"');
 		expect(tomlValue('say "hi"')).toBe('"say \\"hi\\""');
+		// Nothing rides along with a value: not a comment, not a second line.
+		expect(tomlValue("5 # was 600")).toBe("5");
+		expect(tomlValue('5\n[jobs]\ntest = "curl x | sh"')).toBe('"5\\n[jobs]\\ntest = \\"curl x | sh\\""');
 	});
 });
 

@@ -77,6 +77,9 @@ describe("firstExecutable", () => {
 		expect(firstExecutable("CI=1 FOO=bar env npm test")).toBe("npm");
 		expect(firstExecutable("./scripts/check.sh --all")).toBe("./scripts/check.sh");
 		expect(firstExecutable("(cd web && npm test)")).toBeNull();
+		expect(firstExecutable("cd web && npm test")).toBeNull();
+		expect(firstExecutable("env -i PATH=/usr/bin make")).toBe("make");
+		expect(firstExecutable("/usr/bin/env true")).toBe("/usr/bin/env");
 		expect(firstExecutable("   ")).toBeNull();
 	});
 });

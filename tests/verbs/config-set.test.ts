@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { chmod, stat } from "node:fs/promises";
 import { config } from "../../src/verbs/config/config.ts";
 import { makeRepo, type TestRepo } from "../helpers/repo.ts";
 import { expectValidEnvelope } from "../helpers/schema.ts";
@@ -59,5 +60,44 @@ describe("config set", () => {
 			expectValidEnvelope("config", result);
 			expect(result.ok ? "" : result.error).toBe("invalid_arguments");
 		}
+	});
+
+	test("keeps CRLF line endings, a byte-order mark and the file's mode", async () => {
+		const r = await repo();
+		const path = `${r.root}/discern.toml`;
+		await Bun.write(path, `\uFEFF[gate]\r\ntimeout = 600\r\n`);
+		await chmod(path, 0o600);
+		const result = await config(r.ctx(), { action: "set", key: "gate.fail_fast", value: "false" });
+		expect(result.ok).toBe(true);
+		const bytes = await Bun.file(path).bytes();
+		expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+		expect(new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes)).toBe("\uFEFF[gate]\r\ntimeout = 600\r\nfail_fast = false\r\n");
+		expect((await stat(path)).mode & 0o777).toBe(0o600);
+	});
+
+	test("a value cannot smuggle in a second line or a comment", async () => {
+		const r = await repo();
+		const result = await config(r.ctx(), { action: "set", key: "jobs.lint", value: '5\n[gate]\nfail_fast = false' });
+		expect(result.ok).toBe(true);
+		const text = await Bun.file(`${r.root}/discern.toml`).text();
+		expect(text).toContain('lint = "5\\n[gate]\\nfail_fast = false"');
+		expect(text.match(/^\[gate\]/gm)?.length).toBe(1);
+	});
+
+	test("set repairs an invalid file, and takes words that look like numbers as the string they must be", async () => {
+		const r = await repo();
+		await Bun.write(`${r.root}/discern.toml`, '[gate]\ntimeout = "5"\n');
+		expect((await config(r.ctx(), { action: "set", key: "gate.timeout", value: "5" })).ok).toBe(true);
+		expect((await config(r.ctx(), { action: "validate" })).ok).toBe(true);
+		const trunk = await config(r.ctx(), { action: "set", key: "repository.trunk", value: "2024" });
+		expect(trunk.data?.value).toBe("2024");
+	});
+
+	test("a table written with dotted keys is left to the person", async () => {
+		const r = await repo();
+		await Bun.write(`${r.root}/discern.toml`, 'jobs.test = "x"\n');
+		const result = await config(r.ctx(), { action: "set", key: "jobs.lint", value: "y" });
+		expect(result.message).toContain("written with dotted keys");
+		expect(await Bun.file(`${r.root}/discern.toml`).text()).toBe('jobs.test = "x"\n');
 	});
 });

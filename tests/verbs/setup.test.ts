@@ -116,4 +116,11 @@ describe("setup", () => {
 		// Refused before writing anything: no half-done setup.
 		expect(await Bun.file(`${r.root}/discern.toml`).exists()).toBe(false);
 	});
+
+	test("a file where a folder belongs is refused before anything is written", async () => {
+		const r = await repo({ docs: "not a folder\n" });
+		const result = await setup(r.ctx(), { confirmed: true });
+		expect(result.ok ? "" : result.error).toBe("write_denied");
+		expect(await Bun.file(`${r.root}/discern.toml`).exists()).toBe(false);
+	});
 });

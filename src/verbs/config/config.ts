@@ -15,13 +15,13 @@ export async function config(ctx: VerbContext, input: v.InferOutput<typeof Confi
 	if (!opened.ok) return asVerb("config", opened.refusal);
 	const load = await loadConfig(opened.repository.root);
 	if (load.state === "missing") return asVerb("config", configRefusal(load));
+	// `set` may be exactly how a person repairs an invalid file: it judges the result itself.
+	if (input.action === "set") return setConfigKey(opened.repository.root, load.path, input.key ?? "", input.value ?? "", input.dry_run ?? false);
 	if (load.state === "invalid") {
 		const refusal = configRefusal(load);
 		const data: ConfigData = { action: input.action, path: load.path, valid: false, issues: load.issues };
-		const listed = load.issues.map((issue) => `${issue.line ? `line ${issue.line}: ` : ""}${issue.message}`);
-		return fail("config", "invalid_config", refusal.message, [listed[0] ?? refusal.hints[0], ...listed.slice(1)], { data });
+		return fail("config", "invalid_config", refusal.message, ["Fix each problem listed (every one is in `data.issues` with its line); `discern docs config` is the reference."], { data });
 	}
-	if (input.action === "set") return setConfigKey(opened.repository.root, load.path, input.key ?? "", input.value ?? "", input.dry_run ?? false);
 	const base: ConfigData = { action: input.action, path: load.path, valid: true, issues: [] };
 	// A valid file's effective values (defaults applied) travel with `validate`: the MCP config resource is this.
 	if (input.action === "validate") return ok("config", `${load.path} is valid.`, { ...base, value: load.config });

@@ -1,43 +1,68 @@
+import { stat } from "node:fs/promises";
 import { fail, ok, type Result } from "../../contract/envelope.ts";
-import { setKey, tomlValue } from "../../config/edit.ts";
+import { setKey, stringifyString, tomlValue } from "../../config/edit.ts";
 import { CONFIG_FILE, parseConfig } from "../../config/load.ts";
 import { WriteDeniedError, writeFileAtomic } from "../../platform/files.ts";
 import type { ConfigData } from "./schema.ts";
 
+const BOM = "\uFEFF";
+
 /**
  * `config set KEY VALUE`: edit one line of discern.toml in place, keeping
- * comments and layout, and write it only if the whole file still validates.
+ * comments, layout, line endings, a byte-order mark and the file's mode. It
+ * is written only if the result validates, or, for a file that was already
+ * invalid, has fewer problems than before (so `set` can repair a file).
  */
 export async function setConfigKey(root: string, path: string, key: string, input: string, dryRun: boolean): Promise<Result<"config", ConfigData>> {
 	const base: ConfigData = { action: "set", path, valid: true, issues: [], key };
-	const source = await Bun.file(path).text();
-	const valueText = tomlValue(input);
-	const edit = setKey(source, key.split("."), valueText);
-	if (!edit.ok) return fail("config", "invalid_arguments", `Cannot set \`${key}\`: ${edit.reason}.`, ["Open discern.toml and edit it there; `discern config validate` checks the result."], { data: base });
-
-	const checked = parseConfig(edit.text);
-	if (!checked.ok) {
-		const first = checked.issues[0];
-		return fail("config", "invalid_arguments", `Setting \`${key}\` to ${valueText} would make discern.toml invalid: ${first?.message ?? "see the issues"}. Nothing was written.`, [
-			"Check the key and the value's type in `discern docs config`.",
-		], { data: { ...base, valid: false, issues: checked.issues } });
+	const decoded = new TextDecoder("utf-8", { ignoreBOM: true }).decode(await Bun.file(path).bytes());
+	const bom = decoded.startsWith(BOM) ? BOM : "";
+	const source = decoded.slice(bom.length);
+	const before = parseConfig(source);
+	if (!before.ok && before.issues.some((issue) => issue.message.startsWith("TOML syntax"))) {
+		return fail("config", "invalid_config", "discern.toml is not valid TOML, so it cannot be edited key by key.", ["Fix the syntax error by hand; `discern config validate` shows where."], {
+			data: { ...base, valid: false, issues: before.issues },
+		});
 	}
-	const value = key.split(".").reduce<unknown>((table, part) => (table as Record<string, unknown> | undefined)?.[part], checked.config);
+
+	const attempt = (valueText: string) => {
+		const edit = setKey(source, key.split("."), valueText);
+		return edit.ok ? { edit, checked: parseConfig(edit.text) } : { edit, checked: null };
+	};
+	let { edit, checked } = attempt(tomlValue(input));
+	// `config set repository.trunk 2024` means the branch named 2024, not a number: try the words as a string.
+	if (edit.ok && checked && !checked.ok) {
+		const asString = attempt(stringifyString(input));
+		if (asString.checked?.ok) ({ edit, checked } = asString);
+	}
+	if (!edit.ok) return fail("config", "invalid_arguments", `Cannot set \`${key}\`: ${edit.reason}.`, ["Open discern.toml and edit it there; `discern config validate` checks the result."], { data: base });
+	const remaining = checked && !checked.ok ? checked.issues : [];
+	const improves = !before.ok && remaining.length < before.issues.length;
+	if (remaining.length > 0 && !improves) {
+		return fail("config", "invalid_arguments", `Setting \`${key}\` to ${edit.after} would leave discern.toml invalid: ${remaining[0]?.message ?? "see the issues"}. Nothing was written.`, [
+			"Check the key and the value's type in `discern docs config`.",
+		], { data: { ...base, valid: false, issues: remaining } });
+	}
+
+	const value = checked?.ok ? key.split(".").reduce<unknown>((table, part) => (table as Record<string, unknown> | undefined)?.[part], checked.config) : undefined;
 	const change = { line: edit.line, before: edit.before, after: edit.after };
 	const described = edit.before === null ? `add \`${key} = ${edit.after}\` at line ${edit.line}` : `line ${edit.line}: \`${edit.before}\` → \`${edit.after}\``;
+	const data: ConfigData = { ...base, valid: remaining.length === 0, issues: remaining, ...(value !== undefined ? { value } : {}) };
 	if (dryRun) {
-		return ok("config", `Would ${edit.before === null ? described : `change ${described}`}; nothing was written.`, { ...base, value, edit: { ...change, written: false } }, {
+		return ok("config", `Would ${edit.before === null ? described : `change ${described}`}; nothing was written.`, { ...data, edit: { ...change, written: false } }, {
 			dry_run: true,
 			plan: [{ kind: "edit", label: CONFIG_FILE, disposition: "run", note: described }],
 		});
 	}
 	try {
-		await writeFileAtomic(root, CONFIG_FILE, edit.text);
+		const mode = (await stat(path)).mode & 0o777;
+		await writeFileAtomic(root, CONFIG_FILE, `${bom}${edit.text}`, { mode });
 	} catch (error) {
 		if (error instanceof WriteDeniedError) return fail("config", "write_denied", error.message, ["discern does not write through symlinks; edit the file itself."], { data: base });
 		throw error;
 	}
-	return ok("config", `Set ${key} = ${edit.after} (${described}).`, { ...base, value, edit: { ...change, written: true } }, {
-		hints: ["Commit discern.toml when you are happy with it."],
+	const left = remaining.length > 0 ? ` ${remaining.length} problem(s) remain: \`discern config validate\` lists them.` : "";
+	return ok("config", `Set ${key} = ${edit.after} (${described}).${left}`, { ...data, edit: { ...change, written: true } }, {
+		hints: [remaining.length > 0 ? "Fix the remaining problems, then commit discern.toml." : "Commit discern.toml when you are happy with it."],
 	});
 }

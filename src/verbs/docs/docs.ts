@@ -18,6 +18,11 @@ export async function docs(_ctx: VerbContext, input: v.InferOutput<typeof DocsIn
 	const all = manualPages();
 	if (input.search !== undefined) {
 		const within = input.target === undefined ? all : underTarget(all, input.target);
+		if (input.target !== undefined && within.length === 0) {
+			const lookup = findPage(all, input.target);
+			const hints: [string, ...string[]] = !lookup.found && lookup.suggestion ? [`Did you mean \`${lookup.suggestion}\`?`] : ["Run `discern docs` for the index."];
+			return fail("docs", "unknown_target", `No manual page or section \`${input.target}\` to search in.`, hints);
+		}
 		const matches = searchPages(within, input.search);
 		const where = input.target === undefined ? "" : ` under \`${normalizeTarget(input.target)}\``;
 		return ok("docs", `${matches.length} page(s) match "${input.search}"${where}.`, { mode: "search", query: input.search, matches }, matches.length === 0 ? { hints: ["Try fewer or other words, or `discern docs` for the index."] } : {});

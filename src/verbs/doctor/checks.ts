@@ -1,11 +1,11 @@
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import type { VerbContext } from "../../contract/context.ts";
 import { resolveJobs } from "../../config/jobs.ts";
 import type { ConfigLoad } from "../../config/load.ts";
 import { MCP_TARGETS } from "../../agents/targets.ts";
 import { git } from "../../git/run.ts";
 import { resolveTrunk } from "../../git/trunk.ts";
-import type { RepositoryLocation } from "../../git/repository.ts";
+import { gitProblem, readWorkingState, type RepositoryLocation } from "../../git/repository.ts";
 import { findExecutable } from "../../platform/process.ts";
 import { firstExecutable } from "./first-executable.ts";
 import type { Check } from "./schema.ts";
@@ -14,7 +14,8 @@ import type { Check } from "./schema.ts";
 const MIN_GIT: readonly [number, number] = [2, 31];
 
 export async function checkGitVersion(ctx: VerbContext): Promise<Check> {
-	const result = await git(["--version"], ctx.cwd);
+	// Somewhere that surely exists: ctx.cwd may not, and that is another check's finding.
+	const result = await git(["--version"], "/");
 	const title = "git is installed and recent";
 	if (result.exitCode !== 0) {
 		return { id: "git_version", title, state: "fail", detail: "git could not be run.", fix: "Install git 2.31 or newer and put it on PATH." };
@@ -33,6 +34,15 @@ export function checkRepository(repository: RepositoryLocation | null, reason: s
 	return repository
 		? { id: "repository", title, state: "ok", detail: `${repository.root} (${repository.location === "main" ? "main checkout" : "linked worktree"})` }
 		: { id: "repository", title, state: "fail", detail: reason, fix: "Run discern inside a git checkout, or pass --cwd DIR." };
+}
+
+/** git must be able to read this checkout: ownership checks (safe.directory) and broken indexes stop it. */
+export async function checkGitAccess(root: string): Promise<Check> {
+	const title = "git can read this checkout";
+	if (await readWorkingState(root)) return { id: "git_access", title, state: "ok", detail: "git status works here" };
+	const problem = await gitProblem(root);
+	const fix = problem.includes("dubious ownership") ? `git config --global --add safe.directory ${root}` : "Run `git status` here and repair what it reports.";
+	return { id: "git_access", title, state: "fail", detail: problem, fix };
 }
 
 export async function checkIdentity(ctx: VerbContext, root: string): Promise<Check> {
@@ -99,7 +109,7 @@ export async function checkJobExecutables(ctx: VerbContext, root: string, config
 		for (const command of job.commands) {
 			const program = firstExecutable(command);
 			if (program === null) continue;
-			const located = program.includes("/") ? ((await Bun.file(join(root, program)).exists()) ? program : null) : findExecutable(program, ctx.env);
+			const located = program.includes("/") ? ((await Bun.file(isAbsolute(program) ? program : join(root, program)).exists()) ? program : null) : findExecutable(program, ctx.env);
 			(located ? found : missing).push(program);
 		}
 		const title = `job \`${job.name}\` can start`;

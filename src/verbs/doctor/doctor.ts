@@ -6,6 +6,7 @@ import {
 	checkAgentWiring,
 	checkBinary,
 	checkConfig,
+	checkGitAccess,
 	checkGitVersion,
 	checkIdentity,
 	checkJobExecutables,
@@ -25,14 +26,15 @@ export async function doctor(ctx: VerbContext, input: v.InferOutput<typeof Docto
 		if (ctx.facts) ctx.facts.repository = located.repository;
 		const root = located.repository.root;
 		const config = await loadConfig(root);
-		const [identity, trunk, jobs, wiring] = await Promise.all([
+		const [access, identity, trunk, jobs, wiring] = await Promise.all([
+			checkGitAccess(root),
 			checkIdentity(ctx, root),
 			checkTrunk(ctx, root, config),
 			checkJobExecutables(ctx, root, config),
 			checkAgentWiring(root, config),
 		]);
 		const testJob = checkTestJob(config);
-		checks.push(identity, trunk, checkConfig(config), ...(testJob ? [testJob] : []), ...jobs);
+		checks.push(access, identity, trunk, checkConfig(config), ...(testJob ? [testJob] : []), ...jobs);
 		checks.push(checkBinary(ctx, verbose), wiring);
 	} else {
 		checks.push(checkBinary(ctx, verbose));

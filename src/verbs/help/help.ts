@@ -9,6 +9,15 @@ import type { HelpData, HelpInput } from "./schema.ts";
 /** Verbs of the design that are not in this build yet; named so help can say so instead of "unknown". */
 export const COMING_VERBS = ["start", "update", "accept", "standards", "map", "improvement", "refresh", "worktree", "uninstall"] as const;
 
+const MCP_SUMMARY = "Run the MCP server over stdio (for editors and agents).";
+const MCP_USAGE = `USAGE discern mcp [--cwd DIR]
+
+Speaks the Model Context Protocol on stdin/stdout; logs go to stderr. The
+working root is the directory it starts in (or --cwd); every project tool
+also takes an absolute \`path\`. It exits when stdin closes, cancelling any
+running gate and killing its jobs first. Editors start it themselves: see
+\`discern docs mcp\` for each editor's configuration.`;
+
 export async function help(_ctx: VerbContext, input: v.InferOutput<typeof HelpInput>): Promise<Result<"help", HelpData>> {
 	const groups: HelpData["groups"] = VERB_GROUPS.map((name) => ({
 		name,
@@ -18,11 +27,12 @@ export async function help(_ctx: VerbContext, input: v.InferOutput<typeof HelpIn
 			mcp_tool: "tool" in verb.exposure ? verb.exposure.tool : null,
 		})),
 	})).filter((group) => group.verbs.length > 0);
-	groups.push({ name: "Server", verbs: [{ name: "mcp", summary: "Run the MCP server over stdio (for editors and agents).", mcp_tool: null }] });
+	groups.push({ name: "Server", verbs: [{ name: "mcp", summary: MCP_SUMMARY, mcp_tool: null }] });
 
 	if (input.verb === undefined) {
 		return ok("help", "Usage: discern <verb> [flags]. `discern help VERB` explains one verb.", { groups });
 	}
+	if (input.verb === "mcp") return ok("help", MCP_SUMMARY, { groups, verb: { name: "mcp", summary: MCP_SUMMARY, usage: MCP_USAGE, mcp_tool: null } });
 	const verb = LOOSE_VERBS.find((candidate) => candidate.name === input.verb);
 	if (!verb) return unknownVerb(input.verb, groups);
 	const mcpTool = "tool" in verb.exposure ? verb.exposure.tool : null;

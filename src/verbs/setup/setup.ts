@@ -72,11 +72,12 @@ export async function setup(ctx: VerbContext, input: v.InferOutput<typeof SetupI
 	try {
 		// Check every target first, so a refusal leaves nothing half-written.
 		await Promise.all(data.files.filter((file) => file.action === "create").map((file) => resolveInside(root, file.path)));
-		await writeFileAtomic(root, CONFIG_FILE, configText);
+		// discern.toml last: it is what marks the repository as set up.
 		if (!mapExists) await writeFileAtomic(root, MAP_README_PATH, MAP_README);
+		await writeFileAtomic(root, CONFIG_FILE, configText);
 	} catch (error) {
 		if (error instanceof WriteDeniedError) {
-			return fail("setup", "write_denied", error.message, ["Remove the symlink or write discern.toml by hand."], { data });
+			return fail("setup", "write_denied", error.message, ["Move what is in the way (a symlink or a file where a folder belongs), or write discern.toml by hand."], { data });
 		}
 		throw error;
 	}

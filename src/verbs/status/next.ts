@@ -6,7 +6,11 @@ type Next = StatusData["next"];
  * The single most useful next action, from the facts alone. Ordered from
  * "nothing works until this is fixed" to "carry on with the loop".
  */
-export function nextAction(facts: Omit<StatusData, "next">, configProblem: string | null): Next {
+export function nextAction(facts: Omit<StatusData, "next">, configProblem: string | null, gitTrouble: string | null = null): Next {
+	// Nothing else can be judged when git itself cannot read the checkout.
+	if (facts.clean === null) {
+		return { action: "git status", reason: `git could not report the working tree${gitTrouble ? `: ${gitTrouble}` : ""}.` };
+	}
 	if (facts.project.config === "missing") {
 		return { action: "discern setup", reason: "No discern.toml yet: detect the stack and propose the jobs that define done." };
 	}
@@ -21,10 +25,7 @@ export function nextAction(facts: Omit<StatusData, "next">, configProblem: strin
 	}
 	if (!facts.trunk.exists) {
 		const name = facts.trunk.name ?? "(none)";
-		return { action: "discern config get repository.trunk", reason: `The trunk \`${name}\` does not exist locally; set [repository].trunk to the landing branch.` };
-	}
-	if (facts.clean === null) {
-		return { action: "git status", reason: "git could not report the working tree; check the repository." };
+		return { action: "discern config set repository.trunk BRANCH", reason: `The trunk \`${name}\` (${facts.trunk.source.replaceAll("_", " ")}) does not exist locally; name the landing branch.` };
 	}
 	if (facts.jobs.test.length === 0) {
 		return { action: "edit discern.toml", reason: "No test-stage job is declared, so the gate cannot test anything; add `test = \"…\"` under [jobs]." };

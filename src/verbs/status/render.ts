@@ -3,7 +3,7 @@ import type { Result } from "../../contract/envelope.ts";
 import { paint } from "../../ui/style.ts";
 import type { StatusData } from "./schema.ts";
 
-export function renderStatus(result: Result<"status", StatusData>, { color }: RenderOptions): string {
+export function renderStatus(result: Result<"status", StatusData>, { color, verbose }: RenderOptions): string {
 	const data = result.data;
 	if (!data) return "";
 	const lines = [
@@ -14,8 +14,9 @@ export function renderStatus(result: Result<"status", StatusData>, { color }: Re
 		}`,
 		`  tree     ${data.clean === null ? paint("unknown", "yellow", color) : data.clean ? paint("clean", "green", color) : paint(`${data.changes.total} changed`, "yellow", color)}`,
 	];
-	for (const file of data.changes.files.slice(0, 10)) lines.push(`             ${file.kind.padEnd(10)} ${file.path}`);
-	if (data.changes.total > 10) lines.push(`             … and ${data.changes.total - 10} more`);
+	const shown = verbose ? data.changes.files : data.changes.files.slice(0, 10);
+	for (const file of shown) lines.push(`             ${file.kind.padEnd(10)} ${file.path}`);
+	if (data.changes.total > shown.length) lines.push(`             … and ${data.changes.total - shown.length} more${verbose ? "" : " (--verbose lists more)"}`);
 	lines.push(`  config   ${data.project.config}${data.project.config_issues > 0 ? ` (${data.project.config_issues} problems)` : ""}`);
 	const stages = Object.entries(data.jobs).filter(([, names]) => names.length > 0);
 	lines.push(`  jobs     ${stages.length > 0 ? stages.map(([stage, names]) => `${stage}: ${names.join(", ")}`).join("  ") : "(none)"}`);

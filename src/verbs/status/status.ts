@@ -3,8 +3,8 @@ import { asVerb, ok, type Result } from "../../contract/envelope.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { jobsByStage } from "../../config/jobs.ts";
 import { type ConfigLoad, loadConfig } from "../../config/load.ts";
-import { aheadBehind, readWorkingState } from "../../git/repository.ts";
-import { readBranchClues, readInitDefault, resolveTrunk, type Trunk } from "../../git/trunk.ts";
+import { aheadBehind, gitProblem, readWorkingState } from "../../git/repository.ts";
+import { readBranchClues, resolveTrunk, type Trunk } from "../../git/trunk.ts";
 import { openRepository } from "../../project/open.ts";
 import { STAGES } from "../../config/schema.ts";
 import { configDigest, type LastRun, type ProofRecord, readLastDone, readLastRun, readProof } from "../../gate/state.ts";
@@ -13,28 +13,19 @@ import { nextAction } from "./next.ts";
 
 /** What is true now, and the one next action. Read-only; observations never fail it. */
 export async function status(ctx: VerbContext, _input: Record<string, never>): Promise<Result<"status", StatusData>> {
-	// Every git call is a process start, so all that can run at once does: the
-	// repository lookup (then the config) beside the working state and the branches.
-	const branches = readBranchClues(ctx.cwd);
-	const [opened, working] = await Promise.all([
-		openRepository(ctx).then(async (outcome) => {
-			if (!outcome.ok) return outcome;
-			const config = await loadConfig(outcome.repository.root);
-			// Without a named trunk, init.defaultBranch may decide it: ask now, beside the other reads.
-			const named = ctx.env.DISCERN_TRUNK || (config.state === "valid" ? config.config.repository.trunk : undefined);
-			return { ...outcome, config, initDefault: named ? undefined : readInitDefault(outcome.repository.root) };
-		}),
-		readWorkingState(ctx.cwd),
+	const opened = await openRepository(ctx);
+	if (!opened.ok) return asVerb("status", opened.refusal);
+	const { repository } = opened;
+	// Every git call is a process start, so all that can run at once does.
+	const branches = readBranchClues(repository.root);
+	const [working, config] = await Promise.all([
+		readWorkingState(repository.root),
+		loadConfig(repository.root),
 		branches.catch(() => undefined),
 	]);
-	if (!opened.ok) return asVerb("status", opened.refusal);
 	if (ctx.facts) Object.assign(ctx.facts, { branch: working?.branch ?? null, head: working?.head?.slice(0, 7) ?? null });
-	const { repository, config } = opened;
 	const configured = config.state === "valid" ? config.config : null;
-	const trunk = await resolveTrunk(repository.root, configured?.repository.trunk, ctx.env.DISCERN_TRUNK, {
-		branches,
-		...(opened.initDefault ? { initDefault: opened.initDefault } : {}),
-	});
+	const trunk = await resolveTrunk(repository.root, configured?.repository.trunk, ctx.env.DISCERN_TRUNK, { branches });
 	const counts = await countAgainstTrunk(repository.root, trunk, working?.head ?? null);
 
 	const [proof, lastRun, lastDone] = await Promise.all([readProof(repository.gitDir), readLastRun(repository.gitDir), readLastDone(repository.gitDir)]);
@@ -65,7 +56,7 @@ export async function status(ctx: VerbContext, _input: Record<string, never>): P
 			: null,
 		next: { action: "", reason: "" },
 	};
-	data.next = nextAction(data, describeConfig(config));
+	data.next = nextAction(data, describeConfig(config), working ? null : await gitProblem(repository.root));
 	return ok("status", summarize(data), data);
 }
 
