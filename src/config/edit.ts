@@ -138,38 +138,36 @@ function scanToml(source: string): Scan {
 	return { lines, assignments, headers };
 }
 
-/** Length of a value up to a comment or the line's end, trailing spaces excluded; quotes respected. */
-function valueLength(rest: string): number {
+/**
+ * The characters of a line that are TOML syntax: outside single-line
+ * strings, up to a comment. Returns where the comment starts (or the end).
+ */
+function eachCodeChar(text: string, visit: (char: string) => void): number {
 	let quote: string | null = null;
-	let end = rest.length;
-	for (let i = 0; i < rest.length; i++) {
-		const char = rest[i];
+	for (let i = 0; i < text.length; i++) {
+		const char = text[i] ?? "";
 		if (quote) {
 			if (char === "\\" && quote === '"') i++;
 			else if (char === quote) quote = null;
 		} else if (char === '"' || char === "'") quote = char;
-		else if (char === "#") {
-			end = i;
-			break;
-		}
+		else if (char === "#") return i;
+		else visit(char);
 	}
-	return rest.slice(0, end).trimEnd().length;
+	return text.length;
+}
+
+/** Length of a value up to a comment or the line's end, trailing spaces excluded. */
+function valueLength(rest: string): number {
+	return rest.slice(0, eachCodeChar(rest, () => {})).trimEnd().length;
 }
 
 /** Open minus closed brackets outside strings and comments: > 0 means the value goes on. */
 function bracketBalance(text: string): number {
-	let quote: string | null = null;
 	let balance = 0;
-	for (let i = 0; i < text.length; i++) {
-		const char = text[i];
-		if (quote) {
-			if (char === "\\" && quote === '"') i++;
-			else if (char === quote) quote = null;
-		} else if (char === '"' || char === "'") quote = char;
-		else if (char === "#") break;
-		else if (char === "[" || char === "{") balance++;
+	eachCodeChar(text, (char) => {
+		if (char === "[" || char === "{") balance++;
 		else if (char === "]" || char === "}") balance--;
-	}
+	});
 	return balance;
 }
 
