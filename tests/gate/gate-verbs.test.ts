@@ -83,9 +83,11 @@ describe("prepare and test", () => {
 	});
 
 	test("a second gate run in the same checkout refuses with locked, changing nothing", async () => {
-		const r = await repo('[jobs]\ntest = "sleep 1"\n');
+		const r = await repo('[jobs]\ntest = "sleep 2"\n');
 		const first = testVerb(r.ctx(), {});
-		await Bun.sleep(150);
+		// Wait until the first run holds the lock (a loaded machine may take a while to get there).
+		const lock = Bun.file(`${r.root}/.git/discern/lock`);
+		for (let waited = 0; !(await lock.exists()) && waited < 5000; waited += 20) await Bun.sleep(20);
 		const second = valid("prepare", await prepare(r.ctx(), {}));
 		expect(second.ok ? "" : second.error).toBe("locked");
 		expect((await first).ok).toBe(true);

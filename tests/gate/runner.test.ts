@@ -160,12 +160,10 @@ describe("runPlan", () => {
 	test("fix jobs in separate phases run one after another; a phase's jobs run together", async () => {
 		const events: RunEvent[] = [];
 		const together = [job("a", ["sleep 0.3"]), job("b", ["sleep 0.3"])];
-		const started = performance.now();
 		await run(plan([[job("f1", ["true"], { stage: "fix" })], [job("f2", ["true"], { stage: "fix" })], together]), { events });
 		const order = events.map((event) => `${event.type}:${event.label}`);
 		expect(order.indexOf("finish:f1")).toBeLessThan(order.indexOf("start:f2"));
 		expect(order.indexOf("start:b")).toBeLessThan(order.indexOf("finish:a"));
-		expect(performance.now() - started).toBeLessThan(2000);
 	});
 
 	test("100 MB of output goes to the log, not into memory", async () => {

@@ -319,13 +319,14 @@ describe("reportDiagnostics", () => {
 		const found = reportDiagnostics(big, test_);
 		const elapsed = performance.now() - started;
 		expect(found?.diagnostics).toHaveLength(2);
-		expect(elapsed).toBeLessThan(1_000);
+		// Tripwires against runaway scanning on a busy machine; not a speed measurement.
+		expect(elapsed).toBeLessThan(5_000);
 
 		const unbalanced = `${'{ "version": "2.1.0", "runs": [\n'.repeat(160_000)}done\n`;
 		expect(unbalanced.length).toBeGreaterThan(5_000_000);
 		const again = performance.now();
 		expect(reportDiagnostics(unbalanced, test_)).toBeNull();
-		expect(performance.now() - again).toBeLessThan(1_000);
+		expect(performance.now() - again).toBeLessThan(5_000);
 	});
 
 	test("only the first MAX_REPORT_SCAN characters are scanned", () => {

@@ -116,8 +116,8 @@ describe("glob dialect", () => {
 		const started = performance.now();
 		expect(matches(`x/${"a".repeat(240)}`)).toBe(false);
 		expect(matches(`x/${"a".repeat(240)}b`)).toBe(true);
-		// Exponential backtracking would take minutes here; the bound is only a tripwire.
-		expect(performance.now() - started).toBeLessThan(1000);
+		// Exponential backtracking would take minutes here; the bound is only a tripwire (speed is scripts/bench.ts's job).
+		expect(performance.now() - started).toBeLessThan(5000);
 	});
 
 	test("compileGlobs matches when any pattern does; none matches nothing", () => {
@@ -244,9 +244,9 @@ describe("compileScopes and classify", () => {
 		const started = performance.now();
 		const result = classify(paths, compileScopes(scopes), true);
 		const elapsed = performance.now() - started;
-		console.log(`classify: 50 000 paths × 20 scopes in ${elapsed.toFixed(1)} ms`);
 		expect(result.touched.length).toBe(20);
 		expect(result.code).toBe(true);
-		expect(elapsed).toBeLessThan(1000);
+		// A tripwire against a quadratic or worse slide; scripts/bench.ts measures the real figure.
+		expect(elapsed).toBeLessThan(5000);
 	});
 });
