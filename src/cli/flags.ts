@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import type { LooseVerb } from "../contract/verbs.ts";
+import { unwrapSchema } from "../contract/schema-walk.ts";
 import { nearest } from "../text/suggest.ts";
 
 /**
@@ -44,18 +45,15 @@ export function flagSpecs(verb: LooseVerb): FlagSpec[] {
 }
 
 function inspect(schema: AnySchema): { base: AnySchema; description: string; required: boolean } {
-	let current = schema;
 	let description = "";
 	let required = true;
-	for (;;) {
-		if (current.type === "optional") required = false;
-		for (const item of current.pipe ?? []) {
-			if ((item as { type: string }).type === "description") description = (item as unknown as { description: string }).description;
+	const base = unwrapSchema(schema, (layer) => {
+		if (layer.type === "optional") required = false;
+		for (const item of layer.pipe ?? []) {
+			if (item.type === "description") description = (item as unknown as { description: string }).description;
 		}
-		if (current.wrapped) current = current.wrapped;
-		else if (current.pipe?.[0] && current.pipe[0] !== current) current = current.pipe[0];
-		else return { base: current, description, required };
-	}
+	});
+	return { base: base as AnySchema, description, required };
 }
 
 export type ParsedArgs = { ok: true; raw: Record<string, unknown> } | { ok: false; message: string };

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { parse, TomlError } from "smol-toml";
 import * as v from "valibot";
 import { issueSentence, pathOf } from "../contract/issues.ts";
+import { unwrapSchema } from "../contract/schema-walk.ts";
 import { scopeGlobIssues } from "../scopes/glob.ts";
 import { nearest } from "../text/suggest.ts";
 import { CODE_MARKER } from "../scopes/classify.ts";
@@ -185,7 +186,7 @@ function crossChecks(raw: unknown, positions: Map<string, Position>): ConfigIssu
  * worse, as a job named "0". Find those places first and report them plainly.
  */
 function arraysWhereTablesBelong(value: unknown, schema: v.GenericSchema, path: string[]): string[][] {
-	const inner = unwrap(schema);
+	const inner = unwrapSchema(schema);
 	if (!objectEntries(inner) && inner.type !== "record") return [];
 	if (Array.isArray(value)) return [path];
 	if (typeof value !== "object" || value === null) return [];
@@ -228,7 +229,7 @@ function knownKeysAt(path: readonly (string | number)[]): string[] {
 }
 
 function keysOf(schema: v.GenericSchema): string[] {
-	const inner = unwrap(schema);
+	const inner = unwrapSchema(schema);
 	const entries = objectEntries(inner);
 	if (entries) return Object.keys(entries);
 	if (inner.type === "union") return (inner as unknown as { options: v.GenericSchema[] }).options.flatMap(keysOf);
@@ -236,7 +237,7 @@ function keysOf(schema: v.GenericSchema): string[] {
 }
 
 function childSchema(schema: v.GenericSchema, key: string): v.GenericSchema | undefined {
-	const inner = unwrap(schema);
+	const inner = unwrapSchema(schema);
 	const entries = objectEntries(inner);
 	if (entries) return entries[key];
 	if (inner.type === "record") return (inner as unknown as { value: v.GenericSchema }).value;
@@ -247,15 +248,6 @@ function childSchema(schema: v.GenericSchema, key: string): v.GenericSchema | un
 		}
 	}
 	return undefined;
-}
-
-function unwrap(schema: v.GenericSchema): v.GenericSchema {
-	let current = schema as v.GenericSchema & { wrapped?: v.GenericSchema; pipe?: v.GenericSchema[] };
-	for (;;) {
-		if (current.wrapped) current = current.wrapped as typeof current;
-		else if (current.pipe?.[0] && current.pipe[0] !== current) current = current.pipe[0] as typeof current;
-		else return current;
-	}
 }
 
 function objectEntries(schema: v.GenericSchema): Record<string, v.GenericSchema> | undefined {
