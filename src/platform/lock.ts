@@ -1,13 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { processStart } from "./process-start.ts";
 
 /**
  * An exclusive lock file. It is written whole to a temp file first and then
  * hard-linked into place, which fails if the lock exists: a reader never
  * sees an empty or half-written lock, and two writers can never both win.
- * A lock whose owner is gone (or a zombie) is stale and taken over by
- * renaming it aside first, so two processes cannot both take it over.
+ * A lock whose owner is gone (or a zombie), or whose PID now names another
+ * process (the start time recorded with it differs), is stale and taken
+ * over by renaming it aside first, so two processes cannot both take it over.
  */
 export interface Lock {
 	release: () => void;
@@ -21,18 +23,21 @@ export interface LockHolder {
 	since: string;
 	/** Identifies this acquisition: release removes the lock only while it is still ours. */
 	nonce: string;
+	/** When the holder process started (`processStart`); absent in locks written without one. */
+	started?: string;
 }
 
 export function acquireLock(path: string, verb: string): LockOutcome {
 	mkdirSync(dirname(path), { recursive: true });
-	const holder: LockHolder = { pid: process.pid, verb, since: new Date().toISOString(), nonce: randomUUID() };
+	const started = processStart(process.pid);
+	const holder: LockHolder = { pid: process.pid, verb, since: new Date().toISOString(), nonce: randomUUID(), ...(started ? { started } : {}) };
 	const temp = join(dirname(path), `.lock-${holder.nonce}`);
 	writeFileSync(temp, JSON.stringify(holder), { mode: 0o600 });
 	try {
 		for (let attempt = 0; attempt < 3; attempt++) {
 			if (tryLink(temp, path)) return { ok: true, lock: { release: releaser(path, holder.nonce) } };
 			const current = readHolder(path);
-			if (current && holderAlive(current.pid)) return { ok: false, holder: current };
+			if (current && holds(current)) return { ok: false, holder: current };
 			takeOverStale(path, current);
 		}
 		return { ok: false, holder: readHolder(path) };
@@ -64,7 +69,7 @@ function takeOverStale(path: string, judged: LockHolder | null): void {
 		return; // Someone else moved it first; try linking again.
 	}
 	const moved = readHolder(aside);
-	if (moved && moved.nonce !== judged?.nonce && holderAlive(moved.pid)) {
+	if (moved && moved.nonce !== judged?.nonce && holds(moved)) {
 		tryLink(aside, path);
 	}
 	rmSync(aside, { force: true });
@@ -88,10 +93,25 @@ function readHolder(path: string): LockHolder | null {
 	try {
 		const parsed = JSON.parse(readFileSync(path, "utf8")) as Partial<LockHolder>;
 		if (typeof parsed.pid !== "number") return null;
-		return { pid: parsed.pid, verb: String(parsed.verb ?? "?"), since: String(parsed.since ?? "?"), nonce: String(parsed.nonce ?? "") };
+		const holder: LockHolder = { pid: parsed.pid, verb: String(parsed.verb ?? "?"), since: String(parsed.since ?? "?"), nonce: String(parsed.nonce ?? "") };
+		if (typeof parsed.started === "string") holder.started = parsed.started;
+		return holder;
 	} catch {
 		return null;
 	}
+}
+
+/**
+ * The holder still holds the lock: its PID is alive and, when the lock
+ * recorded a start time, that PID is still the same process. A start time
+ * that cannot be read now (the process just exited, a platform without a
+ * way to tell) leaves the judgement to the PID.
+ */
+function holds(holder: LockHolder): boolean {
+	if (!holderAlive(holder.pid)) return false;
+	if (holder.started === undefined) return true;
+	const now = processStart(holder.pid);
+	return now === null || now === holder.started;
 }
 
 /** Alive and not a zombie: a killed holder its parent never reaped holds nothing. */

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { rm, writeFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { acquireLock } from "../../src/platform/lock.ts";
+import { acquireLock, type LockHolder } from "../../src/platform/lock.ts";
+import { processStart } from "../../src/platform/process-start.ts";
 import { REPO_ROOT } from "../helpers/cli.ts";
 import { makeTempDir } from "../helpers/repo.ts";
 
@@ -70,5 +71,84 @@ describe("acquireLock", () => {
 		await writeFile(path, theirs);
 		mine.lock.release();
 		expect(await Bun.file(path).text()).toBe(theirs);
+	});
+});
+
+describe("a PID that now belongs to another process", () => {
+	/** A real holder that dies without releasing (SIGKILL): its lock stays behind with its PID and start time. */
+	async function abandonedLock(path: string): Promise<LockHolder> {
+		const script = `
+			import { acquireLock } from ${JSON.stringify(join(REPO_ROOT, "src/platform/lock.ts"))};
+			if (!acquireLock(${JSON.stringify(path)}, "done").ok) process.exit(3);
+			console.log("held");
+			await Bun.sleep(60_000);
+		`;
+		const child = Bun.spawn([process.execPath, "-e", script], { stdout: "pipe", stderr: "inherit" });
+		const reader = child.stdout.getReader();
+		const first = await reader.read();
+		expect(new TextDecoder().decode(first.value)).toContain("held");
+		child.kill("SIGKILL");
+		await child.exited;
+		return JSON.parse(await readFile(path, "utf8")) as LockHolder;
+	}
+
+	test("the holder's start time is recorded with its PID", async () => {
+		const path = join(dir, "recorded.lock");
+		const holder = await abandonedLock(path);
+		expect(holder.started).toBeString();
+		expect(holder.started).not.toBe(processStart(process.pid) ?? "");
+		await rm(path);
+	});
+
+	test("a lock whose PID was reused by a live process is taken over; that process is left alone", async () => {
+		const path = join(dir, "reused.lock");
+		const dead = await abandonedLock(path);
+		// The kernel hands the dead holder's PID to someone else: here, a real `sleep` now owns the PID the lock names.
+		const other = Bun.spawn(["sleep", "30"], { stdout: "ignore", stderr: "ignore" });
+		try {
+			await writeFile(path, JSON.stringify({ ...dead, pid: other.pid }));
+			const outcome = acquireLock(path, "test");
+			expect(outcome.ok).toBe(true);
+			expect((JSON.parse(await readFile(path, "utf8")) as LockHolder).pid).toBe(process.pid);
+			if (outcome.ok) outcome.lock.release();
+			expect(other.exitCode).toBeNull();
+		} finally {
+			other.kill();
+			await other.exited;
+		}
+	});
+
+	test("the same live PID with its own start time, or a lock written without one, still holds", async () => {
+		const path = join(dir, "live.lock");
+		const other = Bun.spawn(["sleep", "30"], { stdout: "ignore", stderr: "ignore" });
+		try {
+			const started = processStart(other.pid);
+			expect(started).toBeString();
+			await writeFile(path, JSON.stringify({ pid: other.pid, verb: "done", since: "now", nonce: "theirs", started }));
+			const refused = acquireLock(path, "test");
+			expect(refused.ok ? null : refused.holder?.pid).toBe(other.pid);
+			await writeFile(path, JSON.stringify({ pid: other.pid, verb: "done", since: "now", nonce: "theirs" }));
+			expect(acquireLock(path, "test").ok).toBe(false);
+		} finally {
+			other.kill();
+			await other.exited;
+			await rm(path, { force: true });
+		}
+	});
+});
+
+describe("processStart", () => {
+	test("stable for one process, different for another, null for none", async () => {
+		const mine = processStart(process.pid);
+		expect(mine).toBeString();
+		expect(processStart(process.pid)).toBe(mine);
+		const other = Bun.spawn(["sleep", "30"], { stdout: "ignore", stderr: "ignore" });
+		try {
+			expect(processStart(other.pid)).not.toBe(mine);
+		} finally {
+			other.kill();
+			await other.exited;
+		}
+		expect(processStart(2 ** 22 + 11)).toBeNull();
 	});
 });
