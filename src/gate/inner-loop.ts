@@ -3,6 +3,7 @@ import type { VerbContext } from "../contract/context.ts";
 import { pathsChanged, snapshotTree } from "./tree-state.ts";
 import { resolveTrunk } from "../git/trunk.ts";
 import { openProject } from "../project/open.ts";
+import { quoteName } from "../text/terminal.ts";
 import { executePlan, failureSentence, ranLabels } from "./execute.ts";
 import { lockCheckout } from "./lock.ts";
 import { planGate, planItems } from "./plan.ts";
@@ -54,7 +55,7 @@ export async function innerLoop<const Verb extends "prepare" | "test">(
 		if (report.failed || report.interrupted) {
 			return fail(verb, "gate_failed", `${failureSentence(report)}.`, [
 				report.interrupted ? "Nothing was decided: run it again when you are ready." : "Read the diagnostics (each names the command to reproduce it), fix, and run this again.",
-				...(modified.length > 0 ? [`Review the edits the run made: ${modified.slice(0, 5).join(", ")}${modified.length > 5 ? ", …" : ""}.`] : []),
+				...(modified.length > 0 ? [`Review the edits the run made: ${modified.slice(0, 5).map(quoteName).join(", ")}${modified.length > 5 ? ", …" : ""}.`] : []),
 			], { data, steps, diagnostics });
 		}
 		const labels = ranLabels(report);

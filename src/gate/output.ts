@@ -1,4 +1,5 @@
 import { open } from "node:fs/promises";
+import { cleanText } from "../text/terminal.ts";
 
 /** The envelope keeps at most this many characters of a job's output: its head and its tail. */
 export const EXCERPT_LIMIT = 16_000;
@@ -14,7 +15,8 @@ export interface Excerpt {
  * Read a bounded excerpt of a job's log: the whole of it when small, else
  * its first and last halves of the limit with a marker between. Memory
  * stays bounded however much the job printed: the log went straight from
- * the child to the file.
+ * the child to the file. Terminal sequences and control characters are
+ * stripped from the excerpt (`cleanText`); the file keeps the raw bytes.
  */
 export async function readExcerpt(path: string, limit = EXCERPT_LIMIT): Promise<Excerpt> {
 	const handle = await open(path, "r");
@@ -23,7 +25,7 @@ export async function readExcerpt(path: string, limit = EXCERPT_LIMIT): Promise<
 		if (size <= limit) {
 			const buffer = Buffer.alloc(size);
 			await handle.read(buffer, 0, size, 0);
-			return { text: buffer.toString("utf8"), truncated: false, bytes: size };
+			return { text: cleanText(buffer.toString("utf8")), truncated: false, bytes: size };
 		}
 		const half = Math.floor(limit / 2) - 100;
 		const head = Buffer.alloc(half);
@@ -31,7 +33,7 @@ export async function readExcerpt(path: string, limit = EXCERPT_LIMIT): Promise<
 		await handle.read(head, 0, half, 0);
 		await handle.read(tail, 0, half, size - half);
 		const marker = `\n… [${size - 2 * half} bytes omitted; the whole output is in the log file] …\n`;
-		return { text: `${decodeCut(head, "end")}${marker}${decodeCut(tail, "start")}`, truncated: true, bytes: size };
+		return { text: cleanText(`${decodeCut(head, "end")}${marker}${decodeCut(tail, "start")}`), truncated: true, bytes: size };
 	} finally {
 		await handle.close();
 	}

@@ -2,6 +2,7 @@ import type { RunFacts, VerbContext } from "../contract/context.ts";
 import { recordInLogbook } from "../logbook/record.ts";
 import { type AnyResult, fail } from "../contract/envelope.ts";
 import type { LooseVerb } from "../contract/verbs.ts";
+import { cleanText } from "../text/terminal.ts";
 
 /**
  * Run one verb core for the server. A bug becomes an `internal_error`
@@ -25,9 +26,13 @@ export async function invokeVerb(verb: LooseVerb, ctx: VerbContext, input: unkno
 	}
 }
 
-/** The concise text twin of a result for `content`: message, hints, then the rendering. */
-function textOf(result: AnyResult, body: string): string {
+/**
+ * The concise text twin of a result for `content`: message, hints, then the
+ * rendering. An agent reads it as text, so foreign text a core let through
+ * loses its terminal sequences here, as on the CLI.
+ */
+export function textOf(result: AnyResult, body: string): string {
 	const head = result.ok ? result.message : `${result.message} (${result.error})`;
 	const hints = (result.hints ?? []).map((hint) => `- ${hint}`);
-	return [head, ...hints, ...(body.trim() ? ["", body.trimEnd()] : [])].join("\n");
+	return cleanText([head, ...hints, ...(body.trim() ? ["", body.trimEnd()] : [])].join("\n"));
 }

@@ -1,4 +1,5 @@
 import type { ProgressEvent } from "../contract/context.ts";
+import { oneLine } from "../text/terminal.ts";
 
 /** How often the elapsed times are redrawn. */
 const TICK_MS = 250;
@@ -23,7 +24,8 @@ export function liveProgress(write: (text: string) => void): { onEvent: (event: 
 	const draw = () => {
 		erase();
 		const now = performance.now();
-		const lines = [...running].map(([label, job]) => `  ⋯ ${label}  ${job.stage} ${((now - job.since) / 1000).toFixed(1)} s`);
+		// A label is the config's text: a newline or an escape in it would throw the line count off.
+		const lines = [...running].map(([label, job]) => `  ⋯ ${oneLine(label)}  ${job.stage} ${((now - job.since) / 1000).toFixed(1)} s`);
 		lines.push(`  ${done}/${total} done`);
 		write(`${lines.join("\n")}\n`);
 		drawn = lines.length;

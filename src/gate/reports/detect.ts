@@ -6,6 +6,7 @@
  * search resumes after each document it reads.
  */
 import type { Diagnostic } from "../../contract/envelope.ts";
+import { cleanText, oneLine, quoteName } from "../../text/terminal.ts";
 import type { ReportJob } from "./job.ts";
 import { junitAt } from "./junit.ts";
 import { parseSarif } from "./sarif.ts";
@@ -43,8 +44,24 @@ function capped(format: ReportFormat, all: Diagnostic[]): ReportFindings {
 	const ordered = [...all.filter((d) => d.severity === "error"), ...all.filter((d) => d.severity !== "error")];
 	return {
 		format,
-		diagnostics: ordered.slice(0, MAX_REPORT_DIAGNOSTICS),
+		diagnostics: ordered.slice(0, MAX_REPORT_DIAGNOSTICS).map(shown),
 		omitted: Math.max(0, ordered.length - MAX_REPORT_DIAGNOSTICS),
+	};
+}
+
+/**
+ * A report is the tool's text, not discern's: its messages and traces lose
+ * terminal sequences and control characters, and a file name that holds
+ * any is quoted, before they reach a result.
+ */
+function shown(diagnostic: Diagnostic): Diagnostic {
+	const { message, output, file, rule } = diagnostic;
+	return {
+		...diagnostic,
+		message: cleanText(message),
+		...(output !== undefined ? { output: cleanText(output) } : {}),
+		...(file !== undefined ? { file: quoteName(file) } : {}),
+		...(rule !== undefined ? { rule: oneLine(rule) } : {}),
 	};
 }
 

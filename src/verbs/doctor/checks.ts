@@ -7,6 +7,7 @@ import { git } from "../../git/run.ts";
 import { resolveTrunk } from "../../git/trunk.ts";
 import { gitProblem, readWorkingState, type RepositoryLocation } from "../../git/repository.ts";
 import { findExecutable } from "../../platform/process.ts";
+import { oneLine } from "../../text/terminal.ts";
 import { firstExecutable } from "./first-executable.ts";
 import type { Check } from "./schema.ts";
 
@@ -33,7 +34,7 @@ export function checkRepository(repository: RepositoryLocation | null, reason: s
 	const title = "inside a git repository";
 	return repository
 		? { id: "repository", title, state: "ok", detail: `${repository.root} (${repository.location === "main" ? "main checkout" : "linked worktree"})` }
-		: { id: "repository", title, state: "fail", detail: reason, fix: "Run discern inside a git checkout, or pass --cwd DIR." };
+		: { id: "repository", title, state: "fail", detail: oneLine(reason), fix: "Run discern inside a git checkout, or pass --cwd DIR." };
 }
 
 /** git must be able to read this checkout: ownership checks (safe.directory) and broken indexes stop it. */
@@ -42,7 +43,7 @@ export async function checkGitAccess(root: string): Promise<Check> {
 	if (await readWorkingState(root)) return { id: "git_access", title, state: "ok", detail: "git status works here" };
 	const problem = await gitProblem(root);
 	const fix = problem.includes("dubious ownership") ? `git config --global --add safe.directory ${root}` : "Run `git status` here and repair what it reports.";
-	return { id: "git_access", title, state: "fail", detail: problem, fix };
+	return { id: "git_access", title, state: "fail", detail: oneLine(problem), fix };
 }
 
 export async function checkIdentity(ctx: VerbContext, root: string): Promise<Check> {

@@ -13,6 +13,7 @@ import { git, gitLine } from "../../git/run.ts";
 import { readBranchClues, type Trunk } from "../../git/trunk.ts";
 import { trunkAuthority } from "../../gate/trunk-authority.ts";
 import { openProject } from "../../project/open.ts";
+import { quoteName } from "../../text/terminal.ts";
 import { readingsOf, standardDiagnostics } from "../../standards/readings.ts";
 import { loosenings } from "../../standards/never-loosen.ts";
 import { failing } from "../../standards/verdict.ts";
@@ -60,7 +61,7 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	if (working.head === null) return fail("done", "dirty_worktree", "Nothing is committed on this branch yet: the gate checks commits.", ["Commit the work, then run `discern done`."]);
 	if (working.branch === null) return fail("done", "detached_head", `HEAD is detached at ${working.head.slice(0, 7)}: a Proof belongs to a branch.`, ["Switch to a branch (`git switch -c NAME`), then run `discern done`."]);
 	if (working.changes.length > 0 && !standalone) {
-		const names = working.changes.slice(0, 10).map((change) => change.path);
+		const names = working.changes.slice(0, 10).map((change) => quoteName(change.path));
 		const more = working.changes.length > 10 ? ` and ${working.changes.length - 10} more` : "";
 		return fail("done", "dirty_worktree", `The tree has uncommitted changes: ${names.join(", ")}${more}. The gate checks the exact committed tree.`, [
 			"Commit (or stash) the changes, then run `discern done`.",
@@ -68,7 +69,7 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 		]);
 	}
 	if (hidden === null || hidden.length > 0) {
-		const names = hidden === null ? "git could not list the tracked files" : `${hidden.slice(0, 10).join(", ")}${hidden.length > 10 ? ` and ${hidden.length - 10} more` : ""}`;
+		const names = hidden === null ? "git could not list the tracked files" : `${hidden.slice(0, 10).map(quoteName).join(", ")}${hidden.length > 10 ? ` and ${hidden.length - 10} more` : ""}`;
 		return fail("done", "dirty_worktree", `git is told to ignore changes to some tracked files (${names}), so a clean status cannot vouch for the committed tree.`, [
 			"Undo it with `git update-index --no-assume-unchanged FILE` / `--no-skip-worktree FILE` (or leave sparse checkout), then run `discern done`.",
 			"`discern done --standalone` runs the gate as things are, without a Proof.",
@@ -229,7 +230,7 @@ async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 	if (!green) {
 		if (!run.standalone && !report.interrupted) await removeProof(repository.gitDir).catch(() => undefined);
 		const message = drift
-			? `The ${drift.stage} stage changed the tree: ${drift.files.slice(0, 10).join(", ")}${drift.files.length > 10 ? ` and ${drift.files.length - 10} more` : ""}. The gate must leave the tree as committed.`
+			? `The ${drift.stage} stage changed the tree: ${drift.files.slice(0, 10).map(quoteName).join(", ")}${drift.files.length > 10 ? ` and ${drift.files.length - 10} more` : ""}. The gate must leave the tree as committed.`
 			: moved
 				? "HEAD moved while the gate ran (a job committed?): the result does not describe one commit."
 				: failedStage === "standards"

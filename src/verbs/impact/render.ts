@@ -1,5 +1,6 @@
 import type { RenderOptions } from "../../contract/verbs.ts";
 import type { Result } from "../../contract/envelope.ts";
+import { quoteName } from "../../text/terminal.ts";
 import { paint } from "../../ui/style.ts";
 import { CODE_MARKER, type ImpactData } from "./schema.ts";
 
@@ -28,7 +29,7 @@ export function renderImpact(result: Result<"impact", ImpactData>, { color, verb
 	lines.push(`${data.changed} changed path${data.changed === 1 ? "" : "s"}`);
 	// The list itself is for a person who asked for detail; the counts answer the usual question.
 	if (verbose) {
-		for (const path of data.paths) lines.push(`  ${path}`);
+		for (const path of data.paths) lines.push(`  ${quoteName(path)}`);
 		if (data.truncated) lines.push(`  … and ${data.changed - data.paths.length} more`);
 	}
 	return lines.join("\n");

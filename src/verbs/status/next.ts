@@ -1,3 +1,4 @@
+import { oneLine } from "../../text/terminal.ts";
 import type { StatusData } from "./schema.ts";
 
 type Next = StatusData["next"];
@@ -9,7 +10,7 @@ type Next = StatusData["next"];
 export function nextAction(facts: Omit<StatusData, "next">, configProblem: string | null, gitTrouble: string | null = null): Next {
 	// Nothing else can be judged when git itself cannot read the checkout.
 	if (facts.clean === null) {
-		return { action: "git status", reason: `git could not report the working tree${gitTrouble ? `: ${gitTrouble}` : ""}.` };
+		return { action: "git status", reason: `git could not report the working tree${gitTrouble ? `: ${oneLine(gitTrouble)}` : ""}.` };
 	}
 	if (facts.project.config === "missing") {
 		return { action: "discern setup", reason: "No discern.toml yet: detect the stack and propose the jobs that define done." };

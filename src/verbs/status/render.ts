@@ -1,5 +1,6 @@
 import type { RenderOptions } from "../../contract/verbs.ts";
 import type { Result } from "../../contract/envelope.ts";
+import { quoteName } from "../../text/terminal.ts";
 import { paint } from "../../ui/style.ts";
 import type { StatusData } from "./schema.ts";
 
@@ -7,15 +8,15 @@ export function renderStatus(result: Result<"status", StatusData>, { color, verb
 	const data = result.data;
 	if (!data) return "";
 	const lines = [
-		`${paint(data.project.name, "bold", color)}  ${data.location === "main" ? "main checkout" : "worktree"}  ${data.root}`,
-		`  branch   ${data.branch ?? paint("(detached)", "yellow", color)}${data.head ? ` @ ${data.head}` : ""}`,
+		`${paint(quoteName(data.project.name), "bold", color)}  ${data.location === "main" ? "main checkout" : "worktree"}  ${quoteName(data.root)}`,
+		`  branch   ${data.branch !== null ? quoteName(data.branch) : paint("(detached)", "yellow", color)}${data.head ? ` @ ${data.head}` : ""}`,
 		`  trunk    ${data.trunk.name ?? "(unknown)"}${data.trunk.exists ? "" : paint(" (missing)", "yellow", color)}${
 			data.ahead !== null && data.behind !== null ? `  ahead ${data.ahead}, behind ${data.behind}` : ""
 		}`,
 		`  tree     ${data.clean === null ? paint("unknown", "yellow", color) : data.clean ? paint("clean", "green", color) : paint(`${data.changes.total} changed`, "yellow", color)}`,
 	];
 	const shown = verbose ? data.changes.files : data.changes.files.slice(0, 10);
-	for (const file of shown) lines.push(`             ${file.kind.padEnd(10)} ${file.path}`);
+	for (const file of shown) lines.push(`             ${file.kind.padEnd(10)} ${quoteName(file.path)}`);
 	if (data.changes.total > shown.length) lines.push(`             … and ${data.changes.total - shown.length} more${verbose ? "" : " (--verbose lists more)"}`);
 	lines.push(`  config   ${data.project.config}${data.project.config_issues > 0 ? ` (${data.project.config_issues} problems)` : ""}`);
 	const stages = Object.entries(data.jobs).filter(([, names]) => names.length > 0);

@@ -6,6 +6,7 @@ import { type ConfigLoad, loadConfig } from "../../config/load.ts";
 import { aheadBehind, gitProblem, readWorkingState } from "../../git/repository.ts";
 import { readBranchClues, resolveTrunk, type Trunk } from "../../git/trunk.ts";
 import { openRepository } from "../../project/open.ts";
+import { quoteName } from "../../text/terminal.ts";
 import { STAGES } from "../../config/schema.ts";
 import { configDigest, type LastRun, type ProofRecord, readLastDone, readLastRun, readProof } from "../../gate/state.ts";
 import { MAX_LISTED_CHANGES, type StatusData } from "./schema.ts";
@@ -87,7 +88,8 @@ function describeConfig(config: ConfigLoad): string | null {
 
 function summarize(data: StatusData): string {
 	const where = data.location === "main" ? "main checkout" : "worktree";
-	const branch = data.branch ?? `detached at ${data.head ?? "?"}`;
+	const branch = data.branch !== null ? quoteName(data.branch) : `detached at ${data.head ?? "?"}`;
 	const state = data.clean === null ? "state unknown" : data.clean ? "clean" : `${data.changes.total} changed`;
-	return `${data.project.name}: ${where} on ${branch}, ${state}. Next: ${data.next.action}`;
+	// The project name defaults to the folder's name, which may hold anything a file name can.
+	return `${quoteName(data.project.name)}: ${where} on ${branch}, ${state}. Next: ${data.next.action}`;
 }
