@@ -2,8 +2,10 @@
 /** Entry: parse argv, run, map the result to an exit code. Nothing else. */
 import { isatty } from "node:tty";
 import { runCli } from "./cli/run.ts";
+import { guardStandardStreams, writeStdout } from "./cli/streams.ts";
 import { EXIT, type ExitCode } from "./contract/exit-codes.ts";
 
+guardStandardStreams();
 const controller = new AbortController();
 let interruptedWith: ExitCode | undefined;
 // SIGINT/SIGTERM abort the running verb, whose runner kills every job tree
@@ -31,6 +33,6 @@ const exitCode = await runCli(process.argv.slice(2), {
 	},
 	stderr: (text) => process.stderr.write(text),
 });
-if (output !== "") await Bun.write(Bun.stdout, output);
+const delivered = output === "" || (await writeStdout(output));
 // 130/143 only when the interrupt cost the result: a run that finished green before the signal landed stays 0.
-process.exitCode = exitCode !== EXIT.ok && interruptedWith !== undefined ? interruptedWith : exitCode;
+process.exitCode = !delivered ? EXIT.failure : exitCode !== EXIT.ok && interruptedWith !== undefined ? interruptedWith : exitCode;

@@ -1,0 +1,46 @@
+/**
+ * Writing to a stdout or stderr that may be gone. A reader that stops
+ * reading (`discern status --json | true`, `| head -c1`) is a choice, not a
+ * crash: discern ends quietly with the exit code of its result. Any other
+ * failure to deliver the result (a full disk behind `> file`) is said in one
+ * line on stderr and makes the exit code 1 — never a stack trace or a crash
+ * report.
+ */
+
+/** The reader of a pipe or socket has gone away. */
+function isClosedReader(error: unknown): boolean {
+	const code = typeof error === "object" && error !== null && "code" in error ? error.code : undefined;
+	return code === "EPIPE" || code === "ECONNRESET" || code === "ERR_STREAM_DESTROYED";
+}
+
+function describe(error: unknown): string {
+	if (typeof error === "object" && error !== null && "code" in error && typeof error.code === "string") return error.code;
+	return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Node-style streams report a failed write as an `error` event, which
+ * without a listener ends the process with a stack trace. Narration on
+ * stderr is best-effort; stdout's own failures are judged where the result
+ * is written.
+ */
+export function guardStandardStreams(): void {
+	process.stdout.on("error", () => undefined);
+	process.stderr.on("error", () => undefined);
+}
+
+/** Write the whole result to stdout: true when it was delivered or its reader left; false when it could not be. */
+export async function writeStdout(text: string): Promise<boolean> {
+	try {
+		await Bun.write(Bun.stdout, text);
+		return true;
+	} catch (error) {
+		if (isClosedReader(error)) return true;
+		try {
+			process.stderr.write(`discern: could not write the result to stdout (${describe(error)}).\n`);
+		} catch {
+			// stderr is gone too: the exit code is all that is left to say it.
+		}
+		return false;
+	}
+}
