@@ -6,7 +6,7 @@ import { liveProgress } from "../ui/progress.ts";
 import { type AnyResult, fail } from "../contract/envelope.ts";
 import { EXIT, type ExitCode } from "../contract/exit-codes.ts";
 import { issueSentence } from "../contract/issues.ts";
-import { findVerb, type LooseVerb } from "../contract/verbs.ts";
+import { findVerb, type LooseVerb, type VerbModule } from "../contract/verbs.ts";
 import { wantsColor } from "../ui/style.ts";
 import { VERSION } from "../version.ts";
 import { flagSpecs, parseVerbArgs } from "./flags.ts";
@@ -34,6 +34,8 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 	const json = extracted.ok ? extracted.globals.json : argv.includes("--json");
 	const color = !json && wantsColor(io.env, io.isTTY);
 	let verbName = "help";
+	// Kept for the crash path: a yes/no question must not read as "no" when discern crashed answering it.
+	let asked: { module: VerbModule<string, unknown, unknown>; input: unknown } | undefined;
 	try {
 		if (!extracted.ok) return emit(usageFailure("help", extracted.message), "", io, json, color);
 		const { globals } = extracted;
@@ -64,6 +66,7 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 		if (!input.success) return emit(usageFailure(loose.name, describeIssues(loose, input.issues)), "", io, json, color);
 
 		const module = await loose.load();
+		asked = { module, input: input.output };
 		const facts: RunFacts = {};
 		const live = !json && io.stderrIsTTY ? liveProgress(io.stderr) : null;
 		const ctx: VerbContext = {
@@ -78,7 +81,7 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 		const startedAt = new Date();
 		const result = await module.run(ctx, input.output).finally(() => live?.clear());
 		await recordInLogbook(result, facts, "cli", startedAt);
-		const silent = json ? null : (module.silentExit?.(result) ?? null);
+		const silent = json ? null : answerSilently(module, result, input.output, io);
 		if (silent !== null) return silent;
 		const verbose = (input.output as { verbose?: boolean }).verbose ?? globals.verbose;
 		const body = json ? "" : module.render(result, { color, verbose });
@@ -89,9 +92,20 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 		const where = report ? ` A crash report is at ${report}.` : "";
 		const message = `discern hit an internal error: ${error instanceof Error ? error.message : String(error)}.${where}`;
 		io.stderr(`discern: internal error.${where}\n`);
-		emit(fail(verbName, "internal_error", message, ["This is a bug in discern; please report it with the crash report."]), "", io, json, color);
+		const result = fail(verbName, "internal_error", message, ["This is a bug in discern; please report it with the crash report."]);
+		const silent = json || !asked ? null : answerSilently(asked.module, result, asked.input, io);
+		if (silent !== null) return silent;
+		emit(result, "", io, json, color);
 		return EXIT.internal;
 	}
+}
+
+/** A yes/no question's exit code, with its warning on stderr when discern could only guess. */
+function answerSilently(module: VerbModule<string, unknown, unknown>, result: AnyResult, input: unknown, io: Streams): ExitCode | null {
+	const answer = module.silentExit?.(result, input) ?? null;
+	if (answer === null) return null;
+	if (answer.warning) io.stderr(`${answer.warning}\n`);
+	return answer.code;
 }
 
 function emit(result: AnyResult, body: string, io: Streams, json: boolean, color: boolean): ExitCode {

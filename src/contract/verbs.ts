@@ -32,9 +32,17 @@ export interface VerbModule<Name extends string, Input, Data> {
 	render: (result: Result<Name, Data>, options: RenderOptions) => string;
 	/**
 	 * For a yes/no question asked without --json: the exit code that answers
-	 * it, printing nothing (`impact --has S`). Null for an ordinary result.
+	 * it, printing nothing on stdout (`impact --has S`). Null for an ordinary
+	 * result. It also sees failures (and crashes, as an `internal_error`
+	 * result): a question that could not be answered must not read as "no".
 	 */
-	silentExit?: (result: Result<Name, Data>) => 0 | 1 | null;
+	silentExit?: (result: Result<Name, Data>, input: Input) => SilentAnswer | null;
+}
+
+/** The exit code that answers a yes/no question, and a one-line warning for stderr when the answer is a guess. */
+export interface SilentAnswer {
+	code: 0 | 1;
+	warning?: string;
 }
 
 export interface RenderOptions {
