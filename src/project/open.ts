@@ -3,25 +3,42 @@ import type { VerbContext } from "../contract/context.ts";
 import { type ConfigLoad, CONFIG_FILE, loadConfig } from "../config/load.ts";
 import type { DiscernConfig } from "../config/schema.ts";
 import { locateRepository, type RepositoryLocation } from "../git/repository.ts";
+import { folderProblem } from "../platform/folder.ts";
+import { oneLine, quoteName } from "../text/terminal.ts";
 
 export type Opened<T> = ({ ok: true } & T) | { ok: false; refusal: Refusal };
 
 export async function openRepository(ctx: VerbContext): Promise<Opened<{ repository: RepositoryLocation }>> {
+	const unusable = await folderProblem(ctx.cwd);
+	if (unusable) return { ok: false, refusal: folderRefusal(ctx.cwd, unusable) };
 	const located = await locateRepository(ctx.cwd, ctx.env);
 	if (!located.found) {
 		return {
 			ok: false,
 			refusal: {
 				error: "no_repository",
-				message: `${ctx.cwd} is not inside a git repository (${located.reason}).`,
+				// git's own words may quote a path byte for byte: one clean line.
+				message: `${quoteName(ctx.cwd)} is not inside a git repository (${oneLine(located.reason)}).`,
 				hints: located.reason.includes("dubious ownership")
-					? [`git refuses a repository owned by someone else: \`git config --global --add safe.directory ${ctx.cwd}\` if you trust it.`]
+					? [`git refuses a repository owned by someone else: \`git config --global --add safe.directory ${quoteName(ctx.cwd)}\` if you trust it.`]
 					: ["Run discern inside a git checkout, or pass --cwd DIR (MCP: an absolute `path`).", "New project? `git init` first."],
 			},
 		};
 	}
 	if (ctx.facts) ctx.facts.repository = located.repository;
 	return { ok: true, repository: located.repository };
+}
+
+/**
+ * The folder itself is the problem (missing, a file, a symlink loop, a name
+ * that is not UTF-8): say that, not "not a git repository".
+ */
+export function folderRefusal(cwd: string, problem: string): Refusal {
+	return {
+		error: "no_repository",
+		message: `discern cannot work in ${quoteName(cwd)}: ${problem}.`,
+		hints: ["Pass --cwd DIR naming a folder inside a git checkout (MCP: an absolute `path`)."],
+	};
 }
 
 /** The refusal for a config that is missing or broken, for verbs that cannot work without one. */

@@ -2,6 +2,8 @@ import { fail, ok, type Result } from "../../contract/envelope.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { loadConfig } from "../../config/load.ts";
 import { locateRepository } from "../../git/repository.ts";
+import { folderProblem } from "../../platform/folder.ts";
+import { folderRefusal } from "../../project/open.ts";
 import {
 	checkAgentWiring,
 	checkBinary,
@@ -14,13 +16,18 @@ import {
 	checkTestJob,
 	checkTrunk,
 } from "./checks.ts";
+import { oneLine } from "../../text/terminal.ts";
 import type { Check, DoctorData, DoctorInput } from "./schema.ts";
 import type * as v from "valibot";
 
 /** Check the install, the repository, the config and the agent wiring: facts with fixes. */
 export async function doctor(ctx: VerbContext, input: v.InferOutput<typeof DoctorInput>): Promise<Result<"doctor", DoctorData>> {
 	const verbose = input.verbose ?? false;
-	const [gitVersion, located] = await Promise.all([checkGitVersion(ctx), locateRepository(ctx.cwd, ctx.env)]);
+	const unusable = await folderProblem(ctx.cwd);
+	const [gitVersion, located] = await Promise.all([
+		checkGitVersion(ctx),
+		unusable ? { found: false as const, reason: unusable } : locateRepository(ctx.cwd, ctx.env),
+	]);
 	const checks: Check[] = [gitVersion, checkRepository(located.found ? located.repository : null, located.found ? "" : located.reason)];
 	if (located.found) {
 		if (ctx.facts) ctx.facts.repository = located.repository;
@@ -40,8 +47,12 @@ export async function doctor(ctx: VerbContext, input: v.InferOutput<typeof Docto
 		checks.push(checkBinary(ctx, verbose));
 	}
 	const data: DoctorData = { checks, summary: tally(checks) };
+	if (unusable) {
+		const refusal = folderRefusal(ctx.cwd, unusable);
+		return fail("doctor", refusal.error, refusal.message, refusal.hints, { data });
+	}
 	if (!located.found) {
-		return fail("doctor", "no_repository", `Not inside a git repository: ${located.reason}.`, ["Run `discern doctor` inside a git checkout, or pass --cwd DIR."], { data });
+		return fail("doctor", "no_repository", `Not inside a git repository: ${oneLine(located.reason)}.`, ["Run `discern doctor` inside a git checkout, or pass --cwd DIR."], { data });
 	}
 	const failing = checks.filter((check) => check.state === "fail");
 	if (failing.length > 0) {
