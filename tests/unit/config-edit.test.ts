@@ -19,22 +19,46 @@ smoke = [
 timeout = 600 # seconds
 `;
 
+/** The TOML text for the words, failing the test if they were refused. */
+function text(input: string): string {
+	const value = tomlValue(input);
+	if (value.kind === "invalid") throw new Error(value.reason);
+	return value.text;
+}
+
 function edited(path: string, value: string): string {
-	const outcome = setKey(SOURCE, path.split("."), tomlValue(value));
+	const outcome = setKey(SOURCE, path.split("."), text(value));
 	if (!outcome.ok) throw new Error(outcome.reason);
 	return outcome.text;
 }
 
 describe("tomlValue", () => {
 	test("a TOML value is written back from what was parsed; anything else becomes a string", () => {
-		expect(tomlValue("900")).toBe("900");
-		expect(tomlValue("true")).toBe("true");
-		expect(tomlValue('["a", "b"]')).toBe('[ "a", "b" ]');
-		expect(tomlValue("npm run lint")).toBe('"npm run lint"');
-		expect(tomlValue('say "hi"')).toBe('"say \\"hi\\""');
+		expect(text("900")).toBe("900");
+		expect(text("true")).toBe("true");
+		expect(text('["a", "b"]')).toBe('[ "a", "b" ]');
+		expect(text("npm run lint")).toBe('"npm run lint"');
+		expect(text('say "hi"')).toBe('"say \\"hi\\""');
 		// Nothing rides along with a value: not a comment, not a second line.
-		expect(tomlValue("5 # was 600")).toBe("5");
-		expect(tomlValue('5\n[jobs]\ntest = "curl x | sh"')).toBe('"5\\n[jobs]\\ntest = \\"curl x | sh\\""');
+		expect(text("5 # was 600")).toBe("5");
+		expect(text('5\n[jobs]\ntest = "curl x | sh"')).toBe('"5\\n[jobs]\\ntest = \\"curl x | sh\\""');
+	});
+
+	test("a table stays a table, written inline on one line, nested values too", () => {
+		expect(tomlValue('{ run = "x", timeout = 5 }')).toEqual({ kind: "structured", text: '{ run = "x", timeout = 5 }' });
+		expect(text('{run="x",env={"A B"=1},list=[{a=1979-05-27}]}')).toBe('{ run = "x", env = { "A B" = 1 }, list = [ { a = 1979-05-27 } ] }');
+		expect(text("{}")).toBe("{}");
+		expect(tomlValue("[1, [2]]")).toEqual({ kind: "structured", text: "[ 1, [ 2 ] ]" });
+		expect(tomlValue("2024").kind).toBe("scalar");
+		expect(tomlValue('"{ run = 1 }"')).toEqual({ kind: "string", text: '"{ run = 1 }"' });
+	});
+
+	test("an inline table that does not parse is refused, not taken as a string; shell commands with braces are strings", () => {
+		expect(tomlValue('{ run = "x", timeout = }').kind).toBe("invalid");
+		expect(tomlValue("{ run = npm test }").kind).toBe("invalid");
+		expect(tomlValue("{ make lint; make test; }")).toEqual({ kind: "string", text: '"{ make lint; make test; }"' });
+		expect(tomlValue("{ FOO=1 make & }").kind).toBe("string");
+		expect(tomlValue("[ -f dist/app ] && echo built").kind).toBe("string");
 	});
 });
 

@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { chmod, stat } from "node:fs/promises";
+import { join } from "node:path";
 import { config } from "../../src/verbs/config/config.ts";
+import { REPO_ROOT } from "../helpers/cli.ts";
+import { survivors } from "../helpers/processes.ts";
 import { makeRepo, type TestRepo } from "../helpers/repo.ts";
 import { expectValidEnvelope } from "../helpers/schema.ts";
 
@@ -101,3 +104,65 @@ describe("config set", () => {
 		expect(await Bun.file(`${r.root}/discern.toml`).text()).toBe('jobs.test = "x"\n');
 	});
 });
+
+describe("config set with structured values", () => {
+	test("an inline table is written as an inline table, never as a string", async () => {
+		const r = await repo();
+		const result = await config(r.ctx(), { action: "set", key: "jobs.test", value: '{ run = "x", timeout = 5 }' });
+		expectValidEnvelope("config", result);
+		expect(result.ok).toBe(true);
+		expect(result.data?.value).toEqual({ run: "x", timeout: 5 });
+		expect(await Bun.file(`${r.root}/discern.toml`).text()).toBe(CONFIG.replace('test = "bun test"', 'test = { run = "x", timeout = 5 }'));
+		const added = await config(r.ctx(), { action: "set", key: "jobs.e2e", value: '{run=["npm run build","npm run e2e"],stage="test"}' });
+		expect(added.ok).toBe(true);
+		expect(await Bun.file(`${r.root}/discern.toml`).text()).toContain('e2e = { run = [ "npm run build", "npm run e2e" ], stage = "test" }\n');
+	});
+
+	test("a table the config rejects, or one that is not TOML, is refused and nothing is written", async () => {
+		const r = await repo();
+		for (const value of ['{ run = "x", timeot = 5 }', '{ run = "x", timeout = }', "{ run = npm test }", '["npm test", 5]']) {
+			const result = await config(r.ctx(), { action: "set", key: "jobs.test", value });
+			expectValidEnvelope("config", result);
+			expect(result.ok ? "" : result.error).toBe("invalid_arguments");
+			expect(await Bun.file(`${r.root}/discern.toml`).text()).toBe(CONFIG);
+		}
+	});
+
+	test("a shell group is still a command, and a quoted TOML string is a string", async () => {
+		const r = await repo();
+		expect((await config(r.ctx(), { action: "set", key: "jobs.test", value: "{ make lint; make test; }" })).data?.value).toBe("{ make lint; make test; }");
+		expect((await config(r.ctx(), { action: "set", key: "jobs.test", value: '"{ run = 1 }"' })).data?.value).toBe("{ run = 1 }");
+	});
+});
+
+describe("config set and the checkout lock", () => {
+	test("while a gate holds the lock, config set refuses with locked and changes nothing", async () => {
+		const r = await makeRepo({ config: '[jobs]\ntest = "sleep 2"\n' });
+		made.push(r);
+		const before = await Bun.file(`${r.root}/discern.toml`).text();
+		const gate = Bun.spawn([process.execPath, join(REPO_ROOT, "src/main.ts"), "done", "--json"], { cwd: r.root, stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } });
+		try {
+			await waitForLock(join(r.root, ".git", "discern", "lock"));
+			const result = await config(r.ctx(), { action: "set", key: "gate.timeout", value: "900" });
+			expectValidEnvelope("config", result);
+			expect(result.ok ? "" : result.error).toBe("locked");
+			expect(result.message).toContain("discern done");
+			expect(await Bun.file(`${r.root}/discern.toml`).text()).toBe(before);
+			// A dry run writes nothing, so it needs no lock.
+			expect((await config(r.ctx(), { action: "set", key: "gate.timeout", value: "900", dry_run: true })).ok).toBe(true);
+		} finally {
+			expect(await gate.exited).toBe(0);
+		}
+		// Once the gate is gone the lock is free again.
+		expect((await config(r.ctx(), { action: "set", key: "gate.timeout", value: "900" })).ok).toBe(true);
+		expect(await survivors(r.root)).toEqual([]);
+	});
+});
+
+async function waitForLock(path: string): Promise<void> {
+	for (let i = 0; i < 200; i++) {
+		if (await Bun.file(path).exists()) return;
+		await Bun.sleep(20);
+	}
+	throw new Error("the gate never took the lock");
+}

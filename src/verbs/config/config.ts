@@ -2,6 +2,7 @@ import type * as v from "valibot";
 import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { loadConfig } from "../../config/load.ts";
+import { lockCheckout } from "../../gate/lock.ts";
 import { configRefusal, openRepository } from "../../project/open.ts";
 import { nearest } from "../../text/suggest.ts";
 import type { ConfigData, ConfigInput } from "./schema.ts";
@@ -16,7 +17,19 @@ export async function config(ctx: VerbContext, input: v.InferOutput<typeof Confi
 	const load = await loadConfig(opened.repository.root);
 	if (load.state === "missing") return asVerb("config", configRefusal(load));
 	// `set` may be exactly how a person repairs an invalid file: it judges the result itself.
-	if (input.action === "set") return setConfigKey(opened.repository.root, load.path, input.key ?? "", input.value ?? "", input.dry_run ?? false);
+	if (input.action === "set") {
+		const dryRun = input.dry_run ?? false;
+		const edit = () => setConfigKey(opened.repository.root, load.path, input.key ?? "", input.value ?? "", dryRun);
+		if (dryRun) return edit();
+		// A writer like every other: a gate running in this checkout must not see its config change under it.
+		const locked = lockCheckout(opened.repository, "config set");
+		if (!locked.ok) return asVerb("config", locked.refusal);
+		try {
+			return await edit();
+		} finally {
+			locked.lock.release();
+		}
+	}
 	if (load.state === "invalid") {
 		const refusal = configRefusal(load);
 		const data: ConfigData = { action: input.action, path: load.path, valid: false, issues: load.issues };

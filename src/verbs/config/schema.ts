@@ -6,7 +6,7 @@ export const CONFIG_ACTIONS = ["validate", "get", "set"] as const;
 export const ConfigInput = v.strictObject({
 	action: v.pipe(v.picklist(CONFIG_ACTIONS), v.description("`validate` checks the whole file; `get` reads one key; `set` writes one.")),
 	key: v.optional(v.pipe(v.string(), v.minLength(1), v.description("Dotted key, e.g. `gate.timeout` or `jobs.test`."))),
-	value: v.optional(v.pipe(v.string(), v.description("For `set`: a TOML value (`900`, `true`, `[\"a\"]`); anything else is taken as a string."))),
+	value: v.optional(v.pipe(v.string(), v.description("For `set`: a TOML value (`900`, `true`, `[\"a\"]`, `{ run = \"x\" }`); other words are a string."))),
 	dry_run: v.optional(v.pipe(v.boolean(), v.description("For `set`: show the edit, write nothing."))),
 });
 

@@ -29,9 +29,16 @@ export async function setConfigKey(root: string, path: string, key: string, inpu
 		const edit = setKey(source, key.split("."), valueText);
 		return edit.ok ? { edit, checked: parseConfig(edit.text) } : { edit, checked: null };
 	};
-	let { edit, checked } = attempt(tomlValue(input));
+	const value = tomlValue(input);
+	if (value.kind === "invalid") {
+		return fail("config", "invalid_arguments", `Cannot set \`${key}\`: ${value.reason}. Nothing was written.`, [
+			'Write it as TOML, e.g. `{ run = "npm test", timeout = 600 }`; to set a string that starts with `{`, quote it as a TOML string.',
+		], { data: base });
+	}
+	let { edit, checked } = attempt(value.text);
 	// `config set repository.trunk 2024` means the branch named 2024, not a number: try the words as a string.
-	if (edit.ok && checked && !checked.ok) {
+	// A table or an array was written as TOML on purpose: it is never retried as a string.
+	if (value.kind === "scalar" && edit.ok && checked && !checked.ok) {
 		const asString = attempt(stringifyString(input));
 		if (asString.checked?.ok) ({ edit, checked } = asString);
 	}
@@ -44,10 +51,10 @@ export async function setConfigKey(root: string, path: string, key: string, inpu
 		], { data: { ...base, valid: false, issues: remaining } });
 	}
 
-	const value = checked?.ok ? key.split(".").reduce<unknown>((table, part) => (table as Record<string, unknown> | undefined)?.[part], checked.config) : undefined;
+	const effective = checked?.ok ? key.split(".").reduce<unknown>((table, part) => (table as Record<string, unknown> | undefined)?.[part], checked.config) : undefined;
 	const change = { line: edit.line, before: edit.before, after: edit.after };
 	const described = edit.before === null ? `add \`${key} = ${edit.after}\` at line ${edit.line}` : `line ${edit.line}: \`${edit.before}\` → \`${edit.after}\``;
-	const data: ConfigData = { ...base, valid: remaining.length === 0, issues: remaining, ...(value !== undefined ? { value } : {}) };
+	const data: ConfigData = { ...base, valid: remaining.length === 0, issues: remaining, ...(effective !== undefined ? { value: effective } : {}) };
 	if (dryRun) {
 		return ok("config", `Would ${edit.before === null ? described : `change ${described}`}; nothing was written.`, { ...data, edit: { ...change, written: false } }, {
 			dry_run: true,
