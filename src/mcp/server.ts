@@ -1,23 +1,28 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
 	CallToolRequestSchema,
 	type CallToolResult,
 	ErrorCode,
+	type JSONRPCMessage,
 	ListResourcesRequestSchema,
 	ListResourceTemplatesRequestSchema,
 	ListToolsRequestSchema,
 	McpError,
 	ReadResourceRequestSchema,
+	type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
 import * as v from "valibot";
 import type { ProgressEvent, VerbContext } from "../contract/context.ts";
 import { type AnyResult, fail } from "../contract/envelope.ts";
-import { issueSentence } from "../contract/issues.ts";
+import { describeValue, issueSentence } from "../contract/issues.ts";
+import { oneLine } from "../text/terminal.ts";
 import { VERSION } from "../version.ts";
 import { INSTRUCTIONS } from "./instructions.ts";
 import { invokeVerb } from "./invoke.ts";
 import { listResources, RESOURCE_TEMPLATES, readResource } from "./resources.ts";
-import { toolEntries } from "./tools.ts";
+import { failure, ScreenedTransport } from "./screen.ts";
+import { type ToolEntry, toolEntries } from "./tools.ts";
 
 export interface ServerOptions {
 	/** The working root: where tools act when a call gives no `path`. */
@@ -36,9 +41,16 @@ export async function settleCalls(server: Server, limitMs: number): Promise<void
 	await Promise.race([Promise.allSettled(calls), Bun.sleep(limitMs)]);
 }
 
+/** Every transport a discern server connects to is screened first (see screen.ts). */
+class DiscernServer extends Server {
+	override connect(transport: Transport): Promise<void> {
+		return super.connect(new ScreenedTransport(transport, screenToolCall));
+	}
+}
+
 /** The MCP server, answered from the verb registry. No transport here: stdio and tests attach their own. */
 export function createServer(options: ServerOptions): Server {
-	const server = new Server(
+	const server = new DiscernServer(
 		{ name: "discern", title: "discern", version: VERSION },
 		{ capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
 	);
@@ -58,10 +70,7 @@ export function createServer(options: ServerOptions): Server {
 			const message = parsed.issues
 				.map((issue) => issueSentence(issue, { objectNoun: "object", name: (path) => `\`${path.join(".")}\`` }))
 				.join("; ");
-			const result = fail(entry.verb.name, "invalid_arguments", `Invalid arguments for ${entry.name}: ${message}.`, [
-				`See the inputSchema of ${entry.name} in tools/list.`,
-			]);
-			return { structuredContent: asObject(result), content: [{ type: "text", text: result.message }], isError: true };
+			return invalidArguments(entry, message);
 		}
 		const { path, ...input } = parsed.output as { path?: string } & Record<string, unknown>;
 		const ctx = context(path ?? options.root, extra.signal);
@@ -85,6 +94,30 @@ export function createServer(options: ServerOptions): Server {
 		return { contents: [contents] };
 	});
 	return server;
+}
+
+/** Bad arguments are the tool's own envelope, valid against its outputSchema, like every other failure. */
+function invalidArguments(entry: ToolEntry, problem: string): CallToolResult {
+	const result = fail(entry.verb.name, "invalid_arguments", `Invalid arguments for ${entry.name}: ${problem}.`, [`See the inputSchema of ${entry.name} in tools/list.`]);
+	return { structuredContent: asObject(result), content: [{ type: "text", text: result.message }], isError: true };
+}
+
+/**
+ * A tool call the SDK would refuse with a validation dump before the
+ * handler runs: `arguments` that is not an object (null, an array, a
+ * string) gets the tool's `invalid_arguments` envelope; a name that is not
+ * a string, a one-line -32602. Anything else goes on to the handler.
+ */
+function screenToolCall(id: RequestId, params: Record<string, unknown>): JSONRPCMessage | null {
+	if (typeof params.name !== "string") {
+		return failure(id, ErrorCode.InvalidParams, `Invalid params for tools/call: \`name\` must be a string, got ${describeValue(params.name, "object")}`);
+	}
+	const args = params.arguments;
+	if (args === undefined || (typeof args === "object" && args !== null && !Array.isArray(args))) return null;
+	const entry = toolEntries().get(params.name);
+	if (!entry) return failure(id, ErrorCode.InvalidParams, `Unknown tool: ${oneLine(params.name).slice(0, 200)}`);
+	const result = invalidArguments(entry, `\`arguments\` must be an object, got ${describeValue(args, "object")}`);
+	return { jsonrpc: "2.0", id, result };
 }
 
 /**

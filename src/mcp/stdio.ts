@@ -1,6 +1,7 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { DEFAULT_GRACE_MS } from "../gate/runner.ts";
 import { EXIT, type ExitCode } from "../contract/exit-codes.ts";
+import { screenLines } from "./screen.ts";
 import { createServer, settleCalls } from "./server.ts";
 import { toolEntries } from "./tools.ts";
 
@@ -14,7 +15,8 @@ import { toolEntries } from "./tools.ts";
 export async function serveStdio(options: { cwd: string; env: Readonly<Record<string, string | undefined>>; signal: AbortSignal }): Promise<ExitCode> {
 	const shutdown = new AbortController();
 	const server = createServer({ root: options.cwd, env: options.env, shutdown: shutdown.signal });
-	const transport = new StdioServerTransport();
+	// Broken lines are answered before the SDK's reader, which would drop them without a word.
+	const transport: StdioServerTransport = new StdioServerTransport(screenLines(process.stdin, (reply) => void transport.send(reply)));
 	const stopped = new Promise<"eof" | "signal">((resolve) => {
 		process.stdin.once("end", () => resolve("eof"));
 		process.stdin.once("close", () => resolve("eof"));
