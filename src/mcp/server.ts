@@ -131,7 +131,9 @@ function progressNotifier(
 	let events = 0;
 	return (event) => {
 		events++;
-		const message = event.type === "start" ? `${event.label} started` : `${event.label} ${event.outcome} (${event.durationS} s)`;
+		// A label is the config's text; a client may show the message as is.
+		const label = oneLine(event.label);
+		const message = event.type === "start" ? `${label} started` : `${label} ${event.outcome} (${event.durationS} s)`;
 		void send({ method: "notifications/progress", params: { progressToken: token, progress: events, total: event.total * 2, message } }).catch(() => undefined);
 	};
 }

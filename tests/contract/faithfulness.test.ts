@@ -1,5 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { rm } from "node:fs/promises";
+import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { processStart } from "../../src/platform/process-start.ts";
 import type { VerbContext } from "../../src/contract/context.ts";
 import type { AnyResult } from "../../src/contract/envelope.ts";
 import { LOOSE_VERBS } from "../../src/contract/verbs.ts";
@@ -103,6 +105,21 @@ const MODES: Mode[] = [
 		expectOk: false,
 		error: "invalid_config",
 	},
+	{ verb: "config", mode: "set an inline table", arrange: () => configured({ action: "set", key: "jobs.e2e", value: '{ run = "true", stage = "test" }' }), expectOk: true },
+	{ verb: "config", mode: "refusal: a broken inline table", arrange: () => configured({ action: "set", key: "jobs.e2e", value: "{ run = true stage }" }), expectOk: false, error: "invalid_arguments" },
+	{
+		verb: "config",
+		mode: "refusal: set while the checkout is locked",
+		arrange: async () => {
+			const made = await repo({ config: BASIC_CONFIG });
+			// A live holder: this very process, with its real start time.
+			await mkdir(join(made.root, ".git", "discern"), { recursive: true });
+			await writeFile(join(made.root, ".git", "discern", "lock"), JSON.stringify({ pid: process.pid, verb: "done", since: "now", nonce: "held", started: processStart(process.pid) }));
+			return { ctx: made.ctx(), input: { action: "set", key: "gate.timeout", value: "900" } };
+		},
+		expectOk: false,
+		error: "locked",
+	},
 	{ verb: "config", mode: "refusal: no project", arrange: async () => ({ ctx: (await repo()).ctx(), input: { action: "validate" } }), expectOk: false, error: "no_project" },
 	{ verb: "config", mode: "refusal: no repository", arrange: async () => ({ ctx: await notARepo(), input: { action: "validate" } }), expectOk: false, error: "no_repository" },
 
@@ -142,6 +159,18 @@ const MODES: Mode[] = [
 	{ verb: "impact", mode: "membership", arrange: () => configured({ has: "code" }), expectOk: true },
 	{ verb: "impact", mode: "refusal: unknown scope", arrange: () => configured({ has: "nope" }), expectOk: false, error: "invalid_arguments" },
 	{ verb: "impact", mode: "refusal: no project", arrange: async () => ({ ctx: (await repo()).ctx(), input: {} }), expectOk: false, error: "no_project" },
+	{
+		verb: "impact",
+		mode: "refusal: the folder is a symlink loop",
+		arrange: async () => {
+			const dir = (await notARepo()).cwd;
+			await symlink(join(dir, "b"), join(dir, "a"));
+			await symlink(join(dir, "a"), join(dir, "b"));
+			return { ctx: testContext(join(dir, "a")), input: { has: "code" } };
+		},
+		expectOk: false,
+		error: "no_repository",
+	},
 
 	{ verb: "help", mode: "root", arrange: async () => ({ ctx: await notARepo(), input: {} }), expectOk: true },
 	{ verb: "help", mode: "one verb", arrange: async () => ({ ctx: await notARepo(), input: { verb: "docs" } }), expectOk: true },
