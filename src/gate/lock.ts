@@ -2,6 +2,7 @@ import { join } from "node:path";
 import type { Refusal } from "../contract/envelope.ts";
 import type { RepositoryLocation } from "../git/repository.ts";
 import { acquireLock, type Lock } from "../platform/lock.ts";
+import { oneLine } from "../text/terminal.ts";
 import { stateDir } from "./state.ts";
 
 /** The per-checkout lock every gate verb holds while it runs. */
@@ -9,7 +10,8 @@ export function lockCheckout(repository: RepositoryLocation, verb: string): { ok
 	const outcome = acquireLock(join(stateDir(repository.gitDir), "lock"), verb);
 	if (outcome.ok) return outcome;
 	const holder = outcome.holder;
-	const who = holder ? `\`discern ${holder.verb}\` (pid ${holder.pid}, since ${holder.since})` : "another discern run";
+	// The lock file is anyone's to write: its words are shown cleaned.
+	const who = holder ? `\`discern ${oneLine(holder.verb)}\` (pid ${holder.pid}, since ${oneLine(holder.since)})` : "another discern run";
 	return {
 		ok: false,
 		refusal: {

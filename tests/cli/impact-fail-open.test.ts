@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
+import { fail } from "../../src/contract/envelope.ts";
 import { onlyJson, REPO_ROOT, runDiscern } from "../helpers/cli.ts";
 import { makeRepo, makeTempDir, type TestRepo } from "../helpers/repo.ts";
 
@@ -84,6 +85,16 @@ describe("impact --has fails open when it cannot answer", () => {
 		expect(await guarded(r.root)).toEqual({ exitCode: 1, stdout: "", stderr: "" });
 		await r.write("web/page.html", "<p>new</p>");
 		expect(await guarded(r.root)).toEqual({ exitCode: 0, stdout: "RAN\n", stderr: "" });
+	});
+
+	test("a crash answers the same way: runCli hands silentExit the internal_error result", async () => {
+		const { verb } = await import("../../src/verbs/impact/index.ts");
+		const crashed = fail("impact", "internal_error", "discern hit an internal error: boom.", ["This is a bug in discern."]);
+		const answer = verb.silentExit(crashed, { has: "web" });
+		expect(answer?.code).toBe(0);
+		expectOneWarning(`${answer?.warning}\n`, "internal_error");
+		// Without a question there is nothing to answer silently: the crash is reported as a crash.
+		expect(verb.silentExit(crashed, {})).toBeNull();
 	});
 
 	test("with --json the envelope says what went wrong, exit 1, stderr quiet", async () => {

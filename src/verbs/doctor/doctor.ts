@@ -4,6 +4,7 @@ import { loadConfig } from "../../config/load.ts";
 import { locateRepository } from "../../git/repository.ts";
 import { folderProblem } from "../../platform/folder.ts";
 import { folderRefusal } from "../../project/open.ts";
+import { oneLine } from "../../text/terminal.ts";
 import {
 	checkAgentWiring,
 	checkBinary,
@@ -16,7 +17,6 @@ import {
 	checkTestJob,
 	checkTrunk,
 } from "./checks.ts";
-import { oneLine } from "../../text/terminal.ts";
 import type { Check, DoctorData, DoctorInput } from "./schema.ts";
 import type * as v from "valibot";
 
