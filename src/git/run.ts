@@ -7,11 +7,12 @@ import { type Captured, capture } from "../platform/process.ts";
 export function git(
 	args: readonly string[],
 	cwd: string,
-	options: { signal?: AbortSignal; env?: Readonly<Record<string, string | undefined>> } = {},
+	options: { signal?: AbortSignal; env?: Readonly<Record<string, string | undefined>>; optionalLocks?: boolean } = {},
 ): Promise<Captured> {
 	return capture(["git", ...args], {
 		cwd,
-		env: { ...(options.env ?? process.env), GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", LC_ALL: "C", GIT_OPTIONAL_LOCKS: "0" },
+		// Optional locks stay off unless asked for: a read must not rewrite the user's index behind their back.
+		env: { ...(options.env ?? process.env), GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", LC_ALL: "C", GIT_OPTIONAL_LOCKS: options.optionalLocks ? "1" : "0" },
 		...(options.signal ? { signal: options.signal } : {}),
 	});
 }
