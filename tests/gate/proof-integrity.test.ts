@@ -3,6 +3,7 @@ import { mkdir, rm, symlink, utimes, writeFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { AnyResult } from "../../src/contract/envelope.ts";
 import { done } from "../../src/verbs/done/done.ts";
+import { status } from "../../src/verbs/status/status.ts";
 import { config as configVerb } from "../../src/verbs/config/config.ts";
 import { survivors } from "../helpers/processes.ts";
 import { makeRepo, makeTempDir, runGit, type TestRepo } from "../helpers/repo.ts";
@@ -90,6 +91,8 @@ describe("the Proof names the trunk it was judged against", () => {
 		await r.write("web/page.html", "<p>\n");
 		await r.commitAll("trunk moves");
 		await r.git("switch", "-q", "feature");
+		const seen = (await status(r.ctx(), {})) as { data?: { proof: { state: string } } };
+		expect(seen.data?.proof.state).toBe("stale");
 		const again = await runDone(r);
 		expect(again.ok).toBe(true);
 		expect(again.data?.gate_ran).toBe(true);
