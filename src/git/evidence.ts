@@ -2,7 +2,7 @@ import { lstat, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { git } from "./run.ts";
-import { parsePorcelainV2, type WorkingState } from "./status.ts";
+import { hiddenEntries, parsePorcelainV2, type WorkingState } from "./status.ts";
 
 /**
  * `git status` as evidence that a tree is exactly its commit.
@@ -63,12 +63,15 @@ export async function openEvidenceIndex(root: string, revision: string): Promise
 		await rm(env.GIT_INDEX_FILE, { force: true });
 		return (await run(["read-tree", sha])).exitCode === 0;
 	};
-	const listed = commit.exitCode === 0 && (await build()) ? await run(["ls-files", "-z"]) : null;
+	const listed = commit.exitCode === 0 && (await build()) ? await run(["ls-files", "-s", "-z"]) : null;
 	if (!listed || listed.exitCode !== 0) {
 		await remove();
 		return null;
 	}
-	const tracked = listed.stdout.split("\0").filter((path) => path !== "");
+	// `<mode> <object> <stage>\t<path>`; mode 160000 is a submodule.
+	const entries = listed.stdout.split("\0").filter((entry) => entry !== "");
+	const tracked = entries.map((entry) => entry.slice(entry.indexOf("\t") + 1));
+	const submodules = entries.filter((entry) => entry.startsWith("160000 ")).map((entry) => entry.slice(entry.indexOf("\t") + 1));
 	// What the files looked like when their content was last verified (taken before the verifying status).
 	let verified = await fingerprint(root, tracked);
 	let fresh = true;
@@ -81,12 +84,30 @@ export async function openEvidenceIndex(root: string, revision: string): Promise
 			}
 			verified = now;
 			// Optional locks on: status writes back the stat data it verified, so an unchanged tree is compared cheaply next time.
-			const result = await run(["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all", "--ignore-submodules=none"], true);
+			const [result, hidden] = await Promise.all([
+				run(["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all", "--ignore-submodules=none"], true),
+				submodules.length > 0 ? hiddenInSubmodules(root, submodules) : [],
+			]);
 			fresh = false;
-			return result.exitCode === 0 ? parsePorcelainV2(result.stdout) : null;
+			if (result.exitCode !== 0 || hidden === null) return null;
+			const state = parsePorcelainV2(result.stdout);
+			for (const path of hidden) state.changes.push({ path, kind: "modified", staged: false });
+			return state;
 		},
 		close: remove,
 	};
+}
+
+/**
+ * A submodule keeps its own index, which this private one does not replace:
+ * files git is told to ignore there (assume-unchanged, skip-worktree) would
+ * hide their edits from the submodule's status. They count as changed.
+ */
+async function hiddenInSubmodules(root: string, submodules: readonly string[]): Promise<string[] | null> {
+	const listed = await git([...EVIDENCE_CONFIG, "ls-files", "-v", "-z", "--recurse-submodules"], root);
+	if (listed.exitCode !== 0) return null;
+	const inside = (path: string) => submodules.some((submodule) => path.startsWith(`${submodule}/`));
+	return hiddenEntries(listed.stdout).filter(inside);
 }
 
 /** Nanosecond stat of every tracked path, in order ("absent" when gone). */

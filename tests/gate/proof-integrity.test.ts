@@ -343,3 +343,29 @@ describe("state paths blocked", () => {
 		expect(result.data?.failed_stage).toBeNull();
 	});
 });
+
+describe("submodules keep their own index", () => {
+	async function withSubmodule(config: string): Promise<TestRepo> {
+		const sub = await repo("", { "lib.txt": "lib\n" });
+		const r = await repo(config);
+		await r.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", sub.root, "vendor/lib");
+		await r.commitAll("add submodule");
+		return r;
+	}
+
+	test("an edit hidden with assume-unchanged inside a submodule cannot earn a Proof", async () => {
+		const r = await withSubmodule('[jobs]\ntest = "true"\n');
+		await runGit(join(r.root, "vendor/lib"), ["update-index", "--assume-unchanged", "lib.txt"]);
+		await writeFile(join(r.root, "vendor/lib/lib.txt"), "changed\n");
+		const result = await runDone(r);
+		expect(result.error).toBe("dirty_worktree");
+		expect(result.message).toContain("vendor/lib/lib.txt");
+	});
+
+	test("a job that edits a submodule file and hides it fails with tree_drift", async () => {
+		const r = await withSubmodule('[jobs]\ntest = "cd vendor/lib && echo changed > lib.txt && git update-index --assume-unchanged lib.txt"\n');
+		const result = await runDone(r);
+		expect(result.data?.failed_stage).toBe("tree_drift");
+		expect(result.data?.drift?.files).toContain("vendor/lib/lib.txt");
+	});
+});
