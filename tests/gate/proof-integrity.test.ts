@@ -369,3 +369,21 @@ describe("submodules keep their own index", () => {
 		expect(result.data?.drift?.files).toContain("vendor/lib/lib.txt");
 	});
 });
+
+describe("the commit's real objects", () => {
+	test("a replace ref that shows another tree under HEAD's name cannot earn a Proof for HEAD", async () => {
+		const r = await repo('[jobs]\ntest = "test -f ok"\n');
+		const real = (await r.git("rev-parse", "HEAD")).trim();
+		await r.write("ok", "passes\n");
+		await r.commitAll("the tree that passes");
+		const passing = (await r.git("rev-parse", "HEAD")).trim();
+		await r.git("reset", "-q", "--soft", real);
+		await r.git("replace", real, passing);
+		await r.git("reset", "-q");
+		expect((await r.git("status", "--porcelain")).trim()).toBe(""); // git itself is fooled
+		const result = await runDone(r);
+		expect(result.ok).toBe(false);
+		expect(result.error).toBe("dirty_worktree");
+		expect(result.message).toContain("ok");
+	});
+});
