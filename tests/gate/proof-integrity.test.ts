@@ -387,3 +387,24 @@ describe("the commit's real objects", () => {
 		expect(result.message).toContain("ok");
 	});
 });
+
+describe("attributes from outside the tree", () => {
+	test("a clean filter set in .git/info/attributes cannot make an edited file pass for committed", async () => {
+		const r = await repo('[jobs]\ntest = "grep -q good src.txt"\n', { "src.txt": "aaaa\n", "golden.txt": "aaaa\n" });
+		await r.git("config", "filter.hide.clean", "cat golden.txt");
+		await r.git("config", "filter.hide.smudge", "cat");
+		await writeFile(join(r.root, ".git/info/attributes"), "src.txt filter=hide\n");
+		await r.write("src.txt", "good\n");
+		expect((await r.git("-c", "core.checkStat=minimal", "status", "--porcelain")).trim()).toBe(""); // git itself is fooled
+		const result = await runDone(r);
+		expect(result.ok).toBe(false);
+		expect(result.error).toBe("dirty_worktree");
+		expect(result.message).toContain("info/attributes sets `filter`");
+	});
+
+	test("a global attributes file that only unsets conversions is fine", async () => {
+		const r = await repo('[jobs]\ntest = "true"\n');
+		await writeFile(join(r.root, ".git/info/attributes"), "# binary files\n*.png -text -diff\n");
+		expect((await runDone(r)).ok).toBe(true);
+	});
+});

@@ -8,6 +8,7 @@ import { planGate, planItems, type PlannedJob } from "../../gate/plan.ts";
 import type { FailedStage } from "../../gate/schema.ts";
 import { configDigest, type Judgement, type ProofRecord, readLastDone, readProof, removeProof, sameJudgement, writeLastRun, writeProof } from "../../gate/state.ts";
 import type { RepositoryLocation } from "../../git/repository.ts";
+import { attributesFromOutsideTheTree } from "../../git/attribute-sources.ts";
 import { filesHiddenFromStatus, readWorkingState } from "../../git/repository.ts";
 import { type EvidenceIndex, openEvidenceIndex } from "../../git/evidence.ts";
 import { git, gitLine } from "../../git/run.ts";
@@ -48,14 +49,15 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	const { repository, config } = opened;
 	// Independent reads together: each git call is a process start.
 	const branches = readBranchClues(repository.root);
-	const [evidence, authority, clues, hidden] = await Promise.all([
+	const [evidence, authority, clues, hidden, transforming] = await Promise.all([
 		openEvidenceIndex(repository.root, "HEAD"),
 		trunkAuthority(repository.root, config, ctx.env.DISCERN_TRUNK, branches),
 		branches,
 		standalone ? Promise.resolve([]) : filesHiddenFromStatus(repository.root),
+		standalone ? Promise.resolve([]) : attributesFromOutsideTheTree(repository.commonDir, repository.root, ctx.env),
 	]);
 	try {
-		return await judge(ctx, input, { repository, config, configBytes: opened.configBytes, evidence, authority, clues, hidden, standalone });
+		return await judge(ctx, input, { repository, config, configBytes: opened.configBytes, evidence, authority, clues, hidden, transforming, standalone });
 	} finally {
 		await evidence?.close();
 	}
@@ -70,11 +72,13 @@ interface Reads {
 	authority: TrunkAuthority;
 	clues: BranchClues;
 	hidden: string[] | null;
+	/** Attribute files outside the tree that transform content (see git/attribute-sources.ts). */
+	transforming: string[];
 	standalone: boolean;
 }
 
 async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, reads: Reads): Promise<DoneResult> {
-	const { repository, config, evidence, authority, clues, hidden, standalone } = reads;
+	const { repository, config, evidence, authority, clues, hidden, transforming, standalone } = reads;
 	const { trunk } = authority;
 	const working = evidence ? await evidence.status() : await readWorkingState(repository.root);
 	if (ctx.facts) Object.assign(ctx.facts, { branch: working?.branch ?? null, head: working?.head?.slice(0, 7) ?? null });
@@ -98,6 +102,12 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 		const names = hidden === null ? "git could not list the tracked files" : `${hidden.slice(0, 10).join(", ")}${hidden.length > 10 ? ` and ${hidden.length - 10} more` : ""}`;
 		return fail("done", "dirty_worktree", `git is told to ignore changes to some tracked files (${names}), so a clean status cannot vouch for the committed tree.`, [
 			"Undo it with `git update-index --no-assume-unchanged FILE` / `--no-skip-worktree FILE` (or leave sparse checkout), then run `discern done`.",
+			"`discern done --standalone` runs the gate as things are, without a Proof.",
+		]);
+	}
+	if (transforming.length > 0) {
+		return fail("done", "dirty_worktree", `git is told to transform file content from outside the tree (${transforming.join("; ")}), so a clean status cannot vouch for the committed tree.`, [
+			"Move those attributes into the committed .gitattributes (or remove them), then run `discern done`.",
 			"`discern done --standalone` runs the gate as things are, without a Proof.",
 		]);
 	}
