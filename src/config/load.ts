@@ -20,7 +20,8 @@ export const MAX_CONFIG_BYTES = 1024 * 1024;
 export type ConfigLoad =
 	| { state: "missing"; path: string }
 	| { state: "invalid"; path: string; issues: ConfigIssue[] }
-	| { state: "valid"; path: string; config: DiscernConfig };
+	/** `bytes` is exactly what was parsed: the gate checks it against the committed blob. */
+	| { state: "valid"; path: string; config: DiscernConfig; bytes: Uint8Array };
 
 export async function loadConfig(root: string): Promise<ConfigLoad> {
 	const path = join(root, CONFIG_FILE);
@@ -36,7 +37,7 @@ export async function loadConfig(root: string): Promise<ConfigLoad> {
 		return { state: "invalid", path, issues: [{ message: `cannot read ${CONFIG_FILE}: ${String(error)}` }] };
 	}
 	const outcome = parseConfig(bytes);
-	return outcome.ok ? { state: "valid", path, config: outcome.config } : { state: "invalid", path, issues: outcome.issues };
+	return outcome.ok ? { state: "valid", path, config: outcome.config, bytes } : { state: "invalid", path, issues: outcome.issues };
 }
 
 export type ParseOutcome = { ok: true; config: DiscernConfig } | { ok: false; issues: ConfigIssue[] };

@@ -31,6 +31,8 @@ export const ERROR_CODES = [
 	"write_denied",
 	// `doctor` found at least one failing check: scripts can gate on it.
 	"checks_failed",
+	// `done` found no runnable job: nothing declared, nothing proven.
+	"nothing_to_prove",
 	"internal_error",
 ] as const;
 

@@ -12,12 +12,33 @@ export function stateDir(gitDir: string): string {
 	return join(gitDir, "discern");
 }
 
+/**
+ * What a Proof was judged against besides the tree: the trunk (name and
+ * sha), the scopes that counted as changed (and why all of them, when the
+ * branch is the trunk or git could not list the changes), and whether the
+ * never-loosen check could compare with the trunk's config. A Proof is
+ * reused only while every part of this is still what `done` would judge now.
+ */
+export const Judgement = v.strictObject({
+	trunk: v.strictObject({ name: v.nullable(v.string()), sha: v.nullable(v.string()) }),
+	scopes_changed: v.array(v.string()),
+	all_scopes_because: v.nullable(v.string()),
+	never_loosen: v.picklist(["checked", "skipped"]),
+});
+export type Judgement = v.InferOutput<typeof Judgement>;
+
+export function sameJudgement(a: Judgement, b: Judgement): boolean {
+	return JSON.stringify(v.parse(Judgement, a)) === JSON.stringify(v.parse(Judgement, b));
+}
+
 export const ProofRecord = v.object({
-	version: v.literal(1),
+	// Version 1 records carry no judgement: they are never reused.
+	version: v.literal(2),
 	head: v.string(),
 	tree: v.string(),
 	branch: v.string(),
 	config_digest: v.string(),
+	judgement: Judgement,
 	jobs: v.array(v.object({ label: v.string(), stage: v.string(), duration_s: v.number() })),
 	standards: v.array(v.unknown()),
 	time: v.string(),
@@ -63,12 +84,17 @@ export async function removeProof(gitDir: string): Promise<void> {
 	await rm(join(stateDir(gitDir), "proof.json"), { force: true });
 }
 
-export async function writeLastRun(gitDir: string, run: LastRun): Promise<void> {
+/**
+ * Record a run for `status`; a `done` on the committed tree also becomes
+ * the commit's verdict (what `unchanged_tree_rerun` consults) unless
+ * `verdict` is false: a standalone run judged a dirty tree, and a run
+ * stopped by tree drift may have been disturbed from outside.
+ */
+export async function writeLastRun(gitDir: string, run: LastRun, options: { verdict?: boolean } = {}): Promise<void> {
 	await mkdir(stateDir(gitDir), { recursive: true });
 	const text = `${JSON.stringify(run, null, 2)}\n`;
 	await writeFileAtomic(stateDir(gitDir), "last-run.json", text);
-	// A standalone run judged a dirty tree, not the commit: it must not lift or set the commit's record.
-	if (run.verb === "done" && !run.standalone) await writeFileAtomic(stateDir(gitDir), "last-done.json", text);
+	if (run.verb === "done" && !run.standalone && options.verdict !== false) await writeFileAtomic(stateDir(gitDir), "last-done.json", text);
 }
 
 /** How many runs' outputs to keep; older run folders are removed when a new one starts. */

@@ -2,7 +2,7 @@ import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { discoverRepository } from "./discover.ts";
 import { git } from "./run.ts";
-import { parsePorcelainV2, type WorkingState } from "./status.ts";
+import { hiddenEntries, parsePorcelainV2, type WorkingState } from "./status.ts";
 
 /** Where a git command found itself. */
 export interface RepositoryLocation {
@@ -62,21 +62,14 @@ export async function aheadBehind(root: string, base: string): Promise<{ ahead: 
 }
 
 /**
- * Tracked files git is told not to look at (assume-unchanged, skip-worktree):
- * `git status` stays silent about them even when their content differs from
- * the commit, so a clean status alone cannot vouch for the tree. Null when
- * git could not answer.
+ * Tracked files git is told not to look at (assume-unchanged, skip-worktree),
+ * submodules included: `git status` stays silent about them even when their
+ * content differs from the commit, so a clean status alone cannot vouch for
+ * the tree. Null when git could not answer.
  */
 export async function filesHiddenFromStatus(root: string): Promise<string[] | null> {
-	const result = await git(["ls-files", "-v", "-z"], root);
-	if (result.exitCode !== 0) return null;
-	const hidden: string[] = [];
-	for (const entry of result.stdout.split("\0")) {
-		const tag = entry[0];
-		// A lowercase tag is assume-unchanged; `S` is skip-worktree.
-		if (tag && entry[1] === " " && (tag === "S" || (tag >= "a" && tag <= "z"))) hidden.push(entry.slice(2));
-	}
-	return hidden;
+	const result = await git(["ls-files", "-v", "-z", "--recurse-submodules"], root);
+	return result.exitCode === 0 ? hiddenEntries(result.stdout) : null;
 }
 
 /** Why git cannot work here, in its own words (dubious ownership, a broken index…), for a message. */

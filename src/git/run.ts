@@ -2,19 +2,25 @@ import { type Captured, capture } from "../platform/process.ts";
 
 /**
  * Every git call goes through here: argument arrays only, a stable
- * environment (no pager, no prompts, C locale for parseable messages).
+ * environment (no pager, no prompts, C locale for parseable messages), and
+ * the repository's real objects: replace refs and grafts can show another
+ * commit's tree or parents under a commit's name, and a Proof must describe
+ * the commit that `accept` would land.
  */
 export function git(
 	args: readonly string[],
 	cwd: string,
-	options: { signal?: AbortSignal; env?: Readonly<Record<string, string | undefined>> } = {},
+	options: { signal?: AbortSignal; env?: Readonly<Record<string, string | undefined>>; optionalLocks?: boolean } = {},
 ): Promise<Captured> {
 	return capture(["git", ...args], {
 		cwd,
-		env: { ...(options.env ?? process.env), GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", LC_ALL: "C", GIT_OPTIONAL_LOCKS: "0" },
+		// Optional locks stay off unless asked for: a read must not rewrite the user's index behind their back.
+		env: { ...(options.env ?? process.env), GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", LC_ALL: "C", GIT_OPTIONAL_LOCKS: options.optionalLocks ? "1" : "0", ...REAL_OBJECTS },
 		...(options.signal ? { signal: options.signal } : {}),
 	});
 }
+
+const REAL_OBJECTS = { GIT_NO_REPLACE_OBJECTS: "1", GIT_GRAFT_FILE: "/dev/null" } as const;
 
 /** Run git and return trimmed stdout, or null when it exits non-zero. */
 export async function gitLine(args: readonly string[], cwd: string): Promise<string | null> {

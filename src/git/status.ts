@@ -78,3 +78,13 @@ const KIND_BY_CODE: Record<string, ChangeKind> = {
 	C: "copied",
 	T: "type_changed",
 };
+
+/** Paths of `git ls-files -v -z` output that carry an assume-unchanged (lowercase) or skip-worktree (`S`) tag. */
+export function hiddenEntries(output: string): string[] {
+	const hidden: string[] = [];
+	for (const entry of output.split("\0")) {
+		const tag = entry[0];
+		if (tag && entry[1] === " " && (tag === "S" || (tag >= "a" && tag <= "z"))) hidden.push(entry.slice(2));
+	}
+	return hidden;
+}

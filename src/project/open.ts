@@ -62,10 +62,10 @@ export function configRefusal(load: Exclude<ConfigLoad, { state: "valid" }>): Re
 /** Repository and a valid config, or the refusal that says why not. */
 export async function openProject(
 	ctx: VerbContext,
-): Promise<Opened<{ repository: RepositoryLocation; config: DiscernConfig }>> {
+): Promise<Opened<{ repository: RepositoryLocation; config: DiscernConfig; configBytes: Uint8Array }>> {
 	const opened = await openRepository(ctx);
 	if (!opened.ok) return opened;
 	const load = await loadConfig(opened.repository.root);
 	if (load.state !== "valid") return { ok: false, refusal: configRefusal(load) };
-	return { ok: true, repository: opened.repository, config: load.config };
+	return { ok: true, repository: opened.repository, config: load.config, configBytes: load.bytes };
 }

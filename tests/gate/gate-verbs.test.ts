@@ -207,6 +207,7 @@ describe("done", () => {
 
 	test("--dry-run shows the plan, with skipped scope gates, and runs nothing", async () => {
 		const r = await repo(`${GREEN}build = "touch built"\n[scopes.web]\npaths = ["web/**"]\ngate = "touch web"\n`);
+		await r.git("switch", "-q", "-c", "feature");
 		const result = valid("done", await done(r.ctx(), { dry_run: true }));
 		expect(result.dry_run).toBe(true);
 		const labels = result.plan?.map((item) => `${item.disposition}:${item.label}`);

@@ -6,18 +6,23 @@ import { executePlan, failureSentence } from "../../gate/execute.ts";
 import { lockCheckout } from "../../gate/lock.ts";
 import { planGate, planItems, type PlannedJob } from "../../gate/plan.ts";
 import type { FailedStage } from "../../gate/schema.ts";
-import { configDigest, type ProofRecord, readLastDone, readProof, removeProof, writeLastRun, writeProof } from "../../gate/state.ts";
+import { configDigest, type Judgement, type ProofRecord, readLastDone, readProof, removeProof, sameJudgement, writeLastRun, writeProof } from "../../gate/state.ts";
 import type { RepositoryLocation } from "../../git/repository.ts";
+import { attributesFromOutsideTheTree } from "../../git/attribute-sources.ts";
 import { filesHiddenFromStatus, readWorkingState } from "../../git/repository.ts";
+import { type EvidenceIndex, openEvidenceIndex } from "../../git/evidence.ts";
 import { git, gitLine } from "../../git/run.ts";
-import { readBranchClues, type Trunk } from "../../git/trunk.ts";
-import { trunkAuthority } from "../../gate/trunk-authority.ts";
+import type { WorkingState } from "../../git/status.ts";
+import { type BranchClues, readBranchClues, type Trunk } from "../../git/trunk.ts";
+import { configNotCommitted } from "../../gate/committed-config.ts";
+import { type TrunkAuthority, trunkAuthority } from "../../gate/trunk-authority.ts";
+import { writeDenied } from "../../gate/write-denied.ts";
 import { openProject } from "../../project/open.ts";
 import { quoteName } from "../../text/terminal.ts";
 import { readingsOf, standardDiagnostics } from "../../standards/readings.ts";
 import { loosenings } from "../../standards/never-loosen.ts";
 import { failing } from "../../standards/verdict.ts";
-import { cleanSnapshot, pathsChanged, snapshotTree } from "../../gate/tree-state.ts";
+import { pathsChanged, snapshotOf } from "../../gate/tree-state.ts";
 import { scopesTouched } from "./scopes.ts";
 import { DoneData, type DoneInput } from "./schema.ts";
 import { proofLine, summaryOf } from "./proof.ts";
@@ -45,13 +50,38 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	const { repository, config } = opened;
 	// Independent reads together: each git call is a process start.
 	const branches = readBranchClues(repository.root);
-	const [working, authority, clues, hidden] = await Promise.all([
-		readWorkingState(repository.root),
+	const [evidence, authority, clues, hidden, transforming] = await Promise.all([
+		openEvidenceIndex(repository.root, "HEAD"),
 		trunkAuthority(repository.root, config, ctx.env.DISCERN_TRUNK, branches),
 		branches,
 		standalone ? Promise.resolve([]) : filesHiddenFromStatus(repository.root),
+		standalone ? Promise.resolve([]) : attributesFromOutsideTheTree(repository.commonDir, repository.root, ctx.env),
 	]);
+	try {
+		return await judge(ctx, input, { repository, config, configBytes: opened.configBytes, evidence, authority, clues, hidden, transforming, standalone });
+	} finally {
+		await evidence?.close();
+	}
+}
+
+interface Reads {
+	repository: RepositoryLocation;
+	config: DiscernConfig;
+	configBytes: Uint8Array;
+	/** Null when git could not build it (an unborn branch, a broken repository). */
+	evidence: EvidenceIndex | null;
+	authority: TrunkAuthority;
+	clues: BranchClues;
+	hidden: string[] | null;
+	/** Attribute files outside the tree that transform content (see git/attribute-sources.ts). */
+	transforming: string[];
+	standalone: boolean;
+}
+
+async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, reads: Reads): Promise<DoneResult> {
+	const { repository, config, evidence, authority, clues, hidden, transforming, standalone } = reads;
 	const { trunk } = authority;
+	const working = evidence ? await evidence.status() : await readWorkingState(repository.root);
 	if (ctx.facts) Object.assign(ctx.facts, { branch: working?.branch ?? null, head: working?.head?.slice(0, 7) ?? null });
 
 	// 1. The tree must be committed and on a branch.
@@ -60,6 +90,7 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	}
 	if (working.head === null) return fail("done", "dirty_worktree", "Nothing is committed on this branch yet: the gate checks commits.", ["Commit the work, then run `discern done`."]);
 	if (working.branch === null) return fail("done", "detached_head", `HEAD is detached at ${working.head.slice(0, 7)}: a Proof belongs to a branch.`, ["Switch to a branch (`git switch -c NAME`), then run `discern done`."]);
+	if (!evidence) return fail("done", "dirty_worktree", "git could not read the committed tree, so the working tree cannot be compared with it.", ["Run `git status` and `git fsck` to repair the repository."]);
 	if (working.changes.length > 0 && !standalone) {
 		const names = working.changes.slice(0, 10).map((change) => quoteName(change.path));
 		const more = working.changes.length > 10 ? ` and ${working.changes.length - 10} more` : "";
@@ -75,24 +106,65 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 			"`discern done --standalone` runs the gate as things are, without a Proof.",
 		]);
 	}
+	if (transforming.length > 0) {
+		return fail("done", "dirty_worktree", `git is told to transform file content from outside the tree (${transforming.join("; ")}), so a clean status cannot vouch for the committed tree.`, [
+			"Move those attributes into the committed .gitattributes (or remove them), then run `discern done`.",
+			"`discern done --standalone` runs the gate as things are, without a Proof.",
+		]);
+	}
 	const head = working.head;
+	const branch = working.branch;
 	// The branch's tree came with the branch list; ask git only if the branch moved in between.
-	const tree =
-		clues.localBranches.get(working.branch) === head
-			? (clues.trees.get(working.branch) ?? "")
-			: ((await gitLine(["rev-parse", "--verify", "--quiet", "HEAD^{tree}"], repository.root)) ?? "");
+	const [tree, notCommitted, scopes, proof, last] = await Promise.all([
+		clues.localBranches.get(branch) === head ? (clues.trees.get(branch) ?? "") : gitLine(["rev-parse", "--verify", "--quiet", `${head}^{tree}`], repository.root).then((line) => line ?? ""),
+		standalone ? null : configNotCommitted(repository.root, head, reads.configBytes),
+		scopesTouched(repository.root, trunk, branch, config),
+		standalone ? null : readProof(repository.gitDir),
+		standalone ? null : readLastDone(repository.gitDir),
+	]);
+	if (notCommitted) {
+		return fail("done", "dirty_worktree", `The gate runs the jobs the commit declares, but ${notCommitted}.`, [
+			"Commit discern.toml as a regular file, then run `discern done`.",
+			"`discern done --standalone` runs the gate as things are, without a Proof.",
+		]);
+	}
 	const digest = configDigest(JSON.stringify(config));
+	const plan = planGate("done", config, { scopesChanged: scopes.touched });
+	if (plan.phases.length === 0) {
+		return fail("done", "nothing_to_prove", "discern.toml declares no job this gate could run: nothing declared, nothing proven.", [
+			"Run `discern setup` to detect the stack and propose jobs, or declare them under [jobs] in discern.toml.",
+		]);
+	}
 
-	// 2. An unchanged tree: reuse its Proof, or refuse to repeat a red run.
-	if (!standalone) {
-		const [proof, last] = await Promise.all([readProof(repository.gitDir), readLastDone(repository.gitDir)]);
-		if (proof && proof.head === head && proof.tree === tree && proof.config_digest === digest && proof.branch === working.branch && !input.rerun) {
+	// 4 (computed early: the Proof depends on it). Standards never loosen against the trunk's committed copy; nor may a branch pick another trunk.
+	const loosened = authority.config ? loosenings(authority.config.standards, config.standards) : [];
+	const ownTrunk = config.repository.trunk;
+	if (ownTrunk && trunk.name && ownTrunk !== trunk.name && !ctx.env.DISCERN_TRUNK) {
+		loosened.push(`[repository].trunk names \`${ownTrunk}\`, but the trunk is \`${trunk.name}\``);
+	}
+	const judgement: Judgement = {
+		trunk: { name: trunk.name, sha: trunk.sha ?? null },
+		scopes_changed: scopes.touched,
+		all_scopes_because: scopes.allBecause,
+		never_loosen: authority.config ? "checked" : "skipped",
+	};
+	const scopeFacts = { scopes_changed: scopes.touched, ...(scopes.allBecause ? { all_scopes_because: scopes.allBecause } : {}) };
+	const warnings = [
+		...(scopes.allBecause ? [`Every scope gate runs: ${scopes.allBecause}.`] : []),
+		...(!authority.config && Object.keys(config.standards).length > 0 ? [`The never-loosen check was skipped: ${authority.unreadable ?? "the trunk's config is unreadable"}.`] : []),
+		...(authority.namedByBranch ? [`Only this branch's own discern.toml names the trunk \`${trunk.name ?? "?"}\`; set DISCERN_TRUNK or commit discern.toml on the trunk.`] : []),
+	];
+
+	// 2. An unchanged tree judged the same way: reuse its Proof, or refuse to repeat a red run.
+	if (!standalone && !input.rerun) {
+		const same = proof && proof.head === head && proof.tree === tree && proof.config_digest === digest && proof.branch === branch && sameJudgement(proof.judgement, judgement);
+		if (proof && same) {
 			const standards = v.is(DoneData.entries.standards, proof.standards) ? proof.standards : [];
-			return ok("done", `${proof.line}; already proven, nothing ran.`, { ...base(false), gate_ran: false, proof: summaryOf(proof), standards }, {
-				hints: ["Relay the Proof line; landing needs the owner's consent.", "`discern done --rerun` runs the gate again anyway."],
+			return ok("done", `${proof.line}; already proven, nothing ran.`, { ...base(false), ...scopeFacts, gate_ran: false, proof: summaryOf(proof), standards }, {
+				hints: ["Relay the Proof line; landing needs the owner's consent.", "`discern done --rerun` runs the gate again anyway.", ...warnings],
 			});
 		}
-		if (last && !last.ok && !last.standalone && last.head === head && last.tree === tree && last.config_digest === digest && !input.rerun) {
+		if (last && !last.ok && !last.standalone && last.head === head && last.tree === tree && last.config_digest === digest) {
 			return fail("done", "unchanged_tree_rerun", `This exact tree already failed the gate (${last.failed_stage ?? "unknown"} stage, ${last.time}); running it again would say the same.`, [
 				"Fix the failure and commit, then run `discern done`.",
 				"If the failure was flaky, `discern done --rerun` runs it anyway.",
@@ -102,7 +174,7 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 
 	// 3. In a worktree, the branch must contain the trunk.
 	if (repository.location === "worktree" && trunk.exists && trunk.name) {
-		const contained = await git(["merge-base", "--is-ancestor", `refs/heads/${trunk.name}`, "HEAD"], repository.root);
+		const contained = await git(["merge-base", "--is-ancestor", `refs/heads/${trunk.name}`, head], repository.root);
 		if (contained.exitCode === 1) {
 			return fail("done", "behind_trunk", `The trunk \`${trunk.name}\` has commits this branch does not: the gate must check the merged result.`, [
 				"Run `discern update` to merge the trunk, then `discern done`.",
@@ -110,44 +182,19 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 		}
 	}
 
-	// 4. Standards never loosen against the trunk's committed copy; nor may a branch pick another trunk.
-	const scopes = await scopesTouched(repository.root, trunk, config);
-	const loosened = authority.config ? loosenings(authority.config.standards, config.standards) : [];
-	const ownTrunk = config.repository.trunk;
-	if (ownTrunk && trunk.name && ownTrunk !== trunk.name && !ctx.env.DISCERN_TRUNK) {
-		loosened.push(`[repository].trunk names \`${ownTrunk}\`, but the trunk is \`${trunk.name}\``);
-	}
 	if (loosened.length > 0) {
 		return fail("done", "gate_failed", `This branch loosens what the trunk holds it to: ${loosened.join("; ")}.`, [
 			"Standards only get better: restore the trunk's definitions and limits in discern.toml, commit, and run `discern done`.",
-		], { data: { ...base(standalone), failed_stage: "standards", scopes_changed: scopes.touched } });
+		], { data: { ...base(standalone), ...scopeFacts, failed_stage: "standards" } });
 	}
-	const unreadTrunk = [
-		...(!authority.config && Object.keys(config.standards).length > 0 ? [`The never-loosen check was skipped: ${authority.unreadable ?? "the trunk's config is unreadable"}.`] : []),
-		...(authority.namedByBranch ? [`Only this branch's own discern.toml names the trunk \`${trunk.name ?? "?"}\`; set DISCERN_TRUNK or commit discern.toml on the trunk.`] : []),
-	];
-	const plan = planGate("done", config, { scopesChanged: scopes.touched });
 	if (input.dry_run) {
-		return ok("done", `Would run ${plan.phases.flat().length} job(s); nothing ran.`, { ...base(standalone), scopes_changed: scopes.touched }, { dry_run: true, plan: planItems(plan) });
+		return ok("done", `Would run ${plan.phases.flat().length} job(s); nothing ran.`, { ...base(standalone), ...scopeFacts }, { dry_run: true, plan: planItems(plan), ...(warnings.length > 0 ? { hints: warnings } : {}) });
 	}
 
 	const locked = lockCheckout(repository, "done");
 	if (!locked.ok) return asVerb("done", locked.refusal);
 	try {
-		return await runGate(ctx, {
-			repository,
-			config,
-			trunk,
-			head,
-			tree,
-			digest,
-			standalone,
-			scopesChanged: scopes.touched,
-			branch: working.branch,
-			plan,
-			cleanAtStart: working.changes.length === 0,
-			warnings: unreadTrunk,
-		});
+		return await runGate(ctx, { repository, config, trunk, head, tree, digest, standalone, judgement, branch, plan, evidence, start: working, warnings });
 	} finally {
 		locked.lock.release();
 	}
@@ -161,40 +208,43 @@ interface GateRun {
 	tree: string;
 	digest: string;
 	standalone: boolean;
-	scopesChanged: string[];
+	judgement: Judgement;
 	branch: string;
 	plan: ReturnType<typeof planGate>;
-	/** A clean start needs no first fingerprint: there are no tracked changes. */
-	cleanAtStart: boolean;
-	/** Said loudly on every outcome (an unreadable trunk config). */
+	evidence: EvidenceIndex;
+	/** The status read before the run: the first fingerprint. */
+	start: WorkingState;
+	/** Said loudly on every outcome (an unreadable trunk config, every scope gate running). */
 	warnings: string[];
 }
 
 async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 	const { repository } = run;
-	let last = run.cleanAtStart ? cleanSnapshot(run.head, run.branch) : await snapshotTree(repository.root);
+	let last = await snapshotOf(repository.root, run.start);
 	let drift: { stage: string; files: string[] } | undefined;
-	let phasesChecked = 0;
-	// 7. Tree drift: after each green phase, no job may have changed the tree (tracked or untracked).
+	// 7. Tree drift: after each green phase, no job may have changed the tree (tracked or untracked), HEAD or the branch.
 	const afterPhase = async (phase: readonly PlannedJob[]) => {
-		const now = await snapshotTree(repository.root);
-		phasesChecked++;
+		const now = await snapshotOf(repository.root, await run.evidence.status());
 		const files = pathsChanged(last, now);
 		last = now;
 		if (files.length === 0) return null;
 		drift = { stage: phase[0]?.stage ?? "", files };
 		return `the ${drift.stage} stage changed the tree`;
 	};
-	const execution = await executePlan(ctx, repository, run.trunk.name, run.plan, afterPhase);
+	let execution: Awaited<ReturnType<typeof executePlan>>;
+	try {
+		execution = await executePlan(ctx, repository, run.trunk.name, run.plan, afterPhase);
+	} catch (error) {
+		const refusal = writeDenied(error, "the run's logs");
+		if (refusal) return asVerb("done", refusal);
+		throw error;
+	}
 	const { report, steps, durationS } = execution;
-	// The last phase's fingerprint already saw HEAD; ask git only when the run stopped before it.
-	const sawEnd = phasesChecked === run.plan.phases.length && phasesChecked > 0;
-	const [headAfter, readings] = await Promise.all([sawEnd ? last.head : gitLine(["rev-parse", "HEAD"], repository.root), readingsOf(report.runs, run.config)]);
+	const readings = await readingsOf(report.runs, run.config);
 	const diagnostics = [...execution.diagnostics, ...standardDiagnostics(readings, run.config)];
-	const moved = headAfter !== run.head;
 	const failedStage: FailedStage | null = report.failed
 		? (report.failed.job.stage as FailedStage)
-		: drift || moved
+		: drift
 			? "tree_drift"
 			: report.interrupted
 				? null
@@ -204,7 +254,8 @@ async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 	const green = failedStage === null && !report.interrupted;
 	const data: DoneData = {
 		...base(run.standalone),
-		scopes_changed: run.scopesChanged,
+		scopes_changed: run.judgement.scopes_changed,
+		...(run.judgement.all_scopes_because ? { all_scopes_because: run.judgement.all_scopes_because } : {}),
 		gate_ran: true,
 		failed_stage: failedStage,
 		interrupted: report.interrupted,
@@ -213,35 +264,39 @@ async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 	};
 
 	// An interrupted run says nothing about the tree: it neither counts as red nor removes a Proof.
+	// Drift may have come from outside the gate (an editor): it is reported, never the commit's verdict.
 	if (!report.interrupted) {
-		await writeLastRun(repository.gitDir, {
-		verb: "done",
-		ok: green,
-		failed_stage: failedStage,
-		head: run.head,
-		tree: run.tree,
-		config_digest: run.digest,
-		standalone: run.standalone,
-		time: new Date().toISOString(),
-			duration_s: durationS,
-		}).catch(() => undefined);
+		await writeLastRun(
+			repository.gitDir,
+			{
+				verb: "done",
+				ok: green,
+				failed_stage: failedStage,
+				head: run.head,
+				tree: run.tree,
+				config_digest: run.digest,
+				standalone: run.standalone,
+				time: new Date().toISOString(),
+				duration_s: durationS,
+			},
+			{ verdict: !drift },
+		).catch(() => undefined);
 	}
 
 	if (!green) {
-		if (!run.standalone && !report.interrupted) await removeProof(repository.gitDir).catch(() => undefined);
+		if (!run.standalone && !report.interrupted && !drift) await removeProof(repository.gitDir).catch(() => undefined);
 		const message = drift
 			? `The ${drift.stage} stage changed the tree: ${drift.files.slice(0, 10).map(quoteName).join(", ")}${drift.files.length > 10 ? ` and ${drift.files.length - 10} more` : ""}. The gate must leave the tree as committed.`
-			: moved
-				? "HEAD moved while the gate ran (a job committed?): the result does not describe one commit."
-				: failedStage === "standards"
-					? `Standards failed: ${readings.filter(failing).map((reading) => `${reading.name} ${reading.verdict}`).join(", ")}.`
-					: `${failureSentence(report)}.`;
+			: failedStage === "standards"
+				? `Standards failed: ${readings.filter(failing).map((reading) => `${reading.name} ${reading.verdict}`).join(", ")}.`
+				: `${failureSentence(report)}.`;
 		const hints: [string, ...string[]] = report.interrupted
 			? ["Nothing was decided: run `discern done` again when you are ready.", ...run.warnings]
 			: drift
 			? [
 					`Run the ${drift.stage} jobs yourself (\`discern prepare\` for formatters), commit what they change, then \`discern done\`.`,
-					"Files a job creates (build output, reports) belong in .gitignore.",
+					"Files a job creates (build output, reports) belong in .gitignore; a job must not commit, switch branch or detach HEAD.",
+					"If something outside the gate (an editor, another tool) made the change, restore the tree and run `discern done` again.",
 					...run.warnings,
 				]
 			: ["Read the diagnostics (each names the command to reproduce it), fix, commit, and run `discern done`.", ...run.warnings];
@@ -254,11 +309,12 @@ async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 		});
 	}
 	const record: ProofRecord = {
-		version: 1,
+		version: 2,
 		head: run.head,
 		tree: run.tree,
 		branch: run.branch,
 		config_digest: run.digest,
+		judgement: run.judgement,
 		jobs: report.runs.filter((job) => job.outcome === "ok").map((job) => ({ label: job.job.label, stage: job.job.stage, duration_s: job.durationS })),
 		standards: data.standards,
 		time: new Date().toISOString(),
@@ -266,7 +322,13 @@ async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 		line: "",
 	};
 	record.line = proofLine(record);
-	await writeProof(repository.gitDir, record);
+	try {
+		await writeProof(repository.gitDir, record);
+	} catch (error) {
+		const refusal = writeDenied(error, "the Proof");
+		if (!refusal) throw error;
+		return fail("done", "write_denied", `The gate passed (${durationS} s), but no Proof is recorded: ${refusal.message}`, refusal.hints, { data, steps });
+	}
 	return ok("done", record.line, { ...data, proof: summaryOf(record) }, {
 		steps,
 		hints: ["Relay the Proof line verbatim; landing needs the owner's consent (`discern accept`).", ...run.warnings],

@@ -9,5 +9,5 @@ export function proofLine(proof: Omit<ProofRecord, "line">): string {
 }
 
 export function summaryOf(proof: ProofRecord): NonNullable<DoneData["proof"]> {
-	return { line: proof.line, head: proof.head, tree: proof.tree, branch: proof.branch, time: proof.time };
+	return { line: proof.line, head: proof.head, tree: proof.tree, branch: proof.branch, trunk: proof.judgement.trunk, time: proof.time };
 }

@@ -12,12 +12,19 @@ export const ProofSummary = v.strictObject({
 	head: v.string(),
 	tree: v.string(),
 	branch: v.string(),
+	trunk: v.pipe(
+		v.strictObject({ name: v.nullable(v.string()), sha: v.nullable(v.string()) }),
+		v.description("The trunk this Proof was judged against: landing elsewhere needs a new gate run."),
+	),
 	time: v.string(),
 });
 
 export const DoneData = v.strictObject({
 	failed_stage: FailedStageField,
 	scopes_changed: v.pipe(v.array(v.string()), v.description("Configured scopes this branch and tree touch, in declaration order.")),
+	all_scopes_because: v.optional(
+		v.pipe(v.string(), v.description("Why every scope counted as changed: the branch is the trunk itself, or git could not list the branch's changes.")),
+	),
 	standards: v.array(
 		v.strictObject({
 			name: v.string(),

@@ -4,11 +4,26 @@ import { changedPaths } from "../../scopes/changed.ts";
 import { classify } from "../../scopes/classify.ts";
 import { compileScopes } from "../../scopes/glob.ts";
 
-/** The configured scopes this branch and tree touch (every scope when git cannot tell: fail open). */
-export async function scopesTouched(root: string, trunk: Trunk, config: DiscernConfig): Promise<{ touched: string[]; complete: boolean }> {
-	if (Object.keys(config.scopes).length === 0) return { touched: [], complete: true };
+export interface ScopesTouched {
+	touched: string[];
+	/** Set when every scope counted as changed, and why (fail open). */
+	allBecause: string | null;
+}
+
+/**
+ * The configured scopes this branch and tree touch. Every scope counts when
+ * there is no branch diff to classify — the branch under test is the trunk
+ * itself (by name, an override, or a clone whose origin/HEAD names it) —
+ * or when git cannot list the changes: "could not tell" never reads as
+ * "nothing changed here".
+ */
+export async function scopesTouched(root: string, trunk: Trunk, branch: string, config: DiscernConfig): Promise<ScopesTouched> {
+	if (Object.keys(config.scopes).length === 0) return { touched: [], allBecause: null };
+	if (trunk.name === branch) {
+		return { touched: Object.keys(config.scopes), allBecause: `this branch is the trunk \`${branch}\` itself: there is no branch diff to classify` };
+	}
 	// A full ref: a tag with the trunk's name must not be taken for it.
 	const changed = await changedPaths(root, trunk.exists && trunk.name ? `refs/heads/${trunk.name}` : null);
 	const classified = classify(changed.paths, compileScopes(config.scopes), changed.complete);
-	return { touched: classified.touched, complete: changed.complete };
+	return { touched: classified.touched, allBecause: changed.complete ? null : (changed.reason ?? "git could not list the branch's changes") };
 }

@@ -51,7 +51,13 @@ export async function status(ctx: VerbContext, _input: Record<string, never>): P
 		ahead: counts?.ahead ?? null,
 		behind: counts?.behind ?? null,
 		jobs: configured ? jobsByStage(configured) : emptyJobs(),
-		proof: proofState(proof, lastDone, working?.head ?? null, changes.length === 0 && working !== null, configured ? configDigest(JSON.stringify(configured)) : null),
+		proof: proofState(proof, lastDone, {
+			head: working?.head ?? null,
+			branch: working?.branch ?? null,
+			clean: changes.length === 0 && working !== null,
+			digest: configured ? configDigest(JSON.stringify(configured)) : null,
+			trunk,
+		}),
 		last_run: lastRun
 			? { verb: lastRun.verb, ok: lastRun.ok, failed_stage: lastRun.failed_stage, head: lastRun.head?.slice(0, 7) ?? null, time: lastRun.time, duration_s: lastRun.duration_s }
 			: null,
@@ -61,9 +67,24 @@ export async function status(ctx: VerbContext, _input: Record<string, never>): P
 	return ok("status", summarize(data), data);
 }
 
-/** Does a green Proof cover exactly this HEAD, clean tree and config? */
-function proofState(proof: ProofRecord | null, last: LastRun | null, head: string | null, clean: boolean, digest: string | null): StatusData["proof"] {
-	if (proof && head !== null && proof.head === head && clean && proof.config_digest === digest) return { state: "honored", line: proof.line, failed_stage: null };
+/** Does a green Proof cover exactly this HEAD, branch, clean tree and config, judged against the trunk as it is now? */
+function proofState(
+	proof: ProofRecord | null,
+	last: LastRun | null,
+	now: { head: string | null; branch: string | null; clean: boolean; digest: string | null; trunk: Trunk },
+): StatusData["proof"] {
+	const { head, clean } = now;
+	const judgedAgainst = proof?.judgement.trunk;
+	const current =
+		proof !== null &&
+		head !== null &&
+		proof.head === head &&
+		proof.branch === now.branch &&
+		clean &&
+		proof.config_digest === now.digest &&
+		judgedAgainst?.name === now.trunk.name &&
+		judgedAgainst?.sha === (now.trunk.sha ?? null);
+	if (proof && current) return { state: "honored", line: proof.line, failed_stage: null };
 	if (last && !last.ok && !last.standalone && last.head === head) return { state: "red", line: null, failed_stage: last.failed_stage };
 	if (proof) return { state: "stale", line: proof.line, failed_stage: null };
 	return { state: "missing", line: null, failed_stage: null };

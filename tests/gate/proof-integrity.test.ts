@@ -1,0 +1,410 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdir, rm, symlink, utimes, writeFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import type { AnyResult } from "../../src/contract/envelope.ts";
+import { done } from "../../src/verbs/done/done.ts";
+import { status } from "../../src/verbs/status/status.ts";
+import { config as configVerb } from "../../src/verbs/config/config.ts";
+import { survivors } from "../helpers/processes.ts";
+import { makeRepo, makeTempDir, runGit, type TestRepo } from "../helpers/repo.ts";
+import { expectValidEnvelope } from "../helpers/schema.ts";
+import { onlyJson, runDiscern } from "../helpers/cli.ts";
+
+/**
+ * Attacks on the Proof: each builds a repository where a green Proof would
+ * describe something other than the exact committed tree judged against the
+ * real trunk, and asserts the gate refuses or reruns.
+ */
+
+const made: TestRepo[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+	for (const r of made.splice(0)) {
+		expect(await survivors(r.root)).toEqual([]);
+		await r.remove();
+	}
+	for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+
+async function repo(config: string, files: Record<string, string> = { "README.md": "# fixture\n" }): Promise<TestRepo> {
+	const r = await makeRepo({ config, files });
+	made.push(r);
+	return r;
+}
+
+type Loose = { ok: boolean; error?: string; message: string; hints?: string[]; steps?: { label: string; outcome: string }[] };
+type DoneResultData = {
+	gate_ran: boolean;
+	failed_stage: string | null;
+	scopes_changed: string[];
+	all_scopes_because?: string;
+	proof: { trunk: { name: string | null; sha: string | null }; head: string } | null;
+	drift?: { stage: string; files: string[] };
+};
+
+async function runDone(r: TestRepo, input: Parameters<typeof done>[1] = {}, env: Record<string, string> = {}): Promise<Loose & { data?: DoneResultData }> {
+	const result: AnyResult = await done(r.ctx({ env: { PATH: process.env.PATH, ...env } }), input);
+	expectValidEnvelope("done", result);
+	return result as Loose & { data?: DoneResultData };
+}
+
+const SCOPED = `[jobs]
+test = "true"
+[scopes.web]
+paths = ["web/**"]
+gate = "echo web-gate-ran"
+`;
+
+describe("the Proof names the trunk it was judged against", () => {
+	test("a Proof earned with DISCERN_TRUNK naming the branch itself is not reused by a plain done", async () => {
+		const r = await repo(SCOPED);
+		await r.git("switch", "-q", "-c", "feature");
+		await r.write("notes.txt", "x\n");
+		await r.commitAll("feature work");
+		const overridden = await runDone(r, {}, { DISCERN_TRUNK: "feature" });
+		expect(overridden.ok).toBe(true);
+		expect(overridden.data?.proof?.trunk.name).toBe("feature");
+		// No branch diff to classify: every scope gate ran, and the result says so.
+		expect(overridden.steps?.map((step) => step.label)).toContain("scope:web");
+		expect(overridden.data?.all_scopes_because).toContain("is the trunk");
+		expect(overridden.hints?.join(" ")).toContain("Every scope gate runs");
+
+		const plain = await runDone(r);
+		expect(plain.ok).toBe(true);
+		expect(plain.data?.gate_ran).toBe(true);
+		expect(plain.data?.proof?.trunk.name).toBe("main");
+		expect(plain.steps?.map((step) => step.label)).not.toContain("scope:web");
+	});
+
+	test("a Proof is not reused once the trunk has moved", async () => {
+		const r = await repo(SCOPED);
+		await r.git("switch", "-q", "-c", "feature");
+		await r.write("notes.txt", "x\n");
+		await r.commitAll("feature work");
+		const first = await runDone(r);
+		expect(first.ok).toBe(true);
+		const mainSha = (await r.git("rev-parse", "main")).trim();
+		expect(first.data?.proof?.trunk).toEqual({ name: "main", sha: mainSha });
+		expect((await runDone(r)).data?.gate_ran).toBe(false);
+
+		await r.git("switch", "-q", "main");
+		await r.write("web/page.html", "<p>\n");
+		await r.commitAll("trunk moves");
+		await r.git("switch", "-q", "feature");
+		const seen = (await status(r.ctx(), {})) as { data?: { proof: { state: string } } };
+		expect(seen.data?.proof.state).toBe("stale");
+		const again = await runDone(r);
+		expect(again.ok).toBe(true);
+		expect(again.data?.gate_ran).toBe(true);
+	});
+
+	test("done on the trunk itself runs every scope gate and says so", async () => {
+		const r = await repo(SCOPED);
+		const result = await runDone(r);
+		expect(result.ok).toBe(true);
+		expect(result.data?.scopes_changed).toEqual(["web"]);
+		expect(result.steps?.map((step) => step.label)).toContain("scope:web");
+		expect(result.data?.all_scopes_because).toContain("trunk `main`");
+	});
+
+	test("a clone made with -b feat (origin/HEAD names the branch) runs every scope gate", async () => {
+		const origin = await repo(SCOPED);
+		await origin.git("switch", "-q", "-c", "feat");
+		await origin.write("notes.txt", "x\n");
+		await origin.commitAll("feat work");
+		const parent = await makeTempDir();
+		dirs.push(parent);
+		const clonePath = join(parent, "clone");
+		await runGit(parent, ["clone", "-q", "-b", "feat", origin.root, clonePath]);
+		await runGit(clonePath, ["remote", "set-head", "origin", "feat"]);
+		const clone: TestRepo = { ...origin, root: clonePath, ctx: (overrides = {}) => origin.ctx({ cwd: clonePath, ...overrides }) };
+		const result = await runDone(clone);
+		expect(result.ok).toBe(true);
+		expect(result.steps?.map((step) => step.label)).toContain("scope:web");
+		expect(result.data?.all_scopes_because).toBeDefined();
+		expect(await survivors(clonePath)).toEqual([]);
+	});
+});
+
+describe("local git configuration cannot make a changed tree look clean", () => {
+	/** Rewrite a tracked file with same-size content and put its mtime back: only ctime and content tell. */
+	async function sneakyEdit(r: TestRepo, path: string, content: string): Promise<void> {
+		const before = await stat(join(r.root, path));
+		await writeFile(join(r.root, path), content);
+		await utimes(join(r.root, path), before.atime, before.mtime);
+	}
+
+	test("core.checkStat=minimal with core.trustctime=false: a same-size edit is still dirty", async () => {
+		const r = await repo("[jobs]\ntest = \"true\"\n", { "src.txt": "aaaa\n" });
+		await r.git("config", "core.checkStat", "minimal");
+		await r.git("config", "core.trustctime", "false");
+		// An old mtime, recorded in a newer index: git has no reason to look again.
+		const old = new Date("2020-01-01T00:00:00");
+		await utimes(join(r.root, "src.txt"), old, old);
+		await r.git("update-index", "--refresh");
+		await sneakyEdit(r, "src.txt", "bbbb\n");
+		expect((await r.git("status", "--porcelain")).trim()).toBe(""); // git itself is fooled
+		const result = await runDone(r);
+		expect(result.ok).toBe(false);
+		expect(result.error).toBe("dirty_worktree");
+		expect(result.message).toContain("src.txt");
+	});
+
+	test("a job's same-size edit with the mtime put back is tree drift, whatever the config", async () => {
+		const r = await repo(
+			'[jobs]\ntest = "printf bbbb > src.txt && touch -d \\"2020-01-01 00:00:00\\" src.txt"\n',
+			{ "src.txt": "aaaa" },
+		);
+		await r.git("config", "core.checkStat", "minimal");
+		await r.git("config", "core.trustctime", "false");
+		await utimes(join(r.root, "src.txt"), new Date("2020-01-01T00:00:00"), new Date("2020-01-01T00:00:00"));
+		await r.git("update-index", "--refresh");
+		const result = await runDone(r);
+		expect(result.ok).toBe(false);
+		expect(result.data?.failed_stage).toBe("tree_drift");
+		expect(result.data?.drift?.files).toEqual(["src.txt"]);
+	});
+
+	test("core.ignoreStat cannot hide an edit", async () => {
+		const r = await repo("[jobs]\ntest = \"true\"\n", { "src.txt": "one\n" });
+		await r.git("config", "core.ignoreStat", "true");
+		await r.write("src.txt", "two, longer\n");
+		const result = await runDone(r);
+		expect(result.ok).toBe(false);
+		expect(result.error).toBe("dirty_worktree");
+	});
+
+	test("an fsmonitor hook that reports nothing cannot hide an edit", async () => {
+		const r = await repo("[jobs]\ntest = \"true\"\n", { "src.txt": "one\n" });
+		const hook = join(r.root, ".git", "quiet-fsmonitor");
+		// Protocol v2: echo a token, then list no changed paths.
+		await writeFile(hook, '#!/bin/sh\nprintf "token\\0"\n', { mode: 0o755 });
+		await r.git("config", "core.fsmonitor", hook);
+		await r.git("config", "core.fsmonitorHookVersion", "2");
+		await r.git("status"); // let git record the token
+		await r.write("src.txt", "two, longer\n");
+		const result = await runDone(r);
+		expect(result.ok).toBe(false);
+		expect(result.error).toBe("dirty_worktree");
+	});
+
+	test("a dirty submodule marked ignore=all in the local config is still dirty", async () => {
+		const sub = await repo("", { "lib.txt": "lib\n" });
+		const r = await repo("[jobs]\ntest = \"true\"\n");
+		await r.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", sub.root, "vendor/lib");
+		await r.commitAll("add submodule");
+		await r.git("config", "submodule.vendor/lib.ignore", "all");
+		await r.git("config", "diff.ignoreSubmodules", "all");
+		await writeFile(join(r.root, "vendor/lib/lib.txt"), "changed inside the submodule\n");
+		expect((await r.git("status", "--porcelain")).trim()).toBe(""); // git itself is fooled
+		const result = await runDone(r);
+		expect(result.ok).toBe(false);
+		expect(result.error).toBe("dirty_worktree");
+		expect(result.message).toContain("vendor/lib");
+	});
+
+	test("a job that edits a tracked file and then hides it with assume-unchanged fails with tree_drift", async () => {
+		const r = await repo('[jobs]\ntest = "echo tampered >> README.md && git update-index --assume-unchanged README.md"\n');
+		const result = await runDone(r);
+		expect(result.ok).toBe(false);
+		expect(result.data?.failed_stage).toBe("tree_drift");
+		expect(result.data?.drift?.files).toContain("README.md");
+	});
+
+	test("a job that hides an edit with skip-worktree fails with tree_drift", async () => {
+		const r = await repo('[jobs]\nbuild = "echo tampered >> README.md && git update-index --skip-worktree README.md"\ntest = "true"\n');
+		const result = await runDone(r);
+		expect(result.data?.failed_stage).toBe("tree_drift");
+		expect(result.data?.drift?.stage).toBe("build");
+	});
+});
+
+describe("discern.toml must be the commit's own", () => {
+	test("an uncommitted discern.toml excluded locally cannot earn a Proof", async () => {
+		const r = await repo("");
+		await rm(join(r.root, "discern.toml"));
+		await r.git("rm", "-q", "--cached", "discern.toml");
+		await r.commitAll("no config");
+		await writeFile(join(r.root, ".git/info/exclude"), "discern.toml\n");
+		await r.write("discern.toml", '[jobs]\ntest = "true"\n');
+		expect((await r.git("status", "--porcelain")).trim()).toBe("");
+		const result = await runDone(r);
+		expect(result.ok).toBe(false);
+		expect(result.error).toBe("dirty_worktree");
+		expect(result.message).toContain("not committed");
+	});
+
+	test("a discern.toml committed as a symbolic link cannot earn a Proof", async () => {
+		const r = await repo("", { "real.toml": '[jobs]\ntest = "true"\n' });
+		await rm(join(r.root, "discern.toml"));
+		await symlink("real.toml", join(r.root, "discern.toml"));
+		await r.commitAll("config is a link");
+		const result = await runDone(r);
+		expect(result.ok).toBe(false);
+		expect(result.error).toBe("dirty_worktree");
+		expect(result.message).toContain("symbolic link");
+	});
+
+	test("a discern.toml whose edit is hidden by assume-unchanged cannot earn a Proof", async () => {
+		const r = await repo('[jobs]\ntest = "exit 1"\n');
+		await r.git("update-index", "--assume-unchanged", "discern.toml");
+		await r.write("discern.toml", '[jobs]\ntest = "true"\n');
+		const result = await runDone(r);
+		expect(result.ok).toBe(false);
+		expect(result.error).toBe("dirty_worktree");
+	});
+});
+
+describe("HEAD and the branch at the end", () => {
+	for (const [what, command] of [
+		["switches branch", "git switch -q -c elsewhere"],
+		["detaches HEAD", "git switch -q --detach"],
+		["commits", "git -c user.name=x -c user.email=x@x commit -q --allow-empty -m sneaky"],
+	] as const) {
+		test(`a job that ${what} yields tree_drift, not a Proof`, async () => {
+			const r = await repo(`[jobs]\ntest = "${command}"\n`);
+			const result = await runDone(r);
+			expect(result.ok).toBe(false);
+			expect(result.data?.failed_stage).toBe("tree_drift");
+			expect(result.data?.proof).toBeNull();
+			expect(result.data?.drift?.files.join(" ")).toContain("HEAD moved");
+		});
+	}
+});
+
+describe("nothing declared, nothing proven", () => {
+	for (const [what, config] of [
+		["an empty config", ""],
+		["only empty commands", '[jobs]\ntest = ":"\nlint = ""\n'],
+	] as const) {
+		test(`${what} refuses with nothing_to_prove`, async () => {
+			const r = await repo(config);
+			const result = await runDone(r);
+			expect(result.ok).toBe(false);
+			expect(result.error).toBe("nothing_to_prove");
+			expect(result.hints?.join(" ")).toContain("discern setup");
+		});
+	}
+});
+
+describe("a change from outside the gate", () => {
+	test("is reported as drift but is not the commit's red verdict", async () => {
+		const r = await repo('[jobs]\ntest = "sleep 1"\n');
+		const running = runDone(r);
+		await Bun.sleep(400);
+		await r.write("README.md", "an editor saved this\n");
+		const first = await running;
+		expect(first.data?.failed_stage).toBe("tree_drift");
+		await r.git("checkout", "--", "README.md");
+		const second = await runDone(r);
+		expect(second.error).not.toBe("unchanged_tree_rerun");
+		expect(second.ok).toBe(true);
+	});
+
+	test("config set waits its turn: it refuses with locked while done runs", async () => {
+		const r = await repo('[jobs]\ntest = "sleep 1"\n');
+		const running = runDone(r);
+		await Bun.sleep(400);
+		const set: Loose = await configVerb(r.ctx(), { action: "set", key: "gate.timeout", value: "30" });
+		expect(set.ok).toBe(false);
+		expect(set.error).toBe("locked");
+		expect((await running).ok).toBe(true);
+	});
+});
+
+describe("state paths blocked", () => {
+	test("a file where .git/discern belongs: write_denied naming the path, not a crash", async () => {
+		const r = await repo('[jobs]\ntest = "true"\n');
+		await writeFile(join(r.root, ".git/discern"), "in the way\n");
+		const run = await runDiscern(["done", "--json"], { cwd: r.root });
+		expect(run.exitCode).toBe(1);
+		const result = onlyJson(run.stdout);
+		expect(result.error).toBe("write_denied");
+		expect(String(result.message)).toContain(join(r.root, ".git/discern"));
+	});
+
+	test("a folder where runs/ logs go: write_denied", async () => {
+		const r = await repo('[jobs]\ntest = "true"\n');
+		await mkdir(join(r.root, ".git/discern"), { recursive: true });
+		await writeFile(join(r.root, ".git/discern/runs"), "in the way\n");
+		const result = await runDone(r);
+		expect(result.error).toBe("write_denied");
+		expect(result.message).toContain("runs");
+	});
+
+	test("a folder where proof.json goes: the green run is reported, with write_denied", async () => {
+		const r = await repo('[jobs]\ntest = "true"\n');
+		await mkdir(join(r.root, ".git/discern/proof.json"), { recursive: true });
+		const result = await runDone(r);
+		expect(result.ok).toBe(false);
+		expect(result.error).toBe("write_denied");
+		expect(result.message).toContain("The gate passed");
+		expect(result.steps?.map((step) => step.outcome)).toEqual(["ok"]);
+		expect(result.data?.failed_stage).toBeNull();
+	});
+});
+
+describe("submodules keep their own index", () => {
+	async function withSubmodule(config: string): Promise<TestRepo> {
+		const sub = await repo("", { "lib.txt": "lib\n" });
+		const r = await repo(config);
+		await r.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", sub.root, "vendor/lib");
+		await r.commitAll("add submodule");
+		return r;
+	}
+
+	test("an edit hidden with assume-unchanged inside a submodule cannot earn a Proof", async () => {
+		const r = await withSubmodule('[jobs]\ntest = "true"\n');
+		await runGit(join(r.root, "vendor/lib"), ["update-index", "--assume-unchanged", "lib.txt"]);
+		await writeFile(join(r.root, "vendor/lib/lib.txt"), "changed\n");
+		const result = await runDone(r);
+		expect(result.error).toBe("dirty_worktree");
+		expect(result.message).toContain("vendor/lib/lib.txt");
+	});
+
+	test("a job that edits a submodule file and hides it fails with tree_drift", async () => {
+		const r = await withSubmodule('[jobs]\ntest = "cd vendor/lib && echo changed > lib.txt && git update-index --assume-unchanged lib.txt"\n');
+		const result = await runDone(r);
+		expect(result.data?.failed_stage).toBe("tree_drift");
+		expect(result.data?.drift?.files).toContain("vendor/lib/lib.txt");
+	});
+});
+
+describe("the commit's real objects", () => {
+	test("a replace ref that shows another tree under HEAD's name cannot earn a Proof for HEAD", async () => {
+		const r = await repo('[jobs]\ntest = "test -f ok"\n');
+		const real = (await r.git("rev-parse", "HEAD")).trim();
+		await r.write("ok", "passes\n");
+		await r.commitAll("the tree that passes");
+		const passing = (await r.git("rev-parse", "HEAD")).trim();
+		await r.git("reset", "-q", "--soft", real);
+		await r.git("replace", real, passing);
+		await r.git("reset", "-q");
+		expect((await r.git("status", "--porcelain")).trim()).toBe(""); // git itself is fooled
+		const result = await runDone(r);
+		expect(result.ok).toBe(false);
+		expect(result.error).toBe("dirty_worktree");
+		expect(result.message).toContain("ok");
+	});
+});
+
+describe("attributes from outside the tree", () => {
+	test("a clean filter set in .git/info/attributes cannot make an edited file pass for committed", async () => {
+		const r = await repo('[jobs]\ntest = "grep -q good src.txt"\n', { "src.txt": "aaaa\n", "golden.txt": "aaaa\n" });
+		await r.git("config", "filter.hide.clean", "cat golden.txt");
+		await r.git("config", "filter.hide.smudge", "cat");
+		await writeFile(join(r.root, ".git/info/attributes"), "src.txt filter=hide\n");
+		await r.write("src.txt", "good\n");
+		expect((await r.git("-c", "core.checkStat=minimal", "status", "--porcelain")).trim()).toBe(""); // git itself is fooled
+		const result = await runDone(r);
+		expect(result.ok).toBe(false);
+		expect(result.error).toBe("dirty_worktree");
+		expect(result.message).toContain("info/attributes sets `filter`");
+	});
+
+	test("a global attributes file that only unsets conversions is fine", async () => {
+		const r = await repo('[jobs]\ntest = "true"\n');
+		await writeFile(join(r.root, ".git/info/attributes"), "# binary files\n*.png -text -diff\n");
+		expect((await runDone(r)).ok).toBe(true);
+	});
+});
