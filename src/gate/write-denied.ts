@@ -1,4 +1,5 @@
 import type { Refusal } from "../contract/envelope.ts";
+import { quoteName } from "../text/terminal.ts";
 
 /**
  * A file system error on discern's own state (a file where `.git/discern`
@@ -10,7 +11,7 @@ export function writeDenied(error: unknown, what: string): Refusal | null {
 	if (typeof error !== "object" || error === null || !("code" in error)) return null;
 	const code = String(error.code);
 	if (!STATE_ERRORS.has(code)) return null;
-	const path = "path" in error && typeof error.path === "string" ? error.path : "its state folder";
+	const path = "path" in error && typeof error.path === "string" ? quoteName(error.path) : "its state folder";
 	return {
 		error: "write_denied",
 		message: `discern cannot write ${what} at ${path} (${code}: ${STATE_ERRORS.get(code)}).`,

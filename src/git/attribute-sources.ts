@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { quoteName } from "../text/terminal.ts";
 import { git } from "./run.ts";
 
 /**
@@ -22,7 +23,7 @@ export async function attributesFromOutsideTheTree(commonDir: string, root: stri
 		sources.map(async (path) => {
 			const text = await readFile(path, "utf8").catch(() => "");
 			const names = transformingAttributes(text);
-			return names.length > 0 ? `${path} sets ${names.map((name) => `\`${name}\``).join(", ")}` : null;
+			return names.length > 0 ? `${quoteName(path)} sets ${names.map((name) => `\`${name}\``).join(", ")}` : null;
 		}),
 	);
 	return found.filter((line): line is string => line !== null);
