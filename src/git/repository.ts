@@ -52,6 +52,17 @@ export async function readWorkingState(root: string): Promise<WorkingState | nul
 	return result.exitCode === 0 ? parsePorcelainV2(result.stdout) : null;
 }
 
+/** The checkout's own status behind the evidence interface: for runs that never earn a Proof (`done --standalone`). */
+export function plainStatus(root: string): { status: () => Promise<WorkingState | null>; close: () => Promise<void> } {
+	return {
+		status: async () => {
+			const result = await git(["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all"], root);
+			return result.exitCode === 0 ? parsePorcelainV2(result.stdout) : null;
+		},
+		close: async () => undefined,
+	};
+}
+
 /** Commits on HEAD not on `base`, and on `base` not on HEAD. */
 export async function aheadBehind(root: string, base: string): Promise<{ ahead: number; behind: number } | null> {
 	const result = await git(["rev-list", "--left-right", "--count", `${base}...HEAD`], root);

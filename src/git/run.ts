@@ -10,13 +10,14 @@ import { type Captured, capture } from "../platform/process.ts";
 export function git(
 	args: readonly string[],
 	cwd: string,
-	options: { signal?: AbortSignal; env?: Readonly<Record<string, string | undefined>>; optionalLocks?: boolean } = {},
+	options: { signal?: AbortSignal; env?: Readonly<Record<string, string | undefined>>; optionalLocks?: boolean; input?: string } = {},
 ): Promise<Captured> {
 	return capture(["git", ...args], {
 		cwd,
 		// Optional locks stay off unless asked for: a read must not rewrite the user's index behind their back.
 		env: { ...(options.env ?? process.env), GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", LC_ALL: "C", GIT_OPTIONAL_LOCKS: options.optionalLocks ? "1" : "0", ...REAL_OBJECTS },
 		...(options.signal ? { signal: options.signal } : {}),
+		...(options.input !== undefined ? { input: options.input } : {}),
 	});
 }
 

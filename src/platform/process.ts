@@ -12,18 +12,20 @@ export interface CaptureOptions {
 	cwd: string;
 	env?: Readonly<Record<string, string | undefined>>;
 	signal?: AbortSignal;
+	/** Written to the child's stdin (closed otherwise). */
+	input?: string;
 }
 
 /** Exit code used when the executable could not be started at all. */
 export const NOT_STARTED = 127;
 
 export async function capture(argv: readonly string[], options: CaptureOptions): Promise<Captured> {
-	let child: Bun.Subprocess<"ignore", "pipe", "pipe">;
+	let child: Bun.Subprocess<"ignore" | Blob, "pipe", "pipe">;
 	try {
 		child = Bun.spawn([...argv], {
 			cwd: options.cwd,
 			...(options.env ? { env: cleanEnv(options.env) } : {}),
-			stdin: "ignore",
+			stdin: options.input === undefined ? "ignore" : new Blob([options.input]),
 			stdout: "pipe",
 			stderr: "pipe",
 			...(options.signal ? { signal: options.signal } : {}),

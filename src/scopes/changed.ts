@@ -14,7 +14,8 @@ export const NO_TRUNK_REASON = "no trunk is known, so committed changes on this 
 
 // Renames are off so that a move counts at both ends: the old path's scope
 // lost a file just as surely as the new path's scope gained one.
-const DIFF = ["diff", "--name-only", "-z", "--no-renames"] as const;
+// Submodule changes always count: local config or `.gitmodules` may say `ignore = all`.
+const DIFF = ["diff", "--name-only", "-z", "--no-renames", "--ignore-submodules=none"] as const;
 
 /**
  * Every path the branch and the working tree change: the diff against the

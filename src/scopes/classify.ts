@@ -3,6 +3,9 @@ import type { ScopeClassifier } from "./glob.ts";
 /** The marker that follows the touched scopes when a path outside every neutral scope changed; no scope may take the name. */
 export const CODE_MARKER = "code";
 
+/** A name no real path ends in: `path/<probe>` asks "does a scope cover what is inside `path`?". */
+const FOLDER_PROBE = "\u0000";
+
 export interface Classification {
 	/** Touched scope names, in declaration order. */
 	touched: string[];
@@ -24,10 +27,13 @@ export function classify(paths: readonly string[], classifier: ScopeClassifier, 
 	let code = false;
 	for (const path of paths) {
 		let neutral = false;
-		for (const index of classifier.scopesOf(path)) {
-			tallies[index] = (tallies[index] ?? 0) + 1;
-			if (scopes[index]?.neutral) neutral = true;
-		}
+		const own = classifier.scopesOf(path);
+		for (const index of own) if (scopes[index]?.neutral) neutral = true;
+		// A submodule changes as one path (`vendor/lib`) standing for everything inside it, so a scope
+		// covering its contents (`vendor/lib/**`) is touched too. Touching more scopes only runs more
+		// gates; whether the path is neutral is still decided by its own matches.
+		const inside = classifier.scopesOf(`${path}/${FOLDER_PROBE}`);
+		for (const index of new Set([...own, ...inside])) tallies[index] = (tallies[index] ?? 0) + 1;
 		if (!neutral) code = true;
 	}
 	const counts: Record<string, number> = {};

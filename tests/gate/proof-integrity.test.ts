@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdir, rm, symlink, utimes, writeFile, stat } from "node:fs/promises";
+import { chmod, mkdir, rm, symlink, utimes, writeFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { AnyResult } from "../../src/contract/envelope.ts";
 import { done } from "../../src/verbs/done/done.ts";
@@ -406,5 +406,159 @@ describe("attributes from outside the tree", () => {
 		const r = await repo('[jobs]\ntest = "true"\n');
 		await writeFile(join(r.root, ".git/info/attributes"), "# binary files\n*.png -text -diff\n");
 		expect((await runDone(r)).ok).toBe(true);
+	});
+});
+
+describe("a hostile review's cases: conversions, drivers, submodules, work trees, scopes", () => {
+	const FAILS_UNLESS_EDITED = { "check.sh": "exit 1\n", "golden.sh": "exit 1\n" };
+	const JOB = '[jobs]\ntest = "sh check.sh"\n';
+
+	test("a committed filter attribute whose driver is redefined locally cannot hide an edit", async () => {
+		const r = await repo(JOB, { ...FAILS_UNLESS_EDITED, ".gitattributes": "check.sh filter=lfs\n" });
+		await r.git("config", "filter.lfs.clean", `cat ${join(r.root, "golden.sh")}`);
+		await r.write("check.sh", "exit 0\n");
+		const result = await runDone(r);
+		expect(result.error).toBe("dirty_worktree");
+		expect(result.message).toContain("filter `lfs`");
+	});
+
+	test("an ignored .gitattributes cannot make git see the files differently", async () => {
+		const r = await repo(JOB, FAILS_UNLESS_EDITED);
+		await writeFile(join(r.root, ".git/info/exclude"), ".gitattributes\n");
+		await r.write(".gitattributes", "check.sh -text\n");
+		const result = await runDone(r);
+		expect(result.error).toBe("dirty_worktree");
+		expect(result.message).toContain(".gitattributes");
+	});
+
+	test("a global attributes file (even named relative to the repository) is not consulted", async () => {
+		const r = await repo(JOB, FAILS_UNLESS_EDITED);
+		await r.git("config", "filter.hide.clean", `cat ${join(r.root, "golden.sh")}`);
+		await r.git("config", "core.attributesFile", ".git/my-attributes");
+		await writeFile(join(r.root, ".git/my-attributes"), "check.sh filter=hide\n");
+		await r.write("check.sh", "exit 0\n");
+		const result = await runDone(r, {}, {});
+		expect(result.ok).toBe(false);
+		expect(result.error).toBe("dirty_worktree");
+	});
+
+	for (const [setting, value, edit] of [
+		// A checkout under autocrlf writes CRLF, which git then calls clean: the bytes the jobs read are not the commit's.
+		["core.autocrlf", "true", async (r: TestRepo) => (await rm(join(r.root, "data.txt")), await r.git("checkout", "--", "data.txt"))],
+		["core.fileMode", "false", async (r: TestRepo) => chmod(join(r.root, "data.txt"), 0o755)],
+	] as const) {
+		test(`${setting}=${value} cannot hide a change git would otherwise see`, async () => {
+			const r = await repo('[jobs]\ntest = "true"\n', { "data.txt": "line\n" });
+			await r.git("config", setting, value);
+			await edit(r);
+			await r.git("update-index", "-q", "--refresh");
+			expect((await r.git("status", "--porcelain")).trim()).toBe(""); // git itself is fooled
+			const result = await runDone(r);
+			expect(result.error).toBe("dirty_worktree");
+			expect(result.message).toContain("data.txt");
+		});
+	}
+
+	test("core.symlinks=false cannot pass a plain file off as a committed symbolic link", async () => {
+		const r = await repo('[jobs]\ntest = "true"\n', { "suite/a.test": "x\n" });
+		await symlink("suite", join(r.root, "tests"));
+		await r.commitAll("a link");
+		await r.git("config", "core.symlinks", "false");
+		await rm(join(r.root, "tests"));
+		await writeFile(join(r.root, "tests"), "suite");
+		const result = await runDone(r);
+		expect(result.error).toBe("dirty_worktree");
+		expect(result.message).toContain("tests");
+	});
+
+	test("a work tree moved by per-worktree config cannot have git judge another folder", async () => {
+		const r = await repo(JOB, FAILS_UNLESS_EDITED);
+		const pristine = await makeTempDir();
+		dirs.push(pristine);
+		await runGit(r.root, ["--work-tree", pristine, "checkout", "-f", "HEAD", "--", "."]);
+		await r.git("config", "extensions.worktreeConfig", "true");
+		await r.git("config", "--worktree", "core.worktree", pristine);
+		await writeFile(join(r.root, "check.sh"), "exit 0\n");
+		const result = await runDone(r);
+		expect(result.ok).toBe(false);
+		expect(result.error).toBe("dirty_worktree");
+	});
+
+	async function withSubmodule(config: string, files: Record<string, string> = { "lib.txt": "lib\n" }): Promise<{ r: TestRepo; sub: TestRepo }> {
+		const sub = await repo("", files);
+		const r = await repo(config);
+		await r.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", sub.root, "vendor/lib");
+		await r.commitAll("add submodule");
+		return { r, sub };
+	}
+
+	test("a same-size edit inside a submodule with its mtime put back is still dirty", async () => {
+		const { r } = await withSubmodule('[jobs]\ntest = "true"\n', { "lib.txt": "aaaa\n" });
+		const path = join(r.root, "vendor/lib/lib.txt");
+		const old = new Date("2020-01-01T00:00:00");
+		await utimes(path, old, old);
+		await runGit(join(r.root, "vendor/lib"), ["update-index", "--refresh"]);
+		await writeFile(path, "bbbb\n");
+		await utimes(path, old, old);
+		expect((await r.git("status", "--porcelain")).trim()).toBe(""); // git itself is fooled
+		const result = await runDone(r);
+		expect(result.error).toBe("dirty_worktree");
+		expect(result.message).toContain("vendor/lib/lib.txt");
+	});
+
+	test("files placed in an uninitialised submodule's folder are seen", async () => {
+		const { r } = await withSubmodule('[jobs]\ntest = "true"\n');
+		await r.git("submodule", "deinit", "-q", "-f", "vendor/lib");
+		await writeFile(join(r.root, "vendor/lib/lib.txt"), "not the submodule\n");
+		expect((await r.git("status", "--porcelain")).trim()).toBe(""); // git itself is fooled
+		const result = await runDone(r);
+		expect(result.error).toBe("dirty_worktree");
+		expect(result.message).toContain("vendor/lib");
+	});
+
+	test("a submodule checked out at another commit is dirty even with git told to ignore it", async () => {
+		const { r, sub } = await withSubmodule('[jobs]\ntest = "true"\n');
+		await sub.write("lib.txt", "newer\n");
+		await sub.commitAll("newer");
+		await runGit(join(r.root, "vendor/lib"), ["-c", "protocol.file.allow=always", "pull", "-q", "origin", "main"]);
+		await r.git("config", "diff.ignoreSubmodules", "all");
+		const result = await runDone(r);
+		expect(result.error).toBe("dirty_worktree");
+		expect(result.message).toContain("vendor/lib");
+	});
+
+	test("a branch that bumps a submodule touches the scope covering its contents, whatever ignore says", async () => {
+		const { r, sub } = await withSubmodule('[jobs]\ntest = "true"\n[scopes.vendor]\npaths = ["vendor/lib/**"]\ngate = "echo vendor-gate"\n');
+		await r.git("switch", "-q", "-c", "bump");
+		await sub.write("lib.txt", "newer\n");
+		await sub.commitAll("newer");
+		await runGit(join(r.root, "vendor/lib"), ["-c", "protocol.file.allow=always", "pull", "-q", "origin", "main"]);
+		await r.git("add", "vendor/lib");
+		await r.git("commit", "-q", "-m", "bump");
+		await r.git("config", "diff.ignoreSubmodules", "all");
+		const result = await runDone(r);
+		expect(result.ok).toBe(true);
+		expect(result.data?.scopes_changed).toEqual(["vendor"]);
+		expect(result.steps?.map((step) => step.label)).toContain("scope:vendor");
+	});
+
+	test("a trunk named by a local hint that is the branch itself skips never-loosen loudly and records it", async () => {
+		const r = await repo('[jobs]\ntest = "true"\n[standards.cov]\nrun = "echo DISCERN_METRIC cov 50"\ndirection = "up"\nlimit = 40\n');
+		await r.git("switch", "-q", "-c", "feat");
+		await r.write("discern.toml", '[jobs]\ntest = "true"\n[standards.cov]\nrun = "echo DISCERN_METRIC cov 50"\ndirection = "up"\nlimit = 10\n');
+		await r.commitAll("lower the floor");
+		expect((await runDone(r)).data?.failed_stage).toBe("standards");
+		await r.git("config", "init.defaultBranch", "feat");
+		await r.git("branch", "-q", "-m", "main", "old-main");
+		const result = await runDone(r);
+		expect(result.data?.proof?.trunk.name).toBe("feat");
+		expect(result.hints?.join(" ")).toContain("never-loosen check was skipped");
+	});
+
+	test("a missing temp folder is a refusal, not a crash", async () => {
+		const r = await repo('[jobs]\ntest = "true"\n');
+		const run = await runDiscern(["done", "--json"], { cwd: r.root, env: { TMPDIR: join(r.root, "no-such-folder") } });
+		expect(run.exitCode).toBe(1);
+		expect(onlyJson(run.stdout).error).toBe("dirty_worktree");
 	});
 });

@@ -8,9 +8,8 @@ import { planGate, planItems, type PlannedJob } from "../../gate/plan.ts";
 import type { FailedStage } from "../../gate/schema.ts";
 import { configDigest, type Judgement, type ProofRecord, readLastDone, readProof, removeProof, sameJudgement, writeLastRun, writeProof } from "../../gate/state.ts";
 import type { RepositoryLocation } from "../../git/repository.ts";
-import { attributesFromOutsideTheTree } from "../../git/attribute-sources.ts";
-import { filesHiddenFromStatus, readWorkingState } from "../../git/repository.ts";
-import { type EvidenceIndex, openEvidenceIndex } from "../../git/evidence.ts";
+import { filesHiddenFromStatus, plainStatus, readWorkingState } from "../../git/repository.ts";
+import { type EvidenceIndex, type EvidenceOutcome, openEvidenceIndex } from "../../git/evidence.ts";
 import { git, gitLine } from "../../git/run.ts";
 import type { WorkingState } from "../../git/status.ts";
 import { type BranchClues, readBranchClues, type Trunk } from "../../git/trunk.ts";
@@ -50,17 +49,16 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	const { repository, config } = opened;
 	// Independent reads together: each git call is a process start.
 	const branches = readBranchClues(repository.root);
-	const [evidence, authority, clues, hidden, transforming] = await Promise.all([
+	const [evidence, authority, clues, hidden] = await Promise.all([
 		openEvidenceIndex(repository.root, "HEAD"),
 		trunkAuthority(repository.root, config, ctx.env.DISCERN_TRUNK, branches),
 		branches,
 		standalone ? Promise.resolve([]) : filesHiddenFromStatus(repository.root),
-		standalone ? Promise.resolve([]) : attributesFromOutsideTheTree(repository.commonDir, repository.root, ctx.env),
 	]);
 	try {
-		return await judge(ctx, input, { repository, config, configBytes: opened.configBytes, evidence, authority, clues, hidden, transforming, standalone });
+		return await judge(ctx, input, { repository, config, configBytes: opened.configBytes, evidence, authority, clues, hidden, standalone });
 	} finally {
-		await evidence?.close();
+		if (evidence.ok) await evidence.index.close();
 	}
 }
 
@@ -68,19 +66,19 @@ interface Reads {
 	repository: RepositoryLocation;
 	config: DiscernConfig;
 	configBytes: Uint8Array;
-	/** Null when git could not build it (an unborn branch, a broken repository). */
-	evidence: EvidenceIndex | null;
+	/** Refused when git cannot build it or cannot be trusted to compare content here. */
+	evidence: EvidenceOutcome;
 	authority: TrunkAuthority;
 	clues: BranchClues;
 	hidden: string[] | null;
-	/** Attribute files outside the tree that transform content (see git/attribute-sources.ts). */
-	transforming: string[];
 	standalone: boolean;
 }
 
 async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, reads: Reads): Promise<DoneResult> {
-	const { repository, config, evidence, authority, clues, hidden, transforming, standalone } = reads;
+	const { repository, config, authority, clues, hidden, standalone } = reads;
 	const { trunk } = authority;
+	// A standalone run never earns a Proof: where the evidence index is refused, the checkout's own status will do.
+	const evidence = reads.evidence.ok ? reads.evidence.index : standalone && !reads.evidence.unborn ? plainStatus(repository.root) : null;
 	const working = evidence ? await evidence.status() : await readWorkingState(repository.root);
 	if (ctx.facts) Object.assign(ctx.facts, { branch: working?.branch ?? null, head: working?.head?.slice(0, 7) ?? null });
 
@@ -90,7 +88,13 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 	}
 	if (working.head === null) return fail("done", "dirty_worktree", "Nothing is committed on this branch yet: the gate checks commits.", ["Commit the work, then run `discern done`."]);
 	if (working.branch === null) return fail("done", "detached_head", `HEAD is detached at ${working.head.slice(0, 7)}: a Proof belongs to a branch.`, ["Switch to a branch (`git switch -c NAME`), then run `discern done`."]);
-	if (!evidence) return fail("done", "dirty_worktree", "git could not read the committed tree, so the working tree cannot be compared with it.", ["Run `git status` and `git fsck` to repair the repository."]);
+	if (!evidence) {
+		const why = reads.evidence.ok ? "" : reads.evidence.reason;
+		return fail("done", "dirty_worktree", `The working tree cannot be vouched for as the commit: ${why}.`, [
+			"Remove what the message names (or commit it in the tree), then run `discern done`.",
+			"`discern done --standalone` runs the gate as things are, without a Proof.",
+		]);
+	}
 	if (working.changes.length > 0 && !standalone) {
 		const names = working.changes.slice(0, 10).map((change) => quoteName(change.path));
 		const more = working.changes.length > 10 ? ` and ${working.changes.length - 10} more` : "";
@@ -103,12 +107,6 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 		const names = hidden === null ? "git could not list the tracked files" : `${hidden.slice(0, 10).map(quoteName).join(", ")}${hidden.length > 10 ? ` and ${hidden.length - 10} more` : ""}`;
 		return fail("done", "dirty_worktree", `git is told to ignore changes to some tracked files (${names}), so a clean status cannot vouch for the committed tree.`, [
 			"Undo it with `git update-index --no-assume-unchanged FILE` / `--no-skip-worktree FILE` (or leave sparse checkout), then run `discern done`.",
-			"`discern done --standalone` runs the gate as things are, without a Proof.",
-		]);
-	}
-	if (transforming.length > 0) {
-		return fail("done", "dirty_worktree", `git is told to transform file content from outside the tree (${transforming.join("; ")}), so a clean status cannot vouch for the committed tree.`, [
-			"Move those attributes into the committed .gitattributes (or remove them), then run `discern done`.",
 			"`discern done --standalone` runs the gate as things are, without a Proof.",
 		]);
 	}
@@ -146,12 +144,15 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 		trunk: { name: trunk.name, sha: trunk.sha ?? null },
 		scopes_changed: scopes.touched,
 		all_scopes_because: scopes.allBecause,
-		never_loosen: authority.config ? "checked" : "skipped",
+		// Compared with itself, never-loosen proves nothing: the branch is its own trunk here.
+		never_loosen: authority.config && trunk.name !== branch ? "checked" : "skipped",
 	};
 	const scopeFacts = { scopes_changed: scopes.touched, ...(scopes.allBecause ? { all_scopes_because: scopes.allBecause } : {}) };
 	const warnings = [
 		...(scopes.allBecause ? [`Every scope gate runs: ${scopes.allBecause}.`] : []),
-		...(!authority.config && Object.keys(config.standards).length > 0 ? [`The never-loosen check was skipped: ${authority.unreadable ?? "the trunk's config is unreadable"}.`] : []),
+		...(judgement.never_loosen === "skipped" && Object.keys(config.standards).length > 0
+			? [`The never-loosen check was skipped: ${trunk.name === branch ? `this branch is the trunk \`${branch}\` itself, so there is nothing independent to compare its standards with` : (authority.unreadable ?? "the trunk's config is unreadable")}.`]
+			: []),
 		...(authority.namedByBranch ? [`Only this branch's own discern.toml names the trunk \`${trunk.name ?? "?"}\`; set DISCERN_TRUNK or commit discern.toml on the trunk.`] : []),
 	];
 
