@@ -24,6 +24,8 @@ export const Judgement = v.strictObject({
 	scopes_changed: v.array(v.string()),
 	all_scopes_because: v.nullable(v.string()),
 	never_loosen: v.picklist(["checked", "skipped"]),
+	/** How the branch changed the gate's own jobs and scopes against the trunk (see gate/gate-changes.ts). */
+	gate_changes: v.array(v.string()),
 });
 export type Judgement = v.InferOutput<typeof Judgement>;
 

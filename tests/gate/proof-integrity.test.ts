@@ -562,3 +562,20 @@ describe("a hostile review's cases: conversions, drivers, submodules, work trees
 		expect(onlyJson(run.stdout).error).toBe("dirty_worktree");
 	});
 });
+
+describe("a branch that moves the bar itself", () => {
+	test("rewriting a job and making a scope neutral is said on the result and recorded in the Proof", async () => {
+		const r = await repo('[jobs]\ntest = "sh check.sh"\n[scopes.web]\npaths = ["web/**"]\ngate = "exit 1"\n', { "check.sh": "exit 0\n" });
+		await r.git("switch", "-q", "-c", "feat");
+		await r.write("discern.toml", '[jobs]\ntest = "true"\n[scopes.web]\npaths = ["web/**"]\ngate = "exit 1"\nneutral = true\n');
+		await r.write("web/a.js", "broken(\n");
+		await r.commitAll("lower the bar");
+		const result = await runDone(r);
+		expect(result.ok).toBe(true);
+		const said = result.hints?.join(" ") ?? "";
+		expect(said).toContain("job `test` changed");
+		expect(said).toContain("scope `web` became neutral");
+		const proof = JSON.parse(await Bun.file(join(r.root, ".git/discern/proof.json")).text()) as { judgement: { gate_changes: string[] } };
+		expect(proof.judgement.gate_changes).toEqual(["job `test` changed", "scope `web` became neutral"]);
+	});
+});

@@ -15,6 +15,7 @@ import type { WorkingState } from "../../git/status.ts";
 import { type BranchClues, readBranchClues, type Trunk } from "../../git/trunk.ts";
 import { configNotCommitted } from "../../gate/committed-config.ts";
 import { type TrunkAuthority, trunkAuthority } from "../../gate/trunk-authority.ts";
+import { gateChanges } from "../../gate/gate-changes.ts";
 import { writeDenied } from "../../gate/write-denied.ts";
 import { openProject } from "../../project/open.ts";
 import { quoteName } from "../../text/terminal.ts";
@@ -146,12 +147,16 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 		all_scopes_because: scopes.allBecause,
 		// Compared with itself, never-loosen proves nothing: the branch is its own trunk here.
 		never_loosen: authority.config && trunk.name !== branch ? "checked" : "skipped",
+		gate_changes: authority.config && trunk.name !== branch ? gateChanges(authority.config, config) : [],
 	};
 	const scopeFacts = { scopes_changed: scopes.touched, ...(scopes.allBecause ? { all_scopes_because: scopes.allBecause } : {}) };
 	const warnings = [
 		...(scopes.allBecause ? [`Every scope gate runs: ${scopes.allBecause}.`] : []),
 		...(judgement.never_loosen === "skipped" && Object.keys(config.standards).length > 0
 			? [`The never-loosen check was skipped: ${trunk.name === branch ? `this branch is the trunk \`${branch}\` itself, so there is nothing independent to compare its standards with` : (authority.unreadable ?? "the trunk's config is unreadable")}.`]
+			: []),
+		...(judgement.gate_changes.length > 0
+			? [`This branch changes what the gate runs, compared with the trunk \`${trunk.name ?? "?"}\`: ${judgement.gate_changes.join("; ")}. Whoever consents to landing should see this.`]
 			: []),
 		...(authority.namedByBranch ? [`Only this branch's own discern.toml names the trunk \`${trunk.name ?? "?"}\`; set DISCERN_TRUNK or commit discern.toml on the trunk.`] : []),
 	];
