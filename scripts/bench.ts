@@ -96,6 +96,14 @@ const BENCHMARKS: readonly ((ctx: BenchContext) => Benchmark)[] = [
 		maxRuns: 3,
 	}),
 	(ctx) => ({
+		// Runs of the probes above are kept too (five runs at most); the budget is the runs folder's (RUNS_BUDGET_BYTES).
+		name: "done: disk under .git/discern after 200 MB of output",
+		candidate: gateRun("discern done", ctx.discern, ctx.gate.noisy, "disk"),
+		budgets: [{ phase: "disk", kind: "absolute", max: 64 }],
+		unit: "MB",
+		maxRuns: 6,
+	}),
+	(ctx) => ({
 		name: "impact: 50 000 changed paths × 20 scopes",
 		candidate: timeToExit("discern impact --json", [ctx.discern, "impact", "--json"], { cwd: ctx.gate.impact }),
 		baseline: timeToExit("git status", [ctx.git, "status", "--porcelain"], { cwd: ctx.gate.impact }),

@@ -30,7 +30,7 @@ export async function diagnosticsOf(runs: readonly JobRun[], root: string): Prom
 	for (const run of runs) {
 		if (run.outcome !== "failed" || !run.logPath) continue;
 		const command = run.failedCommand ?? run.job.commands.join(" && ");
-		const excerpt = await readExcerpt(run.logPath);
+		const excerpt = await readExcerpt(run.logPath, undefined, run.outputBytes);
 		diagnostics.push({
 			tool: run.job.label,
 			severity: "error",
