@@ -3,6 +3,7 @@ import type { VerbContext } from "../contract/context.ts";
 import { type ConfigLoad, CONFIG_FILE, loadConfig } from "../config/load.ts";
 import type { DiscernConfig } from "../config/schema.ts";
 import { locateRepository, type RepositoryLocation } from "../git/repository.ts";
+import { clip } from "../text/clip.ts";
 
 export type Opened<T> = ({ ok: true } & T) | { ok: false; refusal: Refusal };
 
@@ -13,9 +14,9 @@ export async function openRepository(ctx: VerbContext): Promise<Opened<{ reposit
 			ok: false,
 			refusal: {
 				error: "no_repository",
-				message: `${ctx.cwd} is not inside a git repository (${located.reason}).`,
+				message: `${clip(ctx.cwd)} is not inside a git repository (${clip(located.reason)}).`,
 				hints: located.reason.includes("dubious ownership")
-					? [`git refuses a repository owned by someone else: \`git config --global --add safe.directory ${ctx.cwd}\` if you trust it.`]
+					? [`git refuses a repository owned by someone else: \`git config --global --add safe.directory ${clip(ctx.cwd)}\` if you trust it.`]
 					: ["Run discern inside a git checkout, or pass --cwd DIR (MCP: an absolute `path`).", "New project? `git init` first."],
 			},
 		};
@@ -29,7 +30,7 @@ export function configRefusal(load: Exclude<ConfigLoad, { state: "valid" }>): Re
 	if (load.state === "missing") {
 		return {
 			error: "no_project",
-			message: `No ${CONFIG_FILE} at ${load.path}: discern is not set up in this repository.`,
+			message: `No ${CONFIG_FILE} at ${clip(load.path)}: discern is not set up in this repository.`,
 			hints: ["Run `discern setup` to detect the stack and propose jobs, then `discern setup --confirmed` to write the file."],
 		};
 	}

@@ -18,6 +18,7 @@
  * Matching is linear in path × pattern length (see `glob-match.ts`).
  */
 
+import { clip } from "../text/clip.ts";
 import { classEnd, compilePath, compileSegment, parseSegment, type SegmentsTest, type SegmentTest } from "./glob-match.ts";
 
 /** Brace expansion beyond these is a typo or an attack, not a scope. */
@@ -105,7 +106,7 @@ export function scopeGlobIssues(rawScopes: unknown): { scope: string; index: num
 		paths.forEach((pattern: unknown, index) => {
 			if (typeof pattern !== "string") return;
 			const problem = globProblem(pattern);
-			if (problem) issues.push({ scope, index, message: `\`scopes.${scope}.paths\` entry \`${pattern}\` is not a valid glob: ${problem}` });
+			if (problem) issues.push({ scope, index, message: `\`scopes.${clip(scope)}.paths\` entry \`${clip(pattern)}\` is not a valid glob: ${problem}` });
 		});
 	}
 	return issues;
@@ -130,7 +131,7 @@ type Piece =
 function piecesOf(patterns: readonly string[]): Piece[] {
 	return patterns.flatMap((pattern) => {
 		const problem = globProblem(pattern);
-		if (problem) throw new Error(`invalid glob \`${pattern}\`: ${problem}`);
+		if (problem) throw new Error(`invalid glob \`${clip(pattern)}\`: ${problem}`);
 		return (expandGlob(pattern) as string[]).map(pieceOf);
 	});
 }

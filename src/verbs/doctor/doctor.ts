@@ -1,4 +1,5 @@
 import { fail, ok, type Result } from "../../contract/envelope.ts";
+import { clip } from "../../text/clip.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { loadConfig } from "../../config/load.ts";
 import { locateRepository } from "../../git/repository.ts";
@@ -41,7 +42,7 @@ export async function doctor(ctx: VerbContext, input: v.InferOutput<typeof Docto
 	}
 	const data: DoctorData = { checks, summary: tally(checks) };
 	if (!located.found) {
-		return fail("doctor", "no_repository", `Not inside a git repository: ${located.reason}.`, ["Run `discern doctor` inside a git checkout, or pass --cwd DIR."], { data });
+		return fail("doctor", "no_repository", `Not inside a git repository: ${clip(located.reason)}.`, ["Run `discern doctor` inside a git checkout, or pass --cwd DIR."], { data });
 	}
 	const failing = checks.filter((check) => check.state === "fail");
 	if (failing.length > 0) {
