@@ -1,6 +1,6 @@
 /**
  * Performance budgets (SPEC §13), measured against baselines in the same run.
- *   bun scripts/bench.ts [--runs N] [--warmups N] [--build] [--json] [--strict]
+ *   bun scripts/bench.ts [--runs N] [--warmups N] [--build] [--json] [--strict] [--only TEXT]
  *
  * The machines are noisy, so every figure is a median over repeated runs,
  * candidate and baseline interleaved run by run, and budgets that can be
@@ -20,6 +20,7 @@ import { mcpSession, timeToExit, timeToFirstOutput } from "./bench/probes.ts";
 import { judge, type Outcome, renderJson, renderTable } from "./bench/report.ts";
 import { buildDiscern, buildHello, makeFixture } from "./bench/setup.ts";
 import { type GateFixtures, gateRun, makeGateFixtures, NOISY_BYTES, shellRun } from "./bench/gate.ts";
+import { checkGlobFixture, type GlobFixtures, makeGlobFixtures } from "./bench/globs.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const DISCERN = join(ROOT, "dist/discern");
@@ -32,6 +33,7 @@ interface BenchContext {
 	/** A small committed repository with `discern.toml`. */
 	fixture: string;
 	gate: GateFixtures;
+	globs: GlobFixtures;
 	/** A folder for baseline output files. */
 	scratch: string;
 }
@@ -94,15 +96,30 @@ const BENCHMARKS: readonly ((ctx: BenchContext) => Benchmark)[] = [
 		maxRuns: 3,
 	}),
 	(ctx) => ({
+		// Runs of the probes above are kept too (five runs at most); the budget is the runs folder's (RUNS_BUDGET_BYTES).
+		name: "done: disk under .git/discern after 200 MB of output",
+		candidate: gateRun("discern done", ctx.discern, ctx.gate.noisy, "disk"),
+		budgets: [{ phase: "disk", kind: "absolute", max: 64 }],
+		unit: "MB",
+		maxRuns: 6,
+	}),
+	(ctx) => ({
 		name: "impact: 50 000 changed paths × 20 scopes",
 		candidate: timeToExit("discern impact --json", [ctx.discern, "impact", "--json"], { cwd: ctx.gate.impact }),
 		baseline: timeToExit("git status", [ctx.git, "status", "--porcelain"], { cwd: ctx.gate.impact }),
 		budgets: [{ phase: WHOLE, kind: "absolute", max: 1000 }],
 		maxRuns: 10,
 	}),
+	(ctx) => ({
+		name: "impact: 16 consecutive **/ on a 20-deep path",
+		candidate: timeToExit("discern impact --json", [ctx.discern, "impact", "--json"], { cwd: ctx.globs.pathological }),
+		// The same repository and changes with `**/target.txt`: the ratio is what the pattern itself costs.
+		baseline: timeToExit("the same with **/target.txt", [ctx.discern, "impact", "--json"], { cwd: ctx.globs.plain }),
+		budgets: [{ phase: WHOLE, kind: "absolute", max: 50 }],
+	}),
 ];
 
-const USAGE = "usage: bun scripts/bench.ts [--runs N] [--warmups N] [--build] [--json] [--strict]\n";
+const USAGE = "usage: bun scripts/bench.ts [--runs N] [--warmups N] [--build] [--json] [--strict] [--only TEXT]\n";
 const flags = parseFlags();
 
 if (flags.help) {
@@ -139,11 +156,14 @@ try {
 	await mkdir(fixtureDir);
 	log("making the gate fixtures (50 000 files for impact)");
 	const gate = await makeGateFixtures(join(temp, "gate"));
-	const ctx: BenchContext = { discern: DISCERN, hello: await buildHello(temp), git, fixture: await makeFixture(fixtureDir), gate, scratch: temp };
+	const globs = await makeGlobFixtures(join(temp, "globs"));
+	const ctx: BenchContext = { discern: DISCERN, hello: await buildHello(temp), git, fixture: await makeFixture(fixtureDir), gate, globs, scratch: temp };
 	await preflight(ctx);
 	outcomes = [];
 	for (const make of BENCHMARKS) {
 		const benchmark = make(ctx);
+		// --only: the benchmarks whose name contains the text (while working on one budget).
+		if (flags.only !== undefined && !benchmark.name.includes(flags.only)) continue;
 		const benchRuns = Math.min(runs, benchmark.maxRuns ?? runs);
 		log(`measuring ${benchmark.name}: ${warmups} warm-up${warmups === 1 ? "" : "s"} + ${benchRuns} runs`);
 		const measurement = await measure(benchmark.name, benchmark.candidate, benchmark.baseline, { runs: benchRuns, warmups });
@@ -170,6 +190,7 @@ async function preflight(ctx: BenchContext): Promise<void> {
 		throw new Error(`discern status --json did not succeed in the fixture: ${JSON.stringify(status)}`);
 	}
 	if ((await capture([ctx.hello])) !== "hello\n") throw new Error("the hello-world baseline does not print hello");
+	for (const repo of [ctx.globs.pathological, ctx.globs.plain]) await checkGlobFixture(ctx.discern, repo);
 }
 
 async function capture(cmd: readonly string[]): Promise<string> {
@@ -189,6 +210,7 @@ function parseFlags() {
 				build: { type: "boolean", default: false },
 				json: { type: "boolean", default: false },
 				strict: { type: "boolean", default: false },
+				only: { type: "string" },
 				help: { type: "boolean", short: "h", default: false },
 			},
 			strict: true,

@@ -3,7 +3,7 @@
  * 200 MB (discern's peak memory and throughput), and `impact` on 50 000
  * changed paths against 20 scopes.
  */
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { lstat, mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type Probe, WHOLE } from "./measure.ts";
 
@@ -58,9 +58,10 @@ async function makeRepo(dir: string, config: string): Promise<void> {
  * `discern done` from spawn to exit, with the previous run's Proof removed
  * first (untimed): an unchanged tree would otherwise be answered from its Proof.
  * `measure: "time"` reports the wall time; `"rss"` discern's own peak resident
- * memory in MB (its VmHWM, sampled until it exits; the jobs are separate processes).
+ * memory in MB (its VmHWM, sampled until it exits; the jobs are separate processes);
+ * `"disk"` the MB on disk under `.git/discern` once it exited (every kept run's logs).
  */
-export function gateRun(label: string, discern: string, repo: string, measure: "time" | "rss" = "time"): Probe {
+export function gateRun(label: string, discern: string, repo: string, measure: "time" | "rss" | "disk" = "time"): Probe {
 	return {
 		label,
 		run: async () => {
@@ -77,9 +78,17 @@ export function gateRun(label: string, discern: string, repo: string, measure: "
 			const elapsed = performance.now() - start;
 			if (sampler) clearInterval(sampler);
 			if (code !== 0) throw new Error(`discern done exited with ${code} in ${repo}`);
+			if (measure === "disk") return { disk: (await diskBytes(join(repo, ".git", "discern"))) / (1024 * 1024) };
 			return measure === "rss" ? { rss: peakKb / 1024 } : { [WHOLE]: elapsed };
 		},
 	};
+}
+
+/** Bytes allocated on disk under a folder (blocks, so a sparse file counts what it holds). */
+async function diskBytes(dir: string): Promise<number> {
+	let total = 0;
+	for (const name of await readdir(dir, { recursive: true })) total += ((await lstat(join(dir, name)).catch(() => null))?.blocks ?? 0) * 512;
+	return total;
 }
 
 /** A shell running the same command straight, for the throughput baseline. */

@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import type { LooseVerb } from "../contract/verbs.ts";
 import { unwrapSchema } from "../contract/schema-walk.ts";
+import { clip } from "../text/clip.ts";
 import { nearest } from "../text/suggest.ts";
 
 /**
@@ -89,7 +90,7 @@ export function parseVerbArgs(verb: LooseVerb, tokens: readonly string[]): Parse
 				continue;
 			}
 			const spec = byFlag.get(name);
-			if (!spec || spec.positional) return { ok: false, message: `unknown flag \`${name}\` for \`discern ${verb.name}\`${suggestFlag(name, specs)}` };
+			if (!spec || spec.positional) return { ok: false, message: `unknown flag \`${clip(name)}\` for \`discern ${verb.name}\`${suggestFlag(name, specs)}` };
 			if (spec.kind === "boolean") {
 				if (inline === undefined) raw[spec.key] = true;
 				else if (inline === "true" || inline === "false") raw[spec.key] = inline === "true";
@@ -97,12 +98,12 @@ export function parseVerbArgs(verb: LooseVerb, tokens: readonly string[]): Parse
 				continue;
 			}
 			const value = inline ?? tokens[++i];
-			if (value === undefined) return { ok: false, message: `flag \`${name}\` needs a value` };
+			if (value === undefined) return { ok: false, message: `flag \`${clip(name)}\` needs a value` };
 			raw[spec.key] = spec.kind === "number" && value.trim() !== "" && !Number.isNaN(Number(value)) ? Number(value) : value;
 			continue;
 		}
 		const slot = positionals.find((spec) => !(spec.key in raw));
-		if (!slot) return { ok: false, message: `unexpected argument \`${token}\` for \`discern ${verb.name}\`` };
+		if (!slot) return { ok: false, message: `unexpected argument \`${clip(token)}\` for \`discern ${verb.name}\`` };
 		raw[slot.key] = token;
 	}
 	return { ok: true, raw };

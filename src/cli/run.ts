@@ -8,6 +8,7 @@ import { EXIT, type ExitCode } from "../contract/exit-codes.ts";
 import { issueSentence } from "../contract/issues.ts";
 import { findVerb, type LooseVerb, type VerbModule } from "../contract/verbs.ts";
 import { wantsColor } from "../ui/style.ts";
+import { clip } from "../text/clip.ts";
 import { VERSION } from "../version.ts";
 import { flagSpecs, parseVerbArgs } from "./flags.ts";
 import { extractGlobals } from "./globals.ts";
@@ -47,7 +48,7 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 		const [word, ...tokens] = globals.rest;
 		if (word === "mcp" && !globals.help) {
 			// The server takes no flags or words of its own (only --cwd): anything else is a typo worth hearing about.
-			if (tokens.length > 0) return emit(usageFailure("help", `\`discern mcp\` takes no arguments, got \`${tokens[0]}\``), "", io, json, color);
+			if (tokens.length > 0) return emit(usageFailure("help", `\`discern mcp\` takes no arguments, got \`${clip(tokens[0] ?? "")}\``), "", io, json, color);
 			const { serveStdio } = await import("../mcp/stdio.ts");
 			return await serveStdio({ cwd: resolveCwd(io.cwd, globals.cwd), env: io.env, signal: io.signal });
 		}

@@ -1,4 +1,5 @@
 import { parse, stringify } from "smol-toml";
+import { clip } from "../text/clip.ts";
 import { multilineStateAfter, splitDotted } from "./locate.ts";
 
 /**
@@ -98,7 +99,7 @@ export function setKey(source: string, path: readonly string[], valueText: strin
 	const key = path.join(".");
 	const found = scan.assignments.find((assignment) => assignment.path.join(".") === key);
 	if (found) {
-		if (found.multiline) return { ok: false, reason: `\`${key}\` has a multi-line value at line ${found.line + 1}; edit it by hand` };
+		if (found.multiline) return { ok: false, reason: `\`${clip(key)}\` has a multi-line value at line ${found.line + 1}; edit it by hand` };
 		const text = scan.lines[found.line] ?? "";
 		const before = text.slice(found.valueStart, found.valueEnd);
 		scan.lines[found.line] = `${text.slice(0, found.valueStart)}${valueText}${text.slice(found.valueEnd)}`;
@@ -108,14 +109,14 @@ export function setKey(source: string, path: readonly string[], valueText: strin
 		const prefix = path.slice(0, length).join(".");
 		const owner = scan.assignments.find((assignment) => assignment.path.join(".") === prefix);
 		if (owner) {
-			return { ok: false, reason: `\`${prefix}\` is written as a value at line ${owner.line + 1}${owner.inlineTable ? " (an inline table)" : ""}; edit it by hand` };
+			return { ok: false, reason: `\`${clip(prefix)}\` is written as a value at line ${owner.line + 1}${owner.inlineTable ? " (an inline table)" : ""}; edit it by hand` };
 		}
-		if (scan.headers.get(prefix)?.array) return { ok: false, reason: `\`${prefix}\` is an array of tables; edit it by hand` };
+		if (scan.headers.get(prefix)?.array) return { ok: false, reason: `\`${clip(prefix)}\` is an array of tables; edit it by hand` };
 	}
 	const parent = path.slice(0, -1).join(".");
 	// A table built from dotted keys (`jobs.test = …`) cannot take a new `[jobs]` header.
 	const dotted = scan.assignments.find((assignment) => assignment.path.length > path.length - 1 && assignment.path.slice(0, path.length - 1).join(".") === parent && !scan.headers.has(parent));
-	if (dotted) return { ok: false, reason: `\`${parent}\` is written with dotted keys (line ${dotted.line + 1}); add the key there by hand` };
+	if (dotted) return { ok: false, reason: `\`${clip(parent)}\` is written with dotted keys (line ${dotted.line + 1}); add the key there by hand` };
 	const eol = source.includes("\r\n") ? "\r" : "";
 	const leaf = `${quoteKey(path.at(-1) ?? "")} = ${valueText}${eol}`;
 	const header = scan.headers.get(parent);

@@ -4,6 +4,7 @@ import * as v from "valibot";
 import { issueSentence, pathOf } from "../contract/issues.ts";
 import { unwrapSchema } from "../contract/schema-walk.ts";
 import { scopeGlobIssues } from "../scopes/glob.ts";
+import { clip } from "../text/clip.ts";
 import { nearest } from "../text/suggest.ts";
 import { CODE_MARKER } from "../scopes/classify.ts";
 import type { ConfigIssue } from "./issue.ts";
@@ -34,7 +35,7 @@ export async function loadConfig(root: string): Promise<ConfigLoad> {
 		bytes = await file.bytes();
 	} catch (error) {
 		if (isMissing(error)) return { state: "missing", path };
-		return { state: "invalid", path, issues: [{ message: `cannot read ${CONFIG_FILE}: ${String(error)}` }] };
+		return { state: "invalid", path, issues: [{ message: `cannot read ${CONFIG_FILE}: ${clip(String(error))}` }] };
 	}
 	const outcome = parseConfig(bytes);
 	return outcome.ok ? { state: "valid", path, config: outcome.config, bytes } : { state: "invalid", path, issues: outcome.issues };
@@ -53,15 +54,15 @@ export function parseConfig(bytes: Uint8Array | string): ParseOutcome {
 	} catch (error) {
 		if (error instanceof TomlError) {
 			const firstLine = error.message.split("\n")[0] ?? error.message;
-			return { ok: false, issues: [{ message: `TOML syntax: ${firstLine}`, line: error.line, col: error.column }] };
+			return { ok: false, issues: [{ message: `TOML syntax: ${clip(firstLine)}`, line: error.line, col: error.column }] };
 		}
-		return { ok: false, issues: [{ message: `TOML syntax: ${error instanceof Error ? error.message : String(error)}` }] };
+		return { ok: false, issues: [{ message: `TOML syntax: ${clip(error instanceof Error ? error.message : String(error))}` }] };
 	}
 	const positions = indexKeyPositions(source);
 	const misplaced = arraysWhereTablesBelong(raw, DiscernConfig, []);
 	const issues: ConfigIssue[] = misplaced.map((path) => {
 		const at = positionOf(positions, path);
-		return { message: `\`${path.join(".")}\` must be a table, got array`, key: path.join("."), ...(at ? { line: at.line, col: at.col } : {}) };
+		return { message: `\`${keyOf(path)}\` must be a table, got array`, key: keyOf(path), ...(at ? { line: at.line, col: at.col } : {}) };
 	});
 	const result = v.safeParse(DiscernConfig, withoutPaths(raw, misplaced));
 	if (!result.success) issues.push(...result.issues.flatMap((issue) => explain(issue, positions)));
@@ -84,6 +85,11 @@ function decode(bytes: Uint8Array | string): { ok: true; text: string } | { ok: 
 	}
 }
 
+/** A dotted key for a message or an issue's `key`, each part clipped (a key is echoed back like any value). */
+function keyOf(path: readonly (string | number)[]): string {
+	return path.map((part) => clip(String(part))).join(".");
+}
+
 /** One Valibot issue as config issues; a job value that is a table is explained by the table's own rules. */
 function explain(issue: v.BaseIssue<unknown>, positions: Map<string, Position>): ConfigIssue[] {
 	const path = pathOf(issue);
@@ -96,17 +102,17 @@ function explain(issue: v.BaseIssue<unknown>, positions: Map<string, Position>):
 			);
 		}
 	}
-	const key = path.map(String).join(".");
+	const key = keyOf(path);
 	const at = positionOf(positions, path);
 	const where = at ? { line: at.line, col: at.col } : {};
 	if (issue.type === "strict_object" && issue.expected === "never") {
 		const unknown = String(path.at(-1));
 		const parent = path.slice(0, -1);
 		const suggestion = nearest(unknown, knownKeysAt(parent));
-		const inTable = parent.length > 0 ? ` in [${parent.join(".")}]` : "";
+		const inTable = parent.length > 0 ? ` in [${keyOf(parent)}]` : "";
 		return [
 			{
-				message: `unknown key \`${unknown}\`${inTable}${suggestion ? `; did you mean \`${suggestion}\`?` : ""}`,
+				message: `unknown key \`${clip(unknown)}\`${inTable}${suggestion ? `; did you mean \`${clip(suggestion)}\`?` : ""}`,
 				key,
 				...where,
 				...(suggestion ? { suggestion } : {}),
@@ -148,14 +154,14 @@ function crossChecks(raw: unknown, positions: Map<string, Position>): ConfigIssu
 		if (Object.keys(table).some((key) => !(key in JobTable.entries))) continue;
 		const at = positionOf(positions, ["jobs", name]);
 		issues.push({
-			message: `job \`${name}\` is not a known job, so it must declare its stage: [jobs.${name}] with run = "…" and stage = one of ${STAGES.join(", ")} (known jobs: ${Object.keys(KNOWN_JOB_STAGES).join(", ")})`,
-			key: `jobs.${name}`,
+			message: `job \`${clip(name)}\` is not a known job, so it must declare its stage: [jobs.${clip(name)}] with run = "…" and stage = one of ${STAGES.join(", ")} (known jobs: ${Object.keys(KNOWN_JOB_STAGES).join(", ")})`,
+			key: keyOf(["jobs", name]),
 			...(at ? { line: at.line, col: at.col } : {}),
 		});
 	}
 	for (const problem of scopeGlobIssues(tableAt(raw, "scopes"))) {
 		const at = positionOf(positions, ["scopes", problem.scope, "paths"]);
-		issues.push({ message: problem.message, key: `scopes.${problem.scope}.paths.${problem.index}`, ...(at ? { line: at.line, col: at.col } : {}) });
+		issues.push({ message: problem.message, key: keyOf(["scopes", problem.scope, "paths", problem.index]), ...(at ? { line: at.line, col: at.col } : {}) });
 	}
 	if (Object.hasOwn(tableAt(raw, "scopes"), CODE_MARKER)) {
 		const at = positionOf(positions, ["scopes", CODE_MARKER]);
@@ -172,7 +178,7 @@ function crossChecks(raw: unknown, positions: Map<string, Position>): ConfigIssu
 		const suggestion = nearest(scope, scopes);
 		const at = positionOf(positions, ["acceptance", "pre_authorized"]);
 		issues.push({
-			message: `\`acceptance.pre_authorized\` names scope \`${scope}\`, which is not declared under [scopes]${suggestion ? `; did you mean \`${suggestion}\`?` : ""}`,
+			message: `\`acceptance.pre_authorized\` names scope \`${clip(scope)}\`, which is not declared under [scopes]${suggestion ? `; did you mean \`${clip(suggestion)}\`?` : ""}`,
 			key: `acceptance.pre_authorized.${index}`,
 			...(at ? { line: at.line, col: at.col } : {}),
 			...(suggestion ? { suggestion } : {}),

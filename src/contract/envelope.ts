@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { clip } from "../text/clip.ts";
 import { ERROR_CODES, type ErrorCode } from "./error-codes.ts";
 
 /** One thing a dry run would do. */
@@ -103,13 +104,22 @@ export type Result<Verb extends string, Data> = Success<Verb, Data> | Failure<Ve
 /** Any verb's result, as the projections see it. */
 export type AnyResult = Result<string, unknown>;
 
+/**
+ * The floor under every message and hint: values echoed into them are
+ * clipped where they are written (text/clip.ts), and whatever a future
+ * message forgets is still cut here rather than sent back in megabytes.
+ */
+const MESSAGE_LIMIT = 4_000;
+const HINT_LIMIT = 2_000;
+
 export function ok<const Verb extends string, Data>(
 	verb: Verb,
 	message: string,
 	data: Data,
 	extras: Extras = {},
 ): Success<Verb, Data> {
-	return { ok: true, verb, message, data, ...extras };
+	const { hints, ...rest } = extras;
+	return { ok: true, verb, message: clip(message, MESSAGE_LIMIT), data, ...rest, ...(hints ? { hints: hints.map((hint) => clip(hint, HINT_LIMIT)) } : {}) };
 }
 
 export function fail<const Verb extends string, Data = never>(
@@ -119,7 +129,7 @@ export function fail<const Verb extends string, Data = never>(
 	hints: readonly [string, ...string[]],
 	extras: Omit<Extras, "hints"> & { data?: Data } = {},
 ): Failure<Verb, Data> {
-	return { ok: false, verb, error, message, hints: [...hints], ...extras };
+	return { ok: false, verb, error, message: clip(message, MESSAGE_LIMIT), hints: hints.map((hint) => clip(hint, HINT_LIMIT)), ...extras };
 }
 
 /**

@@ -1,4 +1,5 @@
 import type * as v from "valibot";
+import { clip } from "../text/clip.ts";
 
 /**
  * Turn Valibot issues into sentences a person or an agent can act on:
@@ -26,7 +27,8 @@ export function describeValue(value: unknown, objectNoun: IssueWording["objectNo
 }
 
 export function issueSentence(issue: v.BaseIssue<unknown>, wording: IssueWording): string {
-	const path = pathOf(issue);
+	// Keys come from the input too (an unknown key is echoed by name): each is clipped.
+	const path = pathOf(issue).map((key) => (typeof key === "string" ? clip(key) : key));
 	const name = path.length > 0 ? wording.name(path) : "the input";
 	const got = describeValue(issue.input, wording.objectNoun);
 	switch (issue.type) {
@@ -50,7 +52,7 @@ export function issueSentence(issue: v.BaseIssue<unknown>, wording: IssueWording
 			return `${name} must be a finite number, got ${quote(issue.input)}`;
 		case "regex":
 			// Our regexes carry their rule as the message ("must be an absolute path").
-			return `${name} ${issue.message.startsWith("Invalid") ? "has the wrong format" : issue.message}, got ${quote(issue.input)}`;
+			return `${name} ${issue.message.startsWith("Invalid") ? "has the wrong format" : clip(issue.message)}, got ${quote(issue.input)}`;
 		case "string":
 		case "number":
 		case "boolean":
@@ -61,7 +63,8 @@ export function issueSentence(issue: v.BaseIssue<unknown>, wording: IssueWording
 		case "record":
 			return `${name} must be ${article(wording.objectNoun)}, got ${got}`;
 		default:
-			return `${name}: ${issue.message}`;
+			// Valibot's own wording quotes the value it received.
+			return `${name}: ${clip(issue.message)}`;
 	}
 }
 
@@ -77,5 +80,5 @@ function article(noun: string): string {
 }
 
 function quote(value: unknown): string {
-	return typeof value === "string" ? JSON.stringify(value) : String(value);
+	return typeof value === "string" ? JSON.stringify(clip(value)) : clip(String(value));
 }

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type { Diagnostic, Step } from "../contract/envelope.ts";
+import { clip } from "../text/clip.ts";
 import { readExcerpt, readUpTo } from "./output.ts";
 import { reportDiagnostics } from "./reports/detect.ts";
 import type { JobRun } from "./runner.ts";
@@ -30,7 +31,7 @@ export async function diagnosticsOf(runs: readonly JobRun[], root: string): Prom
 	for (const run of runs) {
 		if (run.outcome !== "failed" || !run.logPath) continue;
 		const command = run.failedCommand ?? run.job.commands.join(" && ");
-		const excerpt = await readExcerpt(run.logPath);
+		const excerpt = await readExcerpt(run.logPath, undefined, run.outputBytes);
 		diagnostics.push({
 			tool: run.job.label,
 			severity: "error",
@@ -46,7 +47,7 @@ export async function diagnosticsOf(runs: readonly JobRun[], root: string): Prom
 		const text = run.job.report ? (run.reportFresh ? await readReport(join(root, run.job.report)) : null) : await readUpTo(run.logPath, REPORT_SCAN_LIMIT);
 		const found = text === null ? null : reportDiagnostics(text, { name: run.job.label, command, root });
 		if (!found) continue;
-		diagnostics.push(...found.diagnostics);
+		diagnostics.push(...found.diagnostics.map(boundedFinding));
 		if (found.omitted > 0) {
 			diagnostics.push({
 				tool: run.job.label,
@@ -57,6 +58,22 @@ export async function diagnosticsOf(runs: readonly JobRun[], root: string): Prom
 		}
 	}
 	return diagnostics;
+}
+
+/**
+ * A report can make every finding repeat one long text (a rule's message
+ * string, a huge `{0}` argument, one artifact's URI, the job's command): each
+ * field of a finding is bounded, so the 500 findings listed stay a bounded answer.
+ */
+function boundedFinding(finding: Diagnostic): Diagnostic {
+	return {
+		...finding,
+		message: clip(finding.message, 2_000),
+		reproduce_cmd: clip(finding.reproduce_cmd, 2_000),
+		...(finding.rule !== undefined ? { rule: clip(finding.rule, 200) } : {}),
+		...(finding.file !== undefined ? { file: clip(finding.file, 4_096) } : {}),
+		...(finding.output !== undefined ? { output: clip(finding.output, 4_000) } : {}),
+	};
 }
 
 async function readReport(path: string): Promise<string | null> {

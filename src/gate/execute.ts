@@ -5,7 +5,7 @@ import { diagnosticsOf, stepsOf } from "./diagnostics.ts";
 import { jobEnvironment } from "./job-env.ts";
 import type { GatePlan, PlannedJob } from "./plan.ts";
 import { type RunReport, runPlan } from "./runner.ts";
-import { newRunDir } from "./state.ts";
+import { newRunDir, pruneRuns } from "./state.ts";
 
 export interface Execution {
 	report: RunReport;
@@ -23,14 +23,17 @@ export async function executePlan(
 	afterPhase?: (phase: readonly PlannedJob[]) => Promise<string | null>,
 ): Promise<Execution> {
 	const started = performance.now();
+	const logDir = await newRunDir(repository.gitDir, plan.verb);
 	const report = await runPlan(plan, {
 		root: repository.root,
 		env: jobEnvironment(ctx.env, repository, trunk),
-		logDir: await newRunDir(repository.gitDir, plan.verb),
+		logDir,
 		signal: ctx.signal,
 		...(ctx.progress ? { onEvent: ctx.progress } : {}),
 		...(afterPhase ? { afterPhase } : {}),
 	});
+	// Now that this run's size is known, older runs make room for it.
+	await pruneRuns(logDir);
 	return {
 		report,
 		steps: stepsOf(report.runs),

@@ -18,7 +18,7 @@ export interface Excerpt {
  * the child to the file. Terminal sequences and control characters are
  * stripped from the excerpt (`cleanText`); the file keeps the raw bytes.
  */
-export async function readExcerpt(path: string, limit = EXCERPT_LIMIT): Promise<Excerpt> {
+export async function readExcerpt(path: string, limit = EXCERPT_LIMIT, outputBytes?: number): Promise<Excerpt> {
 	const handle = await open(path, "r");
 	try {
 		const { size } = await handle.stat();
@@ -32,11 +32,20 @@ export async function readExcerpt(path: string, limit = EXCERPT_LIMIT): Promise<
 		const tail = Buffer.alloc(half);
 		await handle.read(head, 0, half, 0);
 		await handle.read(tail, 0, half, size - half);
-		const marker = `\n… [${size - 2 * half} bytes omitted; the whole output is in the log file] …\n`;
+		const marker = omissionMarker(size - 2 * half, outputBytes);
 		return { text: cleanText(`${decodeCut(head, "end")}${marker}${decodeCut(tail, "start")}`), truncated: true, bytes: size };
 	} finally {
 		await handle.close();
 	}
+}
+
+/**
+ * What an excerpt says where it was cut. `outputBytes` is set when the log
+ * itself was cut to its head and tail: then the log no longer holds it all.
+ */
+function omissionMarker(omitted: number, outputBytes: number | undefined): string {
+	if (outputBytes === undefined) return `\n… [${omitted} bytes omitted; the whole output is in the log file] …\n`;
+	return `\n… [the job printed ${outputBytes} bytes; this excerpt and its log file keep the head and the tail] …\n`;
 }
 
 /** Read up to `max` bytes of a log for report detection (SARIF/JUnit in the output). */

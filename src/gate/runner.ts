@@ -5,6 +5,7 @@ import type { Step } from "../contract/envelope.ts";
 import { randomUUID } from "node:crypto";
 import { stat } from "node:fs/promises";
 import { killCarriers, killTree, signalTree, type TreeToken } from "../platform/process-tree.ts";
+import { capLog, watchLog } from "./log-cap.ts";
 import type { GatePlan, PlannedJob } from "./plan.ts";
 
 /** How long a TERMed job tree gets before it is KILLed. */
@@ -20,8 +21,10 @@ export interface JobRun {
 	/** The command that failed or timed out (a list-valued job stops at its first failure). */
 	failedCommand?: string;
 	timedOut: boolean;
-	/** The whole combined output; absent for jobs that never started. */
+	/** The combined output (its head and tail when it was cut); absent for jobs that never started. */
 	logPath?: string;
+	/** How much the job printed in all, when its log was cut to its head and tail. */
+	outputBytes?: number;
 	/** The job's declared report was written (or rewritten) by this run: a leftover must not pass for news. */
 	reportFresh?: boolean;
 }
@@ -139,7 +142,19 @@ export async function runPlan(plan: GatePlan, options: RunOptions): Promise<RunR
 	return { runs, failed, stoppedBy, interrupted: options.signal.aborted };
 }
 
-async function runJob(
+/** How much of a job's label its log file's name keeps. */
+const LOG_NAME_LABEL_CHARS = 80;
+
+/** Run a job, then cut its log to its head and tail if it outgrew the bound (see log-cap.ts). */
+async function runJob(...args: Parameters<typeof runJobCommands>): Promise<JobRun> {
+	const run = await runJobCommands(...args);
+	if (!run.logPath) return run;
+	// A log that cannot be cut (a full disk) stays whole; the runs folder's total bound still applies.
+	const cut = await capLog(run.logPath).catch(() => null);
+	return cut && cut.omitted > 0 ? { ...run, outputBytes: cut.bytes } : run;
+}
+
+async function runJobCommands(
 	job: PlannedJob,
 	position: string,
 	options: RunOptions,
@@ -148,12 +163,14 @@ async function runJob(
 	halt: RunState,
 ): Promise<JobRun> {
 	const started = performance.now();
-	// The position keeps names unique: `standard:cov` and a job `standard_cov` must not share a log.
-	const logPath = join(options.logDir, `${position}-${job.label.replace(/[^A-Za-z0-9_.-]/g, "_")}.log`);
+	// The position keeps names unique: `standard:cov` and a job `standard_cov` must not share a log,
+	// nor two long labels cut to the same first characters (a file name holds 255 bytes at most).
+	const logPath = join(options.logDir, `${position}-${job.label.replace(/[^A-Za-z0-9_.-]/g, "_").slice(0, LOG_NAME_LABEL_CHARS)}.log`);
 	const reportBefore = job.report ? await fileStamp(join(options.root, job.report)) : null;
 	const withReport = async (run: JobRun): Promise<JobRun> =>
 		job.report ? { ...run, reportFresh: (await fileStamp(join(options.root, job.report))) !== reportBefore } : run;
 	const fd = openSync(logPath, "w", 0o600);
+	const watch = watchLog(fd);
 	const seconds = () => Math.round((performance.now() - started) / 10) / 100;
 	try {
 		let lastExit = 0;
@@ -171,6 +188,7 @@ async function runJob(
 		}
 		return await withReport({ job, outcome: "ok", durationS: seconds(), exitCode: lastExit, timedOut: false, logPath });
 	} finally {
+		watch.stop();
 		closeSync(fd);
 	}
 }

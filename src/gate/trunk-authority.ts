@@ -1,6 +1,7 @@
 import { parseConfig } from "../config/load.ts";
 import type { DiscernConfig } from "../config/schema.ts";
 import { git } from "../git/run.ts";
+import { clip } from "../text/clip.ts";
 import { type BranchClues, decideTrunk, readBranchClues, readInitDefault, type Trunk } from "../git/trunk.ts";
 
 /**
@@ -55,7 +56,7 @@ export async function trunkAuthority(
 
 async function committedConfig(root: string, branch: string): Promise<{ config: DiscernConfig | null; reason?: string }> {
 	const shown = await git(["show", `refs/heads/${branch}:discern.toml`], root);
-	if (shown.exitCode !== 0) return { config: null, reason: `the trunk \`${branch}\` has no committed discern.toml` };
+	if (shown.exitCode !== 0) return { config: null, reason: `the trunk \`${clip(branch)}\` has no committed discern.toml` };
 	const parsed = parseConfig(shown.stdout);
-	return parsed.ok ? { config: parsed.config } : { config: null, reason: `the trunk \`${branch}\`'s discern.toml does not validate` };
+	return parsed.ok ? { config: parsed.config } : { config: null, reason: `the trunk \`${clip(branch)}\`'s discern.toml does not validate` };
 }

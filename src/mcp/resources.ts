@@ -1,6 +1,7 @@
 import type { VerbContext } from "../contract/context.ts";
 import { findVerb, type LooseVerb } from "../contract/verbs.ts";
 import { MANUAL } from "../manual/pages.generated.ts";
+import { normalizeTarget } from "../reader/pages.ts";
 import { invokeVerb } from "./invoke.ts";
 
 /**
@@ -62,5 +63,8 @@ function docsPage(uri: string): ResourceSpec | null {
 	} catch {
 		return null; // Malformed percent-encoding: no such page.
 	}
+	// An unknown page is a resource-not-found error (SPEC §10), not a docs refusal echoing its name.
+	const wanted = normalizeTarget(target);
+	if (!Object.keys(MANUAL).some((page) => page.toLowerCase() === wanted)) return null;
 	return { uri, name: target, title: target, description: "", verb: "docs", input: { target } };
 }

@@ -16,6 +16,7 @@ import * as v from "valibot";
 import type { ProgressEvent, VerbContext } from "../contract/context.ts";
 import { type AnyResult, fail } from "../contract/envelope.ts";
 import { describeValue, issueSentence } from "../contract/issues.ts";
+import { clip } from "../text/clip.ts";
 import { oneLine } from "../text/terminal.ts";
 import { VERSION } from "../version.ts";
 import { INSTRUCTIONS } from "./instructions.ts";
@@ -64,7 +65,7 @@ export function createServer(options: ServerOptions): Server {
 
 	server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
 		const entry = toolEntries().get(request.params.name);
-		if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+		if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${clip(request.params.name)}`);
 		const parsed = v.safeParse(entry.arguments, request.params.arguments ?? {});
 		if (!parsed.success) {
 			const message = parsed.issues
@@ -90,7 +91,7 @@ export function createServer(options: ServerOptions): Server {
 	server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
 	server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
 		const contents = await readResource(request.params.uri, context(options.root, extra.signal));
-		if (!contents) throw new McpError(ErrorCode.InvalidParams, `Unknown resource: ${request.params.uri}`);
+		if (!contents) throw new McpError(ErrorCode.InvalidParams, `Unknown resource: ${clip(request.params.uri)}`);
 		return { contents: [contents] };
 	});
 	return server;

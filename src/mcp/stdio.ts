@@ -3,6 +3,7 @@ import { DEFAULT_GRACE_MS } from "../gate/runner.ts";
 import { EXIT, type ExitCode } from "../contract/exit-codes.ts";
 import { screenLines } from "./screen.ts";
 import { createServer, settleCalls } from "./server.ts";
+import { brokenTransportLine, MAX_MESSAGE_BYTES } from "./stdin-limit.ts";
 import { toolEntries } from "./tools.ts";
 
 /**
@@ -15,12 +16,21 @@ import { toolEntries } from "./tools.ts";
 export async function serveStdio(options: { cwd: string; env: Readonly<Record<string, string | undefined>>; signal: AbortSignal }): Promise<ExitCode> {
 	const shutdown = new AbortController();
 	const server = createServer({ root: options.cwd, env: options.env, shutdown: shutdown.signal });
-	// Broken lines are answered before the SDK's reader, which would drop them without a word.
-	const transport: StdioServerTransport = new StdioServerTransport(screenLines(process.stdin, (reply) => void transport.send(reply)));
-	const stopped = new Promise<"eof" | "signal">((resolve) => {
+	// Broken lines are answered before the SDK's reader, which would drop them without a word; both hold lines to one limit.
+	const transport: StdioServerTransport = new StdioServerTransport(
+		screenLines(process.stdin, (reply) => void transport.send(reply), MAX_MESSAGE_BYTES),
+		process.stdout,
+		{ maxBufferSize: MAX_MESSAGE_BYTES },
+	);
+	let transportError: Error | undefined;
+	server.onerror = (error) => {
+		transportError = error;
+	};
+	const stopped = new Promise<"eof" | "signal" | "broken">((resolve) => {
 		process.stdin.once("end", () => resolve("eof"));
 		process.stdin.once("close", () => resolve("eof"));
-		server.onclose = () => resolve("eof");
+		// Closed by the transport itself while stdin is open: an oversized message (see stdin-limit.ts).
+		server.onclose = () => resolve("broken");
 		options.signal.addEventListener("abort", () => resolve("signal"), { once: true });
 	});
 	await server.connect(transport);
@@ -32,7 +42,8 @@ export async function serveStdio(options: { cwd: string; env: Readonly<Record<st
 	// Killing a tree takes at most the grace period; leave room for the verb to return.
 	await settleCalls(server, DEFAULT_GRACE_MS + 3000);
 	await server.close().catch(() => undefined);
-	const code = why === "eof" ? EXIT.ok : options.signal.reason === "SIGTERM" ? EXIT.terminated : EXIT.interrupted;
+	if (why === "broken") process.stderr.write(brokenTransportLine(transportError));
+	const code = why === "eof" ? EXIT.ok : why === "broken" ? EXIT.failure : options.signal.reason === "SIGTERM" ? EXIT.terminated : EXIT.interrupted;
 	// Nothing else may keep the process alive once the client is gone.
 	process.exit(code);
 }

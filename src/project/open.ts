@@ -4,6 +4,7 @@ import { type ConfigLoad, CONFIG_FILE, loadConfig } from "../config/load.ts";
 import type { DiscernConfig } from "../config/schema.ts";
 import { locateRepository, type RepositoryLocation } from "../git/repository.ts";
 import { folderProblem } from "../platform/folder.ts";
+import { clip } from "../text/clip.ts";
 import { oneLine, quoteName } from "../text/terminal.ts";
 
 export type Opened<T> = ({ ok: true } & T) | { ok: false; refusal: Refusal };
@@ -18,9 +19,9 @@ export async function openRepository(ctx: VerbContext): Promise<Opened<{ reposit
 			refusal: {
 				error: "no_repository",
 				// git's own words may quote a path byte for byte: one clean line.
-				message: `${quoteName(ctx.cwd)} is not inside a git repository (${oneLine(located.reason)}).`,
+				message: `${clip(quoteName(ctx.cwd))} is not inside a git repository (${clip(oneLine(located.reason))}).`,
 				hints: located.reason.includes("dubious ownership")
-					? [`git refuses a repository owned by someone else: \`git config --global --add safe.directory ${quoteName(ctx.cwd)}\` if you trust it.`]
+					? [`git refuses a repository owned by someone else: \`git config --global --add safe.directory ${clip(quoteName(ctx.cwd))}\` if you trust it.`]
 					: ["Run discern inside a git checkout, or pass --cwd DIR (MCP: an absolute `path`).", "New project? `git init` first."],
 			},
 		};
@@ -36,7 +37,7 @@ export async function openRepository(ctx: VerbContext): Promise<Opened<{ reposit
 export function folderRefusal(cwd: string, problem: string): Refusal {
 	return {
 		error: "no_repository",
-		message: `discern cannot work in ${quoteName(cwd)}: ${problem}.`,
+		message: `discern cannot work in ${quoteName(cwd)}: ${clip(problem)}.`,
 		hints: ["Pass --cwd DIR naming a folder inside a git checkout (MCP: an absolute `path`)."],
 	};
 }
@@ -46,7 +47,7 @@ export function configRefusal(load: Exclude<ConfigLoad, { state: "valid" }>): Re
 	if (load.state === "missing") {
 		return {
 			error: "no_project",
-			message: `No ${CONFIG_FILE} at ${load.path}: discern is not set up in this repository.`,
+			message: `No ${CONFIG_FILE} at ${clip(load.path)}: discern is not set up in this repository.`,
 			hints: ["Run `discern setup` to detect the stack and propose jobs, then `discern setup --confirmed` to write the file."],
 		};
 	}

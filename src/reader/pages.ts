@@ -59,12 +59,16 @@ export function findPage(pages: readonly Page[], raw: string): Lookup {
 	return suggestion ? { found: false, suggestion } : { found: false };
 }
 
+/** A query's words beyond this many are ignored. */
+const MAX_QUERY_WORDS = 32;
+
 /**
  * Rank pages by how often and where the query's words occur: a title hit
  * weighs most, then headings, then body text. Deterministic, no index.
  */
 export function searchPages(pages: readonly Page[], query: string, limit = 10): SearchMatch[] {
-	const words = query.toLowerCase().split(/\s+/).filter((word) => word.length > 0);
+	// Each word costs a pass over every page: distinct words only, and no more than a person types.
+	const words = [...new Set(query.toLowerCase().split(/\s+/).filter((word) => word.length > 0))].slice(0, MAX_QUERY_WORDS);
 	if (words.length === 0) return [];
 	const matches: SearchMatch[] = [];
 	for (const page of pages) {

@@ -1,4 +1,5 @@
 import { git } from "../git/run.ts";
+import { clip } from "../text/clip.ts";
 
 export interface ChangedPaths {
 	/** Repository-relative paths, deduplicated and sorted. */
@@ -33,9 +34,9 @@ export async function changedPaths(root: string, trunk: string | null, options: 
 	const reasons: string[] = [];
 	if (trunk === null) reasons.push(NO_TRUNK_REASON);
 	// A revision starting with `-` would be read as an option.
-	else if (trunk.startsWith("-")) reasons.push(`the trunk \`${trunk}\` is not a valid revision`);
+	else if (trunk.startsWith("-")) reasons.push(`the trunk \`${clip(trunk)}\` is not a valid revision`);
 	// `--` keeps git from guessing whether the revision range is a path.
-	else sources.unshift({ label: `the committed changes against \`${trunk}\``, args: [...DIFF, `${trunk}...HEAD`, "--"] });
+	else sources.unshift({ label: `the committed changes against \`${clip(trunk)}\``, args: [...DIFF, `${trunk}...HEAD`, "--"] });
 
 	const outcomes = await Promise.all(sources.map(async (source) => ({ source, result: await run(source.args) })));
 	const seen = new Set<string>();

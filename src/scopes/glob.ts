@@ -15,11 +15,17 @@
  * Hand-written rather than a dependency: the dialect is small, its rules are
  * ours (anchoring, the plain-name rule), and scopes compile into one index
  * that classifies tens of thousands of paths against many scopes quickly.
+ * Matching is linear in path × pattern length (see `glob-match.ts`).
  */
+
+import { clip } from "../text/clip.ts";
+import { classEnd, compilePath, compileSegment, parseSegment, type SegmentsTest, type SegmentTest } from "./glob-match.ts";
 
 /** Brace expansion beyond these is a typo or an attack, not a scope. */
 const MAX_ALTERNATIVES = 256;
 const MAX_BRACE_DEPTH = 8;
+/** Longer than any path a file system holds: such a pattern can only be a mistake. */
+export const MAX_PATTERN_LENGTH = 4096;
 
 export type PathTest = (path: string) => boolean;
 
@@ -31,16 +37,11 @@ export function globProblem(pattern: string): string | null {
 	if (pattern.includes("\\")) return "it contains a backslash; write paths with `/` (escapes are not supported)";
 	if (pattern.startsWith("~")) return "it starts with `~`; patterns are relative to the repository root";
 	if (pattern === "/") return "`/` alone names no path; write `**` for everything";
-	const expanded = expand(pattern);
+	const expanded = expandGlob(pattern);
 	if (typeof expanded === "string") return expanded;
 	for (const alternative of expanded) {
 		const problem = alternativeProblem(alternative);
 		if (problem) return problem;
-	}
-	try {
-		new RegExp(sourceOf(expanded));
-	} catch {
-		return "it has an invalid character range in `[…]` (a range must go from low to high, like `[a-z]`)";
 	}
 	return null;
 }
@@ -54,17 +55,6 @@ export function compileGlob(pattern: string): PathTest {
 export function compileGlobs(patterns: readonly string[]): PathTest {
 	const lookup = buildIndex([piecesOf(patterns)]);
 	return (path) => lookup(path).length > 0;
-}
-
-/**
- * The pattern as one RegExp over a whole path: the dialect's reference
- * semantics, for callers that need a RegExp. Scopes use the faster index,
- * which tests hold to agree with this. Throws on an invalid pattern.
- */
-export function globRegExp(pattern: string): RegExp {
-	const problem = globProblem(pattern);
-	if (problem) throw new Error(`invalid glob \`${pattern}\`: ${problem}`);
-	return new RegExp(`^(?:${sourceOf(expand(pattern) as string[])})$`);
 }
 
 export interface ScopeDefinition {
@@ -116,7 +106,7 @@ export function scopeGlobIssues(rawScopes: unknown): { scope: string; index: num
 		paths.forEach((pattern: unknown, index) => {
 			if (typeof pattern !== "string") return;
 			const problem = globProblem(pattern);
-			if (problem) issues.push({ scope, index, message: `\`scopes.${scope}.paths\` entry \`${pattern}\` is not a valid glob: ${problem}` });
+			if (problem) issues.push({ scope, index, message: `\`scopes.${clip(scope)}.paths\` entry \`${clip(pattern)}\` is not a valid glob: ${problem}` });
 		});
 	}
 	return issues;
@@ -127,7 +117,7 @@ export function scopeGlobIssues(rawScopes: unknown): { scope: string; index: num
 /**
  * How one brace-free alternative is matched, cheapest way first. Most scope
  * patterns are `dir/**`, exact paths or `*.ext`: segment and string
- * comparisons answer those; a RegExp is the last resort.
+ * comparisons answer those; the segment-wise matcher is the last resort.
  */
 type Piece =
 	| { kind: "all" }
@@ -135,14 +125,14 @@ type Piece =
 	| { kind: "beneath"; segments: string[] } // `dir/**`: anything strictly beneath dir
 	| { kind: "name"; name: string } // an unanchored plain name: any segment equals it
 	| { kind: "suffix"; suffix: string } // `*.ext` at any depth: the basename ends with it
-	| { kind: "base"; source: string } // another unanchored wildcard segment: the basename matches
-	| { kind: "full"; lead: string[]; source: string }; // the whole path matches; `lead` = its literal leading segments
+	| { kind: "base"; test: SegmentTest } // another unanchored wildcard segment: the basename matches
+	| { kind: "full"; lead: string[]; test: SegmentsTest }; // the whole path matches; `lead` = its literal leading segments
 
 function piecesOf(patterns: readonly string[]): Piece[] {
 	return patterns.flatMap((pattern) => {
 		const problem = globProblem(pattern);
-		if (problem) throw new Error(`invalid glob \`${pattern}\`: ${problem}`);
-		return (expand(pattern) as string[]).map(pieceOf);
+		if (problem) throw new Error(`invalid glob \`${clip(pattern)}\`: ${problem}`);
+		return (expandGlob(pattern) as string[]).map(pieceOf);
 	});
 }
 
@@ -157,13 +147,13 @@ function pieceOf(alternative: string): Piece {
 	if (last !== undefined && last !== "**") {
 		if (isPlain(last)) return { kind: "name", name: last };
 		if (last.startsWith("*") && isPlain(last.slice(1))) return { kind: "suffix", suffix: last.slice(1) };
-		return { kind: "base", source: `^${segmentSource(last, { count: 0 })}$` };
+		return { kind: "base", test: compileSegment(last) };
 	}
 	if (segments.every(isPlain)) return { kind: "exact", segments };
 	const firstWild = segments.findIndex((segment) => !isPlain(segment));
 	const lead = segments.slice(0, firstWild);
 	if (firstWild === segments.length - 1 && segments[firstWild] === "**") return { kind: "beneath", segments: lead };
-	return { kind: "full", lead, source: `^(?:${alternativeSource(alternative, { count: 0 })})$` };
+	return { kind: "full", lead, test: compilePath(alternative) };
 }
 
 function isPlain(segment: string): boolean {
@@ -171,7 +161,7 @@ function isPlain(segment: string): boolean {
 }
 
 /** A rule that applies once a path's leading segments reached its node of the tree. */
-type TreeRule = { scope: number; kind: "self_or_beneath" | "beneath" } | { scope: number; kind: "regex"; regex: RegExp };
+type TreeRule = { scope: number; kind: "self_or_beneath" | "beneath" } | { scope: number; kind: "full"; test: SegmentsTest };
 
 interface TreeNode {
 	children: Map<string, TreeNode>;
@@ -189,8 +179,8 @@ function buildIndex(scopePieces: readonly Piece[][]): (path: string) => number[]
 	const names = new Map<string, number[]>();
 	const suffixesByExtension = new Map<string, { scope: number; suffix: string }[]>();
 	const looseSuffixes: { scope: number; suffix: string }[] = [];
-	const baseRegexes: { scope: number; regex: RegExp }[] = [];
-	const pathRegexes: { scope: number; regex: RegExp }[] = [];
+	const baseTests: { scope: number; test: SegmentTest }[] = [];
+	const pathTests: { scope: number; test: SegmentsTest }[] = [];
 	const nodeAt = (segments: readonly string[]): TreeNode => {
 		let node = root;
 		for (const segment of segments) {
@@ -215,9 +205,9 @@ function buildIndex(scopePieces: readonly Piece[][]): (path: string) => number[]
 				const dot = piece.suffix.lastIndexOf(".");
 				if (dot < 0) looseSuffixes.push({ scope, suffix: piece.suffix });
 				else push(suffixesByExtension, piece.suffix.slice(dot), { scope, suffix: piece.suffix });
-			} else if (piece.kind === "base") baseRegexes.push({ scope, regex: new RegExp(piece.source) });
-			else if (piece.lead.length > 0) nodeAt(piece.lead).rules.push({ scope, kind: "regex", regex: new RegExp(piece.source) });
-			else pathRegexes.push({ scope, regex: new RegExp(piece.source) });
+			} else if (piece.kind === "base") baseTests.push({ scope, test: piece.test });
+			else if (piece.lead.length > 0) nodeAt(piece.lead).rules.push({ scope, kind: "full", test: piece.test });
+			else pathTests.push({ scope, test: piece.test });
 		}
 	});
 
@@ -238,7 +228,7 @@ function buildIndex(scopePieces: readonly Piece[][]): (path: string) => number[]
 			const below = depth < segments.length - 1;
 			for (const rule of node.rules) {
 				if (hit[rule.scope]) continue;
-				if (rule.kind === "self_or_beneath" || (rule.kind === "beneath" && below) || (rule.kind === "regex" && rule.regex.test(path))) {
+				if (rule.kind === "self_or_beneath" || (rule.kind === "beneath" && below) || (rule.kind === "full" && rule.test(segments))) {
 					hit[rule.scope] = 1;
 				}
 			}
@@ -247,8 +237,8 @@ function buildIndex(scopePieces: readonly Piece[][]): (path: string) => number[]
 		const bySuffix = dot < 0 ? undefined : suffixesByExtension.get(base.slice(dot));
 		if (bySuffix) for (const { scope, suffix } of bySuffix) if (!hit[scope] && base.endsWith(suffix)) hit[scope] = 1;
 		for (const { scope, suffix } of looseSuffixes) if (!hit[scope] && base.endsWith(suffix)) hit[scope] = 1;
-		for (const { scope, regex } of baseRegexes) if (!hit[scope] && regex.test(base)) hit[scope] = 1;
-		for (const { scope, regex } of pathRegexes) if (!hit[scope] && regex.test(path)) hit[scope] = 1;
+		for (const { scope, test } of baseTests) if (!hit[scope] && test(base)) hit[scope] = 1;
+		for (const { scope, test } of pathTests) if (!hit[scope] && test(segments)) hit[scope] = 1;
 		const scopes: number[] = [];
 		for (let scope = 0; scope < hit.length; scope++) if (hit[scope]) scopes.push(scope);
 		return scopes;
@@ -262,13 +252,15 @@ function buildIndex(scopePieces: readonly Piece[][]): (path: string) => number[]
  * anchoring (`{*.md,docs/**}` means a basename pattern or an anchored one).
  * Returns a problem sentence for unbalanced braces or brackets.
  */
-function expand(pattern: string): string[] | string {
+export function expandGlob(pattern: string): string[] | string {
 	let position = 0;
 	const parseSequence = (depth: number): string[] | string => {
 		if (depth > MAX_BRACE_DEPTH) return `its braces nest deeper than ${MAX_BRACE_DEPTH} levels`;
 		const inBraces = depth > 0;
 		let results = [""];
 		while (position < pattern.length) {
+			// Read left to right: a problem early in a long pattern is still the one named.
+			if (position >= MAX_PATTERN_LENGTH) return `it is ${pattern.length} characters long; no path is longer than ${MAX_PATTERN_LENGTH}`;
 			const char = pattern[position] ?? "";
 			if (inBraces && (char === "," || char === "}")) return results;
 			if (char === "}") return "it has a `}` without a matching `{`";
@@ -287,6 +279,7 @@ function expand(pattern: string): string[] | string {
 					const inner = parseSequence(depth + 1);
 					if (typeof inner === "string") return inner;
 					alternatives.push(...inner);
+					if (alternatives.length > MAX_ALTERNATIVES) return `its braces expand to more than ${MAX_ALTERNATIVES} alternatives`;
 					const closer = pattern[position];
 					if (closer === undefined) return "it has a `{` without a matching `}`";
 					position++;
@@ -306,14 +299,6 @@ function expand(pattern: string): string[] | string {
 	return parseSequence(0);
 }
 
-/** Index of the `]` closing the class opened at `start`, or -1. A `]` right after `[` or `[!` is a member. */
-function classEnd(pattern: string, start: number): number {
-	let index = start + 1;
-	if (pattern[index] === "!" || pattern[index] === "^") index++;
-	if (pattern[index] === "]") index++;
-	return pattern.indexOf("]", index);
-}
-
 // ── Compilation of one brace-free alternative ───────────────────────────────
 
 function alternativeProblem(alternative: string): string | null {
@@ -330,88 +315,9 @@ function alternativeProblem(alternative: string): string | null {
 		if (body.slice(index + 1, end).includes("/")) return "a `[…]` class cannot match `/`; write the directory out";
 		index = end;
 	}
+	for (const segment of segments) {
+		const parsed = parseSegment(segment);
+		if (typeof parsed === "string") return parsed;
+	}
 	return null;
-}
-
-/** Capture groups used so far in the RegExp being built (backreferences number them). */
-interface Groups {
-	count: number;
-}
-
-function sourceOf(alternatives: readonly string[]): string {
-	const groups: Groups = { count: 0 };
-	return alternatives.map((alternative) => alternativeSource(alternative, groups)).join("|");
-}
-
-function alternativeSource(alternative: string, groups: Groups): string {
-	let body = alternative;
-	let anchored = false;
-	if (body.startsWith("/")) {
-		anchored = true;
-		body = body.slice(1);
-	}
-	if (body.endsWith("/")) body += "**";
-	if (body.includes("/")) anchored = true;
-	const segments = body.split("/");
-	let source = "";
-	let needSeparator = false;
-	segments.forEach((segment, index) => {
-		const last = index === segments.length - 1;
-		if (segment === "**") {
-			// `**` at the end is "everything beneath"; elsewhere zero or more directories.
-			source += last ? (needSeparator ? "/.+" : ".+") : needSeparator ? "/(?:.+/)?" : "(?:.+/)?";
-			needSeparator = false;
-			return;
-		}
-		source += (needSeparator ? "/" : "") + segmentSource(segment, groups);
-		needSeparator = true;
-	});
-	const last = segments.at(-1) ?? "";
-	if (!/[*?[]/.test(last)) source += "(?:/.+)?";
-	return anchored ? source : `(?:.+/)?${source}`;
-}
-
-/**
- * One segment. Between its `*`s lie fixed-length chunks; matching each
- * middle chunk at its leftmost place is always right for a glob, so it is
- * made atomic (a lookahead captured, then consumed by backreference: JS has
- * no atomic groups). Plain `[^/]*` runs would backtrack exponentially on
- * `*a*a*a*b` against a long name.
- */
-function segmentSource(segment: string, groups: Groups): string {
-	const chunks = [""];
-	const append = (source: string) => {
-		chunks[chunks.length - 1] += source;
-	};
-	for (let index = 0; index < segment.length; index++) {
-		const char = segment[index] ?? "";
-		if (char === "*") {
-			while (segment[index + 1] === "*") index++;
-			chunks.push("");
-		} else if (char === "?") {
-			append("[^/]");
-		} else if (char === "[") {
-			const end = classEnd(segment, index);
-			append(classSource(segment.slice(index + 1, end)));
-			index = end;
-		} else {
-			append(char.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"));
-		}
-	}
-	const [first = "", ...rest] = chunks;
-	const last = rest.pop();
-	if (last === undefined) return first;
-	let source = first;
-	for (const chunk of rest) {
-		groups.count++;
-		source += `(?=([^/]*?${chunk}))\\${groups.count}`;
-	}
-	return `${source}[^/]*${last}`;
-}
-
-function classSource(body: string): string {
-	const negated = body.startsWith("!") || body.startsWith("^");
-	const members = (negated ? body.slice(1) : body).replace(/[\\\]^[]/g, "\\$&");
-	// A negated class must still not cross a directory boundary.
-	return negated ? `[^${members}/]` : `[${members}]`;
 }

@@ -8,16 +8,19 @@ export function nearest(input: string, candidates: Iterable<string>): string | u
 		if (extended) return extended;
 	}
 	let best: string | undefined;
-	let bestDistance = Number.POSITIVE_INFINITY;
+	const tolerance = Math.max(2, Math.floor(input.length / 3));
+	let bestDistance = tolerance + 1;
 	for (const candidate of list) {
-		const distance = editDistance(input.toLowerCase(), candidate.toLowerCase());
+		// The length difference is a floor under the distance: skip candidates that cannot win
+		// (without it, a megabyte of input costs megabytes × candidate length per candidate).
+		if (Math.abs(input.length - candidate.length) >= bestDistance) continue;
+		const distance = editDistance(lowered, candidate.toLowerCase());
 		if (distance < bestDistance) {
 			best = candidate;
 			bestDistance = distance;
 		}
 	}
-	const tolerance = Math.max(2, Math.floor(input.length / 3));
-	return best !== undefined && bestDistance <= tolerance ? best : undefined;
+	return best;
 }
 
 function editDistance(a: string, b: string): number {

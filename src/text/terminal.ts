@@ -1,3 +1,4 @@
+import { clip } from "./clip.ts";
 /**
  * Foreign text made safe to show. Job output, report messages, git's words
  * and file names come from programs and people discern does not control; on
@@ -71,9 +72,13 @@ const ESCAPES: Readonly<Record<string, string>> = { "\u0007": "\\a", "\b": "\\b"
  * A file, branch or folder name for a message: as is when it is plain, else
  * quoted the way git quotes paths (`"a\nb"`, `"\x1b[31mred"`), so a name
  * with a newline or an escape sequence reads as exactly one name and
- * changes nothing on the screen.
+ * changes nothing on the screen; clipped like any echoed value.
  */
 export function quoteName(name: string): string {
+	return clip(quoteWhole(name));
+}
+
+function quoteWhole(name: string): string {
 	if (!NEEDS_QUOTING.test(name)) return name;
 	let quoted = "";
 	for (const char of name) {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { readFile, rm, stat } from "node:fs/promises";
 import type { AnyResult } from "../../src/contract/envelope.ts";
+import { LOG_LIMIT_BYTES } from "../../src/gate/log-cap.ts";
 import { done } from "../../src/verbs/done/done.ts";
 import { prepare } from "../../src/verbs/prepare/index.ts";
 import { test as testVerb } from "../../src/verbs/test/index.ts";
@@ -269,7 +270,7 @@ describe("done", () => {
 		await rm(`${r.root}/../flaky-${r.root.split("/").pop()}`, { force: true });
 	});
 
-	test("100 MB of output from a failing job: bounded, marked excerpt; the whole output on disk", async () => {
+	test("100 MB of output from a failing job: bounded, marked excerpt; a capped log on disk", async () => {
 		const r = await repo("[jobs]\ntest = \"head -c 104857600 /dev/zero | tr '\\\\0' y; echo; echo the-last-line; exit 5\"\n");
 		const result = valid("done", await done(r.ctx(), {}));
 		expect(result.steps?.[0]?.exit_code).toBe(5);
@@ -278,7 +279,8 @@ describe("done", () => {
 		expect(diagnostic?.truncated).toBe(true);
 		expect(diagnostic?.output?.length ?? 0).toBeLessThanOrEqual(16_000);
 		expect(diagnostic?.output).toContain("the-last-line");
-		expect((await stat(diagnostic?.output_path ?? "")).size).toBeGreaterThan(100 * 1024 * 1024);
+		expect(diagnostic?.output).toContain(`the job printed ${104857600 + "\nthe-last-line\n".length} bytes`);
+		expect((await stat(diagnostic?.output_path ?? "")).size).toBeLessThanOrEqual(LOG_LIMIT_BYTES + 1024);
 	});
 
 	test("an interrupted run says nothing about the tree: the next done runs, the Proof stays", async () => {

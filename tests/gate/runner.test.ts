@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { GatePlan, PlannedJob } from "../../src/gate/plan.ts";
+import { LOG_LIMIT_BYTES } from "../../src/gate/log-cap.ts";
 import { type RunEvent, runPlan } from "../../src/gate/runner.ts";
 import { processesWithEnv, survivors } from "../helpers/processes.ts";
 
@@ -166,10 +167,12 @@ describe("runPlan", () => {
 		expect(order.indexOf("start:b")).toBeLessThan(order.indexOf("finish:a"));
 	});
 
-	test("100 MB of output goes to the log, not into memory", async () => {
+	test("100 MB of output goes to the log, not into memory; the log keeps its head and tail", async () => {
 		const report = await run(plan([[job("noisy", ["head -c 104857600 /dev/zero | tr '\\0' 'x'; echo; echo tail-marker"])]]));
 		const log = report.runs[0]?.logPath ?? "";
-		expect((await stat(log)).size).toBeGreaterThan(100 * 1024 * 1024);
+		expect((await stat(log)).size).toBeLessThanOrEqual(LOG_LIMIT_BYTES + 1024);
+		expect(await readFile(log, "utf8")).toEndWith("\ntail-marker\n");
+		expect(report.runs[0]?.outputBytes).toBe(104857600 + "\ntail-marker\n".length);
 		expect(report.runs[0]?.outcome).toBe("ok");
 	});
 

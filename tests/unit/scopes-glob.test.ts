@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { classify } from "../../src/scopes/classify.ts";
-import { compileGlob, compileGlobs, compileScopes, globProblem, globRegExp, scopeGlobIssues } from "../../src/scopes/glob.ts";
+import { compileGlob, compileGlobs, compileScopes, globProblem, scopeGlobIssues } from "../../src/scopes/glob.ts";
+import { globRegExp } from "../helpers/glob-reference.ts";
 
 /** A small seeded generator, so generated cases are the same on every run. */
 function xorshift(seed: number): (below: number) => number {
@@ -132,6 +133,132 @@ describe("glob dialect", () => {
 		expect(() => compileGlob("../x")).toThrow("`..`");
 	});
 });
+
+/** `depth` folders named `name` (or d0, d1, … when omitted), then `file`. */
+function deepPath(depth: number, file: string, name?: string): string {
+	return [...Array.from({ length: depth }, (_, i) => name ?? `d${i}`), file].join("/");
+}
+
+/**
+ * Patterns that make a backtracking matcher take exponential or high
+ * polynomial time. Each case asserts the answer; a matcher that backtracks
+ * would not finish the file (speed itself is scripts/bench.ts's job).
+ */
+describe("pathological patterns get the right answer", () => {
+	const CASES: { what: string; pattern: string; yes: string[]; no: string[] }[] = [
+		{
+			what: "16 consecutive **/ against a 20-deep path",
+			pattern: `${"**/".repeat(16)}nomatch/x.ts`,
+			yes: [deepPath(20, "x.ts", "nomatch"), "nomatch/x.ts", `${deepPath(20, "nomatch")}/x.ts`],
+			no: [deepPath(20, "file.txt"), deepPath(20, "x.ts")],
+		},
+		{
+			what: "200 consecutive **/ unanchored",
+			pattern: `${"**/".repeat(200)}*.ts`,
+			yes: [deepPath(300, "a.ts"), "a.ts"],
+			no: [deepPath(300, "a.tsx")],
+		},
+		{
+			what: "**/a/ repeated, against a long run of a/",
+			pattern: `${"**/a/".repeat(12)}b`,
+			yes: [deepPath(40, "b", "a"), `${deepPath(12, "a", "a")}/b`, `x/${"a/y/".repeat(11)}a/b`],
+			no: [deepPath(40, "c", "a"), deepPath(11, "b", "a"), `${deepPath(40, "a", "a")}/c/b`],
+		},
+		{
+			what: "*a* segments between **",
+			pattern: `${"**/*a*/".repeat(10)}b/c`,
+			yes: [`${deepPath(30, "b", "xaax")}/c`, `${deepPath(10, "b", "a")}/c`],
+			no: [`${deepPath(30, "b", "xxxx")}/c`, `${deepPath(9, "b", "a")}/c`, `${deepPath(30, "b", "aaaa")}/d`],
+		},
+		{
+			what: "many * in one segment against a long name",
+			pattern: `src/${"*a".repeat(30)}*b`,
+			yes: [`src/${"a".repeat(3000)}b`, `src/${"xa".repeat(30)}b`],
+			no: [`src/${"a".repeat(3000)}`, `src/${"a".repeat(29)}b`, `src/x/${"a".repeat(40)}b`],
+		},
+		{
+			what: "runs of * and ? after **",
+			pattern: `**/${"*?".repeat(20)}*z`,
+			yes: [deepPath(50, `${"q".repeat(40)}z`), `${"q".repeat(500)}z`],
+			no: [deepPath(50, `${"q".repeat(19)}z`), deepPath(50, "q".repeat(600))],
+		},
+		{
+			what: "classes between stars",
+			pattern: `**/${"*[ab]".repeat(15)}*[!ab]`,
+			yes: [deepPath(30, `${"ab".repeat(8)}c`)],
+			no: [deepPath(30, `${"a".repeat(3000)}`), deepPath(30, `${"c".repeat(3000)}d`)],
+		},
+		{
+			what: "a 4 096-character path of one-letter folders",
+			pattern: "**/a/**/a/**/a/**/a/**/a/**/z",
+			yes: [deepPath(2048, "z", "a")],
+			no: [deepPath(2048, "y", "a"), `${deepPath(2044, "z", "b")}/a/a/a/a/z`],
+		},
+	];
+	for (const { what, pattern, yes, no } of CASES) {
+		test(what, () => {
+			expect(globProblem(pattern)).toBeNull();
+			const matches = compileGlob(pattern);
+			const classifier = compileScopes({ s: { paths: [pattern], neutral: false } });
+			for (const path of yes) expect({ path: path.slice(0, 80), matched: matches(path), indexed: classifier.scopesOf(path).length > 0 }).toEqual({ path: path.slice(0, 80), matched: true, indexed: true });
+			for (const path of no) expect({ path: path.slice(0, 80), matched: matches(path), indexed: classifier.scopesOf(path).length > 0 }).toEqual({ path: path.slice(0, 80), matched: false, indexed: false });
+		});
+	}
+
+	test("on generated multi-segment patterns heavy in ** and *, the matcher agrees with Bun.Glob (an independent implementation)", () => {
+		const random = xorshift(1234);
+		const pick = <T>(items: readonly T[]): T => items[random(items.length)] as T;
+		const words = ["a", "b", "ab", "x.ts", "a.b"];
+		const parts = [...words, "*", "**", "**", "**", "*a*", "a*b", "?", "[ab]", "[!a]*", "*.ts", "*?"];
+		let compared = 0;
+		const mismatches: string[] = [];
+		for (let i = 0; i < 1500; i++) {
+			const pattern = `${random(3) === 0 ? "/" : ""}${Array.from({ length: 1 + random(7) }, () => pick(parts)).join("/")}${random(6) === 0 ? "/" : ""}`;
+			if (globProblem(pattern) !== null) continue;
+			const ours = compileGlob(pattern);
+			const reference = bunGlobsFor(pattern);
+			for (let j = 0; j < 30; j++) {
+				const path = Array.from({ length: 1 + random(8) }, () => pick(words)).join("/");
+				compared++;
+				if (ours(path) !== reference.some((glob) => glob.match(path))) mismatches.push(`${pattern} on ${path}`);
+			}
+		}
+		expect(compared).toBeGreaterThan(30_000);
+		expect(mismatches).toEqual([]);
+	});
+
+	test("a folder name with a newline is matched like any other (git lists such paths)", () => {
+		expect(compileGlob("src/**/x.ts")("src/a\nb/x.ts")).toBe(true);
+		expect(compileGlob("src/*/x.ts")("src/a\nb/x.ts")).toBe(true);
+		expect(compileGlob("**/a?b/**")("x/a\nb/y")).toBe(true);
+	});
+
+	test("a pattern longer than any path is refused, and one with an earlier problem names that problem", () => {
+		expect(globProblem(`src/${"a".repeat(5000)}`)).toMatch(/5004 characters long/);
+		expect(globProblem(`src/a}${"a".repeat(5000)}`)).toMatch(/`\}` without a matching `\{`/);
+		expect(globProblem(`src/${"a".repeat(4000)}`)).toBeNull();
+	});
+
+	test("wide braces are refused before they are expanded", () => {
+		expect(globProblem(`{${Array.from({ length: 300 }, (_, i) => `a${i}`).join(",")}}`)).toMatch(/more than 256/);
+		expect(globProblem(`{${Array.from({ length: 40 }, () => "{a,b}{c,d}{e,f}").join(",")}}`)).toMatch(/more than 256/);
+	});
+});
+
+/**
+ * Bun.Glob for our dialect: a slash-less pattern is unanchored (`**\/` in
+ * front), a trailing `/` means `/**`, a plain last segment covers what is
+ * beneath it. A leading `/` anchors.
+ */
+function bunGlobsFor(pattern: string): InstanceType<typeof Bun.Glob>[] {
+	let body = pattern.startsWith("/") ? pattern.slice(1) : pattern;
+	if (body.endsWith("/")) body += "**";
+	const anchored = pattern.startsWith("/") || body.includes("/");
+	const last = body.split("/").at(-1) ?? "";
+	let alternatives = /[*?[]/.test(last) ? [body] : [body, `${body}/**`];
+	if (!anchored) alternatives = alternatives.flatMap((alternative) => [alternative, `**/${alternative}`]);
+	return alternatives.map((alternative) => new Bun.Glob(alternative));
+}
 
 describe("invalid patterns", () => {
 	const INVALID: [string, RegExp][] = [

@@ -4,6 +4,7 @@ import type { VerbContext } from "../../contract/context.ts";
 import { loadConfig } from "../../config/load.ts";
 import { lockCheckout } from "../../gate/lock.ts";
 import { configRefusal, openRepository } from "../../project/open.ts";
+import { clip, clipList } from "../../text/clip.ts";
 import { nearest } from "../../text/suggest.ts";
 import type { ConfigData, ConfigInput } from "./schema.ts";
 import { setConfigKey } from "./set.ts";
@@ -44,11 +45,11 @@ export async function config(ctx: VerbContext, input: v.InferOutput<typeof Confi
 	if (!found.ok) {
 		const suggestion = nearest(key, found.siblings.map((sibling) => [...found.parent, sibling].join(".")));
 		const hints: [string, ...string[]] = suggestion
-			? [`Did you mean \`${suggestion}\`?`]
-			: [`Keys here: ${found.siblings.join(", ") || "(none)"}.`];
-		return fail("config", "invalid_arguments", `discern.toml has no key \`${key}\`.`, hints, { data: { ...base, key } });
+			? [`Did you mean \`${clip(suggestion)}\`?`]
+			: [`Keys here: ${clipList(found.siblings.map((sibling) => clip(sibling))) || "(none)"}.`];
+		return fail("config", "invalid_arguments", `discern.toml has no key \`${clip(key)}\`.`, hints, { data: { ...base, key: clip(key) } });
 	}
-	return ok("config", `${key} = ${JSON.stringify(found.value)}`, { ...base, key, value: found.value });
+	return ok("config", `${key} = ${clip(JSON.stringify(found.value) ?? "undefined")}`, { ...base, key, value: found.value });
 }
 
 function usageProblem(input: v.InferOutput<typeof ConfigInput>): string | null {

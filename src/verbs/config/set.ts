@@ -3,6 +3,7 @@ import { fail, ok, type Result } from "../../contract/envelope.ts";
 import { setKey, stringifyString, tomlValue } from "../../config/edit.ts";
 import { CONFIG_FILE, parseConfig } from "../../config/load.ts";
 import { WriteDeniedError, writeFileAtomic } from "../../platform/files.ts";
+import { clip } from "../../text/clip.ts";
 import type { ConfigData } from "./schema.ts";
 
 const BOM = "\uFEFF";
@@ -42,18 +43,18 @@ export async function setConfigKey(root: string, path: string, key: string, inpu
 		const asString = attempt(stringifyString(input));
 		if (asString.checked?.ok) ({ edit, checked } = asString);
 	}
-	if (!edit.ok) return fail("config", "invalid_arguments", `Cannot set \`${key}\`: ${edit.reason}.`, ["Open discern.toml and edit it there; `discern config validate` checks the result."], { data: base });
+	if (!edit.ok) return fail("config", "invalid_arguments", `Cannot set \`${clip(key)}\`: ${edit.reason}.`, ["Open discern.toml and edit it there; `discern config validate` checks the result."], { data: base });
 	const remaining = checked && !checked.ok ? checked.issues : [];
 	const improves = !before.ok && remaining.length < before.issues.length;
 	if (remaining.length > 0 && !improves) {
-		return fail("config", "invalid_arguments", `Setting \`${key}\` to ${edit.after} would leave discern.toml invalid: ${remaining[0]?.message ?? "see the issues"}. Nothing was written.`, [
+		return fail("config", "invalid_arguments", `Setting \`${clip(key)}\` to ${clip(edit.after)} would leave discern.toml invalid: ${remaining[0]?.message ?? "see the issues"}. Nothing was written.`, [
 			"Check the key and the value's type in `discern docs config`.",
 		], { data: { ...base, valid: false, issues: remaining } });
 	}
 
 	const effective = checked?.ok ? key.split(".").reduce<unknown>((table, part) => (table as Record<string, unknown> | undefined)?.[part], checked.config) : undefined;
 	const change = { line: edit.line, before: edit.before, after: edit.after };
-	const described = edit.before === null ? `add \`${key} = ${edit.after}\` at line ${edit.line}` : `line ${edit.line}: \`${edit.before}\` → \`${edit.after}\``;
+	const described = edit.before === null ? `add \`${clip(key)} = ${clip(edit.after)}\` at line ${edit.line}` : `line ${edit.line}: \`${clip(edit.before)}\` → \`${clip(edit.after)}\``;
 	const data: ConfigData = { ...base, valid: remaining.length === 0, issues: remaining, ...(effective !== undefined ? { value: effective } : {}) };
 	if (dryRun) {
 		return ok("config", `Would ${edit.before === null ? described : `change ${described}`}; nothing was written.`, { ...data, edit: { ...change, written: false } }, {
@@ -69,7 +70,7 @@ export async function setConfigKey(root: string, path: string, key: string, inpu
 		throw error;
 	}
 	const left = remaining.length > 0 ? ` ${remaining.length} problem(s) remain: \`discern config validate\` lists them.` : "";
-	return ok("config", `Set ${key} = ${edit.after} (${described}).${left}`, { ...data, edit: { ...change, written: true } }, {
+	return ok("config", `Set ${clip(key)} = ${clip(edit.after)} (${described}).${left}`, { ...data, edit: { ...change, written: true } }, {
 		hints: [remaining.length > 0 ? "Fix the remaining problems, then commit discern.toml." : "Commit discern.toml when you are happy with it."],
 	});
 }

@@ -4,6 +4,7 @@ import type { VerbContext } from "../../contract/context.ts";
 import { MANUAL } from "../../manual/pages.generated.ts";
 import { findPage, normalizeTarget, type Page, pageFromMarkdown, searchPages } from "../../reader/pages.ts";
 import type { DocsData, DocsInput } from "./schema.ts";
+import { clip } from "../../text/clip.ts";
 
 let pages: Page[] | undefined;
 
@@ -21,11 +22,11 @@ export async function docs(_ctx: VerbContext, input: v.InferOutput<typeof DocsIn
 		if (input.target !== undefined && within.length === 0) {
 			const lookup = findPage(all, input.target);
 			const hints: [string, ...string[]] = !lookup.found && lookup.suggestion ? [`Did you mean \`${lookup.suggestion}\`?`] : ["Run `discern docs` for the index."];
-			return fail("docs", "unknown_target", `No manual page or section \`${input.target}\` to search in.`, hints);
+			return fail("docs", "unknown_target", `No manual page or section \`${clip(input.target)}\` to search in.`, hints);
 		}
 		const matches = searchPages(within, input.search);
-		const where = input.target === undefined ? "" : ` under \`${normalizeTarget(input.target)}\``;
-		return ok("docs", `${matches.length} page(s) match "${input.search}"${where}.`, { mode: "search", query: input.search, matches }, matches.length === 0 ? { hints: ["Try fewer or other words, or `discern docs` for the index."] } : {});
+		const where = input.target === undefined ? "" : ` under \`${clip(normalizeTarget(input.target))}\``;
+		return ok("docs", `${matches.length} page(s) match "${clip(input.search)}"${where}.`, { mode: "search", query: clip(input.search), matches }, matches.length === 0 ? { hints: ["Try fewer or other words, or `discern docs` for the index."] } : {});
 	}
 	if (input.target !== undefined) {
 		const lookup = findPage(all, input.target);
@@ -33,7 +34,7 @@ export async function docs(_ctx: VerbContext, input: v.InferOutput<typeof DocsIn
 			const hints: [string, ...string[]] = lookup.suggestion
 				? [`Did you mean \`discern docs ${lookup.suggestion}\`?`, "Run `discern docs` for the index."]
 				: ["Run `discern docs` for the index, or `discern docs --search WORDS`."];
-			return fail("docs", "unknown_target", `No manual page \`${input.target}\`.`, hints);
+			return fail("docs", "unknown_target", `No manual page \`${clip(input.target)}\`.`, hints);
 		}
 		const { page } = lookup;
 		return ok("docs", page.summary || page.title, { mode: "page", target: page.target, title: page.title, content: page.content });

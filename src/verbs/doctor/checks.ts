@@ -1,4 +1,5 @@
 import { isAbsolute, join } from "node:path";
+import { clip } from "../../text/clip.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { resolveJobs } from "../../config/jobs.ts";
 import type { ConfigLoad } from "../../config/load.ts";
@@ -34,7 +35,7 @@ export function checkRepository(repository: RepositoryLocation | null, reason: s
 	const title = "inside a git repository";
 	return repository
 		? { id: "repository", title, state: "ok", detail: `${repository.root} (${repository.location === "main" ? "main checkout" : "linked worktree"})` }
-		: { id: "repository", title, state: "fail", detail: oneLine(reason), fix: "Run discern inside a git checkout, or pass --cwd DIR." };
+		: { id: "repository", title, state: "fail", detail: clip(oneLine(reason)), fix: "Run discern inside a git checkout, or pass --cwd DIR." };
 }
 
 /** git must be able to read this checkout: ownership checks (safe.directory) and broken indexes stop it. */
@@ -76,7 +77,7 @@ export async function checkTrunk(ctx: VerbContext, root: string, config: ConfigL
 		id: "trunk",
 		title,
 		state: explicit ? "fail" : "warn",
-		detail: `The trunk \`${trunk.name}\` (from ${trunk.source.replaceAll("_", " ")}) has no local branch.`,
+		detail: `The trunk \`${clip(trunk.name)}\` (from ${trunk.source.replaceAll("_", " ")}) has no local branch.`,
 		fix: explicit ? `Create the branch or correct [repository].trunk / DISCERN_TRUNK.` : "Make the first commit, or set [repository].trunk.",
 	};
 }

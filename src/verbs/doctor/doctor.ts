@@ -1,4 +1,5 @@
 import { fail, ok, type Result } from "../../contract/envelope.ts";
+import { clip } from "../../text/clip.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { loadConfig } from "../../config/load.ts";
 import { locateRepository } from "../../git/repository.ts";
@@ -52,7 +53,7 @@ export async function doctor(ctx: VerbContext, input: v.InferOutput<typeof Docto
 		return fail("doctor", refusal.error, refusal.message, refusal.hints, { data });
 	}
 	if (!located.found) {
-		return fail("doctor", "no_repository", `Not inside a git repository: ${oneLine(located.reason)}.`, ["Run `discern doctor` inside a git checkout, or pass --cwd DIR."], { data });
+		return fail("doctor", "no_repository", `Not inside a git repository: ${clip(oneLine(located.reason))}.`, ["Run `discern doctor` inside a git checkout, or pass --cwd DIR."], { data });
 	}
 	const failing = checks.filter((check) => check.state === "fail");
 	if (failing.length > 0) {

@@ -3,6 +3,7 @@ import { fail, ok, type Result } from "../../contract/envelope.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { LOOSE_VERBS, VERB_GROUPS } from "../../contract/verbs.ts";
 import { verbUsage } from "../../cli/commands.ts";
+import { clip } from "../../text/clip.ts";
 import { nearest } from "../../text/suggest.ts";
 import type { HelpData, HelpInput } from "./schema.ts";
 
@@ -47,5 +48,5 @@ export function unknownVerb(name: string, groups?: HelpData["groups"]): Result<"
 	}
 	const suggestion = nearest(name, known);
 	const hints: [string, ...string[]] = suggestion ? [`Did you mean \`discern ${suggestion}\`?`, "Run `discern help` for every verb."] : ["Run `discern help` for every verb."];
-	return fail("help", "unknown_command", `Unknown verb \`${name}\`.${suggestion ? ` Did you mean \`${suggestion}\`?` : ""}`, hints, groups ? { data: { groups } } : {});
+	return fail("help", "unknown_command", `Unknown verb \`${clip(name)}\`.${suggestion ? ` Did you mean \`${suggestion}\`?` : ""}`, hints, groups ? { data: { groups } } : {});
 }

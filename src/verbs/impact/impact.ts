@@ -6,6 +6,7 @@ import { openProject } from "../../project/open.ts";
 import { changedPaths, NO_TRUNK_REASON } from "../../scopes/changed.ts";
 import { classify } from "../../scopes/classify.ts";
 import { compileScopes } from "../../scopes/glob.ts";
+import { clip, clipList } from "../../text/clip.ts";
 import { nearest } from "../../text/suggest.ts";
 import { CODE_MARKER, type ImpactData, type ImpactInput, MAX_LISTED_PATHS } from "./schema.ts";
 
@@ -21,11 +22,11 @@ export async function impact(ctx: VerbContext, input: v.InferOutput<typeof Impac
 	const has = input.has;
 	if (has !== undefined && has !== CODE_MARKER && !names.includes(has)) {
 		const suggestion = nearest(has, [...names, CODE_MARKER]);
-		const declared = names.length > 0 ? names.map((name) => `\`${name}\``).join(", ") : "none";
+		const declared = names.length > 0 ? clipList(names.map((name) => `\`${clip(name)}\``)) : "none";
 		return fail(
 			"impact",
 			"invalid_arguments",
-			`\`has\` names scope \`${has}\`, which is not declared under [scopes]${suggestion ? `; did you mean \`${suggestion}\`?` : "."}`,
+			`\`has\` names scope \`${clip(has)}\`, which is not declared under [scopes]${suggestion ? `; did you mean \`${clip(suggestion)}\`?` : "."}`,
 			[`Declared scopes: ${declared}; \`${CODE_MARKER}\` asks whether any non-neutral path changed.`, "Run `discern impact` to see every touched scope."],
 		);
 	}
@@ -35,7 +36,7 @@ export async function impact(ctx: VerbContext, input: v.InferOutput<typeof Impac
 	// Say which trunk is missing rather than the generic "no trunk is known".
 	const reason =
 		trunk.name && !trunk.exists && changes.reason
-			? changes.reason.replace(NO_TRUNK_REASON, `the trunk \`${trunk.name}\` does not exist locally, so committed changes on this branch cannot be listed`)
+			? changes.reason.replace(NO_TRUNK_REASON, `the trunk \`${clip(trunk.name)}\` does not exist locally, so committed changes on this branch cannot be listed`)
 			: changes.reason;
 	const classification = classify(changes.paths, compileScopes(config.scopes), changes.complete);
 
@@ -65,14 +66,14 @@ export async function impact(ctx: VerbContext, input: v.InferOutput<typeof Impac
 	if (has !== undefined) {
 		const membership = has === CODE_MARKER ? classification.code : classification.touched.includes(has);
 		data.membership = membership;
-		const what = has === CODE_MARKER ? "Code (a path outside every neutral scope)" : `Scope \`${has}\``;
+		const what = has === CODE_MARKER ? "Code (a path outside every neutral scope)" : `Scope \`${clip(has)}\``;
 		return ok("impact", `${what} is ${membership ? "" : "not "}touched${changes.complete ? "" : " (failed open: the change list is incomplete)"}.`, data, extras);
 	}
 	return ok("impact", summarize(data, classification.code, trunk.name), data, extras);
 }
 
 function summarize(data: ImpactData, code: boolean, trunk: string | null): string {
-	const against = trunk ? ` against \`${trunk}\`` : "";
+	const against = trunk ? ` against \`${clip(trunk)}\`` : "";
 	if (!data.complete) return `git could not list every change (${data.reason ?? "unknown reason"}), so every scope counts as touched.`;
 	if (data.changed === 0) return `No changes${against}: no scope is touched.`;
 	const scopes = data.scopes.filter((_, index) => !(code && index === data.scopes.length - 1));

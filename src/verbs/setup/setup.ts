@@ -4,6 +4,7 @@ import { asVerb, fail, ok, type PlanItem, type Result } from "../../contract/env
 import type { VerbContext } from "../../contract/context.ts";
 import { CONFIG_FILE } from "../../config/load.ts";
 import { AGENTS } from "../../config/schema.ts";
+import { clip } from "../../text/clip.ts";
 import { nearest } from "../../text/suggest.ts";
 import { resolveTrunk } from "../../git/trunk.ts";
 import { exists, resolveInside, writeFileAtomic, WriteDeniedError } from "../../platform/files.ts";
@@ -93,7 +94,7 @@ function parseAgents(raw: string | undefined): { ok: true; agents: string[] } | 
 	for (const agent of agents) {
 		if ((AGENTS as readonly string[]).includes(agent)) continue;
 		const suggestion = nearest(agent, AGENTS);
-		return { ok: false, message: `\`--agents\` names an unknown agent \`${agent}\`${suggestion ? `; did you mean \`${suggestion}\`?` : "."}` };
+		return { ok: false, message: `\`--agents\` names an unknown agent \`${clip(agent)}\`${suggestion ? `; did you mean \`${suggestion}\`?` : "."}` };
 	}
 	return { ok: true, agents };
 }

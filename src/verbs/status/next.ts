@@ -1,5 +1,6 @@
 import { oneLine } from "../../text/terminal.ts";
 import type { StatusData } from "./schema.ts";
+import { clip } from "../../text/clip.ts";
 
 type Next = StatusData["next"];
 
@@ -25,7 +26,7 @@ export function nextAction(facts: Omit<StatusData, "next">, configProblem: strin
 		return { action: "git switch <branch>", reason: "HEAD is detached; work happens on a branch." };
 	}
 	if (!facts.trunk.exists) {
-		const name = facts.trunk.name ?? "(none)";
+		const name = clip(facts.trunk.name ?? "(none)");
 		return { action: "discern config set repository.trunk BRANCH", reason: `The trunk \`${name}\` (${facts.trunk.source.replaceAll("_", " ")}) does not exist locally; name the landing branch.` };
 	}
 	if (facts.jobs.test.length === 0) {
