@@ -28,6 +28,7 @@ import { fstatSync } from "node:fs";
 import { type FileHandle, open, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { punchHole } from "../platform/punch-hole.ts";
+import { openLog } from "./output.ts";
 
 export const LOG_HEAD_BYTES = 2 * 1024 * 1024;
 export const LOG_TAIL_BYTES = 2 * 1024 * 1024;
@@ -79,7 +80,8 @@ export interface CappedLog {
  * place. Copied in small chunks: memory stays flat whatever the log's size.
  */
 export async function capLog(path: string): Promise<CappedLog> {
-	const source = await open(path, "r");
+	const source = await openLog(path);
+	if (!source) return { bytes: 0, omitted: 0 };
 	const temp = join(dirname(path), `.${basename(path)}.${process.pid}.capping`);
 	let cut: CappedLog;
 	try {

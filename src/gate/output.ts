@@ -1,4 +1,4 @@
-import { open } from "node:fs/promises";
+import { type FileHandle, open } from "node:fs/promises";
 import { cleanText } from "../text/terminal.ts";
 
 /** The envelope keeps at most this many characters of a job's output: its head and its tail. */
@@ -19,7 +19,8 @@ export interface Excerpt {
  * stripped from the excerpt (`cleanText`); the file keeps the raw bytes.
  */
 export async function readExcerpt(path: string, limit = EXCERPT_LIMIT, outputBytes?: number): Promise<Excerpt> {
-	const handle = await open(path, "r");
+	const handle = await openLog(path);
+	if (!handle) return { text: LOG_GONE, truncated: false, bytes: 0 };
 	try {
 		const { size } = await handle.stat();
 		if (size <= limit) {
@@ -48,9 +49,27 @@ function omissionMarker(omitted: number, outputBytes: number | undefined): strin
 	return `\n… [the job printed ${outputBytes} bytes; this excerpt and its log file keep the head and the tail] …\n`;
 }
 
+/** What an excerpt says when the log is gone. */
+const LOG_GONE = "[discern] the job's log file is gone (something removed it while the gate ran)";
+
+/**
+ * Open a job's log, or null when it is gone: a job may delete discern's
+ * runs folder (it lives in the checkout's git dir), and that must read as
+ * "no output", never as a crash.
+ */
+export async function openLog(path: string): Promise<FileHandle | null> {
+	try {
+		return await open(path, "r");
+	} catch (error) {
+		if (typeof error === "object" && error !== null && "code" in error && (error.code === "ENOENT" || error.code === "ENOTDIR")) return null;
+		throw error;
+	}
+}
+
 /** Read up to `max` bytes of a log for report detection (SARIF/JUnit in the output). */
 export async function readUpTo(path: string, max: number): Promise<string | null> {
-	const handle = await open(path, "r");
+	const handle = await openLog(path);
+	if (!handle) return null;
 	try {
 		const { size } = await handle.stat();
 		if (size > max) return null;

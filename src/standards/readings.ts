@@ -1,6 +1,6 @@
-import { open } from "node:fs/promises";
 import type { Diagnostic } from "../contract/envelope.ts";
 import type { DiscernConfig } from "../config/schema.ts";
+import { openLog } from "../gate/output.ts";
 import { STANDARD_PREFIX } from "../gate/plan.ts";
 import type { JobRun } from "../gate/runner.ts";
 import { parseMetrics } from "./metrics.ts";
@@ -38,7 +38,8 @@ export function standardDiagnostics(readings: readonly Reading[], config: Discer
 }
 
 async function tail(path: string): Promise<string> {
-	const handle = await open(path, "r");
+	const handle = await openLog(path);
+	if (!handle) return "";
 	try {
 		const { size } = await handle.stat();
 		const length = Math.min(size, METRIC_TAIL_BYTES);

@@ -579,3 +579,14 @@ describe("a branch that moves the bar itself", () => {
 		expect(proof.judgement.gate_changes).toEqual(["job `test` changed", "scope `web` became neutral"]);
 	});
 });
+
+describe("a job that removes discern's own state mid-run", () => {
+	test("a failing job that deletes the runs folder is a clean red result, not a crash", async () => {
+		const r = await repo('[jobs]\ntest = "rm -rf .git/discern/runs; exit 1"\n[standards.cov]\nrun = "sleep 0.2; echo DISCERN_METRIC cov 90"\ndirection = "up"\nlimit = 50\n');
+		const run = await runDiscern(["done", "--json"], { cwd: r.root });
+		expect(run.exitCode).toBe(1);
+		const result = onlyJson(run.stdout) as { error: string; data: { failed_stage: string } };
+		expect(result.error).toBe("gate_failed");
+		expect(result.data.failed_stage).toBe("test");
+	});
+});
