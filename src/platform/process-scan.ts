@@ -1,5 +1,5 @@
 import { readdir, readFile } from "node:fs/promises";
-import { entryOf } from "./proc.ts";
+import { allPids, commandLine, entryOf, type ProcStat, readStat } from "./proc.ts";
 
 /**
  * The fallback for finding a job's processes where discern cannot be a child
@@ -134,4 +134,35 @@ export async function killTreeByScan(groupLeader: number, graceMs: number, key: 
 	}
 	// Only what is alive now: a pid from the first list may have been reused meanwhile.
 	signalAll([-groupLeader, ...(await members(groupLeader, key, value))], "SIGKILL");
+}
+
+/** A process killed by `killMatching`, named as it was just before. */
+export interface KilledProcess {
+	pid: number;
+	command: string;
+}
+
+/**
+ * SIGKILL every process on the machine that `belongs` says is to go, scanning
+ * again until none is left (a process may fork while it is being killed);
+ * returns what was killed. A full scan: for rare paths only (cleaning up after
+ * a discern that was itself killed).
+ */
+export async function killMatching(belongs: (stat: ProcStat) => boolean): Promise<KilledProcess[]> {
+	const killed = new Map<number, KilledProcess>();
+	for (let round = 0; round < 10; round++) {
+		const targets = (allPids() ?? []).flatMap((pid) => {
+			if (pid === process.pid) return [];
+			const stat = readStat(pid);
+			return stat && !stat.zombie && belongs(stat) ? [stat] : [];
+		});
+		if (targets.length === 0) break;
+		for (const target of targets) if (!killed.has(target.pid)) killed.set(target.pid, { pid: target.pid, command: commandLine(target.pid) });
+		signalAll(
+			targets.map((target) => target.pid),
+			"SIGKILL",
+		);
+		await Bun.sleep(10);
+	}
+	return [...killed.values()];
 }
