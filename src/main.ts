@@ -3,19 +3,22 @@
 import { isatty } from "node:tty";
 import { runCli } from "./cli/run.ts";
 import { guardStandardStreams, writeStdout } from "./cli/streams.ts";
-import { EXIT, type ExitCode } from "./contract/exit-codes.ts";
+import { ENDING_SIGNALS, type EndingSignal, EXIT, signalExit } from "./contract/exit-codes.ts";
 
 guardStandardStreams();
 const controller = new AbortController();
-let interruptedWith: ExitCode | undefined;
-// SIGINT/SIGTERM abort the running verb, whose runner kills every job tree
-// before the verb returns; only then does discern exit with 130/143. A verb
-// that does not return in time is not waited for.
-for (const [signal, code] of [["SIGINT", EXIT.interrupted], ["SIGTERM", EXIT.terminated]] as const) {
+let endedBy: EndingSignal | undefined;
+// A signal that would end discern (a closed terminal's HUP, Ctrl-C, TERM, …)
+// aborts the running verb instead: its runner kills every job tree before the
+// verb returns, and only then does discern exit 128+n. A verb that does not
+// return in time is not waited for; the runner's exit hook still kills what
+// is left of its jobs.
+for (const signal of ENDING_SIGNALS) {
 	process.on(signal, () => {
-		interruptedWith ??= code;
+		if (endedBy !== undefined) return;
+		endedBy = signal;
 		controller.abort(signal);
-		setTimeout(() => process.exit(code), 10_000).unref();
+		setTimeout(() => process.exit(signalExit(signal)), 10_000).unref();
 	});
 }
 
@@ -33,6 +36,7 @@ const exitCode = await runCli(process.argv.slice(2), {
 	},
 	stderr: (text) => process.stderr.write(text),
 });
+// After a hang-up the terminal may be gone: the exit status is what is left to say (writeStdout never throws).
 const delivered = output === "" || (await writeStdout(output));
-// 130/143 only when the interrupt cost the result: a run that finished green before the signal landed stays 0.
-process.exitCode = !delivered ? EXIT.failure : exitCode !== EXIT.ok && interruptedWith !== undefined ? interruptedWith : exitCode;
+// 128+n only when the signal cost the result: a run that finished green before the signal landed stays 0.
+process.exitCode = exitCode !== EXIT.ok && endedBy !== undefined ? signalExit(endedBy) : !delivered ? EXIT.failure : exitCode;

@@ -3,6 +3,7 @@ import type { VerbContext } from "../contract/context.ts";
 import type { RepositoryLocation } from "../git/repository.ts";
 import { diagnosticsOf, stepsOf } from "./diagnostics.ts";
 import { jobEnvironment } from "./job-env.ts";
+import { killLeftovers, openLedger } from "./leftovers.ts";
 import type { GatePlan, PlannedJob } from "./plan.ts";
 import { type RunReport, runPlan } from "./runner.ts";
 import { newRunDir, pruneRuns } from "./state.ts";
@@ -12,6 +13,11 @@ export interface Execution {
 	steps: Step[];
 	diagnostics: Diagnostic[];
 	durationS: number;
+	/**
+	 * What an earlier run in this checkout left running because its discern was
+	 * killed outright, killed now: one sentence each, for the result's hints.
+	 */
+	leftovers: string[];
 }
 
 /** Run a plan in a checkout: logs under its git dir, the jobs' environment, progress to whoever listens. */
@@ -23,18 +29,27 @@ export async function executePlan(
 	afterPhase?: (phase: readonly PlannedJob[]) => Promise<string | null>,
 ): Promise<Execution> {
 	const started = performance.now();
-	const logDir = await newRunDir(repository.gitDir, plan.verb);
-	const report = await runPlan(plan, {
-		root: repository.root,
-		env: jobEnvironment(ctx.env, repository, trunk),
-		logDir,
-		signal: ctx.signal,
-		...(ctx.progress ? { onEvent: ctx.progress } : {}),
-		...(afterPhase ? { afterPhase } : {}),
-	});
+	const [leftovers, logDir] = await Promise.all([killLeftovers(repository.gitDir), newRunDir(repository.gitDir, plan.verb)]);
+	// Written before the first job starts, removed once the last is gone: what the next run reads if discern is killed outright.
+	const ledger = await openLedger(repository.gitDir);
+	let report: RunReport;
+	try {
+		report = await runPlan(plan, {
+			root: repository.root,
+			env: jobEnvironment(ctx.env, repository, trunk),
+			logDir,
+			signal: ctx.signal,
+			ledger,
+			...(ctx.progress ? { onEvent: ctx.progress } : {}),
+			...(afterPhase ? { afterPhase } : {}),
+		});
+	} finally {
+		await ledger.close();
+	}
 	// Now that this run's size is known, older runs make room for it.
 	await pruneRuns(logDir);
 	return {
+		leftovers,
 		report,
 		steps: stepsOf(report.runs),
 		diagnostics: await diagnosticsOf(report.runs, repository.root),

@@ -35,7 +35,7 @@ export async function innerLoop<const Verb extends "prepare" | "test">(
 		if (ctx.facts) Object.assign(ctx.facts, { branch: before.branch, head: before.head?.slice(0, 7) ?? null });
 		const execution = await executePlan(ctx, repository, trunk.name, plan);
 		const modified = pathsChanged(before, await snapshotTree(repository.root));
-		const { report, steps, diagnostics, durationS } = execution;
+		const { report, steps, diagnostics, durationS, leftovers } = execution;
 		// An interrupted run failed no stage: nobody's check said no.
 		const failedStage = (report.failed?.job.stage ?? null) as FailedStage | null;
 		if (!report.interrupted) {
@@ -55,12 +55,14 @@ export async function innerLoop<const Verb extends "prepare" | "test">(
 		if (report.failed || report.interrupted) {
 			return fail(verb, "gate_failed", `${failureSentence(report)}.`, [
 				report.interrupted ? "Nothing was decided: run it again when you are ready." : "Read the diagnostics (each names the command to reproduce it), fix, and run this again.",
+				...leftovers,
 				...(modified.length > 0 ? [`Review the edits the run made: ${modified.slice(0, 5).map(quoteName).join(", ")}${modified.length > 5 ? ", …" : ""}.`] : []),
 			], { data, steps, diagnostics });
 		}
 		const labels = ranLabels(report);
 		const passed = labels.length > 0 ? `${verb} passed: ${labels.join(", ")} (${labels.length} job${labels.length === 1 ? "" : "s"}, ${durationS} s).` : `${verb} had no jobs to run.`;
 		const hints = [
+			...leftovers,
 			...(modified.length > 0 ? [`Formatters changed ${modified.length} file(s): review and commit them.`] : []),
 			...(labels.length === 0 ? [`Declare ${verb === "test" ? "a test-stage job" : "fix or check jobs"} in discern.toml.`] : []),
 			verb === "prepare" ? "Next: `discern test`, then commit and run `discern done`." : "Next: commit, then run `discern done`.",

@@ -4,7 +4,7 @@ import type { ProgressEvent } from "../contract/context.ts";
 import type { Step } from "../contract/envelope.ts";
 import { randomUUID } from "node:crypto";
 import { stat } from "node:fs/promises";
-import { killCarriers, killTree, signalTree, type TreeToken } from "../platform/process-tree.ts";
+import { type JobTree, openTreeKeeper, type TreeKeeper } from "../platform/process-tree.ts";
 import { capLog, watchLog } from "./log-cap.ts";
 import type { GatePlan, PlannedJob } from "./plan.ts";
 
@@ -43,6 +43,17 @@ export interface RunOptions {
 	 * (tree drift). The runner stays ignorant of git.
 	 */
 	afterPhase?: (phase: readonly PlannedJob[]) => Promise<string | null>;
+	/** Told of every job process as it starts, so that a later run can clean up if discern is killed outright. */
+	ledger?: RunLedger;
+	/** false: do not become a child subreaper, scan /proc instead (the fallback, chosen by platforms without prctl; and by tests). */
+	subreaper?: boolean;
+}
+
+/** Where a run's job processes are written down while they run (gate/leftovers.ts). */
+export interface RunLedger {
+	/** Every command's token value starts with it, followed by "-". */
+	tokenPrefix: string;
+	jobStarted: (leader: number) => void;
 }
 
 export interface RunReport {
@@ -58,7 +69,7 @@ export interface RunReport {
 /** A started job process, kept so fail-fast and interrupts can kill its tree. */
 interface Running {
 	child: ReturnType<typeof Bun.spawn>;
-	token: TreeToken;
+	tree: JobTree;
 	/** Set when a cancel reached the process while it was still running. */
 	cancelled: boolean;
 }
@@ -66,7 +77,9 @@ interface Running {
 interface RunState {
 	/** Set by fail-fast. */
 	requested: boolean;
-	finished: TreeToken[];
+	trees: TreeKeeper;
+	/** A fresh token value for the next command. */
+	nextToken: () => string;
 }
 
 /** The environment key of the per-command token (see platform/process-tree.ts). */
@@ -84,13 +97,13 @@ export async function runPlan(plan: GatePlan, options: RunOptions): Promise<RunR
 	const total = plan.phases.reduce((sum, phase) => sum + phase.length, 0);
 	const runs: JobRun[] = [];
 	const live = new Set<Running>();
-	// Set by fail-fast: a sibling between two of its commands must not start the next one.
-	// `finished` collects the tokens of ended commands, swept for leftovers after each phase.
-	const halt: RunState = { requested: false, finished: [] };
-	const sweep = async () => {
-		const tokens = halt.finished.splice(0);
-		await killCarriers(tokens);
-	};
+	const trees = await openTreeKeeper(options.subreaper === undefined ? {} : { subreaper: options.subreaper });
+	const tokenPrefix = options.ledger?.tokenPrefix ?? randomUUID();
+	let commands = 0;
+	// `requested` is set by fail-fast: a sibling between two of its commands must not start the next one.
+	const halt: RunState = { requested: false, trees, nextToken: () => `${tokenPrefix}-${++commands}` };
+	// What ended commands left running, killed after each phase.
+	const sweep = () => trees.sweep();
 	let stoppedBy: RunReport["stoppedBy"] = null;
 	let failed: JobRun | null = null;
 	let done = 0;
@@ -101,7 +114,7 @@ export async function runPlan(plan: GatePlan, options: RunOptions): Promise<RunR
 			[...live].map(async (running) => {
 				// A job that already finished on its own keeps its own outcome.
 				if (running.child.exitCode === null && running.child.signalCode === null) running.cancelled = true;
-				await killTree(running.child.pid, grace, running.token);
+				await trees.kill(running.tree, grace);
 			}),
 		);
 	};
@@ -138,6 +151,7 @@ export async function runPlan(plan: GatePlan, options: RunOptions): Promise<RunR
 		options.signal.removeEventListener("abort", onAbort);
 		await cancelAll();
 		await sweep();
+		trees.close();
 	}
 	return { runs, failed, stoppedBy, interrupted: options.signal.aborted };
 }
@@ -209,7 +223,7 @@ async function runCommand(
 	state: RunState,
 ): Promise<CommandResult> {
 	let child: ReturnType<typeof Bun.spawn>;
-	const token: TreeToken = { key: TOKEN_KEY, value: randomUUID() };
+	const token = { key: TOKEN_KEY, value: state.nextToken() };
 	try {
 		child = Bun.spawn(["sh", "-c", command], {
 			cwd: options.root,
@@ -224,15 +238,20 @@ async function runCommand(
 		writeSync(fd, `[discern] could not start sh: ${error instanceof Error ? error.message : String(error)}\n`);
 		return { exitCode: 127, timedOut: false, cancelled: false };
 	}
-	const running: Running = { child, token, cancelled: false };
+	const tree: JobTree = { leader: child.pid, token };
+	state.trees.started(tree);
+	options.ledger?.jobStarted(child.pid);
+	const running: Running = { child, tree, cancelled: false };
 	live.add(running);
 	let timedOut = false;
 	let killing: Promise<void> | undefined;
 	const timer =
 		timeoutS > 0
 			? setTimeout(() => {
+					// A cancel got there first and its kill is under way: the job was cancelled, not timed out.
+					if (running.cancelled) return;
 					timedOut = true;
-					killing = killTree(child.pid, grace, token);
+					killing = state.trees.kill(tree, grace);
 				}, timeoutS * 1000)
 			: undefined;
 	try {
@@ -243,8 +262,7 @@ async function runCommand(
 		live.delete(running);
 		// Whatever the command left running would outlive discern: its group now, detached daemons at the phase's sweep.
 		await killing;
-		signalTree(child.pid, [], "SIGKILL");
-		state.finished.push(token);
+		state.trees.ended(tree);
 	}
 }
 

@@ -1,6 +1,6 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { DEFAULT_GRACE_MS } from "../gate/runner.ts";
-import { EXIT, type ExitCode } from "../contract/exit-codes.ts";
+import { EXIT, type ExitCode, isEndingSignal, signalExit } from "../contract/exit-codes.ts";
 import { screenLines } from "./screen.ts";
 import { createServer, settleCalls } from "./server.ts";
 import { brokenTransportLine, MAX_MESSAGE_BYTES } from "./stdin-limit.ts";
@@ -9,9 +9,10 @@ import { toolEntries } from "./tools.ts";
 /**
  * `discern mcp`: the server over stdio. stdout carries only protocol; logs
  * go to stderr. It stops when stdin closes (the SDK's transport does not
- * notice by itself) or on SIGINT/SIGTERM; either way every call in flight
- * is cancelled and its job trees killed before the process exits, so an
- * editor closing the pipe never leaves a test run behind.
+ * notice by itself) or on any signal that would end it (HUP, INT, TERM, …:
+ * see ENDING_SIGNALS); either way every call in flight is cancelled and its
+ * job trees killed before the process exits (128+n after a signal), so an
+ * editor closing the pipe or its terminal never leaves a test run behind.
  */
 export async function serveStdio(options: { cwd: string; env: Readonly<Record<string, string | undefined>>; signal: AbortSignal }): Promise<ExitCode> {
 	const shutdown = new AbortController();
@@ -43,7 +44,8 @@ export async function serveStdio(options: { cwd: string; env: Readonly<Record<st
 	await settleCalls(server, DEFAULT_GRACE_MS + 3000);
 	await server.close().catch(() => undefined);
 	if (why === "broken") process.stderr.write(brokenTransportLine(transportError));
-	const code = why === "eof" ? EXIT.ok : why === "broken" ? EXIT.failure : options.signal.reason === "SIGTERM" ? EXIT.terminated : EXIT.interrupted;
+	const reason: unknown = options.signal.reason;
+	const code = why === "eof" ? EXIT.ok : why === "broken" ? EXIT.failure : signalExit(isEndingSignal(reason) ? reason : "SIGTERM");
 	// Nothing else may keep the process alive once the client is gone.
 	process.exit(code);
 }

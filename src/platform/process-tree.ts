@@ -1,164 +1,236 @@
-import { readdir, readFile } from "node:fs/promises";
+import { allPids, canListChildren, childrenOf, environValue, type ProcStat, readStat, stillRunning, subtreeOf } from "./proc.ts";
+import { killTreeByScan, processesCarrying, signalAll } from "./process-scan.ts";
+import { holdSubreaper, reap, releaseSubreaper } from "./subreaper.ts";
 
 /**
- * Killing a job means killing everything it started. A job runs as the
- * leader of its own process group, so one signal to the group reaches every
- * descendant that stayed in it; descendants that left the group (setsid,
- * daemonizing tools) are found through /proc by parent links and signalled
- * one by one. Whatever detached itself completely (a double fork, then
- * setsid: its parent gone, itself re-parented to init) is found by a token
- * in its environment that every command's processes inherit. Zombies do
- * not count as alive: in a container whose init does
- * not reap orphans they linger in the group, and waiting for them would
- * turn every kill into a full grace period.
+ * Nothing a job starts may outlive discern. Each command runs as the leader
+ * of its own session and process group, so one signal to the group reaches
+ * every descendant that stayed in it, and carries a token in its environment.
+ *
+ * On Linux discern is a child subreaper while jobs run (subreaper.ts): a
+ * descendant whose parent dies is re-parented to discern, never to init. So
+ * every process a job started is either below a running job's leader or a
+ * child of discern, and both are found by walking down from discern's own
+ * children list, without looking at the rest of the machine:
+ * - a job's tree is its leader's descendants, plus the children of discern
+ *   that are in its session or group or carry its token;
+ * - after a job ended, every child of discern outside discern's own session
+ *   (its git calls stay in it; a job, started with setsid, can never re-enter
+ *   it) that belongs to no running job is a leftover, and is killed with its
+ *   descendants. While another run's jobs are running (an MCP server runs
+ *   gates side by side), a leftover must be provably this run's: its
+ *   session, group or token; the rest waits for a later sweep.
+ * Adopted children that exit are reaped here (the runtime reaps only what it
+ * spawned).
+ *
+ * Where discern cannot be a subreaper (not Linux, no glibc, no children list
+ * in /proc) the fallback scans all of /proc (process-scan.ts): slower on a
+ * busy machine, and blind to a process that both cleared its environment and
+ * lost its parent.
+ *
+ * If discern exits while jobs still run (the hard exit after a signal, a
+ * crash), an exit hook SIGKILLs them synchronously. If it is SIGKILLed itself,
+ * the next gate in the checkout cleans up (gate/leftovers.ts).
  */
-interface ProcessInfo {
-	pid: number;
-	parent: number;
-	group: number;
-	zombie: boolean;
-}
-
-async function processTable(): Promise<ProcessInfo[] | null> {
-	let entries: string[];
-	try {
-		entries = await readdir("/proc");
-	} catch {
-		return null; // No /proc (macOS): the process group is all we can reach.
-	}
-	const table = await Promise.all(
-		entries.map(async (entry): Promise<ProcessInfo | null> => {
-			const pid = Number(entry);
-			if (!Number.isInteger(pid)) return null;
-			try {
-				const stat = await readFile(`/proc/${pid}/stat`, "utf8");
-				// The command name may contain spaces and parentheses: fields resume after the last ")".
-				const [state, parent, group] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-				return { pid, parent: Number(parent), group: Number(group), zombie: state === "Z" || state === "X" };
-			} catch {
-				return null; // Gone meanwhile.
-			}
-		}),
-	);
-	return table.filter((info): info is ProcessInfo => info !== null);
-}
-
-/** Live descendants of `root` by parent links, whatever their process group. */
-export async function descendantsOf(root: number): Promise<number[]> {
-	const table = await processTable();
-	if (!table) return [];
-	const children = new Map<number, number[]>();
-	for (const info of table) {
-		if (info.zombie) continue;
-		const siblings = children.get(info.parent);
-		if (siblings) siblings.push(info.pid);
-		else children.set(info.parent, [info.pid]);
-	}
-	const found: number[] = [];
-	const queue = [root];
-	for (let pid = queue.pop(); pid !== undefined; pid = queue.pop()) {
-		for (const child of children.get(pid) ?? []) {
-			found.push(child);
-			queue.push(child);
-		}
-	}
-	return found;
-}
-
-/** Live processes whose environment carries `key=<one of values>` (empty without /proc). */
-export async function processesCarrying(key: string, values: ReadonlySet<string>): Promise<number[]> {
-	if (values.size === 0) return [];
-	const prefix = `${key}=`;
-	let entries: string[];
-	try {
-		entries = await readdir("/proc");
-	} catch {
-		return [];
-	}
-	const found = await Promise.all(
-		entries.map(async (entry) => {
-			const pid = Number(entry);
-			if (!Number.isInteger(pid) || pid === process.pid) return null;
-			try {
-				const environ = await readFile(`/proc/${pid}/environ`, "utf8");
-				const at = environ.indexOf(prefix);
-				if (at < 0) return null;
-				const end = environ.indexOf("\0", at);
-				return values.has(environ.slice(at + prefix.length, end < 0 ? undefined : end)) ? pid : null;
-			} catch {
-				return null; // Gone, or not ours to read.
-			}
-		}),
-	);
-	return found.filter((pid): pid is number => pid !== null);
-}
-
-/** Send `signal` to a process group and to every known descendant; a process already gone is fine. */
-export function signalTree(groupLeader: number, descendants: readonly number[], signal: NodeJS.Signals): void {
-	for (const target of [-groupLeader, ...descendants]) {
-		try {
-			process.kill(target, signal);
-		} catch {
-			// ESRCH: already gone.
-		}
-	}
-}
-
-/** Is any live (non-zombie) member of the group, or any of `pids`, still running? */
-async function anyAlive(groupLeader: number, pids: readonly number[]): Promise<boolean> {
-	const table = await processTable();
-	if (!table) {
-		try {
-			process.kill(-groupLeader, 0);
-			return true;
-		} catch {
-			return false;
-		}
-	}
-	const watched = new Set(pids);
-	return table.some((info) => !info.zombie && (info.group === groupLeader || watched.has(info.pid)));
-}
-
-/** The environment entry every process of one command inherits, so that nothing it starts can hide. */
 export interface TreeToken {
 	key: string;
 	value: string;
 }
 
-/** Every process of a tree we can find: by parent links, and by the token when there is one. */
-async function members(groupLeader: number, token: TreeToken | undefined): Promise<number[]> {
-	const [descendants, carriers] = await Promise.all([descendantsOf(groupLeader), token ? processesCarrying(token.key, new Set([token.value])) : []]);
-	return [...new Set([...descendants, ...carriers])];
+/** One command's process tree: the `sh` discern started (leading its own session and group) and its token. */
+export interface JobTree {
+	leader: number;
+	token: TreeToken;
 }
 
+export interface TreeKeeper {
+	/** Orphans re-parent to discern (the subreaper); false: the /proc scan fallback. */
+	readonly subreaper: boolean;
+	/** A tree's leader was just spawned. */
+	started(tree: JobTree): void;
+	/**
+	 * Its leader has exited and the runtime has reaped it: KILL what stayed in
+	 * its group now; what left the group waits for the next sweep.
+	 */
+	ended(tree: JobTree): void;
+	/** TERM the whole tree, give it `graceMs` to go, then KILL whatever is left, including processes that appeared meanwhile. */
+	kill(tree: JobTree, graceMs: number): Promise<void>;
+	/** KILL whatever the ended trees left running. */
+	sweep(): Promise<void>;
+	/** The run is over (every tree ended and swept): let go of the subreaper. */
+	close(): void;
+}
+
+/** Trees whose leader runs, across every run in this process. */
+const live = new Map<number, JobTree>();
+/** Open keepers, for the exit hook. */
+const keepers = new Set<Keeper>();
+/** How long a sweep keeps killing what keeps appearing before it gives up until the next one. */
+const SWEEP_LIMIT_MS = 2000;
+
+interface Keeper extends TreeKeeper {
+	/** Ended trees not swept yet. */
+	pending: JobTree[];
+}
+
+/** Choose the strategy for one run: the subreaper where the platform allows it (and the caller does not decline it). */
+export async function openTreeKeeper(options: { subreaper?: boolean } = {}): Promise<TreeKeeper> {
+	const subreaper = (options.subreaper ?? true) && canListChildren() && (await holdSubreaper());
+	const keeper = subreaper ? subreaperKeeper() : scanKeeper();
+	keepers.add(keeper);
+	installExitHook();
+	return keeper;
+}
+
+function baseKeeper(subreaper: boolean): Pick<Keeper, "pending" | "subreaper" | "started" | "ended"> {
+	const pending: JobTree[] = [];
+	return {
+		subreaper,
+		pending,
+		started: (tree) => void live.set(tree.leader, tree),
+		ended: (tree) => {
+			live.delete(tree.leader);
+			signalAll([-tree.leader], "SIGKILL");
+			pending.push(tree);
+		},
+	};
+}
+
+function subreaperKeeper(): Keeper {
+	const base = baseKeeper(true);
+	const keeper: Keeper = {
+		...base,
+		kill: async (tree, graceMs) => {
+			const first = treeMembers(tree);
+			signalAll([-tree.leader, ...first.map((member) => member.pid)], "SIGTERM");
+			const deadline = Date.now() + graceMs;
+			while (Date.now() < deadline && treeAlive(tree)) await Bun.sleep(25);
+			// What is in the tree now, and what was in it at first if it is still that same process.
+			const last = treeMembers(tree);
+			const stayed = first.filter((member) => stillRunning(member));
+			signalAll([-tree.leader, ...last.map((member) => member.pid), ...stayed.map((member) => member.pid)], "SIGKILL");
+		},
+		sweep: async () => {
+			const ended = base.pending.splice(0);
+			await sweepAdopted(ended);
+		},
+		close: () => {
+			keepers.delete(keeper);
+			releaseSubreaper();
+		},
+	};
+	return keeper;
+}
+
+function scanKeeper(): Keeper {
+	const base = baseKeeper(false);
+	const keeper: Keeper = {
+		...base,
+		kill: (tree, graceMs) => killTreeByScan(tree.leader, graceMs, tree.token.key, tree.token.value),
+		sweep: async () => {
+			const ended = base.pending.splice(0);
+			const key = ended[0]?.token.key;
+			if (key) signalAll(await processesCarrying(key, new Set(ended.map((tree) => tree.token.value))), "SIGKILL");
+		},
+		close: () => void keepers.delete(keeper),
+	};
+	return keeper;
+}
+
+let ownSession: number | undefined;
+
 /**
- * TERM the whole tree, give it `graceMs` to go, then KILL whatever is left,
- * including processes that appeared meanwhile.
+ * Children of discern that it adopted (outside its own session) and that are
+ * not a running job's leader, which the runtime spawned and will reap.
+ * Zombies among them are reaped here and not returned.
  */
-export async function killTree(groupLeader: number, graceMs: number, token?: TreeToken): Promise<void> {
-	const before = await members(groupLeader, token);
-	signalTree(groupLeader, before, "SIGTERM");
-	const deadline = Date.now() + graceMs;
-	while (Date.now() < deadline) {
-		if (!(await anyAlive(groupLeader, before))) break;
-		await Bun.sleep(25);
+function adopted(): ProcStat[] {
+	ownSession ??= readStat(process.pid)?.session ?? -1;
+	const found: ProcStat[] = [];
+	for (const pid of childrenOf("self")) {
+		if (live.has(pid)) continue;
+		const stat = readStat(pid);
+		if (!stat || stat.session === ownSession) continue;
+		if (stat.zombie) reap(pid);
+		else found.push(stat);
 	}
-	// Only what is alive now: a pid from the first list may have been reused meanwhile.
-	signalTree(groupLeader, await members(groupLeader, token), "SIGKILL");
+	return found;
 }
 
-/**
- * Whatever finished commands left running (it would outlive discern): one
- * scan of /proc for all their tokens at once.
- */
-export async function killCarriers(tokens: readonly TreeToken[]): Promise<void> {
-	const key = tokens[0]?.key;
-	if (!key) return;
-	for (const pid of await processesCarrying(key, new Set(tokens.map((token) => token.value)))) {
-		try {
-			process.kill(pid, "SIGKILL");
-		} catch {
-			// Gone meanwhile.
+/** The tree's live processes: below its leader, and adopted ones that are provably its own. */
+function treeMembers(tree: JobTree): ProcStat[] {
+	const found = subtreeOf(tree.leader).filter((member) => !member.zombie);
+	for (const child of adopted()) {
+		if (child.session === tree.leader || child.group === tree.leader || environValue(child.pid, tree.token.key) === tree.token.value) {
+			found.push(child, ...subtreeOf(child.pid).filter((member) => !member.zombie));
 		}
 	}
+	return found;
+}
+
+function treeAlive(tree: JobTree): boolean {
+	const leader = live.has(tree.leader) ? readStat(tree.leader) : null;
+	return (leader !== null && !leader.zombie) || treeMembers(tree).length > 0;
+}
+
+/**
+ * KILL every adopted process that no running job owns (with its
+ * descendants), again until none is left: killing one re-parents its
+ * children to discern.
+ */
+async function sweepAdopted(ended: readonly JobTree[]): Promise<void> {
+	const leaders = new Set(ended.map((tree) => tree.leader));
+	const tokens = new Set(ended.map((tree) => tree.token.value));
+	const key = ended[0]?.token.key;
+	const provablyEnded = (stat: ProcStat) =>
+		leaders.has(stat.session) || leaders.has(stat.group) || (key !== undefined && tokens.has(environValue(stat.pid, key) ?? ""));
+	const deadline = Date.now() + SWEEP_LIMIT_MS;
+	for (;;) {
+		const targets = adopted().filter((stat) => !live.has(stat.session) && !live.has(stat.group) && (live.size === 0 || provablyEnded(stat)));
+		if (targets.length === 0 || Date.now() > deadline) return;
+		killWithDescendants(targets);
+		await Bun.sleep(5);
+	}
+}
+
+function killWithDescendants(targets: readonly ProcStat[]): void {
+	for (const target of targets) {
+		// Its group too: a member that forked just now is in it. Never discern's own (a target is outside its session).
+		const group = target.group > 1 ? [-target.group] : [];
+		signalAll([...group, target.pid, ...subtreeOf(target.pid).map((member) => member.pid)], "SIGKILL");
+	}
+}
+
+let exitHookInstalled = false;
+
+/** On any exit while jobs run, SIGKILL them at once: an exit hook cannot wait for a grace period. */
+function installExitHook(): void {
+	if (exitHookInstalled) return;
+	exitHookInstalled = true;
+	// Before the lock's own exit hook: the checkout is free only once its jobs are gone.
+	process.prependListener("exit", killEverythingNow);
+}
+
+function killEverythingNow(): void {
+	const trees = [...live.values(), ...[...keepers].flatMap((keeper) => keeper.pending)];
+	signalAll(
+		trees.flatMap((tree) => [-tree.leader, ...subtreeOf(tree.leader).map((member) => member.pid)]),
+		"SIGKILL",
+	);
+	if ([...keepers].some((keeper) => keeper.subreaper)) {
+		for (let round = 0; round < 100; round++) {
+			const left = adopted();
+			if (left.length === 0) break;
+			killWithDescendants(left);
+		}
+		return;
+	}
+	// The fallback: one synchronous scan of /proc for the tokens (this is the rare path).
+	const tokens = new Set(trees.map((tree) => tree.token.value));
+	const key = trees[0]?.token.key;
+	if (key === undefined) return;
+	signalAll(
+		(allPids() ?? []).filter((pid) => pid !== process.pid && tokens.has(environValue(pid, key) ?? "")),
+		"SIGKILL",
+	);
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ensureBinary } from "../helpers/cli.ts";
-import { processesWithEnv, survivors } from "../helpers/processes.ts";
+import { processesWithEnv, survivors, survivorsByCommandLine } from "../helpers/processes.ts";
 import { BASIC_CONFIG, makeRepo, type TestRepo } from "../helpers/repo.ts";
 
 /** The compiled binary, driven over stdio by the real SDK client, as an editor would. */
@@ -92,16 +92,20 @@ describe("discern mcp over stdio (dist/discern)", () => {
 		return child;
 	}
 
-	for (const how of ["stdin closes", "SIGTERM"] as const) {
-		test(`when ${how} mid-call, the server kills the call's job trees before it exits`, async () => {
-			const hanging = await makeRepo({ config: `[jobs]\ntest = "trap '' TERM; sleep 60"\nlint = "(setsid sleep 61 >/dev/null 2>&1 &); sleep 60"\n` });
+	// Each case leaves an orphan with a cleared environment too, found afterwards by its command line.
+	for (const [how, expected, marker] of [["stdin closes", 0, "1234.941"], ["SIGTERM", 143, "1234.942"], ["SIGHUP", 129, "1234.943"], ["SIGUSR2", 140, "1234.944"]] as const) {
+		test(`when ${how} mid-call, the server kills the call's job trees before it exits (${expected})`, async () => {
+			const hanging = await makeRepo({
+				config: `[jobs]\ntest = "trap '' TERM; sleep 60"\nlint = "(setsid sleep 61 >/dev/null 2>&1 &); (setsid env -i sleep ${marker} &); sleep 60"\n`,
+			});
 			try {
 				const child = await startLongCall(hanging.root);
 				if (how === "stdin closes") await child.stdin.end();
-				else child.kill("SIGTERM");
+				else child.kill(how);
 				const exitCode = await Promise.race([child.exited, Bun.sleep(15_000).then(() => "timeout" as const)]);
-				expect(exitCode).toBe(how === "SIGTERM" ? 143 : 0);
+				expect(exitCode).toBe(expected);
 				expect(await survivors(hanging.root)).toEqual([]);
+				expect(await survivorsByCommandLine(`sleep ${marker}`)).toEqual([]);
 			} finally {
 				await hanging.remove();
 			}

@@ -35,3 +35,50 @@ export async function survivors(root: string, waitMs = 1000): Promise<number[]> 
 	}
 	return alive;
 }
+
+/**
+ * Live processes whose command line contains `fragment`: for processes that
+ * cleared their environment (`env -i`), which the DISCERN_ROOT check cannot
+ * see. Give each test its own unusual fragment (`sleep 1234.5`).
+ */
+export async function processesWithCommandLine(fragment: string): Promise<number[]> {
+	const found: number[] = [];
+	for (const entry of await readdir("/proc")) {
+		const pid = Number(entry);
+		if (!Number.isInteger(pid) || pid === process.pid) continue;
+		try {
+			const cmdline = (await readFile(`/proc/${pid}/cmdline`, "utf8")).replaceAll("\0", " ");
+			if (!cmdline.includes(fragment)) continue;
+			const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+			if (stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z")) continue;
+			found.push(pid);
+		} catch {
+			// Gone meanwhile.
+		}
+	}
+	return found;
+}
+
+/** Wait briefly for processes matching `fragment` to go, then report any that survive. */
+export async function survivorsByCommandLine(fragment: string, waitMs = 1000): Promise<number[]> {
+	const deadline = Date.now() + waitMs;
+	let alive = await processesWithCommandLine(fragment);
+	while (alive.length > 0 && Date.now() < deadline) {
+		await Bun.sleep(50);
+		alive = await processesWithCommandLine(fragment);
+	}
+	return alive;
+}
+
+/** This process's children that have exited but were never reaped. */
+export async function zombieChildren(): Promise<number[]> {
+	const zombies: number[] = [];
+	for (const task of await readdir("/proc/self/task")) {
+		const children = (await readFile(`/proc/self/task/${task}/children`, "utf8")).split(" ").filter(Boolean).map(Number);
+		for (const pid of children) {
+			const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
+			if (stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z")) zombies.push(pid);
+		}
+	}
+	return zombies;
+}

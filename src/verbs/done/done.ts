@@ -246,6 +246,8 @@ async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 		throw error;
 	}
 	const { report, steps, durationS } = execution;
+	// What a killed discern's jobs left running (and this run killed) is said on every outcome.
+	const warnings = [...execution.leftovers, ...run.warnings];
 	const readings = await readingsOf(report.runs, run.config);
 	const diagnostics = [...execution.diagnostics, ...standardDiagnostics(readings, run.config)];
 	const failedStage: FailedStage | null = report.failed
@@ -297,21 +299,21 @@ async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 				? `Standards failed: ${readings.filter(failing).map((reading) => `${reading.name} ${reading.verdict}`).join(", ")}.`
 				: `${failureSentence(report)}.`;
 		const hints: [string, ...string[]] = report.interrupted
-			? ["Nothing was decided: run `discern done` again when you are ready.", ...run.warnings]
+			? ["Nothing was decided: run `discern done` again when you are ready.", ...warnings]
 			: drift
 			? [
 					`Run the ${drift.stage} jobs yourself (\`discern prepare\` for formatters), commit what they change, then \`discern done\`.`,
 					"Files a job creates (build output, reports) belong in .gitignore; a job must not commit, switch branch or detach HEAD.",
 					"If something outside the gate (an editor, another tool) made the change, restore the tree and run `discern done` again.",
-					...run.warnings,
+					...warnings,
 				]
-			: ["Read the diagnostics (each names the command to reproduce it), fix, commit, and run `discern done`.", ...run.warnings];
+			: ["Read the diagnostics (each names the command to reproduce it), fix, commit, and run `discern done`.", ...warnings];
 		return fail("done", "gate_failed", message, hints, { data, steps, diagnostics });
 	}
 	if (run.standalone) {
 		return ok("done", `The gate passed on the working tree (${durationS} s), standalone: no Proof is issued for uncommitted work.`, data, {
 			steps,
-			hints: ["Commit, then run `discern done` for a Proof.", ...run.warnings],
+			hints: ["Commit, then run `discern done` for a Proof.", ...warnings],
 		});
 	}
 	const record: ProofRecord = {
@@ -337,6 +339,6 @@ async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 	}
 	return ok("done", record.line, { ...data, proof: summaryOf(record) }, {
 		steps,
-		hints: ["Relay the Proof line verbatim; landing needs the owner's consent (`discern accept`).", ...run.warnings],
+		hints: ["Relay the Proof line verbatim; landing needs the owner's consent (`discern accept`).", ...warnings],
 	});
 }
