@@ -1,6 +1,7 @@
 /**
  * Performance budgets (SPEC §13), measured against baselines in the same run.
  *   bun scripts/bench.ts [--runs N] [--warmups N] [--build] [--json] [--strict] [--only TEXT]
+ * (--only: just the benchmarks whose name contains TEXT)
  *
  * The machines are noisy, so every figure is a median over repeated runs,
  * candidate and baseline interleaved run by run, and budgets that can be
@@ -21,6 +22,7 @@ import { judge, type Outcome, renderJson, renderTable } from "./bench/report.ts"
 import { buildDiscern, buildHello, makeFixture } from "./bench/setup.ts";
 import { type GateFixtures, gateRun, makeGateFixtures, NOISY_BYTES, shellRun } from "./bench/gate.ts";
 import { checkGlobFixture, type GlobFixtures, makeGlobFixtures } from "./bench/globs.ts";
+import { type Crowd, idleCrowd, withCrowd } from "./bench/crowd.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const DISCERN = join(ROOT, "dist/discern");
@@ -36,6 +38,8 @@ interface BenchContext {
 	globs: GlobFixtures;
 	/** A folder for baseline output files. */
 	scratch: string;
+	/** Idle unrelated processes, started by the benchmarks that want them. */
+	crowd: Crowd;
 }
 
 const BENCHMARKS: readonly ((ctx: BenchContext) => Benchmark)[] = [
@@ -78,6 +82,14 @@ const BENCHMARKS: readonly ((ctx: BenchContext) => Benchmark)[] = [
 		baseline: shellRun("sleep 1", "sleep 1"),
 		budgets: [{ phase: WHOLE, kind: "absolute", max: 1150 }],
 		maxRuns: 10,
+	}),
+	(ctx) => ({
+		// The gate must not slow down with the machine's process count: the same run with and without the crowd.
+		name: "done: 4 parallel `sleep 1` jobs, 3 000 idle processes on the machine",
+		candidate: withCrowd(ctx.crowd, true, gateRun("discern done", ctx.discern, ctx.gate.sleeps)),
+		baseline: withCrowd(ctx.crowd, false, gateRun("discern done", ctx.discern, ctx.gate.sleeps)),
+		budgets: [{ phase: WHOLE, kind: "difference", max: 5 }],
+		maxRuns: 15,
 	}),
 	(ctx) => ({
 		name: "done: a job printing 200 MB",
@@ -140,7 +152,11 @@ const git = Bun.which("git");
 if (!git) throw new Error("git is not on PATH");
 
 const temp = await mkdtemp(join(tmpdir(), "discern-bench-"));
-const cleanUp = (): void => rmSync(temp, { recursive: true, force: true });
+const crowd = idleCrowd(3000);
+const cleanUp = (): void => {
+	crowd.stopNow();
+	rmSync(temp, { recursive: true, force: true });
+};
 // An interrupted run must not leave fixtures and binaries behind either.
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
 	process.on(signal, () => {
@@ -157,7 +173,7 @@ try {
 	log("making the gate fixtures (50 000 files for impact)");
 	const gate = await makeGateFixtures(join(temp, "gate"));
 	const globs = await makeGlobFixtures(join(temp, "globs"));
-	const ctx: BenchContext = { discern: DISCERN, hello: await buildHello(temp), git, fixture: await makeFixture(fixtureDir), gate, globs, scratch: temp };
+	const ctx: BenchContext = { discern: DISCERN, hello: await buildHello(temp), git, fixture: await makeFixture(fixtureDir), gate, globs, scratch: temp, crowd };
 	await preflight(ctx);
 	outcomes = [];
 	for (const make of BENCHMARKS) {
@@ -170,6 +186,7 @@ try {
 		outcomes.push({ benchmark, measurement });
 	}
 } finally {
+	await crowd.set(false);
 	cleanUp();
 }
 

@@ -20,12 +20,13 @@ export interface Probe {
 export type Unit = "ms" | "MB";
 
 /**
- * A limit on one phase's median: absolute (`max` in the benchmark's unit)
- * or as a ratio to the baseline's median for the same phase.
+ * A limit on one phase's median: absolute (`max` in the benchmark's unit),
+ * as a ratio to the baseline's median for the same phase, or as the
+ * difference between the two medians (what a condition adds to the same run).
  */
 export interface Budget {
 	phase: string;
-	kind: "absolute" | "ratio";
+	kind: "absolute" | "ratio" | "difference";
 	max: number;
 }
 

@@ -5,7 +5,7 @@ export interface Verdict {
 	benchmark: string;
 	phase: string;
 	kind: Budget["kind"];
-	/** The candidate's median (absolute) or its ratio to the baseline's median. */
+	/** The candidate's median (absolute), its ratio to the baseline's median, or the difference of the two. */
 	figure: number;
 	max: number;
 	unit: Unit | "×";
@@ -22,8 +22,13 @@ export function judge(outcomes: readonly Outcome[]): Verdict[] {
 		benchmark.budgets.map((budget): Verdict => {
 			const phase = measurement.phases.find((candidate) => candidate.phase === budget.phase);
 			if (!phase) throw new Error(`${benchmark.name}: its budget names phase "${budget.phase}", which the probe never reported`);
-			const figure = budget.kind === "ratio" ? phase.ratio : phase.candidate.median;
-			if (figure === undefined) throw new Error(`${benchmark.name}: a ratio budget needs a baseline for phase "${budget.phase}"`);
+			const figure =
+				budget.kind === "ratio"
+					? phase.ratio
+					: budget.kind === "difference"
+						? phase.baseline && phase.candidate.median - phase.baseline.median
+						: phase.candidate.median;
+			if (figure === undefined) throw new Error(`${benchmark.name}: a ${budget.kind} budget needs a baseline for phase "${budget.phase}"`);
 			const unit = budget.kind === "ratio" ? "×" : (benchmark.unit ?? "ms");
 			return { benchmark: benchmark.name, phase: budget.phase, kind: budget.kind, figure, max: budget.max, unit, pass: figure <= budget.max };
 		}),
@@ -107,7 +112,7 @@ export function renderJson(header: Header, outcomes: readonly Outcome[], verdict
 }
 
 function verdictLine(verdict: Verdict): string {
-	const what = verdict.kind === "ratio" ? "median ratio to baseline" : "median";
+	const what = verdict.kind === "ratio" ? "median ratio to baseline" : verdict.kind === "difference" ? "median minus the baseline's" : "median";
 	const name = verdict.phase === WHOLE ? verdict.benchmark : `${verdict.benchmark} ${verdict.phase}`;
 	const figure = verdict.unit === "×" ? `${verdict.figure.toFixed(2)}×` : value(verdict.figure, verdict.unit);
 	const max = verdict.unit === "×" ? `${verdict.max.toFixed(1)}×` : value(verdict.max, verdict.unit);
@@ -119,7 +124,8 @@ function rowName(benchmark: string, phase: PhaseResult): string {
 }
 
 function budgetText(budget: Budget, unit: Unit): string {
-	return budget.kind === "ratio" ? `≤ ${budget.max.toFixed(1)}×` : `≤ ${value(budget.max, unit)}`;
+	if (budget.kind === "ratio") return `≤ ${budget.max.toFixed(1)}×`;
+	return budget.kind === "difference" ? `≤ baseline + ${value(budget.max, unit)}` : `≤ ${value(budget.max, unit)}`;
 }
 
 function value(figure: number, unit: Unit): string {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ensureBinary } from "../helpers/cli.ts";
-import { processesWithEnv, survivors, survivorsByCommandLine } from "../helpers/processes.ts";
+import { processesWithEnv, survivors, survivorsByCommandLine, TAG } from "../helpers/processes.ts";
 import { BASIC_CONFIG, makeRepo, type TestRepo } from "../helpers/repo.ts";
 
 /** The compiled binary, driven over stdio by the real SDK client, as an editor would. */
@@ -93,7 +93,7 @@ describe("discern mcp over stdio (dist/discern)", () => {
 	}
 
 	// Each case leaves an orphan with a cleared environment too, found afterwards by its command line.
-	for (const [how, expected, marker] of [["stdin closes", 0, "1234.941"], ["SIGTERM", 143, "1234.942"], ["SIGHUP", 129, "1234.943"], ["SIGUSR2", 140, "1234.944"]] as const) {
+	for (const [how, expected, marker] of [["stdin closes", 0, `1234.${TAG}941`], ["SIGTERM", 143, `1234.${TAG}942`], ["SIGHUP", 129, `1234.${TAG}943`], ["SIGUSR2", 140, `1234.${TAG}944`]] as const) {
 		test(`when ${how} mid-call, the server kills the call's job trees before it exits (${expected})`, async () => {
 			const hanging = await makeRepo({
 				config: `[jobs]\ntest = "trap '' TERM; sleep 60"\nlint = "(setsid sleep 61 >/dev/null 2>&1 &); (setsid env -i sleep ${marker} &); sleep 60"\n`,

@@ -4,7 +4,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { killLeftovers } from "../../src/gate/leftovers.ts";
 import { REPO_ROOT, runDiscern } from "../helpers/cli.ts";
-import { processesWithCommandLine, processesWithEnv, survivors, survivorsByCommandLine } from "../helpers/processes.ts";
+import { processesWithCommandLine, processesWithEnv, survivors, survivorsByCommandLine, TAG } from "../helpers/processes.ts";
 import { makeRepo, type TestRepo } from "../helpers/repo.ts";
 
 /**
@@ -26,21 +26,21 @@ const LEDGER = ".git/discern/running-jobs.json";
 /** One job per way of hiding, each with its own `sleep` to find it by. */
 const HIDING = `[jobs.plain]
 stage = "check"
-run = "sleep 1234.951 & sleep 60"
+run = "sleep 1234.${TAG}951 & sleep 60"
 [jobs.cleared]
 stage = "check"
-run = "env -i sleep 1234.952 & sleep 60"
+run = "env -i sleep 1234.${TAG}952 & sleep 60"
 [jobs.grouped]
 stage = "check"
-run = "perl -e 'setpgrp(0, 0); exec @ARGV' env -i sleep 1234.953 & sleep 60"
+run = "perl -e 'setpgrp(0, 0); exec @ARGV' env -i sleep 1234.${TAG}953 & sleep 60"
 [jobs.daemon]
 stage = "check"
-run = "(setsid sleep 1234.954 >/dev/null 2>&1 &); sleep 60"
+run = "(setsid sleep 1234.${TAG}954 >/dev/null 2>&1 &); sleep 60"
 [jobs.test]
 stage = "test"
 run = "true"
 `;
-const MARKERS = ["sleep 1234.951", "sleep 1234.952", "sleep 1234.953", "sleep 1234.954"];
+const MARKERS = [`sleep 1234.${TAG}951`, `sleep 1234.${TAG}952`, `sleep 1234.${TAG}953`, `sleep 1234.${TAG}954`];
 
 describe("after discern was SIGKILLed mid-run", () => {
 	test("the next gate kills what its jobs left running and says so; a normal run leaves no record", async () => {
@@ -96,32 +96,32 @@ describe("telling a dead run's processes from the machine's others", () => {
 	test("a recorded leader whose pid now belongs to another process: its session is left alone", async () => {
 		const r = await makeRepo({});
 		made.push(r);
-		const other = await bystander("1234.961");
+		const other = await bystander(`1234.${TAG}961`);
 		await ledgerFor(r, { version: 1, owner: deadOwner, token_prefix: "gone", leaders: [{ pid: other.pid, start: other.start - 1 }] });
 		expect(await killLeftovers(join(r.root, ".git"))).toEqual([]);
-		expect(await processesWithCommandLine("sleep 1234.961")).toEqual([other.pid]);
+		expect(await processesWithCommandLine(`sleep 1234.${TAG}961`)).toEqual([other.pid]);
 		expect(existsSync(join(r.root, LEDGER))).toBe(false);
 	});
 
 	test("the same leader, still itself: its session is killed", async () => {
 		const r = await makeRepo({});
 		made.push(r);
-		const leader = await bystander("1234.962");
+		const leader = await bystander(`1234.${TAG}962`);
 		await ledgerFor(r, { version: 1, owner: deadOwner, token_prefix: "gone", leaders: [leader] });
 		const notices = await killLeftovers(join(r.root, ".git"));
 		expect(notices).toHaveLength(1);
-		expect(notices[0]).toContain("sleep 1234.962");
-		expect(await survivorsByCommandLine("sleep 1234.962")).toEqual([]);
+		expect(notices[0]).toContain(`sleep 1234.${TAG}962`);
+		expect(await survivorsByCommandLine(`sleep 1234.${TAG}962`)).toEqual([]);
 	});
 
 	test("a record whose discern still runs is not touched", async () => {
 		const r = await makeRepo({});
 		made.push(r);
-		const leader = await bystander("1234.963");
-		const owner = await bystander("1234.964");
+		const leader = await bystander(`1234.${TAG}963`);
+		const owner = await bystander(`1234.${TAG}964`);
 		await ledgerFor(r, { version: 1, owner, token_prefix: "live", leaders: [leader] });
 		expect(await killLeftovers(join(r.root, ".git"))).toEqual([]);
-		expect(await processesWithCommandLine("sleep 1234.963")).toEqual([leader.pid]);
+		expect(await processesWithCommandLine(`sleep 1234.${TAG}963`)).toEqual([leader.pid]);
 		expect(existsSync(join(r.root, LEDGER))).toBe(true);
 	});
 

@@ -5,13 +5,13 @@ import { join } from "node:path";
 import type { GatePlan, PlannedJob } from "../../src/gate/plan.ts";
 import { runPlan } from "../../src/gate/runner.ts";
 import { REPO_ROOT } from "../helpers/cli.ts";
-import { processesWithCommandLine, survivors, survivorsByCommandLine, zombieChildren } from "../helpers/processes.ts";
+import { processesWithCommandLine, survivors, survivorsByCommandLine, TAG, zombieChildren } from "../helpers/processes.ts";
 
 /**
  * No process a job starts outlives it, however it hides: a cleared
  * environment, its own session, a dead parent, an ignored TERM. Survivors
  * are looked for by DISCERN_ROOT and, for those that cleared their
- * environment, by a command line no other test uses (`sleep 1234.5x`).
+ * environment, by a command line no other test uses (`sleep 1234.<TAG>51`).
  */
 let root: string;
 beforeAll(async () => {
@@ -48,10 +48,10 @@ const outcomes = (report: Awaited<ReturnType<typeof run>>) => Object.fromEntries
 
 /** The ways a job's process can leave its tree; each names its own `sleep` so that a survivor is found without its environment. */
 const ESCAPES = [
-	["an orphan that started its own session and cleared its environment", "(setsid env -i sleep 1234.51 &)"],
-	["the same, left behind by the job's own shell", "setsid env -i sleep 1234.52 &"],
-	["a double fork under nohup that ignores TERM and HUP", "(setsid env -i nohup sh -c 'trap \"\" TERM HUP; sleep 1234.53' >/dev/null 2>&1 &)"],
-	["a grandchild in a process group of its own whose parent the job kills", "sh -c 'perl -e \"setpgrp(0, 0); exec @ARGV\" env -i sleep 1234.54 & sleep 60' & sleep 0.1; kill -9 $!"],
+	["an orphan that started its own session and cleared its environment", `(setsid env -i sleep 1234.${TAG}51 &)`],
+	["the same, left behind by the job's own shell", `setsid env -i sleep 1234.${TAG}52 &`],
+	["a double fork under nohup that ignores TERM and HUP", `(setsid env -i nohup sh -c 'trap \"\" TERM HUP; sleep 1234.${TAG}53' >/dev/null 2>&1 &)`],
+	["a grandchild in a process group of its own whose parent the job kills", `sh -c 'perl -e \"setpgrp(0, 0); exec @ARGV\" env -i sleep 1234.${TAG}54 & sleep 60' & sleep 0.1; kill -9 $!`],
 ] as const;
 
 describe("discern as a child subreaper (Linux)", () => {
@@ -66,24 +66,24 @@ describe("discern as a child subreaper (Linux)", () => {
 	}
 
 	test("a timed-out job's orphan that cleared its environment is killed with it", async () => {
-		const report = await run(plan([[job("hang", ["(setsid env -i sh -c 'trap \"\" TERM; sleep 1234.55' &); trap '' TERM; sleep 60"], { timeout: 1 })]]));
+		const report = await run(plan([[job("hang", [`(setsid env -i sh -c 'trap \"\" TERM; sleep 1234.${TAG}55' &); trap '' TERM; sleep 60`], { timeout: 1 })]]));
 		expect(report.runs[0]?.timedOut).toBe(true);
-		expect(await survivorsByCommandLine("sleep 1234.55")).toEqual([]);
+		expect(await survivorsByCommandLine(`sleep 1234.${TAG}55`)).toEqual([]);
 		expect(await survivors(root)).toEqual([]);
 	});
 
 	test("adopted orphans are reaped: no zombie children are left behind", async () => {
-		await run(plan([[job("orphans", ["for i in 1 2 3 4 5; do (setsid env -i sleep 1234.56 &); done; sleep 0.2"])]]));
-		expect(await survivorsByCommandLine("sleep 1234.56")).toEqual([]);
+		await run(plan([[job("orphans", [`for i in 1 2 3 4 5; do (setsid env -i sleep 1234.${TAG}56 &); done; sleep 0.2`])]]));
+		expect(await survivorsByCommandLine(`sleep 1234.${TAG}56`)).toEqual([]);
 		expect(await zombieChildren()).toEqual([]);
 	});
 
 	test("the sweep spares discern's own children (its git calls), which never left its session", async () => {
-		const own = Bun.spawn(["sleep", "1234.57"], { stdin: "ignore", stdout: "ignore", stderr: "ignore" });
+		const own = Bun.spawn(["sleep", `1234.${TAG}57`], { stdin: "ignore", stdout: "ignore", stderr: "ignore" });
 		try {
-			await run(plan([[job("leaky", ["(setsid env -i sleep 1234.58 &); sleep 0.2"])]]));
-			expect(await survivorsByCommandLine("sleep 1234.58")).toEqual([]);
-			expect(await processesWithCommandLine("sleep 1234.57")).toEqual([own.pid]);
+			await run(plan([[job("leaky", [`(setsid env -i sleep 1234.${TAG}58 &); sleep 0.2`])]]));
+			expect(await survivorsByCommandLine(`sleep 1234.${TAG}58`)).toEqual([]);
+			expect(await processesWithCommandLine(`sleep 1234.${TAG}57`)).toEqual([own.pid]);
 		} finally {
 			own.kill("SIGKILL");
 			await own.exited;
@@ -93,20 +93,20 @@ describe("discern as a child subreaper (Linux)", () => {
 	test("a run ending while another runs (an MCP server) leaves that run's daemon alone, and the last sweep takes both", async () => {
 		const pidFile = join(root, "daemon.pid");
 		// B's job checks at its end that its own daemon was not killed under it.
-		const longer = run(plan([[job("b", [`(setsid env -i sleep 1234.59 & echo $! > ${pidFile}); sleep 1.5; kill -0 "$(cat ${pidFile})"`])]]));
+		const longer = run(plan([[job("b", [`(setsid env -i sleep 1234.${TAG}59 & echo $! > ${pidFile}); sleep 1.5; kill -0 "$(cat ${pidFile})"`])]]));
 		await Bun.sleep(300);
-		const shorter = await run(plan([[job("a", ["(setsid env -i sleep 1234.60 &); sleep 0.1"])]]));
+		const shorter = await run(plan([[job("a", [`(setsid env -i sleep 1234.${TAG}60 &); sleep 0.1`])]]));
 		expect(outcomes(shorter)).toEqual({ a: "ok" });
 		expect(outcomes(await longer)).toEqual({ b: "ok" });
-		expect(await survivorsByCommandLine("sleep 1234.59")).toEqual([]);
-		expect(await survivorsByCommandLine("sleep 1234.60")).toEqual([]);
+		expect(await survivorsByCommandLine(`sleep 1234.${TAG}59`)).toEqual([]);
+		expect(await survivorsByCommandLine(`sleep 1234.${TAG}60`)).toEqual([]);
 	});
 
 	test("after the run discern adopts nothing: an unrelated orphan goes to init as before", async () => {
 		await run(plan([[job("quick", ["true"])]]));
-		const orphaning = Bun.spawn(["sh", "-c", "(sleep 1234.61 &)"], { stdin: "ignore", stdout: "ignore", stderr: "ignore" });
+		const orphaning = Bun.spawn(["sh", "-c", `(sleep 1234.${TAG}61 &)`], { stdin: "ignore", stdout: "ignore", stderr: "ignore" });
 		await orphaning.exited;
-		const [pid] = await processesWithCommandLine("sleep 1234.61");
+		const [pid] = await processesWithCommandLine(`sleep 1234.${TAG}61`);
 		try {
 			expect(pid).toBeDefined();
 			const stat = await readFile(`/proc/${pid}/stat`, "utf8");
@@ -125,28 +125,28 @@ describe("discern as a child subreaper (Linux)", () => {
 setTimeout(() => process.exit(3), 700);
 await runPlan(
 	{ verb: "done", failFast: true, skipped: [], phases: [[{ label: "long", stage: "check", kind: "job", exitDecides: true, timeout: 0,
-		commands: ["sleep 1234.62 & (setsid env -i sh -c 'trap \\"\\" TERM; sleep 1234.63' &); trap '' TERM; sleep 60"] }]] },
+		commands: ["sleep 1234.${TAG}62 & (setsid env -i sh -c 'trap \\"\\" TERM; sleep 1234.${TAG}63' &); trap '' TERM; sleep 60"] }]] },
 	{ root: ${JSON.stringify(root)}, env: { PATH: process.env.PATH ?? "", DISCERN_ROOT: ${JSON.stringify(root)} }, logDir: ${JSON.stringify(join(root, "exit-logs"))}, signal: new AbortController().signal },
 );
 `,
 		);
 		const child = Bun.spawn([process.execPath, script], { stdin: "ignore", stdout: "ignore", stderr: "inherit" });
 		expect(await child.exited).toBe(3);
-		expect(await survivorsByCommandLine("sleep 1234.62")).toEqual([]);
-		expect(await survivorsByCommandLine("sleep 1234.63")).toEqual([]);
+		expect(await survivorsByCommandLine(`sleep 1234.${TAG}62`)).toEqual([]);
+		expect(await survivorsByCommandLine(`sleep 1234.${TAG}63`)).toEqual([]);
 		expect(await survivors(root)).toEqual([]);
 	});
 });
 
 describe("the fallback without a subreaper (/proc scan by token)", () => {
 	test("a double-forked daemon that kept its environment is killed when its job ends", async () => {
-		const report = await run(plan([[job("daemon", ["(setsid sh -c 'trap \"\" TERM; sleep 1234.64' >/dev/null 2>&1 &); sleep 0.2"])]]), { subreaper: false });
+		const report = await run(plan([[job("daemon", [`(setsid sh -c 'trap \"\" TERM; sleep 1234.${TAG}64' >/dev/null 2>&1 &); sleep 0.2`])]]), { subreaper: false });
 		expect(report.runs[0]?.outcome).toBe("ok");
 		expect(await survivors(root)).toEqual([]);
 	});
 
 	test("a timeout kills the tree, including a setsid child that ignores TERM", async () => {
-		const report = await run(plan([[job("hang", ["setsid sh -c 'trap \"\" TERM; sleep 1234.65' & trap '' TERM; sleep 60"], { timeout: 1 })]]), { subreaper: false });
+		const report = await run(plan([[job("hang", [`setsid sh -c 'trap \"\" TERM; sleep 1234.${TAG}65' & trap '' TERM; sleep 60`], { timeout: 1 })]]), { subreaper: false });
 		expect(report.runs[0]?.timedOut).toBe(true);
 		expect(await survivors(root)).toEqual([]);
 	});

@@ -119,7 +119,8 @@ describe("a job's log", () => {
 
 	test("a job whose name is longer than a file name can be still gets its own log", async () => {
 		const long = "a".repeat(300);
-		const r = await repo(`[jobs.${long}]\nstage = "test"\nrun = "echo first; exit 1"\n[jobs.${long}b]\nstage = "test"\nrun = "echo second; exit 1"\n`);
+		// No fail-fast: whichever fails first must not cancel the other before it prints.
+		const r = await repo(`[gate]\nfail_fast = false\n[jobs.${long}]\nstage = "test"\nrun = "echo first; exit 1"\n[jobs.${long}b]\nstage = "test"\nrun = "echo second; exit 1"\n`);
 		const result = await testVerb(r.ctx(), {});
 		expectValidEnvelope("test", result);
 		expect(result.ok).toBe(false);

@@ -4,7 +4,7 @@ import { constants } from "node:os";
 import { join } from "node:path";
 import { ENDING_SIGNALS, type EndingSignal } from "../../src/contract/exit-codes.ts";
 import { REPO_ROOT } from "../helpers/cli.ts";
-import { processesWithCommandLine, processesWithEnv, survivors, survivorsByCommandLine } from "../helpers/processes.ts";
+import { processesWithCommandLine, processesWithEnv, survivors, survivorsByCommandLine, TAG } from "../helpers/processes.ts";
 import { makeRepo, type TestRepo } from "../helpers/repo.ts";
 
 /** Every signal that would end discern kills every job tree first; then discern exits 128+n with its envelope. */
@@ -48,7 +48,7 @@ async function interrupt(signal: EndingSignal, marker: string, stubborn = false)
 
 describe("interrupting the gate", () => {
 	test("SIGINT: every job tree is killed (one ignores TERM), exit 130, the envelope says interrupted, the lock is free", async () => {
-		const { exitCode, stdout, stderr, root } = await interrupt("SIGINT", "1234.901", true);
+		const { exitCode, stdout, stderr, root } = await interrupt("SIGINT", `1234.${TAG}901`, true);
 		expect(exitCode).toBe(130);
 		expect(stderr).toBe("");
 		const envelope = JSON.parse(stdout) as { ok: boolean; error: string; data: { interrupted: boolean; failed_stage: string | null } };
@@ -56,20 +56,20 @@ describe("interrupting the gate", () => {
 		expect(envelope.error).toBe("gate_failed");
 		expect(envelope.data.interrupted).toBe(true);
 		expect(envelope.data.failed_stage).toBeNull();
-		expect(await survivorsByCommandLine("sleep 1234.901")).toEqual([]);
+		expect(await survivorsByCommandLine(`sleep 1234.${TAG}901`)).toEqual([]);
 		expect(existsSync(join(root, ".git/discern/lock"))).toBe(false);
 	});
 
 	test("every other signal whose default would end discern does the same, with 128+n", async () => {
 		const others = ENDING_SIGNALS.filter((signal) => signal !== "SIGINT");
 		// Side by side: each gate runs in its own repository.
-		const results = await Promise.all(others.map((signal, index) => interrupt(signal, `1234.91${index}`)));
+		const results = await Promise.all(others.map((signal, index) => interrupt(signal, `1234.${TAG}91${index}`)));
 		for (const [index, signal] of others.entries()) {
 			const result = results[index];
 			expect({ signal, exitCode: result?.exitCode }).toEqual({ signal, exitCode: 128 + constants.signals[signal] });
 			const envelope = JSON.parse(result?.stdout ?? "") as { ok: boolean; data: { interrupted: boolean } };
 			expect(envelope.data.interrupted).toBe(true);
-			expect(await survivorsByCommandLine(`sleep 1234.91${index}`)).toEqual([]);
+			expect(await survivorsByCommandLine(`sleep 1234.${TAG}91${index}`)).toEqual([]);
 			expect(existsSync(join(result?.root ?? "", ".git/discern/lock"))).toBe(false);
 		}
 	});
@@ -77,7 +77,7 @@ describe("interrupting the gate", () => {
 	test("a closed terminal: the hang-up kills every job tree, and the lock is free", async () => {
 		// `script` gives discern a terminal and makes it the session's controlling process; killing `script`
 		// hangs the terminal up, as closing a window does: the kernel sends SIGHUP and writes to it fail.
-		const r = await hidingRepo("1234.93", true);
+		const r = await hidingRepo(`1234.${TAG}93`, true);
 		const command = `exec ${process.execPath} ${join(REPO_ROOT, "src/main.ts")} done`;
 		const terminal = Bun.spawn(["script", "-qfec", command, "/dev/null"], { cwd: r.root, env: { ...process.env, SHELL: "/bin/sh" }, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
 		const deadline = Date.now() + 15_000;
@@ -91,7 +91,7 @@ describe("interrupting the gate", () => {
 		while (discern.some((pid) => existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z")) && Date.now() < gone) await Bun.sleep(50);
 		expect(discern.filter((pid) => existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z"))).toEqual([]);
 		expect(await survivors(r.root)).toEqual([]);
-		expect(await survivorsByCommandLine("sleep 1234.93")).toEqual([]);
+		expect(await survivorsByCommandLine(`sleep 1234.${TAG}93`)).toEqual([]);
 		expect(existsSync(join(r.root, ".git/discern/lock"))).toBe(false);
 	});
 });

@@ -37,18 +37,26 @@ export async function survivors(root: string, waitMs = 1000): Promise<number[]> 
 }
 
 /**
- * Live processes whose command line contains `fragment`: for processes that
- * cleared their environment (`env -i`), which the DISCERN_ROOT check cannot
- * see. Give each test its own unusual fragment (`sleep 1234.5`).
+ * Makes command-line markers unique to this test process (`sleep 1234.${TAG}51`):
+ * the same test may run at the same time from another checkout on the machine.
+ */
+export const TAG = String(process.pid).padStart(7, "0");
+
+/**
+ * Live processes whose command line contains `fragment`, not followed by
+ * another digit: for processes that cleared their environment (`env -i`),
+ * which the DISCERN_ROOT check cannot see. Give each test its own marker
+ * (`sleep 1234.${TAG}51`).
  */
 export async function processesWithCommandLine(fragment: string): Promise<number[]> {
+	const pattern = new RegExp(`${fragment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?!\\d)`);
 	const found: number[] = [];
 	for (const entry of await readdir("/proc")) {
 		const pid = Number(entry);
 		if (!Number.isInteger(pid) || pid === process.pid) continue;
 		try {
 			const cmdline = (await readFile(`/proc/${pid}/cmdline`, "utf8")).replaceAll("\0", " ");
-			if (!cmdline.includes(fragment)) continue;
+			if (!pattern.test(cmdline)) continue;
 			const stat = await readFile(`/proc/${pid}/stat`, "utf8");
 			if (stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z")) continue;
 			found.push(pid);
