@@ -30,7 +30,7 @@ const KNOWN_FILTERS = new Set(["git-lfs", "git-crypt", "nbstripout"]);
 type Git = (args: readonly string[], options?: { input?: string }) => ReturnType<typeof git>;
 
 export async function contentTransformedFromOutside(run: Git, commonDir: string, tracked: readonly string[]): Promise<string[]> {
-	const [info, stray, filters] = await Promise.all([infoAttributes(commonDir), strayAttributeFiles(run), unknownFiltersInUse(run, tracked)]);
+	const [info, stray, filters] = await Promise.all([infoAttributes(commonDir), strayAttributeFiles(run, tracked), unknownFiltersInUse(run, tracked)]);
 	return [...info, ...stray, ...filters];
 }
 
@@ -40,14 +40,30 @@ async function infoAttributes(commonDir: string): Promise<string[]> {
 	return names.length > 0 ? [`${quoteName(path)} sets ${names.map((name) => `\`${name}\``).join(", ")}`] : [];
 }
 
-/** `.gitattributes` files in the folder that the commit does not hold (an untracked one is also dirty; an ignored one is not). */
-async function strayAttributeFiles(run: Git): Promise<string[]> {
+/**
+ * `.gitattributes` files in the folder that the commit does not hold (an
+ * untracked one is also dirty; an ignored one is not), where they apply to
+ * tracked files: one inside an ignored folder (every package in
+ * node_modules ships some) governs only files git does not track.
+ */
+async function strayAttributeFiles(run: Git, tracked: readonly string[]): Promise<string[]> {
 	const listed = await run(["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--", ":(glob)**/.gitattributes"]);
 	if (listed.exitCode !== 0) return ["git could not list the attribute files that are not committed"];
-	return listed.stdout
-		.split("\0")
-		.filter((path) => path !== "")
+	const strays = listed.stdout.split("\0").filter((path) => path !== "");
+	if (strays.length === 0) return [];
+	const folders = foldersHolding(tracked);
+	return strays
+		.filter((path) => folders.has(path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : ""))
 		.map((path) => `${quoteName(path)} is not committed (it is ignored or excluded locally) yet git reads its attributes`);
+}
+
+/** Every folder that holds a tracked path at any depth ("" is the root). */
+function foldersHolding(paths: readonly string[]): Set<string> {
+	const folders = new Set<string>([""]);
+	for (const path of paths) {
+		for (let slash = path.indexOf("/"); slash >= 0; slash = path.indexOf("/", slash + 1)) folders.add(path.slice(0, slash));
+	}
+	return folders;
 }
 
 async function unknownFiltersInUse(run: Git, tracked: readonly string[]): Promise<string[]> {

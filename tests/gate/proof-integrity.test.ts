@@ -590,3 +590,13 @@ describe("a job that removes discern's own state mid-run", () => {
 		expect(result.data.failed_stage).toBe("test");
 	});
 });
+
+describe("attributes inside ignored folders", () => {
+	test("a .gitattributes inside an ignored folder (a package in node_modules) governs no tracked file: a Proof", async () => {
+		const r = await repo('[jobs]\ntest = "true"\n', { ".gitignore": "node_modules/\n", "README.md": "x\n" });
+		await r.write("node_modules/pkg/.gitattributes", "* text eol=crlf\n");
+		await r.write("node_modules/pkg/index.js", "x\n");
+		const result = await runDone(r);
+		expect(result.ok).toBe(true);
+	});
+});
