@@ -1,5 +1,5 @@
 import type { AnyResult } from "../contract/envelope.ts";
-import type { RenderOptions } from "../contract/verbs.ts";
+import type { RenderOptions } from "../contract/verb.ts";
 import { cleanText } from "../text/terminal.ts";
 import { MARK, paint } from "../ui/style.ts";
 

@@ -1,7 +1,7 @@
 import type { RunFacts, VerbContext } from "../contract/context.ts";
 import { recordInLogbook } from "../logbook/record.ts";
 import { type AnyResult, fail } from "../contract/envelope.ts";
-import type { LooseVerb } from "../contract/verbs.ts";
+import type { LooseVerb } from "../contract/verb.ts";
 import { cleanText } from "../text/terminal.ts";
 
 /**

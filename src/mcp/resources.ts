@@ -1,5 +1,6 @@
 import type { VerbContext } from "../contract/context.ts";
-import { findVerb, type LooseVerb } from "../contract/verbs.ts";
+import type { LooseVerb } from "../contract/verb.ts";
+import { findVerb } from "../registry.ts";
 import { MANUAL } from "../manual/pages.generated.ts";
 import { normalizeTarget } from "../reader/pages.ts";
 import { invokeVerb } from "./invoke.ts";

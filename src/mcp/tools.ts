@@ -1,7 +1,8 @@
 import * as v from "valibot";
 import { ANNOTATIONS, type ToolAnnotations } from "../contract/annotations.ts";
 import { type JsonSchema, toJsonSchema2020 } from "../contract/json-schema.ts";
-import { LOOSE_VERBS, type LooseVerb } from "../contract/verbs.ts";
+import type { LooseVerb } from "../contract/verb.ts";
+import { LOOSE_VERBS } from "../registry.ts";
 
 /** One verb as an MCP tool: its closed argument schema and its advertised shape. */
 export interface ToolEntry {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { processStart } from "../../src/platform/process-start.ts";
 import type { VerbContext } from "../../src/contract/context.ts";
 import type { AnyResult } from "../../src/contract/envelope.ts";
-import { LOOSE_VERBS } from "../../src/contract/verbs.ts";
+import { LOOSE_VERBS } from "../../src/registry.ts";
 import { BASIC_CONFIG, makeRepo, makeTempDir, testContext } from "../helpers/repo.ts";
 import { expectValidEnvelope } from "../helpers/schema.ts";
 

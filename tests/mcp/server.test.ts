@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import Ajv2020 from "ajv/dist/2020.js";
-import { LOOSE_VERBS } from "../../src/contract/verbs.ts";
+import { LOOSE_VERBS } from "../../src/registry.ts";
 import { INSTRUCTIONS } from "../../src/mcp/instructions.ts";
 import { connectInMemory } from "../helpers/mcp.ts";
 import { BASIC_CONFIG, makeRepo, makeTempDir, type TestRepo } from "../helpers/repo.ts";

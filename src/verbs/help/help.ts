@@ -1,7 +1,8 @@
 import type * as v from "valibot";
 import { fail, ok, type Result } from "../../contract/envelope.ts";
 import type { VerbContext } from "../../contract/context.ts";
-import { LOOSE_VERBS, VERB_GROUPS } from "../../contract/verbs.ts";
+import { VERB_GROUPS } from "../../contract/verb.ts";
+import { LOOSE_VERBS } from "../../registry.ts";
 import { verbUsage } from "../../cli/commands.ts";
 import { clip } from "../../text/clip.ts";
 import { nearest } from "../../text/suggest.ts";

@@ -1,6 +1,6 @@
 import type * as v from "valibot";
 import type { Result } from "../../contract/envelope.ts";
-import type { SilentAnswer } from "../../contract/verbs.ts";
+import type { SilentAnswer } from "../../contract/verb.ts";
 import { oneLine } from "../../text/terminal.ts";
 import { impact } from "./impact.ts";
 import { renderImpact } from "./render.ts";
