@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import * as v from "valibot";
-import type { RunFacts, VerbContext } from "../contract/context.ts";
-import { recordInLogbook } from "../logbook/record.ts";
+import type { VerbContext } from "../contract/context.ts";
+import { invoke } from "../invoke.ts";
 import { liveProgress } from "../ui/progress.ts";
 import { type AnyResult, fail } from "../contract/envelope.ts";
 import { EXIT, type ExitCode } from "../contract/exit-codes.ts";
@@ -37,7 +37,6 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 	const color = !json && wantsColor(io.env, io.isTTY);
 	let verbName = "help";
 	// Kept for the crash path: a yes/no question must not read as "no" when discern crashed answering it.
-	let asked: { module: VerbModule<string, unknown, unknown>; input: unknown } | undefined;
 	try {
 		if (!extracted.ok) return emit(usageFailure("help", extracted.message), "", io, json, color);
 		const { globals } = extracted;
@@ -67,26 +66,26 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 		const input = v.safeParse(loose.input, parsed.raw);
 		if (!input.success) return emit(usageFailure(loose.name, describeIssues(loose, input.issues)), "", io, json, color);
 
-		const module = await loose.load();
-		asked = { module, input: input.output };
-		const facts: RunFacts = {};
 		const live = !json && io.stderrIsTTY ? liveProgress(io.stderr) : null;
-		const ctx: VerbContext = {
+		const ctx: Omit<VerbContext, "facts"> = {
 			cwd: resolveCwd(io.cwd, globals.cwd),
 			env: io.env,
 			surface: "cli",
 			version: VERSION,
 			signal: io.signal,
-			facts,
 			...(live ? { progress: live.onEvent } : {}),
 		};
-		const startedAt = new Date();
-		const result = await module.run(ctx, input.output).finally(() => live?.clear());
-		await recordInLogbook(result, facts, "cli", startedAt);
-		const silent = json ? null : answerSilently(module, result, input.output, io);
+		const { result, module, crash } = await invoke(loose, ctx, input.output, argv).finally(() => live?.clear());
+		if (crash) io.stderr(`discern: internal error.${crash.report ? ` A crash report is at ${crash.report}.` : ""}\n`);
+		// A yes/no question answers by exit code, crashes included: "could not answer" must not read as "no".
+		const silent = json || !module ? null : answerSilently(module, result, input.output, io);
 		if (silent !== null) return silent;
+		if (crash) {
+			emit(result, "", io, json, color);
+			return EXIT.internal;
+		}
 		const verbose = (input.output as { verbose?: boolean }).verbose ?? globals.verbose;
-		const body = json ? "" : module.render(result, { color, verbose });
+		const body = json || !module ? "" : module.render(result, { color, verbose });
 		return emit(result, body, io, json, color);
 	} catch (error) {
 		const { writeCrashReport } = await import("./crash.ts");
@@ -95,8 +94,6 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 		const message = `discern hit an internal error: ${error instanceof Error ? error.message : String(error)}.${where}`;
 		io.stderr(`discern: internal error.${where}\n`);
 		const result = fail(verbName, "internal_error", message, ["This is a bug in discern; please report it with the crash report."]);
-		const silent = json || !asked ? null : answerSilently(asked.module, result, asked.input, io);
-		if (silent !== null) return silent;
 		emit(result, "", io, json, color);
 		return EXIT.internal;
 	}

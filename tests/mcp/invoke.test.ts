@@ -34,5 +34,6 @@ describe("a crashing verb over MCP", () => {
 			process.stderr.write = originalWrite;
 		}
 		expect(logged).toContain("status crashed");
+		expect(logged).toContain("Crash report:");
 	});
 });
