@@ -24,7 +24,7 @@ import { invokeVerb } from "./invoke.ts";
 import { callProgress, HEARTBEAT_MS } from "./progress.ts";
 import { listResources, RESOURCE_TEMPLATES, readResource } from "./resources.ts";
 import { failure, ScreenedTransport } from "./screen.ts";
-import { type ToolEntry, toolEntries } from "./tools.ts";
+import { folderOf, type ToolEntry, toolEntries } from "./tools.ts";
 
 export interface ServerOptions {
 	/** The working root: where tools act when a call gives no `path`. */
@@ -77,7 +77,7 @@ export function createServer(options: ServerOptions): Server {
 			return invalidArguments(entry, message);
 		}
 		const { path, ...input } = parsed.output as { path?: string } & Record<string, unknown>;
-		const ctx = context(path ?? options.root, extra.signal);
+		const ctx = context(path === undefined ? options.root : await folderOf(path), extra.signal);
 		const token = request.params._meta?.progressToken;
 		const progress = token === undefined ? undefined : callProgress(token, (notification) => extra.sendNotification(notification), options.heartbeatMs ?? HEARTBEAT_MS);
 		if (progress) {

@@ -6,6 +6,7 @@ import { INSTRUCTIONS } from "../../src/mcp/instructions.ts";
 import { connectInMemory } from "../helpers/mcp.ts";
 import { BASIC_CONFIG, makeRepo, makeTempDir, type TestRepo } from "../helpers/repo.ts";
 import { rm } from "node:fs/promises";
+import { join } from "node:path";
 
 let repo: TestRepo;
 let other: TestRepo;
@@ -101,6 +102,19 @@ describe("tools/call", () => {
 		expect((result.structuredContent?.data as { project: { name: string } }).project.name).toBe("other");
 		const again = await call("discern_status", {});
 		expect((again.structuredContent?.data as { root: string }).root).toBe(repo.root);
+	});
+
+	test("a path naming a file acts on the checkout that holds it; a path through a file is refused", async () => {
+		const file = await call("discern_status", { path: join(other.root, "README.md") });
+		expect(file.isError).toBe(false);
+		expect((file.structuredContent?.data as { root: string; project: { name: string } }).project.name).toBe("other");
+		expect((file.structuredContent?.data as { root: string }).root).toBe(other.root);
+		const through = await call("discern_status", { path: join(other.root, "README.md", "nested") });
+		expect(through.structuredContent?.error).toBe("no_repository");
+		expect(String(through.structuredContent?.message)).toContain("a part of its path is a file");
+		const missing = await call("discern_impact", { path: join(other.root, "no-such-file.ts") });
+		expect(missing.structuredContent?.error).toBe("no_repository");
+		expect(String(missing.structuredContent?.message)).toContain("it does not exist");
 	});
 
 	test("a relative path is refused with invalid_arguments", async () => {
