@@ -59,6 +59,8 @@ export interface VerbDefinition<Name extends string, Input extends InputSchema, 
 	name: Name;
 	title: string;
 	summary: string;
+	/** The MCP tool's description, for agents: when to call it, what it refuses, what to relay (≤ 2 KiB). */
+	mcpDescription?: string;
 	group: VerbGroup;
 	input: Input;
 	data: Data;
@@ -86,6 +88,7 @@ export const VERBS = [
 		name: "status",
 		title: "Status: what is true now and the next action",
 		summary: "What is true now in this checkout, and the one next action.",
+		mcpDescription: "Call this first, and whenever you are unsure where you stand: the checkout and branch, whether the tree is clean, whether discern.toml is valid and which jobs it declares, whether a Proof covers the current commit, the last gate run, and the one next action (`data.next`). Read-only and fast. A dirty tree or a missing config is reported, not refused; only a `path` outside any git repository is refused (no_repository).",
 		group: "Daily loop",
 		input: StatusInput,
 		data: StatusData,
@@ -98,6 +101,7 @@ export const VERBS = [
 		name: "prepare",
 		title: "Prepare: formatters, then lint and typecheck",
 		summary: "The fast inner loop: fix-stage jobs one at a time, then check-stage jobs in parallel. No build, no tests, no Proof.",
+		mcpDescription: "The inner loop's first half: the project's fix-stage jobs (formatters) one at a time, then its check-stage jobs (lint, typecheck) in parallel. Call it after each change, before discern_test; it runs on a dirty tree and never earns a Proof. Formatters may edit files (`data.modified`): review and commit them. A failure is gate_failed with `diagnostics`, each naming the command that reproduces it. Refuses with locked while another gate runs in the checkout, no_project without discern.toml. `dry_run: true` returns the plan and runs nothing.",
 		group: "Daily loop",
 		input: PrepareInput,
 		data: PrepareData,
@@ -110,6 +114,7 @@ export const VERBS = [
 		name: "test",
 		title: "Test: the test-stage jobs",
 		summary: "Run the test-stage jobs alone, in parallel.",
+		mcpDescription: "The project's test-stage jobs alone, in parallel, on the working tree as it is (uncommitted changes included). Call it after discern_prepare passes, before you commit and call discern_done; it never earns a Proof. A failure is gate_failed with `diagnostics`, each naming the command that reproduces it. Refuses with locked while another gate runs in the checkout, no_project without discern.toml. `dry_run: true` returns the plan and runs nothing.",
 		group: "Daily loop",
 		input: TestInput,
 		data: TestData,
@@ -122,6 +127,7 @@ export const VERBS = [
 		name: "done",
 		title: "Done: the Gate on the committed tree, and a Proof when green",
 		summary: "The Gate: every stage and the changed scopes' gates on the exact committed tree; a Proof when everything is green.",
+		mcpDescription: "The bar for done: every stage of the project's declared gate, plus the gates of the scopes the branch touches, on the exact committed tree. Call it after committing, when you believe the work is finished; only a green discern_done may be reported as done. Green: `data.proof.line` is the Proof: relay it to the user verbatim, never paraphrased. Red: gate_failed with `data.failed_stage` and `diagnostics` (each names the command that reproduces it): fix, commit, call it again. Refuses a dirty tree (dirty_worktree: commit first), a detached HEAD, a worktree branch behind its trunk (behind_trunk: merge the trunk), an unchanged tree whose last run was red (unchanged_tree_rerun: change something, or `rerun: true` for a flaky job) and a checkout where another gate runs (locked). An unchanged, already proven tree returns its Proof without running. `standalone: true` runs on a dirty tree for diagnosis and never earns a Proof; `dry_run: true` shows the plan. A gate can run for minutes; if your client times the call out, the run is stopped: ask the user to raise the tool timeout, or run `discern done` in a terminal.",
 		group: "Daily loop",
 		input: DoneInput,
 		data: DoneData,
@@ -134,6 +140,7 @@ export const VERBS = [
 		name: "impact",
 		title: "Impact: which scopes this branch and tree touch",
 		summary: "Which configured scopes the branch and the working tree touch, plus `code` when a non-neutral path changed.",
+		mcpDescription: "Which configured scopes the branch (since the trunk) and the working tree touch, and whether any non-neutral path changed (`code`). Call it to learn what your change affects; `has` with a scope name or `code` answers just that (`data.membership`). Read-only. Refuses an undeclared scope (invalid_arguments) and a repository without discern.toml (no_project).",
 		group: "Quality",
 		input: ImpactInput,
 		data: ImpactData,
@@ -146,6 +153,7 @@ export const VERBS = [
 		name: "doctor",
 		title: "Doctor: check the install, repository, config and agent wiring",
 		summary: "Check the install, the repository, the config and the agent wiring; facts with fixes.",
+		mcpDescription: "Checks the install, the repository, discern.toml and the agent wiring, each failing check with its fix. Call it when a tool refuses for a reason you cannot resolve (invalid_config, no_project, a git problem) or the user asks whether discern is set up. Read-only. Any failing check makes it checks_failed: relay the fixes; editing the config or the setup is the owner's call. `verbose: true` adds the details of passing checks.",
 		group: "Setup and admin",
 		input: DoctorInput,
 		data: DoctorData,
@@ -158,6 +166,7 @@ export const VERBS = [
 		name: "docs",
 		title: "Docs: discern's own manual",
 		summary: "Read discern's bundled manual: the index, a page, or search results.",
+		mcpDescription: "discern's own manual, bundled with it: no arguments for the index, `target` for a page (e.g. \"loop\", \"gate\", \"config\", \"envelope\", \"mcp\"), `search` for words (within `target` when both are given). Call it when a result, hint or error code needs explaining. Read-only; works outside any repository. An unknown page is refused (unknown_target) with the nearest match.",
 		group: "Knowledge",
 		input: DocsInput,
 		data: DocsData,
@@ -219,6 +228,7 @@ export interface LooseVerb {
 	name: string;
 	title: string;
 	summary: string;
+	mcpDescription?: string;
 	group: VerbGroup;
 	input: InputSchema;
 	data: v.GenericSchema;

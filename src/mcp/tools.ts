@@ -43,9 +43,15 @@ export function toolArguments(verb: LooseVerb): v.GenericSchema {
 	return v.strictObject({ ...verb.input.entries, path: v.optional(PathArgument) });
 }
 
+/**
+ * The registry's words for agents (when to call, what it refuses, what to
+ * relay); a verb without them falls back to its summary and what its
+ * annotations say. The envelope itself is explained once, in the instructions.
+ */
 function describeTool(verb: LooseVerb): string {
+	if (verb.mcpDescription) return verb.mcpDescription;
 	const kind = ANNOTATIONS[verb.annotations].readOnlyHint ? "Read-only." : "Changes files or runs the project's commands.";
-	return `${verb.summary} ${kind} Returns the discern result envelope (ok, message, hints, error, data).`;
+	return `${verb.summary} ${kind}`;
 }
 
 let entries: Map<string, ToolEntry> | undefined;

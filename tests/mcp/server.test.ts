@@ -69,6 +69,23 @@ describe("tools/list", () => {
 		}
 	});
 
+	test("each description tells an agent when to call it and names only tools and verbs this build has", async () => {
+		const { tools } = await client.listTools();
+		const names = new Set(tools.map((tool) => tool.name));
+		const verbs = new Set(LOOSE_VERBS.map((verb) => verb.name));
+		for (const tool of tools) {
+			const description = tool.description ?? "";
+			expect({ tool: tool.name, when: /\bCall (it|this)\b/.test(description) }).toEqual({ tool: tool.name, when: true });
+			for (const [named] of description.matchAll(/\bdiscern_[a-z_]+/g)) expect({ tool: tool.name, named, exists: names.has(named) }).toEqual({ tool: tool.name, named, exists: true });
+			for (const [, verb] of description.matchAll(/`discern ([a-z-]+)/g)) expect({ tool: tool.name, verb, exists: verbs.has(verb ?? "") }).toEqual({ tool: tool.name, verb, exists: true });
+			// Verbs that are coming but not in this build: no description may send an agent to them.
+			expect(description).not.toMatch(/\b(start|update|accept)\b/);
+		}
+		const done = tools.find((tool) => tool.name === "discern_done")?.description ?? "";
+		expect(done).toContain("dirty");
+		expect(done).toMatch(/Proof[^.]*relay it[^.]*verbatim/);
+	});
+
 	test("read-only tools say so; project tools take an absolute path", async () => {
 		const { tools } = await client.listTools();
 		const status = tools.find((tool) => tool.name === "discern_status");
