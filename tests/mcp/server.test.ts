@@ -214,16 +214,36 @@ describe("resources", () => {
 		expect((config.value as { gate: { timeout: number } }).gate.timeout).toBe(600);
 	});
 
-	test("discern://docs and a nested docs page", async () => {
+	test("discern://docs is the index as JSON; a nested page is its markdown", async () => {
 		const index = await read("discern://docs");
 		expect(index.mode).toBe("index");
-		const page = await read("discern://docs/mcp/cursor");
-		expect(page.mode).toBe("page");
-		expect(String(page.content)).toContain(".cursor/mcp.json");
+		const { contents } = await client.readResource({ uri: "discern://docs/mcp/cursor" });
+		const page = contents[0] as { uri: string; text: string; mimeType?: string };
+		expect(page.mimeType).toBe("text/markdown");
+		expect(page.text).toStartWith("# Cursor\n");
+		expect(page.text).toContain(".cursor/mcp.json");
+	});
+
+	test("manual pages are listed with their own title and summary, as markdown", async () => {
+		const { resources } = await client.listResources();
+		const pages = resources.filter((resource) => resource.uri.startsWith("discern://docs/"));
+		expect(pages.length).toBeGreaterThan(5);
+		for (const page of pages) {
+			expect({ uri: page.uri, mimeType: page.mimeType }).toEqual({ uri: page.uri, mimeType: "text/markdown" });
+			expect(page.title ?? "").not.toMatch(/^Manual|\//);
+			expect((page.description ?? "").length).toBeGreaterThan(20);
+		}
+		const codex = pages.find((page) => page.uri === "discern://docs/mcp/codex");
+		expect(codex?.title).toBe("Codex");
+		expect(codex?.description).toContain("config.toml");
+		const { resourceTemplates } = await client.listResourceTemplates();
+		expect(resourceTemplates.find((template) => template.uriTemplate === "discern://docs/{+target}")?.mimeType).toBe("text/markdown");
 	});
 
 	test("an unknown resource is a JSON-RPC error, malformed encodings included", async () => {
 		await expect(client.readResource({ uri: "discern://nothing" })).rejects.toThrow(/Unknown resource/);
 		await expect(client.readResource({ uri: "discern://docs/%E0%A4%A" })).rejects.toThrow(/Unknown resource/);
+		// An unknown manual page is no page at all, not a docs refusal.
+		await expect(client.readResource({ uri: "discern://docs/nope" })).rejects.toThrow(/Unknown resource/);
 	});
 });
