@@ -49,6 +49,8 @@ export interface VerbDefinition<Name extends string, Input extends InputSchema, 
 	name: Name;
 	title: string;
 	summary: string;
+	/** The MCP tool's description, for agents: when to call it, what it refuses, what to relay (≤ 2 KiB). */
+	mcpDescription?: string;
 	group: VerbGroup;
 	input: Input;
 	data: Data;
@@ -76,6 +78,7 @@ export interface LooseVerb {
 	name: string;
 	title: string;
 	summary: string;
+	mcpDescription?: string;
 	group: VerbGroup;
 	input: InputSchema;
 	data: v.GenericSchema;

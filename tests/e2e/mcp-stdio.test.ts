@@ -37,7 +37,8 @@ describe("discern mcp over stdio (dist/discern)", () => {
 			await expect(client.callTool({ name: "discern_unknown", arguments: {} })).rejects.toThrow();
 
 			const { contents } = await client.readResource({ uri: "discern://docs/envelope" });
-			expect(JSON.parse((contents[0] as { text: string }).text).mode).toBe("page");
+			expect(contents[0]?.mimeType).toBe("text/markdown");
+			expect((contents[0] as { text: string }).text).toStartWith("# ");
 		} finally {
 			await client.close();
 		}
