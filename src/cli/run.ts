@@ -10,6 +10,7 @@ import type { LooseVerb, VerbModule } from "../contract/verb.ts";
 import { findVerb } from "../registry.ts";
 import { wantsColor } from "../ui/style.ts";
 import { clip } from "../text/clip.ts";
+import { oneLine } from "../text/terminal.ts";
 import { VERSION } from "../version.ts";
 import { flagSpecs, parseVerbArgs } from "./flags.ts";
 import { extractGlobals } from "./globals.ts";
@@ -61,10 +62,15 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 		verbName = verb.name;
 		const loose = verb as unknown as LooseVerb;
 		const parsed = parseVerbArgs(loose, helpTarget ?? (word === undefined ? [] : tokens));
-		if (!parsed.ok) return emit(usageFailure(loose.name, parsed.message), "", io, json, color);
+		const question = loose.cli.question;
+		const asked = !json && question !== undefined && tokens.some((token) => token === `--${question}` || token.startsWith(`--${question}=`));
+		if (!parsed.ok) return asked ? failOpen(loose.name, parsed.message, io) : emit(usageFailure(loose.name, parsed.message), "", io, json, color);
 		if (globals.verbose && "verbose" in loose.input.entries) parsed.raw.verbose = true;
 		const input = v.safeParse(loose.input, parsed.raw);
-		if (!input.success) return emit(usageFailure(loose.name, describeIssues(loose, input.issues)), "", io, json, color);
+		if (!input.success) {
+			const problem = describeIssues(loose, input.issues);
+			return asked ? failOpen(loose.name, problem, io) : emit(usageFailure(loose.name, problem), "", io, json, color);
+		}
 
 		const live = !json && io.stderrIsTTY ? liveProgress(io.stderr) : null;
 		const ctx: Omit<VerbContext, "facts"> = {
@@ -97,6 +103,12 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 		emit(result, "", io, json, color);
 		return EXIT.internal;
 	}
+}
+
+/** A yes/no question asked wrongly still answers "yes" (exit 0), saying why on stderr: a skipped check is worse than an extra one. */
+function failOpen(verb: string, problem: string, io: Streams): ExitCode {
+	io.stderr(`discern: could not answer \`discern ${verb}\` (${clip(oneLine(problem), 400)}), so the answer is yes.\n`);
+	return EXIT.ok;
 }
 
 /** A yes/no question's exit code, with its warning on stderr when discern could only guess. */

@@ -63,6 +63,13 @@ export interface VerbDefinition<Name extends string, Input extends InputSchema, 
 		/** One-letter aliases for flags. */
 		aliases?: Readonly<Partial<Record<keyof Input["entries"] & string, string>>>;
 		examples?: readonly string[];
+		/**
+		 * A flag that turns the verb into a yes/no question answered by exit
+		 * status (`impact --has`). Given it, even a usage error fails open
+		 * (exit 0, a warning on stderr): `discern impact --has "$UNSET" && test`
+		 * must run the tests, not skip them.
+		 */
+		question?: keyof Input["entries"] & string;
 	};
 	load: () => Promise<VerbModule<Name, v.InferOutput<Input>, v.InferOutput<Data>>>;
 }
@@ -85,6 +92,6 @@ export interface LooseVerb {
 	envelope: v.GenericSchema;
 	annotations: AnnotationPreset;
 	exposure: Exposure;
-	cli: { positionals?: readonly string[]; aliases?: Readonly<Record<string, string | undefined>>; examples?: readonly string[] };
+	cli: { positionals?: readonly string[]; aliases?: Readonly<Record<string, string | undefined>>; examples?: readonly string[]; question?: string };
 	load: () => Promise<VerbModule<string, unknown, unknown>>;
 }

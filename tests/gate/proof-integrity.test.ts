@@ -622,3 +622,16 @@ describe("attributes inside ignored folders", () => {
 		expect(result.ok).toBe(true);
 	});
 });
+
+describe("a folder where the lock belongs", () => {
+	test("is write_denied naming the path, and is not moved", async () => {
+		const r = await repo('[jobs]\ntest = "true"\n');
+		await mkdir(join(r.root, ".git/discern/lock"), { recursive: true });
+		const run = await runDiscern(["test", "--json"], { cwd: r.root });
+		expect(run.exitCode).toBe(1);
+		const result = onlyJson(run.stdout);
+		expect(result.error).toBe("write_denied");
+		expect(String(result.message)).toContain(".git/discern/lock");
+		expect((await stat(join(r.root, ".git/discern/lock"))).isDirectory()).toBe(true);
+	});
+});

@@ -12,6 +12,6 @@ export const impactVerb = defineVerb({
 	data: ImpactData,
 	annotations: "readOnly",
 	exposure: { tool: "discern_impact", project: true },
-	cli: { examples: ["discern impact", "discern impact --has web", "discern impact --has code && echo code changed"] },
+	cli: { question: "has", examples: ["discern impact", "discern impact --has web", "discern impact --has code && echo code changed"] },
 	load: () => import("./index.ts").then((module) => module.verb),
 });
