@@ -1,5 +1,6 @@
 import { type ArgDef, type CommandDef, defineCommand, renderUsage } from "citty";
 import { LOOSE_VERBS, type LooseVerb } from "../contract/verbs.ts";
+import { plain } from "../ui/style.ts";
 import { flagSpecs } from "./flags.ts";
 
 /**
@@ -34,10 +35,5 @@ export const rootCommand = defineCommand({
 export async function verbUsage(verb: LooseVerb): Promise<string> {
 	const usage = await renderUsage(verbCommand(verb), rootCommand);
 	const examples = verb.cli.examples?.length ? `\n\nEXAMPLES\n\n${verb.cli.examples.map((line) => `  ${line}`).join("\n")}` : "";
-	return stripAnsi(usage) + examples;
-}
-
-function stripAnsi(text: string): string {
-	// biome-ignore lint/suspicious/noControlCharactersInRegex: matching terminal escapes is the point
-	return text.replace(/\u001B\[[0-9;]*m/g, "");
+	return plain(usage) + examples;
 }
