@@ -10,7 +10,8 @@ import { flagSpecs } from "./flags.ts";
 const GLOBAL_ARGS: Record<string, ArgDef> = {
 	json: { type: "boolean", description: "Print the result envelope as one JSON document, and nothing else." },
 	cwd: { type: "string", alias: "C", description: "Act as if started in DIR.", valueHint: "DIR" },
-	verbose: { type: "boolean", description: "Fuller text output: whole job output, every path." },
+	verbose: { type: "boolean", description: "Fuller text output (whole job output, every path) and narration on stderr: config file, git calls, job commands." },
+	quiet: { type: "boolean", alias: "q", description: "No narration on stderr: no progress, no per-job lines." },
 };
 
 export function verbCommand(verb: LooseVerb): CommandDef {

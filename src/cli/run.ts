@@ -2,11 +2,11 @@ import { resolve } from "node:path";
 import * as v from "valibot";
 import type { RunFacts, VerbContext } from "../contract/context.ts";
 import { recordInLogbook } from "../logbook/record.ts";
-import { liveProgress } from "../ui/progress.ts";
 import { type AnyResult, fail } from "../contract/envelope.ts";
 import { EXIT, type ExitCode } from "../contract/exit-codes.ts";
 import { issueSentence } from "../contract/issues.ts";
 import { findVerb, type LooseVerb, type VerbModule } from "../contract/verbs.ts";
+import { openSession } from "../ui/session.ts";
 import { wantsColor } from "../ui/style.ts";
 import { clip } from "../text/clip.ts";
 import { VERSION } from "../version.ts";
@@ -69,18 +69,11 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 		const module = await loose.load();
 		asked = { module, input: input.output };
 		const facts: RunFacts = {};
-		const live = !json && io.stderrIsTTY ? liveProgress(io.stderr) : null;
-		const ctx: VerbContext = {
-			cwd: resolveCwd(io.cwd, globals.cwd),
-			env: io.env,
-			surface: "cli",
-			version: VERSION,
-			signal: io.signal,
-			facts,
-			...(live ? { progress: live.onEvent } : {}),
-		};
+		const cwd = resolveCwd(io.cwd, globals.cwd);
+		const session = await openSession({ json, globals, io, verb: loose.name, cwd });
+		const ctx: VerbContext = { cwd, env: io.env, surface: "cli", version: VERSION, signal: io.signal, facts, ...session.context };
 		const startedAt = new Date();
-		const result = await module.run(ctx, input.output).finally(() => live?.clear());
+		const result = await module.run(ctx, input.output).finally(session.close);
 		await recordInLogbook(result, facts, "cli", startedAt);
 		const silent = json ? null : answerSilently(module, result, input.output, io);
 		if (silent !== null) return silent;

@@ -5,6 +5,9 @@ export type ProgressEvent =
 	| { type: "start"; label: string; stage: string; done: number; total: number }
 	| { type: "finish"; label: string; stage: string; outcome: string; durationS: number; done: number; total: number };
 
+/** What a core tells a person watching with --verbose: what it loaded and what it runs. */
+export type Narration = { type: "config"; path: string; state: string } | { type: "command"; label: string; stage: string; command: string };
+
 /**
  * Everything a verb core may know about the world it runs in. Cores never
  * read `process.*` themselves: the CLI and the MCP server build this.
@@ -19,6 +22,8 @@ export interface VerbContext {
 	signal: AbortSignal;
 	/** Set when someone watches progress. */
 	progress?: (event: ProgressEvent) => void;
+	/** Set by the CLI only (never under --json, --quiet or MCP). */
+	narrate?: (event: Narration) => void;
 	/**
 	 * What the core learned about where it ran, for the logbook (which must not
 	 * cost another git call). Cores fill it as they go; nothing reads it back.
