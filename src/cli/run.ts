@@ -20,6 +20,8 @@ export interface CliEnvironment extends Streams {
 	isTTY: boolean;
 	/** Whether stderr is a terminal (for the live progress line). */
 	stderrIsTTY?: boolean;
+	/** Whether stdin is a terminal (with stdout: a person who can answer a prompt). */
+	stdinIsTTY?: boolean;
 	signal: AbortSignal;
 }
 
@@ -70,7 +72,8 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 		asked = { module, input: input.output };
 		const facts: RunFacts = {};
 		const cwd = resolveCwd(io.cwd, globals.cwd);
-		const session = await openSession({ json, globals, io, verb: loose.name, cwd });
+		const render = (shown: AnyResult) => module.render(shown, { color, verbose: globals.verbose });
+		const session = await openSession({ json, globals, io, verb: loose.name, cwd, render });
 		const ctx: VerbContext = { cwd, env: io.env, surface: "cli", version: VERSION, signal: io.signal, facts, ...session.context };
 		const startedAt = new Date();
 		const result = await module.run(ctx, input.output).finally(session.close);
@@ -78,7 +81,7 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 		const silent = json ? null : answerSilently(module, result, input.output, io);
 		if (silent !== null) return silent;
 		const verbose = (input.output as { verbose?: boolean }).verbose ?? globals.verbose;
-		const body = json ? "" : module.render(result, { color, verbose });
+		const body = json || session.previewShown() ? "" : module.render(result, { color, verbose });
 		return emit(result, body, io, json, color);
 	} catch (error) {
 		const { writeCrashReport } = await import("./crash.ts");

@@ -1,3 +1,4 @@
+import type { AnyResult } from "./envelope.ts";
 import type { RepositoryLocation } from "../git/repository.ts";
 
 /** A job starting or finishing, for live progress (a TTY line, MCP progress notifications). */
@@ -24,6 +25,8 @@ export interface VerbContext {
 	progress?: (event: ProgressEvent) => void;
 	/** Set by the CLI only (never under --json, --quiet or MCP). */
 	narrate?: (event: Narration) => void;
+	/** Set by the CLI only on an interactive terminal: shows `preview`, asks `question`, true for a yes. */
+	confirm?: (question: string, preview: AnyResult) => Promise<boolean>;
 	/**
 	 * What the core learned about where it ran, for the logbook (which must not
 	 * cost another git call). Cores fill it as they go; nothing reads it back.

@@ -16,6 +16,8 @@ export interface Narrator {
 	say: (kind: Exclude<Kind, "verbose">, text: string) => void;
 	/** A --verbose line: what was loaded and run. */
 	detail: (text: string) => void;
+	/** consola's yes/no prompt, on the terminal (stdin and stdout); null when the person cancels it. */
+	ask: (question: string) => Promise<boolean | null>;
 	/** Resolves once every line said so far is written. */
 	settled: () => Promise<void>;
 }
@@ -72,6 +74,10 @@ export function openNarrator(options: { write: (text: string) => void; color: bo
 		},
 		detail: (text) => {
 			if (loudness === "verbose") log("verbose", text);
+		},
+		ask: async (question) => {
+			const answer = await (await load()).prompt(question, { type: "confirm", initial: false, cancel: "null" });
+			return answer;
 		},
 		settled: async () => {
 			if (loading) await loading;
