@@ -75,10 +75,7 @@ export function openNarrator(options: { write: (text: string) => void; color: bo
 		detail: (text) => {
 			if (loudness === "verbose") log("verbose", text);
 		},
-		ask: async (question) => {
-			const answer = await (await load()).prompt(question, { type: "confirm", initial: false, cancel: "null" });
-			return answer;
-		},
+		ask: async (question) => (await load()).prompt(question, { type: "confirm", initial: false, cancel: "null" }),
 		settled: async () => {
 			if (loading) await loading;
 		},

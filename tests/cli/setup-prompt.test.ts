@@ -99,6 +99,21 @@ describe("setup on an interactive terminal", () => {
 		expect(existsSync(join(r.root, "docs/map/README.md"))).toBe(false);
 	});
 
+	test("Ctrl-C at the question writes nothing", async () => {
+		const r = await nodeRepo();
+		const run = await inTerminal(r.root, "setup", { answer: "\u0003" });
+		expect(run.asked).toBe(true);
+		expect(run.output).toContain("Nothing written.");
+		expect(existsSync(join(r.root, "discern.toml"))).toBe(false);
+	});
+
+	test("--quiet silences narration, not the question", async () => {
+		const r = await nodeRepo();
+		const run = await inTerminal(r.root, "setup --quiet", { answer: "y" });
+		expect(run.asked).toBe(true);
+		expect(existsSync(join(r.root, "discern.toml"))).toBe(true);
+	});
+
 	test("--confirmed, --dry-run and `verify` never ask", async () => {
 		const r = await nodeRepo();
 		const dry = await inTerminal(r.root, "setup --dry-run");
