@@ -23,7 +23,7 @@ export interface VerbContext {
 	signal: AbortSignal;
 	/** Set when someone watches progress. */
 	progress?: (event: ProgressEvent) => void;
-	/** Set by the CLI only (never under --json, --quiet or MCP). */
+	/** Set by the CLI under --verbose only: never with --json or --quiet, never over MCP. */
 	narrate?: (event: Narration) => void;
 	/** Set by the CLI only on an interactive terminal: shows `preview`, asks `question`, true for a yes. */
 	confirm?: (question: string, preview: AnyResult) => Promise<boolean>;
