@@ -30,6 +30,7 @@ const exitCode = await runCli(process.argv.slice(2), {
 	env: process.env,
 	isTTY: isatty(1),
 	stderrIsTTY: isatty(2),
+	stdinIsTTY: isatty(0),
 	signal: controller.signal,
 	stdout: (text) => {
 		output += text;

@@ -1,6 +1,7 @@
 import { type ArgDef, type CommandDef, defineCommand, renderUsage } from "citty";
 import type { LooseVerb } from "../contract/verb.ts";
 import { LOOSE_VERBS } from "../registry.ts";
+import { plain } from "../ui/style.ts";
 import { flagSpecs } from "./flags.ts";
 
 /**
@@ -10,7 +11,8 @@ import { flagSpecs } from "./flags.ts";
 const GLOBAL_ARGS: Record<string, ArgDef> = {
 	json: { type: "boolean", description: "Print the result envelope as one JSON document, and nothing else." },
 	cwd: { type: "string", alias: "C", description: "Act as if started in DIR.", valueHint: "DIR" },
-	verbose: { type: "boolean", description: "Fuller text output: whole job output, every path." },
+	verbose: { type: "boolean", description: "Fuller text output (whole job output, every path) and narration on stderr: config file, git calls, job commands." },
+	quiet: { type: "boolean", alias: "q", description: "No narration on stderr: no progress, no per-job lines." },
 };
 
 export function verbCommand(verb: LooseVerb): CommandDef {
@@ -35,10 +37,5 @@ export const rootCommand = defineCommand({
 export async function verbUsage(verb: LooseVerb): Promise<string> {
 	const usage = await renderUsage(verbCommand(verb), rootCommand);
 	const examples = verb.cli.examples?.length ? `\n\nEXAMPLES\n\n${verb.cli.examples.map((line) => `  ${line}`).join("\n")}` : "";
-	return stripAnsi(usage) + examples;
-}
-
-function stripAnsi(text: string): string {
-	// biome-ignore lint/suspicious/noControlCharactersInRegex: matching terminal escapes is the point
-	return text.replace(/\u001B\[[0-9;]*m/g, "");
+	return plain(usage) + examples;
 }
