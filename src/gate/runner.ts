@@ -145,8 +145,9 @@ export async function runPlan(plan: GatePlan, options: RunOptions): Promise<RunR
 			);
 			runs.push(...phaseRuns);
 			const check = !failed && !options.signal.aborted ? options.afterPhase : undefined;
-			// The leftover sweep and the caller's check read different things: do both at once.
-			const [, reason] = await Promise.all([sweep(), check ? check(phase) : null]);
+			// Leftovers first, then the check: a job's background process must not edit the tree after it was looked at.
+			await sweep();
+			const reason = check ? await check(phase) : null;
 			if (reason) stoppedBy = { reason, stage: phase[0]?.stage ?? "" };
 		}
 	} finally {
