@@ -1,0 +1,69 @@
+import type * as v from "valibot";
+import type { LooseVerb } from "../contract/verb.ts";
+import { type AnyVerb, findVerb, type VerbName } from "../registry.ts";
+
+/**
+ * A sentence that names a verb, written once and rendered for the surface
+ * that will show it. A hint or a next action never spells a verb by hand:
+ * it holds a typed reference (a verb of the registry and arguments from its
+ * own input schema — checked at compile time), so nothing can send a
+ * person or an agent to a verb, flag or tool that does not exist there.
+ *
+ *   const say = sayFor(ctx.surface);
+ *   say`If it was flaky, ${ref("done", { rerun: true })} runs it anyway.`
+ *
+ * renders on the CLI as "… `discern done --rerun` runs it anyway." and over
+ * MCP as "… `discern_done` with `{"rerun":true}` runs it anyway."; a verb
+ * that is not a tool (`setup`) reads, over MCP, "ask the owner to run
+ * `discern setup` in a terminal".
+ */
+export interface VerbRef {
+	readonly verb: VerbName;
+	readonly args: Readonly<Record<string, unknown>>;
+}
+
+type InputOf<Name extends VerbName> = v.InferInput<Extract<AnyVerb, { name: Name }>["input"]>;
+
+export function ref<const Name extends VerbName>(verb: Name, args: Partial<InputOf<Name>> = {}): VerbRef {
+	return { verb, args: args as Record<string, unknown> };
+}
+
+export type Surface = "cli" | "mcp";
+
+/** A tagged template that renders every `ref(...)` in it for `surface`; other values are interpolated as text. */
+export function sayFor(surface: Surface) {
+	return (strings: TemplateStringsArray, ...values: readonly (VerbRef | string | number)[]): string =>
+		strings.reduce((text, part, index) => {
+			const value = values[index - 1];
+			return `${text}${typeof value === "object" ? render(value, surface) : String(value)}${part}`;
+		});
+}
+
+/** One reference as the surface names it. */
+export function render(reference: VerbRef, surface: Surface): string {
+	const verb = findVerb(reference.verb) as unknown as LooseVerb | undefined;
+	// The type system keeps unknown verbs out; a registry without it is a bug worth seeing, not hiding.
+	if (!verb) throw new Error(`a hint names the verb \`${reference.verb}\`, which the registry lacks`);
+	if (surface === "cli") return `\`${cliCommand(verb, reference.args)}\``;
+	if ("tool" in verb.exposure) {
+		const args = Object.entries(reference.args).filter(([, value]) => value !== undefined);
+		return args.length === 0 ? `\`${verb.exposure.tool}\`` : `\`${verb.exposure.tool}\` with \`${JSON.stringify(Object.fromEntries(args))}\``;
+	}
+	return `ask the owner to run \`${cliCommand(verb, reference.args)}\` in a terminal`;
+}
+
+/** `discern done --rerun`, `discern config get gate.timeout`: positionals in order, then flags. */
+function cliCommand(verb: LooseVerb, args: Readonly<Record<string, unknown>>): string {
+	const words = [`discern ${verb.name}`];
+	const positionals = verb.cli.positionals ?? [];
+	for (const key of positionals) {
+		const value = args[key];
+		if (value !== undefined) words.push(String(value));
+	}
+	for (const [key, value] of Object.entries(args)) {
+		if (positionals.includes(key) || value === undefined || value === false) continue;
+		const flag = `--${key.replaceAll("_", "-")}`;
+		words.push(value === true ? flag : `${flag} ${String(value)}`);
+	}
+	return words.join(" ");
+}

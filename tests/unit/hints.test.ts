@@ -1,0 +1,33 @@
+import { describe, expect, test } from "bun:test";
+import { ref, render, sayFor } from "../../src/hints/refer.ts";
+
+describe("a hint's verb reference, rendered per surface", () => {
+	test("on the CLI: the command with its flags and positionals", () => {
+		expect(render(ref("done", { rerun: true }), "cli")).toBe("`discern done --rerun`");
+		expect(render(ref("done", { dry_run: true, rerun: false }), "cli")).toBe("`discern done --dry-run`");
+		expect(render(ref("config", { action: "get", key: "gate.timeout" }), "cli")).toBe("`discern config get gate.timeout`");
+		expect(render(ref("impact", { has: "web" }), "cli")).toBe("`discern impact --has web`");
+	});
+
+	test("over MCP: the tool with its arguments, or the owner asked to run a CLI-only verb", () => {
+		expect(render(ref("done", { rerun: true }), "mcp")).toBe('`discern_done` with `{"rerun":true}`');
+		expect(render(ref("status"), "mcp")).toBe("`discern_status`");
+		expect(render(ref("setup"), "mcp")).toBe("ask the owner to run `discern setup` in a terminal");
+	});
+
+	test("a sentence holds references among its words", () => {
+		const line = (surface: "cli" | "mcp") => sayFor(surface)`If it was flaky, ${ref("done", { rerun: true })} runs it anyway (${2} tries).`;
+		expect(line("cli")).toBe("If it was flaky, `discern done --rerun` runs it anyway (2 tries).");
+		expect(line("mcp")).toBe('If it was flaky, `discern_done` with `{"rerun":true}` runs it anyway (2 tries).');
+	});
+
+	test("only verbs of this build and their own arguments can be named (checked by the compiler)", () => {
+		// @ts-expect-error `accept` is not in this build's registry
+		expect(() => render(ref("accept"), "cli")).toThrow("registry lacks");
+		// Checked by `npm run typecheck` (CI runs it): the directive fails the build if this line ever compiles.
+		const unknownFlag = () =>
+			// @ts-expect-error `done` takes no `force`
+			ref("done", { force: true });
+		expect(unknownFlag).toBeFunction();
+	});
+});
