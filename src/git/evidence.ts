@@ -1,4 +1,5 @@
-import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm } from "node:fs/promises";
+import { createReadStream } from "node:fs";
+import { lstat, mkdir, mkdtemp, readdir, readlink, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { blobId } from "../gate/committed-config.ts";
@@ -111,7 +112,8 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 	const unreadable = entries.find((entry) => entry.path.includes("\uFFFD"));
 	if (unreadable) return { ok: false, reason: `the tracked path ${quoteName(unreadable.path)} is not valid UTF-8, and discern compares paths as UTF-8` };
 
-	const [conversions, outside] = await Promise.all([conversionsOf(run, entries), contentTransformedFromOutside(run, resolve(root, commonDir), entries.map((entry) => entry.path))]);
+	const tracked = entries.map((entry) => entry.path);
+	const [conversions, outside] = await Promise.all([conversionsOf(run, entries), contentTransformedFromOutside(run, resolve(root, commonDir), tracked)]);
 	if (typeof conversions === "string" || outside.length > 0) {
 		return { ok: false, reason: `git is told to see the files differently from the commit: ${[...(typeof conversions === "string" ? [conversions] : []), ...outside].join("; ")}` };
 	}
@@ -131,11 +133,15 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 		async status() {
 			const stats = await fingerprint(root, files);
 			const suspects = files.filter((entry) => verified.get(entry.path) !== stats.get(entry.path));
-			const [found, head, untracked, inside] = await Promise.all([
-				verify(root, suspects, pointers, run),
+			const [found, head, untracked, inside, outsideNow] = await Promise.all([
+				verify(root, suspects, pointers, run, dir),
 				run(["rev-parse", "HEAD", "--symbolic-full-name", "HEAD"]),
-				run(["ls-files", "-z", "--others", "--exclude-standard"]),
+				// Untracked is what the commit's own .gitignore files do not ignore: info/exclude and a global
+				// excludes file are local, and could hide code the jobs run (an uncommitted conftest.py).
+				run(["ls-files", "-z", "--others", "--exclude-per-directory=.gitignore"]),
 				Promise.all(submodules.map((sub) => sub.changes())),
+				// A job may write attributes or ignore rules mid-run: what was refused at the start is refused at every look.
+				contentTransformedFromOutside(run, resolve(root, commonDir), tracked),
 			]);
 			if (found === null || untracked.exitCode !== 0 || inside.some((changes) => changes === null)) return null;
 			for (const entry of suspects) {
@@ -152,6 +158,7 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 					.filter((path) => path !== "")
 					.map((path) => ({ path, kind: "untracked" as const, staged: false })),
 				...inside.flatMap((changes) => changes ?? []),
+				...outsideNow.map((problem) => ({ path: `(${problem})`, kind: "modified" as const, staged: false })),
 			];
 			return {
 				head: head.exitCode === 0 && headSha ? headSha : null,
@@ -204,6 +211,8 @@ async function conversionsOf(run: (args: readonly string[], options?: { input?: 
 	return true;
 }
 
+const LFS_POINTER = /^version https:\/\/git-lfs\.github\.com\/spec\/v1\noid sha256:([0-9a-f]{64})\nsize (0|[1-9][0-9]*)\n$/;
+
 interface LfsPointer {
 	oid: string;
 	size: number;
@@ -219,10 +228,10 @@ async function lfsPointers(run: (args: readonly string[], options?: { input?: st
 	if (entries.length === 0) return pointers;
 	const shown = await Promise.all(entries.map(async (entry) => [entry, await run(["cat-file", "blob", entry.blob])] as const));
 	for (const [entry, result] of shown) {
-		const oid = /^oid sha256:([0-9a-f]{64})$/m.exec(result.stdout)?.[1];
-		const size = /^size (\d+)$/m.exec(result.stdout)?.[1];
 		if (result.exitCode !== 0) return `git cannot read the committed content of ${quoteName(entry.path)}`;
-		if (oid && size && result.stdout.startsWith("version https://git-lfs")) pointers.set(entry.path, { oid, size: Number(size) });
+		// Only a canonical pointer is one (git-lfs checks out anything else as it is): compared raw otherwise.
+		const pointer = result.stdout.length < 1024 ? LFS_POINTER.exec(result.stdout) : null;
+		if (pointer?.[1] && pointer[2]) pointers.set(entry.path, { oid: pointer[1], size: Number(pointer[2]) });
 	}
 	return pointers;
 }
@@ -230,53 +239,95 @@ async function lfsPointers(run: (args: readonly string[], options?: { input?: st
 /**
  * The files among `entries` whose kind, executable bit or content differ
  * from the commit, with what happened to them; null when git could not
- * hash a converted file.
+ * write a converted file's checkout. Content is read as a stream, a few
+ * files at a time: memory stays flat whatever a file's size.
  */
 async function verify(
 	root: string,
 	entries: readonly Entry[],
 	pointers: Map<string, LfsPointer>,
 	run: (args: readonly string[], options?: { input?: string }) => ReturnType<typeof git>,
+	scratch: string,
 ): Promise<Map<string, ChangedPath["kind"]> | null> {
 	const differing = new Map<string, ChangedPath["kind"]>();
 	const converted: Entry[] = [];
-	await Promise.all(
-		entries.map(async (entry) => {
-			const path = join(root, entry.path);
-			const found = await lstat(path).catch(() => null);
-			if (!found) return void differing.set(entry.path, "deleted");
-			if (entry.mode === "120000") {
-				if (!found.isSymbolicLink()) return void differing.set(entry.path, "type_changed");
-				const target = await readlink(path, { encoding: "buffer" }).catch(() => null);
-				if (!target || blobId(target, entry.blob.length) !== entry.blob) differing.set(entry.path, "modified");
-				return;
-			}
-			if (!found.isFile()) return void differing.set(entry.path, "type_changed");
-			// git records a file as executable when its owner may execute it.
-			if ((entry.mode === "100755") !== ((found.mode & 0o100) !== 0)) return void differing.set(entry.path, "modified");
-			const bytes = await readFile(path).catch(() => null);
-			if (!bytes) return void differing.set(entry.path, "modified");
-			if (blobId(bytes, entry.blob.length) === entry.blob) return;
-			const pointer = pointers.get(entry.path);
-			if (pointer) {
-				const sha256 = new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
-				if (sha256 !== pointer.oid || bytes.byteLength !== pointer.size) differing.set(entry.path, "modified");
-				return;
-			}
-			if (entry.check === "converted") converted.push(entry);
-			else differing.set(entry.path, "modified");
-		}),
-	);
+	await eachLimited(entries, READERS, async (entry) => {
+		const path = join(root, entry.path);
+		const found = await lstat(path).catch(() => null);
+		if (!found) return void differing.set(entry.path, "deleted");
+		if (entry.mode === "120000") {
+			if (!found.isSymbolicLink()) return void differing.set(entry.path, "type_changed");
+			const target = await readlink(path, { encoding: "buffer" }).catch(() => null);
+			if (!target || blobId(target, entry.blob.length) !== entry.blob) differing.set(entry.path, "modified");
+			return;
+		}
+		if (!found.isFile()) return void differing.set(entry.path, "type_changed");
+		// git records a file as executable when its owner may execute it.
+		if ((entry.mode === "100755") !== ((found.mode & 0o100) !== 0)) return void differing.set(entry.path, "modified");
+		const digests = await hashFile(path, found.size, entry.blob.length, pointers.has(entry.path));
+		if (!digests) return void differing.set(entry.path, "unreadable");
+		if (digests.blob === entry.blob) return;
+		const pointer = pointers.get(entry.path);
+		if (pointer) {
+			if (digests.sha256 !== pointer.oid || found.size !== pointer.size) differing.set(entry.path, "modified");
+			return;
+		}
+		if (entry.check === "converted") converted.push(entry);
+		else differing.set(entry.path, "modified");
+	});
 	if (converted.length > 0) {
-		// Built-in conversions only (filters other than LFS were refused): git hashes as `git add` would.
-		const hashed = await run(["hash-object", "--stdin-paths"], { input: `${converted.map((entry) => entry.path).join("\n")}\n` });
-		if (hashed.exitCode !== 0) return null;
-		const ids = hashed.stdout.trim().split("\n");
-		converted.forEach((entry, n) => {
-			if (ids[n] !== entry.blob) differing.set(entry.path, "modified");
+		// What a checkout would write, with the commit's attributes and pinned settings (filters other
+		// than LFS were refused): then the bytes must be exactly those, not merely clean to the blob.
+		const folder = join(scratch, "checkout");
+		await rm(folder, { recursive: true, force: true });
+		const written = await run(["checkout-index", "-f", "-z", "--stdin", `--prefix=${folder}/`], { input: `${converted.map((entry) => entry.path).join("\0")}\0` });
+		if (written.exitCode !== 0) return null;
+		await eachLimited(converted, READERS, async (entry) => {
+			if (!(await sameBytes(join(root, entry.path), join(folder, entry.path)))) differing.set(entry.path, "modified");
 		});
+		await rm(folder, { recursive: true, force: true });
 	}
 	return differing;
+}
+
+/** Files read at once: enough to keep the disk busy, few enough to keep memory flat. */
+const READERS = 8;
+
+async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+	let next = 0;
+	await Promise.all(
+		Array.from({ length: Math.min(limit, items.length) }, async () => {
+			for (let index = next++; index < items.length; index = next++) await work(items[index] as T);
+		}),
+	);
+}
+
+/** A file's blob id (and sha256 when asked), streamed; null when it cannot be read. */
+async function hashFile(path: string, size: number, hexLength: number, withSha256: boolean): Promise<{ blob: string; sha256: string } | null> {
+	const blob = new Bun.CryptoHasher(hexLength === 64 ? "sha256" : "sha1").update(`blob ${size}\0`);
+	const sha256 = withSha256 ? new Bun.CryptoHasher("sha256") : null;
+	let read = 0;
+	try {
+		for await (const chunk of createReadStream(path)) {
+			const bytes = chunk as Buffer;
+			read += bytes.byteLength;
+			blob.update(bytes);
+			sha256?.update(bytes);
+		}
+	} catch {
+		return null;
+	}
+	// A file that changed size while it was read is not the file that was stat'ed: never a match.
+	if (read !== size) return { blob: "", sha256: "" };
+	return { blob: blob.digest("hex"), sha256: sha256 ? sha256.digest("hex") : "" };
+}
+
+/** Two files with exactly the same bytes (compared by digest, streamed). */
+async function sameBytes(a: string, b: string): Promise<boolean> {
+	const [sa, sb] = await Promise.all([lstat(a).catch(() => null), lstat(b).catch(() => null)]);
+	if (!sa || !sb || sa.size !== sb.size) return false;
+	const [ha, hb] = await Promise.all([hashFile(a, sa.size, 64, false), hashFile(b, sb.size, 64, false)]);
+	return ha !== null && hb !== null && ha.blob === hb.blob;
 }
 
 interface Submodule {

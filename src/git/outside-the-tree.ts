@@ -32,20 +32,24 @@ async function infoAttributes(commonDir: string): Promise<string[]> {
 }
 
 /**
- * `.gitattributes` files in the folder that the commit does not hold (an
- * untracked one is also dirty; an ignored one is not), where they apply to
- * tracked files: one inside an ignored folder (every package in
- * node_modules ships some) governs only files git does not track.
+ * `.gitattributes` and `.gitignore` files in the folder that the commit does
+ * not hold, where they govern tracked files' folders: an attributes file
+ * changes how git reads the files, an ignore file hides untracked ones the
+ * jobs would run (an uncommitted `conftest.py`). Only `.gitignore` rules
+ * count (never `info/exclude` or a global excludes file), so a stray one
+ * that ignores itself is listed here. One inside an ignored folder (every
+ * package in node_modules ships some) governs nothing git tracks.
  */
 async function strayAttributeFiles(run: Git, tracked: readonly string[]): Promise<string[]> {
-	const listed = await run(["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--", ":(glob)**/.gitattributes"]);
-	if (listed.exitCode !== 0) return ["git could not list the attribute files that are not committed"];
+	const listed = await run(["ls-files", "-z", "--others", "--ignored", "--exclude-per-directory=.gitignore", "--", ":(glob)**/.gitattributes", ":(glob)**/.gitignore"]);
+	if (listed.exitCode !== 0) return ["git could not list the attribute and ignore files that are not committed"];
+	// One that is not ignored shows up as an untracked file already.
 	const strays = listed.stdout.split("\0").filter((path) => path !== "");
 	if (strays.length === 0) return [];
 	const folders = foldersHolding(tracked);
 	return strays
 		.filter((path) => folders.has(path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : ""))
-		.map((path) => `${quoteName(path)} is not committed (it is ignored or excluded locally) yet git reads its attributes`);
+		.map((path) => `${quoteName(path)} is not committed, yet git reads its rules`);
 }
 
 /** Every folder that holds a tracked path at any depth ("" is the root). */

@@ -2,7 +2,7 @@
  * Parse `git status --porcelain=v2 --branch -z`: branch, HEAD, and every
  * changed path with what happened to it.
  */
-export const CHANGE_KINDS = ["modified", "added", "deleted", "renamed", "copied", "type_changed", "conflicted", "untracked"] as const;
+export const CHANGE_KINDS = ["modified", "added", "deleted", "renamed", "copied", "type_changed", "conflicted", "untracked", "unreadable"] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
 export interface ChangedPath {

@@ -231,7 +231,8 @@ describe("discern.toml must be the commit's own", () => {
 		const result = await runDone(r);
 		expect(result.ok).toBe(false);
 		expect(result.error).toBe("dirty_worktree");
-		expect(result.message).toContain("not committed");
+		// Excluded only locally, it is an untracked file to the gate.
+		expect(result.message).toContain("discern.toml");
 	});
 
 	test("a discern.toml committed as a symbolic link cannot earn a Proof", async () => {
@@ -668,5 +669,69 @@ describe("the refs that name the trunk", () => {
 		await r.git("symbolic-ref", "refs/heads/main", "refs/heads/feat");
 		const result = await runDone(r);
 		expect(result.error).toBe("no_trunk");
+	});
+});
+
+describe("a third hostile round: the bytes a checkout would write, and local ignore rules", () => {
+	test("a tracked path whose name git would unquote is checked as itself, not as its twin", async () => {
+		const r = await repo('[jobs]\ntest = "true"\n', { ".gitattributes": "* text\n", x: "A\n", '"x"': "A\n" });
+		await r.write('"x"', "EVIL\n");
+		const result = await runDone(r);
+		expect(result.error).toBe("dirty_worktree");
+		// The name is quoted in the message, as git quotes it.
+		expect(result.message).toContain('"\\"x\\""');
+	});
+
+	test("an ident expansion that hides other code is not what a checkout writes", async () => {
+		const r = await repo('[jobs]\ntest = "true"\n', { ".gitattributes": "a.js ident\n", "a.js": 'const id = "$Id$";\n' });
+		await r.write("a.js", 'const id = "$Id: "; module.exports = () => true; "$";\n');
+		const result = await runDone(r);
+		expect(result.error).toBe("dirty_worktree");
+		expect(result.message).toContain("a.js");
+	});
+
+	test("a job that writes attributes and a filter mid-run to hide an edit is tree drift", async () => {
+		const build = 'git config filter.evil.clean "git cat-file blob $(git rev-parse HEAD:sub/f)"; echo "sub/f filter=evil" >> .git/info/attributes; printf "EVIL\\n" > sub/f';
+		const r = await repo(`[jobs]\nbuild = ${JSON.stringify(build)}\ntest = "true"\n`, { ".gitattributes": "* text\n", "sub/f": "good\n" });
+		const result = await runDone(r);
+		expect(result.ok).toBe(false);
+		expect(result.data?.failed_stage).toBe("tree_drift");
+	});
+
+	test("a blob that merely mentions a pointer's lines is not an LFS pointer", async () => {
+		const good = "echo tested-content; exit 0\n";
+		const oid = new Bun.CryptoHasher("sha256").update(good).digest("hex");
+		const committed = `version https://git-lfs.github.com/spec/v1\necho committed-content; exit 1\n#\noid sha256:${oid}\nsize ${good.length}\n`;
+		const r = await repo('[jobs]\ntest = "true"\n', { ".gitattributes": "t.sh filter=lfs -text\n", "t.sh": committed });
+		await r.write("t.sh", good);
+		expect((await runDone(r)).error).toBe("dirty_worktree");
+	});
+
+	test("a file hidden only by .git/info/exclude is untracked code the jobs would run", async () => {
+		const r = await repo('[jobs]\ntest = "true"\n');
+		await writeFile(join(r.root, ".git/info/exclude"), "conftest.py\n");
+		await r.write("conftest.py", "# forces every test to pass\n");
+		const result = await runDone(r);
+		expect(result.error).toBe("dirty_worktree");
+		expect(result.message).toContain("conftest.py");
+	});
+
+	test("an uncommitted .gitignore that ignores itself is refused", async () => {
+		const r = await repo('[jobs]\ntest = "true"\n');
+		await r.write(".gitignore", ".gitignore\nconftest.py\n");
+		await r.write("conftest.py", "# forces every test to pass\n");
+		const result = await runDone(r);
+		expect(result.error).toBe("dirty_worktree");
+		expect(result.message).toContain(".gitignore");
+	});
+
+	test("a tracked file discern cannot read is unreadable, not clean", async () => {
+		const r = await repo('[jobs]\ntest = "true"\n', { "secret.txt": "x\n" });
+		await chmod(join(r.root, "secret.txt"), 0o000);
+		const result = await runDone(r);
+		await chmod(join(r.root, "secret.txt"), 0o644);
+		// Root reads anything: then the file is simply clean.
+		if (process.getuid?.() === 0) expect(result.ok).toBe(true);
+		else expect(result.message).toContain("secret.txt");
 	});
 });
