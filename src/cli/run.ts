@@ -10,6 +10,7 @@ import { findVerb, type LooseVerb, type VerbModule } from "../contract/verbs.ts"
 import { wantsColor } from "../ui/style.ts";
 import { clip } from "../text/clip.ts";
 import { VERSION } from "../version.ts";
+import { capitalize, endSentence } from "../text/sentence.ts";
 import { flagSpecs, parseVerbArgs } from "./flags.ts";
 import { extractGlobals } from "./globals.ts";
 import { type Streams, writeResult } from "./output.ts";
@@ -91,7 +92,7 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 		const { writeCrashReport } = await import("./crash.ts");
 		const report = writeCrashReport(error, argv);
 		const where = report ? ` A crash report is at ${report}.` : "";
-		const message = `discern hit an internal error: ${error instanceof Error ? error.message : String(error)}.${where}`;
+		const message = `discern hit an internal error: ${endSentence(error instanceof Error ? error.message : String(error))}${where}`;
 		io.stderr(`discern: internal error.${where}\n`);
 		const result = fail(verbName, "internal_error", message, ["This is a bug in discern; please report it with the crash report."]);
 		const silent = json || !asked ? null : answerSilently(asked.module, result, asked.input, io);
@@ -116,9 +117,8 @@ function emit(result: AnyResult, body: string, io: Streams, json: boolean, color
 }
 
 function usageFailure(verb: string, message: string): AnyResult {
-	const capitalized = message.charAt(0).toUpperCase() + message.slice(1);
 	const help = verb === "help" ? "`discern help`" : `\`discern help ${verb}\``;
-	return fail(verb, "invalid_arguments", `${capitalized}.`, [`Run ${help} for the flags it takes.`]);
+	return fail(verb, "invalid_arguments", endSentence(capitalize(message)), [`Run ${help} for the flags it takes.`]);
 }
 
 /** Name CLI problems by the flag a person typed: "`--search` must not be empty". */
