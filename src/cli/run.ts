@@ -13,6 +13,7 @@ import { VERSION } from "../version.ts";
 import { capitalize, endSentence } from "../text/sentence.ts";
 import { flagSpecs, parseVerbArgs } from "./flags.ts";
 import { extractGlobals } from "./globals.ts";
+import { outputWidth } from "./width.ts";
 import { type Streams, writeResult } from "./output.ts";
 
 export interface CliEnvironment extends Streams {
@@ -21,6 +22,8 @@ export interface CliEnvironment extends Streams {
 	isTTY: boolean;
 	/** Whether stderr is a terminal (for the live progress line). */
 	stderrIsTTY?: boolean;
+	/** The terminal's width when stdout is one; text is laid out for it (`width.ts`). */
+	columns?: number;
 	signal: AbortSignal;
 }
 
@@ -86,7 +89,7 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 		const silent = json ? null : answerSilently(module, result, input.output, io);
 		if (silent !== null) return silent;
 		const verbose = (input.output as { verbose?: boolean }).verbose ?? globals.verbose;
-		const body = json ? "" : module.render(result, { color, verbose });
+		const body = json ? "" : module.render(result, { color, verbose, width: outputWidth(io.columns, io.env) });
 		return emit(result, body, io, json, color);
 	} catch (error) {
 		const { writeCrashReport } = await import("./crash.ts");
