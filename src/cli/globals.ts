@@ -1,6 +1,7 @@
 /**
  * Flags every verb accepts, wherever they appear on the line:
- * `--json`, `--cwd DIR`/`-C DIR`, `--verbose`, `--version`, `--help`/`-h`.
+ * `--json`, `--cwd DIR`/`-C DIR`, `--verbose`, `--version`/`-v`, `--help`/`-h`
+ * (described for help and "did you mean" in `global-flags.ts`).
  */
 export interface Globals {
 	json: boolean;
@@ -25,7 +26,7 @@ export function extractGlobals(argv: readonly string[]): GlobalsOutcome {
 		}
 		if (token === "--json") globals.json = true;
 		else if (token === "--verbose") globals.verbose = true;
-		else if (token === "--version") globals.version = true;
+		else if (token === "--version" || token === "-v") globals.version = true;
 		else if (token === "--help" || token === "-h") globals.help = true;
 		else if (token === "--cwd" || token === "-C") {
 			const value = argv[++i];

@@ -13,6 +13,8 @@ import { VERSION } from "../version.ts";
 import { capitalize, endSentence } from "../text/sentence.ts";
 import { flagSpecs, parseVerbArgs } from "./flags.ts";
 import { extractGlobals } from "./globals.ts";
+import { unknownFlag } from "./suggest-flag.ts";
+import { versionResult } from "./version.ts";
 import { outputWidth } from "./width.ts";
 import { type Streams, writeResult } from "./output.ts";
 
@@ -44,11 +46,7 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 	try {
 		if (!extracted.ok) return emit(usageFailure("help", extracted.message), "", io, json, color);
 		const { globals } = extracted;
-		if (globals.version) {
-			if (json) io.stdout(`${JSON.stringify({ version: VERSION })}\n`);
-			else io.stdout(`discern ${VERSION}\n`);
-			return EXIT.ok;
-		}
+		if (globals.version) return emit(versionResult(), "", io, json, color);
 		const [word, ...tokens] = globals.rest;
 		if (word === "mcp" && !globals.help) {
 			// The server takes no flags or words of its own (only --cwd): anything else is a typo worth hearing about.
@@ -59,6 +57,7 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 		const helpTarget = globals.help ? (word === undefined || word === "help" ? tokens : [word]) : null;
 		const verb = helpTarget ? findVerb("help") : word === undefined ? findVerb("help") : findVerb(word);
 		if (!verb) {
+			if (word?.startsWith("-")) return emit(usageFailure("help", unknownFlag(word, null, [])), "", io, json, color);
 			const { unknownVerb } = await import("../verbs/help/help.ts");
 			return emit(unknownVerb(word ?? ""), "", io, json, color);
 		}
