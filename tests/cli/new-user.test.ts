@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rm } from "node:fs/promises";
 import * as v from "valibot";
 import pkg from "../../package.json" with { type: "json" };
+import { firstTry, firstTryWords } from "../../src/cli/suggest-first-tries.ts";
 import { VersionEnvelope } from "../../src/cli/version.ts";
 import { onlyJson, runDiscern } from "../helpers/cli.ts";
 import { makeTempDir } from "../helpers/repo.ts";
@@ -72,5 +73,50 @@ describe("--version --json", () => {
 			expect(envelope).toEqual({ ok: true, verb: "version", message: `discern ${pkg.version}`, data: { version: pkg.version } });
 			expect(v.safeParse(VersionEnvelope, envelope).success).toBe(true);
 		}
+	});
+});
+
+describe("likely first tries point at the right verb, with the reason", () => {
+	test("init → setup, check → prepare or done", async () => {
+		const init = await json(["init"]);
+		expect(init.exitCode).toBe(2);
+		expect(init.envelope.error).toBe("unknown_command");
+		expect(init.envelope.message).toContain("Did you mean `discern setup`?");
+		expect(init.envelope.message).toContain("detects the stack");
+		const check = (await json(["check"])).envelope.message;
+		expect(check).toContain("Did you mean `discern prepare` or `discern done`?");
+		expect(check).toContain("fast checks");
+		const text = await runDiscern(["init"], { cwd: outside });
+		expect(text.stdout).toContain("Did you mean `discern setup`?");
+	});
+
+	test("each of install, run, lint, verify, ci names what does that job here", async () => {
+		const expected: Record<string, string> = { install: "discern setup", run: "discern done", lint: "discern prepare", verify: "discern done", ci: "discern done" };
+		for (const [word, command] of Object.entries(expected)) {
+			const { envelope } = await json([word]);
+			expect(envelope.message).toContain(`Did you mean \`${command}`);
+			expect(envelope.message).toContain(firstTry(word)?.reason ?? "(no reason)");
+		}
+		// `help WORD` answers the same way.
+		expect((await json(["help", "init"])).envelope.message).toContain("`discern setup`");
+	});
+
+	test("every suggested command exists in this build", async () => {
+		for (const word of firstTryWords()) {
+			for (const command of firstTry(word)?.commands ?? []) {
+				const [discern, verb, ...rest] = command.split(" ");
+				expect(discern).toBe("discern");
+				const run = await runDiscern([verb ?? "", ...rest, "--help", "--json"], { cwd: outside });
+				expect(run.exitCode).toBe(0);
+				const envelope = onlyJson(run.stdout) as Envelope;
+				if (verb?.startsWith("-")) expect(envelope.verb).toBe("version");
+				else expect((envelope.data?.verb as { name: string }).name).toBe(verb ?? "");
+			}
+		}
+	});
+
+	test("a typo still gets its nearest verb; a far-fetched word gets none", async () => {
+		expect((await json(["stauts"])).envelope.message).toBe("Unknown verb `stauts`. Did you mean `status`?");
+		expect((await json(["xylophone"])).envelope.message).toBe("Unknown verb `xylophone`.");
 	});
 });

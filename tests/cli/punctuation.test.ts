@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rm } from "node:fs/promises";
+import { firstTryWords } from "../../src/cli/suggest-first-tries.ts";
 import { onlyJson, runDiscern } from "../helpers/cli.ts";
 import { makeRepo, makeTempDir, type TestRepo } from "../helpers/repo.ts";
 
@@ -55,6 +56,7 @@ function cases(): { where: () => string; argv: string[] }[] {
 			["xylophone"],
 			["accept"],
 			["help", "nope"],
+			...firstTryWords().map((word) => [word]),
 			["mcp", "extra"],
 			["status", "--verbos"],
 			["status", "extra"],

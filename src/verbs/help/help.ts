@@ -3,6 +3,7 @@ import { fail, ok, type Result } from "../../contract/envelope.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { LOOSE_VERBS, VERB_GROUPS } from "../../contract/verbs.ts";
 import { verbUsage } from "../../cli/commands.ts";
+import { firstTry } from "../../cli/suggest-first-tries.ts";
 import { clip } from "../../text/clip.ts";
 import { nearest } from "../../text/suggest.ts";
 import type { HelpData, HelpInput } from "./schema.ts";
@@ -40,13 +41,20 @@ export async function help(_ctx: VerbContext, input: v.InferOutput<typeof HelpIn
 	return ok("help", verb.summary, { groups, verb: { name: verb.name, summary: verb.summary, usage: await verbUsage(verb), mcp_tool: mcpTool } });
 }
 
-/** The result for a verb discern does not know: the closest real one, or a note that it is still to come. */
+/** The result for a verb discern does not know: a newcomer's first try, the closest real one, or a note that it is still to come. */
 export function unknownVerb(name: string, groups?: HelpData["groups"]): Result<"help", HelpData> {
 	const known = [...LOOSE_VERBS.map((verb) => verb.name), "mcp"];
+	const withGroups = groups ? { data: { groups } } : {};
 	if ((COMING_VERBS as readonly string[]).includes(name)) {
-		return fail("help", "unknown_command", `\`discern ${name}\` is part of the design but not in this build yet.`, ["Run `discern help` for the verbs this build has."], groups ? { data: { groups } } : {});
+		return fail("help", "unknown_command", `\`discern ${name}\` is part of the design but not in this build yet.`, ["Run `discern help` for the verbs this build has."], withGroups);
+	}
+	const tried = firstTry(name);
+	if (tried) {
+		const options = tried.commands.map((command) => `\`${command}\``);
+		const choice = options.length === 1 ? options[0] : `${options.slice(0, -1).join(", ")} or ${options.at(-1)}`;
+		return fail("help", "unknown_command", `Unknown verb \`${clip(name)}\`. Did you mean ${choice}? ${tried.reason}`, ["Run `discern help` for every verb."], withGroups);
 	}
 	const suggestion = nearest(name, known);
 	const hints: [string, ...string[]] = suggestion ? [`Did you mean \`discern ${suggestion}\`?`, "Run `discern help` for every verb."] : ["Run `discern help` for every verb."];
-	return fail("help", "unknown_command", `Unknown verb \`${clip(name)}\`.${suggestion ? ` Did you mean \`${suggestion}\`?` : ""}`, hints, groups ? { data: { groups } } : {});
+	return fail("help", "unknown_command", `Unknown verb \`${clip(name)}\`.${suggestion ? ` Did you mean \`${suggestion}\`?` : ""}`, hints, withGroups);
 }
