@@ -54,7 +54,8 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 			const { serveStdio } = await import("../mcp/stdio.ts");
 			return await serveStdio({ cwd: resolveCwd(io.cwd, globals.cwd), env: io.env, signal: io.signal });
 		}
-		const helpTarget = globals.help ? (word === undefined || word === "help" ? tokens : [word]) : null;
+		// `discern help --help` is help's own page; `discern help done --help` is done's.
+		const helpTarget = globals.help ? (word === undefined ? [] : word === "help" && tokens.length > 0 ? tokens : [word]) : null;
 		const verb = helpTarget ? findVerb("help") : word === undefined ? findVerb("help") : findVerb(word);
 		if (!verb) {
 			if (word?.startsWith("-")) return emit(usageFailure("help", unknownFlag(word, null, [])), "", io, json, color);

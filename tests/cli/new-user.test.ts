@@ -61,7 +61,7 @@ describe("-v and -h", () => {
 		expect(short.exitCode).toBe(0);
 		expect(short.stdout).toBe(long.stdout);
 		expect(verbShort.stdout).toBe(verbHelp.stdout);
-		expect(verbShort.stdout).toContain("--dry-run");
+		expect(verbShort.stdout).toContain("Usage: discern done");
 	});
 });
 

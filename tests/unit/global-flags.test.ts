@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { GLOBAL_ARGS } from "../../src/cli/commands.ts";
 import { GLOBAL_FLAGS, globalSpellings } from "../../src/cli/global-flags.ts";
 import { extractGlobals } from "../../src/cli/globals.ts";
 import { unknownFlag } from "../../src/cli/suggest-flag.ts";
@@ -10,6 +11,10 @@ describe("the global flags list", () => {
 			const outcome = extractGlobals(flag?.value ? [spelling, "somewhere"] : [spelling]);
 			expect({ spelling, rest: outcome.ok ? outcome.globals.rest : "refused" }).toEqual({ spelling, rest: [] });
 		}
+	});
+
+	test("the citty command tree carries the same flags", () => {
+		expect(Object.keys(GLOBAL_ARGS)).toEqual(GLOBAL_FLAGS.map((flag) => flag.name));
 	});
 });
 
