@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { DiscernConfig } from "../src/config/schema.ts";
 import { toJsonSchema2020 } from "../src/contract/json-schema.ts";
-import { LOOSE_VERBS } from "../src/contract/verbs.ts";
+import { LOOSE_VERBS } from "../src/registry.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const DIALECT = "https://json-schema.org/draft/2020-12/schema";

@@ -1,5 +1,6 @@
 import { type ArgDef, type ArgsDef, type CommandDef, defineCommand } from "citty";
-import { LOOSE_VERBS, type LooseVerb } from "../contract/verbs.ts";
+import type { LooseVerb } from "../contract/verb.ts";
+import { LOOSE_VERBS } from "../registry.ts";
 import { flagSpecs } from "./flags.ts";
 import { GLOBAL_FLAGS } from "./global-flags.ts";
 

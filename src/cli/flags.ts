@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import type { LooseVerb } from "../contract/verbs.ts";
+import type { LooseVerb } from "../contract/verb.ts";
 import { unwrapSchema } from "../contract/schema-walk.ts";
 import { clip } from "../text/clip.ts";
 import { unknownFlag } from "./suggest-flag.ts";

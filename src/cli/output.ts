@@ -1,6 +1,6 @@
 import type { AnyResult } from "../contract/envelope.ts";
-import type { RenderOptions } from "../contract/verbs.ts";
-import { cleanText } from "../text/terminal.ts";
+import type { RenderOptions } from "../contract/verb.ts";
+import { composeText } from "../invoke.ts";
 import { MARK, paint } from "../ui/style.ts";
 
 export interface Streams {
@@ -10,10 +10,8 @@ export interface Streams {
 
 /**
  * The one place a result reaches stdout. With --json it is the whole
- * output; otherwise the verb's rendering, then the message, error and hints.
- * Text is the last line of defense for a terminal: whatever foreign text a
- * core let through loses its terminal sequences and control characters here
- * (discern's own colors survive when color is on). JSON needs no such pass:
+ * output; otherwise its text (`composeText`, the same composition MCP
+ * sends), painted for a terminal. JSON needs no cleaning pass:
  * JSON.stringify escapes every control character.
  */
 export function writeResult(
@@ -25,16 +23,12 @@ export function writeResult(
 		streams.stdout(`${JSON.stringify(result)}\n`);
 		return;
 	}
-	const lines: string[] = [];
-	const body = cleanText(options.body, { keepColor: options.color });
-	const message = cleanText(result.message);
-	if (body.trim() !== "") lines.push(body.trimEnd());
-	if (result.ok) {
-		if (body.trim() === "" || result.dry_run) lines.push(message);
-	} else {
-		if (lines.length > 0) lines.push("");
-		lines.push(`${paint(MARK.fail, "red", options.color)} ${message} ${paint(`(${result.error})`, "dim", options.color)}`);
-	}
-	for (const hint of result.hints ?? []) lines.push(`  ${paint("→", "cyan", options.color)} ${cleanText(hint)}`);
-	streams.stdout(`${lines.join("\n")}\n`);
+	const { color } = options;
+	const text = composeText(result, options.body, {
+		failure: (message, error) => `${paint(MARK.fail, "red", color)} ${message} ${paint(`(${error})`, "dim", color)}`,
+		hint: (hint) => `  ${paint("→", "cyan", color)} ${hint}`,
+		alwaysMessage: false,
+		keepColor: color,
+	});
+	streams.stdout(`${text}\n`);
 }

@@ -1,14 +1,16 @@
 import { resolve } from "node:path";
 import * as v from "valibot";
-import type { RunFacts, VerbContext } from "../contract/context.ts";
-import { recordInLogbook } from "../logbook/record.ts";
+import type { VerbContext } from "../contract/context.ts";
+import { invoke } from "../invoke.ts";
 import { liveProgress } from "../ui/progress.ts";
 import { type AnyResult, fail } from "../contract/envelope.ts";
 import { EXIT, type ExitCode } from "../contract/exit-codes.ts";
 import { issueSentence } from "../contract/issues.ts";
-import { findVerb, type LooseVerb, type VerbModule } from "../contract/verbs.ts";
+import type { LooseVerb, VerbModule } from "../contract/verb.ts";
+import { findVerb } from "../registry.ts";
 import { wantsColor } from "../ui/style.ts";
 import { clip } from "../text/clip.ts";
+import { oneLine } from "../text/terminal.ts";
 import { VERSION } from "../version.ts";
 import { capitalize, endSentence } from "../text/sentence.ts";
 import { flagSpecs, parseVerbArgs } from "./flags.ts";
@@ -42,7 +44,6 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 	const color = !json && wantsColor(io.env, io.isTTY);
 	let verbName = "help";
 	// Kept for the crash path: a yes/no question must not read as "no" when discern crashed answering it.
-	let asked: { module: VerbModule<string, unknown, unknown>; input: unknown } | undefined;
 	try {
 		if (!extracted.ok) return emit(usageFailure("help", extracted.message), "", io, json, color);
 		const { globals } = extracted;
@@ -65,31 +66,36 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 		verbName = verb.name;
 		const loose = verb as unknown as LooseVerb;
 		const parsed = parseVerbArgs(loose, helpTarget ?? (word === undefined ? [] : tokens));
-		if (!parsed.ok) return emit(usageFailure(loose.name, parsed.message), "", io, json, color);
+		const question = loose.cli.question;
+		const asked = !json && question !== undefined && tokens.some((token) => token === `--${question}` || token.startsWith(`--${question}=`));
+		if (!parsed.ok) return asked ? failOpen(loose.name, parsed.message, io) : emit(usageFailure(loose.name, parsed.message), "", io, json, color);
 		if (globals.verbose && "verbose" in loose.input.entries) parsed.raw.verbose = true;
 		const input = v.safeParse(loose.input, parsed.raw);
-		if (!input.success) return emit(usageFailure(loose.name, describeIssues(loose, input.issues)), "", io, json, color);
+		if (!input.success) {
+			const problem = describeIssues(loose, input.issues);
+			return asked ? failOpen(loose.name, problem, io) : emit(usageFailure(loose.name, problem), "", io, json, color);
+		}
 
-		const module = await loose.load();
-		asked = { module, input: input.output };
-		const facts: RunFacts = {};
 		const live = !json && io.stderrIsTTY ? liveProgress(io.stderr) : null;
-		const ctx: VerbContext = {
+		const ctx: Omit<VerbContext, "facts"> = {
 			cwd: resolveCwd(io.cwd, globals.cwd),
 			env: io.env,
 			surface: "cli",
 			version: VERSION,
 			signal: io.signal,
-			facts,
 			...(live ? { progress: live.onEvent } : {}),
 		};
-		const startedAt = new Date();
-		const result = await module.run(ctx, input.output).finally(() => live?.clear());
-		await recordInLogbook(result, facts, "cli", startedAt);
-		const silent = json ? null : answerSilently(module, result, input.output, io);
+		const { result, module, crash } = await invoke(loose, ctx, input.output, argv).finally(() => live?.clear());
+		if (crash) io.stderr(`discern: internal error.${crash.report ? ` A crash report is at ${crash.report}.` : ""}\n`);
+		// A yes/no question answers by exit code, crashes included: "could not answer" must not read as "no".
+		const silent = json || !module ? null : answerSilently(module, result, input.output, io);
 		if (silent !== null) return silent;
+		if (crash) {
+			emit(result, "", io, json, color);
+			return EXIT.internal;
+		}
 		const verbose = (input.output as { verbose?: boolean }).verbose ?? globals.verbose;
-		const body = json ? "" : module.render(result, { color, verbose, width: outputWidth(io.columns, io.env) });
+		const body = json || !module ? "" : module.render(result, { color, verbose, width: outputWidth(io.columns, io.env) });
 		return emit(result, body, io, json, color);
 	} catch (error) {
 		const { writeCrashReport } = await import("./crash.ts");
@@ -98,11 +104,15 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 		const message = `discern hit an internal error: ${endSentence(error instanceof Error ? error.message : String(error))}${where}`;
 		io.stderr(`discern: internal error.${where}\n`);
 		const result = fail(verbName, "internal_error", message, ["This is a bug in discern; please report it with the crash report."]);
-		const silent = json || !asked ? null : answerSilently(asked.module, result, asked.input, io);
-		if (silent !== null) return silent;
 		emit(result, "", io, json, color);
 		return EXIT.internal;
 	}
+}
+
+/** A yes/no question asked wrongly still answers "yes" (exit 0), saying why on stderr: a skipped check is worse than an extra one. */
+function failOpen(verb: string, problem: string, io: Streams): ExitCode {
+	io.stderr(`discern: could not answer \`discern ${verb}\` (${clip(oneLine(problem), 400)}), so the answer is yes.\n`);
+	return EXIT.ok;
 }
 
 /** A yes/no question's exit code, with its warning on stderr when discern could only guess. */

@@ -1,3 +1,5 @@
+import { writeSync } from "node:fs";
+
 /**
  * Writing to a stdout or stderr that may be gone. A reader that stops
  * reading (`discern status --json | true`, `| head -c1`) is a choice, not a
@@ -29,18 +31,38 @@ export function guardStandardStreams(): void {
 	process.stderr.on("error", () => undefined);
 }
 
-/** Write the whole result to stdout: true when it was delivered or its reader left; false when it could not be. */
+/**
+ * Write the whole result to stdout: true when it was delivered or its
+ * reader left; false when it could not be. Written to fd 1 directly, byte
+ * offset by byte offset: once `process.stdout` has been touched a pipe may
+ * be non-blocking, and a partial write must resume where it stopped, never
+ * start the document again (a second copy after the first 64 KiB is not
+ * one JSON document).
+ */
 export async function writeStdout(text: string): Promise<boolean> {
-	try {
-		await Bun.write(Bun.stdout, text);
-		return true;
-	} catch (error) {
-		if (isClosedReader(error)) return true;
+	const bytes = Buffer.from(text);
+	let offset = 0;
+	while (offset < bytes.byteLength) {
 		try {
-			process.stderr.write(`discern: could not write the result to stdout (${describe(error)}).\n`);
-		} catch {
-			// stderr is gone too: the exit code is all that is left to say it.
+			offset += writeSync(1, bytes, offset, bytes.byteLength - offset);
+		} catch (error) {
+			if (codeOf(error) === "EAGAIN") {
+				// The reader is slower than discern: wait for the pipe to drain.
+				await Bun.sleep(1);
+				continue;
+			}
+			if (isClosedReader(error)) return true;
+			try {
+				process.stderr.write(`discern: could not write the result to stdout (${describe(error)}).\n`);
+			} catch {
+				// stderr is gone too: the exit code is all that is left to say it.
+			}
+			return false;
 		}
-		return false;
 	}
+	return true;
+}
+
+function codeOf(error: unknown): unknown {
+	return typeof error === "object" && error !== null && "code" in error ? error.code : undefined;
 }

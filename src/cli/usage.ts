@@ -1,5 +1,5 @@
 import type { ArgsDef } from "citty";
-import type { LooseVerb } from "../contract/verbs.ts";
+import type { LooseVerb } from "../contract/verb.ts";
 import { verbArgs } from "./commands.ts";
 import { GLOBAL_FLAGS } from "./global-flags.ts";
 

@@ -33,6 +33,8 @@ export const ERROR_CODES = [
 	"checks_failed",
 	// `done` found no runnable job: nothing declared, nothing proven.
 	"nothing_to_prove",
+	// A gate run was cancelled or interrupted (a signal, an MCP cancel, the client gone): nothing was decided.
+	"interrupted",
 	"internal_error",
 ] as const;
 

@@ -54,11 +54,11 @@ export async function innerLoop<const Verb extends "prepare" | "test">(
 		}
 		const data: InnerLoopData = { failed_stage: failedStage, modified, interrupted: report.interrupted };
 		if (report.failed || report.interrupted) {
-			return fail(verb, "gate_failed", `${failureSentence(report)}.`, [
-				report.interrupted ? "Nothing was decided: run it again when you are ready." : "Read the diagnostics (each names the command to reproduce it), fix, and run this again.",
-				...leftovers,
-				...(modified.length > 0 ? [`Review the edits the run made: ${modified.slice(0, 5).map(quoteName).join(", ")}${modified.length > 5 ? ", …" : ""}.`] : []),
-			], { data, steps, diagnostics });
+			const reviewEdits = modified.length > 0 ? [`Review the edits the run made: ${modified.slice(0, 5).map(quoteName).join(", ")}${modified.length > 5 ? ", …" : ""}.`] : [];
+			// Interrupted is its own code: nobody's check said no, so a script must not read it as red.
+			return report.interrupted
+				? fail(verb, "interrupted", `${failureSentence(report)}.`, ["Nothing was decided: run it again when you are ready.", ...leftovers, ...reviewEdits], { data, steps, diagnostics })
+				: fail(verb, "gate_failed", `${failureSentence(report)}.`, ["Read the diagnostics (each names the command to reproduce it), fix, and run this again.", ...leftovers, ...reviewEdits], { data, steps, diagnostics });
 		}
 		const labels = ranLabels(report);
 		const passed = labels.length > 0 ? `${verb} passed: ${labels.join(", ")} (${labels.length} job${labels.length === 1 ? "" : "s"}, ${durationS} s).` : `${verb} had no jobs to run.`;

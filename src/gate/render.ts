@@ -1,5 +1,5 @@
 import type { Result } from "../contract/envelope.ts";
-import type { RenderOptions } from "../contract/verbs.ts";
+import type { RenderOptions } from "../contract/verb.ts";
 import { MARK, paint } from "../ui/style.ts";
 import { plural } from "../text/plural.ts";
 
@@ -8,20 +8,15 @@ const OUTCOME_MARK = { ok: ["✔", "green"], failed: ["✖", "red"], cancelled: 
 /** Lines of a job's output shown in the terminal; the envelope and the log file keep more. */
 const TAIL_LINES = 25;
 
-interface Reading {
+export interface Reading {
 	name: string;
 	verdict: string;
 	value: number | null;
 	limit: number;
 }
 
-/**
- * A gate run for a person: each step with its outcome, the standards'
- * readings, then for each failure the command to reproduce it and the end
- * of its output, then the one-sentence summary (a failure's sentence is
- * printed by the CLI with its error code).
- */
-export function renderGateRun(result: Result<string, unknown>, { color, verbose }: RenderOptions): string {
+/** Each step with its outcome: one aligned line per job. */
+export function stepLines(result: Result<string, unknown>, color: boolean): string[] {
 	const lines: string[] = [];
 	const width = Math.max(0, ...(result.steps ?? []).map((step) => step.label.length));
 	for (const step of result.steps ?? []) {
@@ -32,14 +27,29 @@ export function renderGateRun(result: Result<string, unknown>, { color, verbose 
 				: `${step.stage ?? ""} ${step.duration_s.toFixed(1)} s${step.outcome === "cancelled" ? ", cancelled" : ""}${step.outcome === "failed" && step.exit_code !== undefined ? `, exit ${step.exit_code}` : ""}`;
 		lines.push(`${paint(mark, style, color)} ${step.label.padEnd(width)}  ${paint(detail, "dim", color)}`);
 	}
-	for (const reading of (result.data as { standards?: Reading[] } | undefined)?.standards ?? []) {
+	return lines;
+}
+
+/** The standards' readings against their limits. */
+export function readingLines(readings: readonly Reading[], color: boolean): string[] {
+	return readings.map((reading) => {
 		const bad = reading.verdict === "regressed" || reading.verdict === "unmeasured";
 		const value = reading.value === null ? "no reading" : String(reading.value);
-		lines.push(`${paint(bad ? MARK.fail : MARK.ok, bad ? "red" : "green", color)} standard ${reading.name}: ${value} (limit ${reading.limit}, ${reading.verdict})`);
-	}
-	for (const item of result.plan ?? []) {
-		lines.push(`${item.disposition === "run" ? "→" : "·"} ${item.label}${item.note ? `  ${paint(item.note, "dim", color)}` : ""}`);
-	}
+		return `${paint(bad ? MARK.fail : MARK.ok, bad ? "red" : "green", color)} standard ${reading.name}: ${value} (limit ${reading.limit}, ${reading.verdict})`;
+	});
+}
+
+/** A dry run's plan: what would run, what would be skipped and why. */
+export function planLines(result: Result<string, unknown>, color: boolean): string[] {
+	return (result.plan ?? []).map((item) => `${item.disposition === "run" ? "→" : "·"} ${item.label}${item.note ? `  ${paint(item.note, "dim", color)}` : ""}`);
+}
+
+/**
+ * For each failure the command to reproduce it and the end of its output
+ * (all of it with --verbose); findings with a file as `file:line:col`.
+ */
+export function diagnosticLines(result: Result<string, unknown>, { color, verbose }: RenderOptions): string[] {
+	const lines: string[] = [];
 	for (const diagnostic of result.diagnostics ?? []) {
 		if (diagnostic.file) {
 			const where = `${diagnostic.file}${diagnostic.line ? `:${diagnostic.line}` : ""}${diagnostic.col ? `:${diagnostic.col}` : ""}`;
@@ -58,8 +68,11 @@ export function renderGateRun(result: Result<string, unknown>, { color, verbose 
 		}
 		if (diagnostic.output_path) lines.push(paint(`  full output: ${diagnostic.output_path}`, "dim", color));
 	}
-	const proven = (result.data as { proof?: unknown } | undefined)?.proof;
-	if (result.ok && !result.dry_run) lines.push("", proven ? paint(result.message, "bold", color) : result.message);
+	return lines;
+}
+
+/** Lines joined, without the blank lines a section may start with. */
+export function joinLines(lines: string[]): string {
 	while (lines[0] === "") lines.shift();
 	return lines.join("\n");
 }

@@ -1,36 +1,41 @@
-import { lstat, mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
+import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { blobId } from "../gate/committed-config.ts";
 import { quoteName } from "../text/terminal.ts";
 import { contentTransformedFromOutside } from "./outside-the-tree.ts";
 import { git } from "./run.ts";
-import { type ChangedPath, parsePorcelainV2, type WorkingState } from "./status.ts";
+import type { ChangedPath, WorkingState } from "./status.ts";
 
 /**
- * `git status` as evidence that a tree is exactly its commit.
+ * Evidence that a folder holds exactly a commit's tree.
  *
- * A plain `git status` answers from the repository's index and local
- * configuration, and both can make it stop comparing content: an fsmonitor
- * hook or an untracked cache that says "nothing changed", `core.ignoreStat`,
- * `core.checkStat=minimal` with `core.trustctime=false`, `submodule.*.ignore`,
- * assume-unchanged and skip-worktree bits, index entries whose stat data
- * were written to match an edited file, conversions (autocrlf, a global
- * attributes file) that hash different bytes to the committed blob. Even
- * with defaults git compares whole seconds of ctime (unless built with
- * USE_NSEC), so a same-size edit whose mtime is put back passes for clean.
+ * git's own answer (`git status`) comes from the checkout's index and
+ * configuration, and both can be told to stop comparing content or to
+ * compare converted bytes: an fsmonitor hook, `core.ignoreStat`, stat
+ * shortcuts, assume-unchanged bits, an index entry written to match an
+ * edited file, a `filter` driver whose clean command prints the committed
+ * blob, `core.worktree` pointing git at another folder — and a job can set
+ * any of these mid-run. So discern does not ask git whether the files
+ * match; it reads them. For every path of the commit's tree it checks the
+ * kind and executable bit, and hashes the raw bytes into a blob id to
+ * compare with the commit's (a symbolic link: its target). Where the
+ * commit's own attributes convert content, it verifies without running any
+ * driver: a Git LFS file against the sha256 and size in its committed
+ * pointer, a built-in conversion (`text`, `eol`, `ident`,
+ * `working-tree-encoding`) through `git hash-object` with configuration
+ * pinned; any other filter is refused, since only its program could say
+ * what the file should be. Submodules are judged the same way against the
+ * commit the superproject records.
  *
- * So the gate never asks the checkout's own index. It builds its own from
- * the commit under test (`read-tree`) in a private temp folder: the first
- * status hashes every tracked file's content. Before each later status it
- * compares every tracked file's nanosecond stat (size, mtime, ctime, inode,
- * mode) with what it saw when the content was last verified; any difference
- * rebuilds the index, so git hashes the content again. A process can put an
- * mtime back, never a ctime. Submodules get the same treatment, each with
- * its own private index built from the commit the superproject records.
- * What configuration cannot switch off is refused (outside-the-tree.ts).
- * Jobs never see these indexes: they are not in their environment.
+ * Between phases, every tracked file's nanosecond stat (size, mtime, ctime,
+ * inode, mode) is compared with what was verified; only a file whose stat
+ * changed is read again. A process can put an mtime back, never a ctime.
+ * git still answers what only it can — HEAD, the branch, untracked files —
+ * with its repository and work tree named explicitly, a private index
+ * holding the commit's tree, and the settings below pinned.
  */
-const EVIDENCE_CONFIG = [
+const PINNED = [
 	"core.fsmonitor=false",
 	"core.untrackedCache=false",
 	"core.ignoreStat=false",
@@ -42,15 +47,16 @@ const EVIDENCE_CONFIG = [
 	"core.autocrlf=false",
 	"core.eol=lf",
 	"core.safecrlf=false",
+	"core.ignoreCase=false",
 	"core.attributesFile=/dev/null",
 	"status.showUntrackedFiles=all",
 ].flatMap((setting) => ["-c", setting]);
 
 export interface EvidenceIndex {
 	/**
-	 * Branch, HEAD and every path that differs from the commit (untracked
-	 * included, submodules' paths inside them), content-verified; null when
-	 * git could not answer.
+	 * HEAD, the branch, and every path that differs from the commit
+	 * (untracked included; submodules' paths inside them), verified from the
+	 * files themselves; null when git could not answer.
 	 */
 	status(): Promise<WorkingState | null>;
 	close(): Promise<void>;
@@ -61,9 +67,17 @@ export type EvidenceOutcome =
 	/** `unborn`: HEAD names no commit yet. */
 	| { ok: false; reason: string; unborn?: boolean };
 
+/** One tracked path of the commit, and how its content is verified. */
+interface Entry {
+	path: string;
+	mode: string;
+	blob: string;
+	check: "raw" | "lfs" | "converted" | "submodule";
+}
+
 /**
- * A private index holding `revision`'s tree, for the checkout at `root`
- * (the folder discern runs jobs in: git must agree that it is the work tree).
+ * Evidence for the checkout at `root` (the folder discern runs jobs in)
+ * against `revision`.
  */
 export async function openEvidenceIndex(root: string, revision: string): Promise<EvidenceOutcome> {
 	let dir: string;
@@ -74,130 +88,253 @@ export async function openEvidenceIndex(root: string, revision: string): Promise
 	}
 	const opened = await openIn(root, revision, dir, null);
 	if (!opened.ok) await rm(dir, { recursive: true, force: true });
-	return opened;
+	return opened.ok ? { ok: true, index: { status: opened.index.status, close: () => rm(dir, { recursive: true, force: true }) } } : opened;
 }
 
-/** One repository level (`name`: a submodule's path, null for the checkout); `dir` holds its index and its submodules' folders. */
+/** One repository level (`name`: a submodule's path, null for the checkout); `dir` holds its private index and its submodules' folders. */
 async function openIn(root: string, revision: string, dir: string, name: string | null): Promise<EvidenceOutcome> {
 	const label = name ?? root;
-	const env = { ...process.env, GIT_INDEX_FILE: join(dir, "index"), GIT_ATTR_NOSYSTEM: "1" };
-	const run = (args: readonly string[], options: { optionalLocks?: boolean; input?: string } = {}) =>
-		git([...EVIDENCE_CONFIG, ...args], root, { env, ...options });
-
-	const located = await run(["rev-parse", "--show-toplevel", "--git-common-dir", "--verify", "--quiet", `${revision}^{commit}`]);
-	const [top, commonDir, sha] = located.stdout.trim().split("\n");
-	if (located.exitCode !== 0 || !top || !commonDir || !sha) {
-		return top && commonDir ? { ok: false, reason: "nothing is committed on this branch yet", unborn: true } : { ok: false, reason: `git cannot read ${quoteName(label)}` };
+	const located = await git(["rev-parse", "--show-toplevel", "--absolute-git-dir", "--git-common-dir", "--verify", "--quiet", `${revision}^{commit}`], root);
+	const [top, gitDir, commonDir, sha] = located.stdout.trim().split("\n");
+	if (located.exitCode !== 0 || !top || !gitDir || !commonDir || !sha) {
+		return top && gitDir ? { ok: false, reason: "nothing is committed on this branch yet", unborn: true } : { ok: false, reason: `git cannot read ${quoteName(label)}` };
 	}
 	// A work tree moved by configuration (core.worktree, also per worktree) would have git judge one folder while jobs run in another.
 	if (resolve(top) !== resolve(root)) return { ok: false, reason: `git's work tree for ${quoteName(label)} is ${quoteName(top)}, not the folder the jobs run in` };
-	// A fresh index has no stat data: the next status must hash every tracked file.
-	const build = async () => {
-		await rm(env.GIT_INDEX_FILE, { force: true });
-		return (await run(["read-tree", sha])).exitCode === 0;
-	};
-	const listed = (await build()) ? await run(["ls-files", "-s", "-z"]) : null;
-	if (!listed || listed.exitCode !== 0) return { ok: false, reason: `git cannot read the commit ${sha.slice(0, 7)} in ${quoteName(label)}` };
-	// `<mode> <object> <stage>\t<path>`; mode 160000 is a submodule at the commit it records.
-	const entries = listed.stdout.split("\0").filter((entry) => entry !== "");
-	const tracked = entries.map((entry) => entry.slice(entry.indexOf("\t") + 1));
-	const gitlinks = entries.filter((entry) => entry.startsWith("160000 ")).map((entry) => ({ path: entry.slice(entry.indexOf("\t") + 1), sha: entry.split(" ")[1] ?? "" }));
+	// From here on git is told exactly which repository and folder: nothing a job writes into the config can move them.
+	const env = { ...process.env, GIT_DIR: gitDir, GIT_WORK_TREE: root, GIT_INDEX_FILE: join(dir, "index"), GIT_ATTR_NOSYSTEM: "1" };
+	const run = (args: readonly string[], options: { input?: string } = {}) => git([...PINNED, ...args], root, { env, ...options });
 
-	const [outside, submodules] = await Promise.all([
-		contentTransformedFromOutside(run, resolve(root, commonDir), tracked),
-		Promise.all(gitlinks.map((link, n) => openSubmodule(root, link, join(dir, `submodule-${n}`), name))),
-	]);
-	const closeAll = () => Promise.all(submodules.map((sub) => (sub.index ? sub.index.close() : undefined)));
-	const refused = [...outside, ...submodules.flatMap((sub) => (sub.refused ? [sub.refused] : []))];
-	if (refused.length > 0) {
-		await closeAll();
-		return { ok: false, reason: `git is told to see the files differently from outside the commit: ${refused.join("; ")}` };
+	const [tree, built] = await Promise.all([run(["ls-tree", "-r", "-z", "--full-tree", sha]), run(["read-tree", sha])]);
+	if (tree.exitCode !== 0 || built.exitCode !== 0) return { ok: false, reason: `git cannot read the commit ${sha.slice(0, 7)} in ${quoteName(label)}` };
+	const entries = parseTree(tree.stdout);
+	const unreadable = entries.find((entry) => entry.path.includes("\uFFFD"));
+	if (unreadable) return { ok: false, reason: `the tracked path ${quoteName(unreadable.path)} is not valid UTF-8, and discern compares paths as UTF-8` };
+
+	const [conversions, outside] = await Promise.all([conversionsOf(run, entries), contentTransformedFromOutside(run, resolve(root, commonDir), entries.map((entry) => entry.path))]);
+	if (typeof conversions === "string" || outside.length > 0) {
+		return { ok: false, reason: `git is told to see the files differently from the commit: ${[...(typeof conversions === "string" ? [conversions] : []), ...outside].join("; ")}` };
 	}
+	const pointers = await lfsPointers(run, entries.filter((entry) => entry.check === "lfs"));
+	if (typeof pointers === "string") return { ok: false, reason: pointers };
 
-	// What the files looked like when their content was last verified (taken before the verifying status).
-	let verified = await fingerprint(root, tracked);
-	let fresh = true;
+	const gitlinks = entries.filter((entry) => entry.check === "submodule");
+	const submodules = await Promise.all(gitlinks.map((link, n) => openSubmodule(root, link, join(dir, `submodule-${n}`), name)));
+	const refused = submodules.flatMap((sub) => (sub.refused ? [sub.refused] : []));
+	if (refused.length > 0) return { ok: false, reason: refused.join("; ") };
+
+	const files = entries.filter((entry) => entry.check !== "submodule");
+	/** Paths whose content was last found to differ from the commit, and the stat they were verified at. */
+	let verified = new Map<string, string>();
+	let differing = new Set<string>();
 	const index: EvidenceIndex = {
 		async status() {
-			const now = await fingerprint(root, tracked);
-			if (!fresh && !sameFingerprint(verified, now)) {
-				if (!(await build())) return null;
-				fresh = true;
-			}
-			verified = now;
-			// Submodules are judged by their own private indexes below, not by their checkouts' indexes.
-			// Optional locks on: status writes back the stat data it verified, so an unchanged tree is compared cheaply next time.
-			const [result, inside] = await Promise.all([
-				run(["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all", "--ignore-submodules=all"], { optionalLocks: true }),
+			const stats = await fingerprint(root, files);
+			const suspects = files.filter((entry) => verified.get(entry.path) !== stats.get(entry.path));
+			const [found, head, untracked, inside] = await Promise.all([
+				verify(root, suspects, pointers, run),
+				run(["rev-parse", "HEAD", "--symbolic-full-name", "HEAD"]),
+				run(["ls-files", "-z", "--others", "--exclude-standard"]),
 				Promise.all(submodules.map((sub) => sub.changes())),
 			]);
-			fresh = false;
-			if (result.exitCode !== 0 || inside.some((changes) => changes === null)) return null;
-			const state = parsePorcelainV2(result.stdout);
-			for (const changes of inside) state.changes.push(...(changes ?? []));
-			return state;
+			if (found === null || untracked.exitCode !== 0 || inside.some((changes) => changes === null)) return null;
+			for (const entry of suspects) {
+				if (found.has(entry.path)) differing.add(entry.path);
+				else differing.delete(entry.path);
+			}
+			verified = stats;
+			differing = new Set(differing);
+			const [headSha, ref] = head.stdout.trim().split("\n");
+			const changes: ChangedPath[] = [
+				...[...differing].sort().map((path) => ({ path, kind: found.get(path) ?? "modified", staged: false })),
+				...untracked.stdout
+					.split("\0")
+					.filter((path) => path !== "")
+					.map((path) => ({ path, kind: "untracked" as const, staged: false })),
+				...inside.flatMap((changes) => changes ?? []),
+			];
+			return {
+				head: head.exitCode === 0 && headSha ? headSha : null,
+				branch: ref?.startsWith("refs/heads/") ? ref.slice("refs/heads/".length) : null,
+				changes,
+			};
 		},
-		close: async () => {
-			await closeAll();
-			await rm(env.GIT_INDEX_FILE, { force: true });
-		},
+		close: async () => undefined,
 	};
 	return { ok: true, index };
 }
 
+/** `git ls-tree -r -z` records: `<mode> <type> <object>\t<path>`. */
+function parseTree(output: string): Entry[] {
+	const entries: Entry[] = [];
+	for (const record of output.split("\0")) {
+		const tab = record.indexOf("\t");
+		if (tab < 0) continue;
+		const [mode = "", , blob = ""] = record.slice(0, tab).split(" ");
+		entries.push({ path: record.slice(tab + 1), mode, blob, check: mode === "160000" ? "submodule" : "raw" });
+	}
+	return entries;
+}
+
+const CONVERTING = ["filter", "text", "eol", "crlf", "ident", "working-tree-encoding"] as const;
+
+/**
+ * Which files the commit's own attributes convert (read from the private
+ * index, so from the commit; global and system attributes are off): a Git
+ * LFS file, a built-in conversion, or the reason a filter cannot be vouched for.
+ */
+async function conversionsOf(run: (args: readonly string[], options?: { input?: string }) => ReturnType<typeof git>, entries: Entry[]): Promise<true | string> {
+	const files = entries.filter((entry) => entry.mode !== "160000" && entry.mode !== "120000");
+	if (files.length === 0) return true;
+	const result = await run(["check-attr", "--cached", "--stdin", "-z", ...CONVERTING], { input: `${files.map((entry) => entry.path).join("\0")}\0` });
+	if (result.exitCode !== 0) return "git could not tell which attributes apply to the tracked files";
+	const byPath = new Map(files.map((entry) => [entry.path, entry]));
+	const fields = result.stdout.split("\0");
+	// Records of three fields: path, attribute, value.
+	for (let i = 0; i + 2 < fields.length; i += 3) {
+		const entry = byPath.get(fields[i] ?? "");
+		const attribute = fields[i + 1] ?? "";
+		const value = fields[i + 2] ?? "";
+		if (!entry || value === "unspecified" || value === "unset") continue;
+		if (attribute === "filter") {
+			if (value !== "lfs") return `the filter \`${value}\` rewrites ${quoteName(entry.path)}, and only its program could say what the file should hold`;
+			entry.check = "lfs";
+		} else if (entry.check === "raw") entry.check = "converted";
+	}
+	return true;
+}
+
+interface LfsPointer {
+	oid: string;
+	size: number;
+}
+
+/**
+ * The committed pointers of Git LFS files: a file matches when its sha256
+ * and size do (no driver runs). A file marked for LFS whose committed
+ * content is not a pointer (committed before LFS tracked it) is compared raw.
+ */
+async function lfsPointers(run: (args: readonly string[], options?: { input?: string }) => ReturnType<typeof git>, entries: Entry[]): Promise<Map<string, LfsPointer> | string> {
+	const pointers = new Map<string, LfsPointer>();
+	if (entries.length === 0) return pointers;
+	const shown = await Promise.all(entries.map(async (entry) => [entry, await run(["cat-file", "blob", entry.blob])] as const));
+	for (const [entry, result] of shown) {
+		const oid = /^oid sha256:([0-9a-f]{64})$/m.exec(result.stdout)?.[1];
+		const size = /^size (\d+)$/m.exec(result.stdout)?.[1];
+		if (result.exitCode !== 0) return `git cannot read the committed content of ${quoteName(entry.path)}`;
+		if (oid && size && result.stdout.startsWith("version https://git-lfs")) pointers.set(entry.path, { oid, size: Number(size) });
+	}
+	return pointers;
+}
+
+/**
+ * The files among `entries` whose kind, executable bit or content differ
+ * from the commit, with what happened to them; null when git could not
+ * hash a converted file.
+ */
+async function verify(
+	root: string,
+	entries: readonly Entry[],
+	pointers: Map<string, LfsPointer>,
+	run: (args: readonly string[], options?: { input?: string }) => ReturnType<typeof git>,
+): Promise<Map<string, ChangedPath["kind"]> | null> {
+	const differing = new Map<string, ChangedPath["kind"]>();
+	const converted: Entry[] = [];
+	await Promise.all(
+		entries.map(async (entry) => {
+			const path = join(root, entry.path);
+			const found = await lstat(path).catch(() => null);
+			if (!found) return void differing.set(entry.path, "deleted");
+			if (entry.mode === "120000") {
+				if (!found.isSymbolicLink()) return void differing.set(entry.path, "type_changed");
+				const target = await readlink(path, { encoding: "buffer" }).catch(() => null);
+				if (!target || blobId(target, entry.blob.length) !== entry.blob) differing.set(entry.path, "modified");
+				return;
+			}
+			if (!found.isFile()) return void differing.set(entry.path, "type_changed");
+			// git records a file as executable when its owner may execute it.
+			if ((entry.mode === "100755") !== ((found.mode & 0o100) !== 0)) return void differing.set(entry.path, "modified");
+			const bytes = await readFile(path).catch(() => null);
+			if (!bytes) return void differing.set(entry.path, "modified");
+			if (blobId(bytes, entry.blob.length) === entry.blob) return;
+			const pointer = pointers.get(entry.path);
+			if (pointer) {
+				const sha256 = new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
+				if (sha256 !== pointer.oid || bytes.byteLength !== pointer.size) differing.set(entry.path, "modified");
+				return;
+			}
+			if (entry.check === "converted") converted.push(entry);
+			else differing.set(entry.path, "modified");
+		}),
+	);
+	if (converted.length > 0) {
+		// Built-in conversions only (filters other than LFS were refused): git hashes as `git add` would.
+		const hashed = await run(["hash-object", "--stdin-paths"], { input: `${converted.map((entry) => entry.path).join("\n")}\n` });
+		if (hashed.exitCode !== 0) return null;
+		const ids = hashed.stdout.trim().split("\n");
+		converted.forEach((entry, n) => {
+			if (ids[n] !== entry.blob) differing.set(entry.path, "modified");
+		});
+	}
+	return differing;
+}
+
 interface Submodule {
-	index: EvidenceIndex | null;
-	/** Why this submodule cannot be vouched for (a configuration that hides content). */
+	/** Why this submodule cannot be vouched for. */
 	refused?: string;
 	/** Its paths that differ from the commit the superproject records, prefixed with its path. */
 	changes(): Promise<ChangedPath[] | null>;
 }
 
 /**
- * A submodule is clean when it is checked out at exactly the recorded
- * commit with a clean tree, or not checked out at all with nothing in its
- * folder (files placed in an uninitialised submodule's folder are invisible
- * to git, but not to the jobs).
+ * A submodule is clean when its folder is checked out at exactly the
+ * recorded commit with a clean tree, or is absent or an empty folder (not
+ * initialised). A file or symbolic link where the submodule belongs, or
+ * files in an uninitialised submodule's folder, are changes: git does not
+ * see them, the jobs do.
  */
-async function openSubmodule(root: string, link: { path: string; sha: string }, dir: string, parent: string | null): Promise<Submodule> {
+async function openSubmodule(root: string, link: Entry, dir: string, parent: string | null): Promise<Submodule> {
 	const folder = join(root, link.path);
 	const name = parent === null ? link.path : `${parent}/${link.path}`;
 	const changed = (kind: ChangedPath["kind"]): ChangedPath[] => [{ path: link.path, kind, staged: false }];
-	const populated = await lstat(join(folder, ".git")).catch(() => null);
-	if (!populated) {
-		const changes = async () => ((await readdir(folder).catch(() => [])).length > 0 ? changed("untracked") : []);
-		return { index: null, changes };
-	}
-	// Judged against the recorded commit: a checkout at another commit shows as changed files.
+	const unpopulated = async (): Promise<ChangedPath[]> => {
+		const place = await lstat(folder).catch(() => null);
+		if (!place) return [];
+		if (!place.isDirectory()) return changed("type_changed");
+		const inside = await readdir(folder).catch(() => null);
+		return inside === null || inside.length > 0 ? changed("untracked") : [];
+	};
+	const place = await lstat(folder).catch(() => null);
+	const populated = place?.isDirectory() ? await lstat(join(folder, ".git")).catch(() => null) : null;
+	if (!populated) return { changes: unpopulated };
 	const made = await mkdir(dir, { recursive: true }).then(
 		() => true,
 		() => false,
 	);
-	const opened = made ? await openIn(folder, link.sha, dir, name) : { ok: false as const, reason: `discern could not make a folder for ${quoteName(name)}` };
-	if (!opened.ok) return { index: null, refused: opened.reason, changes: async () => null };
+	const opened = made ? await openIn(folder, link.blob, dir, name) : { ok: false as const, reason: `discern could not make a folder for ${quoteName(name)}` };
+	if (!opened.ok) return { refused: `the submodule ${quoteName(name)}: ${opened.reason}`, changes: async () => null };
 	const prefix = (change: ChangedPath): ChangedPath => ({ ...change, path: `${link.path}/${change.path}` });
 	return {
-		index: opened.index,
 		async changes() {
+			// The folder itself may have been replaced since (a file, a link): judge the place first.
+			const now = await lstat(folder).catch(() => null);
+			if (!now?.isDirectory()) return changed(now ? "type_changed" : "deleted");
 			const state = await opened.index.status();
 			if (!state) return null;
 			// HEAD elsewhere than the recorded commit is a change even when the files happen to match.
-			const moved = state.head !== link.sha ? changed("modified") : [];
+			const moved = state.head !== link.blob ? changed("modified") : [];
 			return [...moved, ...state.changes.map(prefix)];
 		},
 	};
 }
 
-/** Nanosecond stat of every tracked path, in order ("absent" when gone). */
-async function fingerprint(root: string, paths: readonly string[]): Promise<string[]> {
-	return Promise.all(
-		paths.map(async (path) => {
-			const found = await lstat(join(root, path), { bigint: true }).catch(() => null);
-			return found ? `${found.size}:${found.mtimeNs}:${found.ctimeNs}:${found.ino}:${found.mode}` : "absent";
+/** Nanosecond stat of every tracked file, by path ("absent" when gone). */
+async function fingerprint(root: string, entries: readonly Entry[]): Promise<Map<string, string>> {
+	const stats = await Promise.all(
+		entries.map(async (entry) => {
+			const found = await lstat(join(root, entry.path), { bigint: true }).catch(() => null);
+			return [entry.path, found ? `${found.size}:${found.mtimeNs}:${found.ctimeNs}:${found.ino}:${found.mode}` : "absent"] as const;
 		}),
 	);
-}
-
-function sameFingerprint(a: readonly string[], b: readonly string[]): boolean {
-	return a.length === b.length && a.every((entry, index) => entry === b[index]);
+	return new Map(stats);
 }

@@ -1,12 +1,14 @@
 import type { VerbContext } from "../contract/context.ts";
-import { findVerb, type LooseVerb } from "../contract/verbs.ts";
+import type { LooseVerb } from "../contract/verb.ts";
+import { findVerb } from "../registry.ts";
 import { MANUAL } from "../manual/pages.generated.ts";
-import { normalizeTarget } from "../reader/pages.ts";
+import { normalizeTarget, type Page, pageFromMarkdown } from "../reader/pages.ts";
 import { invokeVerb } from "./invoke.ts";
 
 /**
  * Resources are computed fresh on every read and carry the verb's `data`
- * (a failed verb yields its whole envelope, which says why).
+ * as JSON (a failed verb yields its whole envelope, which says why). Manual
+ * pages are the exception: each is its own markdown.
  */
 interface ResourceSpec {
 	uri: string;
@@ -29,32 +31,47 @@ export const RESOURCE_TEMPLATES = [
 		uriTemplate: "discern://docs/{+target}",
 		name: "docs-page",
 		title: "Manual page",
-		description: "One page of discern's manual, e.g. discern://docs/config or discern://docs/mcp/cursor.",
-		mimeType: "application/json",
+		description: "One page of discern's manual as markdown, e.g. discern://docs/config or discern://docs/mcp/cursor.",
+		mimeType: "text/markdown",
 	},
 ];
 
+let pages: readonly Page[] | undefined;
+
+/** The bundled manual's pages, each with the title and summary its markdown opens with. */
+function manualPages(): readonly Page[] {
+	pages ??= Object.entries(MANUAL).map(([target, content]) => pageFromMarkdown(target, content));
+	return pages;
+}
+
 export function listResources() {
 	const fixed = FIXED.map(({ uri, name, title, description }) => ({ uri, name, title, description, mimeType: "application/json" }));
-	const pages = Object.keys(MANUAL).map((target) => ({
-		uri: `discern://docs/${target}`,
-		name: `docs/${target}`,
-		title: `Manual: ${target}`,
-		mimeType: "application/json",
+	// A person picks a page to attach by its own title ("Codex"), not by its target.
+	const manual = manualPages().map((page) => ({
+		uri: `discern://docs/${page.target}`,
+		name: `docs/${page.target}`,
+		title: page.title,
+		description: page.summary,
+		mimeType: "text/markdown",
 	}));
-	return [...fixed, ...pages];
+	return [...fixed, ...manual];
 }
 
 export async function readResource(uri: string, ctx: VerbContext): Promise<{ uri: string; mimeType: string; text: string } | null> {
-	const spec = FIXED.find((candidate) => candidate.uri === uri) ?? docsPage(uri);
-	if (!spec) return null;
+	const spec = FIXED.find((candidate) => candidate.uri === uri);
+	if (!spec) {
+		// A manual page is the page itself: markdown, as a person reads it (SPEC §10).
+		const page = manualPage(uri);
+		return page ? { uri, mimeType: "text/markdown", text: page.content } : null;
+	}
 	const verb = findVerb(spec.verb) as unknown as LooseVerb;
 	const { result } = await invokeVerb(verb, ctx, spec.input);
 	const payload = result.ok ? (result.data ?? {}) : result;
 	return { uri, mimeType: "application/json", text: JSON.stringify(payload) };
 }
 
-function docsPage(uri: string): ResourceSpec | null {
+/** The page a `discern://docs/…` URI names, or null: an unknown page is a resource-not-found error (SPEC §10). */
+function manualPage(uri: string): Page | null {
 	const prefix = "discern://docs/";
 	if (!uri.startsWith(prefix) || uri.length === prefix.length) return null;
 	let target: string;
@@ -63,8 +80,6 @@ function docsPage(uri: string): ResourceSpec | null {
 	} catch {
 		return null; // Malformed percent-encoding: no such page.
 	}
-	// An unknown page is a resource-not-found error (SPEC §10), not a docs refusal echoing its name.
 	const wanted = normalizeTarget(target);
-	if (!Object.keys(MANUAL).some((page) => page.toLowerCase() === wanted)) return null;
-	return { uri, name: target, title: target, description: "", verb: "docs", input: { target } };
+	return manualPages().find((page) => page.target.toLowerCase() === wanted) ?? null;
 }

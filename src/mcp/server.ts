@@ -13,7 +13,7 @@ import {
 	type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
 import * as v from "valibot";
-import type { ProgressEvent, VerbContext } from "../contract/context.ts";
+import type { VerbContext } from "../contract/context.ts";
 import { type AnyResult, fail } from "../contract/envelope.ts";
 import { describeValue, issueSentence } from "../contract/issues.ts";
 import { clip } from "../text/clip.ts";
@@ -21,9 +21,11 @@ import { oneLine } from "../text/terminal.ts";
 import { VERSION } from "../version.ts";
 import { INSTRUCTIONS } from "./instructions.ts";
 import { invokeVerb } from "./invoke.ts";
+import { callProgress, HEARTBEAT_MS } from "./progress.ts";
 import { listResources, RESOURCE_TEMPLATES, readResource } from "./resources.ts";
 import { failure, ScreenedTransport } from "./screen.ts";
-import { type ToolEntry, toolEntries } from "./tools.ts";
+import { folderOf, type ToolEntry, toolEntries } from "./tools.ts";
+import { endSentence } from "../text/sentence.ts";
 
 export interface ServerOptions {
 	/** The working root: where tools act when a call gives no `path`. */
@@ -31,6 +33,8 @@ export interface ServerOptions {
 	env: Readonly<Record<string, string | undefined>>;
 	/** Aborting it cancels every call in flight (the process is being stopped). */
 	shutdown?: AbortSignal;
+	/** Longest silence for a call with a progressToken (default HEARTBEAT_MS; tests shorten it). */
+	heartbeatMs?: number;
 }
 
 /** Calls still running, so that a shutdown can wait until their job trees are gone. */
@@ -74,15 +78,21 @@ export function createServer(options: ServerOptions): Server {
 			return invalidArguments(entry, message);
 		}
 		const { path, ...input } = parsed.output as { path?: string } & Record<string, unknown>;
-		const ctx = context(path ?? options.root, extra.signal);
+		const ctx = context(path === undefined ? options.root : await folderOf(path), extra.signal);
 		const token = request.params._meta?.progressToken;
-		if (token !== undefined) ctx.progress = progressNotifier(token, (notification) => extra.sendNotification(notification));
+		const progress = token === undefined ? undefined : callProgress(token, (notification) => extra.sendNotification(notification), options.heartbeatMs ?? HEARTBEAT_MS);
+		if (progress) {
+			ctx.progress = progress.onEvent;
+			// A cancelled request's token is forgotten by its client: progress for it would be an error there.
+			extra.signal.addEventListener("abort", progress.stop, { once: true });
+		}
 		const call = invokeVerb(entry.verb, ctx, input);
 		calls.add(call);
 		try {
 			const { result, text } = await call;
 			return { structuredContent: asObject(result), content: [{ type: "text", text }], isError: !result.ok };
 		} finally {
+			progress?.stop();
 			calls.delete(call);
 		}
 	});
@@ -99,7 +109,7 @@ export function createServer(options: ServerOptions): Server {
 
 /** Bad arguments are the tool's own envelope, valid against its outputSchema, like every other failure. */
 function invalidArguments(entry: ToolEntry, problem: string): CallToolResult {
-	const result = fail(entry.verb.name, "invalid_arguments", `Invalid arguments for ${entry.name}: ${problem}.`, [`See the inputSchema of ${entry.name} in tools/list.`]);
+	const result = fail(entry.verb.name, "invalid_arguments", `Invalid arguments for ${entry.name}: ${endSentence(problem)}`, [`See the inputSchema of ${entry.name} in tools/list.`]);
 	return { structuredContent: asObject(result), content: [{ type: "text", text: result.message }], isError: true };
 }
 
@@ -119,24 +129,6 @@ function screenToolCall(id: RequestId, params: Record<string, unknown>): JSONRPC
 	if (!entry) return failure(id, ErrorCode.InvalidParams, `Unknown tool: ${oneLine(params.name).slice(0, 200)}`);
 	const result = invalidArguments(entry, `\`arguments\` must be an object, got ${describeValue(args, "object")}`);
 	return { jsonrpc: "2.0", id, result };
-}
-
-/**
- * Job starts and finishes as MCP progress notifications. Progress must grow
- * with every notification, so it counts events: two per job.
- */
-function progressNotifier(
-	token: string | number,
-	send: (notification: { method: "notifications/progress"; params: { progressToken: string | number; progress: number; total?: number; message?: string } }) => Promise<void>,
-): (event: ProgressEvent) => void {
-	let events = 0;
-	return (event) => {
-		events++;
-		// A label is the config's text; a client may show the message as is.
-		const label = oneLine(event.label);
-		const message = event.type === "start" ? `${label} started` : `${label} ${event.outcome} (${event.durationS} s)`;
-		void send({ method: "notifications/progress", params: { progressToken: token, progress: events, total: event.total * 2, message } }).catch(() => undefined);
-	};
 }
 
 /** An envelope is always a JSON object; the SDK types structuredContent as an open record. */

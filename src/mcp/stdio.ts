@@ -29,6 +29,11 @@ export async function serveStdio(options: { cwd: string; env: Readonly<Record<st
 	};
 	const stopped = new Promise<"eof" | "signal" | "broken">((resolve) => {
 		process.stdin.once("end", () => resolve("eof"));
+		// The client stopped reading: its answers have nowhere to go, so every call is cancelled as on stdin's end.
+		process.stdout.once("error", (error: NodeJS.ErrnoException) => {
+			transportError ??= error;
+			resolve(error.code === "EPIPE" || error.code === "ECONNRESET" ? "eof" : "broken");
+		});
 		process.stdin.once("close", () => resolve("eof"));
 		// Closed by the transport itself while stdin is open: an oversized message (see stdin-limit.ts).
 		server.onclose = () => resolve("broken");

@@ -1,7 +1,10 @@
+import { stat } from "node:fs/promises";
+import { dirname } from "node:path";
 import * as v from "valibot";
 import { ANNOTATIONS, type ToolAnnotations } from "../contract/annotations.ts";
 import { type JsonSchema, toJsonSchema2020 } from "../contract/json-schema.ts";
-import { LOOSE_VERBS, type LooseVerb } from "../contract/verbs.ts";
+import type { LooseVerb } from "../contract/verb.ts";
+import { LOOSE_VERBS } from "../registry.ts";
 
 /** One verb as an MCP tool: its closed argument schema and its advertised shape. */
 export interface ToolEntry {
@@ -22,17 +25,34 @@ export interface ToolEntry {
 export const PathArgument = v.pipe(
 	v.string(),
 	v.regex(/^\//, "must be an absolute path"),
-	v.description("Absolute path of the checkout (or a folder in it) to act on. Defaults to the server's working root."),
+	v.description("Absolute path of the checkout to act on, or of a folder or file in it (a file stands for its folder). Defaults to the server's working root."),
 );
+
+/**
+ * A `path` may name a file in the checkout (an agent often holds the path of
+ * the file it edits): it stands for the folder that holds it. Anything else
+ * goes on unchanged, and the verb says what is wrong with it (missing, a
+ * loop of links, a name that is not UTF-8).
+ */
+export async function folderOf(path: string): Promise<string> {
+	const found = await stat(path).catch(() => null);
+	return found?.isFile() ? dirname(path) : path;
+}
 
 export function toolArguments(verb: LooseVerb): v.GenericSchema {
 	if (!("tool" in verb.exposure) || !verb.exposure.project) return verb.input;
 	return v.strictObject({ ...verb.input.entries, path: v.optional(PathArgument) });
 }
 
+/**
+ * The registry's words for agents (when to call, what it refuses, what to
+ * relay); a verb without them falls back to its summary and what its
+ * annotations say. The envelope itself is explained once, in the instructions.
+ */
 function describeTool(verb: LooseVerb): string {
+	if (verb.mcpDescription) return verb.mcpDescription;
 	const kind = ANNOTATIONS[verb.annotations].readOnlyHint ? "Read-only." : "Changes files or runs the project's commands.";
-	return `${verb.summary} ${kind} Returns the discern result envelope (ok, message, hints, error, data).`;
+	return `${verb.summary} ${kind}`;
 }
 
 let entries: Map<string, ToolEntry> | undefined;

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { linkSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { processStart } from "./process-start.ts";
 
@@ -36,6 +36,7 @@ export function acquireLock(path: string, verb: string): LockOutcome {
 	try {
 		for (let attempt = 0; attempt < 3; attempt++) {
 			if (tryLink(temp, path)) return { ok: true, lock: { release: releaser(path, holder.nonce) } };
+			refuseNonFile(path);
 			const current = readHolder(path);
 			if (current && holds(current)) return { ok: false, holder: current };
 			takeOverStale(path, current);
@@ -44,6 +45,16 @@ export function acquireLock(path: string, verb: string): LockOutcome {
 	} finally {
 		rmSync(temp, { force: true });
 	}
+}
+
+/**
+ * A lock is a file. Anything else in its place (a folder, a socket) is not
+ * a stale lock to move aside but something discern did not make: refused
+ * as the file system would refuse writing there, naming the path.
+ */
+function refuseNonFile(path: string): void {
+	const found = lstatSync(path, { throwIfNoEntry: false });
+	if (found && !found.isFile()) throw Object.assign(new Error(`${path} is not a lock file`), { code: found.isDirectory() ? "EISDIR" : "EEXIST", path });
 }
 
 function tryLink(temp: string, path: string): boolean {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { runCli } from "../../src/cli/run.ts";
 import { flagSpecs } from "../../src/cli/flags.ts";
-import { LOOSE_VERBS } from "../../src/contract/verbs.ts";
+import { LOOSE_VERBS } from "../../src/registry.ts";
 import { ECHO_LIMIT } from "../../src/text/clip.ts";
 import { onlyJson, runDiscern } from "../helpers/cli.ts";
 import { makeRepo, type TestRepo } from "../helpers/repo.ts";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rm } from "node:fs/promises";
-import { LOOSE_VERBS } from "../../src/contract/verbs.ts";
+import { LOOSE_VERBS } from "../../src/registry.ts";
 import { onlyJson, REPO_ROOT, runDiscern } from "../helpers/cli.ts";
 import { makeTempDir } from "../helpers/repo.ts";
 

@@ -105,3 +105,15 @@ describe("impact --has fails open when it cannot answer", () => {
 		expect([envelope.ok, envelope.error]).toEqual([false, "no_repository"]);
 	});
 });
+
+describe("a --has question asked wrongly", () => {
+	for (const args of [["--has", ""], ["--has"]]) {
+		test(`\`discern impact ${args.join(" ")}\` fails open: exit 0, one warning on stderr, nothing on stdout`, async () => {
+			const run = await runDiscern(["impact", ...args], { cwd: REPO_ROOT });
+			expect(run.exitCode).toBe(0);
+			expect(run.stdout).toBe("");
+			expect(run.stderr.trim().split("\n")).toHaveLength(1);
+			expect(run.stderr).toContain("so the answer is yes");
+		});
+	}
+});

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { LOOSE_VERBS } from "../../src/contract/verbs.ts";
+import { LOOSE_VERBS } from "../../src/registry.ts";
 import { onlyJson, runDiscern } from "../helpers/cli.ts";
 import { BASIC_CONFIG, makeRepo, type TestRepo } from "../helpers/repo.ts";
 import { expectValidEnvelope } from "../helpers/schema.ts";

@@ -4,7 +4,7 @@ import { readdir, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
-import { type AnyVerb, findVerb, type VerbName } from "../../src/contract/verbs.ts";
+import { type AnyVerb, findVerb, type VerbName } from "../../src/registry.ts";
 import { type CliRun, onlyJson, runDiscern } from "../helpers/cli.ts";
 import { makeRepo, type TestRepo } from "../helpers/repo.ts";
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { processStart } from "../../src/platform/process-start.ts";
 import type { VerbContext } from "../../src/contract/context.ts";
 import type { AnyResult } from "../../src/contract/envelope.ts";
-import { LOOSE_VERBS } from "../../src/contract/verbs.ts";
+import { LOOSE_VERBS } from "../../src/registry.ts";
 import { BASIC_CONFIG, makeRepo, makeTempDir, testContext } from "../helpers/repo.ts";
 import { expectValidEnvelope } from "../helpers/schema.ts";
 
@@ -40,6 +40,13 @@ async function notARepo(): Promise<VerbContext> {
 }
 
 const configured = async (input: Record<string, unknown> = {}) => ({ ctx: (await repo({ config: BASIC_CONFIG })).ctx(), input });
+
+/** A gate whose caller was interrupted before its first job: every job is cancelled, nothing is decided. */
+const interrupted = async () => {
+	const controller = new AbortController();
+	controller.abort("SIGINT");
+	return { ctx: (await repo({ config: BASIC_CONFIG })).ctx({ signal: controller.signal }), input: {} };
+};
 
 const MODES: Mode[] = [
 	{ verb: "status", mode: "success", arrange: () => configured(), expectOk: true },
@@ -126,14 +133,17 @@ const MODES: Mode[] = [
 	{ verb: "prepare", mode: "success", arrange: () => configured(), expectOk: true },
 	{ verb: "prepare", mode: "dry-run", arrange: () => configured({ dry_run: true }), expectOk: true, dryRun: true },
 	{ verb: "prepare", mode: "failure", arrange: async () => ({ ctx: (await repo({ config: '[jobs]\nlint = "exit 2"\n' })).ctx(), input: {} }), expectOk: false, error: "gate_failed" },
+	{ verb: "prepare", mode: "interrupted", arrange: interrupted, expectOk: false, error: "interrupted" },
 	{ verb: "prepare", mode: "refusal: no project", arrange: async () => ({ ctx: (await repo()).ctx(), input: {} }), expectOk: false, error: "no_project" },
 	{ verb: "test", mode: "success", arrange: () => configured(), expectOk: true },
 	{ verb: "test", mode: "dry-run", arrange: () => configured({ dry_run: true }), expectOk: true, dryRun: true },
 	{ verb: "test", mode: "failure", arrange: async () => ({ ctx: (await repo({ config: '[jobs]\ntest = "exit 1"\n' })).ctx(), input: {} }), expectOk: false, error: "gate_failed" },
+	{ verb: "test", mode: "interrupted", arrange: interrupted, expectOk: false, error: "interrupted" },
 	{ verb: "test", mode: "refusal: no repository", arrange: async () => ({ ctx: await notARepo(), input: {} }), expectOk: false, error: "no_repository" },
 	{ verb: "done", mode: "success with a Proof", arrange: () => configured(), expectOk: true },
 	{ verb: "done", mode: "dry-run", arrange: () => configured({ dry_run: true }), expectOk: true, dryRun: true },
 	{ verb: "done", mode: "failure", arrange: async () => ({ ctx: (await repo({ config: '[jobs]\ntest = "exit 1"\n' })).ctx(), input: {} }), expectOk: false, error: "gate_failed" },
+	{ verb: "done", mode: "interrupted", arrange: interrupted, expectOk: false, error: "interrupted" },
 	{
 		verb: "done",
 		mode: "refusal: dirty tree",

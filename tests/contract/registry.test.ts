@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { ANNOTATIONS } from "../../src/contract/annotations.ts";
 import { fail, ok } from "../../src/contract/envelope.ts";
 import { ERROR_CODES } from "../../src/contract/error-codes.ts";
-import { LOOSE_VERBS } from "../../src/contract/verbs.ts";
+import { LOOSE_VERBS } from "../../src/registry.ts";
 
 describe("the verb registry", () => {
 	test("every verb is an MCP tool or CLI-only with a reason", () => {

@@ -32,7 +32,8 @@ describe("lazy loading", () => {
 
 	test("`discern --version` loads no verb code", async () => {
 		const modules = await loadedModules(["--version"]);
-		expect(modules.filter((path) => path.includes("/src/verbs/") && !path.endsWith("schema.ts"))).toEqual([]);
+		// A verb's definition (verb.ts) and schemas are the registry's metadata; its core, rendering and index load only when it runs.
+		expect(modules.filter((path) => path.includes("/src/verbs/") && !path.endsWith("/schema.ts") && !path.endsWith("/verb.ts"))).toEqual([]);
 	});
 
 	test("the probe can see the SDK when it is loaded (the check is real)", async () => {

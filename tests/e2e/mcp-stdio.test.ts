@@ -37,7 +37,8 @@ describe("discern mcp over stdio (dist/discern)", () => {
 			await expect(client.callTool({ name: "discern_unknown", arguments: {} })).rejects.toThrow();
 
 			const { contents } = await client.readResource({ uri: "discern://docs/envelope" });
-			expect(JSON.parse((contents[0] as { text: string }).text).mode).toBe("page");
+			expect(contents[0]?.mimeType).toBe("text/markdown");
+			expect((contents[0] as { text: string }).text).toStartWith("# ");
 		} finally {
 			await client.close();
 		}
@@ -111,4 +112,43 @@ describe("discern mcp over stdio (dist/discern)", () => {
 			}
 		});
 	}
+});
+
+describe("discern mcp when the client stops reading", () => {
+	test("a closed stdout cancels the calls in flight: their job trees are killed and the server ends", async () => {
+		const marker = `4242.${process.pid}${Date.now() % 1000}`;
+		const hanging = await makeRepo({ config: `[jobs]\ntest = "sleep ${marker}"\n` });
+		const feeder = `${marker}1`;
+		try {
+			const lines = [
+				{ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } },
+				{ jsonrpc: "2.0", method: "notifications/initialized" },
+				{ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "discern_test", arguments: {}, _meta: { progressToken: 7 } } },
+			]
+				.map((line) => JSON.stringify(line))
+				.join("\n");
+			// stdin stays open (the client is alive); its reading end of stdout goes away after 2 s, unread,
+			// so the next notification (the heartbeat) finds no reader.
+			const script = `(printf '%s\\n' "$1"; sleep ${feeder}) | "$0" mcp | sleep 2`;
+			const child = Bun.spawn(["sh", "-c", script, binary, lines], { cwd: hanging.root, stdout: "ignore", stderr: "ignore" });
+			// Wait until the server has started the job, then give it a few seconds to notice its reader is gone.
+			let started = false;
+			for (let waited = 0; waited < 10_000 && !started; waited += 100) {
+				await Bun.sleep(100);
+				started = (await survivorsByCommandLine(`sleep ${marker}`, 0)).length > 0;
+			}
+			let stuckServer = await survivorsByCommandLine(`${binary} mcp`, 0);
+			for (let waited = 0; waited < 12_000 && stuckServer.length > 0; waited += 100) {
+				await Bun.sleep(100);
+				stuckServer = await survivorsByCommandLine(`${binary} mcp`, 0);
+			}
+			for (const pid of [...stuckServer, ...(await survivorsByCommandLine(`sleep ${feeder}`, 0))]) process.kill(pid, "SIGKILL");
+			child.kill("SIGKILL");
+			expect(started).toBe(true);
+			expect(stuckServer).toEqual([]);
+			expect(await survivorsByCommandLine(`sleep ${marker}`)).toEqual([]);
+		} finally {
+			await hanging.remove();
+		}
+	}, 30_000);
 });

@@ -288,6 +288,7 @@ describe("done", () => {
 		const controller = new AbortController();
 		setTimeout(() => controller.abort("SIGINT"), 300);
 		const interrupted = valid("done", await done(r.ctx({ signal: controller.signal }), {}));
+		expect(interrupted.ok ? "" : interrupted.error).toBe("interrupted");
 		expect((interrupted.data as { interrupted: boolean }).interrupted).toBe(true);
 		await r.write("discern.toml", '[jobs]\ntest = "true"\n');
 		await r.commitAll("quick test");

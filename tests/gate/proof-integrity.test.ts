@@ -419,7 +419,29 @@ describe("a hostile review's cases: conversions, drivers, submodules, work trees
 		await r.write("check.sh", "exit 0\n");
 		const result = await runDone(r);
 		expect(result.error).toBe("dirty_worktree");
-		expect(result.message).toContain("filter `lfs`");
+		expect(result.message).toContain("check.sh");
+	});
+
+	test("a driver command that starts with git-lfs and then prints the committed blob cannot hide an edit", async () => {
+		const r = await repo(JOB, { ...FAILS_UNLESS_EDITED, ".gitattributes": "check.sh filter=lfs\n" });
+		const blob = (await r.git("rev-parse", "HEAD:check.sh")).trim();
+		await r.git("config", "filter.lfs.clean", `git-lfs clean -- %f >/dev/null 2>&1; git cat-file blob ${blob}`);
+		await r.write("check.sh", "exit 0\n");
+		expect((await runDone(r)).error).toBe("dirty_worktree");
+	});
+
+	test("a Git LFS file is verified against its committed pointer, with no driver run", async () => {
+		const content = "the large file's real content\n";
+		const oid = new Bun.CryptoHasher("sha256").update(content).digest("hex");
+		const pointer = `version https://git-lfs.github.com/spec/v1\noid sha256:${oid}\nsize ${content.length}\n`;
+		const r = await repo('[jobs]\ntest = "true"\n', { ".gitattributes": "*.bin filter=lfs -text\n", "data.bin": pointer });
+		// The checkout holds the real content, as git-lfs's smudge leaves it.
+		await r.write("data.bin", content);
+		expect((await runDone(r)).ok).toBe(true);
+		await r.write("data.bin", "not the content the pointer names\n");
+		const changed = await runDone(r);
+		expect(changed.error).toBe("dirty_worktree");
+		expect(changed.message).toContain("data.bin");
 	});
 
 	test("an ignored .gitattributes cannot make git see the files differently", async () => {
@@ -588,5 +610,28 @@ describe("a job that removes discern's own state mid-run", () => {
 		const result = onlyJson(run.stdout) as { error: string; data: { failed_stage: string } };
 		expect(result.error).toBe("gate_failed");
 		expect(result.data.failed_stage).toBe("test");
+	});
+});
+
+describe("attributes inside ignored folders", () => {
+	test("a .gitattributes inside an ignored folder (a package in node_modules) governs no tracked file: a Proof", async () => {
+		const r = await repo('[jobs]\ntest = "true"\n', { ".gitignore": "node_modules/\n", "README.md": "x\n" });
+		await r.write("node_modules/pkg/.gitattributes", "* text eol=crlf\n");
+		await r.write("node_modules/pkg/index.js", "x\n");
+		const result = await runDone(r);
+		expect(result.ok).toBe(true);
+	});
+});
+
+describe("a folder where the lock belongs", () => {
+	test("is write_denied naming the path, and is not moved", async () => {
+		const r = await repo('[jobs]\ntest = "true"\n');
+		await mkdir(join(r.root, ".git/discern/lock"), { recursive: true });
+		const run = await runDiscern(["test", "--json"], { cwd: r.root });
+		expect(run.exitCode).toBe(1);
+		const result = onlyJson(run.stdout);
+		expect(result.error).toBe("write_denied");
+		expect(String(result.message)).toContain(".git/discern/lock");
+		expect((await stat(join(r.root, ".git/discern/lock"))).isDirectory()).toBe(true);
 	});
 });

@@ -53,7 +53,7 @@ describe("interrupting the gate", () => {
 		expect(stderr).toBe("");
 		const envelope = JSON.parse(stdout) as { ok: boolean; error: string; data: { interrupted: boolean; failed_stage: string | null } };
 		expect(envelope.ok).toBe(false);
-		expect(envelope.error).toBe("gate_failed");
+		expect(envelope.error).toBe("interrupted");
 		expect(envelope.data.interrupted).toBe(true);
 		expect(envelope.data.failed_stage).toBeNull();
 		expect(await survivorsByCommandLine(`sleep 1234.${TAG}901`)).toEqual([]);
@@ -67,10 +67,33 @@ describe("interrupting the gate", () => {
 		for (const [index, signal] of others.entries()) {
 			const result = results[index];
 			expect({ signal, exitCode: result?.exitCode }).toEqual({ signal, exitCode: 128 + constants.signals[signal] });
-			const envelope = JSON.parse(result?.stdout ?? "") as { ok: boolean; data: { interrupted: boolean } };
+			const envelope = JSON.parse(result?.stdout ?? "") as { ok: boolean; error: string; data: { interrupted: boolean } };
+			expect({ signal, error: envelope.error }).toEqual({ signal, error: "interrupted" });
 			expect(envelope.data.interrupted).toBe(true);
 			expect(await survivorsByCommandLine(`sleep 1234.${TAG}91${index}`)).toEqual([]);
 			expect(existsSync(join(result?.root ?? "", ".git/discern/lock"))).toBe(false);
+		}
+	});
+
+	test("prepare and test: SIGINT makes them interrupted too, never gate_failed, exit 130", async () => {
+		const r = await makeRepo({ config: '[jobs]\nlint = "sleep 60"\ntest = "sleep 60"\n' });
+		made.push(r);
+		// One after the other: both take the checkout's lock.
+		for (const verb of ["prepare", "test"]) {
+			const child = Bun.spawn([process.execPath, join(REPO_ROOT, "src/main.ts"), verb, "--json"], { cwd: r.root, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+			const deadline = Date.now() + 15_000;
+			while ((await processesWithEnv("DISCERN_ROOT", r.root)).length < 1 && Date.now() < deadline) await Bun.sleep(50);
+			child.kill("SIGINT");
+			const [exitCode, stdout] = await Promise.all([child.exited, new Response(child.stdout).text()]);
+			const envelope = JSON.parse(stdout) as { verb: string; ok: boolean; error: string; data: { interrupted: boolean; failed_stage: string | null } };
+			expect({ verb, exitCode, error: envelope.error, interrupted: envelope.data.interrupted, failed: envelope.data.failed_stage }).toEqual({
+				verb,
+				exitCode: 130,
+				error: "interrupted",
+				interrupted: true,
+				failed: null,
+			});
+			expect(await survivors(r.root, 5000)).toEqual([]);
 		}
 	});
 

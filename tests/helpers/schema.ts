@@ -1,7 +1,8 @@
 import Ajv2020 from "ajv/dist/2020.js";
 import * as v from "valibot";
 import { toJsonSchema2020 } from "../../src/contract/json-schema.ts";
-import { findVerb, type LooseVerb } from "../../src/contract/verbs.ts";
+import type { LooseVerb } from "../../src/contract/verb.ts";
+import { findVerb } from "../../src/registry.ts";
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 const compiled = new Map<string, ReturnType<typeof ajv.compile>>();

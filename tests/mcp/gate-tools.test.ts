@@ -69,4 +69,24 @@ describe("gate tools over MCP", () => {
 		await expect(call).rejects.toThrow();
 		expect(await survivors(hanging.root, 5000)).toEqual([]);
 	});
+
+	test("a run the server stops (its client went away) returns interrupted, valid against the outputSchema", async () => {
+		const shutdown = new AbortController();
+		const own = await connectInMemory(hanging.root, { shutdown: shutdown.signal });
+		try {
+			// Listing first makes the SDK client check structuredContent against each tool's outputSchema.
+			await own.client.listTools();
+			const call = own.client.callTool({ name: "discern_done", arguments: {} });
+			const deadline = Date.now() + 10_000;
+			while ((await processesWithEnv("DISCERN_ROOT", hanging.root)).length < 3 && Date.now() < deadline) await Bun.sleep(50);
+			shutdown.abort("eof");
+			const result = (await call) as unknown as Structured;
+			expect(result.isError).toBe(true);
+			expect(result.structuredContent.error).toBe("interrupted");
+			expect((result.structuredContent.data as { interrupted: boolean; failed_stage: string | null }).interrupted).toBe(true);
+			expect(await survivors(hanging.root, 5000)).toEqual([]);
+		} finally {
+			await own.close();
+		}
+	});
 });

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import * as v from "valibot";
-import { findVerb, type LooseVerb } from "../../src/contract/verbs.ts";
+import type { LooseVerb } from "../../src/contract/verb.ts";
+import { findVerb } from "../../src/registry.ts";
 import { invokeVerb } from "../../src/mcp/invoke.ts";
 import { testContext } from "../helpers/repo.ts";
 
@@ -33,5 +34,6 @@ describe("a crashing verb over MCP", () => {
 			process.stderr.write = originalWrite;
 		}
 		expect(logged).toContain("status crashed");
+		expect(logged).toContain("Crash report:");
 	});
 });

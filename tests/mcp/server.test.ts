@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import Ajv2020 from "ajv/dist/2020.js";
-import { LOOSE_VERBS } from "../../src/contract/verbs.ts";
+import { LOOSE_VERBS } from "../../src/registry.ts";
 import { INSTRUCTIONS } from "../../src/mcp/instructions.ts";
 import { connectInMemory } from "../helpers/mcp.ts";
 import { BASIC_CONFIG, makeRepo, makeTempDir, type TestRepo } from "../helpers/repo.ts";
 import { rm } from "node:fs/promises";
+import { join } from "node:path";
 
 let repo: TestRepo;
 let other: TestRepo;
@@ -68,6 +69,23 @@ describe("tools/list", () => {
 		}
 	});
 
+	test("each description tells an agent when to call it and names only tools and verbs this build has", async () => {
+		const { tools } = await client.listTools();
+		const names = new Set(tools.map((tool) => tool.name));
+		const verbs = new Set(LOOSE_VERBS.map((verb) => verb.name));
+		for (const tool of tools) {
+			const description = tool.description ?? "";
+			expect({ tool: tool.name, when: /\bCall (it|this)\b/.test(description) }).toEqual({ tool: tool.name, when: true });
+			for (const [named] of description.matchAll(/\bdiscern_[a-z_]+/g)) expect({ tool: tool.name, named, exists: names.has(named) }).toEqual({ tool: tool.name, named, exists: true });
+			for (const [, verb] of description.matchAll(/`discern ([a-z-]+)/g)) expect({ tool: tool.name, verb, exists: verbs.has(verb ?? "") }).toEqual({ tool: tool.name, verb, exists: true });
+			// Verbs that are coming but not in this build: no description may send an agent to them.
+			expect(description).not.toMatch(/\b(start|update|accept)\b/);
+		}
+		const done = tools.find((tool) => tool.name === "discern_done")?.description ?? "";
+		expect(done).toContain("dirty");
+		expect(done).toMatch(/Proof[^.]*relay it[^.]*verbatim/);
+	});
+
 	test("read-only tools say so; project tools take an absolute path", async () => {
 		const { tools } = await client.listTools();
 		const status = tools.find((tool) => tool.name === "discern_status");
@@ -101,6 +119,19 @@ describe("tools/call", () => {
 		expect((result.structuredContent?.data as { project: { name: string } }).project.name).toBe("other");
 		const again = await call("discern_status", {});
 		expect((again.structuredContent?.data as { root: string }).root).toBe(repo.root);
+	});
+
+	test("a path naming a file acts on the checkout that holds it; a path through a file is refused", async () => {
+		const file = await call("discern_status", { path: join(other.root, "README.md") });
+		expect(file.isError).toBe(false);
+		expect((file.structuredContent?.data as { root: string; project: { name: string } }).project.name).toBe("other");
+		expect((file.structuredContent?.data as { root: string }).root).toBe(other.root);
+		const through = await call("discern_status", { path: join(other.root, "README.md", "nested") });
+		expect(through.structuredContent?.error).toBe("no_repository");
+		expect(String(through.structuredContent?.message)).toContain("a part of its path is a file");
+		const missing = await call("discern_impact", { path: join(other.root, "no-such-file.ts") });
+		expect(missing.structuredContent?.error).toBe("no_repository");
+		expect(String(missing.structuredContent?.message)).toContain("it does not exist");
 	});
 
 	test("a relative path is refused with invalid_arguments", async () => {
@@ -183,16 +214,36 @@ describe("resources", () => {
 		expect((config.value as { gate: { timeout: number } }).gate.timeout).toBe(600);
 	});
 
-	test("discern://docs and a nested docs page", async () => {
+	test("discern://docs is the index as JSON; a nested page is its markdown", async () => {
 		const index = await read("discern://docs");
 		expect(index.mode).toBe("index");
-		const page = await read("discern://docs/mcp/cursor");
-		expect(page.mode).toBe("page");
-		expect(String(page.content)).toContain(".cursor/mcp.json");
+		const { contents } = await client.readResource({ uri: "discern://docs/mcp/cursor" });
+		const page = contents[0] as { uri: string; text: string; mimeType?: string };
+		expect(page.mimeType).toBe("text/markdown");
+		expect(page.text).toStartWith("# Cursor\n");
+		expect(page.text).toContain(".cursor/mcp.json");
+	});
+
+	test("manual pages are listed with their own title and summary, as markdown", async () => {
+		const { resources } = await client.listResources();
+		const pages = resources.filter((resource) => resource.uri.startsWith("discern://docs/"));
+		expect(pages.length).toBeGreaterThan(5);
+		for (const page of pages) {
+			expect({ uri: page.uri, mimeType: page.mimeType }).toEqual({ uri: page.uri, mimeType: "text/markdown" });
+			expect(page.title ?? "").not.toMatch(/^Manual|\//);
+			expect((page.description ?? "").length).toBeGreaterThan(20);
+		}
+		const codex = pages.find((page) => page.uri === "discern://docs/mcp/codex");
+		expect(codex?.title).toBe("Codex");
+		expect(codex?.description).toContain("config.toml");
+		const { resourceTemplates } = await client.listResourceTemplates();
+		expect(resourceTemplates.find((template) => template.uriTemplate === "discern://docs/{+target}")?.mimeType).toBe("text/markdown");
 	});
 
 	test("an unknown resource is a JSON-RPC error, malformed encodings included", async () => {
 		await expect(client.readResource({ uri: "discern://nothing" })).rejects.toThrow(/Unknown resource/);
 		await expect(client.readResource({ uri: "discern://docs/%E0%A4%A" })).rejects.toThrow(/Unknown resource/);
+		// An unknown manual page is no page at all, not a docs refusal.
+		await expect(client.readResource({ uri: "discern://docs/nope" })).rejects.toThrow(/Unknown resource/);
 	});
 });

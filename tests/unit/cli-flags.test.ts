@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { flagSpecs, parseVerbArgs } from "../../src/cli/flags.ts";
 import { extractGlobals } from "../../src/cli/globals.ts";
-import { findVerb, type LooseVerb } from "../../src/contract/verbs.ts";
+import type { LooseVerb } from "../../src/contract/verb.ts";
+import { findVerb } from "../../src/registry.ts";
 
 const verb = (name: string) => findVerb(name) as unknown as LooseVerb;
 

@@ -1,5 +1,5 @@
 import type { Result } from "../../contract/envelope.ts";
-import type { RenderOptions } from "../../contract/verbs.ts";
+import type { RenderOptions } from "../../contract/verb.ts";
 import type { ConfigData } from "./schema.ts";
 
 export function renderConfigResult(result: Result<"config", ConfigData>, _options: RenderOptions): string {

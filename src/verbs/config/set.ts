@@ -17,7 +17,7 @@ const BOM = "\uFEFF";
  * invalid, has fewer problems than before (so `set` can repair a file).
  */
 export async function setConfigKey(root: string, path: string, key: string, input: string, dryRun: boolean): Promise<Result<"config", ConfigData>> {
-	const base: ConfigData = { action: "set", path, valid: true, issues: [], key };
+	const base: ConfigData = { action: "set", path, valid: true, issues: [], key: clip(key) };
 	const decoded = new TextDecoder("utf-8", { ignoreBOM: true }).decode(await Bun.file(path).bytes());
 	const bom = decoded.startsWith(BOM) ? BOM : "";
 	const source = decoded.slice(bom.length);
@@ -34,7 +34,7 @@ export async function setConfigKey(root: string, path: string, key: string, inpu
 	};
 	const value = tomlValue(input);
 	if (value.kind === "invalid") {
-		return fail("config", "invalid_arguments", `Cannot set \`${key}\`: ${endSentence(value.reason)} Nothing was written.`, [
+		return fail("config", "invalid_arguments", `Cannot set \`${clip(key)}\`: ${endSentence(clip(value.reason, 400))} Nothing was written.`, [
 			'Write it as TOML, e.g. `{ run = "npm test", timeout = 600 }`; to set a string that starts with `{`, quote it as a TOML string.',
 		], { data: base });
 	}
@@ -45,7 +45,7 @@ export async function setConfigKey(root: string, path: string, key: string, inpu
 		const asString = attempt(stringifyString(input));
 		if (asString.checked?.ok) ({ edit, checked } = asString);
 	}
-	if (!edit.ok) return fail("config", "invalid_arguments", `Cannot set \`${clip(key)}\`: ${endSentence(edit.reason)}`, ["Open discern.toml and edit it there; `discern config validate` checks the result."], { data: base });
+	if (!edit.ok) return fail("config", "invalid_arguments", `Cannot set \`${clip(key)}\`: ${endSentence(clip(edit.reason, 400))}`, ["Open discern.toml and edit it there; `discern config validate` checks the result."], { data: base });
 	const remaining = checked && !checked.ok ? checked.issues : [];
 	const improves = !before.ok && remaining.length < before.issues.length;
 	if (remaining.length > 0 && !improves) {

@@ -1,5 +1,5 @@
 import type { Result } from "../../contract/envelope.ts";
-import type { RenderOptions } from "../../contract/verbs.ts";
+import type { RenderOptions } from "../../contract/verb.ts";
 import { paint } from "../../ui/style.ts";
 import type { DocsData } from "./schema.ts";
 

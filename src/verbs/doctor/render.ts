@@ -1,5 +1,5 @@
 import type { Result } from "../../contract/envelope.ts";
-import type { RenderOptions } from "../../contract/verbs.ts";
+import type { RenderOptions } from "../../contract/verb.ts";
 import { MARK, paint } from "../../ui/style.ts";
 import type { DoctorData } from "./schema.ts";
 

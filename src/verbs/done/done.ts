@@ -310,7 +310,7 @@ async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 					...warnings,
 				]
 			: ["Read the diagnostics (each names the command to reproduce it), fix, commit, and run `discern done`.", ...warnings];
-		return fail("done", "gate_failed", message, hints, { data, steps, diagnostics });
+		return fail("done", report.interrupted ? "interrupted" : "gate_failed", message, hints, { data, steps, diagnostics });
 	}
 	if (run.standalone) {
 		return ok("done", `The gate passed on the working tree (${durationS} s), standalone: no Proof is issued for uncommitted work.`, data, {

@@ -1,4 +1,4 @@
-import { renderGateRun } from "../../gate/render.ts";
 import { done } from "./done.ts";
+import { renderDone } from "./render.ts";
 
-export const verb = { run: done, render: renderGateRun };
+export const verb = { run: done, render: renderDone };

@@ -1,7 +1,8 @@
 import type * as v from "valibot";
 import { fail, ok, type Result } from "../../contract/envelope.ts";
 import type { VerbContext } from "../../contract/context.ts";
-import { LOOSE_VERBS, VERB_GROUPS } from "../../contract/verbs.ts";
+import { VERB_GROUPS } from "../../contract/verb.ts";
+import { LOOSE_VERBS } from "../../registry.ts";
 import { firstTry } from "../../cli/suggest-first-tries.ts";
 import { describeVerb, globalFlags } from "../../cli/usage.ts";
 import { clip } from "../../text/clip.ts";

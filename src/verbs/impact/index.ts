@@ -1,6 +1,7 @@
 import type * as v from "valibot";
 import type { Result } from "../../contract/envelope.ts";
-import type { SilentAnswer } from "../../contract/verbs.ts";
+import type { SilentAnswer } from "../../contract/verb.ts";
+import { clip } from "../../text/clip.ts";
 import { oneLine } from "../../text/terminal.ts";
 import { impact } from "./impact.ts";
 import { renderImpact } from "./render.ts";
@@ -16,7 +17,7 @@ import type { ImpactData, ImpactInput } from "./schema.ts";
 function silentMembership(result: Result<"impact", ImpactData>, input: v.InferOutput<typeof ImpactInput>): SilentAnswer | null {
 	if (input.has === undefined) return null;
 	if (!result.ok) {
-		return { code: 0, warning: `discern: could not tell whether \`${oneLine(input.has)}\` is touched, so it counts as touched: ${oneLine(result.message)} (${result.error})` };
+		return { code: 0, warning: `discern: could not tell whether \`${clip(oneLine(input.has))}\` is touched, so it counts as touched: ${clip(oneLine(result.message), 400)} (${result.error})` };
 	}
 	const membership = result.data?.membership;
 	return membership === undefined ? null : { code: membership ? 0 : 1 };

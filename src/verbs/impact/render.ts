@@ -1,4 +1,4 @@
-import type { RenderOptions } from "../../contract/verbs.ts";
+import type { RenderOptions } from "../../contract/verb.ts";
 import type { Result } from "../../contract/envelope.ts";
 import { quoteName } from "../../text/terminal.ts";
 import { paint } from "../../ui/style.ts";

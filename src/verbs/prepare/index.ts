@@ -1,12 +1,5 @@
-import type * as v from "valibot";
-import type { VerbContext } from "../../contract/context.ts";
-import { innerLoop } from "../../gate/inner-loop.ts";
-import { renderGateRun } from "../../gate/render.ts";
-import type { PrepareInput } from "./schema.ts";
+import { prepare } from "./prepare.ts";
+import { renderPrepare } from "./render.ts";
 
-/** Formatters (serially), then lint and typecheck: the fast inner loop. */
-export function prepare(ctx: VerbContext, input: v.InferOutput<typeof PrepareInput>) {
-	return innerLoop(ctx, "prepare", input);
-}
-
-export const verb = { run: prepare, render: renderGateRun };
+export { prepare };
+export const verb = { run: prepare, render: renderPrepare };

@@ -1,12 +1,5 @@
-import type * as v from "valibot";
-import type { VerbContext } from "../../contract/context.ts";
-import { innerLoop } from "../../gate/inner-loop.ts";
-import { renderGateRun } from "../../gate/render.ts";
-import type { TestInput } from "./schema.ts";
+import { renderTest } from "./render.ts";
+import { test } from "./test.ts";
 
-/** The test-stage jobs alone. */
-export function test(ctx: VerbContext, input: v.InferOutput<typeof TestInput>) {
-	return innerLoop(ctx, "test", input);
-}
-
-export const verb = { run: test, render: renderGateRun };
+export { test };
+export const verb = { run: test, render: renderTest };

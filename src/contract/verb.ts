@@ -1,0 +1,98 @@
+import type * as v from "valibot";
+import type { AnnotationPreset } from "./annotations.ts";
+import type { VerbContext } from "./context.ts";
+import { Envelope, type Result } from "./envelope.ts";
+
+/**
+ * What a verb is, for every surface: its definition (name, help, schemas,
+ * annotations, exposure, CLI shape) and what its lazily loaded module
+ * provides. Each verb defines itself in `src/verbs/<verb>/verb.ts`; the
+ * registry (`src/registry.ts`) lists them. This module imports no verb.
+ */
+
+export const VERB_GROUPS = ["Daily loop", "Quality", "Knowledge", "Setup and admin"] as const;
+export type VerbGroup = (typeof VERB_GROUPS)[number];
+
+type InputSchema = v.StrictObjectSchema<v.ObjectEntries, undefined>;
+
+/** What a verb's lazily loaded module provides: the core and its text rendering. */
+export interface VerbModule<Name extends string, Input, Data> {
+	run: (ctx: VerbContext, input: Input) => Promise<Result<Name, Data>>;
+	/** The human text for a result's data (the shared renderer adds message, error and hints). */
+	render: (result: Result<Name, Data>, options: RenderOptions) => string;
+	/**
+	 * For a yes/no question asked without --json: the exit code that answers
+	 * it, printing nothing on stdout (`impact --has S`). Null for an ordinary
+	 * result. It also sees failures (and crashes, as an `internal_error`
+	 * result): a question that could not be answered must not read as "no".
+	 */
+	silentExit?: (result: Result<Name, Data>, input: Input) => SilentAnswer | null;
+}
+
+/** The exit code that answers a yes/no question, and a one-line warning for stderr when the answer is a guess. */
+export interface SilentAnswer {
+	code: 0 | 1;
+	warning?: string;
+}
+
+export interface RenderOptions {
+	color: boolean;
+	verbose: boolean;
+	/** Columns the CLI's text may use (`cli/width.ts`); absent over MCP. */ width?: number;
+}
+
+/** How a verb appears over MCP: a tool, or deliberately CLI-only with the reason. */
+export type Exposure =
+	| { tool: string; /** Takes an optional absolute `path` naming the checkout to act on. */ project: boolean }
+	| { cliOnly: string };
+
+export interface VerbDefinition<Name extends string, Input extends InputSchema, Data extends v.GenericSchema> {
+	name: Name;
+	title: string;
+	summary: string;
+	/** The MCP tool's description, for agents: when to call it, what it refuses, what to relay (≤ 2 KiB). */
+	mcpDescription?: string;
+	group: VerbGroup;
+	input: Input;
+	data: Data;
+	envelope: ReturnType<typeof Envelope<Name, Data>>;
+	annotations: AnnotationPreset;
+	exposure: Exposure;
+	cli: {
+		/** Input keys filled from positional words, in order. */
+		positionals?: readonly (keyof Input["entries"] & string)[];
+		/** One-letter aliases for flags. */
+		aliases?: Readonly<Partial<Record<keyof Input["entries"] & string, string>>>;
+		examples?: readonly string[];
+		/**
+		 * A flag that turns the verb into a yes/no question answered by exit
+		 * status (`impact --has`). Given it, even a usage error fails open
+		 * (exit 0, a warning on stderr): `discern impact --has "$UNSET" && test`
+		 * must run the tests, not skip them.
+		 */
+		question?: keyof Input["entries"] & string;
+	};
+	load: () => Promise<VerbModule<Name, v.InferOutput<Input>, v.InferOutput<Data>>>;
+}
+
+export function defineVerb<const Name extends string, Input extends InputSchema, Data extends v.GenericSchema>(
+	definition: Omit<VerbDefinition<Name, Input, Data>, "envelope">,
+): VerbDefinition<Name, Input, Data> {
+	return { ...definition, envelope: Envelope(definition.name, definition.data) };
+}
+
+/** A definition as one loosely typed shape, for code that treats every verb alike (projections, tests). */
+export interface LooseVerb {
+	name: string;
+	title: string;
+	summary: string;
+	mcpDescription?: string;
+	group: VerbGroup;
+	input: InputSchema;
+	data: v.GenericSchema;
+	envelope: v.GenericSchema;
+	annotations: AnnotationPreset;
+	exposure: Exposure;
+	cli: { positionals?: readonly string[]; aliases?: Readonly<Record<string, string | undefined>>; examples?: readonly string[]; question?: string };
+	load: () => Promise<VerbModule<string, unknown, unknown>>;
+}

@@ -1,0 +1,79 @@
+import { writeCrashReport } from "./cli/crash.ts";
+import type { RunFacts, VerbContext } from "./contract/context.ts";
+import { type AnyResult, fail } from "./contract/envelope.ts";
+import type { LooseVerb, VerbModule } from "./contract/verb.ts";
+import { recordInLogbook } from "./logbook/record.ts";
+import { cleanText } from "./text/terminal.ts";
+import { endSentence } from "./text/sentence.ts";
+
+/**
+ * The one way a verb runs, from the CLI and from MCP alike: load its code,
+ * run its core with the caller's abort signal, record the logbook line, and
+ * turn a thrown error (a bug) into an `internal_error` result with a crash
+ * report, so that a CLI run exits 70 and one failed MCP call never takes
+ * the server down. The surfaces only parse input before and render after.
+ */
+export interface Invoked {
+	result: AnyResult;
+	/** The verb's loaded code; null when even loading it failed. */
+	module: VerbModule<string, unknown, unknown> | null;
+	/** Set when the core threw: where the crash report is (null if it could not be written). */
+	crash?: { report: string | null };
+}
+
+export async function invoke(verb: LooseVerb, ctx: Omit<VerbContext, "facts">, input: unknown, crashContext: readonly string[] = [verb.name]): Promise<Invoked> {
+	const facts: RunFacts = {};
+	const startedAt = new Date();
+	let module: VerbModule<string, unknown, unknown> | null = null;
+	try {
+		module = await verb.load();
+		const result = await module.run({ ...ctx, facts }, input);
+		await recordInLogbook(result, facts, ctx.surface, startedAt);
+		return { result, module };
+	} catch (error) {
+		const report = writeCrashReport(error, crashContext);
+		const where = report ? ` A crash report is at ${report}.` : "";
+		const result = fail(verb.name, "internal_error", `discern hit an internal error in ${verb.name}: ${endSentence(error instanceof Error ? error.message : String(error))}${where}`, [
+			"This is a bug in discern; please report it with the crash report.",
+		]);
+		await recordInLogbook(result, facts, ctx.surface, startedAt);
+		return { result, module, crash: { report } };
+	}
+}
+
+/** How a surface marks the parts of a text rendering (the CLI paints; MCP text stays plain). */
+export interface TextStyle {
+	failure: (message: string, error: string) => string;
+	hint: (hint: string) => string;
+	/** A success's message even when the rendering already says it all (an agent reads the text alone). */
+	alwaysMessage: boolean;
+	keepColor: boolean;
+}
+
+const PLAIN: TextStyle = {
+	failure: (message, error) => `${message} (${error})`,
+	hint: (hint) => `- ${hint}`,
+	alwaysMessage: true,
+	keepColor: false,
+};
+
+/**
+ * A result as text, in the same order on every surface: the verb's own
+ * rendering (steps, findings, …), then the message, then every hint.
+ * Foreign text a core let through loses its terminal sequences here
+ * (discern's own colors survive when the style keeps them).
+ */
+export function composeText(result: AnyResult, body: string, style: TextStyle = PLAIN): string {
+	const lines: string[] = [];
+	const shown = cleanText(body, { keepColor: style.keepColor });
+	const message = cleanText(result.message);
+	if (shown.trim() !== "") lines.push(shown.trimEnd());
+	if (result.ok) {
+		if (shown.trim() === "" || result.dry_run || (style.alwaysMessage && !shown.includes(message))) lines.push(message);
+	} else {
+		if (lines.length > 0) lines.push("");
+		lines.push(style.failure(message, result.error));
+	}
+	for (const hint of result.hints ?? []) lines.push(style.hint(cleanText(hint)));
+	return lines.join("\n");
+}
