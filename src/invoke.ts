@@ -21,12 +21,19 @@ export interface Invoked {
 	crash?: { report: string | null };
 }
 
-export async function invoke(verb: LooseVerb, ctx: Omit<VerbContext, "facts">, input: unknown, crashContext: readonly string[] = [verb.name]): Promise<Invoked> {
+export async function invoke(
+	verb: LooseVerb,
+	ctx: Omit<VerbContext, "facts">,
+	input: unknown,
+	crashContext: readonly string[] = [verb.name],
+	/** The verb's code when the surface loaded it already (the CLI renders a prompt's preview with it). */
+	loaded?: VerbModule<string, unknown, unknown>,
+): Promise<Invoked> {
 	const facts: RunFacts = {};
 	const startedAt = new Date();
-	let module: VerbModule<string, unknown, unknown> | null = null;
+	let module: VerbModule<string, unknown, unknown> | null = loaded ?? null;
 	try {
-		module = await verb.load();
+		module ??= await verb.load();
 		const result = await module.run({ ...ctx, facts }, input);
 		await recordInLogbook(result, facts, ctx.surface, startedAt);
 		return { result, module };

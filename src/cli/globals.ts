@@ -1,12 +1,14 @@
 /**
  * Flags every verb accepts, wherever they appear on the line:
- * `--json`, `--cwd DIR`/`-C DIR`, `--verbose`, `--version`/`-v`, `--help`/`-h`
+ * `--json`, `--cwd DIR`/`-C DIR`, `--verbose`, `--quiet`/`-q`, `--version`/`-v`, `--help`/`-h`
  * (described for help and "did you mean" in `global-flags.ts`).
  */
 export interface Globals {
 	json: boolean;
 	/** Fuller text output (whole job output, every path); a verb that takes `verbose` itself gets it too. */
 	verbose: boolean;
+	/** No narration or progress on stderr. */
+	quiet: boolean;
 	cwd: string | undefined;
 	version: boolean;
 	help: boolean;
@@ -17,7 +19,7 @@ export interface Globals {
 export type GlobalsOutcome = { ok: true; globals: Globals } | { ok: false; message: string };
 
 export function extractGlobals(argv: readonly string[]): GlobalsOutcome {
-	const globals: Globals = { json: false, verbose: false, cwd: undefined, version: false, help: false, rest: [] };
+	const globals: Globals = { json: false, verbose: false, quiet: false, cwd: undefined, version: false, help: false, rest: [] };
 	for (let i = 0; i < argv.length; i++) {
 		const token = argv[i] ?? "";
 		if (token === "--") {
@@ -26,6 +28,7 @@ export function extractGlobals(argv: readonly string[]): GlobalsOutcome {
 		}
 		if (token === "--json") globals.json = true;
 		else if (token === "--verbose") globals.verbose = true;
+		else if (token === "--quiet" || token === "-q") globals.quiet = true;
 		else if (token === "--version" || token === "-v") globals.version = true;
 		else if (token === "--help" || token === "-h") globals.help = true;
 		else if (token === "--cwd" || token === "-C") {

@@ -2,12 +2,12 @@ import { resolve } from "node:path";
 import * as v from "valibot";
 import type { VerbContext } from "../contract/context.ts";
 import { invoke } from "../invoke.ts";
-import { liveProgress } from "../ui/progress.ts";
 import { type AnyResult, fail } from "../contract/envelope.ts";
 import { EXIT, type ExitCode } from "../contract/exit-codes.ts";
 import { issueSentence } from "../contract/issues.ts";
 import type { LooseVerb, VerbModule } from "../contract/verb.ts";
 import { findVerb } from "../registry.ts";
+import { openSession } from "../ui/session.ts";
 import { wantsColor } from "../ui/style.ts";
 import { clip } from "../text/clip.ts";
 import { oneLine } from "../text/terminal.ts";
@@ -28,6 +28,8 @@ export interface CliEnvironment extends Streams {
 	stderrIsTTY?: boolean;
 	/** The terminal's width when stdout is one; text is laid out for it (`width.ts`). */
 	columns?: number;
+	/** Whether stdin is a terminal (with stdout: a person who can answer a prompt). */
+	stdinIsTTY?: boolean;
 	signal: AbortSignal;
 }
 
@@ -76,16 +78,13 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 			return asked ? failOpen(loose.name, problem, io) : emit(usageFailure(loose.name, problem), "", io, json, color);
 		}
 
-		const live = !json && io.stderrIsTTY ? liveProgress(io.stderr) : null;
-		const ctx: Omit<VerbContext, "facts"> = {
-			cwd: resolveCwd(io.cwd, globals.cwd),
-			env: io.env,
-			surface: "cli",
-			version: VERSION,
-			signal: io.signal,
-			...(live ? { progress: live.onEvent } : {}),
-		};
-		const { result, module, crash } = await invoke(loose, ctx, input.output, argv).finally(() => live?.clear());
+		// Loaded before the session opens: a verb that asks (setup's prompt) shows its preview with its own renderer.
+		const loaded = await loose.load();
+		const cwd = resolveCwd(io.cwd, globals.cwd);
+		const render = (shown: AnyResult) => loaded.render(shown, { color, verbose: globals.verbose });
+		const session = await openSession({ json, globals, io, verb: loose.name, cwd, render });
+		const ctx: Omit<VerbContext, "facts"> = { cwd, env: io.env, surface: "cli", version: VERSION, signal: io.signal, ...session.context };
+		const { result, module, crash } = await invoke(loose, ctx, input.output, argv, loaded).finally(session.close);
 		if (crash) io.stderr(`discern: internal error.${crash.report ? ` A crash report is at ${crash.report}.` : ""}\n`);
 		// A yes/no question answers by exit code, crashes included: "could not answer" must not read as "no".
 		const silent = json || !module ? null : answerSilently(module, result, input.output, io);
@@ -95,7 +94,7 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 			return EXIT.internal;
 		}
 		const verbose = (input.output as { verbose?: boolean }).verbose ?? globals.verbose;
-		const body = json || !module ? "" : module.render(result, { color, verbose, width: outputWidth(io.columns, io.env) });
+		const body = json || !module || session.previewShown() ? "" : module.render(result, { color, verbose, width: outputWidth(io.columns, io.env) });
 		return emit(result, body, io, json, color);
 	} catch (error) {
 		const { writeCrashReport } = await import("./crash.ts");

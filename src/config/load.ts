@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { parse, TomlError } from "smol-toml";
 import * as v from "valibot";
+import type { Narration } from "../contract/context.ts";
 import { issueSentence, pathOf } from "../contract/issues.ts";
 import { unwrapSchema } from "../contract/schema-walk.ts";
 import { scopeGlobIssues } from "../scopes/glob.ts";
@@ -24,7 +25,14 @@ export type ConfigLoad =
 	/** `bytes` is exactly what was parsed: the gate checks it against the committed blob. */
 	| { state: "valid"; path: string; config: DiscernConfig; bytes: Uint8Array };
 
-export async function loadConfig(root: string): Promise<ConfigLoad> {
+/** Load and validate `discern.toml`; `narrate` (--verbose) hears which file was read and what it held. */
+export async function loadConfig(root: string, narrate?: (event: Narration) => void): Promise<ConfigLoad> {
+	const load = await readConfig(root);
+	narrate?.({ type: "config", path: load.path, state: load.state });
+	return load;
+}
+
+async function readConfig(root: string): Promise<ConfigLoad> {
 	const path = join(root, CONFIG_FILE);
 	const file = Bun.file(path);
 	let bytes: Uint8Array;

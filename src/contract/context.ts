@@ -1,9 +1,13 @@
+import type { AnyResult } from "./envelope.ts";
 import type { RepositoryLocation } from "../git/repository.ts";
 
 /** A job starting or finishing, for live progress (a TTY line, MCP progress notifications). */
 export type ProgressEvent =
 	| { type: "start"; label: string; stage: string; done: number; total: number }
 	| { type: "finish"; label: string; stage: string; outcome: string; durationS: number; done: number; total: number };
+
+/** What a core tells a person watching with --verbose: what it loaded and what it runs. */
+export type Narration = { type: "config"; path: string; state: string } | { type: "command"; label: string; stage: string; command: string };
 
 /**
  * Everything a verb core may know about the world it runs in. Cores never
@@ -19,6 +23,10 @@ export interface VerbContext {
 	signal: AbortSignal;
 	/** Set when someone watches progress. */
 	progress?: (event: ProgressEvent) => void;
+	/** Set by the CLI under --verbose only: never with --json or --quiet, never over MCP. */
+	narrate?: (event: Narration) => void;
+	/** Set by the CLI only on an interactive terminal: shows `preview`, asks `question`, true for a yes. */
+	confirm?: (question: string, preview: AnyResult) => Promise<boolean>;
 	/**
 	 * What the core learned about where it ran, for the logbook (which must not
 	 * cost another git call). Cores fill it as they go; nothing reads it back.

@@ -41,6 +41,7 @@ export async function executePlan(
 			signal: ctx.signal,
 			ledger,
 			...(ctx.progress ? { onEvent: ctx.progress } : {}),
+			...(ctx.narrate ? { onCommand: narrateCommand(ctx.narrate) } : {}),
 			...(afterPhase ? { afterPhase } : {}),
 		});
 	} finally {
@@ -55,6 +56,10 @@ export async function executePlan(
 		diagnostics: await diagnosticsOf(report.runs, repository.root),
 		durationS: Math.round((performance.now() - started) / 100) / 10,
 	};
+}
+
+function narrateCommand(narrate: NonNullable<VerbContext["narrate"]>): (job: PlannedJob, command: string) => void {
+	return (job, command) => narrate({ type: "command", label: job.label, stage: job.stage, command });
 }
 
 /** "lint failed (exit 2)" / "test timed out" — the sentence for a red run. */

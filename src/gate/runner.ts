@@ -38,6 +38,8 @@ export interface RunOptions {
 	signal: AbortSignal;
 	graceMs?: number;
 	onEvent?: (event: RunEvent) => void;
+	/** Told of each command as it starts (a list-valued job starts several): --verbose narration. */
+	onCommand?: (job: PlannedJob, command: string) => void;
 	/**
 	 * Called after each phase that went green; a returned reason stops the run
 	 * (tree drift). The runner stays ignorant of git.
@@ -143,8 +145,9 @@ export async function runPlan(plan: GatePlan, options: RunOptions): Promise<RunR
 			);
 			runs.push(...phaseRuns);
 			const check = !failed && !options.signal.aborted ? options.afterPhase : undefined;
-			// The leftover sweep and the caller's check read different things: do both at once.
-			const [, reason] = await Promise.all([sweep(), check ? check(phase) : null]);
+			// Leftovers first, then the check: a job's background process must not edit the tree after it was looked at.
+			await sweep();
+			const reason = check ? await check(phase) : null;
 			if (reason) stoppedBy = { reason, stage: phase[0]?.stage ?? "" };
 		}
 	} finally {
@@ -192,6 +195,7 @@ async function runJobCommands(
 			if (options.signal.aborted || halt.requested) return { job, outcome: "cancelled", durationS: seconds(), timedOut: false, logPath, failedCommand: command };
 			// A list-valued job's log says which command printed what.
 			if (job.commands.length > 1) writeSync(fd, `$ ${command}\n`);
+			options.onCommand?.(job, command);
 			const result = await runCommand(command, job.timeout, fd, options, live, grace, halt);
 			lastExit = result.exitCode;
 			if (result.cancelled) return { job, outcome: "cancelled", durationS: seconds(), timedOut: false, logPath, failedCommand: command, exitCode: result.exitCode };

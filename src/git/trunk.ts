@@ -23,6 +23,8 @@ export interface TrunkClues {
 export type BranchClues = Omit<TrunkClues, "initDefault"> & {
 	/** Branch → its commit's tree: spares `rev-parse HEAD^{tree}` a process. */
 	trees: Map<string, string>;
+	/** Local branches that are symbolic refs to another ref (never a trunk of their own). */
+	symbolic: Set<string>;
 };
 
 /** Local branches and where origin/HEAD points, in one git call. */
@@ -30,6 +32,7 @@ export async function readBranchClues(cwd: string): Promise<BranchClues> {
 	const refs = await git(["for-each-ref", "--format=%(refname)%00%(symref)%00%(objectname)%00%(tree)", "refs/heads/", "refs/remotes/origin/HEAD"], cwd);
 	const localBranches = new Map<string, string>();
 	const trees = new Map<string, string>();
+	const symbolic = new Set<string>();
 	let originHead: string | null = null;
 	for (const line of refs.exitCode === 0 ? refs.stdout.split("\n") : []) {
 		const [ref, symref, sha, tree] = line.split("\0");
@@ -37,12 +40,13 @@ export async function readBranchClues(cwd: string): Promise<BranchClues> {
 		if (ref.startsWith("refs/heads/")) {
 			localBranches.set(ref.slice("refs/heads/".length), sha ?? "");
 			if (tree) trees.set(ref.slice("refs/heads/".length), tree);
+			if (symref) symbolic.add(ref.slice("refs/heads/".length));
 		}
 		else if (ref === "refs/remotes/origin/HEAD" && symref?.startsWith("refs/remotes/origin/")) {
 			originHead = symref.slice("refs/remotes/origin/".length);
 		}
 	}
-	return { localBranches, originHead, trees };
+	return { localBranches, originHead, trees, symbolic };
 }
 
 /**

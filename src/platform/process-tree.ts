@@ -185,13 +185,23 @@ async function sweepAdopted(ended: readonly JobTree[]): Promise<void> {
 	const provablyEnded = (stat: ProcStat) =>
 		leaders.has(stat.session) || leaders.has(stat.group) || (key !== undefined && tokens.has(environValue(stat.pid, key) ?? ""));
 	const deadline = Date.now() + SWEEP_LIMIT_MS;
+	// One empty look is not enough: a process that forks and exits in a loop is, between two reads of the
+	// children list, a zombie (reaped) whose child is not re-parented yet. Only several quiet looks in a row end the sweep.
+	let quiet = 0;
 	for (;;) {
 		const targets = adopted().filter((stat) => !live.has(stat.session) && !live.has(stat.group) && (live.size === 0 || provablyEnded(stat)));
-		if (targets.length === 0 || Date.now() > deadline) return;
-		killWithDescendants(targets);
+		if (targets.length === 0) quiet++;
+		else {
+			quiet = 0;
+			killWithDescendants(targets);
+		}
+		if (quiet >= QUIET_LOOKS || Date.now() > deadline) return;
 		await Bun.sleep(5);
 	}
 }
+
+/** Empty looks in a row that end a sweep. */
+const QUIET_LOOKS = 4;
 
 function killWithDescendants(targets: readonly ProcStat[]): void {
 	for (const target of targets) {

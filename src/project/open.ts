@@ -68,7 +68,7 @@ export async function openProject(
 ): Promise<Opened<{ repository: RepositoryLocation; config: DiscernConfig; configBytes: Uint8Array }>> {
 	const opened = await openRepository(ctx);
 	if (!opened.ok) return opened;
-	const load = await loadConfig(opened.repository.root);
+	const load = await loadConfig(opened.repository.root, ctx.narrate);
 	if (load.state !== "valid") return { ok: false, refusal: configRefusal(load) };
 	return { ok: true, repository: opened.repository, config: load.config, configBytes: load.bytes };
 }

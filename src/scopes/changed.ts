@@ -8,6 +8,8 @@ export interface ChangedPaths {
 	complete: boolean;
 	/** Why the list is incomplete (absent when complete). */
 	reason?: string;
+	/** Changed paths that are submodules: each stands for every path inside it. */
+	submodules: string[];
 }
 
 /** The reason given when no trunk was passed; callers that know more may replace it. */
@@ -15,8 +17,9 @@ export const NO_TRUNK_REASON = "no trunk is known, so committed changes on this 
 
 // Renames are off so that a move counts at both ends: the old path's scope
 // lost a file just as surely as the new path's scope gained one.
-// Submodule changes always count: local config or `.gitmodules` may say `ignore = all`.
-const DIFF = ["diff", "--name-only", "-z", "--no-renames", "--ignore-submodules=none"] as const;
+// Submodule changes always count: local config or `.gitmodules` may say `ignore = all`. `--raw` gives
+// the modes, so a submodule (mode 160000 on either side) is known as one.
+const DIFF = ["diff", "--raw", "-z", "--no-renames", "--ignore-submodules=none", "--abbrev=40"] as const;
 
 /**
  * Every path the branch and the working tree change: the diff against the
@@ -40,15 +43,28 @@ export async function changedPaths(root: string, trunk: string | null, options: 
 
 	const outcomes = await Promise.all(sources.map(async (source) => ({ source, result: await run(source.args) })));
 	const seen = new Set<string>();
+	const submodules = new Set<string>();
 	for (const { source, result } of outcomes) {
 		if (result.exitCode !== 0) {
 			reasons.push(`git could not list ${source.label} (${firstLine(result.stderr) || `exit ${result.exitCode}`})`);
 			continue;
 		}
-		for (const path of result.stdout.split("\0")) if (path !== "") seen.add(path);
+		const fields = result.stdout.split("\0");
+		for (let i = 0; i < fields.length; i++) {
+			const field = fields[i] ?? "";
+			if (field === "") continue;
+			// `--raw -z`: `:<old mode> <new mode> <old> <new> <status>` then the path; ls-files: paths alone.
+			if (field.startsWith(":")) {
+				const path = fields[++i] ?? "";
+				if (path === "") continue;
+				seen.add(path);
+				if (/^:(160000 |\d{6} 160000 )/.test(field)) submodules.add(path);
+			} else seen.add(field);
+		}
 	}
 	const paths = [...seen].sort();
-	return reasons.length === 0 ? { paths, complete: true } : { paths, complete: false, reason: reasons.join("; ") };
+	const found = { paths, submodules: [...submodules].sort() };
+	return reasons.length === 0 ? { ...found, complete: true } : { ...found, complete: false, reason: reasons.join("; ") };
 }
 
 function firstLine(text: string): string {

@@ -45,13 +45,14 @@ describe("per-verb help", () => {
 		expect(done).toContain("\nFlags\n  --dry-run ");
 		expect(done).toContain("\nExamples\n  discern done\n");
 		expect(done.trimEnd().endsWith("MCP tool: discern_done")).toBe(true);
-	});
+	}, 30_000);
 
 	test("no line ends in a space, and none is wider than the width (80 by default, COLUMNS when narrower)", async () => {
 		for (const columns of [undefined, "100", "72", "50", "32"]) {
 			const width = columns === undefined ? 80 : Number(columns);
-			for (const page of pages) {
-				const run = await runDiscern(["help", ...page], { env: { COLUMNS: columns } });
+			const runs = await Promise.all(pages.map((page) => runDiscern(["help", ...page], { env: { COLUMNS: columns } })));
+			for (const [index, run] of runs.entries()) {
+				const page = pages[index];
 				expect(run.exitCode).toBe(0);
 				for (const line of run.stdout.split("\n")) {
 					expect({ page, line, trailing: /\s$/.test(line) }).toEqual({ page, line, trailing: false });
@@ -59,7 +60,7 @@ describe("per-verb help", () => {
 				}
 			}
 		}
-	});
+	}, 60_000);
 
 	test("wraps to a real terminal's width (stdout a pseudo-terminal of 50 columns)", async () => {
 		const main = `${REPO_ROOT}/src/main.ts`;
@@ -84,7 +85,7 @@ describe("per-verb help", () => {
 		expect(data.verb.usage).toBe("discern docs [TARGET] [flags]");
 		expect(data.verb.arguments.map((argument) => argument.name)).toEqual(["TARGET"]);
 		expect(data.verb.flags).toContainEqual(expect.objectContaining({ name: "search", alias: "s", value: "SEARCH" }));
-		expect(data.global_flags.map((flag) => flag.name)).toEqual(["json", "cwd", "verbose"]);
+		expect(data.global_flags.map((flag) => flag.name)).toEqual(["json", "cwd", "verbose", "quiet"]);
 		expect(data.verb.examples).toContain("discern docs config");
 	});
 });

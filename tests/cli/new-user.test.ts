@@ -113,7 +113,7 @@ describe("likely first tries point at the right verb, with the reason", () => {
 				else expect((envelope.data?.verb as { name: string }).name).toBe(verb ?? "");
 			}
 		}
-	});
+	}, 30_000);
 
 	test("a typo still gets its nearest verb; a far-fetched word gets none", async () => {
 		expect((await json(["stauts"])).envelope.message).toBe("Unknown verb `stauts`. Did you mean `status`?");

@@ -25,8 +25,8 @@ describe("progress on a terminal", () => {
 		expect(output).toMatch(/⋯ lint {2}check \d+\.\d s/);
 		expect(output).toMatch(/⋯ typecheck {2}check \d+\.\d s/);
 		expect(output).toContain("2/2 done");
-		// Each redraw moves up over the previous frame and clears it.
-		expect(output).toMatch(/\u001B\[\d+A\r\u001B\[J/);
+		// Each redraw moves up over the previous frame, to its first column, and clears down (node:readline's sequences).
+		expect(output).toMatch(/\u001B\[\d+A\u001B\[1G\u001B\[0J/);
 		expect(output).toContain("prepare passed: lint, typecheck");
 	});
 

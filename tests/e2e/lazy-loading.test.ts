@@ -36,6 +36,19 @@ describe("lazy loading", () => {
 		expect(modules.filter((path) => path.includes("/src/verbs/") && !path.endsWith("/schema.ts") && !path.endsWith("/verb.ts"))).toEqual([]);
 	});
 
+	// consola's logger and the live progress line cost milliseconds at start-up: they load when something is narrated.
+	for (const args of [["--version"], ["status", "--json"], ["status"]]) {
+		test(`\`discern ${args.join(" ")}\` loads neither consola's logger nor the live progress line`, async () => {
+			const modules = await loadedModules(args);
+			expect(modules.filter((path) => /\/consola\/dist\/(index|core)\.mjs$/.test(path) || path.endsWith("/src/ui/progress.ts"))).toEqual([]);
+		});
+	}
+
+	test("`discern status --verbose` does load consola (the check is real)", async () => {
+		const modules = await loadedModules(["status", "--verbose"]);
+		expect(modules.filter((path) => path.endsWith("/consola/dist/index.mjs"))).toHaveLength(1);
+	});
+
 	test("the probe can see the SDK when it is loaded (the check is real)", async () => {
 		const probe = `await import(${JSON.stringify(join(REPO_ROOT, "src/mcp/server.ts"))}); console.log(JSON.stringify(Object.keys(require.cache)));`;
 		const child = Bun.spawn([process.execPath, "-e", probe], { cwd: REPO_ROOT, stdout: "pipe" });

@@ -65,6 +65,22 @@ describe("discern as a child subreaper (Linux)", () => {
 		});
 	}
 
+	test("a process that keeps forking, exiting and starting a new session is caught (ten runs)", async () => {
+		// Each generation forks, the parent exits at once, the child calls setsid: between two reads of discern's
+		// children list the current one may be a zombie whose child is not re-parented yet.
+		const marker = `hop${TAG}56`;
+		const hopper = `import os, time\nwhile True:\n    if os.fork():\n        os._exit(0)\n    os.setsid()\n    time.sleep(0.001)\n`;
+		const script = join(root, `${marker}.py`);
+		await writeFile(script, hopper);
+		for (let attempt = 0; attempt < 10; attempt++) {
+			const report = await run(plan([[job("hopper", [`python3 ${script} ${marker} & sleep 0.3`])]]));
+			expect(report.runs[0]?.outcome).toBe("ok");
+			const left = await survivorsByCommandLine(marker, 500);
+			for (const pid of left) process.kill(pid, "SIGKILL");
+			expect({ attempt, left }).toEqual({ attempt, left: [] });
+		}
+	}, 60_000);
+
 	test("a timed-out job's orphan that cleared its environment is killed with it", async () => {
 		const report = await run(plan([[job("hang", [`(setsid env -i sh -c 'trap \"\" TERM; sleep 1234.${TAG}55' &); trap '' TERM; sleep 60`], { timeout: 1 })]]));
 		expect(report.runs[0]?.timedOut).toBe(true);

@@ -562,6 +562,19 @@ describe("a hostile review's cases: conversions, drivers, submodules, work trees
 		expect(result.ok).toBe(true);
 		expect(result.data?.scopes_changed).toEqual(["vendor"]);
 		expect(result.steps?.map((step) => step.label)).toContain("scope:vendor");
+		expect(result.data?.all_scopes_because).toContain("submodule `vendor/lib` changed");
+	});
+
+	test("a submodule bump touches scopes for paths deep inside it and for file types, not just its folder", async () => {
+		const { r, sub } = await withSubmodule('[jobs]\ntest = "true"\n[scopes.native]\npaths = ["vendor/lib/src/**"]\ngate = "echo native"\n[scopes.csrc]\npaths = ["*.c"]\ngate = "echo c"\n');
+		await r.git("switch", "-q", "-c", "bump");
+		await sub.write("src/a.c", "int main;\n");
+		await sub.commitAll("c code");
+		await runGit(join(r.root, "vendor/lib"), ["-c", "protocol.file.allow=always", "pull", "-q", "origin", "main"]);
+		await r.git("add", "vendor/lib");
+		await r.git("commit", "-q", "-m", "bump");
+		const result = await runDone(r);
+		expect(result.data?.scopes_changed).toEqual(["native", "csrc"]);
 	});
 
 	test("a trunk named by a local hint that is the branch itself skips never-loosen loudly and records it", async () => {
@@ -633,5 +646,27 @@ describe("a folder where the lock belongs", () => {
 		expect(result.error).toBe("write_denied");
 		expect(String(result.message)).toContain(".git/discern/lock");
 		expect((await stat(join(r.root, ".git/discern/lock"))).isDirectory()).toBe(true);
+	});
+});
+
+describe("the refs that name the trunk", () => {
+	test("a job that moves the trunk branch is tree drift", async () => {
+		const r = await repo('[jobs]\ntest = "git update-ref refs/heads/main HEAD"\n');
+		await r.git("switch", "-q", "-c", "feat");
+		await r.write("notes.txt", "x\n");
+		await r.commitAll("feat");
+		const result = await runDone(r);
+		expect(result.data?.failed_stage).toBe("tree_drift");
+		expect(result.data?.drift?.files.join(" ")).toContain("the trunk `main`");
+	});
+
+	test("a trunk that is a symbolic ref to the branch under test is refused", async () => {
+		const r = await repo('[jobs]\ntest = "true"\n');
+		await r.git("switch", "-q", "-c", "feat");
+		await r.write("notes.txt", "x\n");
+		await r.commitAll("feat");
+		await r.git("symbolic-ref", "refs/heads/main", "refs/heads/feat");
+		const result = await runDone(r);
+		expect(result.error).toBe("no_trunk");
 	});
 });

@@ -45,8 +45,13 @@ describe("parseVerbArgs", () => {
 describe("extractGlobals", () => {
 	test("global flags anywhere on the line", () => {
 		const outcome = extractGlobals(["status", "--json", "-C", "/tmp", "--verbose", "--dry-run"]);
-		expect(outcome).toEqual({ ok: true, globals: { json: true, verbose: true, cwd: "/tmp", version: false, help: false, rest: ["status", "--dry-run"] } });
+		expect(outcome).toEqual({ ok: true, globals: { json: true, verbose: true, quiet: false, cwd: "/tmp", version: false, help: false, rest: ["status", "--dry-run"] } });
 		expect(extractGlobals(["--cwd=/x", "doctor"])).toMatchObject({ ok: true, globals: { cwd: "/x", rest: ["doctor"] } });
+	});
+
+	test("--quiet and -q anywhere on the line", () => {
+		expect(extractGlobals(["-q", "prepare"])).toMatchObject({ ok: true, globals: { quiet: true, rest: ["prepare"] } });
+		expect(extractGlobals(["done", "--quiet"])).toMatchObject({ ok: true, globals: { quiet: true, rest: ["done"] } });
 	});
 
 	test("`--` stops global parsing", () => {

@@ -256,7 +256,7 @@ describe("changedPaths", () => {
 		await r.write("src/lib.ts", "staged\n");
 		await r.git("add", "src/lib.ts");
 		await r.write("src/lib.ts", "unstaged\n");
-		expect(await changedPaths(r.root, "refs/heads/main")).toEqual({ paths: ["src/lib.ts"], complete: true });
+		expect(await changedPaths(r.root, "refs/heads/main")).toEqual({ paths: ["src/lib.ts"], submodules: [], complete: true });
 	});
 });
 

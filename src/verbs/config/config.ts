@@ -15,7 +15,7 @@ export async function config(ctx: VerbContext, input: v.InferOutput<typeof Confi
 	if (usage) return fail("config", "invalid_arguments", usage, ["Run `discern help config`; `discern docs config` lists every key."]);
 	const opened = await openRepository(ctx);
 	if (!opened.ok) return asVerb("config", opened.refusal);
-	const load = await loadConfig(opened.repository.root);
+	const load = await loadConfig(opened.repository.root, ctx.narrate);
 	if (load.state === "missing") return asVerb("config", configRefusal(load));
 	// `set` may be exactly how a person repairs an invalid file: it judges the result itself.
 	if (input.action === "set") {

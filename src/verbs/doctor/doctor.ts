@@ -34,7 +34,7 @@ export async function doctor(ctx: VerbContext, input: v.InferOutput<typeof Docto
 	if (located.found) {
 		if (ctx.facts) ctx.facts.repository = located.repository;
 		const root = located.repository.root;
-		const config = await loadConfig(root);
+		const config = await loadConfig(root, ctx.narrate);
 		const [access, identity, trunk, jobs, wiring] = await Promise.all([
 			checkGitAccess(root),
 			checkIdentity(ctx, root),

@@ -16,6 +16,7 @@ import { type BranchClues, readBranchClues, type Trunk } from "../../git/trunk.t
 import { configNotCommitted } from "../../gate/committed-config.ts";
 import { type TrunkAuthority, trunkAuthority } from "../../gate/trunk-authority.ts";
 import { gateChanges } from "../../gate/gate-changes.ts";
+import { readTrunkRefs } from "../../gate/trunk-watch.ts";
 import { writeDenied } from "../../gate/write-denied.ts";
 import { openProject } from "../../project/open.ts";
 import { quoteName } from "../../text/terminal.ts";
@@ -115,6 +116,11 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 	}
 	const head = working.head;
 	const branch = working.branch;
+	if (trunk.name && clues.symbolic.has(trunk.name)) {
+		return fail("done", "no_trunk", `The trunk \`${trunk.name}\` is a symbolic ref to another branch: a trunk must be a branch of its own to judge against.`, [
+			`Make \`${trunk.name}\` a real branch again (\`git update-ref --no-deref refs/heads/${trunk.name} <commit>\`), then run \`discern done\`.`,
+		]);
+	}
 	// The branch's tree came with the branch list; ask git only if the branch moved in between.
 	const [tree, notCommitted, scopes, proof, last] = await Promise.all([
 		clues.localBranches.get(branch) === head ? (clues.trees.get(branch) ?? "") : gitLine(["rev-parse", "--verify", "--quiet", `${head}^{tree}`], repository.root).then((line) => line ?? ""),
@@ -231,9 +237,12 @@ async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 	let last = await snapshotOf(repository.root, run.start);
 	let drift: { stage: string; files: string[] } | undefined;
 	// 7. Tree drift: after each green phase, no job may have changed the tree (tracked or untracked), HEAD or the branch.
+	const trunkRefs = await readTrunkRefs(repository.root, run.trunk.name);
 	const afterPhase = async (phase: readonly PlannedJob[]) => {
-		const now = await snapshotOf(repository.root, await run.evidence.status());
+		const [state, refsNow] = await Promise.all([run.evidence.status(), readTrunkRefs(repository.root, run.trunk.name)]);
+		const now = await snapshotOf(repository.root, state);
 		const files = pathsChanged(last, now);
+		if (refsNow !== trunkRefs) files.unshift(`(the trunk \`${run.trunk.name ?? "?"}\` or origin/HEAD was moved)`);
 		last = now;
 		if (files.length === 0) return null;
 		drift = { stage: phase[0]?.stage ?? "", files };

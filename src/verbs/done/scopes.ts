@@ -24,6 +24,11 @@ export async function scopesTouched(root: string, trunk: Trunk, branch: string, 
 	}
 	// A full ref: a tag with the trunk's name must not be taken for it.
 	const changed = await changedPaths(root, trunk.exists && trunk.name ? `refs/heads/${trunk.name}` : null);
-	const classified = classify(changed.paths, compileScopes(config.scopes), changed.complete);
-	return { touched: classified.touched, allBecause: changed.complete ? null : (changed.reason ?? "git could not list the branch's changes") };
+	const classified = classify(changed.paths, compileScopes(config.scopes), changed.complete, changed.submodules);
+	const allBecause = !changed.complete
+		? (changed.reason ?? "git could not list the branch's changes")
+		: changed.submodules.length > 0
+			? `the submodule${changed.submodules.length === 1 ? "" : "s"} ${changed.submodules.map((path) => `\`${path}\``).join(", ")} changed, and any path inside may belong to any scope`
+			: null;
+	return { touched: classified.touched, allBecause };
 }

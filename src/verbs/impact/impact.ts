@@ -38,7 +38,7 @@ export async function impact(ctx: VerbContext, input: v.InferOutput<typeof Impac
 		trunk.name && !trunk.exists && changes.reason
 			? changes.reason.replace(NO_TRUNK_REASON, `the trunk \`${clip(trunk.name)}\` does not exist locally, so committed changes on this branch cannot be listed`)
 			: changes.reason;
-	const classification = classify(changes.paths, compileScopes(config.scopes), changes.complete);
+	const classification = classify(changes.paths, compileScopes(config.scopes), changes.complete, changes.submodules);
 
 	const data: ImpactData = {
 		scopes: classification.code ? [...classification.touched, CODE_MARKER] : classification.touched,

@@ -64,11 +64,17 @@ export async function setup(ctx: VerbContext, input: v.InferOutput<typeof SetupI
 		...(file.action === "keep" ? { note: "exists; left alone" } : {}),
 	}));
 	if (!input.confirmed || input.dry_run) {
-		return ok("setup", `Would write ${CONFIG_FILE}. ${found}`, data, {
+		const preview = ok("setup", `Would write ${CONFIG_FILE}. ${found}`, data, {
 			dry_run: true,
 			plan,
 			hints: ["Review the proposal, then run `discern setup --confirmed` to write it."],
 		});
+		// On an interactive terminal a yes is the consent --confirmed gives; anywhere else, the preview is the answer.
+		if (input.dry_run || !ctx.confirm) return preview;
+		const creating = data.files.filter((file) => file.action === "create").map((file) => file.path);
+		if (!(await ctx.confirm(`Write ${creating.join(" and ")}?`, preview))) {
+			return ok("setup", `Nothing written. ${found}`, data, { dry_run: true, plan, hints: ["Run `discern setup --confirmed` when you want it written."] });
+		}
 	}
 	try {
 		// Check every target first, so a refusal leaves nothing half-written.

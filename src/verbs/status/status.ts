@@ -21,7 +21,7 @@ export async function status(ctx: VerbContext, _input: Record<string, never>): P
 	const branches = readBranchClues(repository.root);
 	const [working, config] = await Promise.all([
 		readWorkingState(repository.root),
-		loadConfig(repository.root),
+		loadConfig(repository.root, ctx.narrate),
 		branches.catch(() => undefined),
 	]);
 	if (ctx.facts) Object.assign(ctx.facts, { branch: working?.branch ?? null, head: working?.head?.slice(0, 7) ?? null });
