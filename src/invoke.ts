@@ -4,6 +4,7 @@ import { type AnyResult, fail } from "./contract/envelope.ts";
 import type { LooseVerb, VerbModule } from "./contract/verb.ts";
 import { recordInLogbook } from "./logbook/record.ts";
 import { cleanText } from "./text/terminal.ts";
+import { endSentence } from "./text/sentence.ts";
 
 /**
  * The one way a verb runs, from the CLI and from MCP alike: load its code,
@@ -39,7 +40,7 @@ export async function invoke(
 	} catch (error) {
 		const report = writeCrashReport(error, crashContext);
 		const where = report ? ` A crash report is at ${report}.` : "";
-		const result = fail(verb.name, "internal_error", `discern hit an internal error in ${verb.name}: ${error instanceof Error ? error.message : String(error)}.${where}`, [
+		const result = fail(verb.name, "internal_error", `discern hit an internal error in ${verb.name}: ${endSentence(error instanceof Error ? error.message : String(error))}${where}`, [
 			"This is a bug in discern; please report it with the crash report.",
 		]);
 		await recordInLogbook(result, facts, ctx.surface, startedAt);

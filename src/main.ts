@@ -30,6 +30,8 @@ const exitCode = await runCli(process.argv.slice(2), {
 	env: process.env,
 	isTTY: isatty(1),
 	stderrIsTTY: isatty(2),
+	// Read only for a terminal: a pipe has no width (help then lays out for COLUMNS or 80).
+	...(isatty(1) && process.stdout.columns > 0 ? { columns: process.stdout.columns } : {}),
 	stdinIsTTY: isatty(0),
 	signal: controller.signal,
 	stdout: (text) => {

@@ -1,22 +1,25 @@
-import { type ArgDef, type CommandDef, defineCommand, renderUsage } from "citty";
+import { type ArgDef, type ArgsDef, type CommandDef, defineCommand } from "citty";
 import type { LooseVerb } from "../contract/verb.ts";
 import { LOOSE_VERBS } from "../registry.ts";
-import { plain } from "../ui/style.ts";
 import { flagSpecs } from "./flags.ts";
+import { GLOBAL_FLAGS } from "./global-flags.ts";
 
 /**
  * The citty command tree, built from the registry. discern parses strictly
- * itself (citty's parser lets unknown flags through); citty renders usage.
+ * itself (citty's parser lets unknown flags through); help pages are laid out
+ * from this tree by `usage.ts` (citty's own renderer pads lines with spaces
+ * and cannot wrap to the terminal).
  */
-const GLOBAL_ARGS: Record<string, ArgDef> = {
-	json: { type: "boolean", description: "Print the result envelope as one JSON document, and nothing else." },
-	cwd: { type: "string", alias: "C", description: "Act as if started in DIR.", valueHint: "DIR" },
-	verbose: { type: "boolean", description: "Fuller text output (whole job output, every path) and narration on stderr: config file, git calls, job commands." },
-	quiet: { type: "boolean", alias: "q", description: "No narration on stderr: no progress, no per-job lines." },
-};
+export const GLOBAL_ARGS: ArgsDef = Object.fromEntries(
+	GLOBAL_FLAGS.map((flag): [string, ArgDef] => {
+		const alias = flag.alias ? { alias: flag.alias } : {};
+		return [flag.name, flag.value ? { type: "string", description: flag.description, valueHint: flag.value, ...alias } : { type: "boolean", description: flag.description, ...alias }];
+	}),
+);
 
-export function verbCommand(verb: LooseVerb): CommandDef {
-	const args: Record<string, ArgDef> = {};
+/** A verb's own arguments and flags (the global ones are added by `verbCommand`). */
+export function verbArgs(verb: LooseVerb): ArgsDef {
+	const args: ArgsDef = {};
 	for (const spec of flagSpecs(verb)) {
 		const common = { description: spec.description, ...(spec.alias ? { alias: spec.alias } : {}) };
 		if (spec.positional) args[spec.flag] = { type: "positional", description: spec.description, required: spec.required };
@@ -24,7 +27,12 @@ export function verbCommand(verb: LooseVerb): CommandDef {
 		else if (spec.kind === "enum") args[spec.flag] = { type: "enum", options: [...(spec.options ?? [])], ...common };
 		else args[spec.flag] = { type: "string", valueHint: spec.kind === "number" ? "N" : spec.flag.toUpperCase(), ...common };
 	}
-	return defineCommand({ meta: { name: verb.name, description: verb.summary }, args: { ...args, ...GLOBAL_ARGS } });
+	return args;
+}
+
+export function verbCommand(verb: LooseVerb): CommandDef {
+	// A verb's own flag of a global name (doctor's `--verbose`) describes it better.
+	return defineCommand({ meta: { name: verb.name, description: verb.summary }, args: { ...GLOBAL_ARGS, ...verbArgs(verb) } });
 }
 
 export const rootCommand = defineCommand({
@@ -32,10 +40,3 @@ export const rootCommand = defineCommand({
 	args: GLOBAL_ARGS,
 	subCommands: () => Object.fromEntries(LOOSE_VERBS.map((verb) => [verb.name, verbCommand(verb)])),
 });
-
-/** One verb's usage text, without color (it may travel inside a JSON result). */
-export async function verbUsage(verb: LooseVerb): Promise<string> {
-	const usage = await renderUsage(verbCommand(verb), rootCommand);
-	const examples = verb.cli.examples?.length ? `\n\nEXAMPLES\n\n${verb.cli.examples.map((line) => `  ${line}`).join("\n")}` : "";
-	return plain(usage) + examples;
-}

@@ -2,7 +2,7 @@ import * as v from "valibot";
 import type { LooseVerb } from "../contract/verb.ts";
 import { unwrapSchema } from "../contract/schema-walk.ts";
 import { clip } from "../text/clip.ts";
-import { nearest } from "../text/suggest.ts";
+import { unknownFlag } from "./suggest-flag.ts";
 
 /**
  * A verb's CLI flags, derived from its Valibot input schema: the schema is
@@ -90,7 +90,7 @@ export function parseVerbArgs(verb: LooseVerb, tokens: readonly string[]): Parse
 				continue;
 			}
 			const spec = byFlag.get(name);
-			if (!spec || spec.positional) return { ok: false, message: `unknown flag \`${clip(name)}\` for \`discern ${verb.name}\`${suggestFlag(name, specs)}` };
+			if (!spec || spec.positional) return { ok: false, message: unknownFlag(name, verb.name, specs.filter((one) => !one.positional).map((one) => one.flag)) };
 			if (spec.kind === "boolean") {
 				if (inline === undefined) raw[spec.key] = true;
 				else if (inline === "true" || inline === "false") raw[spec.key] = inline === "true";
@@ -112,11 +112,4 @@ export function parseVerbArgs(verb: LooseVerb, tokens: readonly string[]): Parse
 function splitInline(token: string): [string, string | undefined] {
 	const equals = token.indexOf("=");
 	return equals > 0 ? [token.slice(0, equals), token.slice(equals + 1)] : [token, undefined];
-}
-
-function suggestFlag(name: string, specs: readonly FlagSpec[]): string {
-	const flags = specs.filter((spec) => !spec.positional).map((spec) => `--${spec.flag}`);
-	if (flags.length === 0) return " (it takes no flags)";
-	const close = nearest(name.replace(/^-+/, ""), flags.map((flag) => flag.slice(2)));
-	return close ? `; did you mean \`--${close}\`?` : ` (flags: ${flags.join(", ")})`;
 }

@@ -1,6 +1,7 @@
 /**
  * Flags every verb accepts, wherever they appear on the line:
- * `--json`, `--cwd DIR`/`-C DIR`, `--verbose`, `--quiet`/`-q`, `--version`, `--help`/`-h`.
+ * `--json`, `--cwd DIR`/`-C DIR`, `--verbose`, `--quiet`/`-q`, `--version`/`-v`, `--help`/`-h`
+ * (described for help and "did you mean" in `global-flags.ts`).
  */
 export interface Globals {
 	json: boolean;
@@ -28,7 +29,7 @@ export function extractGlobals(argv: readonly string[]): GlobalsOutcome {
 		if (token === "--json") globals.json = true;
 		else if (token === "--verbose") globals.verbose = true;
 		else if (token === "--quiet" || token === "-q") globals.quiet = true;
-		else if (token === "--version") globals.version = true;
+		else if (token === "--version" || token === "-v") globals.version = true;
 		else if (token === "--help" || token === "-h") globals.help = true;
 		else if (token === "--cwd" || token === "-C") {
 			const value = argv[++i];

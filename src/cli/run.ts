@@ -12,8 +12,12 @@ import { wantsColor } from "../ui/style.ts";
 import { clip } from "../text/clip.ts";
 import { oneLine } from "../text/terminal.ts";
 import { VERSION } from "../version.ts";
+import { capitalize, endSentence } from "../text/sentence.ts";
 import { flagSpecs, parseVerbArgs } from "./flags.ts";
 import { extractGlobals } from "./globals.ts";
+import { unknownFlag } from "./suggest-flag.ts";
+import { versionResult } from "./version.ts";
+import { outputWidth } from "./width.ts";
 import { type Streams, writeResult } from "./output.ts";
 
 export interface CliEnvironment extends Streams {
@@ -22,6 +26,8 @@ export interface CliEnvironment extends Streams {
 	isTTY: boolean;
 	/** Whether stderr is a terminal (for the live progress line). */
 	stderrIsTTY?: boolean;
+	/** The terminal's width when stdout is one; text is laid out for it (`width.ts`). */
+	columns?: number;
 	/** Whether stdin is a terminal (with stdout: a person who can answer a prompt). */
 	stdinIsTTY?: boolean;
 	signal: AbortSignal;
@@ -43,11 +49,7 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 	try {
 		if (!extracted.ok) return emit(usageFailure("help", extracted.message), "", io, json, color);
 		const { globals } = extracted;
-		if (globals.version) {
-			if (json) io.stdout(`${JSON.stringify({ version: VERSION })}\n`);
-			else io.stdout(`discern ${VERSION}\n`);
-			return EXIT.ok;
-		}
+		if (globals.version) return emit(versionResult(), "", io, json, color);
 		const [word, ...tokens] = globals.rest;
 		if (word === "mcp" && !globals.help) {
 			// The server takes no flags or words of its own (only --cwd): anything else is a typo worth hearing about.
@@ -55,9 +57,11 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 			const { serveStdio } = await import("../mcp/stdio.ts");
 			return await serveStdio({ cwd: resolveCwd(io.cwd, globals.cwd), env: io.env, signal: io.signal });
 		}
-		const helpTarget = globals.help ? (word === undefined || word === "help" ? tokens : [word]) : null;
+		// `discern help --help` is help's own page; `discern help done --help` is done's.
+		const helpTarget = globals.help ? (word === undefined ? [] : word === "help" && tokens.length > 0 ? tokens : [word]) : null;
 		const verb = helpTarget ? findVerb("help") : word === undefined ? findVerb("help") : findVerb(word);
 		if (!verb) {
+			if (word?.startsWith("-")) return emit(usageFailure("help", unknownFlag(word, null, [])), "", io, json, color);
 			const { unknownVerb } = await import("../verbs/help/help.ts");
 			return emit(unknownVerb(word ?? ""), "", io, json, color);
 		}
@@ -90,13 +94,13 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 			return EXIT.internal;
 		}
 		const verbose = (input.output as { verbose?: boolean }).verbose ?? globals.verbose;
-		const body = json || !module || session.previewShown() ? "" : module.render(result, { color, verbose });
+		const body = json || !module || session.previewShown() ? "" : module.render(result, { color, verbose, width: outputWidth(io.columns, io.env) });
 		return emit(result, body, io, json, color);
 	} catch (error) {
 		const { writeCrashReport } = await import("./crash.ts");
 		const report = writeCrashReport(error, argv);
 		const where = report ? ` A crash report is at ${report}.` : "";
-		const message = `discern hit an internal error: ${error instanceof Error ? error.message : String(error)}.${where}`;
+		const message = `discern hit an internal error: ${endSentence(error instanceof Error ? error.message : String(error))}${where}`;
 		io.stderr(`discern: internal error.${where}\n`);
 		const result = fail(verbName, "internal_error", message, ["This is a bug in discern; please report it with the crash report."]);
 		emit(result, "", io, json, color);
@@ -125,9 +129,8 @@ function emit(result: AnyResult, body: string, io: Streams, json: boolean, color
 }
 
 function usageFailure(verb: string, message: string): AnyResult {
-	const capitalized = message.charAt(0).toUpperCase() + message.slice(1);
 	const help = verb === "help" ? "`discern help`" : `\`discern help ${verb}\``;
-	return fail(verb, "invalid_arguments", `${capitalized}.`, [`Run ${help} for the flags it takes.`]);
+	return fail(verb, "invalid_arguments", endSentence(capitalize(message)), [`Run ${help} for the flags it takes.`]);
 }
 
 /** Name CLI problems by the flag a person typed: "`--search` must not be empty". */

@@ -38,6 +38,7 @@ export interface SilentAnswer {
 export interface RenderOptions {
 	color: boolean;
 	verbose: boolean;
+	/** Columns the CLI's text may use (`cli/width.ts`); absent over MCP. */ width?: number;
 }
 
 /** How a verb appears over MCP: a tool, or deliberately CLI-only with the reason. */

@@ -4,6 +4,7 @@ import { clip } from "../text/clip.ts";
 import { readExcerpt, readUpTo } from "./output.ts";
 import { reportDiagnostics } from "./reports/detect.ts";
 import type { JobRun } from "./runner.ts";
+import { noun } from "../text/plural.ts";
 
 /** Reports and outputs larger than this are not scanned for SARIF/JUnit. */
 // Parsing is done in memory; keep it well inside discern's memory budget.
@@ -52,7 +53,7 @@ export async function diagnosticsOf(runs: readonly JobRun[], root: string): Prom
 			diagnostics.push({
 				tool: run.job.label,
 				severity: "warning",
-				message: `${found.omitted} more ${found.format === "sarif" ? "SARIF" : "JUnit"} finding(s) were left out; the whole report is in the job's output or report file`,
+				message: `${found.omitted} more ${found.format === "sarif" ? "SARIF" : "JUnit"} ${noun(found.omitted, "finding was", "findings were")} left out; the whole report is in the job's output or report file`,
 				reproduce_cmd: command,
 			});
 		}

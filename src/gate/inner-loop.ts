@@ -9,6 +9,7 @@ import { lockCheckout } from "./lock.ts";
 import { planGate, planItems } from "./plan.ts";
 import type { FailedStage, InnerLoopData } from "./schema.ts";
 import { configDigest, writeLastRun } from "./state.ts";
+import { plural } from "../text/plural.ts";
 
 /**
  * `prepare` (formatters, then lint and typecheck) and `test` (the test
@@ -26,7 +27,7 @@ export async function innerLoop<const Verb extends "prepare" | "test">(
 	const plan = planGate(verb, config);
 	if (input.dry_run) {
 		const count = plan.phases.flat().length;
-		return ok(verb, `Would run ${count} job(s); nothing ran.`, { failed_stage: null, modified: [], interrupted: false }, { dry_run: true, plan: planItems(plan) });
+		return ok(verb, `Would run ${plural(count, "job")}; nothing ran.`, { failed_stage: null, modified: [], interrupted: false }, { dry_run: true, plan: planItems(plan) });
 	}
 	const locked = lockCheckout(repository, verb);
 	if (!locked.ok) return asVerb(verb, locked.refusal);
@@ -63,7 +64,7 @@ export async function innerLoop<const Verb extends "prepare" | "test">(
 		const passed = labels.length > 0 ? `${verb} passed: ${labels.join(", ")} (${labels.length} job${labels.length === 1 ? "" : "s"}, ${durationS} s).` : `${verb} had no jobs to run.`;
 		const hints = [
 			...leftovers,
-			...(modified.length > 0 ? [`Formatters changed ${modified.length} file(s): review and commit them.`] : []),
+			...(modified.length > 0 ? [`Formatters changed ${plural(modified.length, "file")}: review and commit them.`] : []),
 			...(labels.length === 0 ? [`Declare ${verb === "test" ? "a test-stage job" : "fix or check jobs"} in discern.toml.`] : []),
 			verb === "prepare" ? "Next: `discern test`, then commit and run `discern done`." : "Next: commit, then run `discern done`.",
 		];

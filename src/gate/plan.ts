@@ -1,6 +1,7 @@
 import type { PlanItem } from "../contract/envelope.ts";
 import { type Job, resolveJobs } from "../config/jobs.ts";
 import type { DiscernConfig, Stage } from "../config/schema.ts";
+import { plural } from "../text/plural.ts";
 
 /** The gate verbs, each running a different part of the plan. */
 export type GateVerb = "prepare" | "test" | "done";
@@ -97,7 +98,7 @@ function scopeGates(config: DiscernConfig, changed: readonly string[], skipped: 
 export function planItems(plan: GatePlan): PlanItem[] {
 	const items: PlanItem[] = [];
 	plan.phases.forEach((phase, index) => {
-		const together = phase.length > 1 ? `; runs alongside ${phase.length - 1} other job(s)` : "";
+		const together = phase.length > 1 ? `; runs alongside ${plural(phase.length - 1, "other job")}` : "";
 		for (const job of phase) {
 			items.push({ kind: job.kind, label: job.label, disposition: "run", note: `phase ${index + 1}, ${job.stage} stage: ${job.commands.join(" && ")}${together}` });
 		}

@@ -1,6 +1,7 @@
 import type { Result } from "../contract/envelope.ts";
 import type { RenderOptions } from "../contract/verb.ts";
 import { MARK, paint } from "../ui/style.ts";
+import { plural } from "../text/plural.ts";
 
 const OUTCOME_MARK = { ok: ["✔", "green"], failed: ["✖", "red"], cancelled: ["■", "yellow"], skipped: ["·", "dim"] } as const;
 
@@ -60,7 +61,7 @@ export function diagnosticLines(result: Result<string, unknown>, { color, verbos
 		if (diagnostic.output) {
 			const outputLines = diagnostic.output.trimEnd().split("\n");
 			const shown = verbose ? outputLines : outputLines.slice(-TAIL_LINES);
-			if (shown.length < outputLines.length) lines.push(paint(`  … ${outputLines.length - shown.length} earlier line(s); --verbose shows them`, "dim", color));
+			if (shown.length < outputLines.length) lines.push(paint(`  … ${plural(outputLines.length - shown.length, "earlier line")}; --verbose shows them`, "dim", color));
 			lines.push(...shown.map((line) => `  │ ${line}`));
 		} else if (diagnostic.tool.startsWith("standard:")) {
 			lines.push(`  ${diagnostic.message}`);

@@ -25,6 +25,7 @@ import { callProgress, HEARTBEAT_MS } from "./progress.ts";
 import { listResources, RESOURCE_TEMPLATES, readResource } from "./resources.ts";
 import { failure, ScreenedTransport } from "./screen.ts";
 import { folderOf, type ToolEntry, toolEntries } from "./tools.ts";
+import { endSentence } from "../text/sentence.ts";
 
 export interface ServerOptions {
 	/** The working root: where tools act when a call gives no `path`. */
@@ -108,7 +109,7 @@ export function createServer(options: ServerOptions): Server {
 
 /** Bad arguments are the tool's own envelope, valid against its outputSchema, like every other failure. */
 function invalidArguments(entry: ToolEntry, problem: string): CallToolResult {
-	const result = fail(entry.verb.name, "invalid_arguments", `Invalid arguments for ${entry.name}: ${problem}.`, [`See the inputSchema of ${entry.name} in tools/list.`]);
+	const result = fail(entry.verb.name, "invalid_arguments", `Invalid arguments for ${entry.name}: ${endSentence(problem)}`, [`See the inputSchema of ${entry.name} in tools/list.`]);
 	return { structuredContent: asObject(result), content: [{ type: "text", text: result.message }], isError: true };
 }
 

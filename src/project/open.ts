@@ -6,6 +6,8 @@ import { locateRepository, type RepositoryLocation } from "../git/repository.ts"
 import { folderProblem } from "../platform/folder.ts";
 import { clip } from "../text/clip.ts";
 import { oneLine, quoteName } from "../text/terminal.ts";
+import { endSentence } from "../text/sentence.ts";
+import { plural } from "../text/plural.ts";
 
 export type Opened<T> = ({ ok: true } & T) | { ok: false; refusal: Refusal };
 
@@ -37,7 +39,7 @@ export async function openRepository(ctx: VerbContext): Promise<Opened<{ reposit
 export function folderRefusal(cwd: string, problem: string): Refusal {
 	return {
 		error: "no_repository",
-		message: `discern cannot work in ${quoteName(cwd)}: ${clip(problem)}.`,
+		message: `discern cannot work in ${quoteName(cwd)}: ${endSentence(clip(problem))}`,
 		hints: ["Pass --cwd DIR naming a folder inside a git checkout (MCP: an absolute `path`)."],
 	};
 }
@@ -55,7 +57,7 @@ export function configRefusal(load: Exclude<ConfigLoad, { state: "valid" }>): Re
 	const where = first?.line ? ` (line ${first.line})` : "";
 	return {
 		error: "invalid_config",
-		message: `${CONFIG_FILE} has ${load.issues.length} problem${load.issues.length === 1 ? "" : "s"}; first${where}: ${(first?.message ?? "unknown").replace(/[.?]$/, "")}.`,
+		message: `${CONFIG_FILE} has ${plural(load.issues.length, "problem")}; first${where}: ${endSentence(first?.message ?? "unknown")}`,
 		hints: ["Run `discern config validate` to see every problem with its line.", "See `discern docs config` for the reference."],
 	};
 }

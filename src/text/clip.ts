@@ -13,7 +13,7 @@ export function clip(value: string, limit = ECHO_LIMIT): string {
 	// Never split a surrogate pair: half a character is not valid text.
 	const last = head.charCodeAt(head.length - 1);
 	if (last >= 0xd800 && last <= 0xdbff) head = head.slice(0, -1);
-	return `${head}… (${value.length - head.length} more characters)`;
+	return `${head}… (${value.length - head.length} more ${value.length - head.length === 1 ? "character" : "characters"})`;
 }
 
 /** Items listed in a message or hint: the first `max`, then how many more. */

@@ -132,7 +132,7 @@ describe("CLI conventions", () => {
 	test("`mcp` has help, and refuses arguments it does not take", async () => {
 		const help = await runDiscern(["help", "mcp"]);
 		expect(help.exitCode).toBe(0);
-		expect(help.stdout).toContain("USAGE discern mcp");
+		expect(help.stdout).toContain("Usage: discern mcp");
 		const bad = await runDiscern(["mcp", "--bogus", "--json"]);
 		expect(bad.exitCode).toBe(2);
 		expect(onlyJson(bad.stdout).error).toBe("invalid_arguments");

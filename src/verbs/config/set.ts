@@ -5,6 +5,8 @@ import { CONFIG_FILE, parseConfig } from "../../config/load.ts";
 import { WriteDeniedError, writeFileAtomic } from "../../platform/files.ts";
 import { clip } from "../../text/clip.ts";
 import type { ConfigData } from "./schema.ts";
+import { noun, plural } from "../../text/plural.ts";
+import { endSentence } from "../../text/sentence.ts";
 
 const BOM = "\uFEFF";
 
@@ -32,7 +34,7 @@ export async function setConfigKey(root: string, path: string, key: string, inpu
 	};
 	const value = tomlValue(input);
 	if (value.kind === "invalid") {
-		return fail("config", "invalid_arguments", `Cannot set \`${clip(key)}\`: ${clip(value.reason, 400)}. Nothing was written.`, [
+		return fail("config", "invalid_arguments", `Cannot set \`${clip(key)}\`: ${endSentence(clip(value.reason, 400))} Nothing was written.`, [
 			'Write it as TOML, e.g. `{ run = "npm test", timeout = 600 }`; to set a string that starts with `{`, quote it as a TOML string.',
 		], { data: base });
 	}
@@ -43,11 +45,11 @@ export async function setConfigKey(root: string, path: string, key: string, inpu
 		const asString = attempt(stringifyString(input));
 		if (asString.checked?.ok) ({ edit, checked } = asString);
 	}
-	if (!edit.ok) return fail("config", "invalid_arguments", `Cannot set \`${clip(key)}\`: ${clip(edit.reason, 400)}.`, ["Open discern.toml and edit it there; `discern config validate` checks the result."], { data: base });
+	if (!edit.ok) return fail("config", "invalid_arguments", `Cannot set \`${clip(key)}\`: ${endSentence(clip(edit.reason, 400))}`, ["Open discern.toml and edit it there; `discern config validate` checks the result."], { data: base });
 	const remaining = checked && !checked.ok ? checked.issues : [];
 	const improves = !before.ok && remaining.length < before.issues.length;
 	if (remaining.length > 0 && !improves) {
-		return fail("config", "invalid_arguments", `Setting \`${clip(key)}\` to ${clip(edit.after)} would leave discern.toml invalid: ${remaining[0]?.message ?? "see the issues"}. Nothing was written.`, [
+		return fail("config", "invalid_arguments", `Setting \`${clip(key)}\` to ${clip(edit.after)} would leave discern.toml invalid: ${endSentence(remaining[0]?.message ?? "see the issues")} Nothing was written.`, [
 			"Check the key and the value's type in `discern docs config`.",
 		], { data: { ...base, valid: false, issues: remaining } });
 	}
@@ -69,7 +71,7 @@ export async function setConfigKey(root: string, path: string, key: string, inpu
 		if (error instanceof WriteDeniedError) return fail("config", "write_denied", error.message, ["discern does not write through symlinks; edit the file itself."], { data: base });
 		throw error;
 	}
-	const left = remaining.length > 0 ? ` ${remaining.length} problem(s) remain: \`discern config validate\` lists them.` : "";
+	const left = remaining.length > 0 ? ` ${plural(remaining.length, "problem")} ${noun(remaining.length, "remains", "remain")}: \`discern config validate\` lists ${noun(remaining.length, "it", "them")}.` : "";
 	return ok("config", `Set ${clip(key)} = ${clip(edit.after)} (${described}).${left}`, { ...data, edit: { ...change, written: true } }, {
 		hints: [remaining.length > 0 ? "Fix the remaining problems, then commit discern.toml." : "Commit discern.toml when you are happy with it."],
 	});

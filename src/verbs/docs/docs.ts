@@ -5,6 +5,7 @@ import { MANUAL } from "../../manual/pages.generated.ts";
 import { findPage, normalizeTarget, type Page, pageFromMarkdown, searchPages } from "../../reader/pages.ts";
 import type { DocsData, DocsInput } from "./schema.ts";
 import { clip } from "../../text/clip.ts";
+import { noun, plural } from "../../text/plural.ts";
 
 let pages: Page[] | undefined;
 
@@ -26,7 +27,7 @@ export async function docs(_ctx: VerbContext, input: v.InferOutput<typeof DocsIn
 		}
 		const matches = searchPages(within, input.search);
 		const where = input.target === undefined ? "" : ` under \`${clip(normalizeTarget(input.target))}\``;
-		return ok("docs", `${matches.length} page(s) match "${clip(input.search)}"${where}.`, { mode: "search", query: clip(input.search), matches }, matches.length === 0 ? { hints: ["Try fewer or other words, or `discern docs` for the index."] } : {});
+		return ok("docs", `${plural(matches.length, "page")} ${noun(matches.length, "matches", "match")} "${clip(input.search)}"${where}.`, { mode: "search", query: clip(input.search), matches }, matches.length === 0 ? { hints: ["Try fewer or other words, or `discern docs` for the index."] } : {});
 	}
 	if (input.target !== undefined) {
 		const lookup = findPage(all, input.target);

@@ -20,6 +20,7 @@ import {
 } from "./checks.ts";
 import type { Check, DoctorData, DoctorInput } from "./schema.ts";
 import type * as v from "valibot";
+import { endSentence } from "../../text/sentence.ts";
 
 /** Check the install, the repository, the config and the agent wiring: facts with fixes. */
 export async function doctor(ctx: VerbContext, input: v.InferOutput<typeof DoctorInput>): Promise<Result<"doctor", DoctorData>> {
@@ -53,7 +54,7 @@ export async function doctor(ctx: VerbContext, input: v.InferOutput<typeof Docto
 		return fail("doctor", refusal.error, refusal.message, refusal.hints, { data });
 	}
 	if (!located.found) {
-		return fail("doctor", "no_repository", `Not inside a git repository: ${clip(oneLine(located.reason))}.`, ["Run `discern doctor` inside a git checkout, or pass --cwd DIR."], { data });
+		return fail("doctor", "no_repository", `Not inside a git repository: ${endSentence(clip(oneLine(located.reason)))}`, ["Run `discern doctor` inside a git checkout, or pass --cwd DIR."], { data });
 	}
 	const failing = checks.filter((check) => check.state === "fail");
 	if (failing.length > 0) {

@@ -27,6 +27,8 @@ import { pathsChanged, snapshotOf } from "../../gate/tree-state.ts";
 import { scopesTouched } from "./scopes.ts";
 import { DoneData, type DoneInput } from "./schema.ts";
 import { proofLine, summaryOf } from "./proof.ts";
+import { plural } from "../../text/plural.ts";
+import { endSentence } from "../../text/sentence.ts";
 
 type DoneResult = Result<"done", DoneData>;
 
@@ -92,7 +94,7 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 	if (working.branch === null) return fail("done", "detached_head", `HEAD is detached at ${working.head.slice(0, 7)}: a Proof belongs to a branch.`, ["Switch to a branch (`git switch -c NAME`), then run `discern done`."]);
 	if (!evidence) {
 		const why = reads.evidence.ok ? "" : reads.evidence.reason;
-		return fail("done", "dirty_worktree", `The working tree cannot be vouched for as the commit: ${why}.`, [
+		return fail("done", "dirty_worktree", `The working tree cannot be vouched for as the commit: ${endSentence(why)}`, [
 			"Remove what the message names (or commit it in the tree), then run `discern done`.",
 			"`discern done --standalone` runs the gate as things are, without a Proof.",
 		]);
@@ -200,7 +202,7 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 		], { data: { ...base(standalone), ...scopeFacts, failed_stage: "standards" } });
 	}
 	if (input.dry_run) {
-		return ok("done", `Would run ${plan.phases.flat().length} job(s); nothing ran.`, { ...base(standalone), ...scopeFacts }, { dry_run: true, plan: planItems(plan), ...(warnings.length > 0 ? { hints: warnings } : {}) });
+		return ok("done", `Would run ${plural(plan.phases.flat().length, "job")}; nothing ran.`, { ...base(standalone), ...scopeFacts }, { dry_run: true, plan: planItems(plan), ...(warnings.length > 0 ? { hints: warnings } : {}) });
 	}
 
 	const locked = lockCheckout(repository, "done");

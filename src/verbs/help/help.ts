@@ -3,7 +3,8 @@ import { fail, ok, type Result } from "../../contract/envelope.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { VERB_GROUPS } from "../../contract/verb.ts";
 import { LOOSE_VERBS } from "../../registry.ts";
-import { verbUsage } from "../../cli/commands.ts";
+import { firstTry } from "../../cli/suggest-first-tries.ts";
+import { describeVerb, globalFlags } from "../../cli/usage.ts";
 import { clip } from "../../text/clip.ts";
 import { nearest } from "../../text/suggest.ts";
 import type { HelpData, HelpInput } from "./schema.ts";
@@ -12,13 +13,8 @@ import type { HelpData, HelpInput } from "./schema.ts";
 export const COMING_VERBS = ["start", "update", "accept", "standards", "map", "improvement", "refresh", "worktree", "uninstall"] as const;
 
 const MCP_SUMMARY = "Run the MCP server over stdio (for editors and agents).";
-const MCP_USAGE = `USAGE discern mcp [--cwd DIR]
-
-Speaks the Model Context Protocol on stdin/stdout; logs go to stderr. The
-working root is the directory it starts in (or --cwd); every project tool
-also takes an absolute \`path\`. It exits when stdin closes, cancelling any
-running gate and killing its jobs first. Editors start it themselves: see
-\`discern docs mcp\` for each editor's configuration.`;
+const MCP_DETAILS =
+	"Speaks the Model Context Protocol on stdin/stdout; logs go to stderr. The working root is the directory it starts in (or --cwd); every project tool also takes an absolute `path`. It exits when stdin closes, cancelling any running gate and killing its jobs first. Editors start it themselves: see `discern docs mcp` for each editor's configuration.";
 
 export async function help(_ctx: VerbContext, input: v.InferOutput<typeof HelpInput>): Promise<Result<"help", HelpData>> {
 	const groups: HelpData["groups"] = VERB_GROUPS.map((name) => ({
@@ -32,22 +28,34 @@ export async function help(_ctx: VerbContext, input: v.InferOutput<typeof HelpIn
 	groups.push({ name: "Server", verbs: [{ name: "mcp", summary: MCP_SUMMARY, mcp_tool: null }] });
 
 	if (input.verb === undefined) {
-		return ok("help", "Usage: discern <verb> [flags]. `discern help VERB` explains one verb.", { groups });
+		return ok("help", "Usage: discern <verb> [flags]. `discern help VERB` explains one verb.", { groups, global_flags: globalFlags({ inVerbHelp: false }) });
 	}
-	if (input.verb === "mcp") return ok("help", MCP_SUMMARY, { groups, verb: { name: "mcp", summary: MCP_SUMMARY, usage: MCP_USAGE, mcp_tool: null } });
+	if (input.verb === "mcp") {
+		// The server takes no flags of its own, and of the global ones only --cwd.
+		const verb = { name: "mcp", summary: MCP_SUMMARY, usage: "discern mcp [--cwd DIR]", arguments: [], flags: [], details: MCP_DETAILS, examples: ["discern mcp", "discern mcp --cwd ~/src/shop"], mcp_tool: null };
+		return ok("help", MCP_SUMMARY, { groups, global_flags: globalFlags({ inVerbHelp: true, only: ["cwd"] }), verb });
+	}
 	const verb = LOOSE_VERBS.find((candidate) => candidate.name === input.verb);
 	if (!verb) return unknownVerb(input.verb, groups);
 	const mcpTool = "tool" in verb.exposure ? verb.exposure.tool : null;
-	return ok("help", verb.summary, { groups, verb: { name: verb.name, summary: verb.summary, usage: await verbUsage(verb), mcp_tool: mcpTool } });
+	const { global_flags, ...usage } = describeVerb(verb);
+	return ok("help", verb.summary, { groups, global_flags, verb: { name: verb.name, summary: verb.summary, ...usage, mcp_tool: mcpTool } });
 }
 
-/** The result for a verb discern does not know: the closest real one, or a note that it is still to come. */
+/** The result for a verb discern does not know: a newcomer's first try, the closest real one, or a note that it is still to come. */
 export function unknownVerb(name: string, groups?: HelpData["groups"]): Result<"help", HelpData> {
 	const known = [...LOOSE_VERBS.map((verb) => verb.name), "mcp"];
+	const withGroups = groups ? { data: { groups, global_flags: globalFlags({ inVerbHelp: false }) } } : {};
 	if ((COMING_VERBS as readonly string[]).includes(name)) {
-		return fail("help", "unknown_command", `\`discern ${name}\` is part of the design but not in this build yet.`, ["Run `discern help` for the verbs this build has."], groups ? { data: { groups } } : {});
+		return fail("help", "unknown_command", `\`discern ${name}\` is part of the design but not in this build yet.`, ["Run `discern help` for the verbs this build has."], withGroups);
+	}
+	const tried = firstTry(name);
+	if (tried) {
+		const options = tried.commands.map((command) => `\`${command}\``);
+		const choice = options.length === 1 ? options[0] : `${options.slice(0, -1).join(", ")} or ${options.at(-1)}`;
+		return fail("help", "unknown_command", `Unknown verb \`${clip(name)}\`. Did you mean ${choice}? ${tried.reason}`, ["Run `discern help` for every verb."], withGroups);
 	}
 	const suggestion = nearest(name, known);
 	const hints: [string, ...string[]] = suggestion ? [`Did you mean \`discern ${suggestion}\`?`, "Run `discern help` for every verb."] : ["Run `discern help` for every verb."];
-	return fail("help", "unknown_command", `Unknown verb \`${clip(name)}\`.${suggestion ? ` Did you mean \`${suggestion}\`?` : ""}`, hints, groups ? { data: { groups } } : {});
+	return fail("help", "unknown_command", `Unknown verb \`${clip(name)}\`.${suggestion ? ` Did you mean \`${suggestion}\`?` : ""}`, hints, withGroups);
 }

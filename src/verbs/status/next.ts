@@ -1,6 +1,7 @@
 import { oneLine } from "../../text/terminal.ts";
 import type { StatusData } from "./schema.ts";
 import { clip } from "../../text/clip.ts";
+import { plural } from "../../text/plural.ts";
 
 type Next = StatusData["next"];
 
@@ -32,6 +33,8 @@ export function nextAction(facts: Omit<StatusData, "next">, configProblem: strin
 	if (facts.jobs.test.length === 0) {
 		return { action: "edit discern.toml", reason: "No test-stage job is declared, so the gate cannot test anything; add `test = \"…\"` under [jobs]." };
 	}
+	// The jobs themselves changed the tree: rerunning the same commit would only drift again.
+	if (drifted(facts)) return afterDrift(facts.clean);
 	// A red commit comes first wherever it is: the next move is to fix it.
 	if (facts.proof.state === "red" && facts.clean) {
 		return { action: "fix, commit, discern done", reason: `The gate failed on this commit (${facts.proof.failed_stage ?? "unknown"} stage); \`discern done --rerun\` only if it was flaky.` };
@@ -41,14 +44,41 @@ export function nextAction(facts: Omit<StatusData, "next">, configProblem: strin
 			? { action: 'discern start --title "…"', reason: "Start each task in its own worktree so work stays isolated." }
 			: {
 					action: "git commit, or discern start",
-					reason: `The main checkout has ${facts.changes.total} uncommitted change(s): commit them, or move the task into its own worktree.`,
+					reason: `The main checkout has ${plural(facts.changes.total, "uncommitted change")}: commit them, or move the task into its own worktree.`,
 				};
 	}
 	if (!facts.clean) return { action: "git commit, then discern done", reason: "Commit the work so the gate can check the exact tree." };
-	if ((facts.behind ?? 0) > 0) return { action: "discern update", reason: `The trunk has ${facts.behind} commit(s) this branch lacks.` };
+	if ((facts.behind ?? 0) > 0) return { action: "discern update", reason: `The trunk has ${plural(facts.behind ?? 0, "commit")} this branch lacks.` };
 	if (facts.proof.state === "honored") {
 		return { action: "ask the owner to land it", reason: `${facts.proof.line ?? "A Proof covers this commit"}: relay it; landing needs the owner's consent.` };
 	}
 	if ((facts.ahead ?? 0) > 0) return { action: "discern done", reason: "Committed work is ahead of the trunk: run the gate to earn a Proof." };
 	return { action: "discern prepare", reason: "Nothing committed yet beyond the trunk: make the change, then run the fast checks." };
+}
+
+/**
+ * Did the last `done` of this very commit fail because the tree changed
+ * under it? Drift is never recorded as the commit's verdict (it may have come
+ * from outside), so the last run says it, not the Proof state.
+ */
+function drifted(facts: Omit<StatusData, "next">): boolean {
+	const run = facts.last_run;
+	if (facts.proof.state === "red" && facts.proof.failed_stage === "tree_drift") return true;
+	return run !== null && run.verb === "done" && !run.ok && run.failed_stage === "tree_drift" && run.head !== null && run.head === facts.head;
+}
+
+/**
+ * After `done` failed with `tree_drift` on this commit: a job wrote into the
+ * tree (a formatter's edits, build output, a report). The remedy is in the
+ * repository, not in running the gate again.
+ */
+function afterDrift(clean: boolean | null): Next {
+	const failed = "The last `discern done` of this commit failed because its jobs changed the tree (tree_drift)";
+	const then = "add the files they create (build output, reports) to .gitignore; then run `discern done` on the new commit.";
+	return {
+		action: "commit the jobs' changes (or .gitignore their output), then discern done",
+		reason: clean
+			? `${failed}. Run them yourself (\`discern prepare\` for formatters) and commit what they change, or ${then}`
+			: `${failed}, and the changes are here: commit what they rewrote, or ${then}`,
+	};
 }

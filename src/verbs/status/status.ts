@@ -109,8 +109,8 @@ function describeConfig(config: ConfigLoad): string | null {
 
 function summarize(data: StatusData): string {
 	const where = data.location === "main" ? "main checkout" : "worktree";
-	const branch = data.branch !== null ? quoteName(data.branch) : `detached at ${data.head ?? "?"}`;
+	const branch = data.branch !== null ? `on ${quoteName(data.branch)}` : `detached at ${data.head ?? "?"}`;
 	const state = data.clean === null ? "state unknown" : data.clean ? "clean" : `${data.changes.total} changed`;
 	// The project name defaults to the folder's name, which may hold anything a file name can.
-	return `${quoteName(data.project.name)}: ${where} on ${branch}, ${state}. Next: ${data.next.action}`;
+	return `${quoteName(data.project.name)}: ${where} ${branch}, ${state}. Next: ${data.next.action}`;
 }
