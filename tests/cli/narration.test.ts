@@ -103,7 +103,8 @@ describe("--verbose", () => {
 	test("a read-only verb narrates too, and a failed git call shows its exit code", async () => {
 		// Without a global or system git config, `git config --get init.defaultBranch` (a trunk clue) exits 1.
 		const home = await makeTempDir();
-		const env = { HOME: home, XDG_CONFIG_HOME: home, GIT_CONFIG_NOSYSTEM: "1" };
+		// No trunk named by the environment (a gate running this suite sets DISCERN_TRUNK): status then asks git for init.defaultBranch, which fails.
+		const env = { HOME: home, XDG_CONFIG_HOME: home, GIT_CONFIG_NOSYSTEM: "1", DISCERN_TRUNK: undefined };
 		const run = await runDiscern(["status", "--verbose"], { cwd: repo.root, env });
 		expect(run.exitCode).toBe(0);
 		expect(run.stderr).toContain(`· config ${join(repo.root, "discern.toml")} (valid)`);
