@@ -68,7 +68,7 @@ describe("gate tools over MCP", () => {
 		controller.abort("the user changed their mind");
 		await expect(call).rejects.toThrow();
 		expect(await survivors(hanging.root, 5000)).toEqual([]);
-	});
+	}, 30_000);
 
 	test("a run the server stops (its client went away) returns interrupted, valid against the outputSchema", async () => {
 		const shutdown = new AbortController();
@@ -88,5 +88,6 @@ describe("gate tools over MCP", () => {
 		} finally {
 			await own.close();
 		}
-	});
+		// Waits for the jobs to start (up to 10 s) and for survivors (up to 5 s): a loaded machine needs the room.
+	}, 30_000);
 });
