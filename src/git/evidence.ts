@@ -126,9 +126,9 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 	if (refused.length > 0) return { ok: false, reason: refused.join("; ") };
 
 	const files = entries.filter((entry) => entry.check !== "submodule");
-	/** Paths whose content was last found to differ from the commit, and the stat they were verified at. */
+	/** The stat each file was last verified at; `differing`: those then found to differ from the commit. */
 	let verified = new Map<string, string>();
-	let differing = new Set<string>();
+	const differing = new Set<string>();
 	const index: EvidenceIndex = {
 		async status() {
 			const stats = await fingerprint(root, files);
@@ -149,7 +149,6 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 				else differing.delete(entry.path);
 			}
 			verified = stats;
-			differing = new Set(differing);
 			const [headSha, ref] = head.stdout.trim().split("\n");
 			const changes: ChangedPath[] = [
 				...[...differing].sort().map((path) => ({ path, kind: found.get(path) ?? "modified", staged: false })),
