@@ -71,22 +71,25 @@ describe("gate tools over MCP", () => {
 	}, 30_000);
 
 	test("a run the server stops (its client went away) returns interrupted, valid against the outputSchema", async () => {
+		// A repository of its own: the previous test's cancelled run may still be releasing the other's lock.
+		const stopped = await makeRepo({ config: '[jobs]\ntest = "trap \'\' TERM; sleep 60"\nlint = "sleep 60 & sleep 60"\n' });
 		const shutdown = new AbortController();
-		const own = await connectInMemory(hanging.root, { shutdown: shutdown.signal });
+		const own = await connectInMemory(stopped.root, { shutdown: shutdown.signal });
 		try {
 			// Listing first makes the SDK client check structuredContent against each tool's outputSchema.
 			await own.client.listTools();
 			const call = own.client.callTool({ name: "discern_done", arguments: {} });
 			const deadline = Date.now() + 10_000;
-			while ((await processesWithEnv("DISCERN_ROOT", hanging.root)).length < 3 && Date.now() < deadline) await Bun.sleep(50);
+			while ((await processesWithEnv("DISCERN_ROOT", stopped.root)).length < 3 && Date.now() < deadline) await Bun.sleep(50);
 			shutdown.abort("eof");
 			const result = (await call) as unknown as Structured;
 			expect(result.isError).toBe(true);
 			expect(result.structuredContent.error).toBe("interrupted");
 			expect((result.structuredContent.data as { interrupted: boolean; failed_stage: string | null }).interrupted).toBe(true);
-			expect(await survivors(hanging.root, 5000)).toEqual([]);
+			expect(await survivors(stopped.root, 5000)).toEqual([]);
 		} finally {
 			await own.close();
+			await stopped.remove();
 		}
 		// Waits for the jobs to start (up to 10 s) and for survivors (up to 5 s): a loaded machine needs the room.
 	}, 30_000);
