@@ -90,7 +90,7 @@ describe("error codes belong to verbs", () => {
 	test("an envelope has the optional fields its verb fills, and no others", () => {
 		const status = LOOSE_VERBS.find((verb) => verb.name === "status")?.envelope as v.GenericSchema;
 		const test = LOOSE_VERBS.find((verb) => verb.name === "test")?.envelope as v.GenericSchema;
-		const steps = [{ kind: "job", label: "t", outcome: "ok", duration_s: 1 }];
+		const steps = [{ kind: "job", label: "t", outcome: "ok" as const, duration_s: 1 }];
 		expect(v.safeParse(status, ok("status", "m", undefined, { steps })).success).toBe(false);
 		expect(v.safeParse(test, ok("test", "m", undefined, { steps })).success).toBe(true);
 	});
