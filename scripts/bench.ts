@@ -17,7 +17,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { type Benchmark, measure, WHOLE } from "./bench/measure.ts";
-import { mcpSession, timeToExit, timeToFirstOutput } from "./bench/probes.ts";
+import { mcpSession, timeToExit, timeToFirstOutput, toolsListSize } from "./bench/probes.ts";
 import { judge, type Outcome, renderJson, renderTable } from "./bench/report.ts";
 import { buildDiscern, buildHello, makeFixture } from "./bench/setup.ts";
 import { type GateFixtures, gateRun, makeGateFixtures, NOISY_BYTES, shellRun } from "./bench/gate.ts";
@@ -74,6 +74,15 @@ const BENCHMARKS: readonly ((ctx: BenchContext) => Benchmark)[] = [
 			{ phase: "tools/list", kind: "absolute", max: 10 },
 		],
 		notes: { exit: "after stdin closes; information" },
+	}),
+	(ctx) => ({
+		// SPEC §10: what an agent loads before its first call stays lean (no `$ref`, per-verb error enums).
+		name: "mcp tools/list size",
+		candidate: toolsListSize("discern mcp: tools/list result", [ctx.discern, "mcp"], { cwd: ctx.fixture }),
+		budgets: [{ phase: "bytes", kind: "absolute", max: 25_000 }],
+		unit: "bytes",
+		// The same bytes every run.
+		maxRuns: 1,
 	}),
 	(ctx) => ({
 		name: "done: 4 parallel `sleep 1` jobs",

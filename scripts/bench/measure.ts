@@ -17,7 +17,7 @@ export interface Probe {
 	run: () => Promise<Phases>;
 }
 
-export type Unit = "ms" | "MB";
+export type Unit = "ms" | "MB" | "bytes";
 
 /**
  * A limit on one phase's median: absolute (`max` in the benchmark's unit),

@@ -57,47 +57,54 @@ export function timeToFirstOutput(label: string, cmd: readonly string[], phase: 
  * its client fails the run).
  */
 export function mcpSession(label: string, cmd: readonly string[], place: SpawnPlace = {}): Probe {
-	return {
-		label,
-		run: async () => {
-			const start = performance.now();
-			const proc = Bun.spawn([...cmd], { ...place, stdin: "pipe", stdout: "pipe", stderr: "ignore" });
-			try {
-				const lines = jsonRpcReader(proc.stdout);
-				const send = (message: object): void => {
-					proc.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
-					proc.stdin.flush();
-				};
+	return { label, run: async () => (await runMcpSession(cmd, place)).phases };
+}
 
-				send({
-					id: 1,
-					method: "initialize",
-					params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "0" } },
-				});
-				const initialized = await lines.response(1);
-				const initialize = performance.now() - start;
-				if (!isObject(initialized.result)) throw new Error(`initialize failed: ${JSON.stringify(initialized.error)}`);
+/**
+ * The size of the `tools/list` answer (its `result`, as JSON): what every
+ * agent loads into its context before its first call. Phase `bytes`.
+ */
+export function toolsListSize(label: string, cmd: readonly string[], place: SpawnPlace = {}): Probe {
+	return { label, run: async () => ({ bytes: (await runMcpSession(cmd, place)).listBytes }) };
+}
 
-				send({ method: "notifications/initialized" });
-				const listStart = performance.now();
-				send({ id: 2, method: "tools/list", params: {} });
-				const listed = await lines.response(2);
-				const toolsList = performance.now() - listStart;
-				const tools = isObject(listed.result) ? listed.result.tools : undefined;
-				if (!Array.isArray(tools) || tools.length === 0) throw new Error(`tools/list returned no tools: ${JSON.stringify(listed)}`);
+async function runMcpSession(cmd: readonly string[], place: SpawnPlace): Promise<{ phases: Phases; listBytes: number }> {
+	const start = performance.now();
+	const proc = Bun.spawn([...cmd], { ...place, stdin: "pipe", stdout: "pipe", stderr: "ignore" });
+	try {
+		const lines = jsonRpcReader(proc.stdout);
+		const send = (message: object): void => {
+			proc.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
+			proc.stdin.flush();
+		};
 
-				const closeStart = performance.now();
-				await proc.stdin.end();
-				const code = await within(proc.exited, ANSWER_TIMEOUT_MS, "the server to exit after stdin closed");
-				const exit = performance.now() - closeStart;
-				if (code !== 0) throw new Error(`\`${cmd.join(" ")}\` exited with ${code}`);
-				const phases: Phases = { initialize, "tools/list": toolsList, exit };
-				return phases;
-			} finally {
-				if (proc.exitCode === null && proc.signalCode === null) proc.kill("SIGKILL");
-			}
-		},
-	};
+		send({
+			id: 1,
+			method: "initialize",
+			params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "0" } },
+		});
+		const initialized = await lines.response(1);
+		const initialize = performance.now() - start;
+		if (!isObject(initialized.result)) throw new Error(`initialize failed: ${JSON.stringify(initialized.error)}`);
+
+		send({ method: "notifications/initialized" });
+		const listStart = performance.now();
+		send({ id: 2, method: "tools/list", params: {} });
+		const listed = await lines.response(2);
+		const toolsList = performance.now() - listStart;
+		const tools = isObject(listed.result) ? listed.result.tools : undefined;
+		if (!Array.isArray(tools) || tools.length === 0) throw new Error(`tools/list returned no tools: ${JSON.stringify(listed)}`);
+
+		const closeStart = performance.now();
+		await proc.stdin.end();
+		const code = await within(proc.exited, ANSWER_TIMEOUT_MS, "the server to exit after stdin closed");
+		const exit = performance.now() - closeStart;
+		if (code !== 0) throw new Error(`\`${cmd.join(" ")}\` exited with ${code}`);
+		const phases: Phases = { initialize, "tools/list": toolsList, exit };
+		return { phases, listBytes: Buffer.byteLength(JSON.stringify(listed.result)) };
+	} finally {
+		if (proc.exitCode === null && proc.signalCode === null) proc.kill("SIGKILL");
+	}
 }
 
 type JsonRpcMessage = { id?: unknown; result?: unknown; error?: unknown };

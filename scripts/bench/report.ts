@@ -129,7 +129,7 @@ function budgetText(budget: Budget, unit: Unit): string {
 }
 
 function value(figure: number, unit: Unit): string {
-	return `${figure.toFixed(1)} ${unit}`;
+	return `${figure.toFixed(unit === "bytes" ? 0 : 1)} ${unit}`;
 }
 
 function round(figure: number): number {

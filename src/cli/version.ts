@@ -9,7 +9,7 @@ import { VERSION } from "../version.ts";
  * so a script reads `.data.version` the way it reads any verb's data.
  */
 export const VersionData = v.strictObject({ version: v.pipe(v.string(), v.description("discern's version, e.g. `0.1.0`.")) });
-export const VersionEnvelope = Envelope("version", VersionData);
+export const VersionEnvelope = Envelope("version", VersionData, []);
 
 export function versionResult(): Success<"version", v.InferOutput<typeof VersionData>> {
 	return ok("version", `discern ${VERSION}`, { version: VERSION });

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { clip } from "../text/clip.ts";
-import { ERROR_CODES, type ErrorCode } from "./error-codes.ts";
+import { envelopeErrorCodes, type ErrorCode } from "./error-codes.ts";
 
 /** One thing a dry run would do. */
 export const PlanItem = v.strictObject({
@@ -41,36 +41,58 @@ export const Diagnostic = v.strictObject({
 });
 export type Diagnostic = v.InferOutput<typeof Diagnostic>;
 
-const sharedEntries = {
-	message: v.pipe(v.string(), v.description("One human sentence: what happened and, on failure, the remedy.")),
-	hints: v.optional(v.array(v.string())),
+/**
+ * The fields beyond message and hints that only some verbs fill: a dry run's
+ * `plan` (with `dry_run`), what ran (`steps`) and its `diagnostics`. A verb
+ * declares the ones it produces; its envelope has only those, so a tool's
+ * output schema does not carry the gate's shapes for a verb that runs nothing.
+ */
+export const EXTRA_FIELDS = ["plan", "steps", "diagnostics"] as const;
+export type ExtraField = (typeof EXTRA_FIELDS)[number];
+
+const ALL_EXTRAS = {
 	plan: v.optional(v.array(PlanItem)),
 	steps: v.optional(v.array(Step)),
 	diagnostics: v.optional(v.array(Diagnostic)),
 	dry_run: v.optional(v.boolean()),
 };
 
+/** The entries for the declared extras. Typed as all of them (each is optional anyway); the object holds only the declared. */
+function extraEntries(extras: readonly ExtraField[]): typeof ALL_EXTRAS {
+	const wanted = new Set<string>(extras.includes("plan") ? [...extras, "dry_run"] : extras);
+	return Object.fromEntries(Object.entries(ALL_EXTRAS).filter(([key]) => wanted.has(key))) as typeof ALL_EXTRAS;
+}
+
 /**
  * The result envelope of one verb: a variant on `ok`, so that `error` is
  * forbidden on success and required (with at least one hint) on failure.
  * `data` may accompany a failure when the verb learned something useful
- * before it refused (doctor's checks, config's issues).
+ * before it refused (doctor's checks, config's issues). `errors` are the
+ * codes the verb declares; its `error` admits only those and the implied
+ * ones (`IMPLIED_ERROR_CODES`), so each published envelope lists its own.
+ * `extras` are the optional fields it fills (`EXTRA_FIELDS`). What `message`
+ * and `hints` mean is said once, in the manual and the MCP instructions,
+ * not in every tool's schema.
  */
-export function Envelope<const Verb extends string, Data extends v.GenericSchema>(verb: Verb, data: Data) {
+export function Envelope<const Verb extends string, Data extends v.GenericSchema>(verb: Verb, data: Data, errors: readonly ErrorCode[], extras: readonly ExtraField[] = []) {
+	const shared = extraEntries(extras);
 	return v.variant("ok", [
 		v.strictObject({
 			ok: v.literal(true),
 			verb: v.literal(verb),
 			data: v.optional(data),
-			...sharedEntries,
+			message: v.string(),
+			hints: v.optional(v.array(v.string())),
+			...shared,
 		}),
 		v.strictObject({
 			ok: v.literal(false),
 			verb: v.literal(verb),
-			error: v.picklist(ERROR_CODES),
+			error: v.picklist(envelopeErrorCodes(errors)),
 			data: v.optional(data),
-			...sharedEntries,
+			message: v.string(),
 			hints: v.pipe(v.array(v.string()), v.minLength(1)),
+			...shared,
 		}),
 	]);
 }

@@ -39,3 +39,45 @@ export const ERROR_CODES = [
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/**
+ * Codes every verb can return without declaring them: every surface can
+ * produce them before or around the verb's core. `invalid_arguments` comes
+ * from argument parsing (the CLI's flags, an MCP call's arguments) and
+ * `internal_error` from the one invocation pipeline when a core throws.
+ */
+export const IMPLIED_ERROR_CODES = ["invalid_arguments", "internal_error"] as const satisfies readonly ErrorCode[];
+
+/**
+ * Codes in the closed list that no verb of this build returns yet: they
+ * belong to the verbs still to come, and are kept so that scripts can match
+ * on them already. A test fails when a code is neither declared by a verb
+ * nor listed here; move a code out of this list when its verb lands.
+ */
+export const RESERVED_ERROR_CODES = [
+	// `worktree`/`start`/`accept`: verbs that must run in the main checkout, or inside a discern worktree.
+	"not_main_checkout",
+	"not_in_worktree",
+	// `accept`: the trunk moved since the Proof; the owner has not consented; the merge conflicts; only part landed.
+	"trunk_moved",
+	"awaiting_consent",
+	"conflict",
+	"partial_acceptance",
+	// `standards` / `standards pin`: an undeclared standard, a pin that could not be recorded, a score below the floor, an unknown category.
+	"unknown_standard",
+	"pin_failed",
+	"below_min_score",
+	"unknown_category",
+	// `worktree teardown|drop|prune`: worktrees still active, resources still provisioned.
+	"active_worktrees",
+	"provisioned_resources",
+] as const satisfies readonly ErrorCode[];
+
+/**
+ * The codes a verb's envelope admits: the ones it declares plus the implied
+ * ones, in the closed list's order (so every published enum reads alike).
+ */
+export function envelopeErrorCodes(declared: readonly ErrorCode[]): ErrorCode[] {
+	const admitted = new Set<ErrorCode>([...IMPLIED_ERROR_CODES, ...declared]);
+	return ERROR_CODES.filter((code) => admitted.has(code));
+}

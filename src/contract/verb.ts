@@ -1,7 +1,8 @@
 import type * as v from "valibot";
 import type { AnnotationPreset } from "./annotations.ts";
 import type { VerbContext } from "./context.ts";
-import { Envelope, type Result } from "./envelope.ts";
+import type { ErrorCode } from "./error-codes.ts";
+import { Envelope, type ExtraField, type Result } from "./envelope.ts";
 
 /**
  * What a verb is, for every surface: its definition (name, help, schemas,
@@ -55,6 +56,15 @@ export interface VerbDefinition<Name extends string, Input extends InputSchema, 
 	group: VerbGroup;
 	input: Input;
 	data: Data;
+	/**
+	 * The error codes this verb can return, besides `invalid_arguments` and
+	 * `internal_error`, which every verb can (`IMPLIED_ERROR_CODES`: argument
+	 * parsing and the invocation pipeline produce them on every surface). Its
+	 * envelope admits only these; a test fails when a mode returns another.
+	 */
+	errors: readonly ErrorCode[];
+	/** The optional envelope fields it fills: `plan` (with `dry_run`), `steps`, `diagnostics`. None when omitted. */
+	extras?: readonly ExtraField[];
 	envelope: ReturnType<typeof Envelope<Name, Data>>;
 	annotations: AnnotationPreset;
 	exposure: Exposure;
@@ -78,7 +88,7 @@ export interface VerbDefinition<Name extends string, Input extends InputSchema, 
 export function defineVerb<const Name extends string, Input extends InputSchema, Data extends v.GenericSchema>(
 	definition: Omit<VerbDefinition<Name, Input, Data>, "envelope">,
 ): VerbDefinition<Name, Input, Data> {
-	return { ...definition, envelope: Envelope(definition.name, definition.data) };
+	return { ...definition, envelope: Envelope(definition.name, definition.data, definition.errors, definition.extras) };
 }
 
 /** A definition as one loosely typed shape, for code that treats every verb alike (projections, tests). */
@@ -90,6 +100,8 @@ export interface LooseVerb {
 	group: VerbGroup;
 	input: InputSchema;
 	data: v.GenericSchema;
+	errors: readonly ErrorCode[];
+	extras?: readonly ExtraField[];
 	envelope: v.GenericSchema;
 	annotations: AnnotationPreset;
 	exposure: Exposure;

@@ -25,7 +25,7 @@ export interface ToolEntry {
 export const PathArgument = v.pipe(
 	v.string(),
 	v.regex(/^\//, "must be an absolute path"),
-	v.description("Absolute path of the checkout to act on, or of a folder or file in it (a file stands for its folder). Defaults to the server's working root."),
+	v.description("Absolute path of the checkout, or of a folder or file in it (a file stands for its folder). Default: the server's working root."),
 );
 
 /**

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { processStart } from "../../src/platform/process-start.ts";
 import type { VerbContext } from "../../src/contract/context.ts";
 import type { AnyResult } from "../../src/contract/envelope.ts";
+import { envelopeErrorCodes, IMPLIED_ERROR_CODES } from "../../src/contract/error-codes.ts";
 import { LOOSE_VERBS } from "../../src/registry.ts";
 import { BASIC_CONFIG, makeRepo, makeTempDir, testContext } from "../helpers/repo.ts";
 import { expectValidEnvelope } from "../helpers/schema.ts";
@@ -23,6 +24,12 @@ interface Mode {
 }
 
 const cleanup: string[] = [];
+
+const doneModule = async () => {
+	const verb = LOOSE_VERBS.find((candidate) => candidate.name === "done");
+	if (!verb) throw new Error("unregistered verb done");
+	return verb.load();
+};
 afterAll(async () => {
 	await Promise.all(cleanup.map((dir) => rm(dir, { recursive: true, force: true })));
 });
@@ -47,6 +54,26 @@ const interrupted = async () => {
 	controller.abort("SIGINT");
 	return { ctx: (await repo({ config: BASIC_CONFIG })).ctx({ signal: controller.signal }), input: {} };
 };
+
+/** A checkout whose lock a live process (this one) holds. */
+const lockedBy = (input: Record<string, unknown> = {}) => async () => {
+	const made = await repo({ config: BASIC_CONFIG });
+	await mkdir(join(made.root, ".git", "discern"), { recursive: true });
+	await writeFile(join(made.root, ".git", "discern", "lock"), JSON.stringify({ pid: process.pid, verb: "done", since: "now", nonce: "held", started: processStart(process.pid) }));
+	return { ctx: made.ctx(), input };
+};
+
+/** A file where discern's state folder (`.git/discern`) belongs: its lock cannot be written. */
+const stateBlocked = async () => {
+	const made = await repo({ config: BASIC_CONFIG });
+	await writeFile(join(made.root, ".git", "discern"), "in the way");
+	return { ctx: made.ctx(), input: {} };
+};
+
+const INVALID_CONFIG = "[gate]\ntimout = 1\n";
+const withConfig = (config: string, input: Record<string, unknown> = {}) => async () => ({ ctx: (await repo({ config })).ctx(), input });
+const noProject = async () => ({ ctx: (await repo()).ctx(), input: {} });
+const nowhere = async () => ({ ctx: await notARepo(), input: {} });
 
 const MODES: Mode[] = [
 	{ verb: "status", mode: "success", arrange: () => configured(), expectOk: true },
@@ -127,6 +154,18 @@ const MODES: Mode[] = [
 		expectOk: false,
 		error: "locked",
 	},
+	{
+		verb: "config",
+		mode: "refusal: set through a symlinked discern.toml",
+		arrange: async () => {
+			const made = await repo();
+			await made.write("real.toml", BASIC_CONFIG);
+			await symlink("real.toml", join(made.root, "discern.toml"));
+			return { ctx: made.ctx(), input: { action: "set", key: "gate.timeout", value: "900" } };
+		},
+		expectOk: false,
+		error: "write_denied",
+	},
 	{ verb: "config", mode: "refusal: no project", arrange: async () => ({ ctx: (await repo()).ctx(), input: { action: "validate" } }), expectOk: false, error: "no_project" },
 	{ verb: "config", mode: "refusal: no repository", arrange: async () => ({ ctx: await notARepo(), input: { action: "validate" } }), expectOk: false, error: "no_repository" },
 
@@ -135,11 +174,48 @@ const MODES: Mode[] = [
 	{ verb: "prepare", mode: "failure", arrange: async () => ({ ctx: (await repo({ config: '[jobs]\nlint = "exit 2"\n' })).ctx(), input: {} }), expectOk: false, error: "gate_failed" },
 	{ verb: "prepare", mode: "interrupted", arrange: interrupted, expectOk: false, error: "interrupted" },
 	{ verb: "prepare", mode: "refusal: no project", arrange: async () => ({ ctx: (await repo()).ctx(), input: {} }), expectOk: false, error: "no_project" },
+	{ verb: "prepare", mode: "refusal: no repository", arrange: nowhere, expectOk: false, error: "no_repository" },
+	{ verb: "prepare", mode: "refusal: invalid config", arrange: withConfig(INVALID_CONFIG), expectOk: false, error: "invalid_config" },
+	{ verb: "prepare", mode: "refusal: locked", arrange: lockedBy(), expectOk: false, error: "locked" },
+	{ verb: "prepare", mode: "refusal: state folder blocked", arrange: stateBlocked, expectOk: false, error: "write_denied" },
 	{ verb: "test", mode: "success", arrange: () => configured(), expectOk: true },
 	{ verb: "test", mode: "dry-run", arrange: () => configured({ dry_run: true }), expectOk: true, dryRun: true },
 	{ verb: "test", mode: "failure", arrange: async () => ({ ctx: (await repo({ config: '[jobs]\ntest = "exit 1"\n' })).ctx(), input: {} }), expectOk: false, error: "gate_failed" },
 	{ verb: "test", mode: "interrupted", arrange: interrupted, expectOk: false, error: "interrupted" },
 	{ verb: "test", mode: "refusal: no repository", arrange: async () => ({ ctx: await notARepo(), input: {} }), expectOk: false, error: "no_repository" },
+	{ verb: "test", mode: "refusal: no project", arrange: noProject, expectOk: false, error: "no_project" },
+	{ verb: "test", mode: "refusal: invalid config", arrange: withConfig(INVALID_CONFIG), expectOk: false, error: "invalid_config" },
+	{ verb: "test", mode: "refusal: locked", arrange: lockedBy(), expectOk: false, error: "locked" },
+	{ verb: "test", mode: "refusal: state folder blocked", arrange: stateBlocked, expectOk: false, error: "write_denied" },
+	{ verb: "done", mode: "refusal: no repository", arrange: nowhere, expectOk: false, error: "no_repository" },
+	{ verb: "done", mode: "refusal: no project", arrange: noProject, expectOk: false, error: "no_project" },
+	{ verb: "done", mode: "refusal: invalid config", arrange: withConfig(INVALID_CONFIG), expectOk: false, error: "invalid_config" },
+	{ verb: "done", mode: "refusal: nothing to prove", arrange: withConfig(""), expectOk: false, error: "nothing_to_prove" },
+	{ verb: "done", mode: "refusal: locked", arrange: lockedBy(), expectOk: false, error: "locked" },
+	{ verb: "done", mode: "refusal: state folder blocked", arrange: stateBlocked, expectOk: false, error: "write_denied" },
+	{
+		verb: "done",
+		mode: "refusal: detached head",
+		arrange: async () => {
+			const made = await repo({ config: BASIC_CONFIG });
+			await made.git("checkout", "-q", "--detach");
+			return { ctx: made.ctx(), input: {} };
+		},
+		expectOk: false,
+		error: "detached_head",
+	},
+	{
+		verb: "done",
+		mode: "refusal: the same red tree again",
+		arrange: async () => {
+			const made = await repo({ config: '[jobs]\ntest = "exit 1"\n' });
+			const first = await (await doneModule()).run(made.ctx(), {});
+			if (first.ok) throw new Error("the first run should have failed");
+			return { ctx: made.ctx(), input: {} };
+		},
+		expectOk: false,
+		error: "unchanged_tree_rerun",
+	},
 	{ verb: "done", mode: "success with a Proof", arrange: () => configured(), expectOk: true },
 	{ verb: "done", mode: "dry-run", arrange: () => configured({ dry_run: true }), expectOk: true, dryRun: true },
 	{ verb: "done", mode: "failure", arrange: async () => ({ ctx: (await repo({ config: '[jobs]\ntest = "exit 1"\n' })).ctx(), input: {} }), expectOk: false, error: "gate_failed" },
@@ -168,6 +244,7 @@ const MODES: Mode[] = [
 	{ verb: "impact", mode: "success", arrange: () => configured(), expectOk: true },
 	{ verb: "impact", mode: "membership", arrange: () => configured({ has: "code" }), expectOk: true },
 	{ verb: "impact", mode: "refusal: unknown scope", arrange: () => configured({ has: "nope" }), expectOk: false, error: "invalid_arguments" },
+	{ verb: "impact", mode: "refusal: invalid config", arrange: withConfig(INVALID_CONFIG), expectOk: false, error: "invalid_config" },
 	{ verb: "impact", mode: "refusal: no project", arrange: async () => ({ ctx: (await repo()).ctx(), input: {} }), expectOk: false, error: "no_project" },
 	{
 		verb: "impact",
@@ -187,6 +264,16 @@ const MODES: Mode[] = [
 	{ verb: "help", mode: "refusal: unknown verb", arrange: async () => ({ ctx: await notARepo(), input: { verb: "stauts" } }), expectOk: false, error: "unknown_command" },
 ];
 
+/**
+ * Codes a verb declares that no mode above returns, each with why: a
+ * condition too costly or too platform-bound to arrange here, and where
+ * else it is tested. Keep it short: a mode is better than an excuse.
+ */
+const NOT_EXERCISED: Readonly<Record<string, readonly string[]>> = {
+	// A trunk that is a symbolic ref (tests/gate/proof-integrity.test.ts), a worktree behind its trunk (tests/gate/gate-verbs.test.ts).
+	done: ["no_trunk", "behind_trunk"],
+};
+
 describe("every verb's core output parses with its registry envelope", () => {
 	for (const mode of MODES) {
 		test(`${mode.verb}: ${mode.mode}`, async () => {
@@ -195,6 +282,9 @@ describe("every verb's core output parses with its registry envelope", () => {
 			const { ctx, input } = await mode.arrange();
 			const module = await verb.load();
 			const result = (await module.run(ctx, input)) as AnyResult;
+			if (!result.ok && !envelopeErrorCodes(verb.errors).includes(result.error)) {
+				throw new Error(`${mode.verb} returned \`${result.error}\`, which its definition (src/verbs/${mode.verb}/verb.ts) does not declare`);
+			}
 			expectValidEnvelope(mode.verb, result);
 			expect(result.verb).toBe(mode.verb);
 			expect(result.ok).toBe(mode.expectOk);
@@ -211,6 +301,21 @@ describe("every verb's core output parses with its registry envelope", () => {
 			expect(typeof module.render(result, { color: false, verbose: true })).toBe("string");
 		});
 	}
+
+	test("the modes here return every code a verb declares, or the verb says why not (NOT_EXERCISED)", () => {
+		for (const verb of LOOSE_VERBS) {
+			const returned = new Set(MODES.filter((mode) => mode.verb === verb.name && mode.error).map((mode) => mode.error));
+			const excused = NOT_EXERCISED[verb.name] ?? [];
+			for (const code of verb.errors) {
+				if (IMPLIED_ERROR_CODES.includes(code as (typeof IMPLIED_ERROR_CODES)[number])) continue;
+				expect({ verb: verb.name, code, covered: returned.has(code) || excused.includes(code) }).toEqual({ verb: verb.name, code, covered: true });
+			}
+			// An excuse goes stale when a mode exercises the code, or the verb stops declaring it.
+			for (const code of excused) {
+				expect({ verb: verb.name, code, stale: returned.has(code) || !(verb.errors as readonly string[]).includes(code) }).toEqual({ verb: verb.name, code, stale: false });
+			}
+		}
+	});
 
 	test("every registered verb has at least a success mode and a non-success mode here", () => {
 		for (const verb of LOOSE_VERBS) {

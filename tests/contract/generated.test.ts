@@ -4,6 +4,7 @@ import { MANUAL_MODULE, renderManualModule } from "../../scripts/gen-manual.ts";
 import { renderConfigSchema, renderResultsSchema, SCHEMA_FILES } from "../../scripts/gen-schemas.ts";
 import { fail } from "../../src/contract/envelope.ts";
 import { parseConfig } from "../../src/config/load.ts";
+import { toolEntries } from "../../src/mcp/tools.ts";
 
 /** Checked-in generated files must equal what the generators write now. */
 describe("generated files do not drift", () => {
@@ -36,4 +37,27 @@ describe("the published schemas are usable JSON Schema 2020-12", () => {
 		expect(validate({ gate: { timout: 1 } })).toBe(false);
 		expect(validate({ gate: { timeout: "1" } })).toBe(false);
 	});
+});
+
+describe("each tool's outputSchema: lean, closed, and as strict as its envelope", () => {
+	const ajv = new Ajv2020({ strict: false });
+	for (const entry of toolEntries().values()) {
+		const schema = entry.listing.outputSchema;
+		const verb = entry.verb.name;
+		test(`${entry.name}: 2020-12, an object root, no $ref, only its verb's codes`, () => {
+			expect(schema.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
+			expect(schema.type).toBe("object");
+			expect(JSON.stringify(schema)).not.toContain("$ref");
+			const validate = ajv.compile(schema);
+			expect(validate(fail(verb, "internal_error", "m", ["h"]))).toBe(true);
+			expect(validate({ ok: true, verb, message: "m" })).toBe(true);
+			expect(validate({ ok: true, verb, message: "m", error: "internal_error" })).toBe(false);
+			expect(validate({ ok: false, verb, message: "m", error: "internal_error" })).toBe(false);
+			expect(validate({ ok: false, verb, message: "m", error: "internal_error", hints: [] })).toBe(false);
+			expect(validate({ ok: true, verb, message: "m", surely_not_a_field: 1 })).toBe(false);
+			expect(validate({ ok: "yes", verb, message: "m" })).toBe(false);
+			const foreign = ["unknown_command", "checks_failed"].find((code) => !(entry.verb.errors as readonly string[]).includes(code)) ?? "";
+			expect(validate(fail(verb, foreign as "internal_error", "m", ["h"]))).toBe(false);
+		});
+	}
 });

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import * as v from "valibot";
 import { ANNOTATIONS } from "../../src/contract/annotations.ts";
 import { fail, ok } from "../../src/contract/envelope.ts";
-import { ERROR_CODES } from "../../src/contract/error-codes.ts";
+import { ERROR_CODES, IMPLIED_ERROR_CODES, RESERVED_ERROR_CODES } from "../../src/contract/error-codes.ts";
 import { LOOSE_VERBS } from "../../src/registry.ts";
 
 describe("the verb registry", () => {
@@ -58,5 +58,40 @@ describe("the envelope", () => {
 	test("error codes are a closed list without duplicates", () => {
 		expect(new Set(ERROR_CODES).size).toBe(ERROR_CODES.length);
 		expect(v.safeParse(Status, { ok: false, verb: "help", message: "m", error: "made_up", hints: ["h"] }).success).toBe(false);
+	});
+});
+
+describe("error codes belong to verbs", () => {
+	const declared = new Set<string>(LOOSE_VERBS.flatMap((verb) => verb.errors));
+
+	test("every code in the closed list is implied, declared by a verb, or reserved for a coming verb", () => {
+		const orphans = ERROR_CODES.filter((code) => !(IMPLIED_ERROR_CODES as readonly string[]).includes(code) && !declared.has(code) && !(RESERVED_ERROR_CODES as readonly string[]).includes(code));
+		expect(orphans).toEqual([]);
+	});
+
+	test("a reserved code is declared by no verb: when its verb lands, it leaves the reserved list", () => {
+		expect(RESERVED_ERROR_CODES.filter((code) => declared.has(code))).toEqual([]);
+	});
+
+	test("a verb declares each code once and leaves the implied ones implied", () => {
+		for (const verb of LOOSE_VERBS) {
+			expect(new Set(verb.errors).size).toBe(verb.errors.length);
+			expect(verb.errors.filter((code) => (IMPLIED_ERROR_CODES as readonly string[]).includes(code))).toEqual([]);
+		}
+	});
+
+	test("an envelope refuses a code its verb does not declare, and takes the implied ones", () => {
+		const docs = LOOSE_VERBS.find((verb) => verb.name === "docs")?.envelope as v.GenericSchema;
+		expect(v.safeParse(docs, fail("docs", "gate_failed", "m", ["h"])).success).toBe(false);
+		expect(v.safeParse(docs, fail("docs", "unknown_target", "m", ["h"])).success).toBe(true);
+		for (const code of IMPLIED_ERROR_CODES) expect(v.safeParse(docs, fail("docs", code, "m", ["h"])).success).toBe(true);
+	});
+
+	test("an envelope has the optional fields its verb fills, and no others", () => {
+		const status = LOOSE_VERBS.find((verb) => verb.name === "status")?.envelope as v.GenericSchema;
+		const test = LOOSE_VERBS.find((verb) => verb.name === "test")?.envelope as v.GenericSchema;
+		const steps = [{ kind: "job", label: "t", outcome: "ok" as const, duration_s: 1 }];
+		expect(v.safeParse(status, ok("status", "m", undefined, { steps })).success).toBe(false);
+		expect(v.safeParse(test, ok("test", "m", undefined, { steps })).success).toBe(true);
 	});
 });

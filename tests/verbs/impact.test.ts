@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { rm } from "node:fs/promises";
 import * as v from "valibot";
-import { Envelope } from "../../src/contract/envelope.ts";
 import { changedPaths } from "../../src/scopes/changed.ts";
 import { impact } from "../../src/verbs/impact/impact.ts";
 import { renderImpact } from "../../src/verbs/impact/render.ts";
-import { ImpactData } from "../../src/verbs/impact/schema.ts";
+import type { ImpactData } from "../../src/verbs/impact/schema.ts";
+import { impactVerb } from "../../src/verbs/impact/verb.ts";
 import { makeRepo, makeTempDir, type TestRepo, testContext } from "../helpers/repo.ts";
 
 const CONFIG = `[scopes.web]
@@ -28,7 +28,7 @@ const FILES = {
 	"src/lib.ts": "lib\n",
 };
 
-const ImpactEnvelope = Envelope("impact", ImpactData);
+const ImpactEnvelope = impactVerb.envelope;
 
 const made: TestRepo[] = [];
 const dirs: string[] = [];

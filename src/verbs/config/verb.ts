@@ -9,6 +9,8 @@ export const configVerb = defineVerb({
 	group: "Setup and admin",
 	input: ConfigInput,
 	data: ConfigData,
+	errors: ["no_repository", "no_project", "invalid_config", "locked", "write_denied"] as const,
+	extras: ["plan"],
 	annotations: "mutating",
 	exposure: { cliOnly: "Agents read the config through the `discern://config` resource; editing it is a person's call." },
 	cli: {

@@ -10,6 +10,7 @@ export const docsVerb = defineVerb({
 	group: "Knowledge",
 	input: DocsInput,
 	data: DocsData,
+	errors: ["unknown_target"] as const,
 	annotations: "readOnly",
 	exposure: { tool: "discern_docs", project: false },
 	cli: { positionals: ["target"], aliases: { search: "s" }, examples: ["discern docs", "discern docs config", "discern docs --search timeout"] },

@@ -10,6 +10,7 @@ export const doctorVerb = defineVerb({
 	group: "Setup and admin",
 	input: DoctorInput,
 	data: DoctorData,
+	errors: ["no_repository", "checks_failed"] as const,
 	annotations: "readOnly",
 	exposure: { tool: "discern_doctor", project: true },
 	cli: { examples: ["discern doctor", "discern doctor --verbose"] },

@@ -9,6 +9,7 @@ export const helpVerb = defineVerb({
 	group: "Setup and admin",
 	input: HelpInput,
 	data: HelpData,
+	errors: ["unknown_command"] as const,
 	annotations: "readOnly",
 	exposure: { cliOnly: "MCP clients discover tools through tools/list and the server instructions." },
 	cli: { positionals: ["verb"], examples: ["discern help", "discern help status"] },

@@ -10,6 +10,7 @@ export const impactVerb = defineVerb({
 	group: "Quality",
 	input: ImpactInput,
 	data: ImpactData,
+	errors: ["no_repository", "no_project", "invalid_config"] as const,
 	annotations: "readOnly",
 	exposure: { tool: "discern_impact", project: true },
 	cli: { question: "has", examples: ["discern impact", "discern impact --has web", "discern impact --has code && echo code changed"] },

@@ -10,6 +10,8 @@ export const prepareVerb = defineVerb({
 	group: "Daily loop",
 	input: PrepareInput,
 	data: PrepareData,
+	errors: ["no_repository", "no_project", "invalid_config", "locked", "write_denied", "gate_failed", "interrupted"] as const,
+	extras: ["plan", "steps", "diagnostics"],
 	annotations: "mutating",
 	exposure: { tool: "discern_prepare", project: true },
 	cli: { examples: ["discern prepare", "discern prepare --dry-run"] },

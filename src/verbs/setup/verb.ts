@@ -9,6 +9,8 @@ export const setupVerb = defineVerb({
 	group: "Setup and admin",
 	input: SetupInput,
 	data: SetupData,
+	errors: ["no_repository", "write_denied"] as const,
+	extras: ["plan"],
 	annotations: "mutating",
 	exposure: { cliOnly: "Adopting discern is the owner's decision, made once at a terminal; agents get a configured project." },
 	cli: { positionals: ["action"], examples: ["discern setup", "discern setup verify", "discern setup --confirmed"] },

@@ -10,6 +10,7 @@ export const statusVerb = defineVerb({
 	group: "Daily loop",
 	input: StatusInput,
 	data: StatusData,
+	errors: ["no_repository"] as const,
 	annotations: "readOnly",
 	exposure: { tool: "discern_status", project: true },
 	cli: { examples: ["discern status", "discern status --json"] },

@@ -10,6 +10,8 @@ export const testVerb = defineVerb({
 	group: "Daily loop",
 	input: TestInput,
 	data: TestData,
+	errors: ["no_repository", "no_project", "invalid_config", "locked", "write_denied", "gate_failed", "interrupted"] as const,
+	extras: ["plan", "steps", "diagnostics"],
 	annotations: "mutating",
 	exposure: { tool: "discern_test", project: true },
 	cli: { examples: ["discern test", "discern test --dry-run"] },
