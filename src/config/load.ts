@@ -174,7 +174,7 @@ function crossChecks(raw: unknown, positions: Map<string, Position>): ConfigIssu
 	if (Object.hasOwn(tableAt(raw, "scopes"), CODE_MARKER)) {
 		const at = positionOf(positions, ["scopes", CODE_MARKER]);
 		issues.push({
-			message: `\`${CODE_MARKER}\` cannot name a scope: \`discern impact\` uses it to mean "a non-neutral path changed"`,
+			message: `\`${CODE_MARKER}\` cannot name a scope: impact's \`has\` uses it to mean "a non-neutral path changed"`,
 			key: `scopes.${CODE_MARKER}`,
 			...(at ? { line: at.line, col: at.col } : {}),
 		});

@@ -10,6 +10,7 @@ import { planGate, planItems } from "./plan.ts";
 import type { FailedStage, InnerLoopData } from "./schema.ts";
 import { configDigest, writeLastRun } from "./state.ts";
 import { plural } from "../text/plural.ts";
+import { ref, sayFor } from "../hints/refer.ts";
 
 /**
  * `prepare` (formatters, then lint and typecheck) and `test` (the test
@@ -21,6 +22,7 @@ export async function innerLoop<const Verb extends "prepare" | "test">(
 	verb: Verb,
 	input: { dry_run?: boolean | undefined },
 ): Promise<Result<Verb, InnerLoopData>> {
+	const say = sayFor(ctx.surface);
 	const opened = await openProject(ctx);
 	if (!opened.ok) return asVerb(verb, opened.refusal);
 	const { repository, config } = opened;
@@ -66,7 +68,7 @@ export async function innerLoop<const Verb extends "prepare" | "test">(
 			...leftovers,
 			...(modified.length > 0 ? [`Formatters changed ${plural(modified.length, "file")}: review and commit them.`] : []),
 			...(labels.length === 0 ? [`Declare ${verb === "test" ? "a test-stage job" : "fix or check jobs"} in discern.toml.`] : []),
-			verb === "prepare" ? "Next: `discern test`, then commit and run `discern done`." : "Next: commit, then run `discern done`.",
+			verb === "prepare" ? say`Next: ${ref("test")}, then commit and run ${ref("done")}.` : say`Next: commit, then run ${ref("done")}.`,
 		];
 		return ok(verb, passed, data, { steps, hints, ...(diagnostics.length > 0 ? { diagnostics } : {}) });
 	} finally {

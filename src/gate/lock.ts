@@ -19,7 +19,7 @@ export function lockCheckout(repository: RepositoryLocation, verb: string): { ok
 	if (outcome.ok) return outcome;
 	const holder = outcome.holder;
 	// The lock file is anyone's to write: its words are shown cleaned.
-	const who = holder ? `\`discern ${oneLine(holder.verb)}\` (pid ${holder.pid}, since ${oneLine(holder.since)})` : "another discern run";
+	const who = holder ? `discern's \`${oneLine(holder.verb)}\` (pid ${holder.pid}, since ${oneLine(holder.since)})` : "another discern run";
 	return {
 		ok: false,
 		refusal: {

@@ -32,24 +32,37 @@ export type Surface = "cli" | "mcp";
 
 /** A tagged template that renders every `ref(...)` in it for `surface`; other values are interpolated as text. */
 export function sayFor(surface: Surface) {
+	return template(surface, true);
+}
+
+/**
+ * The same, with the commands bare (no code spans): for a status `next.action`,
+ * which is itself the thing to type ("discern done", "git commit, then discern done").
+ */
+export function actionFor(surface: Surface) {
+	return template(surface, false);
+}
+
+function template(surface: Surface, code: boolean) {
 	return (strings: TemplateStringsArray, ...values: readonly (VerbRef | string | number)[]): string =>
 		strings.reduce((text, part, index) => {
 			const value = values[index - 1];
-			return `${text}${typeof value === "object" ? render(value, surface) : String(value)}${part}`;
+			return `${text}${typeof value === "object" ? render(value, surface, code) : String(value)}${part}`;
 		});
 }
 
-/** One reference as the surface names it. */
-export function render(reference: VerbRef, surface: Surface): string {
+/** One reference as the surface names it (in code spans unless `code` is false). */
+export function render(reference: VerbRef, surface: Surface, code = true): string {
 	const verb = findVerb(reference.verb) as unknown as LooseVerb | undefined;
 	// The type system keeps unknown verbs out; a registry without it is a bug worth seeing, not hiding.
 	if (!verb) throw new Error(`a hint names the verb \`${reference.verb}\`, which the registry lacks`);
-	if (surface === "cli") return `\`${cliCommand(verb, reference.args)}\``;
+	const span = (text: string) => (code ? `\`${text}\`` : text);
+	if (surface === "cli") return span(cliCommand(verb, reference.args));
 	if ("tool" in verb.exposure) {
 		const args = Object.entries(reference.args).filter(([, value]) => value !== undefined);
-		return args.length === 0 ? `\`${verb.exposure.tool}\`` : `\`${verb.exposure.tool}\` with \`${JSON.stringify(Object.fromEntries(args))}\``;
+		return args.length === 0 ? span(verb.exposure.tool) : `${span(verb.exposure.tool)} with ${span(JSON.stringify(Object.fromEntries(args)))}`;
 	}
-	return `ask the owner to run \`${cliCommand(verb, reference.args)}\` in a terminal`;
+	return `ask the owner to run ${span(cliCommand(verb, reference.args))} in a terminal`;
 }
 
 /** `discern done --rerun`, `discern config get gate.timeout`: positionals in order, then flags. */

@@ -8,12 +8,13 @@ import { clip } from "../text/clip.ts";
 import { oneLine, quoteName } from "../text/terminal.ts";
 import { endSentence } from "../text/sentence.ts";
 import { plural } from "../text/plural.ts";
+import { ref, sayFor, type Surface } from "../hints/refer.ts";
 
 export type Opened<T> = ({ ok: true } & T) | { ok: false; refusal: Refusal };
 
 export async function openRepository(ctx: VerbContext): Promise<Opened<{ repository: RepositoryLocation }>> {
 	const unusable = await folderProblem(ctx.cwd);
-	if (unusable) return { ok: false, refusal: folderRefusal(ctx.cwd, unusable) };
+	if (unusable) return { ok: false, refusal: folderRefusal(ctx.cwd, unusable, ctx.surface) };
 	const located = await locateRepository(ctx.cwd, ctx.env);
 	if (!located.found) {
 		return {
@@ -24,7 +25,7 @@ export async function openRepository(ctx: VerbContext): Promise<Opened<{ reposit
 				message: `${clip(quoteName(ctx.cwd))} is not inside a git repository (${clip(oneLine(located.reason))}).`,
 				hints: located.reason.includes("dubious ownership")
 					? [`git refuses a repository owned by someone else: \`git config --global --add safe.directory ${clip(quoteName(ctx.cwd))}\` if you trust it.`]
-					: ["Run discern inside a git checkout, or pass --cwd DIR (MCP: an absolute `path`).", "New project? `git init` first."],
+					: [elsewhere(ctx.surface, "Run discern inside a git checkout, or pass --cwd DIR.", "Pass an absolute `path` inside a git checkout."), "New project? `git init` first."],
 			},
 		};
 	}
@@ -36,21 +37,22 @@ export async function openRepository(ctx: VerbContext): Promise<Opened<{ reposit
  * The folder itself is the problem (missing, a file, a symlink loop, a name
  * that is not UTF-8): say that, not "not a git repository".
  */
-export function folderRefusal(cwd: string, problem: string): Refusal {
+export function folderRefusal(cwd: string, problem: string, surface: Surface): Refusal {
 	return {
 		error: "no_repository",
 		message: `discern cannot work in ${quoteName(cwd)}: ${endSentence(clip(problem))}`,
-		hints: ["Pass --cwd DIR naming a folder inside a git checkout (MCP: an absolute `path`)."],
+		hints: [elsewhere(surface, "Pass --cwd DIR naming a folder inside a git checkout.", "Pass an absolute `path` naming a folder inside a git checkout.")],
 	};
 }
 
 /** The refusal for a config that is missing or broken, for verbs that cannot work without one. */
-export function configRefusal(load: Exclude<ConfigLoad, { state: "valid" }>): Refusal {
+export function configRefusal(load: Exclude<ConfigLoad, { state: "valid" }>, surface: Surface): Refusal {
+	const say = sayFor(surface);
 	if (load.state === "missing") {
 		return {
 			error: "no_project",
 			message: `No ${CONFIG_FILE} at ${clip(load.path)}: discern is not set up in this repository.`,
-			hints: ["Run `discern setup` to detect the stack and propose jobs, then `discern setup --confirmed` to write the file."],
+			hints: [say`Run ${ref("setup")} to detect the stack and propose jobs, then ${ref("setup", { confirmed: true })} to write the file.`],
 		};
 	}
 	const first = load.issues[0];
@@ -58,7 +60,7 @@ export function configRefusal(load: Exclude<ConfigLoad, { state: "valid" }>): Re
 	return {
 		error: "invalid_config",
 		message: `${CONFIG_FILE} has ${plural(load.issues.length, "problem")}; first${where}: ${endSentence(first?.message ?? "unknown")}`,
-		hints: ["Run `discern config validate` to see every problem with its line.", "See `discern docs config` for the reference."],
+		hints: [say`Run ${ref("config", { action: "validate" })} to see every problem with its line.`, say`See ${ref("docs", { target: "config" })} for the reference.`],
 	};
 }
 
@@ -69,6 +71,11 @@ export async function openProject(
 	const opened = await openRepository(ctx);
 	if (!opened.ok) return opened;
 	const load = await loadConfig(opened.repository.root, ctx.narrate);
-	if (load.state !== "valid") return { ok: false, refusal: configRefusal(load) };
+	if (load.state !== "valid") return { ok: false, refusal: configRefusal(load, ctx.surface) };
 	return { ok: true, repository: opened.repository, config: load.config, configBytes: load.bytes };
+}
+
+/** Where to point discern instead: a flag on the CLI, the `path` argument over MCP. */
+function elsewhere(surface: Surface, cli: string, mcp: string): string {
+	return surface === "cli" ? cli : mcp;
 }

@@ -28,7 +28,7 @@ function header(): string[] {
 
 function project(name: string, agents: readonly string[]): string[] {
 	const agentRows: [string, string][] =
-		agents.length > 0 ? [[`agents = [${agents.map(tomlString).join(", ")}]`, "agents `discern refresh` briefs and wires"]] : [];
+		agents.length > 0 ? [[`agents = [${agents.map(tomlString).join(", ")}]`, "the coding agents this project works with"]] : [];
 	if (name.trim() === "") {
 		return ["[project]", "# name = \"…\"  # display name; derived from the folder when absent", ...(agentRows.length > 0 ? aligned(agentRows) : [])];
 	}

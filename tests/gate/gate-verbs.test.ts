@@ -200,7 +200,7 @@ describe("done", () => {
 			await r.commitAll("trunk moves");
 			const result = valid("done", await done(r.ctx({ cwd: path }), {}));
 			expect(result.ok ? "" : result.error).toBe("behind_trunk");
-			expect(result.hints?.[0]).toContain("discern update");
+			expect(result.hints?.[0]).toContain("git merge main");
 		} finally {
 			await r.git("worktree", "remove", "--force", path);
 		}

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { ref, render, sayFor } from "../../src/hints/refer.ts";
+import { actionFor, ref, render, sayFor } from "../../src/hints/refer.ts";
 
 describe("a hint's verb reference, rendered per surface", () => {
 	test("on the CLI: the command with its flags and positionals", () => {
@@ -19,6 +19,12 @@ describe("a hint's verb reference, rendered per surface", () => {
 		const line = (surface: "cli" | "mcp") => sayFor(surface)`If it was flaky, ${ref("done", { rerun: true })} runs it anyway (${2} tries).`;
 		expect(line("cli")).toBe("If it was flaky, `discern done --rerun` runs it anyway (2 tries).");
 		expect(line("mcp")).toBe('If it was flaky, `discern_done` with `{"rerun":true}` runs it anyway (2 tries).');
+	});
+
+	test("a next action names the command bare, as the thing to type", () => {
+		expect(actionFor("cli")`git commit, then ${ref("done")}`).toBe("git commit, then discern done");
+		expect(actionFor("mcp")`git commit, then ${ref("done", { rerun: true })}`).toBe('git commit, then discern_done with {"rerun":true}');
+		expect(actionFor("mcp")`${ref("config", { action: "validate" })}`).toBe("ask the owner to run discern config validate in a terminal");
 	});
 
 	test("only verbs of this build and their own arguments can be named (checked by the compiler)", () => {

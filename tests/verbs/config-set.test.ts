@@ -146,7 +146,7 @@ describe("config set and the checkout lock", () => {
 			const result = await config(r.ctx(), { action: "set", key: "gate.timeout", value: "900" });
 			expectValidEnvelope("config", result);
 			expect(result.ok ? "" : result.error).toBe("locked");
-			expect(result.message).toContain("discern done");
+			expect(result.message).toContain("discern's `done`");
 			expect(await Bun.file(`${r.root}/discern.toml`).text()).toBe(before);
 			// A dry run writes nothing, so it needs no lock.
 			expect((await config(r.ctx(), { action: "set", key: "gate.timeout", value: "900", dry_run: true })).ok).toBe(true);

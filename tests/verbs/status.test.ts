@@ -21,7 +21,7 @@ async function statusOf(r: TestRepo, env: Record<string, string> = {}): Promise<
 }
 
 describe("status", () => {
-	test("a clean configured main checkout: trunk, jobs by stage, next is start", async () => {
+	test("a clean configured main checkout: trunk, jobs by stage, next is a branch of its own", async () => {
 		const r = await repo({ config: '[jobs]\nformat = "true"\nlint = "true"\ntypecheck = "true"\ntest = "true"\n[jobs.e2e]\nstage = "test"\nrun = "true"\n' });
 		const data = await statusOf(r);
 		expect(data.location).toBe("main");
@@ -32,10 +32,10 @@ describe("status", () => {
 		expect(data.jobs).toEqual({ fix: ["format"], build: [], check: ["lint", "typecheck"], test: ["test", "e2e"] });
 		expect(data.ahead).toBe(0);
 		expect(data.behind).toBe(0);
-		expect(data.next.action).toContain("discern start");
+		expect(data.next.action).toBe("git switch -c BRANCH, then discern prepare");
 	});
 
-	test("changed files are listed with their kind; a dirty main checkout points at commit or start", async () => {
+	test("changed files are listed with their kind; a dirty trunk points at a branch, a commit and the gate", async () => {
 		const r = await repo({ config: BASIC_CONFIG, files: { "a.txt": "a", "b.txt": "b", "c.txt": "c" } });
 		await r.write("a.txt", "changed");
 		await rm(`${r.root}/b.txt`);
@@ -50,7 +50,7 @@ describe("status", () => {
 		expect(byPath["d.txt"]?.kind).toBe("renamed");
 		expect(byPath["new file.txt"]).toEqual({ path: "new file.txt", kind: "untracked", staged: false });
 		expect(data.changes.total).toBe(4);
-		expect(data.next.action).toBe("git commit, or discern start");
+		expect(data.next.action).toBe("git switch -c BRANCH, git commit, then discern done");
 	});
 
 	test("more than 50 changes are counted, not all listed", async () => {

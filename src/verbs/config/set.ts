@@ -7,6 +7,7 @@ import { clip } from "../../text/clip.ts";
 import type { ConfigData } from "./schema.ts";
 import { noun, plural } from "../../text/plural.ts";
 import { endSentence } from "../../text/sentence.ts";
+import { ref, sayFor, type Surface } from "../../hints/refer.ts";
 
 const BOM = "\uFEFF";
 
@@ -16,14 +17,16 @@ const BOM = "\uFEFF";
  * is written only if the result validates, or, for a file that was already
  * invalid, has fewer problems than before (so `set` can repair a file).
  */
-export async function setConfigKey(root: string, path: string, key: string, input: string, dryRun: boolean): Promise<Result<"config", ConfigData>> {
+export async function setConfigKey(root: string, path: string, key: string, input: string, dryRun: boolean, surface: Surface): Promise<Result<"config", ConfigData>> {
+	const say = sayFor(surface);
+	const validate = ref("config", { action: "validate" });
 	const base: ConfigData = { action: "set", path, valid: true, issues: [], key: clip(key) };
 	const decoded = new TextDecoder("utf-8", { ignoreBOM: true }).decode(await Bun.file(path).bytes());
 	const bom = decoded.startsWith(BOM) ? BOM : "";
 	const source = decoded.slice(bom.length);
 	const before = parseConfig(source);
 	if (!before.ok && before.issues.some((issue) => issue.message.startsWith("TOML syntax"))) {
-		return fail("config", "invalid_config", "discern.toml is not valid TOML, so it cannot be edited key by key.", ["Fix the syntax error by hand; `discern config validate` shows where."], {
+		return fail("config", "invalid_config", "discern.toml is not valid TOML, so it cannot be edited key by key.", [say`Fix the syntax error by hand; ${validate} shows where.`], {
 			data: { ...base, valid: false, issues: before.issues },
 		});
 	}
@@ -45,12 +48,12 @@ export async function setConfigKey(root: string, path: string, key: string, inpu
 		const asString = attempt(stringifyString(input));
 		if (asString.checked?.ok) ({ edit, checked } = asString);
 	}
-	if (!edit.ok) return fail("config", "invalid_arguments", `Cannot set \`${clip(key)}\`: ${endSentence(clip(edit.reason, 400))}`, ["Open discern.toml and edit it there; `discern config validate` checks the result."], { data: base });
+	if (!edit.ok) return fail("config", "invalid_arguments", `Cannot set \`${clip(key)}\`: ${endSentence(clip(edit.reason, 400))}`, [say`Open discern.toml and edit it there; ${validate} checks the result.`], { data: base });
 	const remaining = checked && !checked.ok ? checked.issues : [];
 	const improves = !before.ok && remaining.length < before.issues.length;
 	if (remaining.length > 0 && !improves) {
 		return fail("config", "invalid_arguments", `Setting \`${clip(key)}\` to ${clip(edit.after)} would leave discern.toml invalid: ${endSentence(remaining[0]?.message ?? "see the issues")} Nothing was written.`, [
-			"Check the key and the value's type in `discern docs config`.",
+			say`Check the key and the value's type in ${ref("docs", { target: "config" })}.`,
 		], { data: { ...base, valid: false, issues: remaining } });
 	}
 
@@ -71,7 +74,7 @@ export async function setConfigKey(root: string, path: string, key: string, inpu
 		if (error instanceof WriteDeniedError) return fail("config", "write_denied", error.message, ["discern does not write through symlinks; edit the file itself."], { data: base });
 		throw error;
 	}
-	const left = remaining.length > 0 ? ` ${plural(remaining.length, "problem")} ${noun(remaining.length, "remains", "remain")}: \`discern config validate\` lists ${noun(remaining.length, "it", "them")}.` : "";
+	const left = remaining.length > 0 ? say` ${plural(remaining.length, "problem")} ${noun(remaining.length, "remains", "remain")}: ${validate} lists ${noun(remaining.length, "it", "them")}.` : "";
 	return ok("config", `Set ${clip(key)} = ${clip(edit.after)} (${described}).${left}`, { ...data, edit: { ...change, written: true } }, {
 		hints: [remaining.length > 0 ? "Fix the remaining problems, then commit discern.toml." : "Commit discern.toml when you are happy with it."],
 	});

@@ -6,6 +6,7 @@ import { findPage, normalizeTarget, type Page, pageFromMarkdown, searchPages } f
 import type { DocsData, DocsInput } from "./schema.ts";
 import { clip } from "../../text/clip.ts";
 import { noun, plural } from "../../text/plural.ts";
+import { ref, sayFor } from "../../hints/refer.ts";
 
 let pages: Page[] | undefined;
 
@@ -16,31 +17,33 @@ export function manualPages(): Page[] {
 }
 
 /** discern's own manual: the index, one page, or search results. Works outside any project. */
-export async function docs(_ctx: VerbContext, input: v.InferOutput<typeof DocsInput>): Promise<Result<"docs", DocsData>> {
+export async function docs(ctx: VerbContext, input: v.InferOutput<typeof DocsInput>): Promise<Result<"docs", DocsData>> {
+	const say = sayFor(ctx.surface);
+	const index = ref("docs");
 	const all = manualPages();
 	if (input.search !== undefined) {
 		const within = input.target === undefined ? all : underTarget(all, input.target);
 		if (input.target !== undefined && within.length === 0) {
 			const lookup = findPage(all, input.target);
-			const hints: [string, ...string[]] = !lookup.found && lookup.suggestion ? [`Did you mean \`${lookup.suggestion}\`?`] : ["Run `discern docs` for the index."];
+			const hints: [string, ...string[]] = !lookup.found && lookup.suggestion ? [`Did you mean \`${lookup.suggestion}\`?`] : [say`Run ${index} for the index.`];
 			return fail("docs", "unknown_target", `No manual page or section \`${clip(input.target)}\` to search in.`, hints);
 		}
 		const matches = searchPages(within, input.search);
 		const where = input.target === undefined ? "" : ` under \`${clip(normalizeTarget(input.target))}\``;
-		return ok("docs", `${plural(matches.length, "page")} ${noun(matches.length, "matches", "match")} "${clip(input.search)}"${where}.`, { mode: "search", query: clip(input.search), matches }, matches.length === 0 ? { hints: ["Try fewer or other words, or `discern docs` for the index."] } : {});
+		return ok("docs", `${plural(matches.length, "page")} ${noun(matches.length, "matches", "match")} "${clip(input.search)}"${where}.`, { mode: "search", query: clip(input.search), matches }, matches.length === 0 ? { hints: [say`Try fewer or other words, or ${index} for the index.`] } : {});
 	}
 	if (input.target !== undefined) {
 		const lookup = findPage(all, input.target);
 		if (!lookup.found) {
 			const hints: [string, ...string[]] = lookup.suggestion
-				? [`Did you mean \`discern docs ${lookup.suggestion}\`?`, "Run `discern docs` for the index."]
-				: ["Run `discern docs` for the index, or `discern docs --search WORDS`."];
+				? [say`Did you mean ${ref("docs", { target: lookup.suggestion })}?`, say`Run ${index} for the index.`]
+				: [say`Run ${index} for the index, or ${ref("docs", { search: "WORDS" })}.`];
 			return fail("docs", "unknown_target", `No manual page \`${clip(input.target)}\`.`, hints);
 		}
 		const { page } = lookup;
 		return ok("docs", page.summary || page.title, { mode: "page", target: page.target, title: page.title, content: page.content });
 	}
-	return ok("docs", `${all.length} manual pages; read one with \`discern docs TARGET\`.`, {
+	return ok("docs", say`${all.length} manual pages; read one with ${ref("docs", { target: "TARGET" })}.`, {
 		mode: "index",
 		pages: all.map(({ target, title, summary }) => ({ target, title, summary })),
 	});

@@ -11,6 +11,7 @@ import { findExecutable } from "../../platform/process.ts";
 import { oneLine } from "../../text/terminal.ts";
 import { firstExecutable } from "./first-executable.ts";
 import type { Check } from "./schema.ts";
+import { actionFor, ref, sayFor, type Surface } from "../../hints/refer.ts";
 
 /** git 2.31 added `rev-parse --path-format=absolute`, which discern relies on. */
 const MIN_GIT: readonly [number, number] = [2, 31];
@@ -31,11 +32,11 @@ export async function checkGitVersion(ctx: VerbContext): Promise<Check> {
 		: { id: "git_version", title, state: "fail", detail: `${version} is older than ${MIN_GIT.join(".")}.`, fix: "Upgrade git." };
 }
 
-export function checkRepository(repository: RepositoryLocation | null, reason: string): Check {
+export function checkRepository(repository: RepositoryLocation | null, reason: string, surface: Surface): Check {
 	const title = "inside a git repository";
 	return repository
 		? { id: "repository", title, state: "ok", detail: `${repository.root} (${repository.location === "main" ? "main checkout" : "linked worktree"})` }
-		: { id: "repository", title, state: "fail", detail: clip(oneLine(reason)), fix: "Run discern inside a git checkout, or pass --cwd DIR." };
+		: { id: "repository", title, state: "fail", detail: clip(oneLine(reason)), fix: surface === "cli" ? "Run discern inside a git checkout, or pass --cwd DIR." : "Pass an absolute `path` inside a git checkout." };
 }
 
 /** git must be able to read this checkout: ownership checks (safe.directory) and broken indexes stop it. */
@@ -82,14 +83,14 @@ export async function checkTrunk(ctx: VerbContext, root: string, config: ConfigL
 	};
 }
 
-export function checkConfig(config: ConfigLoad): Check {
+export function checkConfig(config: ConfigLoad, surface: Surface): Check {
 	const title = "discern.toml is valid";
 	if (config.state === "valid") return { id: "config", title, state: "ok", detail: config.path };
 	if (config.state === "missing") {
-		return { id: "config", title, state: "warn", detail: "No discern.toml: discern is not set up here yet.", fix: "discern setup" };
+		return { id: "config", title, state: "warn", detail: "No discern.toml: discern is not set up here yet.", fix: actionFor(surface)`${ref("setup")}` };
 	}
 	const lines = config.issues.map((issue) => `${issue.line ? `line ${issue.line}: ` : ""}${issue.message}`);
-	return { id: "config", title, state: "fail", detail: lines.join("; "), fix: "discern config validate" };
+	return { id: "config", title, state: "fail", detail: lines.join("; "), fix: actionFor(surface)`${ref("config", { action: "validate" })}` };
 }
 
 export function checkTestJob(config: ConfigLoad): Check | null {
@@ -143,7 +144,8 @@ export function checkBinary(ctx: VerbContext, verbose: boolean): Check {
 	};
 }
 
-export async function checkAgentWiring(root: string, config: ConfigLoad): Promise<Check> {
+export async function checkAgentWiring(root: string, config: ConfigLoad, surface: Surface): Promise<Check> {
+	const snippets = sayFor(surface)`See ${ref("docs", { target: "mcp" })} for each editor's snippet.`;
 	const wanted = config.state === "valid" ? config.config.project.agents : [];
 	const targets = wanted.length > 0 ? MCP_TARGETS.filter((target) => wanted.includes(target.agent)) : MCP_TARGETS;
 	const wired: string[] = [];
@@ -155,10 +157,10 @@ export async function checkAgentWiring(root: string, config: ConfigLoad): Promis
 	}
 	const title = "agents can reach the discern MCP server";
 	if (wanted.length > 0 && unwired.length > 0) {
-		return { id: "agent_wiring", title, state: "warn", detail: `no discern server in ${unwired.join(", ")}`, fix: "See `discern docs mcp` for each editor's snippet." };
+		return { id: "agent_wiring", title, state: "warn", detail: `no discern server in ${unwired.join(", ")}`, fix: snippets };
 	}
 	if (wired.length === 0) {
-		return { id: "agent_wiring", title, state: "warn", detail: "No agent MCP config declares a discern server.", fix: "See `discern docs mcp` for each editor's snippet." };
+		return { id: "agent_wiring", title, state: "warn", detail: "No agent MCP config declares a discern server.", fix: snippets };
 	}
 	return { id: "agent_wiring", title, state: "ok", detail: `wired in ${wired.join(", ")}` };
 }

@@ -30,7 +30,7 @@ export async function doctor(ctx: VerbContext, input: v.InferOutput<typeof Docto
 		checkGitVersion(ctx),
 		unusable ? { found: false as const, reason: unusable } : locateRepository(ctx.cwd, ctx.env),
 	]);
-	const checks: Check[] = [gitVersion, checkRepository(located.found ? located.repository : null, located.found ? "" : located.reason)];
+	const checks: Check[] = [gitVersion, checkRepository(located.found ? located.repository : null, located.found ? "" : located.reason, ctx.surface)];
 	if (located.found) {
 		if (ctx.facts) ctx.facts.repository = located.repository;
 		const root = located.repository.root;
@@ -40,21 +40,21 @@ export async function doctor(ctx: VerbContext, input: v.InferOutput<typeof Docto
 			checkIdentity(ctx, root),
 			checkTrunk(ctx, root, config),
 			checkJobExecutables(ctx, root, config),
-			checkAgentWiring(root, config),
+			checkAgentWiring(root, config, ctx.surface),
 		]);
 		const testJob = checkTestJob(config);
-		checks.push(access, identity, trunk, checkConfig(config), ...(testJob ? [testJob] : []), ...jobs);
+		checks.push(access, identity, trunk, checkConfig(config, ctx.surface), ...(testJob ? [testJob] : []), ...jobs);
 		checks.push(checkBinary(ctx, verbose), wiring);
 	} else {
 		checks.push(checkBinary(ctx, verbose));
 	}
 	const data: DoctorData = { checks, summary: tally(checks) };
 	if (unusable) {
-		const refusal = folderRefusal(ctx.cwd, unusable);
+		const refusal = folderRefusal(ctx.cwd, unusable, ctx.surface);
 		return fail("doctor", refusal.error, refusal.message, refusal.hints, { data });
 	}
 	if (!located.found) {
-		return fail("doctor", "no_repository", `Not inside a git repository: ${endSentence(clip(oneLine(located.reason)))}`, ["Run `discern doctor` inside a git checkout, or pass --cwd DIR."], { data });
+		return fail("doctor", "no_repository", `Not inside a git repository: ${endSentence(clip(oneLine(located.reason)))}`, [ctx.surface === "cli" ? "Run `discern doctor` inside a git checkout, or pass --cwd DIR." : "Pass an absolute `path` inside a git checkout."], { data });
 	}
 	const failing = checks.filter((check) => check.state === "fail");
 	if (failing.length > 0) {

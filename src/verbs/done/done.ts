@@ -28,6 +28,7 @@ import { scopesTouched } from "./scopes.ts";
 import { DoneData, type DoneInput } from "./schema.ts";
 import { proofLine, summaryOf } from "./proof.ts";
 import { plural } from "../../text/plural.ts";
+import { ref, sayFor } from "../../hints/refer.ts";
 import { endSentence } from "../../text/sentence.ts";
 
 type DoneResult = Result<"done", DoneData>;
@@ -79,6 +80,7 @@ interface Reads {
 }
 
 async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, reads: Reads): Promise<DoneResult> {
+	const say = sayFor(ctx.surface);
 	const { repository, config, authority, clues, hidden, standalone } = reads;
 	const { trunk } = authority;
 	// A standalone run never earns a Proof: where the evidence index is refused, the checkout's own status will do.
@@ -90,35 +92,35 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 	if (!working) {
 		return fail("done", "dirty_worktree", "git could not report the working tree, so it cannot be trusted as clean.", ["Run `git status` and repair the repository."]);
 	}
-	if (working.head === null) return fail("done", "dirty_worktree", "Nothing is committed on this branch yet: the gate checks commits.", ["Commit the work, then run `discern done`."]);
-	if (working.branch === null) return fail("done", "detached_head", `HEAD is detached at ${working.head.slice(0, 7)}: a Proof belongs to a branch.`, ["Switch to a branch (`git switch -c NAME`), then run `discern done`."]);
+	if (working.head === null) return fail("done", "dirty_worktree", "Nothing is committed on this branch yet: the gate checks commits.", [say`Commit the work, then run ${ref("done")}.`]);
+	if (working.branch === null) return fail("done", "detached_head", `HEAD is detached at ${working.head.slice(0, 7)}: a Proof belongs to a branch.`, [say`Switch to a branch (\`git switch -c NAME\`), then run ${ref("done")}.`]);
 	if (!evidence) {
 		const why = reads.evidence.ok ? "" : reads.evidence.reason;
 		return fail("done", "dirty_worktree", `The working tree cannot be vouched for as the commit: ${endSentence(why)}`, [
-			"Remove what the message names (or commit it in the tree), then run `discern done`.",
-			"`discern done --standalone` runs the gate as things are, without a Proof.",
+			say`Remove what the message names (or commit it in the tree), then run ${ref("done")}.`,
+			say`${ref("done", { standalone: true })} runs the gate as things are, without a Proof.`,
 		]);
 	}
 	if (working.changes.length > 0 && !standalone) {
 		const names = working.changes.slice(0, 10).map((change) => quoteName(change.path));
 		const more = working.changes.length > 10 ? ` and ${working.changes.length - 10} more` : "";
 		return fail("done", "dirty_worktree", `The tree has uncommitted changes: ${names.join(", ")}${more}. The gate checks the exact committed tree.`, [
-			"Commit (or stash) the changes, then run `discern done`.",
-			"`discern done --standalone` runs the gate on the dirty tree for diagnosis, without a Proof.",
+			say`Commit (or stash) the changes, then run ${ref("done")}.`,
+			say`${ref("done", { standalone: true })} runs the gate on the dirty tree for diagnosis, without a Proof.`,
 		]);
 	}
 	if (hidden === null || hidden.length > 0) {
 		const names = hidden === null ? "git could not list the tracked files" : `${hidden.slice(0, 10).map(quoteName).join(", ")}${hidden.length > 10 ? ` and ${hidden.length - 10} more` : ""}`;
 		return fail("done", "dirty_worktree", `git is told to ignore changes to some tracked files (${names}), so a clean status cannot vouch for the committed tree.`, [
-			"Undo it with `git update-index --no-assume-unchanged FILE` / `--no-skip-worktree FILE` (or leave sparse checkout), then run `discern done`.",
-			"`discern done --standalone` runs the gate as things are, without a Proof.",
+			say`Undo it with \`git update-index --no-assume-unchanged FILE\` / \`--no-skip-worktree FILE\` (or leave sparse checkout), then run ${ref("done")}.`,
+			say`${ref("done", { standalone: true })} runs the gate as things are, without a Proof.`,
 		]);
 	}
 	const head = working.head;
 	const branch = working.branch;
 	if (trunk.name && clues.symbolic.has(trunk.name)) {
 		return fail("done", "no_trunk", `The trunk \`${trunk.name}\` is a symbolic ref to another branch: a trunk must be a branch of its own to judge against.`, [
-			`Make \`${trunk.name}\` a real branch again (\`git update-ref --no-deref refs/heads/${trunk.name} <commit>\`), then run \`discern done\`.`,
+			say`Make \`${trunk.name}\` a real branch again (\`git update-ref --no-deref refs/heads/${trunk.name} <commit>\`), then run ${ref("done")}.`,
 		]);
 	}
 	// The branch's tree came with the branch list; ask git only if the branch moved in between.
@@ -131,15 +133,15 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 	]);
 	if (notCommitted) {
 		return fail("done", "dirty_worktree", `The gate runs the jobs the commit declares, but ${notCommitted}.`, [
-			"Commit discern.toml as a regular file, then run `discern done`.",
-			"`discern done --standalone` runs the gate as things are, without a Proof.",
+			say`Commit discern.toml as a regular file, then run ${ref("done")}.`,
+			say`${ref("done", { standalone: true })} runs the gate as things are, without a Proof.`,
 		]);
 	}
 	const digest = configDigest(JSON.stringify(config));
 	const plan = planGate("done", config, { scopesChanged: scopes.touched });
 	if (plan.phases.length === 0) {
 		return fail("done", "nothing_to_prove", "discern.toml declares no job this gate could run: nothing declared, nothing proven.", [
-			"Run `discern setup` to detect the stack and propose jobs, or declare them under [jobs] in discern.toml.",
+			say`Run ${ref("setup")} to detect the stack and propose jobs, or declare them under [jobs] in discern.toml.`,
 		]);
 	}
 
@@ -175,13 +177,13 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 		if (proof && same) {
 			const standards = v.is(DoneData.entries.standards, proof.standards) ? proof.standards : [];
 			return ok("done", `${proof.line}; already proven, nothing ran.`, { ...base(false), ...scopeFacts, gate_ran: false, proof: summaryOf(proof), standards }, {
-				hints: ["Relay the Proof line; landing needs the owner's consent.", "`discern done --rerun` runs the gate again anyway.", ...warnings],
+				hints: ["Relay the Proof line; landing needs the owner's consent.", say`${ref("done", { rerun: true })} runs the gate again anyway.`, ...warnings],
 			});
 		}
 		if (last && !last.ok && !last.standalone && last.head === head && last.tree === tree && last.config_digest === digest) {
 			return fail("done", "unchanged_tree_rerun", `This exact tree already failed the gate (${last.failed_stage ?? "unknown"} stage, ${last.time}); running it again would say the same.`, [
-				"Fix the failure and commit, then run `discern done`.",
-				"If the failure was flaky, `discern done --rerun` runs it anyway.",
+				say`Fix the failure and commit, then run ${ref("done")}.`,
+				say`If the failure was flaky, ${ref("done", { rerun: true })} runs it anyway.`,
 			], { data: { ...base(false), failed_stage: last.failed_stage } });
 		}
 	}
@@ -191,14 +193,14 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 		const contained = await git(["merge-base", "--is-ancestor", `refs/heads/${trunk.name}`, head], repository.root);
 		if (contained.exitCode === 1) {
 			return fail("done", "behind_trunk", `The trunk \`${trunk.name}\` has commits this branch does not: the gate must check the merged result.`, [
-				"Run `discern update` to merge the trunk, then `discern done`.",
+				say`Merge the trunk into this branch with git (\`git merge ${trunk.name}\`), commit, then run ${ref("done")}.`,
 			]);
 		}
 	}
 
 	if (loosened.length > 0) {
 		return fail("done", "gate_failed", `This branch loosens what the trunk holds it to: ${loosened.join("; ")}.`, [
-			"Standards only get better: restore the trunk's definitions and limits in discern.toml, commit, and run `discern done`.",
+			say`Standards only get better: restore the trunk's definitions and limits in discern.toml, commit, and run ${ref("done")}.`,
 		], { data: { ...base(standalone), ...scopeFacts, failed_stage: "standards" } });
 	}
 	if (input.dry_run) {
@@ -233,6 +235,7 @@ interface GateRun {
 }
 
 async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
+	const say = sayFor(ctx.surface);
 	const { repository } = run;
 	let last = await snapshotOf(repository.root, run.start);
 	let drift: { stage: string; files: string[] } | undefined;
@@ -310,21 +313,21 @@ async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 				? `Standards failed: ${readings.filter(failing).map((reading) => `${reading.name} ${reading.verdict}`).join(", ")}.`
 				: `${failureSentence(report)}.`;
 		const hints: [string, ...string[]] = report.interrupted
-			? ["Nothing was decided: run `discern done` again when you are ready.", ...warnings]
+			? [say`Nothing was decided: run ${ref("done")} again when you are ready.`, ...warnings]
 			: drift
 			? [
-					`Run the ${drift.stage} jobs yourself (\`discern prepare\` for formatters), commit what they change, then \`discern done\`.`,
+					say`Run the ${drift.stage} jobs yourself (${ref("prepare")} for formatters), commit what they change, then ${ref("done")}.`,
 					"Files a job creates (build output, reports) belong in .gitignore; a job must not commit, switch branch or detach HEAD.",
-					"If something outside the gate (an editor, another tool) made the change, restore the tree and run `discern done` again.",
+					say`If something outside the gate (an editor, another tool) made the change, restore the tree and run ${ref("done")} again.`,
 					...warnings,
 				]
-			: ["Read the diagnostics (each names the command to reproduce it), fix, commit, and run `discern done`.", ...warnings];
+			: [say`Read the diagnostics (each names the command to reproduce it), fix, commit, and run ${ref("done")}.`, ...warnings];
 		return fail("done", report.interrupted ? "interrupted" : "gate_failed", message, hints, { data, steps, diagnostics });
 	}
 	if (run.standalone) {
 		return ok("done", `The gate passed on the working tree (${durationS} s), standalone: no Proof is issued for uncommitted work.`, data, {
 			steps,
-			hints: ["Commit, then run `discern done` for a Proof.", ...warnings],
+			hints: [say`Commit, then run ${ref("done")} for a Proof.`, ...warnings],
 		});
 	}
 	const record: ProofRecord = {
@@ -350,6 +353,6 @@ async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 	}
 	return ok("done", record.line, { ...data, proof: summaryOf(record) }, {
 		steps,
-		hints: ["Relay the Proof line verbatim; landing needs the owner's consent (`discern accept`).", ...warnings],
+		hints: ["Relay the Proof line verbatim; landing it on the trunk needs the owner's consent.", ...warnings],
 	});
 }

@@ -2,12 +2,13 @@ import type * as v from "valibot";
 import { fail, ok, type Result } from "../../contract/envelope.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { VERB_GROUPS } from "../../contract/verb.ts";
-import { LOOSE_VERBS } from "../../registry.ts";
+import { findVerb, LOOSE_VERBS } from "../../registry.ts";
 import { firstTry } from "../../cli/suggest-first-tries.ts";
 import { describeVerb, globalFlags } from "../../cli/usage.ts";
 import { clip } from "../../text/clip.ts";
 import { nearest } from "../../text/suggest.ts";
 import type { HelpData, HelpInput } from "./schema.ts";
+import { ref, sayFor, type Surface } from "../../hints/refer.ts";
 
 /** Verbs of the design that are not in this build yet; named so help can say so instead of "unknown". */
 export const COMING_VERBS = ["start", "update", "accept", "standards", "map", "improvement", "refresh", "worktree", "uninstall"] as const;
@@ -16,7 +17,8 @@ const MCP_SUMMARY = "Run the MCP server over stdio (for editors and agents).";
 const MCP_DETAILS =
 	"Speaks the Model Context Protocol on stdin/stdout; logs go to stderr. The working root is the directory it starts in (or --cwd); every project tool also takes an absolute `path`. It exits when stdin closes, cancelling any running gate and killing its jobs first. Editors start it themselves: see `discern docs mcp` for each editor's configuration.";
 
-export async function help(_ctx: VerbContext, input: v.InferOutput<typeof HelpInput>): Promise<Result<"help", HelpData>> {
+export async function help(ctx: VerbContext, input: v.InferOutput<typeof HelpInput>): Promise<Result<"help", HelpData>> {
+	const say = sayFor(ctx.surface);
 	const groups: HelpData["groups"] = VERB_GROUPS.map((name) => ({
 		name,
 		verbs: LOOSE_VERBS.filter((verb) => verb.group === name).map((verb) => ({
@@ -28,7 +30,7 @@ export async function help(_ctx: VerbContext, input: v.InferOutput<typeof HelpIn
 	groups.push({ name: "Server", verbs: [{ name: "mcp", summary: MCP_SUMMARY, mcp_tool: null }] });
 
 	if (input.verb === undefined) {
-		return ok("help", "Usage: discern <verb> [flags]. `discern help VERB` explains one verb.", { groups, global_flags: globalFlags({ inVerbHelp: false }) });
+		return ok("help", say`Usage: discern <verb> [flags]. ${ref("help", { verb: "VERB" })} explains one verb.`, { groups, global_flags: globalFlags({ inVerbHelp: false }) });
 	}
 	if (input.verb === "mcp") {
 		// The server takes no flags of its own, and of the global ones only --cwd.
@@ -36,26 +38,29 @@ export async function help(_ctx: VerbContext, input: v.InferOutput<typeof HelpIn
 		return ok("help", MCP_SUMMARY, { groups, global_flags: globalFlags({ inVerbHelp: true, only: ["cwd"] }), verb });
 	}
 	const verb = LOOSE_VERBS.find((candidate) => candidate.name === input.verb);
-	if (!verb) return unknownVerb(input.verb, groups);
+	if (!verb) return unknownVerb(input.verb, groups, ctx.surface);
 	const mcpTool = "tool" in verb.exposure ? verb.exposure.tool : null;
 	const { global_flags, ...usage } = describeVerb(verb);
 	return ok("help", verb.summary, { groups, global_flags, verb: { name: verb.name, summary: verb.summary, ...usage, mcp_tool: mcpTool } });
 }
 
 /** The result for a verb discern does not know: a newcomer's first try, the closest real one, or a note that it is still to come. */
-export function unknownVerb(name: string, groups?: HelpData["groups"]): Result<"help", HelpData> {
+export function unknownVerb(name: string, groups?: HelpData["groups"], surface: Surface = "cli"): Result<"help", HelpData> {
+	const say = sayFor(surface);
+	const everyVerb = say`Run ${ref("help")} for every verb.`;
 	const known = [...LOOSE_VERBS.map((verb) => verb.name), "mcp"];
 	const withGroups = groups ? { data: { groups, global_flags: globalFlags({ inVerbHelp: false }) } } : {};
 	if ((COMING_VERBS as readonly string[]).includes(name)) {
-		return fail("help", "unknown_command", `\`discern ${name}\` is part of the design but not in this build yet.`, ["Run `discern help` for the verbs this build has."], withGroups);
+		return fail("help", "unknown_command", `\`discern ${name}\` is part of the design but not in this build yet.`, [say`Run ${ref("help")} for the verbs this build has.`], withGroups);
 	}
 	const tried = firstTry(name);
 	if (tried) {
 		const options = tried.commands.map((command) => `\`${command}\``);
 		const choice = options.length === 1 ? options[0] : `${options.slice(0, -1).join(", ")} or ${options.at(-1)}`;
-		return fail("help", "unknown_command", `Unknown verb \`${clip(name)}\`. Did you mean ${choice}? ${tried.reason}`, ["Run `discern help` for every verb."], withGroups);
+		return fail("help", "unknown_command", `Unknown verb \`${clip(name)}\`. Did you mean ${choice}? ${tried.reason}`, [everyVerb], withGroups);
 	}
 	const suggestion = nearest(name, known);
-	const hints: [string, ...string[]] = suggestion ? [`Did you mean \`discern ${suggestion}\`?`, "Run `discern help` for every verb."] : ["Run `discern help` for every verb."];
+	const named = suggestion ? findVerb(suggestion) : undefined;
+	const hints: [string, ...string[]] = suggestion ? [named ? say`Did you mean ${ref(named.name)}?` : `Did you mean \`discern ${suggestion}\`?`, everyVerb] : [everyVerb];
 	return fail("help", "unknown_command", `Unknown verb \`${clip(name)}\`.${suggestion ? ` Did you mean \`${suggestion}\`?` : ""}`, hints, withGroups);
 }

@@ -9,6 +9,7 @@ import { compileScopes } from "../../scopes/glob.ts";
 import { clip, clipList } from "../../text/clip.ts";
 import { nearest } from "../../text/suggest.ts";
 import { CODE_MARKER, type ImpactData, type ImpactInput, MAX_LISTED_PATHS } from "./schema.ts";
+import { ref, sayFor } from "../../hints/refer.ts";
 
 /** Which configured scopes the branch and the working tree touch. Read-only. */
 export async function impact(ctx: VerbContext, input: v.InferOutput<typeof ImpactInput>): Promise<Result<"impact", ImpactData>> {
@@ -27,7 +28,7 @@ export async function impact(ctx: VerbContext, input: v.InferOutput<typeof Impac
 			"impact",
 			"invalid_arguments",
 			`\`has\` names scope \`${clip(has)}\`, which is not declared under [scopes]${suggestion ? `; did you mean \`${clip(suggestion)}\`?` : "."}`,
-			[`Declared scopes: ${declared}; \`${CODE_MARKER}\` asks whether any non-neutral path changed.`, "Run `discern impact` to see every touched scope."],
+			[`Declared scopes: ${declared}; \`${CODE_MARKER}\` asks whether any non-neutral path changed.`, sayFor(ctx.surface)`Run ${ref("impact")} to see every touched scope.`],
 		);
 	}
 
@@ -59,7 +60,7 @@ export async function impact(ctx: VerbContext, input: v.InferOutput<typeof Impac
 		? {}
 		: {
 				hints: [
-					"Every scope counts as touched because git could not list every change. For a precise answer, check the trunk (`discern status` shows it; DISCERN_TRUNK or [repository].trunk set it) and that the branch has a commit.",
+					sayFor(ctx.surface)`Every scope counts as touched because git could not list every change. For a precise answer, check the trunk (${ref("status")} shows it; DISCERN_TRUNK or [repository].trunk set it) and that the branch has a commit.`,
 				],
 			};
 

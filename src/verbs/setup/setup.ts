@@ -13,14 +13,17 @@ import { detectStack } from "../../setup/detect.ts";
 import { renderConfig } from "../../setup/render-config.ts";
 import { MAP_README, MAP_README_PATH } from "./map-skeleton.ts";
 import type { SetupData, SetupInput } from "./schema.ts";
+import { ref, sayFor } from "../../hints/refer.ts";
 
 /**
  * Adopt discern: detect the stack, propose jobs, and only with `--confirmed`
  * write discern.toml and the map skeleton. Never overwrites a discern.toml.
  */
 export async function setup(ctx: VerbContext, input: v.InferOutput<typeof SetupInput>): Promise<Result<"setup", SetupData>> {
+	const say = sayFor(ctx.surface);
+	const confirmed = ref("setup", { confirmed: true });
 	if (input.action === "verify" && input.confirmed) {
-		return fail("setup", "invalid_arguments", "`setup verify` is read-only; it cannot be combined with --confirmed.", ["Run `discern setup --confirmed` to write the files."]);
+		return fail("setup", "invalid_arguments", "`setup verify` is read-only; it cannot be combined with --confirmed.", [say`Run ${confirmed} to write the files.`]);
 	}
 	const agents = parseAgents(input.agents);
 	if (!agents.ok) return fail("setup", "invalid_arguments", agents.message, [`Known agents: ${AGENTS.join(", ")}.`]);
@@ -49,12 +52,12 @@ export async function setup(ctx: VerbContext, input: v.InferOutput<typeof SetupI
 
 	if (input.action === "verify") {
 		const message = configExists ? `discern is set up here (${CONFIG_FILE} exists). ${found}` : `Not set up yet. ${found}`;
-		return ok("setup", message, data, configExists ? {} : { hints: ["Run `discern setup --confirmed` to write discern.toml."] });
+		return ok("setup", message, data, configExists ? {} : { hints: [say`Run ${confirmed} to write discern.toml.`] });
 	}
 	if (configExists) {
 		return fail("setup", "write_denied", `${CONFIG_FILE} already exists; setup never overwrites it.`, [
-			"Edit discern.toml by hand, and check it with `discern config validate`.",
-			"Run `discern setup verify` to compare with what setup would propose.",
+			say`Edit discern.toml by hand, and check it with ${ref("config", { action: "validate" })}.`,
+			say`Run ${ref("setup", { action: "verify" })} to compare with what setup would propose.`,
 		], { data });
 	}
 	const plan: PlanItem[] = data.files.map((file) => ({
@@ -67,13 +70,13 @@ export async function setup(ctx: VerbContext, input: v.InferOutput<typeof SetupI
 		const preview = ok("setup", `Would write ${CONFIG_FILE}. ${found}`, data, {
 			dry_run: true,
 			plan,
-			hints: ["Review the proposal, then run `discern setup --confirmed` to write it."],
+			hints: [say`Review the proposal, then run ${confirmed} to write it.`],
 		});
 		// On an interactive terminal a yes is the consent --confirmed gives; anywhere else, the preview is the answer.
 		if (input.dry_run || !ctx.confirm) return preview;
 		const creating = data.files.filter((file) => file.action === "create").map((file) => file.path);
 		if (!(await ctx.confirm(`Write ${creating.join(" and ")}?`, preview))) {
-			return ok("setup", `Nothing written. ${found}`, data, { dry_run: true, plan, hints: ["Run `discern setup --confirmed` when you want it written."] });
+			return ok("setup", `Nothing written. ${found}`, data, { dry_run: true, plan, hints: [say`Run ${confirmed} when you want it written.`] });
 		}
 	}
 	try {
@@ -89,7 +92,7 @@ export async function setup(ctx: VerbContext, input: v.InferOutput<typeof SetupI
 		throw error;
 	}
 	return ok("setup", `Wrote ${data.files.filter((file) => file.action === "create").map((file) => file.path).join(" and ")}. ${found}`, { ...data, written: true }, {
-		hints: ["Review discern.toml, commit it, then run `discern doctor`."],
+		hints: [say`Review discern.toml, commit it, then run ${ref("doctor")}.`],
 	});
 }
 

@@ -2,6 +2,7 @@ import { oneLine } from "../../text/terminal.ts";
 import type { StatusData } from "./schema.ts";
 import { clip } from "../../text/clip.ts";
 import { plural } from "../../text/plural.ts";
+import { actionFor, ref, sayFor, type Surface } from "../../hints/refer.ts";
 
 type Next = StatusData["next"];
 
@@ -9,16 +10,18 @@ type Next = StatusData["next"];
  * The single most useful next action, from the facts alone. Ordered from
  * "nothing works until this is fixed" to "carry on with the loop".
  */
-export function nextAction(facts: Omit<StatusData, "next">, configProblem: string | null, gitTrouble: string | null = null): Next {
+export function nextAction(surface: Surface, facts: Omit<StatusData, "next">, configProblem: string | null, gitTrouble: string | null = null): Next {
+	const act = actionFor(surface);
+	const say = sayFor(surface);
 	// Nothing else can be judged when git itself cannot read the checkout.
 	if (facts.clean === null) {
 		return { action: "git status", reason: `git could not report the working tree${gitTrouble ? `: ${oneLine(gitTrouble)}` : ""}.` };
 	}
 	if (facts.project.config === "missing") {
-		return { action: "discern setup", reason: "No discern.toml yet: detect the stack and propose the jobs that define done." };
+		return { action: act`${ref("setup")}`, reason: "No discern.toml yet: detect the stack and propose the jobs that define done." };
 	}
 	if (facts.project.config === "invalid") {
-		return { action: "discern config validate", reason: `discern.toml is invalid (${configProblem ?? "see the problems listed"}).` };
+		return { action: act`${ref("config", { action: "validate" })}`, reason: `discern.toml is invalid (${configProblem ?? "see the problems listed"}).` };
 	}
 	if (facts.head === null) {
 		return { action: "git commit", reason: "The repository has no commits yet; make the first commit on the trunk." };
@@ -28,32 +31,33 @@ export function nextAction(facts: Omit<StatusData, "next">, configProblem: strin
 	}
 	if (!facts.trunk.exists) {
 		const name = clip(facts.trunk.name ?? "(none)");
-		return { action: "discern config set repository.trunk BRANCH", reason: `The trunk \`${name}\` (${facts.trunk.source.replaceAll("_", " ")}) does not exist locally; name the landing branch.` };
+		return { action: act`${ref("config", { action: "set", key: "repository.trunk", value: "BRANCH" })}`, reason: `The trunk \`${name}\` (${facts.trunk.source.replaceAll("_", " ")}) does not exist locally; name the landing branch.` };
 	}
 	if (facts.jobs.test.length === 0) {
 		return { action: "edit discern.toml", reason: "No test-stage job is declared, so the gate cannot test anything; add `test = \"…\"` under [jobs]." };
 	}
 	// The jobs themselves changed the tree: rerunning the same commit would only drift again.
-	if (drifted(facts)) return afterDrift(facts.clean);
+	if (drifted(facts)) return afterDrift(surface, facts.clean);
 	// A red commit comes first wherever it is: the next move is to fix it.
 	if (facts.proof.state === "red" && facts.clean) {
-		return { action: "fix, commit, discern done", reason: `The gate failed on this commit (${facts.proof.failed_stage ?? "unknown"} stage); \`discern done --rerun\` only if it was flaky.` };
+		return { action: act`fix, commit, ${ref("done")}`, reason: say`The gate failed on this commit (${facts.proof.failed_stage ?? "unknown"} stage); ${ref("done", { rerun: true })} only if it was flaky.` };
 	}
-	if (facts.location === "main") {
+	// On the trunk itself: each task belongs on a branch of its own (worktrees come in a later release).
+	if (facts.location === "main" && facts.branch === facts.trunk.name) {
 		return facts.clean
-			? { action: 'discern start --title "…"', reason: "Start each task in its own worktree so work stays isolated." }
+			? { action: act`git switch -c BRANCH, then ${ref("prepare")}`, reason: "You are on the trunk: make each change on a branch of its own, then run the fast checks." }
 			: {
-					action: "git commit, or discern start",
-					reason: `The main checkout has ${plural(facts.changes.total, "uncommitted change")}: commit them, or move the task into its own worktree.`,
+					action: act`git switch -c BRANCH, git commit, then ${ref("done")}`,
+					reason: `The trunk has ${plural(facts.changes.total, "uncommitted change")}: move them onto a branch of their own, commit, and run the gate.`,
 				};
 	}
-	if (!facts.clean) return { action: "git commit, then discern done", reason: "Commit the work so the gate can check the exact tree." };
-	if ((facts.behind ?? 0) > 0) return { action: "discern update", reason: `The trunk has ${plural(facts.behind ?? 0, "commit")} this branch lacks.` };
+	if (!facts.clean) return { action: act`git commit, then ${ref("done")}`, reason: "Commit the work so the gate can check the exact tree." };
+	if ((facts.behind ?? 0) > 0) return { action: `git merge ${facts.trunk.name ?? "TRUNK"}`, reason: `The trunk has ${plural(facts.behind ?? 0, "commit")} this branch lacks: merge it, commit, then run the gate again.` };
 	if (facts.proof.state === "honored") {
 		return { action: "ask the owner to land it", reason: `${facts.proof.line ?? "A Proof covers this commit"}: relay it; landing needs the owner's consent.` };
 	}
-	if ((facts.ahead ?? 0) > 0) return { action: "discern done", reason: "Committed work is ahead of the trunk: run the gate to earn a Proof." };
-	return { action: "discern prepare", reason: "Nothing committed yet beyond the trunk: make the change, then run the fast checks." };
+	if ((facts.ahead ?? 0) > 0) return { action: act`${ref("done")}`, reason: "Committed work is ahead of the trunk: run the gate to earn a Proof." };
+	return { action: act`${ref("prepare")}`, reason: "Nothing committed yet beyond the trunk: make the change, then run the fast checks." };
 }
 
 /**
@@ -72,13 +76,14 @@ function drifted(facts: Omit<StatusData, "next">): boolean {
  * tree (a formatter's edits, build output, a report). The remedy is in the
  * repository, not in running the gate again.
  */
-function afterDrift(clean: boolean | null): Next {
-	const failed = "The last `discern done` of this commit failed because its jobs changed the tree (tree_drift)";
-	const then = "add the files they create (build output, reports) to .gitignore; then run `discern done` on the new commit.";
+function afterDrift(surface: Surface, clean: boolean | null): Next {
+	const say = sayFor(surface);
+	const failed = say`The last ${ref("done")} of this commit failed because its jobs changed the tree (tree_drift)`;
+	const then = say`add the files they create (build output, reports) to .gitignore; then run ${ref("done")} on the new commit.`;
 	return {
-		action: "commit the jobs' changes (or .gitignore their output), then discern done",
+		action: actionFor(surface)`commit the jobs' changes (or .gitignore their output), then ${ref("done")}`,
 		reason: clean
-			? `${failed}. Run them yourself (\`discern prepare\` for formatters) and commit what they change, or ${then}`
+			? say`${failed}. Run them yourself (${ref("prepare")} for formatters) and commit what they change, or ${then}`
 			: `${failed}, and the changes are here: commit what they rewrote, or ${then}`,
 	};
 }

@@ -63,7 +63,7 @@ export async function status(ctx: VerbContext, _input: Record<string, never>): P
 			: null,
 		next: { action: "", reason: "" },
 	};
-	data.next = nextAction(data, describeConfig(config), working ? null : await gitProblem(repository.root));
+	data.next = nextAction(ctx.surface, data, describeConfig(config), working ? null : await gitProblem(repository.root));
 	return ok("status", summarize(data), data);
 }
 

@@ -1,0 +1,263 @@
+import { afterAll } from "bun:test";
+import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { processStart } from "../../src/platform/process-start.ts";
+import type { VerbContext } from "../../src/contract/context.ts";
+import { LOOSE_VERBS } from "../../src/registry.ts";
+import { BASIC_CONFIG, makeRepo, makeTempDir, testContext } from "../helpers/repo.ts";
+
+/**
+ * Every verb's core in each of its modes (success, dry-run, failure,
+ * refusals), each arranged in a real repository. The faithfulness test
+ * checks the envelopes; the verb-mention scan reads their words. Import it
+ * from a test file: the temp folders are removed after that file.
+ */
+export interface Mode {
+	verb: string;
+	mode: string;
+	arrange: () => Promise<{ ctx: VerbContext; input: Record<string, unknown> }>;
+	expectOk: boolean;
+	error?: string;
+	dryRun?: boolean;
+}
+
+const cleanup: string[] = [];
+
+const doneModule = async () => {
+	const verb = LOOSE_VERBS.find((candidate) => candidate.name === "done");
+	if (!verb) throw new Error("unregistered verb done");
+	return verb.load();
+};
+afterAll(async () => {
+	await Promise.all(cleanup.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function repo(options: Parameters<typeof makeRepo>[0] = {}) {
+	const made = await makeRepo(options);
+	cleanup.push(made.root);
+	return made;
+}
+
+async function notARepo(): Promise<VerbContext> {
+	const dir = await makeTempDir();
+	cleanup.push(dir);
+	return testContext(dir);
+}
+
+const configured = async (input: Record<string, unknown> = {}) => ({ ctx: (await repo({ config: BASIC_CONFIG })).ctx(), input });
+
+/** A gate whose caller was interrupted before its first job: every job is cancelled, nothing is decided. */
+const interrupted = async () => {
+	const controller = new AbortController();
+	controller.abort("SIGINT");
+	return { ctx: (await repo({ config: BASIC_CONFIG })).ctx({ signal: controller.signal }), input: {} };
+};
+
+/** A checkout whose lock a live process (this one) holds. */
+const lockedBy = (input: Record<string, unknown> = {}) => async () => {
+	const made = await repo({ config: BASIC_CONFIG });
+	await mkdir(join(made.root, ".git", "discern"), { recursive: true });
+	await writeFile(join(made.root, ".git", "discern", "lock"), JSON.stringify({ pid: process.pid, verb: "done", since: "now", nonce: "held", started: processStart(process.pid) }));
+	return { ctx: made.ctx(), input };
+};
+
+/** A file where discern's state folder (`.git/discern`) belongs: its lock cannot be written. */
+const stateBlocked = async () => {
+	const made = await repo({ config: BASIC_CONFIG });
+	await writeFile(join(made.root, ".git", "discern"), "in the way");
+	return { ctx: made.ctx(), input: {} };
+};
+
+const INVALID_CONFIG = "[gate]\ntimout = 1\n";
+const withConfig = (config: string, input: Record<string, unknown> = {}) => async () => ({ ctx: (await repo({ config })).ctx(), input });
+const noProject = async () => ({ ctx: (await repo()).ctx(), input: {} });
+const nowhere = async () => ({ ctx: await notARepo(), input: {} });
+
+export const MODES: Mode[] = [
+	{ verb: "status", mode: "success", arrange: () => configured(), expectOk: true },
+	{
+		verb: "status",
+		mode: "observation: dirty, no config",
+		arrange: async () => {
+			const made = await repo();
+			await made.write("new.txt", "x");
+			return { ctx: made.ctx(), input: {} };
+		},
+		expectOk: true,
+	},
+	{ verb: "status", mode: "unborn branch", arrange: async () => ({ ctx: (await repo({ commit: false })).ctx(), input: {} }), expectOk: true },
+	{
+		verb: "status",
+		mode: "detached head",
+		arrange: async () => {
+			const made = await repo({ config: BASIC_CONFIG });
+			await made.git("checkout", "-q", "--detach");
+			return { ctx: made.ctx(), input: {} };
+		},
+		expectOk: true,
+	},
+	{ verb: "status", mode: "invalid config", arrange: async () => ({ ctx: (await repo({ config: "[gate]\ntimout = 1\n" })).ctx(), input: {} }), expectOk: true },
+	{ verb: "status", mode: "refusal: no repository", arrange: async () => ({ ctx: await notARepo(), input: {} }), expectOk: false, error: "no_repository" },
+
+	{ verb: "doctor", mode: "success", arrange: () => configured({ verbose: true }), expectOk: true },
+	{
+		verb: "doctor",
+		mode: "failure: job program missing",
+		arrange: async () => ({ ctx: (await repo({ config: '[jobs]\ntest = "definitely-not-a-real-program-xyz --run"\n' })).ctx(), input: {} }),
+		expectOk: false,
+		error: "checks_failed",
+	},
+	{ verb: "doctor", mode: "refusal: no repository", arrange: async () => ({ ctx: await notARepo(), input: {} }), expectOk: false, error: "no_repository" },
+
+	{ verb: "docs", mode: "index", arrange: async () => ({ ctx: await notARepo(), input: {} }), expectOk: true },
+	{ verb: "docs", mode: "page", arrange: async () => ({ ctx: await notARepo(), input: { target: "config" } }), expectOk: true },
+	{ verb: "docs", mode: "search", arrange: async () => ({ ctx: await notARepo(), input: { search: "timeout" } }), expectOk: true },
+	{ verb: "docs", mode: "search without matches", arrange: async () => ({ ctx: await notARepo(), input: { search: "zzqqxxnothing" } }), expectOk: true },
+	{ verb: "docs", mode: "refusal: unknown target", arrange: async () => ({ ctx: await notARepo(), input: { target: "confgi" } }), expectOk: false, error: "unknown_target" },
+
+	{ verb: "setup", mode: "dry-run (default)", arrange: async () => ({ ctx: (await repo({ files: { "package.json": '{"scripts":{"test":"vitest"}}' } })).ctx(), input: {} }), expectOk: true, dryRun: true },
+	{ verb: "setup", mode: "verify", arrange: async () => ({ ctx: (await repo()).ctx(), input: { action: "verify" } }), expectOk: true },
+	{ verb: "setup", mode: "confirmed", arrange: async () => ({ ctx: (await repo()).ctx(), input: { confirmed: true } }), expectOk: true },
+	{ verb: "setup", mode: "confirmed with dry-run", arrange: async () => ({ ctx: (await repo()).ctx(), input: { confirmed: true, dry_run: true } }), expectOk: true, dryRun: true },
+	{ verb: "setup", mode: "refusal: config exists", arrange: () => configured({ confirmed: true }), expectOk: false, error: "write_denied" },
+	{ verb: "setup", mode: "refusal: verify with confirmed", arrange: () => configured({ action: "verify", confirmed: true }), expectOk: false, error: "invalid_arguments" },
+	{ verb: "setup", mode: "refusal: no repository", arrange: async () => ({ ctx: await notARepo(), input: {} }), expectOk: false, error: "no_repository" },
+
+	{ verb: "config", mode: "validate", arrange: () => configured({ action: "validate" }), expectOk: true },
+	{ verb: "config", mode: "get", arrange: () => configured({ action: "get", key: "gate.timeout" }), expectOk: true },
+	{ verb: "config", mode: "set", arrange: () => configured({ action: "set", key: "gate.timeout", value: "900" }), expectOk: true },
+	{ verb: "config", mode: "set dry-run", arrange: () => configured({ action: "set", key: "gate.timeout", value: "900", dry_run: true }), expectOk: true, dryRun: true },
+	{ verb: "config", mode: "refusal: set breaks the config", arrange: () => configured({ action: "set", key: "gate.timeout", value: "soon" }), expectOk: false, error: "invalid_arguments" },
+	{ verb: "config", mode: "refusal: unknown key", arrange: () => configured({ action: "get", key: "gate.timeot" }), expectOk: false, error: "invalid_arguments" },
+	{ verb: "config", mode: "refusal: get without key", arrange: () => configured({ action: "get" }), expectOk: false, error: "invalid_arguments" },
+	{
+		verb: "config",
+		mode: "failure: invalid config",
+		arrange: async () => ({ ctx: (await repo({ config: "[jobs]\ntest = 5\n" })).ctx(), input: { action: "validate" } }),
+		expectOk: false,
+		error: "invalid_config",
+	},
+	{ verb: "config", mode: "set an inline table", arrange: () => configured({ action: "set", key: "jobs.e2e", value: '{ run = "true", stage = "test" }' }), expectOk: true },
+	{ verb: "config", mode: "refusal: a broken inline table", arrange: () => configured({ action: "set", key: "jobs.e2e", value: "{ run = true stage }" }), expectOk: false, error: "invalid_arguments" },
+	{
+		verb: "config",
+		mode: "refusal: set while the checkout is locked",
+		arrange: async () => {
+			const made = await repo({ config: BASIC_CONFIG });
+			// A live holder: this very process, with its real start time.
+			await mkdir(join(made.root, ".git", "discern"), { recursive: true });
+			await writeFile(join(made.root, ".git", "discern", "lock"), JSON.stringify({ pid: process.pid, verb: "done", since: "now", nonce: "held", started: processStart(process.pid) }));
+			return { ctx: made.ctx(), input: { action: "set", key: "gate.timeout", value: "900" } };
+		},
+		expectOk: false,
+		error: "locked",
+	},
+	{
+		verb: "config",
+		mode: "refusal: set through a symlinked discern.toml",
+		arrange: async () => {
+			const made = await repo();
+			await made.write("real.toml", BASIC_CONFIG);
+			await symlink("real.toml", join(made.root, "discern.toml"));
+			return { ctx: made.ctx(), input: { action: "set", key: "gate.timeout", value: "900" } };
+		},
+		expectOk: false,
+		error: "write_denied",
+	},
+	{ verb: "config", mode: "refusal: no project", arrange: async () => ({ ctx: (await repo()).ctx(), input: { action: "validate" } }), expectOk: false, error: "no_project" },
+	{ verb: "config", mode: "refusal: no repository", arrange: async () => ({ ctx: await notARepo(), input: { action: "validate" } }), expectOk: false, error: "no_repository" },
+
+	{ verb: "prepare", mode: "success", arrange: () => configured(), expectOk: true },
+	{ verb: "prepare", mode: "dry-run", arrange: () => configured({ dry_run: true }), expectOk: true, dryRun: true },
+	{ verb: "prepare", mode: "failure", arrange: async () => ({ ctx: (await repo({ config: '[jobs]\nlint = "exit 2"\n' })).ctx(), input: {} }), expectOk: false, error: "gate_failed" },
+	{ verb: "prepare", mode: "interrupted", arrange: interrupted, expectOk: false, error: "interrupted" },
+	{ verb: "prepare", mode: "refusal: no project", arrange: async () => ({ ctx: (await repo()).ctx(), input: {} }), expectOk: false, error: "no_project" },
+	{ verb: "prepare", mode: "refusal: no repository", arrange: nowhere, expectOk: false, error: "no_repository" },
+	{ verb: "prepare", mode: "refusal: invalid config", arrange: withConfig(INVALID_CONFIG), expectOk: false, error: "invalid_config" },
+	{ verb: "prepare", mode: "refusal: locked", arrange: lockedBy(), expectOk: false, error: "locked" },
+	{ verb: "prepare", mode: "refusal: state folder blocked", arrange: stateBlocked, expectOk: false, error: "write_denied" },
+	{ verb: "test", mode: "success", arrange: () => configured(), expectOk: true },
+	{ verb: "test", mode: "dry-run", arrange: () => configured({ dry_run: true }), expectOk: true, dryRun: true },
+	{ verb: "test", mode: "failure", arrange: async () => ({ ctx: (await repo({ config: '[jobs]\ntest = "exit 1"\n' })).ctx(), input: {} }), expectOk: false, error: "gate_failed" },
+	{ verb: "test", mode: "interrupted", arrange: interrupted, expectOk: false, error: "interrupted" },
+	{ verb: "test", mode: "refusal: no repository", arrange: async () => ({ ctx: await notARepo(), input: {} }), expectOk: false, error: "no_repository" },
+	{ verb: "test", mode: "refusal: no project", arrange: noProject, expectOk: false, error: "no_project" },
+	{ verb: "test", mode: "refusal: invalid config", arrange: withConfig(INVALID_CONFIG), expectOk: false, error: "invalid_config" },
+	{ verb: "test", mode: "refusal: locked", arrange: lockedBy(), expectOk: false, error: "locked" },
+	{ verb: "test", mode: "refusal: state folder blocked", arrange: stateBlocked, expectOk: false, error: "write_denied" },
+	{ verb: "done", mode: "refusal: no repository", arrange: nowhere, expectOk: false, error: "no_repository" },
+	{ verb: "done", mode: "refusal: no project", arrange: noProject, expectOk: false, error: "no_project" },
+	{ verb: "done", mode: "refusal: invalid config", arrange: withConfig(INVALID_CONFIG), expectOk: false, error: "invalid_config" },
+	{ verb: "done", mode: "refusal: nothing to prove", arrange: withConfig(""), expectOk: false, error: "nothing_to_prove" },
+	{ verb: "done", mode: "refusal: locked", arrange: lockedBy(), expectOk: false, error: "locked" },
+	{ verb: "done", mode: "refusal: state folder blocked", arrange: stateBlocked, expectOk: false, error: "write_denied" },
+	{
+		verb: "done",
+		mode: "refusal: detached head",
+		arrange: async () => {
+			const made = await repo({ config: BASIC_CONFIG });
+			await made.git("checkout", "-q", "--detach");
+			return { ctx: made.ctx(), input: {} };
+		},
+		expectOk: false,
+		error: "detached_head",
+	},
+	{
+		verb: "done",
+		mode: "refusal: the same red tree again",
+		arrange: async () => {
+			const made = await repo({ config: '[jobs]\ntest = "exit 1"\n' });
+			const first = await (await doneModule()).run(made.ctx(), {});
+			if (first.ok) throw new Error("the first run should have failed");
+			return { ctx: made.ctx(), input: {} };
+		},
+		expectOk: false,
+		error: "unchanged_tree_rerun",
+	},
+	{ verb: "done", mode: "success with a Proof", arrange: () => configured(), expectOk: true },
+	{ verb: "done", mode: "dry-run", arrange: () => configured({ dry_run: true }), expectOk: true, dryRun: true },
+	{ verb: "done", mode: "failure", arrange: async () => ({ ctx: (await repo({ config: '[jobs]\ntest = "exit 1"\n' })).ctx(), input: {} }), expectOk: false, error: "gate_failed" },
+	{ verb: "done", mode: "interrupted", arrange: interrupted, expectOk: false, error: "interrupted" },
+	{
+		verb: "done",
+		mode: "refusal: dirty tree",
+		arrange: async () => {
+			const made = await repo({ config: BASIC_CONFIG });
+			await made.write("README.md", "dirty");
+			return { ctx: made.ctx(), input: {} };
+		},
+		expectOk: false,
+		error: "dirty_worktree",
+	},
+	{
+		verb: "done",
+		mode: "standalone on a dirty tree",
+		arrange: async () => {
+			const made = await repo({ config: BASIC_CONFIG });
+			await made.write("README.md", "dirty");
+			return { ctx: made.ctx(), input: { standalone: true } };
+		},
+		expectOk: true,
+	},
+	{ verb: "impact", mode: "success", arrange: () => configured(), expectOk: true },
+	{ verb: "impact", mode: "membership", arrange: () => configured({ has: "code" }), expectOk: true },
+	{ verb: "impact", mode: "refusal: unknown scope", arrange: () => configured({ has: "nope" }), expectOk: false, error: "invalid_arguments" },
+	{ verb: "impact", mode: "refusal: invalid config", arrange: withConfig(INVALID_CONFIG), expectOk: false, error: "invalid_config" },
+	{ verb: "impact", mode: "refusal: no project", arrange: async () => ({ ctx: (await repo()).ctx(), input: {} }), expectOk: false, error: "no_project" },
+	{
+		verb: "impact",
+		mode: "refusal: the folder is a symlink loop",
+		arrange: async () => {
+			const dir = (await notARepo()).cwd;
+			await symlink(join(dir, "b"), join(dir, "a"));
+			await symlink(join(dir, "a"), join(dir, "b"));
+			return { ctx: testContext(join(dir, "a")), input: { has: "code" } };
+		},
+		expectOk: false,
+		error: "no_repository",
+	},
+
+	{ verb: "help", mode: "root", arrange: async () => ({ ctx: await notARepo(), input: {} }), expectOk: true },
+	{ verb: "help", mode: "one verb", arrange: async () => ({ ctx: await notARepo(), input: { verb: "docs" } }), expectOk: true },
+	{ verb: "help", mode: "refusal: unknown verb", arrange: async () => ({ ctx: await notARepo(), input: { verb: "stauts" } }), expectOk: false, error: "unknown_command" },
+];
