@@ -250,8 +250,11 @@ async function verify(
 ): Promise<Map<string, ChangedPath["kind"]> | null> {
 	const differing = new Map<string, ChangedPath["kind"]>();
 	const converted: Entry[] = [];
+	const folders = new Map<string, Promise<boolean>>();
 	await eachLimited(entries, READERS, async (entry) => {
 		const path = join(root, entry.path);
+		// A folder on the way replaced by a symbolic link would have the path read somewhere else entirely.
+		if (!(await realFolders(root, entry.path, folders))) return void differing.set(entry.path, "type_changed");
 		const found = await lstat(path).catch(() => null);
 		if (!found) return void differing.set(entry.path, "deleted");
 		if (entry.mode === "120000") {
@@ -265,7 +268,8 @@ async function verify(
 		if ((entry.mode === "100755") !== ((found.mode & 0o100) !== 0)) return void differing.set(entry.path, "modified");
 		const digests = await hashFile(path, found.size, entry.blob.length, pointers.has(entry.path));
 		if (!digests) return void differing.set(entry.path, "unreadable");
-		if (digests.blob === entry.blob) return;
+		// A converted file must hold what a checkout writes (CRLF, an expanded $Id$, UTF-16), not merely the blob's bytes.
+		if (digests.blob === entry.blob && entry.check !== "converted") return;
 		const pointer = pointers.get(entry.path);
 		if (pointer) {
 			if (digests.sha256 !== pointer.oid || found.size !== pointer.size) differing.set(entry.path, "modified");
@@ -287,6 +291,23 @@ async function verify(
 		await rm(folder, { recursive: true, force: true });
 	}
 	return differing;
+}
+
+/** Is every folder on the way to `path` a real folder (no symbolic link, no file), as in the commit? Each asked once per look. */
+async function realFolders(root: string, path: string, asked: Map<string, Promise<boolean>>): Promise<boolean> {
+	for (let slash = path.indexOf("/"); slash >= 0; slash = path.indexOf("/", slash + 1)) {
+		const folder = path.slice(0, slash);
+		let answer = asked.get(folder);
+		if (!answer) {
+			answer = lstat(join(root, folder)).then(
+				(found) => found.isDirectory(),
+				() => false,
+			);
+			asked.set(folder, answer);
+		}
+		if (!(await answer)) return false;
+	}
+	return true;
 }
 
 /** Files read at once: enough to keep the disk busy, few enough to keep memory flat. */

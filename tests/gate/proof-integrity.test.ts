@@ -735,3 +735,30 @@ describe("a third hostile round: the bytes a checkout would write, and local ign
 		else expect(result.message).toContain("secret.txt");
 	});
 });
+
+describe("a fifth hostile round: folders and converted bytes", () => {
+	test("a tracked folder replaced by a symbolic link (ignored by the committed .gitignore) is a change", async () => {
+		const r = await repo('[jobs]\ntest = "true"\n', { ".gitignore": "/sub\n", "README.md": "x\n" });
+		await r.write("sub/a.txt", "hello\n");
+		await r.git("add", "-f", "sub/a.txt");
+		await r.commitAll("sub");
+		const elsewhere = await makeTempDir();
+		dirs.push(elsewhere);
+		await writeFile(join(elsewhere, "a.txt"), "hello\n");
+		await rm(join(r.root, "sub"), { recursive: true });
+		await symlink(elsewhere, join(r.root, "sub"));
+		const result = await runDone(r);
+		expect(result.error).toBe("dirty_worktree");
+		expect(result.message).toContain("sub/a.txt");
+	});
+
+	test("a file the commit converts must hold what a checkout writes, not the blob's raw bytes", async () => {
+		const r = await repo('[jobs]\ntest = "true"\n', { ".gitattributes": "f.txt text eol=crlf\n", "f.txt": "a\n" });
+		// The commit's blob is "a\n"; a checkout writes "a\r\n". This folder still holds the LF bytes.
+		const result = await runDone(r);
+		expect(result.error).toBe("dirty_worktree");
+		expect(result.message).toContain("f.txt");
+		await r.write("f.txt", "a\r\n");
+		expect((await runDone(r)).ok).toBe(true);
+	});
+});
