@@ -2,7 +2,7 @@ import { nearest } from "../text/suggest.ts";
 
 /**
  * A tree of markdown pages addressed by target (path without `.md`), as read
- * by `discern docs` over the bundled manual (and, later, `discern map` over
+ * by `discern docs` over the bundled manual (and, later, by the map verb over
  * the project's own map).
  */
 export interface Page {
