@@ -1,4 +1,5 @@
 import { CONFIG_FILE } from "../config/load.ts";
+import { blobId } from "../git/blob-id.ts";
 import { git } from "../git/run.ts";
 
 /**
@@ -20,12 +21,4 @@ export async function configNotCommitted(root: string, head: string, loaded: Uin
 	}
 	if (blobId(loaded, object.length) !== object) return `the ${CONFIG_FILE} discern read differs from the committed one`;
 	return null;
-}
-
-/** git's object id for a blob of `bytes`, in the repository's hash (40 hex digits: SHA-1, 64: SHA-256). */
-export function blobId(bytes: Uint8Array, hexLength: number): string {
-	const hasher = new Bun.CryptoHasher(hexLength === 64 ? "sha256" : "sha1");
-	hasher.update(`blob ${bytes.byteLength}\0`);
-	hasher.update(bytes);
-	return hasher.digest("hex");
 }

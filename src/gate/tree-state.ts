@@ -1,7 +1,7 @@
 import { lstat } from "node:fs/promises";
 import { join } from "node:path";
-import { git } from "../git/run.ts";
-import { parsePorcelainV2, type WorkingState } from "../git/status.ts";
+import { plainStatus } from "../git/repository.ts";
+import type { WorkingState } from "../git/status.ts";
 
 /**
  * What the working tree looks like to the gate: HEAD, and every changed or
@@ -19,8 +19,7 @@ export interface TreeSnapshot {
 
 /** What `prepare` and `test` compare (the files they edited); `done` reads its evidence index instead. */
 export async function snapshotTree(root: string): Promise<TreeSnapshot> {
-	const result = await git(["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all"], root);
-	return snapshotOf(root, result.exitCode === 0 ? parsePorcelainV2(result.stdout) : null);
+	return snapshotOf(root, await plainStatus(root).status());
 }
 
 /** The snapshot of a status already read (null: git could not answer). */

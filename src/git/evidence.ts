@@ -2,7 +2,7 @@ import { createReadStream } from "node:fs";
 import { lstat, mkdir, mkdtemp, readdir, readlink, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { blobId } from "../gate/committed-config.ts";
+import { blobId } from "./blob-id.ts";
 import { quoteName } from "../text/terminal.ts";
 import { contentTransformedFromOutside } from "./outside-the-tree.ts";
 import { git } from "./run.ts";
@@ -129,6 +129,8 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 	/** The stat each file was last verified at; `differing`: those then found to differ from the commit. */
 	let verified = new Map<string, string>();
 	const differing = new Set<string>();
+	// Open just asked what the first look would: only later looks ask again.
+	let outsideAsked = true;
 	const index: EvidenceIndex = {
 		async status() {
 			const stats = await fingerprint(root, files);
@@ -141,8 +143,9 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 				run(["ls-files", "-z", "--others", "--exclude-per-directory=.gitignore"]),
 				Promise.all(submodules.map((sub) => sub.changes())),
 				// A job may write attributes or ignore rules mid-run: what was refused at the start is refused at every look.
-				contentTransformedFromOutside(run, resolve(root, commonDir), tracked),
+				outsideAsked ? [] : contentTransformedFromOutside(run, resolve(root, commonDir), tracked),
 			]);
+			outsideAsked = false;
 			if (found === null || untracked.exitCode !== 0 || inside.some((changes) => changes === null)) return null;
 			for (const entry of suspects) {
 				if (found.has(entry.path)) differing.add(entry.path);

@@ -52,7 +52,11 @@ export async function readWorkingState(root: string): Promise<WorkingState | nul
 	return result.exitCode === 0 ? parsePorcelainV2(result.stdout) : null;
 }
 
-/** The checkout's own status behind the evidence interface: for runs that never earn a Proof (`done --standalone`). */
+/**
+ * The checkout's own status (untracked files one by one), behind the
+ * evidence interface: for runs that never earn a Proof — what `prepare` and
+ * `test` edited, `done --standalone`.
+ */
 export function plainStatus(root: string): { status: () => Promise<WorkingState | null>; close: () => Promise<void> } {
 	return {
 		status: async () => {
