@@ -22,15 +22,18 @@ function withoutDialect(schema: Record<string, unknown>): Record<string, unknown
 	return rest;
 }
 
+/** A sub-command's definition key: `config get` → `config_get` (a reference's fragment holds no space). */
+const defKey = (name: string) => name.replaceAll(" ", "_");
+
 export function renderResultsSchema(): string {
-	const defs = Object.fromEntries(LOOSE_VERBS.map((verb) => [verb.name, withoutDialect(toJsonSchema2020(verb.envelope))]));
+	const defs = Object.fromEntries(LOOSE_VERBS.map((verb) => [defKey(verb.name), withoutDialect(toJsonSchema2020(verb.envelope))]));
 	const schema = {
 		$schema: DIALECT,
 		$id: "https://discern.sh/schema/discern-results.schema.json",
 		title: "discern result envelope",
 		description: "What every discern verb returns: printed by --json, returned as MCP structuredContent.",
 		type: "object",
-		oneOf: LOOSE_VERBS.map((verb) => ({ $ref: `#/$defs/${verb.name}` })),
+		oneOf: LOOSE_VERBS.map((verb) => ({ $ref: `#/$defs/${defKey(verb.name)}` })),
 		$defs: defs,
 	};
 	return `${JSON.stringify(schema, null, "\t")}\n`;

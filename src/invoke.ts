@@ -1,17 +1,21 @@
 import { writeCrashReport } from "./cli/crash.ts";
-import type { RunFacts, VerbContext } from "./contract/context.ts";
-import { type AnyResult, fail } from "./contract/envelope.ts";
+import type { VerbContext } from "./contract/context.ts";
+import { type AnyResult, asVerb, fail } from "./contract/envelope.ts";
 import type { LooseVerb, VerbModule } from "./contract/verb.ts";
+import { takeLock } from "./gate/lock.ts";
+import { readHeadFiles } from "./git/head-files.ts";
+import { locateRepository, type RepositoryLocation } from "./git/repository.ts";
 import { recordInLogbook } from "./logbook/record.ts";
 import { cleanText } from "./text/terminal.ts";
 import { endSentence } from "./text/sentence.ts";
 
 /**
- * The one way a verb runs, from the CLI and from MCP alike: load its code,
- * run its core with the caller's abort signal, record the logbook line, and
- * turn a thrown error (a bug) into an `internal_error` result with a crash
- * report, so that a CLI run exits 70 and one failed MCP call never takes
- * the server down. The surfaces only parse input before and render after.
+ * The one way a verb runs, from the CLI and from MCP alike: locate the
+ * repository, take the verb's declared lock, run its core with the caller's
+ * abort signal, record the logbook line, and turn a thrown error (a bug)
+ * into an `internal_error` result with a crash report, so that a CLI run
+ * exits 70 and one failed MCP call never takes the server down. The
+ * surfaces only parse input before and render after.
  */
 export interface Invoked {
 	result: AnyResult;
@@ -23,28 +27,51 @@ export interface Invoked {
 
 export async function invoke(
 	verb: LooseVerb,
-	ctx: Omit<VerbContext, "facts">,
+	ctx: Omit<VerbContext, "repository">,
 	input: unknown,
 	crashContext: readonly string[] = [verb.name],
 	/** The verb's code when the surface loaded it already (the CLI renders a prompt's preview with it). */
 	loaded?: VerbModule<string, unknown, unknown>,
 ): Promise<Invoked> {
-	const facts: RunFacts = {};
 	const startedAt = new Date();
 	let module: VerbModule<string, unknown, unknown> | null = loaded ?? null;
+	let repository: RepositoryLocation | undefined;
+	// Where the run started, for the logbook: read before the core can move HEAD.
+	let where: Promise<{ branch: string | null; head: string | null }> = Promise.resolve({ branch: null, head: null });
 	try {
+		repository = verb.worksAnywhere ? undefined : await locate(ctx);
+		if (repository) where = readHeadFiles(repository.gitDir, repository.commonDir);
 		module ??= await verb.load();
-		const result = await module.run({ ...ctx, facts }, input);
-		await recordInLogbook(result, facts, ctx.surface, startedAt);
+		const result = await runLocked(verb, module, { ...ctx, ...(repository ? { repository } : {}) }, input);
+		await recordInLogbook(result, repository, { ...(await where), surface: ctx.surface, startedAt });
 		return { result, module };
 	} catch (error) {
 		const report = writeCrashReport(error, crashContext);
-		const where = report ? ` A crash report is at ${report}.` : "";
-		const result = fail(verb.name, "internal_error", `discern hit an internal error in ${verb.name}: ${endSentence(error instanceof Error ? error.message : String(error))}${where}`, [
+		const place = report ? ` A crash report is at ${report}.` : "";
+		const result = fail(verb.name, "internal_error", `discern hit an internal error in ${verb.name}: ${endSentence(error instanceof Error ? error.message : String(error))}${place}`, [
 			"This is a bug in discern; please report it with the crash report.",
 		]);
-		await recordInLogbook(result, facts, ctx.surface, startedAt);
+		await recordInLogbook(result, repository, { ...(await where.catch(() => ({ branch: null, head: null }))), surface: ctx.surface, startedAt });
 		return { result, module, crash: { report } };
+	}
+}
+
+/** The repository around `cwd`, or none: a core that needs one refuses in its own words. */
+async function locate(ctx: Omit<VerbContext, "repository">): Promise<RepositoryLocation | undefined> {
+	const located = await locateRepository(ctx.cwd, ctx.env).catch(() => null);
+	return located?.found ? located.repository : undefined;
+}
+
+/** The core, under its declared lock when it has one and this is no dry run; a busy lock refuses, changing nothing. */
+async function runLocked(verb: LooseVerb, module: VerbModule<string, unknown, unknown>, ctx: VerbContext, input: unknown): Promise<AnyResult> {
+	const dryRun = (input as { dry_run?: unknown } | null)?.dry_run === true;
+	if (!verb.lock || dryRun || !ctx.repository) return module.run(ctx, input);
+	const locked = takeLock(verb.lock, ctx.repository, verb.name);
+	if (!locked.ok) return asVerb(verb.name, locked.refusal);
+	try {
+		return await module.run(ctx, input);
+	} finally {
+		locked.lock.release();
 	}
 }
 

@@ -5,8 +5,8 @@ import { doneVerb } from "./verbs/done/verb.ts";
 import { impactVerb } from "./verbs/impact/verb.ts";
 import { doctorVerb } from "./verbs/doctor/verb.ts";
 import { docsVerb } from "./verbs/docs/verb.ts";
-import { setupVerb } from "./verbs/setup/verb.ts";
-import { configVerb } from "./verbs/config/verb.ts";
+import { setupVerb, setupVerifyVerb } from "./verbs/setup/verb.ts";
+import { configGetVerb, configSetVerb, configValidateVerb } from "./verbs/config/verb.ts";
 import { helpVerb } from "./verbs/help/verb.ts";
 import type { LooseVerb } from "./contract/verb.ts";
 
@@ -16,6 +16,10 @@ import type { LooseVerb } from "./contract/verb.ts";
  * everywhere with its folder (`src/verbs/<verb>/verb.ts` holds its
  * definition) and one line here, in the order `help` lists them. Schemas
  * load eagerly (they are small); each verb's code loads only when it runs.
+ *
+ * A sub-command is a verb of its own whose name has two words (`config
+ * get`): its own input schema, help, errors and envelope. The first word
+ * names its family; it may be a verb too (`setup` and `setup verify`).
  */
 export const VERBS = [
 	statusVerb,
@@ -26,7 +30,10 @@ export const VERBS = [
 	doctorVerb,
 	docsVerb,
 	setupVerb,
-	configVerb,
+	setupVerifyVerb,
+	configGetVerb,
+	configSetVerb,
+	configValidateVerb,
 	helpVerb,
 ] as const;
 
@@ -39,3 +46,25 @@ export function findVerb(name: string): AnyVerb | undefined {
 
 /** The registry as one loosely typed list, for code that treats every verb alike (projections, tests). */
 export const LOOSE_VERBS: readonly LooseVerb[] = VERBS as unknown as readonly LooseVerb[];
+
+/** The sub-commands under a first word (`config` → config get, set, validate), in registry order. */
+export function subCommandsOf(family: string): AnyVerb[] {
+	return VERBS.filter((verb) => verb.name.startsWith(`${family} `));
+}
+
+/** What the words a person typed name: a verb (consuming one or two words), a family missing its sub-command, or nothing known. */
+export type Resolved =
+	| { kind: "verb"; verb: AnyVerb; words: string[]; rest: string[] }
+	| { kind: "family"; family: string; subCommands: AnyVerb[]; rest: string[] }
+	| { kind: "unknown" };
+
+export function resolveCommand(words: readonly string[]): Resolved {
+	const [first, second] = words;
+	if (first === undefined) return { kind: "unknown" };
+	const leaf = second === undefined ? undefined : findVerb(`${first} ${second}`);
+	if (leaf) return { kind: "verb", verb: leaf, words: [first, second as string], rest: words.slice(2) };
+	const verb = findVerb(first);
+	if (verb) return { kind: "verb", verb, words: [first], rest: words.slice(1) };
+	const subCommands = subCommandsOf(first);
+	return subCommands.length > 0 ? { kind: "family", family: first, subCommands, rest: words.slice(1) } : { kind: "unknown" };
+}

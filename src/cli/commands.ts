@@ -32,11 +32,26 @@ export function verbArgs(verb: LooseVerb): ArgsDef {
 
 export function verbCommand(verb: LooseVerb): CommandDef {
 	// A verb's own flag of a global name (doctor's `--verbose`) describes it better.
-	return defineCommand({ meta: { name: verb.name, description: verb.summary }, args: { ...GLOBAL_ARGS, ...verbArgs(verb) } });
+	return defineCommand({ meta: { name: verb.name.split(" ").at(-1) ?? verb.name, description: verb.summary }, args: { ...GLOBAL_ARGS, ...verbArgs(verb) } });
+}
+
+/**
+ * The tree: one node per first word; a family's sub-commands (`config get`)
+ * are its children, beside the family's own verb when it has one (`setup`).
+ */
+export function commandTree(verbs: readonly LooseVerb[]): Record<string, CommandDef> {
+	const tree: Record<string, CommandDef> = {};
+	for (const first of new Set(verbs.map((verb) => verb.name.split(" ")[0] ?? verb.name))) {
+		const own = verbs.find((verb) => verb.name === first);
+		const leaves = verbs.filter((verb) => verb.name.startsWith(`${first} `));
+		const node = own ? verbCommand(own) : defineCommand({ meta: { name: first, description: `${leaves.length} sub-commands` }, args: GLOBAL_ARGS });
+		tree[first] = leaves.length === 0 ? node : { ...node, subCommands: Object.fromEntries(leaves.map((leaf) => [leaf.name.slice(first.length + 1), verbCommand(leaf)])) };
+	}
+	return tree;
 }
 
 export const rootCommand = defineCommand({
 	meta: { name: "discern", description: "An engineering practice for coding agents: isolated tasks, a real gate, consent to land." },
 	args: GLOBAL_ARGS,
-	subCommands: () => Object.fromEntries(LOOSE_VERBS.map((verb) => [verb.name, verbCommand(verb)])),
+	subCommands: () => commandTree(LOOSE_VERBS),
 });

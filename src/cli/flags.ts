@@ -103,6 +103,11 @@ export function parseVerbArgs(verb: LooseVerb, tokens: readonly string[]): Parse
 			continue;
 		}
 		const slot = positionals.find((spec) => !(spec.key in raw));
+		const rest = verb.cli.rest;
+		if (!slot && rest !== undefined && typeof raw[rest] === "string") {
+			raw[rest] = `${raw[rest]} ${token}`;
+			continue;
+		}
 		if (!slot) return { ok: false, message: `unexpected argument \`${clip(token)}\` for \`discern ${verb.name}\`` };
 		raw[slot.key] = token;
 	}

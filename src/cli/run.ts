@@ -6,7 +6,7 @@ import { type AnyResult, fail } from "../contract/envelope.ts";
 import { EXIT, type ExitCode } from "../contract/exit-codes.ts";
 import { issueSentence } from "../contract/issues.ts";
 import type { LooseVerb, VerbModule } from "../contract/verb.ts";
-import { findVerb } from "../registry.ts";
+import { findVerb, type Resolved, resolveCommand, subCommandsOf } from "../registry.ts";
 import { openSession } from "../ui/session.ts";
 import { wantsColor } from "../ui/style.ts";
 import { clip } from "../text/clip.ts";
@@ -57,17 +57,32 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 			const { serveStdio } = await import("../mcp/stdio.ts");
 			return await serveStdio({ cwd: resolveCwd(io.cwd, globals.cwd), env: io.env, signal: io.signal });
 		}
-		// `discern help --help` is help's own page; `discern help done --help` is done's.
-		const helpTarget = globals.help ? (word === undefined ? [] : word === "help" && tokens.length > 0 ? tokens : [word]) : null;
-		const verb = helpTarget ? findVerb("help") : word === undefined ? findVerb("help") : findVerb(word);
-		if (!verb) {
-			if (word?.startsWith("-")) return emit(usageFailure("help", unknownFlag(word, null, [])), "", io, json, color);
-			const { unknownVerb } = await import("../verbs/help/help.ts");
-			return emit(unknownVerb(word ?? ""), "", io, json, color);
+		// `discern help --help` is help's own page; `discern help done --help` is done's; `discern config get --help` is that sub-command's.
+		const resolved = resolveCommand(globals.rest);
+		if (globals.help) {
+			const target = word === "help" ? (tokens.length > 0 ? tokens : ["help"]) : resolved.kind === "verb" ? resolved.words : resolved.kind === "family" ? [resolved.family] : word === undefined ? [] : [word];
+			return await runVerb(findHelp(), target.length > 0 ? [target.join(" ")] : []);
 		}
-		verbName = verb.name;
-		const loose = verb as unknown as LooseVerb;
-		const parsed = parseVerbArgs(loose, helpTarget ?? (word === undefined ? [] : tokens));
+		if (word === undefined) return await runVerb(findHelp(), []);
+		if (resolved.kind === "unknown") {
+			if (word.startsWith("-")) return emit(usageFailure("help", unknownFlag(word, null, [])), "", io, json, color);
+			const { unknownVerb } = await import("../verbs/help/help.ts");
+			return emit(unknownVerb(word), "", io, json, color);
+		}
+		if (resolved.kind === "family" || strayWord(resolved)) {
+			const { missingSubCommand } = await import("../verbs/help/help.ts");
+			const family = resolved.kind === "family" ? resolved.family : word;
+			return emit(missingSubCommand(family, resolved.rest[0]), "", io, json, color);
+		}
+		return await runVerb(resolved.verb as unknown as LooseVerb, resolved.rest);
+	} catch (error) {
+		return crashed(error);
+	}
+
+	async function runVerb(loose: LooseVerb, tokens: readonly string[]): Promise<ExitCode> {
+		const { globals } = extracted as Extract<typeof extracted, { ok: true }>;
+		verbName = loose.name;
+		const parsed = parseVerbArgs(loose, tokens);
 		const question = loose.cli.question;
 		const asked = !json && question !== undefined && tokens.some((token) => token === `--${question}` || token.startsWith(`--${question}=`));
 		if (!parsed.ok) return asked ? failOpen(loose.name, parsed.message, io) : emit(usageFailure(loose.name, parsed.message), "", io, json, color);
@@ -83,7 +98,7 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 		const cwd = resolveCwd(io.cwd, globals.cwd);
 		const render = (shown: AnyResult) => loaded.render(shown, { color, verbose: globals.verbose });
 		const session = await openSession({ json, globals, io, verb: loose.name, cwd, render });
-		const ctx: Omit<VerbContext, "facts"> = { cwd, env: io.env, surface: "cli", version: VERSION, signal: io.signal, ...session.context };
+		const ctx: Omit<VerbContext, "repository"> = { cwd, env: io.env, surface: "cli", version: VERSION, signal: io.signal, ...session.context };
 		const { result, module, crash } = await invoke(loose, ctx, input.output, argv, loaded).finally(session.close);
 		if (crash) io.stderr(`discern: internal error.${crash.report ? ` A crash report is at ${crash.report}.` : ""}\n`);
 		// A yes/no question answers by exit code, crashes included: "could not answer" must not read as "no".
@@ -96,7 +111,9 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 		const verbose = (input.output as { verbose?: boolean }).verbose ?? globals.verbose;
 		const body = json || !module || session.previewShown() ? "" : module.render(result, { color, verbose, width: outputWidth(io.columns, io.env) });
 		return emit(result, body, io, json, color);
-	} catch (error) {
+	}
+
+	async function crashed(error: unknown): Promise<ExitCode> {
 		const { writeCrashReport } = await import("./crash.ts");
 		const report = writeCrashReport(error, argv);
 		const where = report ? ` A crash report is at ${report}.` : "";
@@ -106,6 +123,18 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 		emit(result, "", io, json, color);
 		return EXIT.internal;
 	}
+}
+
+function findHelp(): LooseVerb {
+	return findVerb("help") as unknown as LooseVerb;
+}
+
+/** `discern setup verfy`: a word after a verb that takes none, where the verb has sub-commands — a mistyped sub-command. */
+function strayWord(resolved: Extract<Resolved, { kind: "verb" }>): boolean {
+	const next = resolved.rest[0];
+	if (next === undefined || next.startsWith("-") || resolved.words.length > 1) return false;
+	const verb = resolved.verb as unknown as LooseVerb;
+	return (verb.cli.positionals ?? []).length === 0 && subCommandsOf(verb.name).length > 0;
 }
 
 /** A yes/no question asked wrongly still answers "yes" (exit 0), saying why on stderr: a skipped check is worse than an extra one. */

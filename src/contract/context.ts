@@ -28,14 +28,10 @@ export interface VerbContext {
 	/** Set by the CLI only on an interactive terminal: shows `preview`, asks `question`, true for a yes. */
 	confirm?: (question: string, preview: AnyResult) => Promise<boolean>;
 	/**
-	 * What the core learned about where it ran, for the logbook (which must not
-	 * cost another git call). Cores fill it as they go; nothing reads it back.
+	 * The repository around `cwd`, located by the invocation pipeline before
+	 * the core runs (it takes the verb's lock there and logs the run there);
+	 * absent when there is none or the verb works anywhere. Cores open it
+	 * through `openRepository`, which reuses it.
 	 */
-	facts?: RunFacts;
-}
-
-export interface RunFacts {
 	repository?: RepositoryLocation;
-	branch?: string | null;
-	head?: string | null;
 }

@@ -11,6 +11,9 @@ import { Envelope, type ExtraField, type Result } from "./envelope.ts";
  * registry (`src/registry.ts`) lists them. This module imports no verb.
  */
 
+/** The lock a verb declares: `checkout` for a writer; `repository` also for one that changes what every checkout sees. */
+export type LockKind = "checkout" | "repository";
+
 export const VERB_GROUPS = ["Daily loop", "Quality", "Knowledge", "Setup and admin"] as const;
 export type VerbGroup = (typeof VERB_GROUPS)[number];
 
@@ -66,11 +69,21 @@ export interface VerbDefinition<Name extends string, Input extends InputSchema, 
 	/** The optional envelope fields it fills: `plan` (with `dry_run`), `steps`, `diagnostics`. None when omitted. */
 	extras?: readonly ExtraField[];
 	envelope: ReturnType<typeof Envelope<Name, Data>>;
+	/**
+	 * The lock the invocation pipeline takes before the core runs (never for
+	 * a dry run): `checkout` for a writer, `repository` for a verb that
+	 * changes what every checkout sees. Its errors must include `locked`.
+	 */
+	lock?: LockKind;
+	/** Works outside any repository (`docs`, `help`): the pipeline does not look for one. */
+	worksAnywhere?: boolean;
 	annotations: AnnotationPreset;
 	exposure: Exposure;
 	cli: {
 		/** Input keys filled from positional words, in order. */
 		positionals?: readonly (keyof Input["entries"] & string)[];
+		/** The last positional, taking every remaining word (joined by spaces): `help config get`. */
+		rest?: keyof Input["entries"] & string;
 		/** One-letter aliases for flags. */
 		aliases?: Readonly<Partial<Record<keyof Input["entries"] & string, string>>>;
 		examples?: readonly string[];
@@ -103,8 +116,10 @@ export interface LooseVerb {
 	errors: readonly ErrorCode[];
 	extras?: readonly ExtraField[];
 	envelope: v.GenericSchema;
+	lock?: LockKind;
+	worksAnywhere?: boolean;
 	annotations: AnnotationPreset;
 	exposure: Exposure;
-	cli: { positionals?: readonly string[]; aliases?: Readonly<Record<string, string | undefined>>; examples?: readonly string[]; question?: string };
+	cli: { positionals?: readonly string[]; rest?: string; aliases?: Readonly<Record<string, string | undefined>>; examples?: readonly string[]; question?: string };
 	load: () => Promise<VerbModule<string, unknown, unknown>>;
 }

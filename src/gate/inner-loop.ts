@@ -5,7 +5,6 @@ import { resolveTrunk } from "../git/trunk.ts";
 import { openProject } from "../project/open.ts";
 import { quoteName } from "../text/terminal.ts";
 import { executePlan, failureSentence, ranLabels } from "./execute.ts";
-import { lockCheckout } from "./lock.ts";
 import { planGate, planItems } from "./plan.ts";
 import type { FailedStage, InnerLoopData } from "./schema.ts";
 import { configDigest, writeLastRun } from "./state.ts";
@@ -31,47 +30,40 @@ export async function innerLoop<const Verb extends "prepare" | "test">(
 		const count = plan.phases.flat().length;
 		return ok(verb, `Would run ${plural(count, "job")}; nothing ran.`, { failed_stage: null, modified: [], interrupted: false }, { dry_run: true, plan: planItems(plan) });
 	}
-	const locked = lockCheckout(repository, verb);
-	if (!locked.ok) return asVerb(verb, locked.refusal);
-	try {
-		const [trunk, before] = await Promise.all([resolveTrunk(repository.root, config.repository.trunk, ctx.env.DISCERN_TRUNK), snapshotTree(repository.root)]);
-		if (ctx.facts) Object.assign(ctx.facts, { branch: before.branch, head: before.head?.slice(0, 7) ?? null });
-		const execution = await executePlan(ctx, repository, trunk.name, plan);
-		const modified = pathsChanged(before, await snapshotTree(repository.root));
-		const { report, steps, diagnostics, durationS, leftovers } = execution;
-		// An interrupted run failed no stage: nobody's check said no.
-		const failedStage = (report.failed?.job.stage ?? null) as FailedStage | null;
-		if (!report.interrupted) {
-			await writeLastRun(repository.gitDir, {
-				verb,
-				ok: failedStage === null,
-				failed_stage: failedStage,
-				head: before.head,
-				tree: null,
-				config_digest: configDigest(JSON.stringify(config)),
-				standalone: true,
-				time: new Date().toISOString(),
-				duration_s: durationS,
-			}).catch(() => undefined);
-		}
-		const data: InnerLoopData = { failed_stage: failedStage, modified, interrupted: report.interrupted };
-		if (report.failed || report.interrupted) {
-			const reviewEdits = modified.length > 0 ? [`Review the edits the run made: ${modified.slice(0, 5).map(quoteName).join(", ")}${modified.length > 5 ? ", …" : ""}.`] : [];
-			// Interrupted is its own code: nobody's check said no, so a script must not read it as red.
-			return report.interrupted
-				? fail(verb, "interrupted", `${failureSentence(report)}.`, ["Nothing was decided: run it again when you are ready.", ...leftovers, ...reviewEdits], { data, steps, diagnostics })
-				: fail(verb, "gate_failed", `${failureSentence(report)}.`, ["Read the diagnostics (each names the command to reproduce it), fix, and run this again.", ...leftovers, ...reviewEdits], { data, steps, diagnostics });
-		}
-		const labels = ranLabels(report);
-		const passed = labels.length > 0 ? `${verb} passed: ${labels.join(", ")} (${labels.length} job${labels.length === 1 ? "" : "s"}, ${durationS} s).` : `${verb} had no jobs to run.`;
-		const hints = [
-			...leftovers,
-			...(modified.length > 0 ? [`Formatters changed ${plural(modified.length, "file")}: review and commit them.`] : []),
-			...(labels.length === 0 ? [`Declare ${verb === "test" ? "a test-stage job" : "fix or check jobs"} in discern.toml.`] : []),
-			verb === "prepare" ? say`Next: ${ref("test")}, then commit and run ${ref("done")}.` : say`Next: commit, then run ${ref("done")}.`,
-		];
-		return ok(verb, passed, data, { steps, hints, ...(diagnostics.length > 0 ? { diagnostics } : {}) });
-	} finally {
-		locked.lock.release();
+	const [trunk, before] = await Promise.all([resolveTrunk(repository.root, config.repository.trunk, ctx.env.DISCERN_TRUNK), snapshotTree(repository.root)]);
+	const execution = await executePlan(ctx, repository, trunk.name, plan);
+	const modified = pathsChanged(before, await snapshotTree(repository.root));
+	const { report, steps, diagnostics, durationS, leftovers } = execution;
+	// An interrupted run failed no stage: nobody's check said no.
+	const failedStage = (report.failed?.job.stage ?? null) as FailedStage | null;
+	if (!report.interrupted) {
+		await writeLastRun(repository.gitDir, {
+			verb,
+			ok: failedStage === null,
+			failed_stage: failedStage,
+			head: before.head,
+			tree: null,
+			config_digest: configDigest(JSON.stringify(config)),
+			standalone: true,
+			time: new Date().toISOString(),
+			duration_s: durationS,
+		}).catch(() => undefined);
 	}
+	const data: InnerLoopData = { failed_stage: failedStage, modified, interrupted: report.interrupted };
+	if (report.failed || report.interrupted) {
+		const reviewEdits = modified.length > 0 ? [`Review the edits the run made: ${modified.slice(0, 5).map(quoteName).join(", ")}${modified.length > 5 ? ", …" : ""}.`] : [];
+		// Interrupted is its own code: nobody's check said no, so a script must not read it as red.
+		return report.interrupted
+			? fail(verb, "interrupted", `${failureSentence(report)}.`, ["Nothing was decided: run it again when you are ready.", ...leftovers, ...reviewEdits], { data, steps, diagnostics })
+			: fail(verb, "gate_failed", `${failureSentence(report)}.`, ["Read the diagnostics (each names the command to reproduce it), fix, and run this again.", ...leftovers, ...reviewEdits], { data, steps, diagnostics });
+	}
+	const labels = ranLabels(report);
+	const passed = labels.length > 0 ? `${verb} passed: ${labels.join(", ")} (${labels.length} job${labels.length === 1 ? "" : "s"}, ${durationS} s).` : `${verb} had no jobs to run.`;
+	const hints = [
+		...leftovers,
+		...(modified.length > 0 ? [`Formatters changed ${plural(modified.length, "file")}: review and commit them.`] : []),
+		...(labels.length === 0 ? [`Declare ${verb === "test" ? "a test-stage job" : "fix or check jobs"} in discern.toml.`] : []),
+		verb === "prepare" ? say`Next: ${ref("test")}, then commit and run ${ref("done")}.` : say`Next: commit, then run ${ref("done")}.`,
+	];
+	return ok(verb, passed, data, { steps, hints, ...(diagnostics.length > 0 ? { diagnostics } : {}) });
 }

@@ -15,6 +15,8 @@ export type Opened<T> = ({ ok: true } & T) | { ok: false; refusal: Refusal };
 export async function openRepository(ctx: VerbContext): Promise<Opened<{ repository: RepositoryLocation }>> {
 	const unusable = await folderProblem(ctx.cwd);
 	if (unusable) return { ok: false, refusal: folderRefusal(ctx.cwd, unusable, ctx.surface) };
+	// The pipeline located it already (src/invoke.ts): looking again would cost a git call.
+	if (ctx.repository) return { ok: true, repository: ctx.repository };
 	const located = await locateRepository(ctx.cwd, ctx.env);
 	if (!located.found) {
 		return {
@@ -29,7 +31,6 @@ export async function openRepository(ctx: VerbContext): Promise<Opened<{ reposit
 			},
 		};
 	}
-	if (ctx.facts) ctx.facts.repository = located.repository;
 	return { ok: true, repository: located.repository };
 }
 
@@ -60,7 +61,7 @@ export function configRefusal(load: Exclude<ConfigLoad, { state: "valid" }>, sur
 	return {
 		error: "invalid_config",
 		message: `${CONFIG_FILE} has ${plural(load.issues.length, "problem")}; first${where}: ${endSentence(first?.message ?? "unknown")}`,
-		hints: [say`Run ${ref("config", { action: "validate" })} to see every problem with its line.`, say`See ${ref("docs", { target: "config" })} for the reference.`],
+		hints: [say`Run ${ref("config validate")} to see every problem with its line.`, say`See ${ref("docs", { target: "config" })} for the reference.`],
 	};
 }
 

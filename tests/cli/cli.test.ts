@@ -54,10 +54,15 @@ describe("CLI conventions", () => {
 		expect(String(onlyJson(run.stdout).message)).toContain("`extra`");
 	});
 
-	test("a bad enum value names the field and the allowed values", async () => {
-		const run = await runDiscern(["setup", "sideways", "--json"], { cwd: repo.root });
+	test("a mistyped sub-command names the ones there are, and the nearest", async () => {
+		const run = await runDiscern(["setup", "verfy", "--json"], { cwd: repo.root });
 		expect(run.exitCode).toBe(2);
-		expect(String(onlyJson(run.stdout).message)).toContain('ACTION must be one of "verify", got "sideways"');
+		const envelope = onlyJson(run.stdout) as { message: string; hints: string[]; error: string };
+		expect(envelope.error).toBe("unknown_command");
+		expect(envelope.message).toBe("`setup` has no sub-command `verfy`; it has `verify`.");
+		expect(envelope.hints[0]).toBe("Did you mean `discern setup verify`?");
+		const bare = onlyJson((await runDiscern(["config", "--json"], { cwd: repo.root })).stdout) as { message: string };
+		expect(bare.message).toBe("`config` needs a sub-command: `get`, `set` or `validate`.");
 	});
 
 	test("--help on a verb shows its flags", async () => {

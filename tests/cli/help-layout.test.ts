@@ -22,7 +22,7 @@ const json = async (argv: string[], cwd = outside) => {
 };
 
 describe("per-verb help", () => {
-	const pages = [[], ...LOOSE_VERBS.map((verb) => [verb.name]), ["mcp"]];
+	const pages = [[], ...LOOSE_VERBS.map((verb) => verb.name.split(" ")), ["config"], ["mcp"]];
 
 	test("has the layout of `discern help`: a title, the usage line, titled sections, the same global flags", async () => {
 		const overview = (await runDiscern(["help"])).stdout;
@@ -31,7 +31,7 @@ describe("per-verb help", () => {
 		expect(overview).toContain("\nGlobal flags\n");
 		expect(overview).toContain("  -C, --cwd DIR  Act as if started in DIR.");
 		for (const verb of LOOSE_VERBS) {
-			const [page, viaFlag] = await Promise.all([runDiscern(["help", verb.name]), runDiscern([verb.name, "--help"])]);
+			const [page, viaFlag] = await Promise.all([runDiscern(["help", ...verb.name.split(" ")]), runDiscern([...verb.name.split(" "), "--help"])]);
 			expect(page.exitCode).toBe(0);
 			expect(viaFlag.stdout).toBe(page.stdout);
 			expect(page.stdout.startsWith(`discern ${verb.name} — `)).toBe(true);

@@ -109,7 +109,7 @@ function envelopeOf<S extends v.GenericSchema>(name: VerbName, schema: S, run: C
 	return parsed.output;
 }
 
-const CONFIG = registered("config").envelope;
+const CONFIG = registered("config validate").envelope;
 const STATUS = registered("status").envelope;
 const DOCTOR = registered("doctor").envelope;
 
@@ -133,7 +133,7 @@ for (const fixture of CASES) {
 	describe(fixture.name, () => {
 		test(`config validate --json: exit ${valid ? 0 : 1}, one clean envelope`, () => {
 			const { config } = runsOf(fixture.name);
-			const result = envelopeOf("config", CONFIG, config);
+			const result = envelopeOf("config validate", CONFIG, config);
 			expect(config.exitCode).toBe(valid ? 0 : 1);
 			expect(result.ok).toBe(valid);
 			if (result.ok) {

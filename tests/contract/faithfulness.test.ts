@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import type { AnyResult } from "../../src/contract/envelope.ts";
 import { envelopeErrorCodes, IMPLIED_ERROR_CODES } from "../../src/contract/error-codes.ts";
 import { LOOSE_VERBS } from "../../src/registry.ts";
+import { invoke } from "../../src/invoke.ts";
 import { expectValidEnvelope } from "../helpers/schema.ts";
 import { MODES } from "./modes.ts";
 
@@ -28,7 +29,8 @@ describe("every verb's core output parses with its registry envelope", () => {
 			if (!verb) throw new Error(`unregistered verb ${mode.verb}`);
 			const { ctx, input } = await mode.arrange();
 			const module = await verb.load();
-			const result = (await module.run(ctx, input)) as AnyResult;
+			// Through the pipeline the surfaces use: it takes the verb's lock and turns a crash into a result.
+			const { result } = await invoke(verb, ctx, input);
 			if (!result.ok && !envelopeErrorCodes(verb.errors).includes(result.error)) {
 				throw new Error(`${mode.verb} returned \`${result.error}\`, which its definition (src/verbs/${mode.verb}/verb.ts) does not declare`);
 			}

@@ -116,56 +116,63 @@ export const MODES: Mode[] = [
 	{ verb: "docs", mode: "refusal: unknown target", arrange: async () => ({ ctx: await notARepo(), input: { target: "confgi" } }), expectOk: false, error: "unknown_target" },
 
 	{ verb: "setup", mode: "dry-run (default)", arrange: async () => ({ ctx: (await repo({ files: { "package.json": '{"scripts":{"test":"vitest"}}' } })).ctx(), input: {} }), expectOk: true, dryRun: true },
-	{ verb: "setup", mode: "verify", arrange: async () => ({ ctx: (await repo()).ctx(), input: { action: "verify" } }), expectOk: true },
+	{ verb: "setup verify", mode: "not set up yet", arrange: async () => ({ ctx: (await repo()).ctx(), input: {} }), expectOk: true },
+	{ verb: "setup verify", mode: "set up", arrange: () => configured(), expectOk: true },
+	{ verb: "setup verify", mode: "refusal: an unknown agent", arrange: () => configured({ agents: "claude_cod" }), expectOk: false, error: "invalid_arguments" },
+	{ verb: "setup verify", mode: "refusal: no repository", arrange: async () => ({ ctx: await notARepo(), input: {} }), expectOk: false, error: "no_repository" },
 	{ verb: "setup", mode: "confirmed", arrange: async () => ({ ctx: (await repo()).ctx(), input: { confirmed: true } }), expectOk: true },
 	{ verb: "setup", mode: "confirmed with dry-run", arrange: async () => ({ ctx: (await repo()).ctx(), input: { confirmed: true, dry_run: true } }), expectOk: true, dryRun: true },
 	{ verb: "setup", mode: "refusal: config exists", arrange: () => configured({ confirmed: true }), expectOk: false, error: "write_denied" },
-	{ verb: "setup", mode: "refusal: verify with confirmed", arrange: () => configured({ action: "verify", confirmed: true }), expectOk: false, error: "invalid_arguments" },
 	{ verb: "setup", mode: "refusal: no repository", arrange: async () => ({ ctx: await notARepo(), input: {} }), expectOk: false, error: "no_repository" },
 
-	{ verb: "config", mode: "validate", arrange: () => configured({ action: "validate" }), expectOk: true },
-	{ verb: "config", mode: "get", arrange: () => configured({ action: "get", key: "gate.timeout" }), expectOk: true },
-	{ verb: "config", mode: "set", arrange: () => configured({ action: "set", key: "gate.timeout", value: "900" }), expectOk: true },
-	{ verb: "config", mode: "set dry-run", arrange: () => configured({ action: "set", key: "gate.timeout", value: "900", dry_run: true }), expectOk: true, dryRun: true },
-	{ verb: "config", mode: "refusal: set breaks the config", arrange: () => configured({ action: "set", key: "gate.timeout", value: "soon" }), expectOk: false, error: "invalid_arguments" },
-	{ verb: "config", mode: "refusal: unknown key", arrange: () => configured({ action: "get", key: "gate.timeot" }), expectOk: false, error: "invalid_arguments" },
-	{ verb: "config", mode: "refusal: get without key", arrange: () => configured({ action: "get" }), expectOk: false, error: "invalid_arguments" },
+	{ verb: "config validate", mode: "validate", arrange: () => configured({}), expectOk: true },
+	{ verb: "config get", mode: "get", arrange: () => configured({ key: "gate.timeout" }), expectOk: true },
+	{ verb: "config set", mode: "set", arrange: () => configured({ key: "gate.timeout", value: "900" }), expectOk: true },
+	{ verb: "config set", mode: "set dry-run", arrange: () => configured({ key: "gate.timeout", value: "900", dry_run: true }), expectOk: true, dryRun: true },
+	{ verb: "config set", mode: "refusal: set breaks the config", arrange: () => configured({ key: "gate.timeout", value: "soon" }), expectOk: false, error: "invalid_arguments" },
+	{ verb: "config get", mode: "failure: invalid config", arrange: async () => ({ ctx: (await repo({ config: "[jobs]\ntest = 5\n" })).ctx(), input: { key: "jobs" } }), expectOk: false, error: "invalid_config" },
+	{ verb: "config get", mode: "refusal: no project", arrange: async () => ({ ctx: (await repo()).ctx(), input: { key: "jobs" } }), expectOk: false, error: "no_project" },
+	{ verb: "config get", mode: "refusal: no repository", arrange: async () => ({ ctx: await notARepo(), input: { key: "jobs" } }), expectOk: false, error: "no_repository" },
+	{ verb: "config set", mode: "failure: invalid TOML", arrange: async () => ({ ctx: (await repo({ config: "[jobs\n" })).ctx(), input: { key: "gate.timeout", value: "9" } }), expectOk: false, error: "invalid_config" },
+	{ verb: "config set", mode: "refusal: no project", arrange: async () => ({ ctx: (await repo()).ctx(), input: { key: "gate.timeout", value: "9" } }), expectOk: false, error: "no_project" },
+	{ verb: "config set", mode: "refusal: no repository", arrange: async () => ({ ctx: await notARepo(), input: { key: "gate.timeout", value: "9" } }), expectOk: false, error: "no_repository" },
+	{ verb: "config get", mode: "refusal: unknown key", arrange: () => configured({ key: "gate.timeot" }), expectOk: false, error: "invalid_arguments" },
 	{
-		verb: "config",
+		verb: "config validate",
 		mode: "failure: invalid config",
-		arrange: async () => ({ ctx: (await repo({ config: "[jobs]\ntest = 5\n" })).ctx(), input: { action: "validate" } }),
+		arrange: async () => ({ ctx: (await repo({ config: "[jobs]\ntest = 5\n" })).ctx(), input: {} }),
 		expectOk: false,
 		error: "invalid_config",
 	},
-	{ verb: "config", mode: "set an inline table", arrange: () => configured({ action: "set", key: "jobs.e2e", value: '{ run = "true", stage = "test" }' }), expectOk: true },
-	{ verb: "config", mode: "refusal: a broken inline table", arrange: () => configured({ action: "set", key: "jobs.e2e", value: "{ run = true stage }" }), expectOk: false, error: "invalid_arguments" },
+	{ verb: "config set", mode: "set an inline table", arrange: () => configured({ key: "jobs.e2e", value: '{ run = "true", stage = "test" }' }), expectOk: true },
+	{ verb: "config set", mode: "refusal: a broken inline table", arrange: () => configured({ key: "jobs.e2e", value: "{ run = true stage }" }), expectOk: false, error: "invalid_arguments" },
 	{
-		verb: "config",
+		verb: "config set",
 		mode: "refusal: set while the checkout is locked",
 		arrange: async () => {
 			const made = await repo({ config: BASIC_CONFIG });
 			// A live holder: this very process, with its real start time.
 			await mkdir(join(made.root, ".git", "discern"), { recursive: true });
 			await writeFile(join(made.root, ".git", "discern", "lock"), JSON.stringify({ pid: process.pid, verb: "done", since: "now", nonce: "held", started: processStart(process.pid) }));
-			return { ctx: made.ctx(), input: { action: "set", key: "gate.timeout", value: "900" } };
+			return { ctx: made.ctx(), input: { key: "gate.timeout", value: "900" } };
 		},
 		expectOk: false,
 		error: "locked",
 	},
 	{
-		verb: "config",
+		verb: "config set",
 		mode: "refusal: set through a symlinked discern.toml",
 		arrange: async () => {
 			const made = await repo();
 			await made.write("real.toml", BASIC_CONFIG);
 			await symlink("real.toml", join(made.root, "discern.toml"));
-			return { ctx: made.ctx(), input: { action: "set", key: "gate.timeout", value: "900" } };
+			return { ctx: made.ctx(), input: { key: "gate.timeout", value: "900" } };
 		},
 		expectOk: false,
 		error: "write_denied",
 	},
-	{ verb: "config", mode: "refusal: no project", arrange: async () => ({ ctx: (await repo()).ctx(), input: { action: "validate" } }), expectOk: false, error: "no_project" },
-	{ verb: "config", mode: "refusal: no repository", arrange: async () => ({ ctx: await notARepo(), input: { action: "validate" } }), expectOk: false, error: "no_repository" },
+	{ verb: "config validate", mode: "refusal: no project", arrange: async () => ({ ctx: (await repo()).ctx(), input: {} }), expectOk: false, error: "no_project" },
+	{ verb: "config validate", mode: "refusal: no repository", arrange: async () => ({ ctx: await notARepo(), input: {} }), expectOk: false, error: "no_repository" },
 
 	{ verb: "prepare", mode: "success", arrange: () => configured(), expectOk: true },
 	{ verb: "prepare", mode: "dry-run", arrange: () => configured({ dry_run: true }), expectOk: true, dryRun: true },
@@ -259,5 +266,8 @@ export const MODES: Mode[] = [
 
 	{ verb: "help", mode: "root", arrange: async () => ({ ctx: await notARepo(), input: {} }), expectOk: true },
 	{ verb: "help", mode: "one verb", arrange: async () => ({ ctx: await notARepo(), input: { verb: "docs" } }), expectOk: true },
+	{ verb: "help", mode: "one sub-command", arrange: async () => ({ ctx: await notARepo(), input: { verb: "config set" } }), expectOk: true },
+	{ verb: "help", mode: "a family's sub-commands", arrange: async () => ({ ctx: await notARepo(), input: { verb: "config" } }), expectOk: true },
+	{ verb: "help", mode: "refusal: unknown sub-command", arrange: async () => ({ ctx: await notARepo(), input: { verb: "config gte" } }), expectOk: false, error: "unknown_command" },
 	{ verb: "help", mode: "refusal: unknown verb", arrange: async () => ({ ctx: await notARepo(), input: { verb: "stauts" } }), expectOk: false, error: "unknown_command" },
 ];

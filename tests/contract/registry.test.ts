@@ -13,10 +13,10 @@ describe("the verb registry", () => {
 		}
 	});
 
-	test("verb names are unique and kebab-free words", () => {
+	test("verb names are unique and kebab-free words: a verb, or a family and its sub-command", () => {
 		const names = LOOSE_VERBS.map((verb) => verb.name);
 		expect(new Set(names).size).toBe(names.length);
-		for (const name of names) expect(name).toMatch(/^[a-z]+$/);
+		for (const name of names) expect(name).toMatch(/^[a-z]+( [a-z]+)?$/);
 	});
 
 	test("input schemas are closed objects", () => {
@@ -30,6 +30,24 @@ describe("the verb registry", () => {
 		for (const verb of LOOSE_VERBS) {
 			for (const key of verb.cli.positionals ?? []) expect(Object.keys(verb.input.entries)).toContain(key);
 			for (const key of Object.keys(verb.cli.aliases ?? {})) expect(Object.keys(verb.input.entries)).toContain(key);
+		}
+	});
+
+	test("a verb that declares a lock can refuse with locked; a read-only verb declares none", () => {
+		for (const verb of LOOSE_VERBS) {
+			if (verb.lock) expect({ verb: verb.name, locked: verb.errors.includes("locked") }).toEqual({ verb: verb.name, locked: true });
+			if (verb.annotations === "readOnly") expect({ verb: verb.name, lock: verb.lock }).toEqual({ verb: verb.name, lock: undefined });
+		}
+	});
+
+	test("a family (the first word of a sub-command) is never also a positional value of its own verb", () => {
+		for (const verb of LOOSE_VERBS) {
+			const [family, sub] = verb.name.split(" ");
+			if (sub === undefined) continue;
+			const own = LOOSE_VERBS.find((candidate) => candidate.name === family);
+			// `setup verify` must not be read as `setup` with a word: the family's own verb takes no positionals.
+			if (own) expect({ verb: own.name, positionals: own.cli.positionals ?? [] }).toEqual({ verb: own.name, positionals: [] });
+			if (verb.cli.rest) expect(verb.cli.positionals?.at(-1)).toBe(verb.cli.rest);
 		}
 	});
 

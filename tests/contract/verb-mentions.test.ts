@@ -3,7 +3,7 @@ import { readdir, readFile, rm } from "node:fs/promises";
 import { join, relative } from "node:path";
 import type { VerbContext } from "../../src/contract/context.ts";
 import type { AnyResult } from "../../src/contract/envelope.ts";
-import { composeText } from "../../src/invoke.ts";
+import { composeText, invoke } from "../../src/invoke.ts";
 import { INSTRUCTIONS } from "../../src/mcp/instructions.ts";
 import { toolEntries } from "../../src/mcp/tools.ts";
 import { LOOSE_VERBS } from "../../src/registry.ts";
@@ -110,7 +110,7 @@ describe("every verb and tool a result names exists on its surface", () => {
 				if (!verb) throw new Error(`unregistered verb ${mode.verb}`);
 				const { ctx, input } = await mode.arrange();
 				const module = await verb.load();
-				const result = (await module.run({ ...ctx, surface } satisfies VerbContext, input)) as AnyResult;
+				const { result } = await invoke(verb, { ...ctx, surface }, input);
 				expect(result.ok).toBe(mode.expectOk);
 				const problems = wordsOf(result).flatMap(({ text, plain }) => mentionProblems(text, surface, { plain }));
 				if (surface === "cli") problems.push(...mentionProblems(composeText(result, module.render(result, { color: false, verbose: true })), "cli"));

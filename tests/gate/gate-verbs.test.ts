@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { invokeVerb } from "../helpers/invoke.ts";
 import { readFile, rm, stat } from "node:fs/promises";
 import type { AnyResult } from "../../src/contract/envelope.ts";
 import { LOG_LIMIT_BYTES } from "../../src/gate/log-cap.ts";
@@ -85,11 +86,12 @@ describe("prepare and test", () => {
 
 	test("a second gate run in the same checkout refuses with locked, changing nothing", async () => {
 		const r = await repo('[jobs]\ntest = "sleep 2"\n');
-		const first = testVerb(r.ctx(), {});
+		// Through the pipeline: it takes the lock each verb declares.
+		const first = invokeVerb("test", r.ctx());
 		// Wait until the first run holds the lock (a loaded machine may take a while to get there).
 		const lock = Bun.file(`${r.root}/.git/discern/lock`);
 		for (let waited = 0; !(await lock.exists()) && waited < 5000; waited += 20) await Bun.sleep(20);
-		const second = valid("prepare", await prepare(r.ctx(), {}));
+		const second = valid("prepare", await invokeVerb("prepare", r.ctx()));
 		expect(second.ok ? "" : second.error).toBe("locked");
 		expect((await first).ok).toBe(true);
 	});

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { invokeVerb } from "../helpers/invoke.ts";
 import { readdir, readFile, writeFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { test as testVerb } from "../../src/verbs/test/index.ts";
 import { runDiscern } from "../helpers/cli.ts";
 import { connectInMemory } from "../helpers/mcp.ts";
 import { makeRepo, type TestRepo } from "../helpers/repo.ts";
@@ -70,14 +70,14 @@ describe("the checkout lock", () => {
 		const lockPath = join(r.root, ".git", "discern", "lock");
 		await mkdir(join(r.root, ".git", "discern"), { recursive: true });
 		await writeFile(lockPath, JSON.stringify({ pid: process.pid, verb: "done", since: "earlier" }));
-		const refused = await testVerb(r.ctx(), {});
+		const refused = await invokeVerb("test", r.ctx());
 		expect(refused.ok ? "" : refused.error).toBe("locked");
 		expect(refused.message).toContain(`pid ${process.pid}`);
 		expect(await Bun.file(lockPath).exists()).toBe(true);
 
 		// A pid that cannot be alive: the lock is stale.
 		await writeFile(lockPath, JSON.stringify({ pid: 2 ** 22 + 7, verb: "done", since: "long ago" }));
-		const taken = await testVerb(r.ctx(), {});
+		const taken = await invokeVerb("test", r.ctx());
 		expect(taken.ok).toBe(true);
 		expect(await Bun.file(lockPath).exists()).toBe(false);
 	});

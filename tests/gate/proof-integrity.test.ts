@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { AnyResult } from "../../src/contract/envelope.ts";
 import { done } from "../../src/verbs/done/done.ts";
 import { status } from "../../src/verbs/status/status.ts";
-import { config as configVerb } from "../../src/verbs/config/config.ts";
+import { invokeVerb } from "../helpers/invoke.ts";
 import { survivors } from "../helpers/processes.ts";
 import { makeRepo, makeTempDir, runGit, type TestRepo } from "../helpers/repo.ts";
 import { expectValidEnvelope } from "../helpers/schema.ts";
@@ -304,9 +304,10 @@ describe("a change from outside the gate", () => {
 
 	test("config set waits its turn: it refuses with locked while done runs", async () => {
 		const r = await repo('[jobs]\ntest = "sleep 1"\n');
-		const running = runDone(r);
+		// Both through the pipeline, which takes the lock each declares.
+		const running = invokeVerb("done", r.ctx({ env: { PATH: process.env.PATH } }));
 		await Bun.sleep(400);
-		const set: Loose = await configVerb(r.ctx(), { action: "set", key: "gate.timeout", value: "30" });
+		const set: Loose = await invokeVerb("config set", r.ctx(), { key: "gate.timeout", value: "30" });
 		expect(set.ok).toBe(false);
 		expect(set.error).toBe("locked");
 		expect((await running).ok).toBe(true);

@@ -96,8 +96,16 @@ const placeholder = (word: string) => /^[[<{]/.test(word) || /^[A-Z][A-Z_.…]*$
 
 /** Why `discern …` does not work in this build, or null when it does. */
 function checkCommand(words: readonly string[]): string | null {
-	const [, name = "", ...rest] = words;
-	if (placeholder(name)) return null;
+	const [, first = "", ...after] = words;
+	if (placeholder(first)) return null;
+	// A sub-command is a verb of two words (`config get`); `discern config` alone names its family.
+	const two = `${first} ${after[0] ?? ""}`;
+	const name = VERBS.has(two) ? two : first;
+	const rest = VERBS.has(two) ? after.slice(1) : after;
+	if (!VERBS.has(name) && [...VERBS.keys()].some((known) => known.startsWith(`${name} `))) {
+		const next = rest[0];
+		return next === undefined || placeholder(next) || next.includes("|") && next.split("|").every((word) => VERBS.has(`${name} ${word}`)) ? null : `\`${name}\` has no sub-command \`${next}\``;
+	}
 	if (name.startsWith("-")) return GLOBALS.has(name.split("=")[0] ?? "") ? null : `\`${name}\` is not a global flag`;
 	if (name === "mcp") return rest.every((word) => !word.startsWith("-") || ["--cwd", "-C"].includes(word.split("=")[0] ?? "")) ? null : "`discern mcp` takes only --cwd";
 	const verb = VERBS.get(name);
@@ -118,7 +126,8 @@ function checkCommand(words: readonly string[]): string | null {
 			if (!spec && (flag === "--cwd" || flag === "-C") && !word.includes("=")) index++;
 			continue;
 		}
-		const spec = positionals[position++];
+		const spec = positionals[position] ?? (verb.cli.rest ? positionals.at(-1) : undefined);
+		if (position < positionals.length) position++;
 		if (!spec) return placeholder(word) ? null : `\`${verb.name}\` takes no word \`${word}\` here`;
 		// `validate|get|set` offers each of them.
 		if (spec.kind === "enum" && !placeholder(word) && !word.split("|").every((option) => (spec.options ?? []).includes(option))) return `\`${verb.name}\` has no \`${word}\` (${spec.key}: ${(spec.options ?? []).join(", ")})`;

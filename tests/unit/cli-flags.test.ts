@@ -1,3 +1,4 @@
+import * as v from "valibot";
 import { describe, expect, test } from "bun:test";
 import { flagSpecs, parseVerbArgs } from "../../src/cli/flags.ts";
 import { extractGlobals } from "../../src/cli/globals.ts";
@@ -14,10 +15,14 @@ describe("flags derived from the input schema", () => {
 		]);
 	});
 
-	test("setup: snake_case keys become kebab-case flags; picklists become enums", () => {
+	test("setup: snake_case keys become kebab-case flags", () => {
 		const specs = flagSpecs(verb("setup"));
 		expect(specs.find((spec) => spec.key === "dry_run")?.flag).toBe("dry-run");
-		expect(specs.find((spec) => spec.key === "action")?.options).toEqual(["verify"]);
+	});
+
+	test("a picklist becomes an enum flag with its options", () => {
+		const shaped = { ...verb("status"), input: v.strictObject({ category: v.optional(v.picklist(["tests", "docs"])) }) } as LooseVerb;
+		expect(flagSpecs(shaped)).toEqual([{ key: "category", flag: "category", kind: "enum", options: ["tests", "docs"], description: "", positional: false, required: false }]);
 	});
 });
 

@@ -5,7 +5,7 @@ describe("a hint's verb reference, rendered per surface", () => {
 	test("on the CLI: the command with its flags and positionals", () => {
 		expect(render(ref("done", { rerun: true }), "cli")).toBe("`discern done --rerun`");
 		expect(render(ref("done", { dry_run: true, rerun: false }), "cli")).toBe("`discern done --dry-run`");
-		expect(render(ref("config", { action: "get", key: "gate.timeout" }), "cli")).toBe("`discern config get gate.timeout`");
+		expect(render(ref("config get", { key: "gate.timeout" }), "cli")).toBe("`discern config get gate.timeout`");
 		expect(render(ref("impact", { has: "web" }), "cli")).toBe("`discern impact --has web`");
 	});
 
@@ -24,7 +24,7 @@ describe("a hint's verb reference, rendered per surface", () => {
 	test("a next action names the command bare, as the thing to type", () => {
 		expect(actionFor("cli")`git commit, then ${ref("done")}`).toBe("git commit, then discern done");
 		expect(actionFor("mcp")`git commit, then ${ref("done", { rerun: true })}`).toBe('git commit, then discern_done with {"rerun":true}');
-		expect(actionFor("mcp")`${ref("config", { action: "validate" })}`).toBe("ask the owner to run discern config validate in a terminal");
+		expect(actionFor("mcp")`${ref("config validate")}`).toBe("ask the owner to run discern config validate in a terminal");
 	});
 
 	test("only verbs of this build and their own arguments can be named (checked by the compiler)", () => {

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { chmod, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { config } from "../../src/verbs/config/config.ts";
-import { REPO_ROOT } from "../helpers/cli.ts";
+import { setConfig, validateConfig } from "../../src/verbs/config/config.ts";
+import { invokeVerb } from "../helpers/invoke.ts";
+import { onlyJson, REPO_ROOT, runDiscern } from "../helpers/cli.ts";
 import { survivors } from "../helpers/processes.ts";
 import { makeRepo, type TestRepo } from "../helpers/repo.ts";
 import { expectValidEnvelope } from "../helpers/schema.ts";
@@ -23,8 +24,8 @@ async function repo(): Promise<TestRepo> {
 describe("config set", () => {
 	test("edits one line, keeps the rest byte for byte, and reports the change", async () => {
 		const r = await repo();
-		const result = await config(r.ctx(), { action: "set", key: "gate.timeout", value: "900" });
-		expectValidEnvelope("config", result);
+		const result = await setConfig(r.ctx(), { key: "gate.timeout", value: "900" });
+		expectValidEnvelope("config set", result);
 		expect(result.ok).toBe(true);
 		expect(result.data?.value).toBe(900);
 		expect(result.data?.edit).toEqual({ line: 6, before: "600", after: "900", written: true });
@@ -33,15 +34,15 @@ describe("config set", () => {
 
 	test("a plain word becomes a string; a new job is added under [jobs]", async () => {
 		const r = await repo();
-		const result = await config(r.ctx(), { action: "set", key: "jobs.lint", value: "npm run lint" });
+		const result = await setConfig(r.ctx(), { key: "jobs.lint", value: "npm run lint" });
 		expect(result.ok).toBe(true);
 		expect(await Bun.file(`${r.root}/discern.toml`).text()).toContain('test = "bun test"  # the suite\nlint = "npm run lint"\n');
 	});
 
 	test("--dry-run shows the edit and writes nothing", async () => {
 		const r = await repo();
-		const result = await config(r.ctx(), { action: "set", key: "gate.timeout", value: "900", dry_run: true });
-		expectValidEnvelope("config", result);
+		const result = await setConfig(r.ctx(), { key: "gate.timeout", value: "900", dry_run: true });
+		expectValidEnvelope("config set", result);
 		expect(result.dry_run).toBe(true);
 		expect(result.plan?.[0]?.note).toBe("line 6: `600` → `900`");
 		expect(await Bun.file(`${r.root}/discern.toml`).text()).toBe(CONFIG);
@@ -49,20 +50,23 @@ describe("config set", () => {
 
 	test("a value that would break the config is refused and nothing is written", async () => {
 		const r = await repo();
-		const result = await config(r.ctx(), { action: "set", key: "gate.timeout", value: "soon" });
-		expectValidEnvelope("config", result);
+		const result = await setConfig(r.ctx(), { key: "gate.timeout", value: "soon" });
+		expectValidEnvelope("config set", result);
 		expect(result.ok ? "" : result.error).toBe("invalid_arguments");
 		expect(result.message).toContain("`gate.timeout` must be a number, got string");
 		expect(await Bun.file(`${r.root}/discern.toml`).text()).toBe(CONFIG);
 	});
 
-	test("usage: set needs KEY and VALUE; get and validate take no VALUE", async () => {
+	test("usage: set needs KEY and VALUE; get and validate take no VALUE (each sub-command's own schema)", async () => {
 		const r = await repo();
-		for (const input of [{ action: "set" as const, key: "gate.timeout" }, { action: "get" as const, key: "gate.timeout", value: "1" }, { action: "validate" as const, key: "x" }]) {
-			const result = await config(r.ctx(), input);
-			expectValidEnvelope("config", result);
-			expect(result.ok ? "" : result.error).toBe("invalid_arguments");
+		for (const args of [["config", "set", "gate.timeout"], ["config", "get", "gate.timeout", "1"], ["config", "validate", "x"], ["config", "get"], ["config", "validate", "--dry-run"]]) {
+			const run = await runDiscern([...args, "--json"], { cwd: r.root });
+			expect(run.exitCode).toBe(2);
+			const result = onlyJson(run.stdout);
+			expect(result.error).toBe("invalid_arguments");
+			expect(result.verb).toBe(`${args[0]} ${args[1]}`);
 		}
+		expect(await Bun.file(`${r.root}/discern.toml`).text()).toBe(CONFIG);
 	});
 
 	test("keeps CRLF line endings, a byte-order mark and the file's mode", async () => {
@@ -70,7 +74,7 @@ describe("config set", () => {
 		const path = `${r.root}/discern.toml`;
 		await Bun.write(path, `\uFEFF[gate]\r\ntimeout = 600\r\n`);
 		await chmod(path, 0o600);
-		const result = await config(r.ctx(), { action: "set", key: "gate.fail_fast", value: "false" });
+		const result = await setConfig(r.ctx(), { key: "gate.fail_fast", value: "false" });
 		expect(result.ok).toBe(true);
 		const bytes = await Bun.file(path).bytes();
 		expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
@@ -80,7 +84,7 @@ describe("config set", () => {
 
 	test("a value cannot smuggle in a second line or a comment", async () => {
 		const r = await repo();
-		const result = await config(r.ctx(), { action: "set", key: "jobs.lint", value: '5\n[gate]\nfail_fast = false' });
+		const result = await setConfig(r.ctx(), { key: "jobs.lint", value: '5\n[gate]\nfail_fast = false' });
 		expect(result.ok).toBe(true);
 		const text = await Bun.file(`${r.root}/discern.toml`).text();
 		expect(text).toContain('lint = "5\\n[gate]\\nfail_fast = false"');
@@ -90,16 +94,16 @@ describe("config set", () => {
 	test("set repairs an invalid file, and takes words that look like numbers as the string they must be", async () => {
 		const r = await repo();
 		await Bun.write(`${r.root}/discern.toml`, '[gate]\ntimeout = "5"\n');
-		expect((await config(r.ctx(), { action: "set", key: "gate.timeout", value: "5" })).ok).toBe(true);
-		expect((await config(r.ctx(), { action: "validate" })).ok).toBe(true);
-		const trunk = await config(r.ctx(), { action: "set", key: "repository.trunk", value: "2024" });
+		expect((await setConfig(r.ctx(), { key: "gate.timeout", value: "5" })).ok).toBe(true);
+		expect((await validateConfig(r.ctx(), {})).ok).toBe(true);
+		const trunk = await setConfig(r.ctx(), { key: "repository.trunk", value: "2024" });
 		expect(trunk.data?.value).toBe("2024");
 	});
 
 	test("a table written with dotted keys is left to the person", async () => {
 		const r = await repo();
 		await Bun.write(`${r.root}/discern.toml`, 'jobs.test = "x"\n');
-		const result = await config(r.ctx(), { action: "set", key: "jobs.lint", value: "y" });
+		const result = await setConfig(r.ctx(), { key: "jobs.lint", value: "y" });
 		expect(result.message).toContain("written with dotted keys");
 		expect(await Bun.file(`${r.root}/discern.toml`).text()).toBe('jobs.test = "x"\n');
 	});
@@ -108,12 +112,12 @@ describe("config set", () => {
 describe("config set with structured values", () => {
 	test("an inline table is written as an inline table, never as a string", async () => {
 		const r = await repo();
-		const result = await config(r.ctx(), { action: "set", key: "jobs.test", value: '{ run = "x", timeout = 5 }' });
-		expectValidEnvelope("config", result);
+		const result = await setConfig(r.ctx(), { key: "jobs.test", value: '{ run = "x", timeout = 5 }' });
+		expectValidEnvelope("config set", result);
 		expect(result.ok).toBe(true);
 		expect(result.data?.value).toEqual({ run: "x", timeout: 5 });
 		expect(await Bun.file(`${r.root}/discern.toml`).text()).toBe(CONFIG.replace('test = "bun test"', 'test = { run = "x", timeout = 5 }'));
-		const added = await config(r.ctx(), { action: "set", key: "jobs.e2e", value: '{run=["npm run build","npm run e2e"],stage="test"}' });
+		const added = await setConfig(r.ctx(), { key: "jobs.e2e", value: '{run=["npm run build","npm run e2e"],stage="test"}' });
 		expect(added.ok).toBe(true);
 		expect(await Bun.file(`${r.root}/discern.toml`).text()).toContain('e2e = { run = [ "npm run build", "npm run e2e" ], stage = "test" }\n');
 	});
@@ -121,8 +125,8 @@ describe("config set with structured values", () => {
 	test("a table the config rejects, or one that is not TOML, is refused and nothing is written", async () => {
 		const r = await repo();
 		for (const value of ['{ run = "x", timeot = 5 }', '{ run = "x", timeout = }', "{ run = npm test }", '["npm test", 5]']) {
-			const result = await config(r.ctx(), { action: "set", key: "jobs.test", value });
-			expectValidEnvelope("config", result);
+			const result = await setConfig(r.ctx(), { key: "jobs.test", value });
+			expectValidEnvelope("config set", result);
 			expect(result.ok ? "" : result.error).toBe("invalid_arguments");
 			expect(await Bun.file(`${r.root}/discern.toml`).text()).toBe(CONFIG);
 		}
@@ -130,8 +134,8 @@ describe("config set with structured values", () => {
 
 	test("a shell group is still a command, and a quoted TOML string is a string", async () => {
 		const r = await repo();
-		expect((await config(r.ctx(), { action: "set", key: "jobs.test", value: "{ make lint; make test; }" })).data?.value).toBe("{ make lint; make test; }");
-		expect((await config(r.ctx(), { action: "set", key: "jobs.test", value: '"{ run = 1 }"' })).data?.value).toBe("{ run = 1 }");
+		expect((await setConfig(r.ctx(), { key: "jobs.test", value: "{ make lint; make test; }" })).data?.value).toBe("{ make lint; make test; }");
+		expect((await setConfig(r.ctx(), { key: "jobs.test", value: '"{ run = 1 }"' })).data?.value).toBe("{ run = 1 }");
 	});
 });
 
@@ -143,18 +147,19 @@ describe("config set and the checkout lock", () => {
 		const gate = Bun.spawn([process.execPath, join(REPO_ROOT, "src/main.ts"), "done", "--json"], { cwd: r.root, stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } });
 		try {
 			await waitForLock(join(r.root, ".git", "discern", "lock"));
-			const result = await config(r.ctx(), { action: "set", key: "gate.timeout", value: "900" });
-			expectValidEnvelope("config", result);
+			// Through the pipeline, which takes the lock `config set` declares.
+			const result = await invokeVerb("config set", r.ctx(), { key: "gate.timeout", value: "900" });
+			expectValidEnvelope("config set", result);
 			expect(result.ok ? "" : result.error).toBe("locked");
 			expect(result.message).toContain("discern's `done`");
 			expect(await Bun.file(`${r.root}/discern.toml`).text()).toBe(before);
 			// A dry run writes nothing, so it needs no lock.
-			expect((await config(r.ctx(), { action: "set", key: "gate.timeout", value: "900", dry_run: true })).ok).toBe(true);
+			expect((await setConfig(r.ctx(), { key: "gate.timeout", value: "900", dry_run: true })).ok).toBe(true);
 		} finally {
 			expect(await gate.exited).toBe(0);
 		}
 		// Once the gate is gone the lock is free again.
-		expect((await config(r.ctx(), { action: "set", key: "gate.timeout", value: "900" })).ok).toBe(true);
+		expect((await setConfig(r.ctx(), { key: "gate.timeout", value: "900" })).ok).toBe(true);
 		expect(await survivors(r.root)).toEqual([]);
 	});
 });

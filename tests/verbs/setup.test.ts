@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { symlink } from "node:fs/promises";
 import { parseConfig } from "../../src/config/load.ts";
-import { setup } from "../../src/verbs/setup/setup.ts";
+import { setup, verifySetup } from "../../src/verbs/setup/setup.ts";
 import { makeRepo, makeTempDir, type TestRepo } from "../helpers/repo.ts";
 import { rm } from "node:fs/promises";
 
@@ -85,12 +85,12 @@ describe("setup", () => {
 
 	test("verify is read-only and says whether discern is set up", async () => {
 		const r = await repo(NODE_PROJECT);
-		const before = await setup(r.ctx(), { action: "verify" });
+		const before = await verifySetup(r.ctx(), {});
 		expect(before.data?.config_exists).toBe(false);
 		expect(before.dry_run).toBeUndefined();
 		expect(await Bun.file(`${r.root}/discern.toml`).exists()).toBe(false);
 		await setup(r.ctx(), { confirmed: true });
-		const after = await setup(r.ctx(), { action: "verify" });
+		const after = await verifySetup(r.ctx(), {});
 		expect(after.data?.config_exists).toBe(true);
 	});
 

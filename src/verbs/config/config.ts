@@ -1,67 +1,62 @@
 import type * as v from "valibot";
 import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
 import type { VerbContext } from "../../contract/context.ts";
-import { loadConfig } from "../../config/load.ts";
-import { lockCheckout } from "../../gate/lock.ts";
-import { configRefusal, openRepository } from "../../project/open.ts";
+import { type ConfigLoad, loadConfig } from "../../config/load.ts";
+import { configRefusal, type Opened, openRepository } from "../../project/open.ts";
+import type { RepositoryLocation } from "../../git/repository.ts";
 import { clip, clipList } from "../../text/clip.ts";
 import { nearest } from "../../text/suggest.ts";
-import type { ConfigData, ConfigInput } from "./schema.ts";
+import type { ConfigData, ConfigGetInput, ConfigSetInput, ConfigValidateInput } from "./schema.ts";
 import { setConfigKey } from "./set.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
 
-/** `config validate`, `config get KEY` and `config set KEY VALUE` over the repository's discern.toml. */
-export async function config(ctx: VerbContext, input: v.InferOutput<typeof ConfigInput>): Promise<Result<"config", ConfigData>> {
-	const say = sayFor(ctx.surface);
-	const usage = usageProblem(input, say);
-	if (usage) return fail("config", "invalid_arguments", usage, [say`Run ${ref("help", { verb: "config" })}; ${ref("docs", { target: "config" })} lists every key.`]);
-	const opened = await openRepository(ctx);
-	if (!opened.ok) return asVerb("config", opened.refusal);
-	const load = await loadConfig(opened.repository.root, ctx.narrate);
-	if (load.state === "missing") return asVerb("config", configRefusal(load, ctx.surface));
-	// `set` may be exactly how a person repairs an invalid file: it judges the result itself.
-	if (input.action === "set") {
-		const dryRun = input.dry_run ?? false;
-		const edit = () => setConfigKey(opened.repository.root, load.path, input.key ?? "", input.value ?? "", dryRun, ctx.surface);
-		if (dryRun) return edit();
-		// A writer like every other: a gate running in this checkout must not see its config change under it.
-		const locked = lockCheckout(opened.repository, "config set");
-		if (!locked.ok) return asVerb("config", locked.refusal);
-		try {
-			return await edit();
-		} finally {
-			locked.lock.release();
-		}
-	}
-	if (load.state === "invalid") {
-		const refusal = configRefusal(load, ctx.surface);
-		const data: ConfigData = { action: input.action, path: load.path, valid: false, issues: load.issues };
-		return fail("config", "invalid_config", refusal.message, [say`Fix each problem listed (every one is in \`data.issues\` with its line); ${ref("docs", { target: "config" })} is the reference.`], { data });
-	}
-	const base: ConfigData = { action: input.action, path: load.path, valid: true, issues: [] };
-	// A valid file's effective values (defaults applied) travel with `validate`: the MCP config resource is this.
-	if (input.action === "validate") return ok("config", `${load.path} is valid.`, { ...base, value: load.config });
+/** `config validate`: every problem with its line; a valid file's effective values (the MCP config resource is this). */
+export async function validateConfig(ctx: VerbContext, _input: v.InferOutput<typeof ConfigValidateInput>): Promise<Result<"config validate", ConfigData>> {
+	const read = await readConfig(ctx);
+	if (!read.ok) return asVerb("config validate", read.refusal);
+	const { load } = read;
+	if (load.state === "invalid") return invalid("config validate", ctx, load);
+	return ok("config validate", `${load.path} is valid.`, { path: load.path, valid: true, issues: [], value: load.config });
+}
 
-	const key = input.key ?? "";
-	const found = lookup(load.config, key.split("."));
+/** `config get KEY`: one key's effective value, defaults applied; an unknown key names the nearest one. */
+export async function getConfig(ctx: VerbContext, input: v.InferOutput<typeof ConfigGetInput>): Promise<Result<"config get", ConfigData>> {
+	const read = await readConfig(ctx);
+	if (!read.ok) return asVerb("config get", read.refusal);
+	const { load } = read;
+	if (load.state === "invalid") return invalid("config get", ctx, load);
+	const base: ConfigData = { path: load.path, valid: true, issues: [] };
+	const found = lookup(load.config, input.key.split("."));
 	if (!found.ok) {
-		const suggestion = nearest(key, found.siblings.map((sibling) => [...found.parent, sibling].join(".")));
+		const suggestion = nearest(input.key, found.siblings.map((sibling) => [...found.parent, sibling].join(".")));
 		const hints: [string, ...string[]] = suggestion
 			? [`Did you mean \`${clip(suggestion)}\`?`]
 			: [`Keys here: ${clipList(found.siblings.map((sibling) => clip(sibling))) || "(none)"}.`];
-		return fail("config", "invalid_arguments", `discern.toml has no key \`${clip(key)}\`.`, hints, { data: { ...base, key: clip(key) } });
+		return fail("config get", "invalid_arguments", `discern.toml has no key \`${clip(input.key)}\`.`, hints, { data: { ...base, key: clip(input.key) } });
 	}
-	return ok("config", `${key} = ${clip(JSON.stringify(found.value) ?? "undefined")}`, { ...base, key, value: found.value });
+	return ok("config get", `${input.key} = ${clip(JSON.stringify(found.value) ?? "undefined")}`, { ...base, key: input.key, value: found.value });
 }
 
-function usageProblem(input: v.InferOutput<typeof ConfigInput>, say: ReturnType<typeof sayFor>): string | null {
-	if (input.action !== "validate" && input.key === undefined) {
-		return say`\`config ${input.action}\` needs a KEY, e.g. ${ref("config", { action: input.action, key: "gate.timeout", ...(input.action === "set" ? { value: "900" } : {}) })}.`;
-	}
-	if (input.action === "set" && input.value === undefined) return "`config set` needs a VALUE after the KEY.";
-	if (input.action !== "set" && (input.value !== undefined || input.dry_run)) return `\`config ${input.action}\` takes no VALUE or --dry-run; only \`config set\` writes.`;
-	if (input.action === "validate" && input.key !== undefined) return "`config validate` checks the whole file; it takes no KEY.";
-	return null;
+/** `config set KEY VALUE`: may be exactly how a person repairs an invalid file, so it judges the result itself. */
+export async function setConfig(ctx: VerbContext, input: v.InferOutput<typeof ConfigSetInput>): Promise<Result<"config set", ConfigData>> {
+	const read = await readConfig(ctx);
+	if (!read.ok) return asVerb("config set", read.refusal);
+	return setConfigKey(read.repository.root, read.load.path, input.key, input.value, input.dry_run ?? false, ctx.surface);
+}
+
+async function readConfig(ctx: VerbContext): Promise<Opened<{ repository: RepositoryLocation; load: Exclude<ConfigLoad, { state: "missing" }> }>> {
+	const opened = await openRepository(ctx);
+	if (!opened.ok) return opened;
+	const load = await loadConfig(opened.repository.root, ctx.narrate);
+	if (load.state === "missing") return { ok: false, refusal: configRefusal(load, ctx.surface) };
+	return { ok: true, repository: opened.repository, load };
+}
+
+function invalid<const Verb extends "config validate" | "config get">(verb: Verb, ctx: VerbContext, load: Extract<ConfigLoad, { state: "invalid" }>) {
+	const say = sayFor(ctx.surface);
+	const refusal = configRefusal(load, ctx.surface);
+	const data: ConfigData = { path: load.path, valid: false, issues: load.issues };
+	return fail(verb, "invalid_config", refusal.message, [say`Fix each problem listed (every one is in \`data.issues\` with its line); ${ref("docs", { target: "config" })} is the reference.`], { data });
 }
 
 type Lookup = { ok: true; value: unknown } | { ok: false; parent: string[]; siblings: string[] };

@@ -1,4 +1,6 @@
-import { config } from "./config.ts";
+import { getConfig, setConfig, validateConfig } from "./config.ts";
 import { renderConfigResult } from "./render.ts";
 
-export const verb = { run: config, render: renderConfigResult };
+export const validate = { run: validateConfig, render: renderConfigResult };
+export const get = { run: getConfig, render: renderConfigResult };
+export const set = { run: setConfig, render: renderConfigResult };

@@ -1,17 +1,23 @@
 import * as v from "valibot";
 import { ConfigIssue } from "../../config/issue.ts";
 
-export const CONFIG_ACTIONS = ["validate", "get", "set"] as const;
+const Key = v.pipe(v.string(), v.minLength(1), v.description("Dotted key, e.g. `gate.timeout` or `jobs.test`."));
 
-export const ConfigInput = v.strictObject({
-	action: v.pipe(v.picklist(CONFIG_ACTIONS), v.description("`validate` checks the whole file; `get` reads one key; `set` writes one.")),
-	key: v.optional(v.pipe(v.string(), v.minLength(1), v.description("Dotted key, e.g. `gate.timeout` or `jobs.test`."))),
-	value: v.optional(v.pipe(v.string(), v.description("For `set`: a TOML value (`900`, `true`, `[\"a\"]`, `{ run = \"x\" }`); other words are a string."))),
-	dry_run: v.optional(v.pipe(v.boolean(), v.description("For `set`: show the edit, write nothing."))),
+/** `config validate`: the whole file, nothing else. */
+export const ConfigValidateInput = v.strictObject({});
+
+/** `config get KEY`: one key's effective value. */
+export const ConfigGetInput = v.strictObject({ key: Key });
+
+/** `config set KEY VALUE`: one key written, comments and layout kept. */
+export const ConfigSetInput = v.strictObject({
+	key: Key,
+	value: v.pipe(v.string(), v.description("A TOML value (`900`, `true`, `[\"a\"]`, `{ run = \"x\" }`); other words are a string.")),
+	dry_run: v.optional(v.pipe(v.boolean(), v.description("Show the edit, write nothing."))),
 });
 
+/** What every `config` sub-command reports: the file, whether it is valid, and its problems with their lines. */
 export const ConfigData = v.strictObject({
-	action: v.picklist(CONFIG_ACTIONS),
 	path: v.pipe(v.string(), v.description("The discern.toml that was read.")),
 	valid: v.boolean(),
 	issues: v.array(ConfigIssue),

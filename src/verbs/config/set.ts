@@ -17,16 +17,16 @@ const BOM = "\uFEFF";
  * is written only if the result validates, or, for a file that was already
  * invalid, has fewer problems than before (so `set` can repair a file).
  */
-export async function setConfigKey(root: string, path: string, key: string, input: string, dryRun: boolean, surface: Surface): Promise<Result<"config", ConfigData>> {
+export async function setConfigKey(root: string, path: string, key: string, input: string, dryRun: boolean, surface: Surface): Promise<Result<"config set", ConfigData>> {
 	const say = sayFor(surface);
-	const validate = ref("config", { action: "validate" });
-	const base: ConfigData = { action: "set", path, valid: true, issues: [], key: clip(key) };
+	const validate = ref("config validate");
+	const base: ConfigData = { path, valid: true, issues: [], key: clip(key) };
 	const decoded = new TextDecoder("utf-8", { ignoreBOM: true }).decode(await Bun.file(path).bytes());
 	const bom = decoded.startsWith(BOM) ? BOM : "";
 	const source = decoded.slice(bom.length);
 	const before = parseConfig(source);
 	if (!before.ok && before.issues.some((issue) => issue.message.startsWith("TOML syntax"))) {
-		return fail("config", "invalid_config", "discern.toml is not valid TOML, so it cannot be edited key by key.", [say`Fix the syntax error by hand; ${validate} shows where.`], {
+		return fail("config set", "invalid_config", "discern.toml is not valid TOML, so it cannot be edited key by key.", [say`Fix the syntax error by hand; ${validate} shows where.`], {
 			data: { ...base, valid: false, issues: before.issues },
 		});
 	}
@@ -37,7 +37,7 @@ export async function setConfigKey(root: string, path: string, key: string, inpu
 	};
 	const value = tomlValue(input);
 	if (value.kind === "invalid") {
-		return fail("config", "invalid_arguments", `Cannot set \`${clip(key)}\`: ${endSentence(clip(value.reason, 400))} Nothing was written.`, [
+		return fail("config set", "invalid_arguments", `Cannot set \`${clip(key)}\`: ${endSentence(clip(value.reason, 400))} Nothing was written.`, [
 			'Write it as TOML, e.g. `{ run = "npm test", timeout = 600 }`; to set a string that starts with `{`, quote it as a TOML string.',
 		], { data: base });
 	}
@@ -48,11 +48,11 @@ export async function setConfigKey(root: string, path: string, key: string, inpu
 		const asString = attempt(stringifyString(input));
 		if (asString.checked?.ok) ({ edit, checked } = asString);
 	}
-	if (!edit.ok) return fail("config", "invalid_arguments", `Cannot set \`${clip(key)}\`: ${endSentence(clip(edit.reason, 400))}`, [say`Open discern.toml and edit it there; ${validate} checks the result.`], { data: base });
+	if (!edit.ok) return fail("config set", "invalid_arguments", `Cannot set \`${clip(key)}\`: ${endSentence(clip(edit.reason, 400))}`, [say`Open discern.toml and edit it there; ${validate} checks the result.`], { data: base });
 	const remaining = checked && !checked.ok ? checked.issues : [];
 	const improves = !before.ok && remaining.length < before.issues.length;
 	if (remaining.length > 0 && !improves) {
-		return fail("config", "invalid_arguments", `Setting \`${clip(key)}\` to ${clip(edit.after)} would leave discern.toml invalid: ${endSentence(remaining[0]?.message ?? "see the issues")} Nothing was written.`, [
+		return fail("config set", "invalid_arguments", `Setting \`${clip(key)}\` to ${clip(edit.after)} would leave discern.toml invalid: ${endSentence(remaining[0]?.message ?? "see the issues")} Nothing was written.`, [
 			say`Check the key and the value's type in ${ref("docs", { target: "config" })}.`,
 		], { data: { ...base, valid: false, issues: remaining } });
 	}
@@ -62,7 +62,7 @@ export async function setConfigKey(root: string, path: string, key: string, inpu
 	const described = edit.before === null ? `add \`${clip(key)} = ${clip(edit.after)}\` at line ${edit.line}` : `line ${edit.line}: \`${clip(edit.before)}\` → \`${clip(edit.after)}\``;
 	const data: ConfigData = { ...base, valid: remaining.length === 0, issues: remaining, ...(effective !== undefined ? { value: effective } : {}) };
 	if (dryRun) {
-		return ok("config", `Would ${edit.before === null ? described : `change ${described}`}; nothing was written.`, { ...data, edit: { ...change, written: false } }, {
+		return ok("config set", `Would ${edit.before === null ? described : `change ${described}`}; nothing was written.`, { ...data, edit: { ...change, written: false } }, {
 			dry_run: true,
 			plan: [{ kind: "edit", label: CONFIG_FILE, disposition: "run", note: described }],
 		});
@@ -71,11 +71,11 @@ export async function setConfigKey(root: string, path: string, key: string, inpu
 		const mode = (await stat(path)).mode & 0o777;
 		await writeFileAtomic(root, CONFIG_FILE, `${bom}${edit.text}`, { mode });
 	} catch (error) {
-		if (error instanceof WriteDeniedError) return fail("config", "write_denied", error.message, ["discern does not write through symlinks; edit the file itself."], { data: base });
+		if (error instanceof WriteDeniedError) return fail("config set", "write_denied", error.message, ["discern does not write through symlinks; edit the file itself."], { data: base });
 		throw error;
 	}
 	const left = remaining.length > 0 ? say` ${plural(remaining.length, "problem")} ${noun(remaining.length, "remains", "remain")}: ${validate} lists ${noun(remaining.length, "it", "them")}.` : "";
-	return ok("config", `Set ${clip(key)} = ${clip(edit.after)} (${described}).${left}`, { ...data, edit: { ...change, written: true } }, {
+	return ok("config set", `Set ${clip(key)} = ${clip(edit.after)} (${described}).${left}`, { ...data, edit: { ...change, written: true } }, {
 		hints: [remaining.length > 0 ? "Fix the remaining problems, then commit discern.toml." : "Commit discern.toml when you are happy with it."],
 	});
 }

@@ -11,6 +11,7 @@ export const docsVerb = defineVerb({
 	input: DocsInput,
 	data: DocsData,
 	errors: ["unknown_target"] as const,
+	worksAnywhere: true,
 	annotations: "readOnly",
 	exposure: { tool: "discern_docs", project: false },
 	cli: { positionals: ["target"], aliases: { search: "s" }, examples: ["discern docs", "discern docs config", "discern docs --search timeout"] },

@@ -90,7 +90,7 @@ export function checkConfig(config: ConfigLoad, surface: Surface): Check {
 		return { id: "config", title, state: "warn", detail: "No discern.toml: discern is not set up here yet.", fix: actionFor(surface)`${ref("setup")}` };
 	}
 	const lines = config.issues.map((issue) => `${issue.line ? `line ${issue.line}: ` : ""}${issue.message}`);
-	return { id: "config", title, state: "fail", detail: lines.join("; "), fix: actionFor(surface)`${ref("config", { action: "validate" })}` };
+	return { id: "config", title, state: "fail", detail: lines.join("; "), fix: actionFor(surface)`${ref("config validate")}` };
 }
 
 export function checkTestJob(config: ConfigLoad): Check | null {

@@ -32,7 +32,6 @@ export async function doctor(ctx: VerbContext, input: v.InferOutput<typeof Docto
 	]);
 	const checks: Check[] = [gitVersion, checkRepository(located.found ? located.repository : null, located.found ? "" : located.reason, ctx.surface)];
 	if (located.found) {
-		if (ctx.facts) ctx.facts.repository = located.repository;
 		const root = located.repository.root;
 		const config = await loadConfig(root, ctx.narrate);
 		const [access, identity, trunk, jobs, wiring] = await Promise.all([

@@ -3,7 +3,6 @@ import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import type { DiscernConfig } from "../../config/schema.ts";
 import { executePlan, failureSentence } from "../../gate/execute.ts";
-import { lockCheckout } from "../../gate/lock.ts";
 import { planGate, planItems, type PlannedJob } from "../../gate/plan.ts";
 import type { FailedStage } from "../../gate/schema.ts";
 import { configDigest, type Judgement, type ProofRecord, readLastDone, readProof, removeProof, sameJudgement, writeLastRun, writeProof } from "../../gate/state.ts";
@@ -86,7 +85,6 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 	// A standalone run never earns a Proof: where the evidence index is refused, the checkout's own status will do.
 	const evidence = reads.evidence.ok ? reads.evidence.index : standalone && !reads.evidence.unborn ? plainStatus(repository.root) : null;
 	const working = evidence ? await evidence.status() : await readWorkingState(repository.root);
-	if (ctx.facts) Object.assign(ctx.facts, { branch: working?.branch ?? null, head: working?.head?.slice(0, 7) ?? null });
 
 	// 1. The tree must be committed and on a branch.
 	if (!working) {
@@ -207,13 +205,7 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 		return ok("done", `Would run ${plural(plan.phases.flat().length, "job")}; nothing ran.`, { ...base(standalone), ...scopeFacts }, { dry_run: true, plan: planItems(plan), ...(warnings.length > 0 ? { hints: warnings } : {}) });
 	}
 
-	const locked = lockCheckout(repository, "done");
-	if (!locked.ok) return asVerb("done", locked.refusal);
-	try {
-		return await runGate(ctx, { repository, config, trunk, head, tree, digest, standalone, judgement, branch, plan, evidence, start: working, warnings });
-	} finally {
-		locked.lock.release();
-	}
+	return runGate(ctx, { repository, config, trunk, head, tree, digest, standalone, judgement, branch, plan, evidence, start: working, warnings });
 }
 
 interface GateRun {

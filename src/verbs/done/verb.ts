@@ -12,6 +12,7 @@ export const doneVerb = defineVerb({
 	data: DoneData,
 	errors: ["no_repository", "no_project", "invalid_config", "dirty_worktree", "detached_head", "no_trunk", "behind_trunk", "gate_failed", "unchanged_tree_rerun", "locked", "write_denied", "nothing_to_prove", "interrupted"] as const,
 	extras: ["plan", "steps", "diagnostics"],
+	lock: "checkout",
 	annotations: "mutating",
 	exposure: { tool: "discern_done", project: true },
 	cli: { examples: ["discern done", "discern done --dry-run", "discern done --standalone", "discern done --rerun"] },

@@ -2,7 +2,8 @@ import type * as v from "valibot";
 import { fail, ok, type Result } from "../../contract/envelope.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { VERB_GROUPS } from "../../contract/verb.ts";
-import { findVerb, LOOSE_VERBS } from "../../registry.ts";
+import { findVerb, LOOSE_VERBS, subCommandsOf } from "../../registry.ts";
+import { plural } from "../../text/plural.ts";
 import { firstTry } from "../../cli/suggest-first-tries.ts";
 import { describeVerb, globalFlags } from "../../cli/usage.ts";
 import { clip } from "../../text/clip.ts";
@@ -38,17 +39,48 @@ export async function help(ctx: VerbContext, input: v.InferOutput<typeof HelpInp
 		return ok("help", MCP_SUMMARY, { groups, global_flags: globalFlags({ inVerbHelp: true, only: ["cwd"] }), verb });
 	}
 	const verb = LOOSE_VERBS.find((candidate) => candidate.name === input.verb);
+	const subCommands = subCommandsOf(input.verb);
+	if (!verb && subCommands.length > 0) {
+		const family = { name: input.verb, sub_commands: subCommands.map((leaf) => ({ name: leaf.name, summary: leaf.summary })) };
+		return ok("help", `\`${input.verb}\` has ${plural(subCommands.length, "sub-command")}: ${wordsAfter(input.verb, subCommands)}.`, { groups, global_flags: globalFlags({ inVerbHelp: false }), family });
+	}
+	const [first = "", second] = input.verb.split(" ");
+	if (!verb && second !== undefined && subCommandsOf(first).length > 0) return missingSubCommand(first, second, ctx.surface);
 	if (!verb) return unknownVerb(input.verb, groups, ctx.surface);
 	const mcpTool = "tool" in verb.exposure ? verb.exposure.tool : null;
 	const { global_flags, ...usage } = describeVerb(verb);
 	return ok("help", verb.summary, { groups, global_flags, verb: { name: verb.name, summary: verb.summary, ...usage, mcp_tool: mcpTool } });
 }
 
+/**
+ * `discern config` alone, or `discern config gte`: a family needs one of its
+ * sub-commands; a near miss names the closest.
+ */
+export function missingSubCommand(family: string, typed: string | undefined, surface: Surface = "cli"): Result<"help", HelpData> {
+	const say = sayFor(surface);
+	const subCommands = subCommandsOf(family);
+	const names = wordsAfter(family, subCommands);
+	const helpFamily = say`Run ${ref("help", { verb: family })} for what each does.`;
+	if (typed === undefined) {
+		return fail("help", "invalid_arguments", `\`${family}\` needs a sub-command: ${names}.`, [helpFamily]);
+	}
+	const suggestion = nearest(typed, subCommands.map((leaf) => leaf.name.slice(family.length + 1)));
+	const named = suggestion ? findVerb(`${family} ${suggestion}`) : undefined;
+	return fail("help", "unknown_command", `\`${family}\` has no sub-command \`${clip(typed)}\`; it has ${names}.`, named ? [say`Did you mean ${ref(named.name)}?`, helpFamily] : [helpFamily]);
+}
+
+/** "get, set or validate": the second words of a family's sub-commands. */
+function wordsAfter(family: string, subCommands: readonly { name: string }[]): string {
+	const words = subCommands.map((leaf) => `\`${leaf.name.slice(family.length + 1)}\``);
+	return words.length === 1 ? (words[0] ?? "") : `${words.slice(0, -1).join(", ")} or ${words.at(-1)}`;
+}
+
 /** The result for a verb discern does not know: a newcomer's first try, the closest real one, or a note that it is still to come. */
 export function unknownVerb(name: string, groups?: HelpData["groups"], surface: Surface = "cli"): Result<"help", HelpData> {
 	const say = sayFor(surface);
 	const everyVerb = say`Run ${ref("help")} for every verb.`;
-	const known = [...LOOSE_VERBS.map((verb) => verb.name), "mcp"];
+	// First words: a family (`config`) is what a person types first.
+	const known = [...new Set(LOOSE_VERBS.map((verb) => verb.name.split(" ")[0] ?? verb.name)), "mcp"];
 	const withGroups = groups ? { data: { groups, global_flags: globalFlags({ inVerbHelp: false }) } } : {};
 	if ((COMING_VERBS as readonly string[]).includes(name)) {
 		return fail("help", "unknown_command", `\`discern ${name}\` is part of the design but not in this build yet.`, [say`Run ${ref("help")} for the verbs this build has.`], withGroups);

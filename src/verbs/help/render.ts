@@ -17,7 +17,12 @@ export function renderHelp(result: Result<"help", HelpData>, { color, width = DE
 	const sections: Section[] = [];
 	let head: string[];
 	let foot: string[];
-	if (data.verb) {
+	if (data.family) {
+		const family = data.family;
+		head = [...title(`discern ${family.name}`, `${family.sub_commands.length} sub-commands.`, width, color), "", ...wrap(`Usage: discern ${family.name} <sub-command> [flags]`, width, "", "  ")];
+		sections.push({ name: "Sub-commands", kind: "verbs", rows: family.sub_commands.map((leaf) => ({ label: leaf.name, description: leaf.summary })) });
+		foot = wrap(`\`discern help ${family.name} SUB-COMMAND\` shows one sub-command's flags.`, width);
+	} else if (data.verb) {
 		const verb = data.verb;
 		head = [...title(`discern ${verb.name}`, verb.summary, width, color), "", ...wrap(`Usage: ${verb.usage}`, width, "", "  ")];
 		if (verb.details) head.push("", ...wrap(verb.details, width));

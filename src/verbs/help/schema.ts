@@ -1,7 +1,7 @@
 import * as v from "valibot";
 
 export const HelpInput = v.strictObject({
-	verb: v.optional(v.pipe(v.string(), v.description("A verb to explain, e.g. `status`."))),
+	verb: v.optional(v.pipe(v.string(), v.description("A verb or sub-command to explain, e.g. `status` or `config set`; a family (`config`) lists its sub-commands."))),
 });
 
 export const HelpFlag = v.strictObject({
@@ -27,6 +27,15 @@ export const HelpData = v.strictObject({
 		}),
 	),
 	global_flags: v.pipe(v.array(HelpFlag), v.description("The global flags that apply here: all of them for discern, those a verb takes for one verb.")),
+	family: v.optional(
+		v.pipe(
+			v.strictObject({
+				name: v.string(),
+				sub_commands: v.array(v.strictObject({ name: v.string(), summary: v.string() })),
+			}),
+			v.description("For a word that groups sub-commands (`config`): each of them."),
+		),
+	),
 	verb: v.optional(
 		v.strictObject({
 			name: v.string(),

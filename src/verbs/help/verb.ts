@@ -10,8 +10,9 @@ export const helpVerb = defineVerb({
 	input: HelpInput,
 	data: HelpData,
 	errors: ["unknown_command"] as const,
+	worksAnywhere: true,
 	annotations: "readOnly",
 	exposure: { cliOnly: "MCP clients discover tools through tools/list and the server instructions." },
-	cli: { positionals: ["verb"], examples: ["discern help", "discern help status"] },
+	cli: { positionals: ["verb"], rest: "verb", examples: ["discern help", "discern help status", "discern help config", "discern help config set"] },
 	load: () => import("./index.ts").then((module) => module.verb),
 });

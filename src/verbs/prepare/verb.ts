@@ -12,6 +12,7 @@ export const prepareVerb = defineVerb({
 	data: PrepareData,
 	errors: ["no_repository", "no_project", "invalid_config", "locked", "write_denied", "gate_failed", "interrupted"] as const,
 	extras: ["plan", "steps", "diagnostics"],
+	lock: "checkout",
 	annotations: "mutating",
 	exposure: { tool: "discern_prepare", project: true },
 	cli: { examples: ["discern prepare", "discern prepare --dry-run"] },

@@ -1,4 +1,5 @@
 import { renderSetup } from "./render.ts";
-import { setup } from "./setup.ts";
+import { setup as runSetup, verifySetup } from "./setup.ts";
 
-export const verb = { run: setup, render: renderSetup };
+export const setup = { run: runSetup, render: renderSetup };
+export const verify = { run: verifySetup, render: renderSetup };

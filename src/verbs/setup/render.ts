@@ -3,7 +3,7 @@ import type { RenderOptions } from "../../contract/verb.ts";
 import { paint } from "../../ui/style.ts";
 import type { SetupData } from "./schema.ts";
 
-export function renderSetup(result: Result<"setup", SetupData>, { color }: RenderOptions): string {
+export function renderSetup(result: Result<"setup" | "setup verify", SetupData>, { color }: RenderOptions): string {
 	const data = result.data;
 	if (!data) return "";
 	const lines: string[] = [];

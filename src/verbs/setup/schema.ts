@@ -1,11 +1,17 @@
 import * as v from "valibot";
 import { AGENTS, STAGES } from "../../config/schema.ts";
 
+const Agents = v.pipe(v.string(), v.description(`Comma-separated agents to record in [project].agents: ${AGENTS.join(", ")}.`));
+
 export const SetupInput = v.strictObject({
-	action: v.optional(v.pipe(v.picklist(["verify"]), v.description("`verify`: read-only; report the proposal and what is already in place."))),
 	confirmed: v.optional(v.pipe(v.boolean(), v.description("Write discern.toml and the map skeleton."))),
 	dry_run: v.optional(v.pipe(v.boolean(), v.description("Show what would be written; write nothing."))),
-	agents: v.optional(v.pipe(v.string(), v.description(`Comma-separated agents to record in [project].agents: ${AGENTS.join(", ")}.`))),
+	agents: v.optional(Agents),
+});
+
+/** `setup verify`: read-only; the proposal and what is already in place. */
+export const SetupVerifyInput = v.strictObject({
+	agents: v.optional(Agents),
 });
 
 export const SetupData = v.strictObject({

@@ -1,6 +1,6 @@
 import { basename, join } from "node:path";
 import type * as v from "valibot";
-import { asVerb, fail, ok, type PlanItem, type Result } from "../../contract/envelope.ts";
+import { asVerb, fail, ok, type PlanItem, type Refusal, type Result } from "../../contract/envelope.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { CONFIG_FILE } from "../../config/load.ts";
 import { AGENTS } from "../../config/schema.ts";
@@ -12,8 +12,18 @@ import { openRepository } from "../../project/open.ts";
 import { detectStack } from "../../setup/detect.ts";
 import { renderConfig } from "../../setup/render-config.ts";
 import { MAP_README, MAP_README_PATH } from "./map-skeleton.ts";
-import type { SetupData, SetupInput } from "./schema.ts";
+import type { SetupData, SetupInput, SetupVerifyInput } from "./schema.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
+
+/** `setup verify`: the proposal and what is already in place; writes nothing. */
+export async function verifySetup(ctx: VerbContext, input: v.InferOutput<typeof SetupVerifyInput>): Promise<Result<"setup verify", SetupData>> {
+	const say = sayFor(ctx.surface);
+	const proposed = await propose(ctx, input.agents);
+	if (!proposed.ok) return asVerb("setup verify", proposed.refusal);
+	const { data, found } = proposed;
+	const message = data.config_exists ? `discern is set up here (${CONFIG_FILE} exists). ${found}` : `Not set up yet. ${found}`;
+	return ok("setup verify", message, data, data.config_exists ? {} : { hints: [say`Run ${ref("setup", { confirmed: true })} to write discern.toml.`] });
+}
 
 /**
  * Adopt discern: detect the stack, propose jobs, and only with `--confirmed`
@@ -22,42 +32,14 @@ import { ref, sayFor } from "../../hints/refer.ts";
 export async function setup(ctx: VerbContext, input: v.InferOutput<typeof SetupInput>): Promise<Result<"setup", SetupData>> {
 	const say = sayFor(ctx.surface);
 	const confirmed = ref("setup", { confirmed: true });
-	if (input.action === "verify" && input.confirmed) {
-		return fail("setup", "invalid_arguments", "`setup verify` is read-only; it cannot be combined with --confirmed.", [say`Run ${confirmed} to write the files.`]);
-	}
-	const agents = parseAgents(input.agents);
-	if (!agents.ok) return fail("setup", "invalid_arguments", agents.message, [`Known agents: ${AGENTS.join(", ")}.`]);
-	const opened = await openRepository(ctx);
-	if (!opened.ok) return asVerb("setup", opened.refusal);
-	const root = opened.repository.root;
-	const [proposal, trunk, configExists, mapExists] = await Promise.all([
-		detectStack(root),
-		resolveTrunk(root, undefined, ctx.env.DISCERN_TRUNK),
-		exists(join(root, CONFIG_FILE)),
-		exists(join(root, MAP_README_PATH)),
-	]);
-	const configText = renderConfig(proposal, { projectName: basename(root), trunk: trunk.name, agents: agents.agents });
-	const data: SetupData = {
-		stacks: proposal.stacks.map((stack) => ({ ...stack })),
-		jobs: proposal.jobs.map((job) => ({ ...job })),
-		files: [
-			{ path: CONFIG_FILE, action: configExists ? "keep" : "create" },
-			{ path: MAP_README_PATH, action: mapExists ? "keep" : "create" },
-		],
-		config_exists: configExists,
-		written: false,
-		config_text: configText,
-	};
-	const found = describeProposal(data);
-
-	if (input.action === "verify") {
-		const message = configExists ? `discern is set up here (${CONFIG_FILE} exists). ${found}` : `Not set up yet. ${found}`;
-		return ok("setup", message, data, configExists ? {} : { hints: [say`Run ${confirmed} to write discern.toml.`] });
-	}
+	const proposed = await propose(ctx, input.agents);
+	if (!proposed.ok) return asVerb("setup", proposed.refusal);
+	const { data, found, root, mapExists, configText } = proposed;
+	const configExists = data.config_exists;
 	if (configExists) {
 		return fail("setup", "write_denied", `${CONFIG_FILE} already exists; setup never overwrites it.`, [
-			say`Edit discern.toml by hand, and check it with ${ref("config", { action: "validate" })}.`,
-			say`Run ${ref("setup", { action: "verify" })} to compare with what setup would propose.`,
+			say`Edit discern.toml by hand, and check it with ${ref("config validate")}.`,
+			say`Run ${ref("setup verify")} to compare with what setup would propose.`,
 		], { data });
 	}
 	const plan: PlanItem[] = data.files.map((file) => ({
@@ -94,6 +76,44 @@ export async function setup(ctx: VerbContext, input: v.InferOutput<typeof SetupI
 	return ok("setup", `Wrote ${data.files.filter((file) => file.action === "create").map((file) => file.path).join(" and ")}. ${found}`, { ...data, written: true }, {
 		hints: [say`Review discern.toml, commit it, then run ${ref("doctor")}.`],
 	});
+}
+
+interface Proposal {
+	ok: true;
+	data: SetupData;
+	/** The proposal in one sentence. */
+	found: string;
+	root: string;
+	mapExists: boolean;
+	configText: string;
+}
+
+/** What setup would write here, and what is in place already. */
+async function propose(ctx: VerbContext, agentList: string | undefined): Promise<Proposal | { ok: false; refusal: Refusal }> {
+	const agents = parseAgents(agentList);
+	if (!agents.ok) return { ok: false, refusal: { error: "invalid_arguments", message: agents.message, hints: [`Known agents: ${AGENTS.join(", ")}.`] } };
+	const opened = await openRepository(ctx);
+	if (!opened.ok) return opened;
+	const root = opened.repository.root;
+	const [proposal, trunk, configExists, mapExists] = await Promise.all([
+		detectStack(root),
+		resolveTrunk(root, undefined, ctx.env.DISCERN_TRUNK),
+		exists(join(root, CONFIG_FILE)),
+		exists(join(root, MAP_README_PATH)),
+	]);
+	const configText = renderConfig(proposal, { projectName: basename(root), trunk: trunk.name, agents: agents.agents });
+	const data: SetupData = {
+		stacks: proposal.stacks.map((stack) => ({ ...stack })),
+		jobs: proposal.jobs.map((job) => ({ ...job })),
+		files: [
+			{ path: CONFIG_FILE, action: configExists ? "keep" : "create" },
+			{ path: MAP_README_PATH, action: mapExists ? "keep" : "create" },
+		],
+		config_exists: configExists,
+		written: false,
+		config_text: configText,
+	};
+	return { ok: true, data, found: describeProposal(data), root, mapExists, configText };
 }
 
 /** `--agents claude_code,codex` → a checked list; an unknown name is refused with the nearest known one. */

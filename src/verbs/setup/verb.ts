@@ -1,5 +1,5 @@
 import { defineVerb } from "../../contract/verb.ts";
-import { SetupData, SetupInput } from "./schema.ts";
+import { SetupData, SetupInput, SetupVerifyInput } from "./schema.ts";
 
 /** `setup`: its definition. The registry (src/registry.ts) lists it; its code loads only when it runs. */
 export const setupVerb = defineVerb({
@@ -13,6 +13,21 @@ export const setupVerb = defineVerb({
 	extras: ["plan"],
 	annotations: "mutating",
 	exposure: { cliOnly: "Adopting discern is the owner's decision, made once at a terminal; agents get a configured project." },
-	cli: { positionals: ["action"], examples: ["discern setup", "discern setup verify", "discern setup --confirmed"] },
-	load: () => import("./index.ts").then((module) => module.verb),
+	cli: { examples: ["discern setup", "discern setup --confirmed", "discern setup --dry-run --agents claude_code,codex"] },
+	load: () => import("./index.ts").then((module) => module.setup),
+});
+
+/** `setup verify`: its own sub-command, read-only. */
+export const setupVerifyVerb = defineVerb({
+	name: "setup verify",
+	title: "Setup: verify the adoption",
+	summary: "Read-only: what setup would propose for this repository, and what is already in place.",
+	group: "Setup and admin",
+	input: SetupVerifyInput,
+	data: SetupData,
+	errors: ["no_repository"] as const,
+	annotations: "readOnly",
+	exposure: { cliOnly: "Adopting discern is the owner's decision, made once at a terminal; agents get a configured project." },
+	cli: { examples: ["discern setup verify"] },
+	load: () => import("./index.ts").then((module) => module.verify),
 });

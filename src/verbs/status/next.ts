@@ -21,7 +21,7 @@ export function nextAction(surface: Surface, facts: Omit<StatusData, "next">, co
 		return { action: act`${ref("setup")}`, reason: "No discern.toml yet: detect the stack and propose the jobs that define done." };
 	}
 	if (facts.project.config === "invalid") {
-		return { action: act`${ref("config", { action: "validate" })}`, reason: `discern.toml is invalid (${configProblem ?? "see the problems listed"}).` };
+		return { action: act`${ref("config validate")}`, reason: `discern.toml is invalid (${configProblem ?? "see the problems listed"}).` };
 	}
 	if (facts.head === null) {
 		return { action: "git commit", reason: "The repository has no commits yet; make the first commit on the trunk." };
@@ -31,7 +31,7 @@ export function nextAction(surface: Surface, facts: Omit<StatusData, "next">, co
 	}
 	if (!facts.trunk.exists) {
 		const name = clip(facts.trunk.name ?? "(none)");
-		return { action: act`${ref("config", { action: "set", key: "repository.trunk", value: "BRANCH" })}`, reason: `The trunk \`${name}\` (${facts.trunk.source.replaceAll("_", " ")}) does not exist locally; name the landing branch.` };
+		return { action: act`${ref("config set", { key: "repository.trunk", value: "BRANCH" })}`, reason: `The trunk \`${name}\` (${facts.trunk.source.replaceAll("_", " ")}) does not exist locally; name the landing branch.` };
 	}
 	if (facts.jobs.test.length === 0) {
 		return { action: "edit discern.toml", reason: "No test-stage job is declared, so the gate cannot test anything; add `test = \"…\"` under [jobs]." };

@@ -24,7 +24,6 @@ export async function status(ctx: VerbContext, _input: Record<string, never>): P
 		loadConfig(repository.root, ctx.narrate),
 		branches.catch(() => undefined),
 	]);
-	if (ctx.facts) Object.assign(ctx.facts, { branch: working?.branch ?? null, head: working?.head?.slice(0, 7) ?? null });
 	const configured = config.state === "valid" ? config.config : null;
 	const trunk = await resolveTrunk(repository.root, configured?.repository.trunk, ctx.env.DISCERN_TRUNK, { branches });
 	const counts = await countAgainstTrunk(repository.root, trunk, working?.head ?? null);

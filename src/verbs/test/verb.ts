@@ -12,6 +12,7 @@ export const testVerb = defineVerb({
 	data: TestData,
 	errors: ["no_repository", "no_project", "invalid_config", "locked", "write_denied", "gate_failed", "interrupted"] as const,
 	extras: ["plan", "steps", "diagnostics"],
+	lock: "checkout",
 	annotations: "mutating",
 	exposure: { tool: "discern_test", project: true },
 	cli: { examples: ["discern test", "discern test --dry-run"] },
