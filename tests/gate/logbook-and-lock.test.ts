@@ -52,6 +52,18 @@ describe("the logbook", () => {
 		for (const marker of [SECRET, "FILE-CONTENT-MARKER", "ENV-VALUE-MARKER", "echo "]) expect(raw).not.toContain(marker);
 	});
 
+	test("every verb run in a repository is logged by the pipeline, with where it ran; docs and help, which need none, are not", async () => {
+		const r = await repo('[jobs]\ntest = "true"\n');
+		const head = (await r.git("rev-parse", "--short=7", "HEAD")).trim();
+		for (const args of [["impact"], ["config", "get", "jobs.test"], ["setup", "verify"], ["docs"], ["help"]]) await runDiscern([...args, "--json"], { cwd: r.root });
+		const lines = await logbookLines(r.root);
+		expect(lines.map((line) => [line.verb, line.branch, line.head])).toEqual([
+			["impact", "main", head],
+			["config get", "main", head],
+			["setup verify", "main", head],
+		]);
+	});
+
 	test("a logbook that cannot be written never changes the outcome", async () => {
 		const r = await repo('[jobs]\ntest = "true"\n');
 		// A file where the logbook folder should be: every append fails.
