@@ -31,6 +31,12 @@ export interface VerbModule<Name extends string, Input, Data> {
 	 * result): a question that could not be answered must not read as "no".
 	 */
 	silentExit?: (result: Result<Name, Data>, input: Input) => SilentAnswer | null;
+	/**
+	 * Where the MCP server's working root moves after this result, or null to
+	 * stay: `start` moves it into the new worktree, `accept` back to the main
+	 * checkout once it removed the worktree (SPEC §10).
+	 */
+	workingRoot?: (result: Result<Name, Data>) => string | null;
 }
 
 /** The exit code that answers a yes/no question, and a one-line warning for stderr when the answer is a guess. */

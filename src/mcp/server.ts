@@ -61,6 +61,8 @@ export function createServer(options: ServerOptions): Server {
 	);
 	const calls = new Set<Promise<unknown>>();
 	inflight.set(server, calls);
+	// Where tools act without a `path`: it follows the agent into the worktree `discern_start` made, and back after `discern_accept`.
+	let root = options.root;
 	// A call stops when its client cancels it or when the server is shut down.
 	const callSignal = (own: AbortSignal) => (options.shutdown ? AbortSignal.any([own, options.shutdown]) : own);
 	const context = (cwd: string, signal: AbortSignal): VerbContext => ({ cwd, env: options.env, surface: "mcp", version: VERSION, signal: callSignal(signal) });
@@ -78,7 +80,7 @@ export function createServer(options: ServerOptions): Server {
 			return invalidArguments(entry, message);
 		}
 		const { path, ...input } = parsed.output as { path?: string } & Record<string, unknown>;
-		const ctx = context(path === undefined ? options.root : await folderOf(path), extra.signal);
+		const ctx = context(path === undefined ? root : await folderOf(path), extra.signal);
 		const token = request.params._meta?.progressToken;
 		const progress = token === undefined ? undefined : callProgress(token, (notification) => extra.sendNotification(notification), options.heartbeatMs ?? HEARTBEAT_MS);
 		if (progress) {
@@ -89,7 +91,8 @@ export function createServer(options: ServerOptions): Server {
 		const call = invokeVerb(entry.verb, ctx, input);
 		calls.add(call);
 		try {
-			const { result, text } = await call;
+			const { result, text, workingRoot } = await call;
+			if (workingRoot) root = workingRoot;
 			return { structuredContent: asObject(result), content: [{ type: "text", text }], isError: !result.ok };
 		} finally {
 			progress?.stop();
@@ -100,7 +103,7 @@ export function createServer(options: ServerOptions): Server {
 	server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: listResources() }));
 	server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
 	server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
-		const contents = await readResource(request.params.uri, context(options.root, extra.signal));
+		const contents = await readResource(request.params.uri, context(root, extra.signal));
 		if (!contents) throw new McpError(ErrorCode.InvalidParams, `Unknown resource: ${clip(request.params.uri)}`);
 		return { contents: [contents] };
 	});
