@@ -127,7 +127,7 @@ describe("start", () => {
 		expect(await worktrees(r)).toBe(1);
 		expect(await readdir(dirname(r.root))).not.toContain(`${basename(r.root)}.worktrees`);
 		expect(await Bun.file(ledgerPath(join(r.root, ".git"), id)).exists()).toBe(false);
-		expect(result.data?.rolled_back).toBe(true);
+		expect((result.data as StartData).rolled_back).toBe(true);
 	});
 
 	test("a failing resource create rolls back the earlier resources (and tries the failed one's destroy)", async () => {
@@ -142,7 +142,7 @@ describe("start", () => {
 		expect(await lines(join(r.root, "port.txt"))).toEqual([]);
 		expect(await branches(r)).toEqual(["main"]);
 		expect(await worktrees(r)).toBe(1);
-		expect(result.data?.rolled_back).toBe(true);
+		expect((result.data as StartData).rolled_back).toBe(true);
 	});
 
 	test("refuses in a linked worktree, naming the main checkout", async () => {
