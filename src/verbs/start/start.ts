@@ -10,7 +10,7 @@ import type { RepositoryLocation } from "../../git/repository.ts";
 import { git, gitLine } from "../../git/run.ts";
 import { resolveTrunk } from "../../git/trunk.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
-import { exists } from "../../platform/files.ts";
+import { exists, WriteDeniedError } from "../../platform/files.ts";
 import { openProject } from "../../project/open.ts";
 import { clip } from "../../text/clip.ts";
 import { oneLine, quoteName } from "../../text/terminal.ts";
@@ -149,8 +149,10 @@ async function create(ctx: VerbContext, run: Creation): Promise<StartResult> {
 			made.parent = true;
 		}
 		const added = await git(["worktree", "add", "--quiet", "-b", data.branch, "--", data.path, data.base], repository.root);
-		// A failed add may still have made the branch or the folder: the rollback checks each.
-		made.worktree = made.branch = true;
+		// A failed add may still have made the branch (deleted only while at the base) or registered the
+		// worktree; a folder git did not register is not ours to remove.
+		made.branch = true;
+		made.worktree = added.exitCode === 0 || (await isRegistered(repository.root, data.path));
 		if (added.exitCode !== 0) throw new StartStepError(`git worktree add failed: ${clip(oneLine(added.stderr.trim()) || `exit ${added.exitCode}`, 500)}`);
 
 		const gitDir = await gitLine(["rev-parse", "--path-format=absolute", "--git-dir"], data.path);
@@ -207,7 +209,8 @@ async function create(ctx: VerbContext, run: Creation): Promise<StartResult> {
 			}
 		}
 	} catch (error) {
-		const refusal = error instanceof StartStepError ? null : writeDenied(error, "the new worktree's state");
+		const refusal =
+			error instanceof StartStepError ? null : error instanceof WriteDeniedError ? { message: `discern will not write there: ${error.message}` } : writeDenied(error, "the new worktree's state");
 		if (!refusal && !(error instanceof StartStepError)) {
 			await rollBack(repository, data, made, commandEnv);
 			throw error;
@@ -300,6 +303,11 @@ async function resolveBase(ctx: VerbContext, repository: RepositoryLocation, con
 	const sha = trunk.sha || (await gitLine(["rev-parse", "--verify", "--quiet", `refs/heads/${trunk.name}^{commit}`], repository.root));
 	if (!sha) return { ok: false, refusal: fail("start", "no_trunk", `The trunk ${quoteName(trunk.name)} cannot be read.`, ["Repair the trunk branch, then try again."]) };
 	return { ok: true, sha, from: trunk.name };
+}
+
+async function isRegistered(root: string, path: string): Promise<boolean> {
+	const listed = await git(["worktree", "list", "--porcelain", "-z"], root);
+	return listed.exitCode === 0 && listed.stdout.split("\0").includes(`worktree ${path}`);
 }
 
 async function branchExists(root: string, branch: string): Promise<boolean> {
