@@ -1,4 +1,5 @@
 import { statusVerb } from "./verbs/status/verb.ts";
+import { startVerb } from "./verbs/start/verb.ts";
 import { prepareVerb } from "./verbs/prepare/verb.ts";
 import { testVerb } from "./verbs/test/verb.ts";
 import { doneVerb } from "./verbs/done/verb.ts";
@@ -23,6 +24,7 @@ import type { LooseVerb } from "./contract/verb.ts";
  */
 export const VERBS = [
 	statusVerb,
+	startVerb,
 	prepareVerb,
 	testVerb,
 	doneVerb,

@@ -9,9 +9,9 @@ export type GateVerb = "prepare" | "test" | "done";
 /** One unit of work the runner executes: a job, a scope's gate command, or a standard's measurement. */
 export interface PlannedJob {
 	label: string;
-	/** The stage it belongs to; scope gates run in `scopes`, measurements in `standards`. */
-	stage: Stage | "scopes" | "standards";
-	kind: "job" | "scope_gate" | "standard";
+	/** The stage it belongs to; scope gates run in `scopes`, measurements in `standards`, a worktree's declared commands in `setup`. */
+	stage: Stage | "scopes" | "standards" | "setup";
+	kind: "job" | "scope_gate" | "standard" | "resource" | "setup_step" | "ensure";
 	/** False for standards: their metric decides, not their exit code. */
 	exitDecides: boolean;
 	commands: string[];

@@ -93,7 +93,7 @@ export const TOKEN_KEY = "DISCERN_JOB_TOKEN";
  * stdin closed, its stdout and stderr written straight to one log file (so
  * discern's memory does not grow with a job's output).
  */
-export async function runPlan(plan: GatePlan, options: RunOptions): Promise<RunReport> {
+export async function runPlan(plan: Pick<GatePlan, "phases" | "failFast">, options: RunOptions): Promise<RunReport> {
 	mkdirSync(options.logDir, { recursive: true });
 	const grace = options.graceMs ?? DEFAULT_GRACE_MS;
 	const total = plan.phases.reduce((sum, phase) => sum + phase.length, 0);

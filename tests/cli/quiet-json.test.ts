@@ -23,6 +23,8 @@ afterAll(async () => {
 const CASES: { verb: string; args: string[]; where: "configured" | "bare"; exit: number }[] = [
 	{ verb: "status", args: ["status"], where: "configured", exit: 0 },
 	{ verb: "status", args: ["status"], where: "bare", exit: 0 },
+	{ verb: "start", args: ["start", "--title", "A task", "--dry-run"], where: "configured", exit: 0 },
+	{ verb: "start", args: ["start"], where: "bare", exit: 1 },
 	{ verb: "doctor", args: ["doctor"], where: "configured", exit: 0 },
 	{ verb: "doctor", args: ["doctor", "--verbose"], where: "bare", exit: 0 },
 	{ verb: "docs", args: ["docs"], where: "bare", exit: 0 },

@@ -73,6 +73,15 @@ const withConfig = (config: string, input: Record<string, unknown> = {}) => asyn
 const noProject = async () => ({ ctx: (await repo()).ctx(), input: {} });
 const nowhere = async () => ({ ctx: await notARepo(), input: {} });
 
+/** A repository whose `start` puts worktrees beside it: both are removed after the file. */
+async function startRepo(config: string = BASIC_CONFIG) {
+	const made = await repo({ config });
+	cleanup.push(`${made.root}.worktrees`);
+	return made;
+}
+const startIn = (config: string, input: Record<string, unknown> = {}) => async () => ({ ctx: (await startRepo(config)).ctx(), input });
+const START_CONFIG = `${BASIC_CONFIG}[worktree.setup]\nsteps = ["echo $DISCERN_WORKTREE_PORT > port.txt"]\n[worktree.resources.db]\ncreate = "true @db@"\ndestroy = "true @db@"\n`;
+
 export const MODES: Mode[] = [
 	{ verb: "status", mode: "success", arrange: () => configured(), expectOk: true },
 	{
@@ -98,6 +107,34 @@ export const MODES: Mode[] = [
 	},
 	{ verb: "status", mode: "invalid config", arrange: async () => ({ ctx: (await repo({ config: "[gate]\ntimout = 1\n" })).ctx(), input: {} }), expectOk: true },
 	{ verb: "status", mode: "refusal: no repository", arrange: async () => ({ ctx: await notARepo(), input: {} }), expectOk: false, error: "no_repository" },
+
+	{ verb: "start", mode: "success", arrange: startIn(START_CONFIG, { title: "A task", brief: "What to do." }), expectOk: true },
+	{ verb: "start", mode: "dry-run", arrange: startIn(START_CONFIG, { name: "plan", dry_run: true }), expectOk: true, dryRun: true },
+	{ verb: "start", mode: "failure: a setup step fails (rolled back)", arrange: startIn(`${BASIC_CONFIG}[worktree.setup]\nsteps = ["exit 4"]\n`), expectOk: false, error: "gate_failed" },
+	{ verb: "start", mode: "interrupted", arrange: async () => {
+		const controller = new AbortController();
+		controller.abort("SIGINT");
+		return { ctx: (await startRepo()).ctx({ signal: controller.signal }), input: {} };
+	}, expectOk: false, error: "interrupted" },
+	{ verb: "start", mode: "refusal: no repository", arrange: nowhere, expectOk: false, error: "no_repository" },
+	{ verb: "start", mode: "refusal: no project", arrange: noProject, expectOk: false, error: "no_project" },
+	{ verb: "start", mode: "refusal: invalid config", arrange: withConfig(INVALID_CONFIG), expectOk: false, error: "invalid_config" },
+	{ verb: "start", mode: "refusal: no trunk", arrange: startIn('[repository]\ntrunk = "nowhere"\n'), expectOk: false, error: "no_trunk" },
+	{ verb: "start", mode: "refusal: locked", arrange: lockedBy(), expectOk: false, error: "locked" },
+	{ verb: "start", mode: "refusal: state folder blocked", arrange: stateBlocked, expectOk: false, error: "write_denied" },
+	{ verb: "start", mode: "refusal: a bad --from", arrange: startIn(BASIC_CONFIG, { from: "--upload-pack=touch x" }), expectOk: false, error: "invalid_arguments" },
+	{
+		verb: "start",
+		mode: "refusal: in a linked worktree",
+		arrange: async () => {
+			const made = await startRepo();
+			const linked = `${made.root}.worktrees/linked`;
+			await made.git("worktree", "add", "-q", "-b", "linked", linked);
+			return { ctx: made.ctx({ cwd: linked }), input: {} };
+		},
+		expectOk: false,
+		error: "not_main_checkout",
+	},
 
 	{ verb: "doctor", mode: "success", arrange: () => configured({ verbose: true }), expectOk: true },
 	{

@@ -1,0 +1,44 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import * as v from "valibot";
+import { writeFileAtomic } from "../platform/files.ts";
+
+/**
+ * The task a worktree was started for, kept in the worktree's own git admin
+ * dir (never committed, gone with the worktree): its id, title and brief,
+ * and where its branch started.
+ */
+export const TaskRecord = v.object({
+	version: v.literal(1),
+	id: v.string(),
+	title: v.nullable(v.string()),
+	brief: v.nullable(v.string()),
+	branch: v.string(),
+	/** The commit the branch started from. */
+	base: v.string(),
+	/** The ref name given with --from, or the trunk's name. */
+	from: v.string(),
+	created_at: v.string(),
+	created_by: v.literal("discern"),
+});
+export type TaskRecord = v.InferOutput<typeof TaskRecord>;
+
+const TASK_FILE = join("discern", "task.json");
+
+export function taskPath(worktreeGitDir: string): string {
+	return join(worktreeGitDir, TASK_FILE);
+}
+
+export async function writeTask(worktreeGitDir: string, task: TaskRecord): Promise<string> {
+	return writeFileAtomic(worktreeGitDir, TASK_FILE, `${JSON.stringify(task, null, 2)}\n`, { mode: 0o600 });
+}
+
+/** The worktree's task, or null when it has none (not started by discern) or it is unreadable. */
+export async function readTask(worktreeGitDir: string): Promise<TaskRecord | null> {
+	try {
+		const parsed = v.safeParse(TaskRecord, JSON.parse(await readFile(taskPath(worktreeGitDir), "utf8")));
+		return parsed.success ? parsed.output : null;
+	} catch {
+		return null;
+	}
+}

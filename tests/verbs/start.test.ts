@@ -1,0 +1,226 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import * as v from "valibot";
+import { startVerb } from "../../src/verbs/start/verb.ts";
+import { start } from "../../src/verbs/start/start.ts";
+import type { StartData } from "../../src/verbs/start/schema.ts";
+import { readTask } from "../../src/worktree/task.ts";
+import { ledgerPath, readLedger } from "../../src/worktree/ledger.ts";
+import { destroyResources } from "../../src/worktree/resources.ts";
+import { slugify, worktreeId, worktreePort } from "../../src/worktree/id.ts";
+import { expandTokens, tokenTable, unknownTokens } from "../../src/worktree/tokens.ts";
+import { parseDotenv } from "../../src/worktree/env.ts";
+import { invokeVerb } from "../helpers/invoke.ts";
+import { makeRepo, makeTempDir, type TestRepo } from "../helpers/repo.ts";
+
+const made: string[] = [];
+async function repo(config: string, files?: Record<string, string>): Promise<TestRepo> {
+	const r = await makeRepo({ config, ...(files ? { files } : {}) });
+	made.push(r.root, `${r.root}.worktrees`);
+	return r;
+}
+async function tempDir(): Promise<string> {
+	const dir = await makeTempDir("discern-start-");
+	made.push(dir);
+	return dir;
+}
+afterEach(async () => {
+	await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+const fixedTail = (tail: string) => ({ tail: () => tail });
+
+async function branches(r: TestRepo): Promise<string[]> {
+	return (await r.git("for-each-ref", "--format=%(refname:short)", "refs/heads/")).split("\n").filter(Boolean);
+}
+async function worktrees(r: TestRepo): Promise<number> {
+	return (await r.git("worktree", "list", "--porcelain")).split("\n").filter((line) => line.startsWith("worktree ")).length;
+}
+async function lines(path: string): Promise<string[]> {
+	return (await readFile(path, "utf8").catch(() => "")).split("\n").filter(Boolean);
+}
+
+/** A config whose resources and steps write what they do to `log`. */
+function loggingConfig(log: string, options: { failStep?: boolean; failCreate?: string } = {}): string {
+	const resource = (name: string) =>
+		`[worktree.resources.${name}]\ncreate = "${options.failCreate === name ? "echo create-fails; exit 3" : `echo create ${name} @db@ >> ${log}`}"\ndestroy = "echo destroy ${name} >> ${log}"\n`;
+	return [
+		'[jobs]\ntest = "true"\n',
+		"[worktree]\ninherit_env = [\"START_TEST_INHERITED\"]\n",
+		`[worktree.setup]\nsteps = ["echo $DISCERN_WORKTREE_PORT > port.txt", "echo $DISCERN_WORKTREE_ID:$START_TEST_INHERITED:$FROM_ENV_FILE > env.txt"${options.failStep ? ', "echo broken step; exit 7"' : ""}]\n`,
+		resource("db"),
+		resource("cache"),
+	].join("\n");
+}
+
+describe("worktree ids, ports and tokens", () => {
+	test("ids are slugs plus a 6-hex tail; ports are stable", () => {
+		expect(slugify("  Fix the LOGIN -- redirect!! ")).toBe("fix-the-login-redirect");
+		expect(worktreeId({ name: "$(touch pwned)" }, () => "abcdef")).toBe("touch-pwned-abcdef");
+		expect(worktreeId({ title: "-x; rm -rf /" }, () => "abcdef")).toBe("x-rm-rf-abcdef");
+		expect(worktreeId({}, () => "012345")).toMatch(/^[a-z]+-[a-z]+-012345$/);
+		expect(worktreeId({ title: "a".repeat(90) }, () => "012345")).toBe(`${"a".repeat(40)}-012345`);
+		expect(worktreePort("fix-abcdef")).toBe(worktreePort("fix-abcdef"));
+		expect(worktreePort("fix-abcdef")).toBeGreaterThanOrEqual(17290);
+		expect(worktreePort("fix-abcdef")).toBeLessThan(19290);
+	});
+
+	test("tokens expand shell-safely; unknown ones are found", () => {
+		const table = tokenTable({ id: "fix-abcdef", port: 17300, projectName: "My App", repositoryRoot: "/r", dir: "/tmp/it's here" });
+		expect(expandTokens("createdb @db@ -p @port@ @project_slug@ @dir@ @worktree@", table)).toBe("createdb fix_abcdef -p 17300 my-app '/tmp/it'\\''s here' fix-abcdef");
+		expect(unknownTokens("echo @db@ @nope@ a@b.c")).toEqual(["nope"]);
+	});
+
+	test("dotenv lines", () => {
+		expect(parseDotenv("# c\nA=1\nexport B='x y'\nC=\"q\\nr\"\nD=bare # note\nnot a line\n")).toEqual({ A: "1", B: "x y", C: "q\nr", D: "bare" });
+	});
+});
+
+describe("start", () => {
+	test("success: worktree on its branch, task.json, ledger, env values reach the setup steps", async () => {
+		const log = join(await tempDir(), "log");
+		const r = await repo(loggingConfig(log));
+		await writeFile(join(r.root, ".env"), "FROM_ENV_FILE=dotenv-value\n");
+		const result = await invokeVerb("start", r.ctx({ env: { PATH: process.env.PATH, START_TEST_INHERITED: "inherited" } }), { title: "Fix the login", brief: "Details." });
+		expect(result.ok).toBe(true);
+		v.parse(startVerb.envelope, result);
+		const data = result.data as StartData;
+		expect(data.path).toBe(join(`${r.root}.worktrees`, data.id));
+		expect(data.id).toMatch(/^fix-the-login-[0-9a-f]{6}$/);
+		expect(data.branch).toBe(`agent/${data.id}`);
+		expect((await runIn(data.path, ["rev-parse", "--abbrev-ref", "HEAD"])).trim()).toBe(data.branch);
+		expect((await readFile(join(data.path, "port.txt"), "utf8")).trim()).toBe(String(worktreePort(data.id)));
+		expect((await readFile(join(data.path, "env.txt"), "utf8")).trim()).toBe(`${data.id}:inherited:dotenv-value`);
+		expect(await readFile(join(data.path, ".env"), "utf8")).toBe("FROM_ENV_FILE=dotenv-value\n");
+		const gitDir = (await runIn(data.path, ["rev-parse", "--path-format=absolute", "--git-dir"])).trim();
+		const task = await readTask(gitDir);
+		expect(task).toMatchObject({ version: 1, id: data.id, title: "Fix the login", brief: "Details.", branch: data.branch, base: data.base, from: "main", created_by: "discern" });
+		const commonDir = join(r.root, ".git");
+		const ledger = await readLedger(commonDir, data.id);
+		expect(ledger?.entries.map((entry) => [entry.name, entry.state])).toEqual([["db", "created"], ["cache", "created"]]);
+		expect(ledger?.worktree).toBe(data.path);
+		expect(await lines(log)).toEqual([`create db ${data.id.replaceAll("-", "_")}`, `create cache ${data.id.replaceAll("-", "_")}`]);
+
+		// What accept and drop will call: reverse order, then the ledger is gone.
+		const destroyed = await destroyResources(commonDir, data.id, { cwd: data.path, env: { PATH: process.env.PATH ?? "" }, signal: new AbortController().signal });
+		expect(destroyed).toEqual({ ok: true, destroyed: ["cache", "db"], failed: [] });
+		expect((await lines(log)).slice(2)).toEqual(["destroy cache", "destroy db"]);
+		expect(await Bun.file(ledgerPath(commonDir, data.id)).exists()).toBe(false);
+		expect(await destroyResources(commonDir, data.id, { cwd: data.path, env: {}, signal: new AbortController().signal })).toEqual({ ok: true, destroyed: [], failed: [] });
+	});
+
+	test("a failing setup step rolls back everything: resources in reverse, worktree, branch, folder", async () => {
+		const log = join(await tempDir(), "log");
+		const r = await repo(loggingConfig(log, { failStep: true }));
+		const result = await invokeVerb("start", r.ctx(), { name: "broken" });
+		expect(result.ok).toBe(false);
+		if (result.ok) return;
+		expect(result.error).toBe("gate_failed");
+		v.parse(startVerb.envelope, result);
+		expect(result.message).toContain("rolled back");
+		expect(result.diagnostics?.some((diagnostic) => diagnostic.output?.includes("broken step"))).toBe(true);
+		const id = (result.data as StartData).id;
+		const db = id.replaceAll("-", "_");
+		expect(await lines(log)).toEqual([`create db ${db}`, `create cache ${db}`, "destroy cache", "destroy db"]);
+		expect(await branches(r)).toEqual(["main"]);
+		expect(await worktrees(r)).toBe(1);
+		expect(await readdir(dirname(r.root))).not.toContain(`${basename(r.root)}.worktrees`);
+		expect(await Bun.file(ledgerPath(join(r.root, ".git"), id)).exists()).toBe(false);
+		expect((result.data as StartData).rolled_back).toBe(true);
+	});
+
+	test("a failing resource create rolls back the earlier resources (and tries the failed one's destroy)", async () => {
+		const log = join(await tempDir(), "log");
+		const r = await repo(loggingConfig(log, { failCreate: "cache" }));
+		const result = await start(r.ctx(), { name: "res" }, fixedTail("00aa11"));
+		expect(result.ok).toBe(false);
+		if (result.ok) return;
+		expect(result.error).toBe("gate_failed");
+		expect(result.message).toContain("`cache`");
+		expect(await lines(log)).toEqual(["create db res_00aa11", "destroy cache", "destroy db"]);
+		expect(await lines(join(r.root, "port.txt"))).toEqual([]);
+		expect(await branches(r)).toEqual(["main"]);
+		expect(await worktrees(r)).toBe(1);
+		expect((result.data as StartData).rolled_back).toBe(true);
+	});
+
+	test("refuses in a linked worktree, naming the main checkout", async () => {
+		const r = await repo('[jobs]\ntest = "true"\n');
+		const first = await start(r.ctx(), { name: "one" }, fixedTail("111111"));
+		expect(first.ok).toBe(true);
+		const inside = await start(r.ctx({ cwd: (first.data as StartData).path }), { name: "two" }, fixedTail("222222"));
+		expect(inside.ok).toBe(false);
+		if (inside.ok) return;
+		expect(inside.error).toBe("not_main_checkout");
+		expect(inside.message).toContain(r.root);
+	});
+
+	test("an existing branch or folder is refused, never adopted", async () => {
+		const r = await repo('[jobs]\ntest = "true"\n');
+		await r.git("branch", "agent/taken-abcdef");
+		const refused = await start(r.ctx(), { name: "taken" }, fixedTail("abcdef"));
+		expect(refused.ok ? null : refused.error).toBe("write_denied");
+		expect(await worktrees(r)).toBe(1);
+		await r.git("branch", "-D", "agent/taken-abcdef");
+		await Bun.write(join(`${r.root}.worktrees`, "taken-abcdef", "keep.txt"), "mine");
+		const folder = await start(r.ctx(), { name: "taken" }, fixedTail("abcdef"));
+		expect(folder.ok ? null : folder.error).toBe("write_denied");
+		expect(await readFile(join(`${r.root}.worktrees`, "taken-abcdef", "keep.txt"), "utf8")).toBe("mine");
+		expect(await branches(r)).toEqual(["main"]);
+	});
+
+	test("--dry-run creates nothing", async () => {
+		const log = join(await tempDir(), "log");
+		const r = await repo(loggingConfig(log));
+		const result = await invokeVerb("start", r.ctx(), { title: "Plan only", dry_run: true });
+		expect(result.ok).toBe(true);
+		expect(result.dry_run).toBe(true);
+		v.parse(startVerb.envelope, result);
+		expect(result.plan?.map((item) => item.kind)).toEqual(["branch", "worktree", "resource", "resource", "setup_step", "setup_step"]);
+		expect(await lines(log)).toEqual([]);
+		expect(await branches(r)).toEqual(["main"]);
+		expect(await Bun.file(`${r.root}.worktrees`).exists()).toBe(false);
+	});
+
+	test("--from starts from another ref; an unknown token or trunk is refused before anything is created", async () => {
+		const r = await repo('[jobs]\ntest = "true"\n');
+		await r.git("branch", "release");
+		await r.write("later.txt", "x");
+		await r.commitAll("later");
+		const fromRelease = await start(r.ctx(), { name: "rel", from: "release" }, fixedTail("333333"));
+		expect(fromRelease.ok).toBe(true);
+		expect((fromRelease.data as StartData).base).toBe((await r.git("rev-parse", "release")).trim());
+
+		const tokens = await repo('[worktree.resources.db]\ncreate = "createdb @nope@"\ndestroy = "dropdb @db@"\n');
+		const badToken = await start(tokens.ctx(), {});
+		expect(badToken.ok ? null : badToken.error).toBe("invalid_config");
+		const trunkless = await repo('[repository]\ntrunk = "nowhere"\n');
+		const noTrunk = await start(trunkless.ctx(), {});
+		expect(noTrunk.ok ? null : noTrunk.error).toBe("no_trunk");
+		expect(await branches(trunkless)).toEqual(["main"]);
+	});
+
+	test("hostile names never execute anything and yield safe ids or refusals", async () => {
+		const r = await repo('[jobs]\ntest = "true"\n[worktree.setup]\nsteps = ["true"]\n');
+		const named = await start(r.ctx(), { name: "$(touch pwned)", title: "`touch pwned2`" }, fixedTail("444444"));
+		expect(named.ok).toBe(true);
+		expect((named.data as StartData).id).toBe("touch-pwned-444444");
+		const titled = await start(r.ctx(), { title: "-x; rm -rf /" }, fixedTail("555555"));
+		expect((titled.data as StartData).id).toBe("x-rm-rf-555555");
+		const from = await start(r.ctx(), { from: "--upload-pack=touch x" });
+		expect(from.ok ? null : from.error).toBe("invalid_arguments");
+		const fromRef = await start(r.ctx(), { from: "HEAD;touch x" });
+		expect(fromRef.ok ? null : fromRef.error).toBe("invalid_arguments");
+		for (const dir of [r.root, `${r.root}.worktrees`, (named.data as StartData).path]) {
+			const names = await readdir(dir);
+			expect(names.filter((name) => name.startsWith("pwned") || name === "x")).toEqual([]);
+		}
+	});
+});
+
+async function runIn(cwd: string, args: string[]): Promise<string> {
+	const child = Bun.spawn(["git", ...args], { cwd, stdout: "pipe", stderr: "pipe" });
+	const [out] = await Promise.all([new Response(child.stdout).text(), child.exited]);
+	return out;
+}
