@@ -65,10 +65,16 @@ export function mcpSession(label: string, cmd: readonly string[], place: SpawnPl
  * agent loads into its context before its first call. Phase `bytes`.
  */
 export function toolsListSize(label: string, cmd: readonly string[], place: SpawnPlace = {}): Probe {
-	return { label, run: async () => ({ bytes: (await runMcpSession(cmd, place)).listBytes }) };
+	return {
+		label,
+		run: async () => {
+			const { listBytes, toolCount } = await runMcpSession(cmd, place);
+			return { bytes: listBytes, "bytes per tool": Math.round(listBytes / toolCount) };
+		},
+	};
 }
 
-async function runMcpSession(cmd: readonly string[], place: SpawnPlace): Promise<{ phases: Phases; listBytes: number }> {
+async function runMcpSession(cmd: readonly string[], place: SpawnPlace): Promise<{ phases: Phases; listBytes: number; toolCount: number }> {
 	const start = performance.now();
 	const proc = Bun.spawn([...cmd], { ...place, stdin: "pipe", stdout: "pipe", stderr: "ignore" });
 	try {
@@ -101,7 +107,7 @@ async function runMcpSession(cmd: readonly string[], place: SpawnPlace): Promise
 		const exit = performance.now() - closeStart;
 		if (code !== 0) throw new Error(`\`${cmd.join(" ")}\` exited with ${code}`);
 		const phases: Phases = { initialize, "tools/list": toolsList, exit };
-		return { phases, listBytes: Buffer.byteLength(JSON.stringify(listed.result)) };
+		return { phases, listBytes: Buffer.byteLength(JSON.stringify(listed.result)), toolCount: tools.length };
 	} finally {
 		if (proc.exitCode === null && proc.signalCode === null) proc.kill("SIGKILL");
 	}

@@ -1,0 +1,46 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { realpath, rm } from "node:fs/promises";
+import { connectInMemory } from "../helpers/mcp.ts";
+import { makeRepo, type TestRepo } from "../helpers/repo.ts";
+
+/** SPEC §10: the server's working root follows the agent into the worktree discern_start made. */
+const made: TestRepo[] = [];
+afterEach(async () => {
+	for (const r of made.splice(0)) {
+		await rm(`${r.root}.worktrees`, { recursive: true, force: true });
+		await r.remove();
+	}
+});
+
+type Structured = { structuredContent: { ok: boolean; data?: Record<string, unknown> }; isError?: boolean };
+
+describe("the working root", () => {
+	test("moves to the new worktree after discern_start; a dry run and a refusal leave it where it was", async () => {
+		const r = await makeRepo({ config: '[jobs]\ntest = "true"\n' });
+		made.push(r);
+		const { client, close } = await connectInMemory(r.root);
+		try {
+			const status = async () => ((await client.callTool({ name: "discern_status", arguments: {} })) as unknown as Structured).structuredContent.data ?? {};
+			const dry = (await client.callTool({ name: "discern_start", arguments: { name: "preview", dry_run: true } })) as unknown as Structured;
+			expect(dry.structuredContent.ok).toBe(true);
+			expect((await status()).location).toBe("main");
+
+			const started = (await client.callTool({ name: "discern_start", arguments: { title: "Fix login" } })) as unknown as Structured;
+			expect(started.structuredContent.ok).toBe(true);
+			const path = String(started.structuredContent.data?.path);
+			const here = await status();
+			expect(here.location).toBe("worktree");
+			expect(await realpath(String(here.root))).toBe(await realpath(path));
+
+			// From the worktree a second start is refused, and the root stays in the worktree.
+			const again = (await client.callTool({ name: "discern_start", arguments: { title: "another" } })) as unknown as Structured;
+			expect(again.isError).toBe(true);
+			expect(await realpath(String((await status()).root))).toBe(await realpath(path));
+			// An explicit path still reaches the main checkout.
+			const main = (await client.callTool({ name: "discern_status", arguments: { path: r.root } })) as unknown as Structured;
+			expect(main.structuredContent.data?.location).toBe("main");
+		} finally {
+			await close();
+		}
+	});
+});
