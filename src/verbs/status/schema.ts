@@ -3,6 +3,7 @@ import { STAGES } from "../../config/schema.ts";
 import { TRUNK_SOURCES } from "../../git/trunk.ts";
 import { CHANGE_KINDS } from "../../git/status.ts";
 import { FAILED_STAGES } from "../../gate/schema.ts";
+import { PROOF_STATES } from "../../gate/proof-state.ts";
 
 export const StatusInput = v.strictObject({});
 
@@ -42,7 +43,7 @@ export const StatusData = v.strictObject({
 	jobs: JobsByStage,
 	proof: v.strictObject({
 		state: v.pipe(
-			v.picklist(["honored", "stale", "missing", "red"]),
+			v.picklist(PROOF_STATES),
 			v.description("honored: a green Proof covers this exact HEAD and clean tree; red: the gate failed on this HEAD; stale: a Proof for something else."),
 		),
 		line: v.nullable(v.string()),

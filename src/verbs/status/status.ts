@@ -8,7 +8,8 @@ import { readBranchClues, resolveTrunk, type Trunk } from "../../git/trunk.ts";
 import { openRepository } from "../../project/open.ts";
 import { quoteName } from "../../text/terminal.ts";
 import { STAGES } from "../../config/schema.ts";
-import { configDigest, type LastRun, type ProofRecord, readLastDone, readLastRun, readProof } from "../../gate/state.ts";
+import { configDigest, readLastDone, readLastRun, readProof } from "../../gate/state.ts";
+import { judgeProof } from "../../gate/proof-state.ts";
 import { MAX_LISTED_CHANGES, type StatusData } from "./schema.ts";
 import { nextAction } from "./next.ts";
 
@@ -50,7 +51,7 @@ export async function status(ctx: VerbContext, _input: Record<string, never>): P
 		ahead: counts?.ahead ?? null,
 		behind: counts?.behind ?? null,
 		jobs: configured ? jobsByStage(configured) : emptyJobs(),
-		proof: proofState(proof, lastDone, {
+		proof: judgeProof(proof, lastDone, {
 			head: working?.head ?? null,
 			branch: working?.branch ?? null,
 			clean: changes.length === 0 && working !== null,
@@ -64,29 +65,6 @@ export async function status(ctx: VerbContext, _input: Record<string, never>): P
 	};
 	data.next = nextAction(ctx.surface, data, describeConfig(config), working ? null : await gitProblem(repository.root));
 	return ok("status", summarize(data), data);
-}
-
-/** Does a green Proof cover exactly this HEAD, branch, clean tree and config, judged against the trunk as it is now? */
-function proofState(
-	proof: ProofRecord | null,
-	last: LastRun | null,
-	now: { head: string | null; branch: string | null; clean: boolean; digest: string | null; trunk: Trunk },
-): StatusData["proof"] {
-	const { head, clean } = now;
-	const judgedAgainst = proof?.judgement.trunk;
-	const current =
-		proof !== null &&
-		head !== null &&
-		proof.head === head &&
-		proof.branch === now.branch &&
-		clean &&
-		proof.config_digest === now.digest &&
-		judgedAgainst?.name === now.trunk.name &&
-		judgedAgainst?.sha === (now.trunk.sha ?? null);
-	if (proof && current) return { state: "honored", line: proof.line, failed_stage: null };
-	if (last && !last.ok && !last.standalone && last.head === head) return { state: "red", line: null, failed_stage: last.failed_stage };
-	if (proof) return { state: "stale", line: proof.line, failed_stage: null };
-	return { state: "missing", line: null, failed_stage: null };
 }
 
 /** Ahead/behind the trunk; when HEAD is the trunk's own commit the answer is known without asking git. */
