@@ -32,6 +32,8 @@ export interface FleetWorktree {
 	last_activity: string | null;
 	/** Why its folder cannot be read (gone, a symlink, not a folder); null when it can. */
 	problem: string | null;
+	/** Locked with `git worktree lock`: git itself keeps it. */
+	locked: boolean;
 }
 
 /** How many worktrees are read at once: each costs a few processes. */
@@ -95,6 +97,7 @@ async function readOne(root: string, worktree: ListedWorktree, trunk: Trunk): Pr
 		}),
 		last_activity: lastRun?.time ?? null,
 		problem,
+		locked: worktree.locked,
 	};
 }
 
