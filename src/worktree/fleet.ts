@@ -44,11 +44,11 @@ const CONCURRENCY = 4;
  * on its own: its tree, its config's digest, its Proof and last run, its
  * task, and its distance from the trunk. Null when git could not list them.
  */
-export async function readFleet(where: { root: string; commonDir: string }, trunk: Trunk): Promise<FleetWorktree[] | null> {
+export async function readFleet(where: { root: string; commonDir: string }, trunk: Trunk, options: { linkedOnly?: boolean } = {}): Promise<FleetWorktree[] | null> {
 	const listed = await listWorktrees(where.root, where.commonDir);
 	if (!listed) return null;
 	const read = await mapBounded(
-		listed.filter((worktree) => !worktree.bare),
+		listed.filter((worktree) => !worktree.bare && !(options.linkedOnly && worktree.main)),
 		CONCURRENCY,
 		(worktree) => readOne(where.root, worktree, trunk),
 	);

@@ -4,6 +4,7 @@ import { TRUNK_SOURCES } from "../../git/trunk.ts";
 import { CHANGE_KINDS } from "../../git/status.ts";
 import { FAILED_STAGES } from "../../gate/schema.ts";
 import { PROOF_STATES } from "../../gate/proof-state.ts";
+import { WorktreeItem } from "../../worktree/item.ts";
 
 export const StatusInput = v.strictObject({});
 
@@ -61,6 +62,14 @@ export const StatusData = v.strictObject({
 			}),
 		),
 		v.description("The last gate run in this checkout."),
+	),
+	worktrees: v.pipe(
+		v.optional(v.array(WorktreeItem)),
+		v.description("In the main checkout: every linked worktree (the fleet). Absent in a worktree."),
+	),
+	task: v.pipe(
+		v.optional(v.nullable(v.strictObject({ id: v.string(), title: v.string(), brief: v.string() }))),
+		v.description("In a worktree: the task it was started for; null when discern did not start it. Absent in the main checkout."),
 	),
 	next: v.strictObject({
 		action: v.pipe(v.string(), v.description("The one thing to do next, usually a command.")),
