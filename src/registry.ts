@@ -8,6 +8,7 @@ import { doctorVerb } from "./verbs/doctor/verb.ts";
 import { docsVerb } from "./verbs/docs/verb.ts";
 import { setupVerb, setupVerifyVerb } from "./verbs/setup/verb.ts";
 import { configGetVerb, configSetVerb, configValidateVerb } from "./verbs/config/verb.ts";
+import { worktreeDropVerb, worktreeListVerb, worktreePruneVerb, worktreeTeardownVerb } from "./verbs/worktree/verb.ts";
 import { helpVerb } from "./verbs/help/verb.ts";
 import type { LooseVerb } from "./contract/verb.ts";
 
@@ -36,6 +37,10 @@ export const VERBS = [
 	configGetVerb,
 	configSetVerb,
 	configValidateVerb,
+	worktreeListVerb,
+	worktreeTeardownVerb,
+	worktreeDropVerb,
+	worktreePruneVerb,
 	helpVerb,
 ] as const;
 

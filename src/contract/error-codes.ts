@@ -55,8 +55,6 @@ export const IMPLIED_ERROR_CODES = ["invalid_arguments", "internal_error"] as co
  * nor listed here; move a code out of this list when its verb lands.
  */
 export const RESERVED_ERROR_CODES = [
-	// `worktree`/`update`/`accept`: verbs that must run inside a discern worktree.
-	"not_in_worktree",
 	// `accept`: the trunk moved since the Proof; the owner has not consented; the merge conflicts; only part landed.
 	"trunk_moved",
 	"awaiting_consent",
@@ -67,9 +65,6 @@ export const RESERVED_ERROR_CODES = [
 	"pin_failed",
 	"below_min_score",
 	"unknown_category",
-	// `worktree teardown|drop|prune`: worktrees still active, resources still provisioned.
-	"active_worktrees",
-	"provisioned_resources",
 ] as const satisfies readonly ErrorCode[];
 
 /**

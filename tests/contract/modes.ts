@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { processStart } from "../../src/platform/process-start.ts";
 import type { VerbContext } from "../../src/contract/context.ts";
 import { LOOSE_VERBS } from "../../src/registry.ts";
-import { BASIC_CONFIG, makeRepo, makeTempDir, testContext } from "../helpers/repo.ts";
+import { BASIC_CONFIG, makeRepo, makeTempDir, runGit, testContext } from "../helpers/repo.ts";
 
 /**
  * Every verb's core in each of its modes (success, dry-run, failure,
@@ -81,6 +81,43 @@ async function startRepo(config: string = BASIC_CONFIG) {
 }
 const startIn = (config: string, input: Record<string, unknown> = {}) => async () => ({ ctx: (await startRepo(config)).ctx(), input });
 const START_CONFIG = `${BASIC_CONFIG}[worktree.setup]\nsteps = ["echo $DISCERN_WORKTREE_PORT > port.txt"]\n[worktree.resources.db]\ncreate = "true @db@"\ndestroy = "true @db@"\n`;
+/** A configured repository with a linked worktree `agent/<name>` (its task record written as `start` would), `commits` ahead of the trunk. */
+async function withWorktree(name: string, options: { commits?: number; landed?: boolean; dirty?: boolean; ledger?: "ok" | "failing" } = {}) {
+	const made = await repo({ config: BASIC_CONFIG });
+	const path = `${made.root}.wt/${name}`;
+	cleanup.push(`${made.root}.wt`);
+	await made.git("worktree", "add", "-q", "-b", `agent/${name}`, path);
+	const inside = (...args: string[]) => runGit(path, args);
+	for (let i = 0; i < (options.commits ?? 0); i++) {
+		await writeFile(join(path, `f${i}.txt`), String(i));
+		await inside("add", "-A");
+		await inside("commit", "-q", "-m", `work ${i}`);
+	}
+	if (options.landed) await made.git("merge", "-q", "--ff-only", `agent/${name}`);
+	if (options.dirty) await writeFile(join(path, "scratch.txt"), "x");
+	const gitDir = join(made.root, ".git", "worktrees", name);
+	await mkdir(join(gitDir, "discern"), { recursive: true });
+	const id = `${name}-a1b2c3`;
+	await writeFile(join(gitDir, "discern", "task.json"), JSON.stringify({ version: 1, id, title: name, brief: "b", branch: `agent/${name}`, base: "main", from: "main", created_at: "2026-01-01T00:00:00Z", created_by: "discern" }));
+	if (options.ledger) {
+		await mkdir(join(made.root, ".git", "discern", "resources"), { recursive: true });
+		const destroy = options.ledger === "ok" ? "true" : "exit 3";
+		await writeFile(join(made.root, ".git", "discern", "resources", `${id}.json`), JSON.stringify({ version: 1, id, worktree: path, entries: [{ name: "db", create: "true", destroy, state: "created" }] }));
+	}
+	return { made, path, gitDir, id };
+}
+
+/** A live lock (this process) in a checkout's state folder. */
+async function holdLock(gitDir: string): Promise<void> {
+	await mkdir(join(gitDir, "discern"), { recursive: true });
+	await writeFile(join(gitDir, "discern", "lock"), JSON.stringify({ pid: process.pid, verb: "done", since: "now", nonce: "held", started: processStart(process.pid) }));
+}
+
+const inMain = (options: Parameters<typeof withWorktree>[1], input: Record<string, unknown>) => async () => ({ ctx: (await withWorktree("task", options)).made.ctx(), input });
+const inWorktree = (options: Parameters<typeof withWorktree>[1], input: Record<string, unknown>) => async () => {
+	const { made, path } = await withWorktree("task", options);
+	return { ctx: made.ctx({ cwd: path }), input };
+};
 
 export const MODES: Mode[] = [
 	{ verb: "status", mode: "success", arrange: () => configured(), expectOk: true },
@@ -135,6 +172,76 @@ export const MODES: Mode[] = [
 		expectOk: false,
 		error: "not_main_checkout",
 	},
+	{ verb: "worktree list", mode: "the fleet", arrange: inMain({ commits: 1, dirty: true }, {}), expectOk: true },
+	{ verb: "worktree list", mode: "refusal: no repository", arrange: nowhere, expectOk: false, error: "no_repository" },
+	{ verb: "worktree teardown", mode: "dry-run", arrange: inWorktree({ ledger: "ok" }, { dry_run: true }), expectOk: true, dryRun: true },
+	{ verb: "worktree teardown", mode: "destroys", arrange: inWorktree({ ledger: "ok" }, {}), expectOk: true },
+	{ verb: "worktree teardown", mode: "failure: a destroy command fails", arrange: inWorktree({ ledger: "failing" }, {}), expectOk: false, error: "provisioned_resources" },
+	{ verb: "worktree teardown", mode: "refusal: main checkout", arrange: inMain({}, {}), expectOk: false, error: "not_in_worktree" },
+	{
+		verb: "worktree teardown",
+		mode: "refusal: locked",
+		arrange: async () => {
+			const { made, path, gitDir } = await withWorktree("task", { ledger: "ok" });
+			await holdLock(gitDir);
+			return { ctx: made.ctx({ cwd: path }), input: {} };
+		},
+		expectOk: false,
+		error: "locked",
+	},
+	{ verb: "worktree teardown", mode: "refusal: no repository", arrange: nowhere, expectOk: false, error: "no_repository" },
+	{ verb: "worktree drop", mode: "dry-run", arrange: inMain({ commits: 1 }, { id: "task-a1b2c3", force: true, dry_run: true }), expectOk: true, dryRun: true },
+	{ verb: "worktree drop", mode: "forced", arrange: inMain({ commits: 1, dirty: true, ledger: "ok" }, { id: "agent/task", force: true }), expectOk: true },
+	{ verb: "worktree drop", mode: "landed", arrange: inMain({ commits: 1, landed: true }, { id: "task-a1b2c3" }), expectOk: true },
+	{ verb: "worktree drop", mode: "refusal: unknown id", arrange: inMain({}, { id: "task-a1b2c4" }), expectOk: false, error: "unknown_target" },
+	{ verb: "worktree drop", mode: "refusal: uncommitted changes", arrange: inMain({ dirty: true }, { id: "task-a1b2c3" }), expectOk: false, error: "dirty_worktree" },
+	{ verb: "worktree drop", mode: "refusal: unlanded commits", arrange: inMain({ commits: 1 }, { id: "task-a1b2c3" }), expectOk: false, error: "active_worktrees" },
+	{ verb: "worktree drop", mode: "failure: resources not destroyed", arrange: inMain({ ledger: "failing" }, { id: "task-a1b2c3" }), expectOk: false, error: "provisioned_resources" },
+	{ verb: "worktree drop", mode: "refusal: in a worktree", arrange: inWorktree({}, { id: "task-a1b2c3" }), expectOk: false, error: "not_main_checkout" },
+	{
+		verb: "worktree drop",
+		mode: "refusal: its folder is a symlink",
+		arrange: async () => {
+			const { made, path } = await withWorktree("task");
+			await rm(path, { recursive: true, force: true });
+			await symlink(made.root, path);
+			return { ctx: made.ctx(), input: { id: "task-a1b2c3", force: true } };
+		},
+		expectOk: false,
+		error: "write_denied",
+	},
+	{
+		verb: "worktree drop",
+		mode: "refusal: a gate runs there",
+		arrange: async () => {
+			const { made, gitDir } = await withWorktree("task", { commits: 1, landed: true });
+			await holdLock(gitDir);
+			return { ctx: made.ctx(), input: { id: "task-a1b2c3" } };
+		},
+		expectOk: false,
+		error: "locked",
+	},
+	{ verb: "worktree drop", mode: "refusal: no repository", arrange: async () => ({ ctx: await notARepo(), input: { id: "x" } }), expectOk: false, error: "no_repository" },
+	{ verb: "worktree prune", mode: "nothing to prune", arrange: inMain({ commits: 1 }, {}), expectOk: true },
+	{ verb: "worktree prune", mode: "the plan, without --yes", arrange: inMain({ commits: 1, landed: true }, {}), expectOk: true, dryRun: true },
+	{ verb: "worktree prune", mode: "dry-run", arrange: inMain({ commits: 1, landed: true }, { yes: true, dry_run: true }), expectOk: true, dryRun: true },
+	{ verb: "worktree prune", mode: "removes", arrange: inMain({ commits: 1, landed: true, ledger: "ok" }, { yes: true }), expectOk: true },
+	{ verb: "worktree prune", mode: "failure: resources not destroyed", arrange: inMain({ commits: 1, landed: true, ledger: "failing" }, { yes: true }), expectOk: false, error: "provisioned_resources" },
+	{ verb: "worktree prune", mode: "refusal: in a worktree", arrange: inWorktree({}, { yes: true }), expectOk: false, error: "not_main_checkout" },
+	{
+		verb: "worktree prune",
+		mode: "refusal: locked",
+		arrange: async () => {
+			const { made } = await withWorktree("task", { commits: 1, landed: true });
+			await holdLock(join(made.root, ".git"));
+			return { ctx: made.ctx(), input: { yes: true } };
+		},
+		expectOk: false,
+		error: "locked",
+	},
+	{ verb: "worktree prune", mode: "refusal: no repository", arrange: nowhere, expectOk: false, error: "no_repository" },
+	{ verb: "status", mode: "the fleet: a landed worktree to prune", arrange: inMain({ commits: 1, landed: true }, {}), expectOk: true },
+	{ verb: "status", mode: "in a worktree discern started", arrange: inWorktree({ commits: 1 }, {}), expectOk: true },
 
 	{ verb: "doctor", mode: "success", arrange: () => configured({ verbose: true }), expectOk: true },
 	{

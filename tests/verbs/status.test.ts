@@ -2,7 +2,8 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { rm } from "node:fs/promises";
 import { status } from "../../src/verbs/status/status.ts";
 import type { StatusData } from "../../src/verbs/status/schema.ts";
-import { BASIC_CONFIG, makeRepo, type TestRepo } from "../helpers/repo.ts";
+import { BASIC_CONFIG, makeRepo, runGit, type TestRepo } from "../helpers/repo.ts";
+import { invokeVerb } from "../helpers/invoke.ts";
 
 const made: TestRepo[] = [];
 async function repo(options: Parameters<typeof makeRepo>[0] = {}): Promise<TestRepo> {
@@ -126,5 +127,63 @@ describe("status", () => {
 		const data = await statusOf(r);
 		expect(data.head).toBeNull();
 		expect(data.next.action).toBe("git commit");
+	});
+});
+
+describe("status and the fleet", () => {
+	async function linked(r: TestRepo, name: string, options: { commits?: number; task?: boolean } = {}): Promise<string> {
+		const path = `${r.root}.wt/${name}`;
+		await r.git("worktree", "add", "-q", "-b", `agent/${name}`, path);
+		for (let i = 0; i < (options.commits ?? 0); i++) {
+			await Bun.write(`${path}/f${i}.txt`, String(i));
+			await runGit(path, ["add", "-A"]);
+			await runGit(path, ["commit", "-q", "-m", `w${i}`]);
+		}
+		if (options.task) {
+			await Bun.write(
+				`${r.root}/.git/worktrees/${name}/discern/task.json`,
+				JSON.stringify({ version: 1, id: `${name}-a1b2c3`, title: `Title ${name}`, brief: `Brief ${name}`, branch: `agent/${name}`, base: "main", from: "main", created_at: "2026-01-01T00:00:00Z", created_by: "discern" }),
+			);
+		}
+		return path;
+	}
+
+	test("the main checkout without linked worktrees reports an empty fleet; a worktree reports no fleet", async () => {
+		const r = await repo({ config: BASIC_CONFIG });
+		made.push({ ...r, remove: () => rm(`${r.root}.wt`, { recursive: true, force: true }) });
+		const data = await statusOf(r);
+		expect(data.worktrees).toEqual([]);
+		expect(data.task).toBeUndefined();
+	});
+
+	test("the main checkout lists each linked worktree; a worktree discern started shows its task", async () => {
+		const r = await repo({ config: BASIC_CONFIG });
+		made.push({ ...r, remove: () => rm(`${r.root}.wt`, { recursive: true, force: true }) });
+		const path = await linked(r, "one", { commits: 2, task: true });
+		await linked(r, "two");
+		const data = await statusOf(r);
+		expect(data.worktrees?.map((w) => [w.id, w.branch, w.clean, w.ahead, w.behind, w.proof])).toEqual([
+			["one-a1b2c3", "agent/one", true, 2, 0, "missing"],
+			[null, "agent/two", true, 0, 0, "missing"],
+		]);
+		const inside = await status(r.ctx({ cwd: path }), {});
+		expect(inside.ok && inside.data?.task).toEqual({ id: "one-a1b2c3", title: "Title one", brief: "Brief one" });
+		expect(inside.ok && inside.data?.worktrees).toBeUndefined();
+	});
+
+	test("next: proven work awaiting landing is reviewed first; landed worktrees discern started are pruned", async () => {
+		const r = await repo({ config: BASIC_CONFIG });
+		made.push({ ...r, remove: () => rm(`${r.root}.wt`, { recursive: true, force: true }) });
+		const proven = await linked(r, "proven", { commits: 1, task: true });
+		expect((await invokeVerb("done", r.ctx({ cwd: proven }))).ok).toBe(true);
+		const landed = await linked(r, "landed", { task: true });
+		expect(landed).toBeString();
+		const first = await statusOf(r);
+		expect(first.worktrees?.find((w) => w.branch === "agent/proven")?.proof).toBe("honored");
+		expect(first.next.action).toBe(`review worktree proven-a1b2c3 at ${proven}`);
+		expect(first.next.reason).not.toMatch(/discern (start|update|accept)/);
+		await r.git("worktree", "remove", "--force", proven);
+		const second = await statusOf(r);
+		expect(second.next.action).toBe("discern worktree prune");
 	});
 });

@@ -1,5 +1,7 @@
 import { oneLine } from "../../text/terminal.ts";
 import type { StatusData } from "./schema.ts";
+import type { WorktreeItem } from "../../worktree/item.ts";
+import { quoteName } from "../../text/terminal.ts";
 import { clip } from "../../text/clip.ts";
 import { plural } from "../../text/plural.ts";
 import { actionFor, ref, sayFor, type Surface } from "../../hints/refer.ts";
@@ -42,7 +44,10 @@ export function nextAction(surface: Surface, facts: Omit<StatusData, "next">, co
 	if (facts.proof.state === "red" && facts.clean) {
 		return { action: act`fix, commit, ${ref("done")}`, reason: say`The gate failed on this commit (${facts.proof.failed_stage ?? "unknown"} stage); ${ref("done", { rerun: true })} only if it was flaky.` };
 	}
-	// On the trunk itself: each task belongs on a branch of its own (worktrees come in a later release).
+	// In a clean main checkout the fleet comes first: proven work waiting for its owner, then landed worktrees to clear away.
+	const fleet = facts.location === "main" && facts.clean ? fleetAction(surface, facts.worktrees ?? []) : null;
+	if (fleet) return fleet;
+	// On the trunk itself: each task belongs on a branch of its own.
 	if (facts.location === "main" && facts.branch === facts.trunk.name) {
 		return facts.clean
 			? { action: act`git switch -c BRANCH, then ${ref("prepare")}`, reason: "You are on the trunk: make each change on a branch of its own, then run the fast checks." }
@@ -86,4 +91,27 @@ function afterDrift(surface: Surface, clean: boolean | null): Next {
 			? say`${failed}. Run them yourself (${ref("prepare")} for formatters) and commit what they change, or ${then}`
 			: `${failed}, and the changes are here: commit what they rewrote, or ${then}`,
 	};
+}
+
+/**
+ * What the fleet asks of the person at the main checkout: a worktree whose
+ * Proof is honored awaits review before its owner lands it; worktrees
+ * discern started whose work landed and that are clean can be pruned.
+ */
+function fleetAction(surface: Surface, worktrees: readonly WorktreeItem[]): Next | null {
+	const proven = worktrees.filter((worktree) => worktree.proof === "honored" && worktree.clean === true && (worktree.ahead ?? 0) > 0);
+	const first = proven[0];
+	if (first) {
+		const name = clip(quoteName(first.id ?? first.branch ?? first.path));
+		const others = proven.length > 1 ? ` (and ${plural(proven.length - 1, "other")})` : "";
+		return {
+			action: `review worktree ${name} at ${clip(quoteName(first.path))}`,
+			reason: `Its Proof is honored and ${plural(first.ahead ?? 0, "commit")} await${first.ahead === 1 ? "s" : ""} landing${others}: review the work; landing it needs the owner's consent.`,
+		};
+	}
+	const landed = worktrees.filter((worktree) => worktree.created_by_discern && worktree.clean === true && worktree.ahead === 0);
+	if (landed.length > 0) {
+		return { action: actionFor(surface)`${ref("worktree prune")}`, reason: `${plural(landed.length, "worktree")} discern started ${landed.length === 1 ? "has" : "have"} landed and ${landed.length === 1 ? "is" : "are"} clean: clear ${landed.length === 1 ? "it" : "them"} away.` };
+	}
+	return null;
 }

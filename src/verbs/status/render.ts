@@ -6,6 +6,7 @@ import { relativeTime } from "../../text/relative-time.ts";
 import { quoteName } from "../../text/terminal.ts";
 import { paint } from "../../ui/style.ts";
 import type { StatusData } from "./schema.ts";
+import { worktreeLine } from "../../worktree/line.ts";
 
 export function renderStatus(result: Result<"status", StatusData>, { color, verbose, width }: RenderOptions): string {
 	const data = result.data;
@@ -28,6 +29,11 @@ export function renderStatus(result: Result<"status", StatusData>, { color, verb
 	if (data.last_run) {
 		const run = data.last_run;
 		lines.push(`  last run ${run.verb} ${run.ok ? paint("green", "green", color) : paint(`red (${run.failed_stage ?? "?"})`, "red", color)} ${relativeTime(run.time, new Date())}${run.head ? ` on ${run.head}` : ""}`);
+	}
+	if (data.task) lines.push(`  task     ${quoteName(data.task.id)}${data.task.title ? `  ${quoteName(data.task.title)}` : ""}`);
+	if (data.worktrees && data.worktrees.length > 0) {
+		lines.push(`  fleet    ${plural(data.worktrees.length, "worktree")}`);
+		for (const worktree of data.worktrees) lines.push(worktreeLine(worktree, color).replace(/^ {2}/gm, "         "));
 	}
 	// On a terminal the reason (a sentence or two) wraps under itself rather than breaking mid-word at the edge.
 	const reason = width === undefined ? [`      ${data.next.reason}`] : wrap(data.next.reason, width, "      ");

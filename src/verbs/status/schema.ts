@@ -3,6 +3,8 @@ import { STAGES } from "../../config/schema.ts";
 import { TRUNK_SOURCES } from "../../git/trunk.ts";
 import { CHANGE_KINDS } from "../../git/status.ts";
 import { FAILED_STAGES } from "../../gate/schema.ts";
+import { PROOF_STATES } from "../../gate/proof-state.ts";
+import { WorktreeItem } from "../../worktree/item.ts";
 
 export const StatusInput = v.strictObject({});
 
@@ -42,7 +44,7 @@ export const StatusData = v.strictObject({
 	jobs: JobsByStage,
 	proof: v.strictObject({
 		state: v.pipe(
-			v.picklist(["honored", "stale", "missing", "red"]),
+			v.picklist(PROOF_STATES),
 			v.description("honored: a green Proof covers this exact HEAD and clean tree; red: the gate failed on this HEAD; stale: a Proof for something else."),
 		),
 		line: v.nullable(v.string()),
@@ -60,6 +62,14 @@ export const StatusData = v.strictObject({
 			}),
 		),
 		v.description("The last gate run in this checkout."),
+	),
+	worktrees: v.pipe(
+		v.optional(v.array(WorktreeItem)),
+		v.description("In the main checkout: every linked worktree (the fleet). Absent in a worktree."),
+	),
+	task: v.pipe(
+		v.optional(v.nullable(v.strictObject({ id: v.string(), title: v.nullable(v.string()), brief: v.nullable(v.string()) }))),
+		v.description("In a worktree: the task it was started for; null when discern did not start it. Absent in the main checkout."),
 	),
 	next: v.strictObject({
 		action: v.pipe(v.string(), v.description("The one thing to do next, usually a command.")),

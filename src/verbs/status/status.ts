@@ -7,8 +7,14 @@ import { aheadBehind, gitProblem, readWorkingState } from "../../git/repository.
 import { readBranchClues, resolveTrunk, type Trunk } from "../../git/trunk.ts";
 import { openRepository } from "../../project/open.ts";
 import { quoteName } from "../../text/terminal.ts";
+import { clip } from "../../text/clip.ts";
 import { STAGES } from "../../config/schema.ts";
-import { configDigest, type LastRun, type ProofRecord, readLastDone, readLastRun, readProof } from "../../gate/state.ts";
+import { configDigest, readLastDone, readLastRun, readProof } from "../../gate/state.ts";
+import { judgeProof } from "../../gate/proof-state.ts";
+import { hasLinkedWorktrees } from "../../git/worktrees.ts";
+import { readFleet } from "../../worktree/fleet.ts";
+import { toItem } from "../../worktree/item.ts";
+import { readTask } from "../../worktree/task.ts";
 import { MAX_LISTED_CHANGES, type StatusData } from "./schema.ts";
 import { nextAction } from "./next.ts";
 
@@ -19,6 +25,9 @@ export async function status(ctx: VerbContext, _input: Record<string, never>): P
 	const { repository } = opened;
 	// Every git call is a process start, so all that can run at once does.
 	const branches = readBranchClues(repository.root);
+	// The fleet costs processes per worktree: none are started when there is no linked worktree (a file-system look decides).
+	const fleetless = repository.location === "main" ? hasLinkedWorktrees(repository.commonDir).then((any) => !any) : Promise.resolve(true);
+	const task = repository.location === "worktree" ? readTask(repository.gitDir) : Promise.resolve(null);
 	const [working, config] = await Promise.all([
 		readWorkingState(repository.root),
 		loadConfig(repository.root, ctx.narrate),
@@ -26,9 +35,14 @@ export async function status(ctx: VerbContext, _input: Record<string, never>): P
 	]);
 	const configured = config.state === "valid" ? config.config : null;
 	const trunk = await resolveTrunk(repository.root, configured?.repository.trunk, ctx.env.DISCERN_TRUNK, { branches });
-	const counts = await countAgainstTrunk(repository.root, trunk, working?.head ?? null);
-
-	const [proof, lastRun, lastDone] = await Promise.all([readProof(repository.gitDir), readLastRun(repository.gitDir), readLastDone(repository.gitDir)]);
+	const [counts, fleet, proof, lastRun, lastDone, taskRecord] = await Promise.all([
+		countAgainstTrunk(repository.root, trunk, working?.head ?? null),
+		fleetless.then((none) => (none ? [] : readFleet(repository, trunk, { linkedOnly: true }))),
+		readProof(repository.gitDir),
+		readLastRun(repository.gitDir),
+		readLastDone(repository.gitDir),
+		task,
+	]);
 	const changes = working?.changes ?? [];
 	const data: StatusData = {
 		location: repository.location,
@@ -50,7 +64,7 @@ export async function status(ctx: VerbContext, _input: Record<string, never>): P
 		ahead: counts?.ahead ?? null,
 		behind: counts?.behind ?? null,
 		jobs: configured ? jobsByStage(configured) : emptyJobs(),
-		proof: proofState(proof, lastDone, {
+		proof: judgeProof(proof, lastDone, {
 			head: working?.head ?? null,
 			branch: working?.branch ?? null,
 			clean: changes.length === 0 && working !== null,
@@ -60,33 +74,11 @@ export async function status(ctx: VerbContext, _input: Record<string, never>): P
 		last_run: lastRun
 			? { verb: lastRun.verb, ok: lastRun.ok, failed_stage: lastRun.failed_stage, head: lastRun.head?.slice(0, 7) ?? null, time: lastRun.time, duration_s: lastRun.duration_s }
 			: null,
+		...(repository.location === "main" ? { worktrees: (fleet ?? []).map(toItem) } : { task: taskRecord ? { id: taskRecord.id, title: taskRecord.title, brief: taskRecord.brief === null ? null : clip(taskRecord.brief, 4000) } : null }),
 		next: { action: "", reason: "" },
 	};
 	data.next = nextAction(ctx.surface, data, describeConfig(config), working ? null : await gitProblem(repository.root));
 	return ok("status", summarize(data), data);
-}
-
-/** Does a green Proof cover exactly this HEAD, branch, clean tree and config, judged against the trunk as it is now? */
-function proofState(
-	proof: ProofRecord | null,
-	last: LastRun | null,
-	now: { head: string | null; branch: string | null; clean: boolean; digest: string | null; trunk: Trunk },
-): StatusData["proof"] {
-	const { head, clean } = now;
-	const judgedAgainst = proof?.judgement.trunk;
-	const current =
-		proof !== null &&
-		head !== null &&
-		proof.head === head &&
-		proof.branch === now.branch &&
-		clean &&
-		proof.config_digest === now.digest &&
-		judgedAgainst?.name === now.trunk.name &&
-		judgedAgainst?.sha === (now.trunk.sha ?? null);
-	if (proof && current) return { state: "honored", line: proof.line, failed_stage: null };
-	if (last && !last.ok && !last.standalone && last.head === head) return { state: "red", line: null, failed_stage: last.failed_stage };
-	if (proof) return { state: "stale", line: proof.line, failed_stage: null };
-	return { state: "missing", line: null, failed_stage: null };
 }
 
 /** Ahead/behind the trunk; when HEAD is the trunk's own commit the answer is known without asking git. */

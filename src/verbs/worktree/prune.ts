@@ -1,0 +1,114 @@
+import type * as v from "valibot";
+import type { VerbContext } from "../../contract/context.ts";
+import { asVerb, fail, ok, type PlanItem, type Result } from "../../contract/envelope.ts";
+import { readWorkingState } from "../../git/repository.ts";
+import { deleteBranchAt, removeWorktree } from "../../git/worktrees.ts";
+import { ref, sayFor } from "../../hints/refer.ts";
+import { clip } from "../../text/clip.ts";
+import { plural } from "../../text/plural.ts";
+import { oneLine } from "../../text/terminal.ts";
+import type { FleetWorktree } from "../../worktree/fleet.ts";
+import { destroyResources } from "../../worktree/resources.ts";
+import { readTask } from "../../worktree/task.ts";
+import { commandEnv, openFleet } from "./open.ts";
+import type { WorktreePruneData, WorktreePruneInput } from "./schema.ts";
+import { lockTarget } from "./target.ts";
+
+type PruneResult = Result<"worktree prune", WorktreePruneData>;
+
+/**
+ * `worktree prune`: remove the worktrees discern started whose work has
+ * landed (the branch tip is on the trunk) and that are clean. Everything
+ * else is listed as skipped with the reason; the main checkout never appears.
+ */
+export async function worktreePrune(ctx: VerbContext, input: v.InferOutput<typeof WorktreePruneInput>): Promise<PruneResult> {
+	const say = sayFor(ctx.surface);
+	const opened = await openFleet(ctx, "main");
+	if (!opened.ok) return asVerb("worktree prune", opened.refusal);
+	const { repository, fleet, trunk } = opened;
+	const linked = fleet.filter((worktree) => !worktree.main);
+	const chosen: FleetWorktree[] = [];
+	const data: WorktreePruneData = { removed: [], skipped: [], would_remove: [] };
+	for (const worktree of linked) {
+		const reason = whyKept(worktree, trunk.name);
+		if (reason) data.skipped.push({ ...named(worktree), reason });
+		else chosen.push(worktree);
+	}
+	data.would_remove = chosen.map((worktree) => worktree.path);
+	const plan: PlanItem[] = [
+		...chosen.map((worktree): PlanItem => ({ kind: "remove", label: worktree.path, disposition: "run", note: `${worktree.branch ?? "detached"}: landed and clean` })),
+		...data.skipped.map((skipped): PlanItem => ({ kind: "remove", label: skipped.path, disposition: "skip", note: skipped.reason })),
+	];
+	const kept = data.skipped.length > 0 ? ` ${plural(data.skipped.length, "worktree")} kept (see the reasons).` : "";
+	if (chosen.length === 0) return ok("worktree prune", `Nothing to prune: no worktree discern started has landed and is clean.${kept}`, data);
+	const would = `Would remove ${plural(chosen.length, "landed worktree")} and ${chosen.length === 1 ? "its branch" : "their branches"}.${kept}`;
+	if (input.dry_run) return ok("worktree prune", would, data, { dry_run: true, plan });
+	if (!input.yes) {
+		const preview = ok("worktree prune", would, data, { dry_run: true, plan, hints: [say`Run ${ref("worktree prune", { yes: true })} to remove them.`] });
+		if (!ctx.confirm) return preview;
+		if (!(await ctx.confirm(`Remove ${plural(chosen.length, "worktree")}?`, preview))) {
+			return ok("worktree prune", "Nothing removed.", data, { dry_run: true, plan, hints: [say`Run ${ref("worktree prune", { yes: true })} when you want them removed.`] });
+		}
+	}
+	let failedResources = 0;
+	for (const worktree of chosen) {
+		const outcome = await pruneOne(ctx, repository, worktree, trunk.name);
+		if (outcome === null) data.removed.push(named(worktree));
+		else {
+			data.skipped.push({ ...named(worktree), reason: outcome.reason });
+			if (outcome.resources) failedResources++;
+		}
+	}
+	data.would_remove = [];
+	const message = `Removed ${plural(data.removed.length, "worktree")}${data.skipped.length > 0 ? `; kept ${data.skipped.length}` : ""}.`;
+	if (failedResources > 0) {
+		return fail("worktree prune", "provisioned_resources", `${message} ${plural(failedResources, "worktree")} kept because its resources could not be destroyed.`, [
+			"Fix what the destroy commands need (the reasons are in `data.skipped`), then prune again.",
+		], { data });
+	}
+	return ok("worktree prune", message, data);
+}
+
+/** Why a worktree stays; null when prune may remove it. Ownership first: nothing else is judged for a worktree discern did not start. */
+function whyKept(worktree: FleetWorktree, trunk: string | null): string | null {
+	if (!worktree.task) return "discern did not start it (no task record in its git admin dir)";
+	if (!worktree.created_by_discern) return "its task record does not say discern created it";
+	if (worktree.branch === null) return "HEAD is detached";
+	if (worktree.task.branch !== worktree.branch) return `it is on \`${clip(worktree.branch)}\`, not the branch discern started it on`;
+	if (worktree.problem) return worktree.problem;
+	if (worktree.locked) return "git keeps it locked (`git worktree lock`)";
+	if (worktree.clean === null) return "git could not tell whether it is clean";
+	if (!worktree.clean) return "it has uncommitted changes";
+	if (worktree.ahead === null) return `discern could not tell whether the trunk${trunk ? ` \`${trunk}\`` : ""} holds its commits`;
+	if (worktree.ahead > 0) return `${plural(worktree.ahead, "commit")} not on the trunk yet`;
+	return null;
+}
+
+/** Remove one worktree under its own lock, judged again right before: null when removed, else why not. */
+async function pruneOne(ctx: VerbContext, repository: { root: string; commonDir: string; gitDir: string; location: "main" | "worktree" }, worktree: FleetWorktree, trunk: string | null): Promise<{ reason: string; resources?: true } | null> {
+	const locked = lockTarget(repository, worktree, "worktree prune");
+	if (!locked) return { reason: "git's admin files do not name it" };
+	if (!locked.ok) return { reason: "a discern run there holds its lock" };
+	try {
+		// Between the plan and now a person may have typed there: read it again.
+		const [now, task] = await Promise.all([readWorkingState(worktree.path), worktree.gitDir ? readTask(worktree.gitDir) : null]);
+		const again = whyKept({ ...worktree, task, created_by_discern: task?.created_by === "discern", clean: now ? now.changes.length === 0 : null, branch: now?.branch ?? null }, trunk);
+		if (again) return { reason: again };
+		if (now?.head !== worktree.head) return { reason: "its HEAD moved since the plan" };
+		if (worktree.id) {
+			const destroyed = await destroyResources(repository.commonDir, worktree.id, { cwd: worktree.path, env: commandEnv(ctx.env, { DISCERN_WORKTREE_ID: worktree.id }), signal: ctx.signal });
+			if (!destroyed.ok) return { reason: `resources not destroyed: ${destroyed.failed.map((failure) => `${failure.name} (${failure.message})`).join("; ")}`, resources: true };
+		}
+		const removed = await removeWorktree(repository.root, worktree.path);
+		if (!removed.ok) return { reason: `git could not remove it: ${clip(oneLine(removed.reason))}` };
+		// Landed work only: the branch holds nothing the trunk lacks, and it is deleted only while it still points at that tip.
+		if (worktree.branch && worktree.head) await deleteBranchAt(repository.root, worktree.branch, worktree.head);
+		return null;
+	} finally {
+		if (locked.ok) locked.lock.release();
+	}
+}
+
+function named(worktree: FleetWorktree): { path: string; branch: string | null; id: string | null } {
+	return { path: worktree.path, branch: worktree.branch, id: worktree.id };
+}

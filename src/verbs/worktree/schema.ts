@@ -1,0 +1,51 @@
+import * as v from "valibot";
+import { WorktreeItem } from "../../worktree/item.ts";
+
+const DryRun = v.optional(v.pipe(v.boolean(), v.description("Show what would happen; change nothing.")));
+
+export const WorktreeListInput = v.strictObject({});
+
+export const WorktreeTeardownInput = v.strictObject({ dry_run: DryRun });
+
+export const WorktreeDropInput = v.strictObject({
+	id: v.pipe(v.string(), v.minLength(1), v.maxLength(4096), v.description("The worktree: its task id, its branch, or its path.")),
+	force: v.optional(v.pipe(v.boolean(), v.description("Drop it even with uncommitted changes or commits the trunk lacks (its tip is saved first)."))),
+	dry_run: DryRun,
+});
+
+export const WorktreePruneInput = v.strictObject({
+	yes: v.optional(v.pipe(v.boolean(), v.description("Remove what the plan lists without asking."))),
+	dry_run: DryRun,
+});
+
+export const WorktreeListData = v.strictObject({
+	trunk: v.nullable(v.string()),
+	worktrees: v.array(WorktreeItem),
+});
+export type WorktreeListData = v.InferOutput<typeof WorktreeListData>;
+
+const Failed = v.array(v.strictObject({ name: v.string(), message: v.string() }));
+
+export const WorktreeTeardownData = v.strictObject({
+	id: v.nullable(v.string()),
+	path: v.string(),
+	destroyed: v.pipe(v.array(v.string()), v.description("Resources destroyed, in the order they were.")),
+	failed: Failed,
+});
+export type WorktreeTeardownData = v.InferOutput<typeof WorktreeTeardownData>;
+
+export const WorktreeDropData = v.strictObject({
+	worktree: WorktreeItem,
+	recovery_ref: v.pipe(v.nullable(v.string()), v.description("Where the branch tip was saved before anything was removed.")),
+	removed: v.boolean(),
+	branch_deleted: v.boolean(),
+	resources: v.strictObject({ destroyed: v.array(v.string()), failed: Failed }),
+});
+export type WorktreeDropData = v.InferOutput<typeof WorktreeDropData>;
+
+export const WorktreePruneData = v.strictObject({
+	removed: v.array(v.strictObject({ path: v.string(), branch: v.nullable(v.string()), id: v.nullable(v.string()) })),
+	skipped: v.array(v.strictObject({ path: v.string(), branch: v.nullable(v.string()), id: v.nullable(v.string()), reason: v.string() })),
+	would_remove: v.pipe(v.array(v.string()), v.description("Paths the plan removes (with --yes or a yes).")),
+});
+export type WorktreePruneData = v.InferOutput<typeof WorktreePruneData>;

@@ -1,0 +1,69 @@
+import { lstat, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type * as v from "valibot";
+import type { VerbContext } from "../../contract/context.ts";
+import { asVerb, fail, ok, type PlanItem, type Result } from "../../contract/envelope.ts";
+import { ref, sayFor } from "../../hints/refer.ts";
+import { openRepository } from "../../project/open.ts";
+import { clip } from "../../text/clip.ts";
+import { plural } from "../../text/plural.ts";
+import { destroyResources } from "../../worktree/resources.ts";
+import { readTask } from "../../worktree/task.ts";
+import { commandEnv } from "./open.ts";
+import type { WorktreeTeardownData, WorktreeTeardownInput } from "./schema.ts";
+
+/** `worktree teardown`: in a worktree, destroy the resources `start` created for it, newest first. */
+export async function worktreeTeardown(ctx: VerbContext, input: v.InferOutput<typeof WorktreeTeardownInput>): Promise<Result<"worktree teardown", WorktreeTeardownData>> {
+	const say = sayFor(ctx.surface);
+	const opened = await openRepository(ctx);
+	if (!opened.ok) return asVerb("worktree teardown", opened.refusal);
+	const { repository } = opened;
+	if (repository.location !== "worktree") {
+		return fail("worktree teardown", "not_in_worktree", "The main checkout has no resources of its own: teardown runs inside a worktree discern started.", [
+			say`Run it from inside the worktree; ${ref("worktree list")} shows where each one is.`,
+		]);
+	}
+	const task = await readTask(repository.gitDir);
+	const data: WorktreeTeardownData = { id: task?.id ?? null, path: repository.root, destroyed: [], failed: [] };
+	if (!task) return ok("worktree teardown", "This worktree has no task record, so discern created no resources for it.", data);
+	if (input.dry_run) {
+		const plan = await plannedDestroys(repository.commonDir, task.id);
+		return ok("worktree teardown", plan.some((item) => item.disposition === "run") ? `Would destroy ${plural(plan.filter((item) => item.disposition === "run").length, "resource")}, newest first.` : "No resources to destroy.", data, {
+			dry_run: true,
+			plan: plan.length > 0 ? plan : [{ kind: "destroy", label: "(no resources recorded)", disposition: "skip" }],
+		});
+	}
+	const outcome = await destroyResources(repository.commonDir, task.id, { cwd: repository.root, env: commandEnv(ctx.env, { DISCERN_WORKTREE_ID: task.id }), signal: ctx.signal });
+	const result: WorktreeTeardownData = { ...data, destroyed: outcome.destroyed, failed: outcome.failed };
+	if (!outcome.ok) {
+		const first = outcome.failed[0];
+		return fail("worktree teardown", "provisioned_resources", `${plural(outcome.failed.length, "resource")} could not be destroyed${first ? `; first: ${first.name}: ${first.message}` : ""}.`, [
+			"Fix what the destroy command needs, then run teardown again: what was destroyed is not destroyed twice.",
+		], { data: result });
+	}
+	return ok("worktree teardown", outcome.destroyed.length > 0 ? `Destroyed ${plural(outcome.destroyed.length, "resource")}: ${outcome.destroyed.join(", ")}.` : "No resources to destroy.", result);
+}
+
+/**
+ * What a teardown would destroy, newest first, from the ledger `start`
+ * writes (`<common>/discern/resources/<id>.json`). Read here only for the
+ * preview: the destroying itself is `destroyResources`'s.
+ */
+async function plannedDestroys(commonDir: string, id: string): Promise<PlanItem[]> {
+	const path = join(commonDir, "discern", "resources", `${id}.json`);
+	if (!/^[a-z0-9][a-z0-9-]{0,80}$/.test(id) || !(await lstat(path).catch(() => null))?.isFile()) return [];
+	try {
+		const ledger = JSON.parse(await readFile(path, "utf8")) as { entries?: unknown };
+		const entries = Array.isArray(ledger.entries) ? (ledger.entries as { name?: unknown; destroy?: unknown; state?: unknown }[]) : [];
+		return entries
+			.toReversed()
+			.map((entry) => ({
+				kind: "destroy",
+				label: clip(String(entry.name ?? "?")),
+				disposition: entry.state === "destroyed" ? ("skip" as const) : ("run" as const),
+				note: entry.state === "destroyed" ? "already destroyed" : clip(String(entry.destroy ?? "")),
+			}));
+	} catch {
+		return [{ kind: "destroy", label: "(ledger unreadable)", disposition: "skip", note: path }];
+	}
+}

@@ -1,0 +1,136 @@
+import { lstat } from "node:fs/promises";
+import { loadConfig } from "../config/load.ts";
+import { judgeProof, type ProofState } from "../gate/proof-state.ts";
+import { configDigest, readLastDone, readLastRun, readProof } from "../gate/state.ts";
+import { readWorkingState } from "../git/repository.ts";
+import type { Trunk } from "../git/trunk.ts";
+import { aheadBehindOf, commitTimes, type ListedWorktree, listWorktrees } from "../git/worktrees.ts";
+import { readTask, type TaskRecord } from "./task.ts";
+
+/** One worktree of the fleet, as `worktree list` and the main checkout's `status` report it. */
+export interface FleetWorktree {
+	/** The task id from its task record; null for a worktree discern did not start. */
+	id: string | null;
+	title: string | null;
+	branch: string | null;
+	path: string;
+	/** Full sha of HEAD; null when unborn or unreadable. */
+	head: string | null;
+	main: boolean;
+	/** Its own git admin dir; null when git's admin files do not name it. */
+	gitDir: string | null;
+	/** `start` made it: its task record (in the admin dir, out of any branch's reach) says so. */
+	created_by_discern: boolean;
+	task: TaskRecord | null;
+	/** Tracked and untracked changes counted; null when git could not tell (never read as clean). */
+	clean: boolean | null;
+	changes: number | null;
+	ahead: number | null;
+	behind: number | null;
+	proof: ProofState;
+	/** Latest of the HEAD commit's time and the last gate run here. */
+	last_activity: string | null;
+	/** Why its folder cannot be read (gone, a symlink, not a folder); null when it can. */
+	problem: string | null;
+	/** Locked with `git worktree lock`: git itself keeps it. */
+	locked: boolean;
+}
+
+/** How many worktrees are read at once: each costs a few processes. */
+const CONCURRENCY = 4;
+
+/**
+ * Every worktree of the repository (the main checkout first), each read
+ * on its own: its tree, its config's digest, its Proof and last run, its
+ * task, and its distance from the trunk. Null when git could not list them.
+ */
+export async function readFleet(where: { root: string; commonDir: string }, trunk: Trunk, options: { linkedOnly?: boolean } = {}): Promise<FleetWorktree[] | null> {
+	const listed = await listWorktrees(where.root, where.commonDir);
+	if (!listed) return null;
+	const read = await mapBounded(
+		listed.filter((worktree) => !worktree.bare && !(options.linkedOnly && worktree.main)),
+		CONCURRENCY,
+		(worktree) => readOne(where.root, worktree, trunk),
+	);
+	const times = await commitTimes(where.root, read.flatMap((entry) => (entry.head ? [entry.head] : [])));
+	for (const entry of read) entry.last_activity = latest(entry.head ? times.get(entry.head) : undefined, entry.last_activity);
+	return read;
+}
+
+async function readOne(root: string, worktree: ListedWorktree, trunk: Trunk): Promise<FleetWorktree> {
+	const gitDir = worktree.gitDir;
+	const [problem, task, proof, lastDone, lastRun] = await Promise.all([
+		folderProblem(worktree.path, worktree.prunable),
+		gitDir ? readTask(gitDir) : null,
+		gitDir ? readProof(gitDir) : null,
+		gitDir ? readLastDone(gitDir) : null,
+		gitDir ? readLastRun(gitDir) : null,
+	]);
+	const [working, config, counts] = await Promise.all([
+		problem ? null : readWorkingState(worktree.path),
+		problem ? null : loadConfig(worktree.path),
+		trunk.exists && trunk.name && worktree.head ? distance(root, trunk, worktree.head) : null,
+	]);
+	const head = working ? working.head : worktree.head;
+	const branch = working ? working.branch : worktree.branch;
+	const clean = working ? working.changes.length === 0 : null;
+	return {
+		id: task?.id ?? null,
+		title: task?.title ?? null,
+		branch,
+		path: worktree.path,
+		head,
+		main: worktree.main,
+		gitDir,
+		created_by_discern: task?.created_by === "discern",
+		task,
+		clean,
+		changes: working ? working.changes.length : null,
+		ahead: counts?.ahead ?? null,
+		behind: counts?.behind ?? null,
+		proof: judgeProof(proof, lastDone, {
+			head,
+			branch,
+			clean: clean === true,
+			digest: config?.state === "valid" ? configDigest(JSON.stringify(config.config)) : null,
+			trunk,
+		}),
+		last_activity: lastRun?.time ?? null,
+		problem,
+		locked: worktree.locked,
+	};
+}
+
+async function distance(root: string, trunk: Trunk, head: string): Promise<{ ahead: number; behind: number } | null> {
+	if (trunk.sha === head) return { ahead: 0, behind: 0 };
+	return aheadBehindOf(root, `refs/heads/${trunk.name}`, head);
+}
+
+/** A worktree folder discern will not read or remove through: gone, or not a plain folder (a symlink may lead anywhere). */
+async function folderProblem(path: string, prunable: boolean): Promise<string | null> {
+	const info = await lstat(path).catch(() => null);
+	if (!info) return prunable ? "its folder is gone (git marks it prunable)" : "its folder is gone";
+	if (info.isSymbolicLink()) return "its folder is a symlink";
+	if (!info.isDirectory()) return "its path is not a folder";
+	return null;
+}
+
+function latest(a: string | null | undefined, b: string | null | undefined): string | null {
+	if (!a) return b ?? null;
+	if (!b) return a;
+	return Date.parse(a) >= Date.parse(b) ? a : b;
+}
+
+/** `fn` over `items`, at most `limit` at a time, results in input order. */
+export async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+	const results: R[] = new Array(items.length);
+	let next = 0;
+	const worker = async () => {
+		while (next < items.length) {
+			const index = next++;
+			results[index] = await fn(items[index] as T);
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+	return results;
+}

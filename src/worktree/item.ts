@@ -1,0 +1,37 @@
+import * as v from "valibot";
+import { PROOF_STATES } from "../gate/proof-state.ts";
+import type { FleetWorktree } from "./fleet.ts";
+
+/** One worktree as a result reports it: small, typed, the same in `worktree list` and `status`. */
+export const WorktreeItem = v.strictObject({
+	id: v.pipe(v.nullable(v.string()), v.description("The task id `start` gave it; null for a worktree discern did not start.")),
+	title: v.nullable(v.string()),
+	branch: v.pipe(v.nullable(v.string()), v.description("null when HEAD is detached.")),
+	path: v.string(),
+	main: v.pipe(v.boolean(), v.description("The main checkout (never dropped or pruned).")),
+	created_by_discern: v.pipe(v.boolean(), v.description("`start` made it (its task record, in git's admin dir, says so).")),
+	clean: v.pipe(v.nullable(v.boolean()), v.description("No tracked or untracked changes; null when git could not tell.")),
+	ahead: v.pipe(v.nullable(v.number()), v.description("Commits not on the trunk; 0 means its work has landed.")),
+	behind: v.pipe(v.nullable(v.number()), v.description("Trunk commits it lacks.")),
+	proof: v.pipe(v.picklist(PROOF_STATES), v.description("Its Proof, judged as `status` judges one checkout.")),
+	last_activity: v.pipe(v.nullable(v.string()), v.description("Latest of its HEAD commit's time and its last gate run (ISO 8601).")),
+	problem: v.pipe(v.nullable(v.string()), v.description("Why its folder cannot be read; null when it can.")),
+});
+export type WorktreeItem = v.InferOutput<typeof WorktreeItem>;
+
+export function toItem(worktree: FleetWorktree): WorktreeItem {
+	return {
+		id: worktree.id,
+		title: worktree.title,
+		branch: worktree.branch,
+		path: worktree.path,
+		main: worktree.main,
+		created_by_discern: worktree.created_by_discern,
+		clean: worktree.clean,
+		ahead: worktree.ahead,
+		behind: worktree.behind,
+		proof: worktree.proof.state,
+		last_activity: worktree.last_activity,
+		problem: worktree.problem,
+	};
+}

@@ -1,0 +1,245 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { AnyResult } from "../../src/contract/envelope.ts";
+import type { WorktreeDropData, WorktreeListData, WorktreePruneData, WorktreeTeardownData } from "../../src/verbs/worktree/schema.ts";
+import { invokeVerb } from "../helpers/invoke.ts";
+import { BASIC_CONFIG, makeRepo, runGit, type TestRepo } from "../helpers/repo.ts";
+
+const made: string[] = [];
+afterEach(async () => {
+	await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function repo(): Promise<TestRepo> {
+	const r = await makeRepo({ config: BASIC_CONFIG });
+	made.push(r.root, `${r.root}.wt`);
+	return r;
+}
+
+/** A linked worktree on a new branch, optionally with the task record `start` would write. */
+async function worktree(r: TestRepo, name: string, options: { task?: boolean | Record<string, unknown>; commits?: number } = {}): Promise<string> {
+	const path = join(`${r.root}.wt`, name);
+	await r.git("worktree", "add", "-q", "-b", `agent/${name}`, path);
+	for (let i = 0; i < (options.commits ?? 0); i++) {
+		await writeFile(join(path, `${name}-${i}.txt`), String(i));
+		await runGit(path, ["add", "-A"]);
+		await runGit(path, ["commit", "-q", "-m", `${name} ${i}`]);
+	}
+	if (options.task) {
+		const gitDir = (await runGit(path, ["rev-parse", "--path-format=absolute", "--git-dir"])).trim();
+		await mkdir(join(gitDir, "discern"), { recursive: true });
+		const record = { version: 1, id: `${name}-a1b2c3`, title: `Task ${name}`, brief: "do it", branch: `agent/${name}`, base: "main", from: "main", created_at: "2026-01-01T00:00:00Z", created_by: "discern" };
+		await writeFile(join(gitDir, "discern", "task.json"), JSON.stringify({ ...record, ...(typeof options.task === "object" ? options.task : {}) }));
+	}
+	return path;
+}
+
+const ctxAt = (r: TestRepo, cwd = r.root) => r.ctx({ cwd });
+
+function dataOf<T>(result: AnyResult): T {
+	if (!result.data) throw new Error(`no data: ${result.message}`);
+	return result.data as T;
+}
+
+describe("worktree list", () => {
+	test("every worktree with its task, tree, distance from the trunk and Proof", async () => {
+		const r = await repo();
+		await worktree(r, "ahead", { task: true, commits: 2 });
+		const dirty = await worktree(r, "dirty");
+		await writeFile(join(dirty, "scratch.txt"), "untracked");
+		await worktree(r, "behind");
+		await r.write("more.txt", "x");
+		await r.commitAll("trunk moves");
+		const result = await invokeVerb("worktree list", ctxAt(r));
+		expect(result.ok).toBe(true);
+		const data = dataOf<WorktreeListData>(result);
+		expect(data.trunk).toBe("main");
+		const byBranch = Object.fromEntries(data.worktrees.map((w) => [w.branch, w]));
+		expect(byBranch.main).toMatchObject({ main: true, clean: true, ahead: 0, behind: 0 });
+		expect(byBranch["agent/ahead"]).toMatchObject({ id: "ahead-a1b2c3", title: "Task ahead", created_by_discern: true, clean: true, ahead: 2, behind: 1, proof: "missing" });
+		expect(byBranch["agent/dirty"]).toMatchObject({ id: null, created_by_discern: false, clean: false, ahead: 0, behind: 1 });
+		expect(byBranch["agent/behind"]).toMatchObject({ clean: true, ahead: 0, behind: 1 });
+		expect(byBranch["agent/ahead"]?.last_activity).toBeString();
+	});
+
+	test("a worktree's Proof is judged as status judges it: green on its HEAD → honored", async () => {
+		const r = await repo();
+		const path = await worktree(r, "proven", { task: true, commits: 1 });
+		const done = await invokeVerb("done", r.ctx({ cwd: path }));
+		expect(done.ok).toBe(true);
+		const data = dataOf<WorktreeListData>(await invokeVerb("worktree list", ctxAt(r)));
+		expect(data.worktrees.find((w) => w.branch === "agent/proven")?.proof).toBe("honored");
+		// A new commit there makes it stale.
+		await writeFile(join(path, "later.txt"), "x");
+		await runGit(path, ["add", "-A"]);
+		await runGit(path, ["commit", "-q", "-m", "later"]);
+		const again = dataOf<WorktreeListData>(await invokeVerb("worktree list", ctxAt(r)));
+		expect(again.worktrees.find((w) => w.branch === "agent/proven")?.proof).toBe("stale");
+	});
+});
+
+describe("worktree drop", () => {
+	test("refuses in a worktree, an unknown id suggests the nearest", async () => {
+		const r = await repo();
+		const path = await worktree(r, "one", { task: true });
+		const inside = await invokeVerb("worktree drop", r.ctx({ cwd: path }), { id: "one-a1b2c3" });
+		expect(inside).toMatchObject({ ok: false, error: "not_main_checkout" });
+		const unknown = await invokeVerb("worktree drop", ctxAt(r), { id: "one-a1b2c4" });
+		expect(unknown).toMatchObject({ ok: false, error: "unknown_target" });
+		expect(unknown.ok ? [] : unknown.hints).toContain("Did you mean `discern worktree drop one-a1b2c3`?");
+		for (const id of ["--force", "-f", "../x", "..", "main"]) {
+			const odd = await invokeVerb("worktree drop", ctxAt(r), { id });
+			expect(odd.ok).toBe(false);
+		}
+		// The main checkout, by path, is never dropped.
+		expect(await invokeVerb("worktree drop", ctxAt(r), { id: r.root })).toMatchObject({ ok: false, error: "invalid_arguments" });
+		expect((await r.git("worktree", "list")).split("\n").filter(Boolean)).toHaveLength(2);
+	});
+
+	test("refuses uncommitted changes and unlanded commits without --force", async () => {
+		const r = await repo();
+		const dirty = await worktree(r, "dirty");
+		await writeFile(join(dirty, "scratch.txt"), "x");
+		await worktree(r, "unlanded", { commits: 1 });
+		expect(await invokeVerb("worktree drop", ctxAt(r), { id: "agent/dirty" })).toMatchObject({ ok: false, error: "dirty_worktree" });
+		expect(await invokeVerb("worktree drop", ctxAt(r), { id: "agent/unlanded" })).toMatchObject({ ok: false, error: "active_worktrees" });
+		expect(await r.git("for-each-ref", "refs/discern")).toBe("");
+		expect((await r.git("worktree", "list")).split("\n").filter(Boolean)).toHaveLength(3);
+	});
+
+	test("--force saves the tip under refs/discern/recovery/ first, then removes the worktree and its branch", async () => {
+		const r = await repo();
+		const path = await worktree(r, "gone", { task: true, commits: 1 });
+		await writeFile(join(path, "uncommitted.txt"), "x");
+		const tip = (await runGit(path, ["rev-parse", "HEAD"])).trim();
+		const preview = await invokeVerb("worktree drop", ctxAt(r), { id: "gone-a1b2c3", force: true, dry_run: true });
+		expect(preview).toMatchObject({ ok: true, dry_run: true });
+		expect(await r.git("for-each-ref", "refs/discern")).toBe("");
+		const result = await invokeVerb("worktree drop", ctxAt(r), { id: path, force: true });
+		expect(result.ok).toBe(true);
+		const data = dataOf<WorktreeDropData>(result);
+		expect(data.recovery_ref).toMatch(/^refs\/discern\/recovery\/agent\/gone-\d{8}T\d{6}Z$/);
+		expect(result.message).toContain(data.recovery_ref ?? "?");
+		expect(result.message).toContain(`git branch agent/gone ${data.recovery_ref}`);
+		expect((await r.git("rev-parse", data.recovery_ref ?? "")).trim()).toBe(tip);
+		expect((await r.git("cat-file", "-t", tip)).trim()).toBe("commit");
+		expect(await r.git("branch", "--list", "agent/gone")).toBe("");
+		expect((await r.git("worktree", "list")).split("\n").filter(Boolean)).toHaveLength(1);
+		expect(data).toMatchObject({ removed: true, branch_deleted: true });
+	});
+
+	test("a worktree whose folder was replaced by a symlink is never removed through it", async () => {
+		const r = await repo();
+		const path = await worktree(r, "linked");
+		const elsewhere = `${r.root}.wt/elsewhere`;
+		await mkdir(elsewhere, { recursive: true });
+		await writeFile(join(elsewhere, "precious.txt"), "keep me");
+		await rm(path, { recursive: true, force: true });
+		await symlink(elsewhere, path);
+		const result = await invokeVerb("worktree drop", ctxAt(r), { id: "agent/linked", force: true });
+		expect(result).toMatchObject({ ok: false, error: "write_denied" });
+		expect(await readFile(join(elsewhere, "precious.txt"), "utf8")).toBe("keep me");
+	});
+});
+
+describe("worktree prune", () => {
+	async function fleet() {
+		const r = await repo();
+		const landed = await worktree(r, "landed", { task: true, commits: 1 });
+		await r.git("merge", "-q", "--ff-only", "agent/landed");
+		const dirtyLanded = await worktree(r, "dirtylanded", { task: true });
+		await writeFile(join(dirtyLanded, "scratch.txt"), "x");
+		await worktree(r, "unlanded", { task: true, commits: 1 });
+		await worktree(r, "foreign"); // landed and clean, but discern did not start it
+		await worktree(r, "forged", { task: { created_by: "someone" } });
+		await worktree(r, "switched", { task: { branch: "agent/other" } });
+		return { r, landed };
+	}
+
+	test("without --yes and without a terminal: the plan, as a dry run that says to pass --yes", async () => {
+		const { r, landed } = await fleet();
+		const result = await invokeVerb("worktree prune", ctxAt(r), {});
+		expect(result).toMatchObject({ ok: true, dry_run: true });
+		expect(result.hints?.join(" ")).toContain("discern worktree prune --yes");
+		const data = dataOf<WorktreePruneData>(result);
+		expect(data.would_remove).toEqual([landed]);
+		expect((await r.git("worktree", "list")).split("\n").filter(Boolean)).toHaveLength(7);
+	});
+
+	test("--yes removes only clean, landed worktrees discern started; the others are kept with their reasons", async () => {
+		const { r, landed } = await fleet();
+		const result = await invokeVerb("worktree prune", ctxAt(r), { yes: true });
+		expect(result.ok).toBe(true);
+		const data = dataOf<WorktreePruneData>(result);
+		expect(data.removed.map((entry) => entry.path)).toEqual([landed]);
+		const reasons = Object.fromEntries(data.skipped.map((entry) => [entry.branch, entry.reason]));
+		expect(reasons["agent/dirtylanded"]).toContain("uncommitted");
+		expect(reasons["agent/unlanded"]).toContain("not on the trunk");
+		expect(reasons["agent/foreign"]).toContain("did not start it");
+		// A record not written by discern does not parse as a task record at all.
+		expect(reasons["agent/forged"]).toContain("did not start it");
+		expect(reasons["agent/switched"]).toContain("not the branch discern started it on");
+		expect(reasons.main).toBeUndefined();
+		expect(await r.git("branch", "--list", "agent/landed")).toBe("");
+		const left = (await r.git("worktree", "list")).split("\n").filter(Boolean);
+		expect(left).toHaveLength(6);
+		expect(left[0]).toContain(r.root);
+	});
+
+	test("a terminal's yes is the consent; a no removes nothing", async () => {
+		const { r } = await fleet();
+		const asked: string[] = [];
+		const no = await invokeVerb("worktree prune", r.ctx({ confirm: async (question) => (asked.push(question), false) }), {});
+		expect(no).toMatchObject({ ok: true, dry_run: true });
+		expect(asked).toEqual(["Remove 1 worktree?"]);
+		const yes = await invokeVerb("worktree prune", r.ctx({ confirm: async () => true }), {});
+		expect(dataOf<WorktreePruneData>(yes).removed).toHaveLength(1);
+	});
+
+	test("refuses in a linked worktree", async () => {
+		const r = await repo();
+		const path = await worktree(r, "one", { task: true });
+		expect(await invokeVerb("worktree prune", r.ctx({ cwd: path }), { yes: true })).toMatchObject({ ok: false, error: "not_main_checkout" });
+	});
+});
+
+describe("worktree teardown", () => {
+	test("destroys the ledger's resources newest first, then removes the ledger; refuses in the main checkout", async () => {
+		const r = await repo();
+		const path = await worktree(r, "res", { task: true });
+		const log = join(`${r.root}.wt`, "order.log");
+		const ledgerDir = join(r.root, ".git", "discern", "resources");
+		await mkdir(ledgerDir, { recursive: true });
+		const entry = (name: string) => ({ name, create: "true", destroy: `echo ${name} >> '${log}'`, state: "created" });
+		await writeFile(join(ledgerDir, "res-a1b2c3.json"), JSON.stringify({ version: 1, id: "res-a1b2c3", worktree: path, entries: [entry("db"), entry("cache"), entry("queue")] }));
+		expect(await invokeVerb("worktree teardown", ctxAt(r), {})).toMatchObject({ ok: false, error: "not_in_worktree" });
+		const preview = await invokeVerb("worktree teardown", r.ctx({ cwd: path }), { dry_run: true });
+		expect(preview.ok && preview.plan?.map((item) => item.label)).toEqual(["queue", "cache", "db"]);
+		const result = await invokeVerb("worktree teardown", r.ctx({ cwd: path }), {});
+		expect(result.ok).toBe(true);
+		expect(dataOf<WorktreeTeardownData>(result).destroyed).toEqual(["queue", "cache", "db"]);
+		expect(await readFile(log, "utf8")).toBe("queue\ncache\ndb\n");
+		expect(await Bun.file(join(ledgerDir, "res-a1b2c3.json")).exists()).toBe(false);
+	});
+
+	test("a failing destroy is reported (provisioned_resources) and a second run does not destroy twice", async () => {
+		const r = await repo();
+		const path = await worktree(r, "res", { task: true });
+		const log = join(`${r.root}.wt`, "order.log");
+		const flag = join(`${r.root}.wt`, "fixed");
+		const ledgerDir = join(r.root, ".git", "discern", "resources");
+		await mkdir(ledgerDir, { recursive: true });
+		await writeFile(
+			join(ledgerDir, "res-a1b2c3.json"),
+			JSON.stringify({ version: 1, id: "res-a1b2c3", worktree: path, entries: [
+				{ name: "stubborn", create: "true", destroy: `test -e '${flag}' && echo stubborn >> '${log}'`, state: "created" },
+				{ name: "easy", create: "true", destroy: `echo easy >> '${log}'`, state: "created" },
+			] }),
+		);
+		expect(await invokeVerb("worktree teardown", r.ctx({ cwd: path }), {})).toMatchObject({ ok: false, error: "provisioned_resources" });
+		await writeFile(flag, "");
+		expect((await invokeVerb("worktree teardown", r.ctx({ cwd: path }), {})).ok).toBe(true);
+		expect(await readFile(log, "utf8")).toBe("easy\nstubborn\n");
+	});
+});
