@@ -11,7 +11,7 @@ import { CODE_MARKER } from "../scopes/classify.ts";
 import type { ConfigIssue } from "./issue.ts";
 
 export type { ConfigIssue };
-import { indexKeyPositions, type Position, positionOf } from "./locate.ts";
+import { indexKeyPositions, type Position, positionOf } from "../edit/toml.ts";
 import { CommandList, DiscernConfig, JobTable, KNOWN_JOB_STAGES, knownStage, RESERVED_NAMES, STAGES } from "./schema.ts";
 
 export const CONFIG_FILE = "discern.toml";

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { setKey, tomlValue } from "../../src/config/edit.ts";
+import { setKey } from "../../src/edit/toml.ts";
+import { tomlValue } from "../../src/verbs/config/value.ts";
 import { parseConfig } from "../../src/config/load.ts";
 
 const SOURCE = `# discern.toml for the shop
