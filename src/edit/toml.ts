@@ -18,8 +18,11 @@ import { parse, parseDocument, patch } from "@decimalturn/toml-patch";
  * table's last key. Both are covered by tests/edit/toml.test.ts.
  */
 export type TomlEdit =
-	/** `line` is where the key is written (1-based); `before` is null for a new key. */
-	| { ok: true; text: string; line: number; before: string | null; after: string }
+	/**
+	 * `line` is where the key is written (1-based); `before` is null for a new key; `via` says
+	 * whether toml-patch made the edit or the fallback did (the tests hold each case to one).
+	 */
+	| { ok: true; text: string; line: number; before: string | null; after: string; via: "toml-patch" | "fallback" }
 	| { ok: false; reason: string };
 
 export interface Position {
@@ -123,7 +126,7 @@ export function setKey(source: string, path: readonly string[], valueText: strin
 
 	const span = existing ? spanOf(lines, existing.node.value.loc) : null;
 	const patched = finalNewline(source, libraryPatch(source, updated));
-	const fits = patched !== null && (span ? onlyInside(source, patched, span) : onlyInserted(source, patched)) && Bun.deepEquals(valueAt(patched, path), value);
+	const fits = patched !== null && (span ? onlyInside(source, patched, span) : onlyInserted(source, patched) && placedUnder(tree, patched, path)) && Bun.deepEquals(valueAt(patched, path), value);
 	const text = fits ? patched : span ? `${source.slice(0, span[0])}${valueText}${source.slice(span[1])}` : insertLine(source, lines, tree, parent, path.at(-1) ?? "", valueText);
 	if (text === null) return { ok: false, reason: `\`${key}\` cannot be added without rewriting other lines; add it by hand` };
 	const after = readTree(text).written.find((entry) => entry.path.join(".") === key);
@@ -135,6 +138,7 @@ export function setKey(source: string, path: readonly string[], valueText: strin
 		line: after.node.loc.start.line,
 		before: span ? source.slice(span[0], span[1]) : null,
 		after: text.slice(afterSpan[0], afterSpan[1]),
+		via: fits ? "toml-patch" : "fallback",
 	};
 }
 
@@ -201,6 +205,20 @@ function readTree(source: string, visit?: (path: string[], node: Node) => void):
 		} else keyValues([block], [], [], false);
 	}
 	return tree;
+}
+
+/**
+ * A new key is written as `leaf = value` under its own `[parent]` header or
+ * inside the inline table it belongs to — not as a dotted key at the root
+ * (what toml-patch writes for a table that exists only through `[parent.sub]`)
+ * nor as a new inline table of inline tables (`resources = { db = { … } }`).
+ */
+function placedUnder(before: Tree, text: string, path: readonly string[]): boolean {
+	const parent = path.slice(0, -1).join(".");
+	const entry = readTree(text).written.find((written) => written.path.join(".") === path.join("."));
+	if (!entry) return false;
+	if (entry.inline) return before.written.some((written) => written.path.join(".") === parent && written.node.value.type === "InlineTable");
+	return entry.table.join(".") === parent && entry.path.length === entry.table.length + 1;
 }
 
 function libraryPatch(source: string, updated: unknown): string | null {
