@@ -66,7 +66,12 @@ export function parseConfig(bytes: Uint8Array | string): ParseOutcome {
 		}
 		return { ok: false, issues: [{ message: `TOML syntax: ${clip(error instanceof Error ? error.message : String(error))}` }] };
 	}
-	const positions = indexKeyPositions(source);
+	// Positions take a second parse with a syntax tree: only a config with problems needs them.
+	const first = validate(raw, new Map());
+	return first.ok ? first : validate(raw, indexKeyPositions(source));
+}
+
+function validate(raw: unknown, positions: Map<string, Position>): ParseOutcome {
 	const misplaced = arraysWhereTablesBelong(raw, DiscernConfig, []);
 	const issues: ConfigIssue[] = misplaced.map((path) => {
 		const at = positionOf(positions, path);
