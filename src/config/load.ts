@@ -11,7 +11,7 @@ import { CODE_MARKER } from "../scopes/classify.ts";
 import type { ConfigIssue } from "./issue.ts";
 
 export type { ConfigIssue };
-import { indexKeyPositions, type Position, positionOf } from "./locate.ts";
+import { indexKeyPositions, type Position, positionOf } from "../edit/toml.ts";
 import { CommandList, DiscernConfig, JobTable, KNOWN_JOB_STAGES, knownStage, RESERVED_NAMES, STAGES } from "./schema.ts";
 
 export const CONFIG_FILE = "discern.toml";
@@ -66,7 +66,12 @@ export function parseConfig(bytes: Uint8Array | string): ParseOutcome {
 		}
 		return { ok: false, issues: [{ message: `TOML syntax: ${clip(error instanceof Error ? error.message : String(error))}` }] };
 	}
-	const positions = indexKeyPositions(source);
+	// Positions take a second parse with a syntax tree: only a config with problems needs them.
+	const first = validate(raw, new Map());
+	return first.ok ? first : validate(raw, indexKeyPositions(source));
+}
+
+function validate(raw: unknown, positions: Map<string, Position>): ParseOutcome {
 	const misplaced = arraysWhereTablesBelong(raw, DiscernConfig, []);
 	const issues: ConfigIssue[] = misplaced.map((path) => {
 		const at = positionOf(positions, path);

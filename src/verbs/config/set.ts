@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
 import { fail, ok, type Result } from "../../contract/envelope.ts";
-import { setKey, stringifyString, tomlValue } from "../../config/edit.ts";
+import { setKey } from "../../edit/toml.ts";
 import { CONFIG_FILE, parseConfig } from "../../config/load.ts";
 import { WriteDeniedError, writeFileAtomic } from "../../platform/files.ts";
 import { clip } from "../../text/clip.ts";
@@ -8,6 +8,7 @@ import type { ConfigData } from "./schema.ts";
 import { noun, plural } from "../../text/plural.ts";
 import { endSentence } from "../../text/sentence.ts";
 import { ref, sayFor, type Surface } from "../../hints/refer.ts";
+import { stringifyString, tomlValue } from "./value.ts";
 
 const BOM = "\uFEFF";
 
