@@ -35,7 +35,8 @@ export async function map(ctx: VerbContext, input: v.InferOutput<typeof MapInput
 				hints: [say`Create \`${clip(folder.dir)}README.md\` and one folder per region of the code; ${ref("docs", { target: "map" })} explains the layout.`],
 			});
 		}
-		return fail("map", "unknown_target", `There is no map folder at \`${clip(folder.dir)}\`, so no page \`${clip(input.target ?? "")}\`.`, [
+		const what = input.target === undefined ? "nothing to search" : `no page \`${clip(input.target)}\``;
+		return fail("map", "unknown_target", `There is no map folder at \`${clip(folder.dir)}\`, so ${what}.`, [
 			say`Run ${ref("map")} to see where the map belongs.`,
 		]);
 	}

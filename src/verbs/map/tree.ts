@@ -18,6 +18,8 @@ export const MAX_PAGE_BYTES = 256 * 1024;
 /** Bytes read in all by one digest or search; pages beyond it count but are not read. */
 const MAX_TOTAL_BYTES = 64 * 1024 * 1024;
 const MAX_DEPTH = 32;
+/** Folders read in all by one walk (links can make a small tree look large). */
+const MAX_FOLDERS = 10_000;
 
 export interface MapFolder {
 	/** The map folder as configured, relative to the root, with a trailing slash (`docs/map/`). */
@@ -63,12 +65,16 @@ export function targetOf(rel: string): string {
 	return bare.replace(/\/readme$/i, "");
 }
 
-/** Every `.md` page under the map, in a stable order. Symlinks count only when they resolve inside the map. */
+/**
+ * Every `.md` page under the map, in a stable order. A symlink counts only
+ * when it resolves inside the map; a linked folder is walked under its own
+ * name unless it leads back into a folder being walked (a loop).
+ */
 export async function walkMap(folder: MapFolder): Promise<PageFile[]> {
 	const pages: PageFile[] = [];
-	const seen = new Set<string>([folder.real]);
-	const visit = async (real: string, rel: string, depth: number): Promise<void> => {
-		if (depth > MAX_DEPTH) return;
+	let folders = 0;
+	const visit = async (real: string, rel: string, ancestors: readonly string[]): Promise<void> => {
+		if (ancestors.length > MAX_DEPTH || ++folders > MAX_FOLDERS) return;
 		const entries = await readdir(real, { withFileTypes: true }).catch(() => []);
 		entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 		for (const entry of entries) {
@@ -88,16 +94,15 @@ export async function walkMap(folder: MapFolder): Promise<PageFile[]> {
 				target = resolved;
 			}
 			if (isDir) {
-				if (seen.has(target)) continue;
-				seen.add(target);
-				await visit(target, childRel, depth + 1);
+				if (ancestors.includes(target) || target === real) continue;
+				await visit(target, childRel, [...ancestors, real]);
 			} else if (isFile && /\.md$/i.test(entry.name)) {
 				const slash = childRel.indexOf("/");
 				pages.push({ target: targetOf(childRel), rel: childRel, real: target, region: slash < 0 ? null : childRel.slice(0, slash) });
 			}
 		}
 	};
-	await visit(folder.real, "", 0);
+	await visit(folder.real, "", []);
 	return pages;
 }
 
