@@ -45,7 +45,7 @@ export async function map(ctx: VerbContext, input: v.InferOutput<typeof MapInput
 	if (input.target !== undefined) return page(ctx, folder.folder, pages, input.target);
 	const regions = await digest(root, folder.folder, pages, ctx.signal);
 	const stale = regions.filter((region) => (region.commits_since ?? 0) > 0).length;
-	const staleNote = stale > 0 ? `; ${plural(stale, "region")} ${noun(stale, "links", "link")} to code changed since its pages last did` : "";
+	const staleNote = stale > 0 ? `; in ${stale} of them, code the pages link to changed after the pages did` : "";
 	return ok("map", `${plural(regions.length, "region")} in \`${clip(folder.folder.dir)}\`${staleNote}.`, { mode: "digest", dir: folder.folder.dir, regions }, {
 		hints: [say`Read a region or page with ${ref("map", { target: "TARGET" })}, or search with ${ref("map", { search: "WORDS" })}.`],
 	});
