@@ -6,6 +6,7 @@ import { doneVerb } from "./verbs/done/verb.ts";
 import { impactVerb } from "./verbs/impact/verb.ts";
 import { doctorVerb } from "./verbs/doctor/verb.ts";
 import { docsVerb } from "./verbs/docs/verb.ts";
+import { mapVerb } from "./verbs/map/verb.ts";
 import { setupVerb, setupVerifyVerb } from "./verbs/setup/verb.ts";
 import { configGetVerb, configSetVerb, configValidateVerb } from "./verbs/config/verb.ts";
 import { worktreeDropVerb, worktreeListVerb, worktreePruneVerb, worktreeTeardownVerb } from "./verbs/worktree/verb.ts";
@@ -32,6 +33,7 @@ export const VERBS = [
 	impactVerb,
 	doctorVerb,
 	docsVerb,
+	mapVerb,
 	setupVerb,
 	setupVerifyVerb,
 	configGetVerb,

@@ -5,12 +5,13 @@ import page2 from "../../docs/envelope.md" with { type: "text" };
 import page3 from "../../docs/gate.md" with { type: "text" };
 import page4 from "../../docs/getting-started.md" with { type: "text" };
 import page5 from "../../docs/loop.md" with { type: "text" };
-import page6 from "../../docs/mcp.md" with { type: "text" };
-import page7 from "../../docs/mcp/claude-code.md" with { type: "text" };
-import page8 from "../../docs/mcp/codex.md" with { type: "text" };
-import page9 from "../../docs/mcp/cursor.md" with { type: "text" };
-import page10 from "../../docs/mcp/gemini.md" with { type: "text" };
-import page11 from "../../docs/mcp/vscode.md" with { type: "text" };
+import page6 from "../../docs/map.md" with { type: "text" };
+import page7 from "../../docs/mcp.md" with { type: "text" };
+import page8 from "../../docs/mcp/claude-code.md" with { type: "text" };
+import page9 from "../../docs/mcp/codex.md" with { type: "text" };
+import page10 from "../../docs/mcp/cursor.md" with { type: "text" };
+import page11 from "../../docs/mcp/gemini.md" with { type: "text" };
+import page12 from "../../docs/mcp/vscode.md" with { type: "text" };
 
 /** discern's manual: target (path under docs/ without .md) → markdown. */
 export const MANUAL: Readonly<Record<string, string>> = {
@@ -20,10 +21,11 @@ export const MANUAL: Readonly<Record<string, string>> = {
 	"gate": page3,
 	"getting-started": page4,
 	"loop": page5,
-	"mcp": page6,
-	"mcp/claude-code": page7,
-	"mcp/codex": page8,
-	"mcp/cursor": page9,
-	"mcp/gemini": page10,
-	"mcp/vscode": page11,
+	"map": page6,
+	"mcp": page7,
+	"mcp/claude-code": page8,
+	"mcp/codex": page9,
+	"mcp/cursor": page10,
+	"mcp/gemini": page11,
+	"mcp/vscode": page12,
 };

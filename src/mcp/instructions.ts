@@ -8,8 +8,8 @@ How to work:
 - Every project tool takes an optional absolute \`path\` naming the checkout to act on; relative paths are refused. Without it, tools act on the server's working root.
 - Iterate with discern_prepare (formatters, then lint and typecheck) and discern_test (the tests). Both run on a dirty tree.
 - Commit, then call discern_done: the whole gate on the exact committed tree. A red result lists diagnostics, each with the command to reproduce it; fix, commit, call it again.
-- discern_impact says which configured scopes your change touches.
+- discern_impact says which configured scopes your change touches; discern_map is the project's own docs: read a region's page before changing it.
 - discern_doctor explains a broken setup, with a fix for each failing check; discern_docs is discern's manual (\`target\` such as "loop" or "gate", or \`search\`).
 - Every result is an envelope: \`ok\`, \`message\`, \`hints\` (next steps), \`error\` (a stable code) on failure. Follow the hints.
 - Long calls report progress when you send a progressToken, and cancelling a call stops every job it started.
-- Resources carry the same data as the tools: discern://status, discern://impact, discern://config, discern://docs and discern://docs/{target}.`;
+- Resources carry the same data as the tools: discern://status, discern://impact, discern://config, discern://map, discern://map/{target}, discern://docs and discern://docs/{target}.`;

@@ -24,6 +24,7 @@ const FIXED: readonly ResourceSpec[] = [
 	{ uri: "discern://impact", name: "impact", title: "Impact", description: "Which scopes the branch and working tree touch (discern_impact's data).", verb: "impact", input: {} },
 	{ uri: "discern://config", name: "config", title: "Config", description: "discern.toml as discern reads it: validity, problems with lines, and the effective values.", verb: "config validate", input: {} },
 	{ uri: "discern://docs", name: "docs", title: "Manual index", description: "discern's manual: every page with its summary.", verb: "docs", input: {} },
+	{ uri: "discern://map", name: "map", title: "Map", description: "The project's map: its regions, with freshness facts (discern_map's data).", verb: "map", input: {} },
 ];
 
 export const RESOURCE_TEMPLATES = [
@@ -32,6 +33,13 @@ export const RESOURCE_TEMPLATES = [
 		name: "docs-page",
 		title: "Manual page",
 		description: "One page of discern's manual as markdown, e.g. discern://docs/config or discern://docs/mcp/cursor.",
+		mimeType: "text/markdown",
+	},
+	{
+		uriTemplate: "discern://map/{+target}",
+		name: "map-page",
+		title: "Map page",
+		description: "One page of the project's map as markdown, e.g. discern://map/api/auth.",
 		mimeType: "text/markdown",
 	},
 ];
@@ -60,6 +68,7 @@ export function listResources() {
 export async function readResource(uri: string, ctx: VerbContext): Promise<{ uri: string; mimeType: string; text: string } | null> {
 	const spec = FIXED.find((candidate) => candidate.uri === uri);
 	if (!spec) {
+		if (uri.startsWith(MAP_PREFIX)) return mapPage(uri, ctx);
 		// A manual page is the page itself: markdown, as a person reads it (SPEC §10).
 		const page = manualPage(uri);
 		return page ? { uri, mimeType: "text/markdown", text: page.content } : null;
@@ -82,4 +91,25 @@ function manualPage(uri: string): Page | null {
 	}
 	const wanted = normalizeTarget(target);
 	return manualPages().find((page) => page.target.toLowerCase() === wanted) ?? null;
+}
+
+const MAP_PREFIX = "discern://map/";
+
+/**
+ * A `discern://map/…` URI read through the map verb itself, so a target is
+ * refused exactly as discern_map refuses it; any failure (no such page, a
+ * target leading outside the map, no project) is no resource at all.
+ */
+async function mapPage(uri: string, ctx: VerbContext): Promise<{ uri: string; mimeType: string; text: string } | null> {
+	if (uri.length === MAP_PREFIX.length) return null;
+	let target: string;
+	try {
+		target = decodeURIComponent(uri.slice(MAP_PREFIX.length));
+	} catch {
+		return null;
+	}
+	const verb = findVerb("map") as unknown as LooseVerb;
+	const { result } = await invokeVerb(verb, ctx, { target });
+	const data = result.ok ? (result.data as { mode: string; content?: string }) : null;
+	return data?.mode === "page" && data.content !== undefined ? { uri, mimeType: "text/markdown", text: data.content } : null;
 }

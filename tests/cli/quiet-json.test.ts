@@ -63,6 +63,9 @@ const CASES: { verb: string; args: string[]; where: "configured" | "bare"; exit:
 	{ verb: "help", args: ["help", "status"], where: "bare", exit: 0 },
 	{ verb: "help", args: ["stauts"], where: "bare", exit: 2 },
 	{ verb: "docs", args: ["docs", "--bogus"], where: "bare", exit: 2 },
+	{ verb: "map", args: ["map"], where: "configured", exit: 0 },
+	{ verb: "map", args: ["map", "../../etc/passwd"], where: "configured", exit: 1 },
+	{ verb: "map", args: ["map"], where: "bare", exit: 1 },
 ];
 
 describe("--json output is one valid envelope and nothing else", () => {

@@ -117,6 +117,15 @@ const inMain = (options: Parameters<typeof withWorktree>[1], input: Record<strin
 const inWorktree = (options: Parameters<typeof withWorktree>[1], input: Record<string, unknown>) => async () => {
 	const { made, path } = await withWorktree("task", options);
 	return { ctx: made.ctx({ cwd: path }), input };
+/** A configured repository with a small map: a region `api` with a README and a page. */
+const mapRepo = async (input: Record<string, unknown> = {}) => {
+	const files = {
+		"docs/map/README.md": "# Map\n\nThe fixture's map.\n",
+		"docs/map/api/README.md": "# API\n\nThe HTTP API, see [routes](../../../src/routes.ts).\n",
+		"docs/map/api/auth.md": "# Authentication\n\nA bearer token, checked by the handler.\n",
+		"src/routes.ts": "export {};\n",
+	};
+	return { ctx: (await repo({ config: BASIC_CONFIG, files })).ctx(), input };
 };
 
 export const MODES: Mode[] = [
@@ -407,6 +416,19 @@ export const MODES: Mode[] = [
 		expectOk: false,
 		error: "no_repository",
 	},
+
+	{ verb: "map", mode: "digest", arrange: () => mapRepo(), expectOk: true },
+	{ verb: "map", mode: "digest without a map folder", arrange: () => configured(), expectOk: true },
+	{ verb: "map", mode: "page", arrange: () => mapRepo({ target: "api/auth" }), expectOk: true },
+	{ verb: "map", mode: "search", arrange: () => mapRepo({ search: "token" }), expectOk: true },
+	{ verb: "map", mode: "search without matches", arrange: () => mapRepo({ search: "zzqqxxnothing" }), expectOk: true },
+	{ verb: "map", mode: "refusal: unknown page", arrange: () => mapRepo({ target: "api/auht" }), expectOk: false, error: "unknown_target" },
+	{ verb: "map", mode: "refusal: a target leaving the map", arrange: () => mapRepo({ target: "../../etc/passwd" }), expectOk: false, error: "unknown_target" },
+	{ verb: "map", mode: "refusal: no map folder to search", arrange: () => configured({ search: "token" }), expectOk: false, error: "unknown_target" },
+	{ verb: "map", mode: "refusal: [map].dir outside the repository", arrange: withConfig(`${BASIC_CONFIG}\n[map]\ndir = "../elsewhere/"\n`), expectOk: false, error: "invalid_config" },
+	{ verb: "map", mode: "refusal: no config", arrange: noProject, expectOk: false, error: "no_project" },
+	{ verb: "map", mode: "refusal: invalid config", arrange: withConfig(INVALID_CONFIG), expectOk: false, error: "invalid_config" },
+	{ verb: "map", mode: "refusal: not a repository", arrange: nowhere, expectOk: false, error: "no_repository" },
 
 	{ verb: "help", mode: "root", arrange: async () => ({ ctx: await notARepo(), input: {} }), expectOk: true },
 	{ verb: "help", mode: "one verb", arrange: async () => ({ ctx: await notARepo(), input: { verb: "docs" } }), expectOk: true },
