@@ -117,6 +117,8 @@ const inMain = (options: Parameters<typeof withWorktree>[1], input: Record<strin
 const inWorktree = (options: Parameters<typeof withWorktree>[1], input: Record<string, unknown>) => async () => {
 	const { made, path } = await withWorktree("task", options);
 	return { ctx: made.ctx({ cwd: path }), input };
+};
+
 /** A configured repository with a small map: a region `api` with a README and a page. */
 const mapRepo = async (input: Record<string, unknown> = {}) => {
 	const files = {
