@@ -63,11 +63,9 @@ export const RESERVED_ERROR_CODES = [
 	"awaiting_consent",
 	"conflict",
 	"partial_acceptance",
-	// `standards` / `standards pin`: an undeclared standard, a pin that could not be recorded, a score below the floor, an unknown category.
+	// `standards` / `standards pin`: an undeclared standard, a pin that could not be recorded.
 	"unknown_standard",
 	"pin_failed",
-	"below_min_score",
-	"unknown_category",
 	// `worktree teardown|drop|prune`: worktrees still active, resources still provisioned.
 	"active_worktrees",
 	"provisioned_resources",
