@@ -5,6 +5,7 @@ import { testVerb } from "./verbs/test/verb.ts";
 import { doneVerb } from "./verbs/done/verb.ts";
 import { impactVerb } from "./verbs/impact/verb.ts";
 import { doctorVerb } from "./verbs/doctor/verb.ts";
+import { improvementVerb } from "./verbs/improvement/verb.ts";
 import { docsVerb } from "./verbs/docs/verb.ts";
 import { mapVerb } from "./verbs/map/verb.ts";
 import { setupVerb, setupVerifyVerb } from "./verbs/setup/verb.ts";
@@ -31,6 +32,7 @@ export const VERBS = [
 	testVerb,
 	doneVerb,
 	impactVerb,
+	improvementVerb,
 	doctorVerb,
 	docsVerb,
 	mapVerb,

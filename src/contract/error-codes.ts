@@ -60,11 +60,9 @@ export const RESERVED_ERROR_CODES = [
 	"awaiting_consent",
 	"conflict",
 	"partial_acceptance",
-	// `standards` / `standards pin`: an undeclared standard, a pin that could not be recorded, a score below the floor, an unknown category.
+	// `standards` / `standards pin`: an undeclared standard, a pin that could not be recorded.
 	"unknown_standard",
 	"pin_failed",
-	"below_min_score",
-	"unknown_category",
 ] as const satisfies readonly ErrorCode[];
 
 /**

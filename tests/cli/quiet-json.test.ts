@@ -59,6 +59,8 @@ const CASES: { verb: string; args: string[]; where: "configured" | "bare"; exit:
 	{ verb: "impact", args: ["impact"], where: "configured", exit: 0 },
 	{ verb: "impact", args: ["impact", "--has", "code"], where: "configured", exit: 0 },
 	{ verb: "impact", args: ["impact", "--has", "nope"], where: "configured", exit: 2 },
+	{ verb: "improvement", args: ["improvement", "--min-score", "101"], where: "configured", exit: 2 },
+	{ verb: "improvement", args: ["improvement", "--min-score", "100"], where: "configured", exit: 1 },
 	{ verb: "help", args: ["help"], where: "bare", exit: 0 },
 	{ verb: "help", args: ["help", "status"], where: "bare", exit: 0 },
 	{ verb: "help", args: ["stauts"], where: "bare", exit: 2 },

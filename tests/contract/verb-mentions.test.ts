@@ -92,13 +92,15 @@ const MORE: Mode[] = [
 
 /** The words a result says to its reader: message, hints, the next action, doctor's fixes. */
 function wordsOf(result: AnyResult): { text: string; plain: boolean }[] {
-	const data = (result.data ?? {}) as { next?: { action: string; reason: string }; checks?: { fix?: string }[] };
+	const data = (result.data ?? {}) as { next?: { action: string; reason: string }; checks?: { fix?: string }[]; categories?: { rules: { fix?: string }[] }[] };
 	return [
 		{ text: result.message, plain: false },
 		...(result.hints ?? []).map((hint) => ({ text: hint, plain: false })),
-		...(data.next ? [{ text: data.next.action, plain: true }, { text: data.next.reason, plain: false }] : []),
+		...(data.next?.action !== undefined ? [{ text: data.next.action, plain: true }, { text: data.next.reason, plain: false }] : []),
 		// A fix is a command ("discern setup") or a sentence with code spans.
 		...(data.checks ?? []).flatMap((check) => (check.fix ? [{ text: check.fix, plain: /^(discern |ask the owner)/.test(check.fix) }] : [])),
+		// The coach's fixes are sentences with code spans.
+		...(data.categories ?? []).flatMap((category) => category.rules.flatMap((rule) => (rule.fix ? [{ text: rule.fix, plain: false }] : []))),
 	];
 }
 
