@@ -25,7 +25,7 @@ export interface ToolEntry {
 export const PathArgument = v.pipe(
 	v.string(),
 	v.regex(/^\//, "must be an absolute path"),
-	v.description("Absolute path of the checkout, or of a folder or file in it (a file stands for its folder). Default: the server's working root."),
+	v.description("Absolute path in the checkout to act on (a file means its folder). Default: the working root."),
 );
 
 /**
@@ -57,6 +57,12 @@ function describeTool(verb: LooseVerb): string {
 
 let entries: Map<string, ToolEntry> | undefined;
 
+/** An input schema with no required key says nothing by listing none: every tool's listing is read before a first call. */
+function withoutEmptyRequired(schema: JsonSchema): JsonSchema {
+	const { required, ...rest } = schema as JsonSchema & { required?: unknown[] };
+	return Array.isArray(required) && required.length === 0 ? (rest as JsonSchema) : schema;
+}
+
 /** Tool entries by name, built once from the registry. */
 export function toolEntries(): Map<string, ToolEntry> {
 	entries ??= new Map(
@@ -73,7 +79,7 @@ export function toolEntries(): Map<string, ToolEntry> {
 						name,
 						title: verb.title,
 						description: describeTool(verb),
-						inputSchema: toJsonSchema2020(args),
+						inputSchema: withoutEmptyRequired(toJsonSchema2020(args)),
 						outputSchema: toJsonSchema2020(verb.envelope),
 						annotations: { ...ANNOTATIONS[verb.annotations] },
 					},
