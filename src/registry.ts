@@ -2,6 +2,8 @@ import { statusVerb } from "./verbs/status/verb.ts";
 import { prepareVerb } from "./verbs/prepare/verb.ts";
 import { testVerb } from "./verbs/test/verb.ts";
 import { doneVerb } from "./verbs/done/verb.ts";
+import { acceptVerb } from "./verbs/accept/verb.ts";
+import { updateVerb } from "./verbs/update/verb.ts";
 import { impactVerb } from "./verbs/impact/verb.ts";
 import { doctorVerb } from "./verbs/doctor/verb.ts";
 import { docsVerb } from "./verbs/docs/verb.ts";
@@ -26,6 +28,8 @@ export const VERBS = [
 	prepareVerb,
 	testVerb,
 	doneVerb,
+	updateVerb,
+	acceptVerb,
 	impactVerb,
 	doctorVerb,
 	docsVerb,
