@@ -40,8 +40,10 @@ export async function finish(ctx: VerbContext, here: RepositoryLocation, mainPat
 	const pending = (step: AcceptStep) => !journal.done.includes(step) && failed.length === 0;
 
 	// The trunk must still hold what landed: a journal is never a reason to move it again.
-	const trunkNow = await commitOf(here.root, `refs/heads/${journal.trunk}`);
-	if (!trunkNow || (trunkNow !== journal.sha && (await isAncestor(here.root, journal.sha, trunkNow)) !== true)) {
+	// Every git call runs in the main checkout: the worktree (where accept may have started) goes away.
+	const root = mainPath;
+	const trunkNow = await commitOf(root, `refs/heads/${journal.trunk}`);
+	if (!trunkNow || (trunkNow !== journal.sha && (await isAncestor(root, journal.sha, trunkNow)) !== true)) {
 		failed.push(`the trunk \`${clip(journal.trunk)}\` no longer contains ${journal.sha.slice(0, 7)}, which accept recorded as landed`);
 	}
 	if (pending("checkout_moved")) {
@@ -51,7 +53,7 @@ export async function finish(ctx: VerbContext, here: RepositoryLocation, mainPat
 	}
 	if (pending("noted")) {
 		const proof = v.safeParse(ProofRecord, journal.proof);
-		const problem = proof.success ? await writeNote(here.root, journal.sha, proofNote(proof.output, journal.branch)) : "the journal's Proof record does not parse";
+		const problem = proof.success ? await writeNote(root, journal.sha, proofNote(proof.output, journal.branch)) : "the journal's Proof record does not parse";
 		if (problem) failed.push(problem);
 		else await mark("noted");
 	}
@@ -80,11 +82,12 @@ export async function finish(ctx: VerbContext, here: RepositoryLocation, mainPat
 		} else await mark("worktree_removed");
 	}
 	if (pending("branch_deleted")) {
-		const tip = await commitOf(here.root, `refs/heads/${journal.branch}`);
-		if (tip === null) await mark("branch_deleted");
-		else if ((await isAncestor(here.root, tip, `refs/heads/${journal.trunk}`)) === true) {
+		const tip = await branchTip(root, journal.branch);
+		if (tip === undefined) failed.push("git could not read the branch");
+		else if (tip === null) await mark("branch_deleted");
+		else if ((await isAncestor(root, tip, `refs/heads/${journal.trunk}`)) === true) {
 			// Compare-and-swap again: deleted only while it still points at a commit the trunk holds.
-			const deleted = await git(["update-ref", "-d", `refs/heads/${journal.branch}`, tip], here.root);
+			const deleted = await git(["update-ref", "-d", `refs/heads/${journal.branch}`, tip], root);
 			if (deleted.exitCode !== 0) failed.push(`the branch could not be deleted: ${clip(firstLine(deleted.stderr) || `exit ${deleted.exitCode}`)}`);
 			else await mark("branch_deleted");
 		} else branchKept = tip;
@@ -122,4 +125,11 @@ export async function finish(ctx: VerbContext, here: RepositoryLocation, mainPat
 
 async function isDirectory(path: string): Promise<boolean> {
 	return (await stat(path).catch(() => null))?.isDirectory() ?? false;
+}
+
+/** A branch's commit; null when it does not exist, undefined when git could not say. */
+async function branchTip(root: string, branch: string): Promise<string | null | undefined> {
+	const result = await git(["rev-parse", "--verify", "--quiet", `refs/heads/${branch}^{commit}`], root);
+	if (result.exitCode === 0) return result.stdout.trim();
+	return result.exitCode === 1 ? null : undefined;
 }
