@@ -114,7 +114,7 @@ async function land(ctx: VerbContext, input: AcceptInput, here: RepositoryLocati
 	if (!judged.ok) {
 		const error = judged.error === "behind_trunk" ? "trunk_moved" : judged.error;
 		const hints: [string, ...string[]] = judged.error === "behind_trunk" ? [say`Run ${ref("update")}, then ${ref("done")}, then ${ref("accept")}.`] : [judged.hints[0] ?? say`Run ${ref("done")}.`, ...judged.hints.slice(1)];
-		return fail("accept", error, `Nothing landed: ${judged.message}`, hints, { data: facts, ...(judged.steps ? { steps: judged.steps } : {}), ...(judged.diagnostics ? { diagnostics: judged.diagnostics } : {}) });
+		return fail("accept", error, `Nothing landed: ${judged.message}`, hints, { data: facts, ...(judged.diagnostics ? { diagnostics: judged.diagnostics } : {}) });
 	}
 	const proof = await readProof(target.location.gitDir);
 	if (!proof || !judged.data?.proof || proof.head !== judged.data.proof.head || proof.head !== head) {

@@ -10,7 +10,7 @@ export const AcceptInput = v.strictObject({
 export type AcceptInput = v.InferOutput<typeof AcceptInput>;
 
 export const AcceptData = v.strictObject({
-	landed: v.pipe(v.boolean(), v.description("The trunk now holds the proven commit.")),
+	landed: v.boolean(),
 	sha: v.nullable(v.string()),
 	trunk: v.nullable(v.string()),
 	previous_trunk_sha: v.nullable(v.string()),
@@ -19,8 +19,8 @@ export const AcceptData = v.strictObject({
 	worktree_removed: v.boolean(),
 	branch_deleted: v.boolean(),
 	resources: v.strictObject({ destroyed: v.array(v.string()), failed: v.array(v.string()) }),
-	main_path: v.pipe(v.string(), v.description("The main checkout: work there once the worktree is gone.")),
-	consent: v.pipe(v.picklist(["confirmed", "pre_authorized", "asked", "none", "resumed"]), v.description("What authorised this landing.")),
+	main_path: v.string(),
+	consent: v.picklist(["confirmed", "pre_authorized", "asked", "none", "resumed"]),
 	remaining: v.optional(v.array(v.string())),
 });
 export type AcceptData = v.InferOutput<typeof AcceptData>;

@@ -7,7 +7,7 @@ export const acceptVerb = defineVerb({
 	title: "Accept: land a worktree's proven commit on the trunk",
 	summary: "Land the worktree's proven commit on the trunk (fast-forward, compare-and-swap), note its Proof, and remove the worktree.",
 	mcpDescription:
-		"Lands a worktree's proven commit on the trunk: a fast-forward to the exact commit discern_done proved, then a git note with the Proof, then the worktree, its resources and its merged branch are removed; `data.main_path` is where work continues. Consent: pass `confirmed: true` only when the owner approved THIS landing in this conversation, after you relayed the Proof line; never on your own judgement, never carried over from an earlier landing. Without it the call changes nothing and returns awaiting_consent with the Proof line: relay it verbatim and ask. (Changes only in scopes the trunk's committed config pre-authorizes need no consent.) Run it in the worktree, or from the main checkout with `target` (id, path or branch). Runs the gate first when no current Proof covers HEAD. Refuses a dirty tree (dirty_worktree), a red gate (gate_failed), a trunk that moved since the Proof or is not an ancestor (trunk_moved: update, done, accept again), a main checkout on the trunk with uncommitted changes, and a busy repository (locked). partial_acceptance: it landed but cleanup stopped; call it again to finish (never lands twice). `dry_run: true` shows the plan and needs no consent.",
+		"Call it to land a worktree's proven commit on the trunk (exact fast-forward), note its Proof in git, and remove the worktree and its merged branch; `data.main_path` is where work continues. Pass `confirmed: true` only when the owner approved THIS landing in this conversation after you relayed the Proof line; otherwise it changes nothing and returns awaiting_consent with the Proof line to relay. Runs in the worktree, or from the main checkout with `target`. Runs the gate when no current Proof covers HEAD. Refuses: dirty_worktree, gate_failed, trunk_moved (discern_update, discern_done, then this again), locked. partial_acceptance: landed, cleanup unfinished; call again. `dry_run: true` needs no consent.",
 	group: "Daily loop",
 	input: AcceptInput,
 	data: AcceptData,
@@ -31,7 +31,7 @@ export const acceptVerb = defineVerb({
 		"nothing_to_prove",
 		"interrupted",
 	] as const,
-	extras: ["plan", "steps", "diagnostics"],
+	extras: ["plan", "diagnostics"],
 	lock: "repository",
 	annotations: "destructive",
 	exposure: { tool: "discern_accept", project: true },

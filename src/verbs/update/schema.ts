@@ -9,11 +9,11 @@ export const UpdateInput = v.strictObject({
 export type UpdateInput = v.InferOutput<typeof UpdateInput>;
 
 export const UpdateData = v.strictObject({
-	from: v.pipe(v.string(), v.description("What was merged: the trunk's name, or `from`.")),
+	from: v.string(),
 	from_sha: v.nullable(v.string()),
 	previous_head: v.nullable(v.string()),
 	head: v.nullable(v.string()),
-	merged: v.pipe(v.boolean(), v.description("The branch changed (a fast-forward or a merge commit).")),
+	merged: v.boolean(),
 	fast_forward: v.boolean(),
 	commits: v.array(v.strictObject({ sha: v.string(), subject: v.string() })),
 	commits_total: v.number(),

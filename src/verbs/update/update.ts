@@ -133,9 +133,9 @@ export async function update(ctx: VerbContext, input: UpdateInput): Promise<Upda
 		return fail("update", execution.report.interrupted ? "interrupted" : "gate_failed", `${message} But [worktree].setup.ensure failed: ${failureSentence(execution.report)}.`, [
 			"Read the diagnostics, fix the environment, and run the ensure command again yourself.",
 			...overlapHint,
-		], { data: { ...result, ensure_ran: ran }, steps: execution.steps, diagnostics: execution.diagnostics });
+		], { data: { ...result, ensure_ran: ran }, diagnostics: execution.diagnostics });
 	}
-	return ok("update", message, { ...result, ensure_ran: ran }, { steps: execution.steps, hints: [say`Run ${ref("done")} on the merged result.`, ...overlapHint] });
+	return ok("update", message, { ...result, ensure_ran: ran }, { hints: [say`Run ${ref("done")} on the merged result.`, ...overlapHint] });
 }
 
 /** `[worktree].setup.ensure`, one command after another, as gate jobs (own process group, timeout, logs). */
