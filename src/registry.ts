@@ -3,6 +3,8 @@ import { startVerb } from "./verbs/start/verb.ts";
 import { prepareVerb } from "./verbs/prepare/verb.ts";
 import { testVerb } from "./verbs/test/verb.ts";
 import { doneVerb } from "./verbs/done/verb.ts";
+import { acceptVerb } from "./verbs/accept/verb.ts";
+import { updateVerb } from "./verbs/update/verb.ts";
 import { impactVerb } from "./verbs/impact/verb.ts";
 import { doctorVerb } from "./verbs/doctor/verb.ts";
 import { improvementVerb } from "./verbs/improvement/verb.ts";
@@ -31,6 +33,8 @@ export const VERBS = [
 	prepareVerb,
 	testVerb,
 	doneVerb,
+	updateVerb,
+	acceptVerb,
 	impactVerb,
 	improvementVerb,
 	doctorVerb,

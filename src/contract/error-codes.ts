@@ -55,11 +55,6 @@ export const IMPLIED_ERROR_CODES = ["invalid_arguments", "internal_error"] as co
  * nor listed here; move a code out of this list when its verb lands.
  */
 export const RESERVED_ERROR_CODES = [
-	// `accept`: the trunk moved since the Proof; the owner has not consented; the merge conflicts; only part landed.
-	"trunk_moved",
-	"awaiting_consent",
-	"conflict",
-	"partial_acceptance",
 	// `standards` / `standards pin`: an undeclared standard, a pin that could not be recorded.
 	"unknown_standard",
 	"pin_failed",

@@ -5,6 +5,7 @@ import { processStart } from "../../src/platform/process-start.ts";
 import type { VerbContext } from "../../src/contract/context.ts";
 import { LOOSE_VERBS } from "../../src/registry.ts";
 import { BASIC_CONFIG, makeRepo, makeTempDir, runGit, testContext } from "../helpers/repo.ts";
+import { makeWorktreeRepo } from "../helpers/worktree.ts";
 
 /**
  * Every verb's core in each of its modes (success, dry-run, failure,
@@ -128,6 +129,27 @@ const mapRepo = async (input: Record<string, unknown> = {}) => {
 		"src/routes.ts": "export {};\n",
 	};
 	return { ctx: (await repo({ config: BASIC_CONFIG, files })).ctx(), input };
+};
+
+/** A repository with a worktree `agent/x` one commit ahead of the trunk (`arrange` may change either side first). */
+async function worktree(config = BASIC_CONFIG, arrange?: (made: Awaited<ReturnType<typeof makeWorktreeRepo>>) => Promise<void>) {
+	const made = await makeWorktreeRepo({ config });
+	cleanup.push(...made.cleanupDirs);
+	await made.wtWrite("work.txt", "work\n");
+	await made.wtCommit("work");
+	await arrange?.(made);
+	return made;
+}
+const inTaskWorktree = (input: Record<string, unknown>, config?: string, arrange?: Parameters<typeof worktree>[1]) => async () => ({ ctx: testContext((await worktree(config, arrange)).wt), input });
+const fromMain = (input: Record<string, unknown>, arrange?: Parameters<typeof worktree>[1]) => async () => ({ ctx: testContext((await worktree(BASIC_CONFIG, arrange)).root), input });
+const trunkMoves = async (made: Awaited<ReturnType<typeof makeWorktreeRepo>>) => {
+	await made.write("work.txt", "trunk\n");
+	await made.commitAll("trunk");
+};
+const lockedWorktree = async (made: Awaited<ReturnType<typeof makeWorktreeRepo>>) => {
+	const gitDir = (await made.wtGit("rev-parse", "--path-format=absolute", "--git-dir")).trim();
+	await mkdir(join(gitDir, "discern"), { recursive: true });
+	await writeFile(join(gitDir, "discern", "lock"), JSON.stringify({ pid: process.pid, verb: "done", since: "now", nonce: "held", started: processStart(process.pid) }));
 };
 
 export const MODES: Mode[] = [
@@ -445,4 +467,31 @@ export const MODES: Mode[] = [
 	{ verb: "help", mode: "a family's sub-commands", arrange: async () => ({ ctx: await notARepo(), input: { verb: "config" } }), expectOk: true },
 	{ verb: "help", mode: "refusal: unknown sub-command", arrange: async () => ({ ctx: await notARepo(), input: { verb: "config gte" } }), expectOk: false, error: "unknown_command" },
 	{ verb: "help", mode: "refusal: unknown verb", arrange: async () => ({ ctx: await notARepo(), input: { verb: "stauts" } }), expectOk: false, error: "unknown_command" },
+	{ verb: "accept", mode: "success: confirmed", arrange: inTaskWorktree({ confirmed: true }), expectOk: true },
+	{ verb: "accept", mode: "success from the main checkout", arrange: fromMain({ confirmed: true, target: "agent/x" }), expectOk: true },
+	{ verb: "accept", mode: "dry run", arrange: inTaskWorktree({ dry_run: true }), expectOk: true, dryRun: true },
+	{ verb: "accept", mode: "refusal: awaiting consent", arrange: inTaskWorktree({}), expectOk: false, error: "awaiting_consent" },
+	{ verb: "accept", mode: "refusal: no repository", arrange: nowhere, expectOk: false, error: "no_repository" },
+	{ verb: "accept", mode: "refusal: nothing to prove", arrange: inTaskWorktree({ confirmed: true }, ""), expectOk: false, error: "nothing_to_prove" },
+	{ verb: "accept", mode: "refusal: invalid config", arrange: inTaskWorktree({ confirmed: true }, INVALID_CONFIG), expectOk: false, error: "invalid_config" },
+	{ verb: "accept", mode: "refusal: no target from the main checkout", arrange: fromMain({ confirmed: true }), expectOk: false, error: "unknown_target" },
+	{ verb: "accept", mode: "refusal: another worktree", arrange: inTaskWorktree({ confirmed: true, target: "nope" }), expectOk: false, error: "not_main_checkout" },
+	{ verb: "accept", mode: "refusal: trunk moved", arrange: inTaskWorktree({ confirmed: true }, BASIC_CONFIG, trunkMoves), expectOk: false, error: "trunk_moved" },
+	{ verb: "accept", mode: "refusal: dirty", arrange: inTaskWorktree({ confirmed: true }, BASIC_CONFIG, (made) => made.wtWrite("work.txt", "dirty\n")), expectOk: false, error: "dirty_worktree" },
+	{ verb: "accept", mode: "refusal: red gate", arrange: inTaskWorktree({ confirmed: true }, '[jobs]\ntest = "test ! -f work.txt"\n'), expectOk: false, error: "gate_failed" },
+	{ verb: "accept", mode: "refusal: target locked", arrange: fromMain({ confirmed: true, target: "agent/x" }, lockedWorktree), expectOk: false, error: "locked" },
+	{ verb: "accept", mode: "partial: the worktree is locked by git", arrange: inTaskWorktree({ confirmed: true }, BASIC_CONFIG, (made) => made.git("worktree", "lock", made.wt).then(() => undefined)), expectOk: false, error: "partial_acceptance" },
+	{ verb: "accept", mode: "refusal: detached", arrange: inTaskWorktree({ confirmed: true }, BASIC_CONFIG, (made) => made.wtGit("switch", "-q", "--detach").then(() => undefined)), expectOk: false, error: "detached_head" },
+	{ verb: "update", mode: "success: merge", arrange: inTaskWorktree({}, BASIC_CONFIG, async (made) => { await made.write("other.txt", "x\n"); await made.commitAll("trunk"); }), expectOk: true },
+	{ verb: "update", mode: "dry run", arrange: inTaskWorktree({ dry_run: true }, BASIC_CONFIG, async (made) => { await made.write("other.txt", "x\n"); await made.commitAll("trunk"); }), expectOk: true, dryRun: true },
+	{ verb: "update", mode: "refusal: conflict", arrange: inTaskWorktree({}, BASIC_CONFIG, trunkMoves), expectOk: false, error: "conflict" },
+	{ verb: "update", mode: "refusal: dirty", arrange: inTaskWorktree({}, BASIC_CONFIG, (made) => made.wtWrite("work.txt", "dirty\n")), expectOk: false, error: "dirty_worktree" },
+	{ verb: "update", mode: "refusal: main checkout", arrange: fromMain({}), expectOk: false, error: "not_in_worktree" },
+	{ verb: "update", mode: "refusal: unknown from", arrange: inTaskWorktree({ from: "nope" }), expectOk: false, error: "unknown_target" },
+	{ verb: "update", mode: "refusal: no repository", arrange: nowhere, expectOk: false, error: "no_repository" },
+	{ verb: "update", mode: "refusal: no project", arrange: noProject, expectOk: false, error: "no_project" },
+	{ verb: "update", mode: "refusal: invalid config", arrange: withConfig(INVALID_CONFIG), expectOk: false, error: "invalid_config" },
+	{ verb: "update", mode: "refusal: detached", arrange: inTaskWorktree({}, BASIC_CONFIG, (made) => made.wtGit("switch", "-q", "--detach").then(() => undefined)), expectOk: false, error: "detached_head" },
+	{ verb: "update", mode: "refusal: ensure fails", arrange: inTaskWorktree({}, `${BASIC_CONFIG}\n[worktree.setup]\nensure = ["exit 3"]\n`, async (made) => { await made.write("other.txt", "x\n"); await made.commitAll("trunk"); }), expectOk: false, error: "gate_failed" },
+	{ verb: "update", mode: "refusal: locked", arrange: inTaskWorktree({}, BASIC_CONFIG, lockedWorktree), expectOk: false, error: "locked" },
 ];

@@ -153,13 +153,13 @@ describe("the scanner itself", () => {
 	const check = (text: string, surface: MentionSurface, plain = false) => mentionProblems(text, surface, { plain });
 
 	test("catches a verb, flag, sub-command or tool this build lacks", () => {
-		expect(check("Run `discern accept` to land it.", "cli")).toHaveLength(1);
+		expect(check("Run `discern frobnicate` to land it.", "cli")).toHaveLength(1);
 		expect(check("`discern done --force` runs it anyway.", "cli")).toHaveLength(1);
 		expect(check("`discern config gett gate.timeout`", "cli")).toHaveLength(1);
 		expect(check("Call discern_accept first.", "doc")).toHaveLength(1);
 		expect(check('`discern_done` with `{"force":true}`', "mcp")).toHaveLength(1);
-		expect(check("git commit, or discern accept", "cli", true)).toHaveLength(1);
-		expect(mentionProblems("Run it:\n\n```sh\n$ discern update --from main\n```\n", "doc", { markdown: true })).toHaveLength(1);
+		expect(check("git commit, or discern refresh", "cli", true)).toHaveLength(1);
+		expect(mentionProblems("Run it:\n\n```sh\n$ discern update --onto main\n```\n", "doc", { markdown: true })).toHaveLength(1);
 	});
 
 	test("over MCP: a command only as the owner's, and only for a verb that is not a tool", () => {

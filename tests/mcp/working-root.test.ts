@@ -15,7 +15,7 @@ afterEach(async () => {
 type Structured = { structuredContent: { ok: boolean; data?: Record<string, unknown> }; isError?: boolean };
 
 describe("the working root", () => {
-	test("moves to the new worktree after discern_start; a dry run and a refusal leave it where it was", async () => {
+	test("moves to the new worktree after discern_start and back after discern_accept lands it; a dry run and a refusal leave it where it was", async () => {
 		const r = await makeRepo({ config: '[jobs]\ntest = "true"\n' });
 		made.push(r);
 		const { client, close } = await connectInMemory(r.root);
@@ -39,6 +39,18 @@ describe("the working root", () => {
 			// An explicit path still reaches the main checkout.
 			const main = (await client.callTool({ name: "discern_status", arguments: { path: r.root } })) as unknown as Structured;
 			expect(main.structuredContent.data?.location).toBe("main");
+
+			// Work, commit, prove and land it with consent: the worktree is gone and the root is the main checkout again.
+			await Bun.write(`${path}/fix.txt`, "fixed\n");
+			await r.git("-C", path, "add", "fix.txt");
+			await r.git("-C", path, "commit", "-q", "-m", "fix login");
+			const landed = (await client.callTool({ name: "discern_accept", arguments: { confirmed: true } })) as unknown as Structured;
+			expect(landed.structuredContent.ok).toBe(true);
+			expect(landed.structuredContent.data?.worktree_removed).toBe(true);
+			const back = await status();
+			expect(back.location).toBe("main");
+			expect(await realpath(String(back.root))).toBe(await realpath(r.root));
+			expect(await Bun.file(`${r.root}/fix.txt`).text()).toBe("fixed\n");
 		} finally {
 			await close();
 		}

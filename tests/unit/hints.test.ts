@@ -28,8 +28,8 @@ describe("a hint's verb reference, rendered per surface", () => {
 	});
 
 	test("only verbs of this build and their own arguments can be named (checked by the compiler)", () => {
-		// @ts-expect-error `accept` is not in this build's registry
-		expect(() => render(ref("accept"), "cli")).toThrow("registry lacks");
+		// @ts-expect-error `frobnicate` is not a verb of the registry
+		expect(() => render(ref("frobnicate"), "cli")).toThrow("registry lacks");
 		// Checked by `npm run typecheck` (CI runs it): the directive fails the build if this line ever compiles.
 		const unknownFlag = () =>
 			// @ts-expect-error `done` takes no `force`

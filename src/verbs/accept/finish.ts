@@ -1,0 +1,135 @@
+import { stat } from "node:fs/promises";
+import * as v from "valibot";
+import { fail, ok } from "../../contract/envelope.ts";
+import type { VerbContext } from "../../contract/context.ts";
+import { ProofRecord } from "../../gate/state.ts";
+import type { RepositoryLocation } from "../../git/repository.ts";
+import { git } from "../../git/run.ts";
+import { ref, sayFor } from "../../hints/refer.ts";
+import { clip } from "../../text/clip.ts";
+import { listWorktrees, realPathOf } from "../../worktree/list.ts";
+import { destroyResources } from "../../worktree/resources.ts";
+import { type AcceptResult, emptyData } from "./schema.ts";
+import { type AcceptStep, type Journal, removeJournal, writeJournal } from "./journal.ts";
+import { commitOf, firstLine, isAncestor, moveCheckout, NOTE_REF, proofNote, writeNote } from "./land.ts";
+
+const WHAT: Record<AcceptStep, string> = {
+	landed: "land the trunk",
+	checkout_moved: "move the files of the checkout on the trunk",
+	noted: "write the Proof note",
+	resources_destroyed: "destroy the worktree's resources",
+	worktree_removed: "remove the worktree",
+	branch_deleted: "delete the branch",
+};
+
+/**
+ * Everything after the trunk moved, each step recorded in the journal as
+ * it completes; the first failure stops the rest (a resource left standing
+ * may still need its worktree) and says what running accept again finishes.
+ */
+export async function finish(ctx: VerbContext, here: RepositoryLocation, mainPath: string, start: Journal, resumed: boolean): Promise<AcceptResult> {
+	const say = sayFor(ctx.surface);
+	let journal = start;
+	const failed: string[] = [];
+	let resourcesFailed: string[] = [];
+	let branchKept: string | null = null;
+	const mark = async (step: AcceptStep) => {
+		journal = { ...journal, done: [...journal.done, step] };
+		await writeJournal(here.commonDir, journal).catch(() => undefined);
+	};
+	const pending = (step: AcceptStep) => !journal.done.includes(step) && failed.length === 0;
+
+	// The trunk must still hold what landed: a journal is never a reason to move it again.
+	// Every git call runs in the main checkout: the worktree (where accept may have started) goes away.
+	const root = mainPath;
+	const trunkNow = await commitOf(root, `refs/heads/${journal.trunk}`);
+	if (!trunkNow || (trunkNow !== journal.sha && (await isAncestor(root, journal.sha, trunkNow)) !== true)) {
+		failed.push(`the trunk \`${clip(journal.trunk)}\` no longer contains ${journal.sha.slice(0, 7)}, which accept recorded as landed`);
+	}
+	if (pending("checkout_moved")) {
+		const problem = journal.checkout ? await moveCheckout(journal.checkout, journal.previous_trunk_sha, journal.sha) : null;
+		if (problem) failed.push(problem);
+		else await mark("checkout_moved");
+	}
+	if (pending("noted")) {
+		const proof = v.safeParse(ProofRecord, journal.proof);
+		const problem = proof.success ? await writeNote(root, journal.sha, proofNote(proof.output, journal.branch)) : "the journal's Proof record does not parse";
+		if (problem) failed.push(problem);
+		else await mark("noted");
+	}
+	if (pending("resources_destroyed")) {
+		if (journal.id) {
+			const env = Object.fromEntries(Object.entries(ctx.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+			const cwd = (await isDirectory(journal.path)) ? journal.path : mainPath;
+			const outcome = await destroyResources(here.commonDir, journal.id, { cwd, env, signal: ctx.signal });
+			journal = { ...journal, destroyed: [...journal.destroyed, ...outcome.destroyed] };
+			resourcesFailed = outcome.failed.map((entry) => entry.name);
+			if (!outcome.ok) failed.push(`resources could not be destroyed: ${outcome.failed.map((entry) => `${entry.name} (${clip(entry.message, 200)})`).join(", ")}`);
+			else await mark("resources_destroyed");
+		} else await mark("resources_destroyed");
+	}
+	if (pending("worktree_removed")) {
+		const entries = await listWorktrees(mainPath);
+		const wanted = await realPathOf(journal.path);
+		let listed = false;
+		for (const entry of entries ?? []) if (!entry.main && (await realPathOf(entry.path)) === wanted) listed = true;
+		if (entries === null) failed.push("git could not list the worktrees");
+		else if (listed) {
+			// Never --force: a worktree holding anything git would lose stays, and the step is reported.
+			const removed = await git(["worktree", "remove", journal.path], mainPath);
+			if (removed.exitCode !== 0) failed.push(`the worktree could not be removed: ${clip(firstLine(removed.stderr) || `exit ${removed.exitCode}`)}`);
+			else await mark("worktree_removed");
+		} else await mark("worktree_removed");
+	}
+	if (pending("branch_deleted")) {
+		const tip = await branchTip(root, journal.branch);
+		if (tip === undefined) failed.push("git could not read the branch");
+		else if (tip === null) await mark("branch_deleted");
+		else if ((await isAncestor(root, tip, `refs/heads/${journal.trunk}`)) === true) {
+			// Compare-and-swap again: deleted only while it still points at a commit the trunk holds.
+			const deleted = await git(["update-ref", "-d", `refs/heads/${journal.branch}`, tip], root);
+			if (deleted.exitCode !== 0) failed.push(`the branch could not be deleted: ${clip(firstLine(deleted.stderr) || `exit ${deleted.exitCode}`)}`);
+			else await mark("branch_deleted");
+		} else branchKept = tip;
+	}
+
+	const data = {
+		...emptyData(mainPath),
+		landed: true,
+		sha: journal.sha,
+		trunk: journal.trunk,
+		previous_trunk_sha: journal.previous_trunk_sha,
+		proof_line: journal.proof_line,
+		note_ref: journal.done.includes("noted") ? NOTE_REF : null,
+		worktree_removed: journal.done.includes("worktree_removed"),
+		branch_deleted: journal.done.includes("branch_deleted"),
+		resources: { destroyed: journal.destroyed, failed: resourcesFailed },
+		consent: resumed ? ("resumed" as const) : journal.consent,
+	};
+	const landedSentence = `Landed \`${clip(journal.branch)}\` @ ${journal.sha.slice(0, 7)} on \`${clip(journal.trunk)}\` (was ${journal.previous_trunk_sha.slice(0, 7)}).`;
+	if (failed.length > 0) {
+		const remaining = (Object.keys(WHAT) as AcceptStep[]).filter((step) => !journal.done.includes(step));
+		return fail("accept", "partial_acceptance", `${landedSentence} Not finished: ${failed.join("; ")}.`, [
+			say`Fix what the message names, then run ${ref("accept", { target: journal.branch })} from the main checkout again: it finishes ${remaining.map((step) => WHAT[step]).join(", ")} and never lands twice.`,
+			`The main checkout is at ${mainPath}.`,
+		], { data: { ...data, remaining } });
+	}
+	await removeJournal(here.commonDir, journal.branch).catch(() => undefined);
+	const hints = [
+		`Relay the Proof line verbatim: ${journal.proof_line}`,
+		...(data.worktree_removed ? [`The worktree is gone: work continues in the main checkout, ${mainPath}.`] : []),
+		...(branchKept ? [`The branch \`${clip(journal.branch)}\` was kept: it holds commits beyond what landed (tip ${branchKept.slice(0, 7)}).`] : []),
+	];
+	return ok("accept", `${landedSentence} ${journal.proof_line}`, data, { hints });
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+	return (await stat(path).catch(() => null))?.isDirectory() ?? false;
+}
+
+/** A branch's commit; null when it does not exist, undefined when git could not say. */
+async function branchTip(root: string, branch: string): Promise<string | null | undefined> {
+	const result = await git(["rev-parse", "--verify", "--quiet", `refs/heads/${branch}^{commit}`], root);
+	if (result.exitCode === 0) return result.stdout.trim();
+	return result.exitCode === 1 ? null : undefined;
+}

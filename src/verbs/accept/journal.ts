@@ -1,0 +1,77 @@
+import { mkdir, readdir, readFile, rm } from "node:fs/promises";
+import { join } from "node:path";
+import * as v from "valibot";
+import { writeFileAtomic } from "../../platform/files.ts";
+
+/**
+ * What an accept has done so far, in the shared git dir
+ * (`<commonDir>/discern/accept/<branch>.json`): written before the trunk
+ * moves and after each later step, so that running accept again finishes
+ * an interrupted one and never lands twice.
+ */
+export const STEPS = ["landed", "checkout_moved", "noted", "resources_destroyed", "worktree_removed", "branch_deleted"] as const;
+export type AcceptStep = (typeof STEPS)[number];
+
+export const Journal = v.object({
+	version: v.literal(1),
+	/** "landing" is written before the compare-and-swap: whether it happened is read back from the trunk. */
+	state: v.picklist(["landing", "landed"]),
+	branch: v.string(),
+	id: v.nullable(v.string()),
+	path: v.string(),
+	trunk: v.string(),
+	sha: v.string(),
+	previous_trunk_sha: v.string(),
+	proof_line: v.string(),
+	/** The Proof record, for the note. */
+	proof: v.unknown(),
+	/** A checkout on the trunk whose files move with it (absolute path), or null. */
+	checkout: v.nullable(v.string()),
+	consent: v.picklist(["confirmed", "pre_authorized", "asked"]),
+	done: v.array(v.picklist(STEPS)),
+	destroyed: v.array(v.string()),
+	time: v.string(),
+});
+export type Journal = v.InferOutput<typeof Journal>;
+
+function folder(commonDir: string): string {
+	return join(commonDir, "discern", "accept");
+}
+
+/** A file name for a branch: every character outside a safe set escaped, so `/` and `..` stay inside the folder. */
+export function journalName(branch: string): string {
+	return `${encodeURIComponent(branch).replaceAll(".", "%2E")}.json`;
+}
+
+export async function readJournal(commonDir: string, branch: string): Promise<Journal | null> {
+	try {
+		const parsed = v.safeParse(Journal, JSON.parse(await readFile(join(folder(commonDir), journalName(branch)), "utf8")));
+		return parsed.success ? parsed.output : null;
+	} catch {
+		return null;
+	}
+}
+
+export async function readJournals(commonDir: string): Promise<Journal[]> {
+	const names = await readdir(folder(commonDir)).catch(() => []);
+	const journals = await Promise.all(
+		names.filter((name) => name.endsWith(".json")).map(async (name) => {
+			try {
+				const parsed = v.safeParse(Journal, JSON.parse(await readFile(join(folder(commonDir), name), "utf8")));
+				return parsed.success ? parsed.output : null;
+			} catch {
+				return null;
+			}
+		}),
+	);
+	return journals.filter((journal): journal is Journal => journal !== null);
+}
+
+export async function writeJournal(commonDir: string, journal: Journal): Promise<void> {
+	await mkdir(folder(commonDir), { recursive: true });
+	await writeFileAtomic(folder(commonDir), journalName(journal.branch), `${JSON.stringify(journal, null, 2)}\n`);
+}
+
+export async function removeJournal(commonDir: string, branch: string): Promise<void> {
+	await rm(join(folder(commonDir), journalName(branch)), { force: true });
+}

@@ -1,0 +1,45 @@
+import * as v from "valibot";
+import type { Result } from "../../contract/envelope.ts";
+import { DryRunFlag } from "../../gate/schema.ts";
+
+export const AcceptInput = v.strictObject({
+	confirmed: v.optional(v.pipe(v.boolean(), v.description("The owner approved this landing in the conversation."))),
+	target: v.optional(v.pipe(v.string(), v.maxLength(4096), v.description("Which worktree (id, path or branch); required from the main checkout."))),
+	dry_run: DryRunFlag,
+});
+export type AcceptInput = v.InferOutput<typeof AcceptInput>;
+
+export const AcceptData = v.strictObject({
+	landed: v.boolean(),
+	sha: v.nullable(v.string()),
+	trunk: v.nullable(v.string()),
+	previous_trunk_sha: v.nullable(v.string()),
+	proof_line: v.nullable(v.string()),
+	note_ref: v.nullable(v.string()),
+	worktree_removed: v.boolean(),
+	branch_deleted: v.boolean(),
+	resources: v.strictObject({ destroyed: v.array(v.string()), failed: v.array(v.string()) }),
+	main_path: v.string(),
+	consent: v.picklist(["confirmed", "pre_authorized", "asked", "none", "resumed"]),
+	remaining: v.optional(v.array(v.string())),
+});
+export type AcceptData = v.InferOutput<typeof AcceptData>;
+
+export type AcceptResult = Result<"accept", AcceptData>;
+
+/** Nothing landed yet; the main checkout is where work goes on. */
+export function emptyData(mainPath: string): AcceptData {
+	return {
+		landed: false,
+		sha: null,
+		trunk: null,
+		previous_trunk_sha: null,
+		proof_line: null,
+		note_ref: null,
+		worktree_removed: false,
+		branch_deleted: false,
+		resources: { destroyed: [], failed: [] },
+		main_path: mainPath,
+		consent: "none",
+	};
+}

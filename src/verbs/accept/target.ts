@@ -1,0 +1,111 @@
+import { resolve } from "node:path";
+import type { Refusal } from "../../contract/envelope.ts";
+import type { VerbContext } from "../../contract/context.ts";
+import { locateRepository, type RepositoryLocation } from "../../git/repository.ts";
+import { clip } from "../../text/clip.ts";
+import { quoteName } from "../../text/terminal.ts";
+import { ref, sayFor } from "../../hints/refer.ts";
+import { listWorktrees, readTask, realPathOf, type WorktreeEntry } from "../../worktree/list.ts";
+import { type Journal, readJournals } from "./journal.ts";
+
+/** The worktree to land, located and checked to belong to this repository. */
+export interface Target {
+	path: string;
+	branch: string;
+	location: RepositoryLocation;
+	id: string | null;
+}
+
+export type Found =
+	| { ok: true; main: WorktreeEntry; target: Target; journal: null }
+	/** The worktree is gone, but an interrupted accept of it left a journal. */
+	| { ok: true; main: WorktreeEntry; target: null; journal: Journal }
+	| { ok: false; refusal: Refusal };
+
+/**
+ * Which worktree `accept` lands: the one it runs in, or, from the main
+ * checkout, the one `target` names (its id, path or branch). Names are
+ * compared as strings and paths after resolving symlinks: nothing the
+ * caller typed reaches git as an argument.
+ */
+export async function findTarget(ctx: VerbContext, here: RepositoryLocation, wanted: string | undefined): Promise<Found> {
+	const say = sayFor(ctx.surface);
+	const entries = await listWorktrees(here.root);
+	const main = entries?.find((entry) => entry.main);
+	if (!entries || !main || main.bare) {
+		return { ok: false, refusal: { error: "no_repository", message: "git could not list this repository's worktrees, or it has no main checkout.", hints: ["Run `git worktree list` and repair the repository."] } };
+	}
+	const hereReal = await realPathOf(here.root);
+	const linked = entries.filter((entry) => !entry.main);
+	const byName = wanted === undefined ? undefined : await matchEntry(linked, wanted, ctx.cwd);
+
+	let entry: WorktreeEntry | undefined;
+	if (here.location === "worktree") {
+		const self = await findAsync(linked, async (candidate) => (await realPathOf(candidate.path)) === hereReal);
+		if (!self) return { ok: false, refusal: { error: "not_in_worktree", message: "This worktree is not in git's list of worktrees.", hints: ["Run `git worktree list` to see them."] } };
+		if (wanted !== undefined && byName !== self) {
+			return {
+				ok: false,
+				refusal: {
+					error: "not_main_checkout",
+					message: `This is the worktree of \`${clip(self.branch ?? "?")}\`; \`${clip(wanted)}\` names another. A worktree lands only itself.`,
+					hints: [say`Run ${ref("accept")} without a target here, or from the main checkout name the worktree to land.`],
+				},
+			};
+		}
+		entry = self;
+	} else {
+		if (wanted === undefined) {
+			const names = linked.map((candidate) => candidate.branch ?? candidate.path).slice(0, 10);
+			return {
+				ok: false,
+				refusal: {
+					error: "unknown_target",
+					message: `From the main checkout, name the worktree to land${names.length > 0 ? `: one of ${names.map((name) => `\`${clip(name)}\``).join(", ")}` : "; this repository has no other worktree"}.`,
+					hints: [say`Pass its id, path or branch: ${ref("accept", { target: names[0] ?? "ID" })}.`],
+				},
+			};
+		}
+		entry = byName;
+		if (!entry) {
+			const journal = (await readJournals(here.commonDir)).find((candidate) => candidate.branch === wanted || candidate.id === wanted || candidate.path === wanted);
+			if (journal) return { ok: true, main, target: null, journal };
+			return {
+				ok: false,
+				refusal: {
+					error: "unknown_target",
+					message: `No worktree of this repository is named \`${clip(wanted)}\` (by id, path or branch).`,
+					hints: [say`Run ${ref("status")} or \`git worktree list\` to see the worktrees.`],
+				},
+			};
+		}
+	}
+	if (!entry.branch) {
+		return { ok: false, refusal: { error: "detached_head", message: `The worktree at ${clip(quoteName(entry.path))} has a detached HEAD: only a branch can land.`, hints: ["Switch it to its branch (`git switch NAME`), then accept again."] } };
+	}
+	const located = await locateRepository(entry.path, ctx.env);
+	// A path that leads into another repository (a symlink swapped in) is not this worktree.
+	if (!located.found || (await realPathOf(located.repository.commonDir)) !== (await realPathOf(here.commonDir)) || located.repository.location !== "worktree") {
+		return { ok: false, refusal: { error: "unknown_target", message: `The worktree at ${clip(quoteName(entry.path))} does not open as a worktree of this repository.`, hints: ["Run `git worktree list` and `git worktree prune` to repair the list."] } };
+	}
+	const task = await readTask(located.repository.gitDir);
+	return { ok: true, main, target: { path: located.repository.root, branch: entry.branch, location: located.repository, id: task?.id ?? null }, journal: null };
+}
+
+async function matchEntry(linked: readonly WorktreeEntry[], wanted: string, cwd: string): Promise<WorktreeEntry | undefined> {
+	const byBranch = linked.find((entry) => entry.branch !== null && (entry.branch === wanted || `refs/heads/${entry.branch}` === wanted));
+	if (byBranch) return byBranch;
+	const wantedReal = await realPathOf(resolve(cwd, wanted));
+	const byPath = await findAsync(linked, async (entry) => (await realPathOf(entry.path)) === wantedReal);
+	if (byPath) return byPath;
+	return findAsync(linked, async (entry) => {
+		const located = await locateRepository(entry.path).catch(() => null);
+		if (!located?.found) return false;
+		return (await readTask(located.repository.gitDir))?.id === wanted;
+	});
+}
+
+async function findAsync<T>(items: readonly T[], test: (item: T) => Promise<boolean>): Promise<T | undefined> {
+	for (const item of items) if (await test(item)) return item;
+	return undefined;
+}

@@ -1,0 +1,172 @@
+import { asVerb, fail, ok, type PlanItem } from "../../contract/envelope.ts";
+import type { VerbContext } from "../../contract/context.ts";
+import type { DiscernConfig } from "../../config/schema.ts";
+import { executePlan, failureSentence } from "../../gate/execute.ts";
+import type { GatePlan } from "../../gate/plan.ts";
+import { trunkAuthority } from "../../gate/trunk-authority.ts";
+import { writeDenied } from "../../gate/write-denied.ts";
+import { filesHiddenFromStatus, readWorkingState, type RepositoryLocation } from "../../git/repository.ts";
+import { git } from "../../git/run.ts";
+import { ref, sayFor } from "../../hints/refer.ts";
+import { openProject } from "../../project/open.ts";
+import { clip } from "../../text/clip.ts";
+import { plural } from "../../text/plural.ts";
+import { quoteName } from "../../text/terminal.ts";
+import { commitOf, firstLine, isAncestor } from "../accept/land.ts";
+import type { UpdateData, UpdateInput, UpdateResult } from "./schema.ts";
+
+const CAP = 50;
+
+function names(paths: readonly string[], limit = 10): string {
+	return `${paths.slice(0, limit).map(quoteName).join(", ")}${paths.length > limit ? ` and ${paths.length - limit} more` : ""}`;
+}
+
+function pathsOf(output: string): string[] {
+	return output.split("\0").filter((path) => path !== "");
+}
+
+/**
+ * Bring the trunk (or `from`) into this worktree's branch with a merge —
+ * a fast-forward or a merge commit, never a rebase, so that no commit the
+ * agent made changes identity. A conflict is aborted at once: the branch
+ * is left exactly as it was. Then the project's `setup.ensure` commands.
+ */
+export async function update(ctx: VerbContext, input: UpdateInput): Promise<UpdateResult> {
+	const say = sayFor(ctx.surface);
+	const opened = await openProject(ctx);
+	if (!opened.ok) return asVerb("update", opened.refusal);
+	const { repository, config } = opened;
+	const { root } = repository;
+	if (repository.location !== "worktree") {
+		return fail("update", "not_in_worktree", "update merges the trunk into a worktree's branch; this is the main checkout.", [say`Run it inside a worktree (${ref("status")} lists where you are), or merge here with git yourself.`]);
+	}
+	const [working, hidden] = await Promise.all([readWorkingState(root), filesHiddenFromStatus(root)]);
+	if (!working) return fail("update", "dirty_worktree", "git could not report the working tree, so it cannot be trusted as clean.", ["Run `git status` and repair the repository."]);
+	if (!working.head) return fail("update", "dirty_worktree", "Nothing is committed on this branch yet.", ["Commit the work first."]);
+	if (!working.branch) return fail("update", "detached_head", `HEAD is detached at ${working.head.slice(0, 7)}: only a branch can take a merge.`, ["Switch to the worktree's branch (`git switch NAME`), then update again."]);
+	const tracked = working.changes.filter((change) => change.kind !== "untracked").map((change) => change.path);
+	if (tracked.length > 0) {
+		return fail("update", "dirty_worktree", `Uncommitted changes to tracked files: ${names(tracked)}. A merge needs a committed tree.`, [say`Commit the changes, then run ${ref("update")}.`]);
+	}
+	if (hidden === null || hidden.length > 0) {
+		return fail("update", "dirty_worktree", "git is told to ignore changes to some tracked files, so the tree cannot be vouched for as committed.", ["Undo it with `git update-index --no-assume-unchanged FILE` / `--no-skip-worktree FILE`, then update again."]);
+	}
+	const head = working.head;
+	const branch = working.branch;
+
+	let fromName: string;
+	let fromSha: string | null;
+	let trunkName: string | null = null;
+	if (input.from !== undefined) {
+		fromName = input.from;
+		// A name starting with `-` would read as an option; --end-of-options keeps every other name a revision.
+		fromSha = input.from === "" || input.from.startsWith("-") ? null : await commitOf(root, input.from);
+		if (!fromSha) return fail("update", "unknown_target", `\`${clip(input.from)}\` names no commit here.`, [say`Name a branch or commit, or run ${ref("update")} to merge the trunk.`]);
+	} else {
+		const { trunk } = await trunkAuthority(root, config, ctx.env.DISCERN_TRUNK);
+		if (!trunk.name || !trunk.exists) return fail("update", "no_trunk", "There is no trunk branch to merge.", ["Create the trunk branch, or set [repository].trunk in discern.toml."]);
+		trunkName = trunk.name;
+		fromName = trunk.name;
+		fromSha = await commitOf(root, `refs/heads/${trunk.name}`);
+		if (!fromSha) return fail("update", "no_trunk", `The trunk \`${clip(trunk.name)}\` has no commit.`, ["Commit on the trunk first."]);
+	}
+
+	const [log, theirs, ours, contained, fastForward] = await Promise.all([
+		git(["log", "-z", "--format=%H%x00%s", `${head}..${fromSha}`, "--"], root),
+		git(["diff", "--name-only", "-z", "--no-renames", `${head}...${fromSha}`, "--"], root),
+		git(["diff", "--name-only", "-z", "--no-renames", `${fromSha}...${head}`, "--"], root),
+		isAncestor(root, fromSha, head),
+		isAncestor(root, head, fromSha),
+	]);
+	const fields = log.exitCode === 0 ? log.stdout.split("\0") : [];
+	const commits: UpdateData["commits"] = [];
+	for (let i = 0; i + 1 < fields.length; i += 2) {
+		const sha = (fields[i] ?? "").replace(/^\n/, "");
+		if (sha) commits.push({ sha, subject: fields[i + 1] ?? "" });
+	}
+	const files = theirs.exitCode === 0 ? pathsOf(theirs.stdout) : [];
+	const mine = new Set(ours.exitCode === 0 ? pathsOf(ours.stdout) : []);
+	const overlap = files.filter((path) => mine.has(path));
+	const data: UpdateData = {
+		from: fromName,
+		from_sha: fromSha,
+		previous_head: head,
+		head,
+		merged: false,
+		fast_forward: false,
+		commits: commits.slice(0, CAP),
+		commits_total: commits.length,
+		files: files.slice(0, CAP),
+		files_total: files.length,
+		overlap: overlap.slice(0, CAP),
+		conflicts: [],
+		ensure_ran: 0,
+	};
+	if (contained === true) return ok("update", `\`${clip(branch)}\` already contains \`${clip(fromName)}\`; nothing to merge.`, data, input.dry_run ? { dry_run: true, plan: [] } : {});
+	const ensure = ensurePlan(config);
+	if (input.dry_run) {
+		const plan: PlanItem[] = [
+			{ kind: "merge", label: fromName, disposition: "run", note: `${fastForward ? "fast-forward" : "merge commit"}: ${plural(commits.length, "commit")}, ${plural(files.length, "file")}` },
+			...ensure.phases.flat().map((job): PlanItem => ({ kind: "ensure", label: job.label, disposition: "run", note: job.commands.join(" && ") })),
+		];
+		return ok("update", `Would merge ${plural(commits.length, "commit")} from \`${clip(fromName)}\`; nothing changed.`, data, { dry_run: true, plan });
+	}
+
+	const merged = await git(["merge", "--no-edit", "--ff", "--no-squash", "--commit", "--no-autostash", "-m", `Merge ${fromName} into ${branch}`, fromSha], root);
+	if (merged.exitCode !== 0) return refusedMerge(ctx, repository, head, data, merged.stdout + merged.stderr);
+	const after = await commitOf(root, "HEAD");
+	const result: UpdateData = { ...data, head: after, merged: after !== head, fast_forward: after === fromSha };
+	const overlapHint = overlap.length > 0 ? [`This branch changed ${plural(overlap.length, "file")} that came in too: re-read ${names(overlap)}.`] : [];
+	const message = `Merged ${plural(commits.length, "commit")} from \`${clip(fromName)}\` into \`${clip(branch)}\`${result.fast_forward ? " (fast-forward)" : ""}.`;
+	if (ensure.phases.length === 0) return ok("update", message, result, { hints: [say`Run ${ref("done")} on the merged result.`, ...overlapHint] });
+
+	let execution: Awaited<ReturnType<typeof executePlan>>;
+	try {
+		execution = await executePlan(ctx, repository, trunkName, ensure);
+	} catch (error) {
+		const refusal = writeDenied(error, "the run's logs");
+		if (refusal) return asVerb("update", refusal);
+		throw error;
+	}
+	const ran = execution.report.runs.length;
+	if (execution.report.failed || execution.report.interrupted) {
+		return fail("update", execution.report.interrupted ? "interrupted" : "gate_failed", `${message} But [worktree].setup.ensure failed: ${failureSentence(execution.report)}.`, [
+			"Read the diagnostics, fix the environment, and run the ensure command again yourself.",
+			...overlapHint,
+		], { data: { ...result, ensure_ran: ran }, diagnostics: execution.diagnostics });
+	}
+	return ok("update", message, { ...result, ensure_ran: ran }, { hints: [say`Run ${ref("done")} on the merged result.`, ...overlapHint] });
+}
+
+/** `[worktree].setup.ensure`, one command after another, as gate jobs (own process group, timeout, logs). */
+function ensurePlan(config: DiscernConfig): GatePlan {
+	const commands = config.worktree.setup.ensure.filter((command) => command.trim() !== "" && command.trim() !== ":");
+	return {
+		verb: "prepare",
+		phases: commands.map((command, index) => [{ label: `ensure${commands.length > 1 ? `-${index + 1}` : ""}`, stage: "fix" as const, kind: "job" as const, exitDecides: true, commands: [command], timeout: config.gate.timeout }]),
+		skipped: [],
+		failFast: true,
+	};
+}
+
+/** A merge git refused or stopped: abort what it began, and say why in its own words. */
+async function refusedMerge(ctx: VerbContext, repository: RepositoryLocation, head: string, data: UpdateData, output: string): Promise<UpdateResult> {
+	const say = sayFor(ctx.surface);
+	const { root } = repository;
+	const pending = await git(["rev-parse", "-q", "--verify", "MERGE_HEAD"], root);
+	if (pending.exitCode === 0) {
+		const unmerged = await git(["diff", "--name-only", "-z", "--diff-filter=U"], root);
+		const conflicts = unmerged.exitCode === 0 ? pathsOf(unmerged.stdout) : [];
+		const aborted = await git(["merge", "--abort"], root);
+		const back = (await commitOf(root, "HEAD")) === head && aborted.exitCode === 0;
+		return fail("update", "conflict", `Merging \`${clip(data.from)}\` conflicts in ${conflicts.length > 0 ? names(conflicts) : "files git did not list"}. ${back ? "The merge was aborted: the branch is as it was." : "The merge could not be aborted: run `git merge --abort`."}`, [
+			`Merge by hand (\`git merge ${data.from_sha ?? ""}\`), resolve ${conflicts.length > 0 ? names(conflicts, 3) : "the conflicts"}, commit, then continue; or ask the owner.`,
+			say`Then run ${ref("done")}.`,
+		], { data: { ...data, conflicts: conflicts.slice(0, CAP) } });
+	}
+	const line = clip(firstLine(output.split("\n").find((text) => /error|fatal|overwritten/i.test(text)) ?? output) || "git merge failed");
+	if (/would be overwritten/i.test(output)) {
+		return fail("update", "dirty_worktree", `The merge would overwrite files in the worktree: ${line} Nothing changed.`, ["Move or commit the files git names, then update again."], { data });
+	}
+	return fail("update", "conflict", `git refused the merge: ${line} Nothing changed.`, ["Merge by hand with git, or ask the owner."], { data });
+}

@@ -1,0 +1,305 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { testContext } from "../helpers/repo.ts";
+import { invokeVerb } from "../helpers/invoke.ts";
+import { makeWorktreeRepo, type WorktreeRepo } from "../helpers/worktree.ts";
+import type { AcceptData } from "../../src/verbs/accept/schema.ts";
+
+const made: string[] = [];
+afterAll(async () => {
+	await Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+const CONFIG = `[jobs]
+lint = "true"
+test = "test ! -f fail.txt"
+
+[scopes.docs]
+paths = ["docs/**"]
+
+[scopes.app]
+paths = ["src/**"]
+`;
+
+async function fixture(config = CONFIG, options: { id?: string } = {}): Promise<WorktreeRepo> {
+	const repo = await makeWorktreeRepo({ config, files: { "README.md": "# fixture\n", "src/a.ts": "export const a = 1;\n" }, ...options });
+	made.push(...repo.cleanupDirs);
+	return repo;
+}
+
+/** Everything a refusal must leave alone: every ref (notes included), the main checkout's files and status. */
+async function snapshot(repo: WorktreeRepo): Promise<string> {
+	const refs = await repo.git("for-each-ref", "--format=%(refname) %(objectname)");
+	const status = await repo.git("status", "--porcelain=v2", "--untracked-files=all");
+	const wtStatus = existsSync(repo.wt) ? await repo.wtGit("status", "--porcelain=v2", "--untracked-files=all") : "gone";
+	return `${refs}\n${status}\n${wtStatus}\n${existsSync(repo.wt)}`;
+}
+
+const data = (result: { data?: unknown }) => result.data as AcceptData;
+
+async function landings(repo: WorktreeRepo): Promise<number> {
+	const log = await repo.git("reflog", "show", "--format=%gs", "refs/heads/main");
+	return log.split("\n").filter((line) => line.includes("discern accept")).length;
+}
+
+describe("accept", () => {
+	test("without consent it refuses and changes nothing (refs, notes, files)", async () => {
+		const repo = await fixture();
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		const before = await snapshot(repo);
+		const result = await invokeVerb("accept", testContext(repo.wt));
+		expect(result.ok).toBe(false);
+		if (!result.ok) expect(result.error).toBe("awaiting_consent");
+		expect(await snapshot(repo)).toBe(before);
+	});
+
+	test("confirmed: lands the proven commit with a CAS, moves the main checkout's files, writes a parseable note, cleans up", async () => {
+		const repo = await fixture(CONFIG, { id: "x-1a2b3c" });
+		await repo.write("notes.local", "untracked, kept\n");
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		const head = (await repo.wtGit("rev-parse", "HEAD")).trim();
+		const old = await repo.sha("main");
+		const result = await invokeVerb("accept", testContext(repo.wt), { confirmed: true });
+		expect(result.message).toContain("Proof:");
+		expect(result.ok).toBe(true);
+		const landed = data(result);
+		expect(landed).toMatchObject({ landed: true, sha: head, trunk: "main", previous_trunk_sha: old, worktree_removed: true, branch_deleted: true, note_ref: "refs/notes/discern", main_path: repo.root });
+		expect(await repo.sha("main")).toBe(head);
+		// The main checkout is on the trunk: its files moved, its untracked file stayed, and it is clean.
+		expect(await readFile(join(repo.root, "src/b.ts"), "utf8")).toBe("export const b = 2;\n");
+		expect(await readFile(join(repo.root, "notes.local"), "utf8")).toBe("untracked, kept\n");
+		expect((await repo.git("status", "--porcelain", "--untracked-files=no")).trim()).toBe("");
+		expect(existsSync(repo.wt)).toBe(false);
+		expect((await repo.git("branch", "--list", repo.branch)).trim()).toBe("");
+		const note = JSON.parse((await repo.git("notes", "--ref=refs/notes/discern", "show", head)).trim()) as { payloadType: string; payload: string; signatures: unknown[] };
+		expect(note.payloadType).toBe("application/vnd.in-toto+json");
+		expect(note.signatures).toEqual([]);
+		const statement = JSON.parse(Buffer.from(note.payload, "base64").toString("utf8"));
+		expect(statement._type).toBe("https://in-toto.io/Statement/v1");
+		expect(statement.predicateType).toBe("https://discern.sh/proof/v1");
+		expect(statement.subject[0].digest.gitCommit).toBe(head);
+		expect(statement.predicate.head).toBe(head);
+		expect(await landings(repo)).toBe(1);
+	});
+
+	test("pre_authorized comes from the trunk's committed config; a branch cannot grant itself authority", async () => {
+		const trusted = `${CONFIG}\n[acceptance]\npre_authorized = ["docs"]\n`;
+		const docs = await fixture(trusted);
+		await docs.wtWrite("docs/guide.md", "# guide\n");
+		await docs.wtCommit("docs");
+		const result = await invokeVerb("accept", testContext(docs.wt));
+		expect(result.ok).toBe(true);
+		expect(data(result).consent).toBe("pre_authorized");
+
+		const sneaky = await fixture(trusted);
+		await sneaky.wtWrite("discern.toml", `${CONFIG}\n[acceptance]\npre_authorized = ["docs", "app"]\n`);
+		await sneaky.wtWrite("src/b.ts", "export const b = 2;\n");
+		await sneaky.wtCommit("grant myself");
+		const before = await snapshot(sneaky);
+		const refused = await invokeVerb("accept", testContext(sneaky.wt));
+		expect(refused.ok).toBe(false);
+		if (!refused.ok) expect(refused.error).toBe("awaiting_consent");
+		expect(await snapshot(sneaky)).toBe(before);
+	});
+
+	test("dry run shows the plan, needs no consent and changes nothing", async () => {
+		const repo = await fixture();
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		const before = await snapshot(repo);
+		const result = await invokeVerb("accept", testContext(repo.wt), { dry_run: true });
+		expect(result.ok).toBe(true);
+		expect(result.dry_run).toBe(true);
+		expect((result.plan ?? []).map((item) => item.kind)).toContain("land");
+		expect(await snapshot(repo)).toBe(before);
+	});
+
+	test("a red gate refuses: nothing lands", async () => {
+		const repo = await fixture();
+		await repo.wtWrite("fail.txt", "x\n");
+		await repo.wtCommit("red");
+		const before = await repo.sha("main");
+		const result = await invokeVerb("accept", testContext(repo.wt), { confirmed: true });
+		expect(result.ok).toBe(false);
+		if (!result.ok) expect(result.error).toBe("gate_failed");
+		expect(result.diagnostics?.length ?? 0).toBeGreaterThan(0);
+		expect(await repo.sha("main")).toBe(before);
+		expect(existsSync(repo.wt)).toBe(true);
+	});
+
+	test("a trunk with commits the branch lacks: trunk_moved, nothing changed", async () => {
+		const repo = await fixture();
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		await repo.write("README.md", "# moved\n");
+		await repo.commitAll("trunk moves");
+		const before = await snapshot(repo);
+		const result = await invokeVerb("accept", testContext(repo.wt), { confirmed: true });
+		expect(result.ok).toBe(false);
+		if (!result.ok) {
+			expect(result.error).toBe("trunk_moved");
+			expect(result.hints.join(" ")).toContain("discern update");
+		}
+		expect(await snapshot(repo)).toBe(before);
+	});
+
+	test("compare-and-swap: a trunk that moves after the judgement makes the landing fail; nothing lands", async () => {
+		const repo = await fixture();
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		let moved = "";
+		const ctx = testContext(repo.wt, {
+			confirm: async () => {
+				await repo.git("commit", "-q", "--allow-empty", "-m", "someone else lands first");
+				moved = await repo.sha("main");
+				return true;
+			},
+		});
+		const result = await invokeVerb("accept", ctx);
+		expect(result.ok).toBe(false);
+		if (!result.ok) expect(result.error).toBe("trunk_moved");
+		expect(await repo.sha("main")).toBe(moved);
+		expect(existsSync(repo.wt)).toBe(true);
+		expect(await landings(repo)).toBe(0);
+		expect(existsSync(join(repo.root, ".git", "discern", "accept", "agent%2Fx.json"))).toBe(false);
+	});
+
+	test("an interactive no is no consent", async () => {
+		const repo = await fixture();
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		const before = await repo.sha("main");
+		const result = await invokeVerb("accept", testContext(repo.wt, { confirm: async () => false }));
+		expect(result.ok).toBe(false);
+		if (!result.ok) {
+			expect(result.error).toBe("awaiting_consent");
+			expect(result.message).toContain("Proof:");
+		}
+		expect(await repo.sha("main")).toBe(before);
+	});
+
+	test("the main checkout on the trunk with tracked changes: refused before landing", async () => {
+		const repo = await fixture();
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		await repo.write("README.md", "# local edit\n");
+		const before = await snapshot(repo);
+		const result = await invokeVerb("accept", testContext(repo.wt), { confirmed: true });
+		expect(result.ok).toBe(false);
+		if (!result.ok) expect(result.error).toBe("dirty_worktree");
+		expect(await snapshot(repo)).toBe(before);
+		expect(await readFile(join(repo.root, "README.md"), "utf8")).toBe("# local edit\n");
+	});
+
+	test("an untracked file in the main checkout where a landed file goes: refused before landing", async () => {
+		const repo = await fixture();
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		await repo.write("src/b.ts", "mine, untracked\n");
+		const before = await repo.sha("main");
+		const result = await invokeVerb("accept", testContext(repo.wt), { confirmed: true });
+		expect(result.ok).toBe(false);
+		if (!result.ok) expect(result.error).toBe("dirty_worktree");
+		expect(await repo.sha("main")).toBe(before);
+		expect(await readFile(join(repo.root, "src/b.ts"), "utf8")).toBe("mine, untracked\n");
+	});
+
+	test("a branch holding commits beyond what landed is kept", async () => {
+		const repo = await fixture();
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		const proven = (await repo.wtGit("rev-parse", "HEAD")).trim();
+		const ctx = testContext(repo.wt, {
+			confirm: async () => {
+				await repo.wtGit("commit", "-q", "--allow-empty", "-m", "one more, after the Proof");
+				return true;
+			},
+		});
+		const result = await invokeVerb("accept", ctx);
+		expect(result.ok).toBe(true);
+		expect(data(result)).toMatchObject({ landed: true, sha: proven, branch_deleted: false });
+		expect(await repo.sha("main")).toBe(proven);
+		expect((await repo.git("rev-parse", repo.branch)).trim()).not.toBe(proven);
+	});
+
+	test("from the main checkout: --target is required, names a worktree, and `-` strings are only names", async () => {
+		const repo = await fixture();
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		const missing = await invokeVerb("accept", testContext(repo.root), { confirmed: true });
+		expect(missing.ok ? "" : missing.error).toBe("unknown_target");
+		const dashed = await invokeVerb("accept", testContext(repo.root), { confirmed: true, target: "--help" });
+		expect(dashed.ok ? "" : dashed.error).toBe("unknown_target");
+		const trunkItself = await invokeVerb("accept", testContext(repo.root), { confirmed: true, target: "main" });
+		expect(trunkItself.ok ? "" : trunkItself.error).toBe("unknown_target");
+		const result = await invokeVerb("accept", testContext(repo.root), { confirmed: true, target: repo.branch });
+		expect(result.ok).toBe(true);
+		expect(data(result).main_path).toBe(repo.root);
+	});
+
+	test("a worktree cannot land another", async () => {
+		const repo = await fixture();
+		await repo.git("worktree", "add", "-q", "-b", "agent/y", `${repo.wt}-y`);
+		made.push(`${repo.wt}-y`);
+		const result = await invokeVerb("accept", testContext(repo.wt), { confirmed: true, target: "agent/y" });
+		expect(result.ok ? "" : result.error).toBe("not_main_checkout");
+	});
+
+	test("an interrupted accept resumes: cleanup finishes, the trunk never moves twice", async () => {
+		const repo = await fixture();
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		const head = (await repo.wtGit("rev-parse", "HEAD")).trim();
+		await repo.git("worktree", "lock", repo.wt);
+		const first = await invokeVerb("accept", testContext(repo.wt), { confirmed: true });
+		expect(first.ok).toBe(false);
+		if (!first.ok) expect(first.error).toBe("partial_acceptance");
+		expect(data(first)).toMatchObject({ landed: true, sha: head, worktree_removed: false });
+		expect(await repo.sha("main")).toBe(head);
+		await repo.git("worktree", "unlock", repo.wt);
+		// No consent asked again: the landing had it.
+		const second = await invokeVerb("accept", testContext(repo.root), { target: repo.branch });
+		expect(second.ok).toBe(true);
+		expect(data(second)).toMatchObject({ landed: true, sha: head, worktree_removed: true, branch_deleted: true, consent: "resumed" });
+		expect(await landings(repo)).toBe(1);
+		expect(existsSync(repo.wt)).toBe(false);
+	});
+
+	test("a journal that says landed while the worktree is still there: resumes without landing again", async () => {
+		const repo = await fixture();
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		const head = (await repo.wtGit("rev-parse", "HEAD")).trim();
+		const old = await repo.sha("main");
+		// As if discern died just after the compare-and-swap.
+		await repo.git("update-ref", "refs/heads/main", head, old);
+		await repo.git("read-tree", "-m", "-u", old, head);
+		const proofRecord = { version: 2, head, tree: "t", branch: repo.branch, config_digest: "d", judgement: { trunk: { name: "main", sha: old }, scopes_changed: [], all_scopes_because: null, never_loosen: "checked", gate_changes: [] }, jobs: [], standards: [], time: "now", duration_s: 0, line: "Proof: agent/x" };
+		await mkdir(join(repo.root, ".git", "discern", "accept"), { recursive: true });
+		await writeFile(
+			join(repo.root, ".git", "discern", "accept", "agent%2Fx.json"),
+			JSON.stringify({ version: 1, state: "landing", branch: repo.branch, id: null, path: repo.wt, trunk: "main", sha: head, previous_trunk_sha: old, proof_line: "Proof: agent/x", proof: proofRecord, checkout: repo.root, consent: "confirmed", done: [], destroyed: [], time: "now" }),
+		);
+		const result = await invokeVerb("accept", testContext(repo.wt));
+		expect(result.ok).toBe(true);
+		expect(data(result)).toMatchObject({ landed: true, sha: head, consent: "resumed", worktree_removed: true });
+		expect(await repo.sha("main")).toBe(head);
+		expect((await repo.git("reflog", "show", "--format=%gs", "refs/heads/main")).split("\n").filter((line) => line.includes("discern accept")).length).toBe(0);
+	});
+
+	test("two accepts at once never both land", async () => {
+		const repo = await fixture();
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		const results = await Promise.all([
+			invokeVerb("accept", testContext(repo.wt), { confirmed: true }),
+			invokeVerb("accept", testContext(repo.root), { confirmed: true, target: repo.branch }),
+		]);
+		expect(results.filter((result) => result.ok).length).toBeLessThanOrEqual(1);
+		expect(await landings(repo)).toBe(1);
+	});
+});

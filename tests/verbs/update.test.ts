@@ -1,0 +1,88 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { readFile, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { BASIC_CONFIG, testContext } from "../helpers/repo.ts";
+import { invokeVerb } from "../helpers/invoke.ts";
+import { makeWorktreeRepo, type WorktreeRepo } from "../helpers/worktree.ts";
+import type { UpdateData } from "../../src/verbs/update/schema.ts";
+
+const made: string[] = [];
+afterAll(async () => {
+	await Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function fixture(config = BASIC_CONFIG): Promise<WorktreeRepo> {
+	const repo = await makeWorktreeRepo({ config, files: { "README.md": "one\ntwo\nthree\nfour\nfive\nsix\n" } });
+	made.push(...repo.cleanupDirs);
+	return repo;
+}
+
+const data = (result: { data?: unknown }) => result.data as UpdateData;
+
+describe("update", () => {
+	test("merges the trunk (fast-forward) and runs setup.ensure", async () => {
+		const repo = await fixture(`${BASIC_CONFIG}\n[worktree.setup]\nensure = ["touch .ensured"]\n`);
+		await repo.write(".gitignore", ".ensured\n");
+		await repo.write("new.txt", "from trunk\n");
+		await repo.commitAll("trunk work");
+		const result = await invokeVerb("update", testContext(repo.wt));
+		expect(result.ok).toBe(true);
+		expect(data(result)).toMatchObject({ merged: true, fast_forward: true, commits_total: 1, ensure_ran: 1 });
+		expect(data(result).files).toContain("new.txt");
+		expect(await readFile(join(repo.wt, "new.txt"), "utf8")).toBe("from trunk\n");
+		expect(existsSync(join(repo.wt, ".ensured"))).toBe(true);
+	});
+
+	test("reports overlap: files both sides changed", async () => {
+		const repo = await fixture();
+		await repo.wtWrite("README.md", "ONE\ntwo\nthree\nfour\nfive\nsix\n");
+		await repo.wtCommit("ours");
+		await repo.write("README.md", "one\ntwo\nthree\nfour\nfive\nSIX\n");
+		await repo.commitAll("theirs");
+		const result = await invokeVerb("update", testContext(repo.wt));
+		expect(result.ok).toBe(true);
+		expect(data(result)).toMatchObject({ merged: true, fast_forward: false, overlap: ["README.md"] });
+		expect(await readFile(join(repo.wt, "README.md"), "utf8")).toBe("ONE\ntwo\nthree\nfour\nfive\nSIX\n");
+	});
+
+	test("a conflict is aborted, the files named, the branch as it was", async () => {
+		const repo = await fixture();
+		await repo.wtWrite("README.md", "ours\n");
+		await repo.wtCommit("ours");
+		const head = (await repo.wtGit("rev-parse", "HEAD")).trim();
+		await repo.write("README.md", "theirs\n");
+		await repo.commitAll("theirs");
+		const result = await invokeVerb("update", testContext(repo.wt));
+		expect(result.ok).toBe(false);
+		if (!result.ok) {
+			expect(result.error).toBe("conflict");
+			expect(result.message).toContain("README.md");
+		}
+		expect(data(result).conflicts).toEqual(["README.md"]);
+		expect((await repo.wtGit("rev-parse", "HEAD")).trim()).toBe(head);
+		expect((await repo.wtGit("status", "--porcelain")).trim()).toBe("");
+	});
+
+	test("a dirty tracked tree is refused; dry run changes nothing", async () => {
+		const repo = await fixture();
+		await repo.write("new.txt", "from trunk\n");
+		await repo.commitAll("trunk work");
+		const head = (await repo.wtGit("rev-parse", "HEAD")).trim();
+		const dry = await invokeVerb("update", testContext(repo.wt), { dry_run: true });
+		expect(dry.ok && dry.dry_run).toBe(true);
+		expect((await repo.wtGit("rev-parse", "HEAD")).trim()).toBe(head);
+		await repo.wtWrite("README.md", "edited\n");
+		const result = await invokeVerb("update", testContext(repo.wt));
+		expect(result.ok ? "" : result.error).toBe("dirty_worktree");
+		expect((await repo.wtGit("rev-parse", "HEAD")).trim()).toBe(head);
+	});
+
+	test("the main checkout is refused; an option-like --from is only a name", async () => {
+		const repo = await fixture();
+		const main = await invokeVerb("update", testContext(repo.root));
+		expect(main.ok ? "" : main.error).toBe("not_in_worktree");
+		const dashed = await invokeVerb("update", testContext(repo.wt), { from: "--upload-pack=touch /tmp/pwned" });
+		expect(dashed.ok ? "" : dashed.error).toBe("unknown_target");
+	});
+});
