@@ -22,7 +22,7 @@ async function statusOf(r: TestRepo, env: Record<string, string> = {}): Promise<
 }
 
 describe("status", () => {
-	test("a clean configured main checkout: trunk, jobs by stage, next is a branch of its own", async () => {
+	test("a clean configured main checkout: trunk, jobs by stage, next is a task worktree of its own", async () => {
 		const r = await repo({ config: '[jobs]\nformat = "true"\nlint = "true"\ntypecheck = "true"\ntest = "true"\n[jobs.e2e]\nstage = "test"\nrun = "true"\n' });
 		const data = await statusOf(r);
 		expect(data.location).toBe("main");
@@ -33,7 +33,7 @@ describe("status", () => {
 		expect(data.jobs).toEqual({ fix: ["format"], build: [], check: ["lint", "typecheck"], test: ["test", "e2e"] });
 		expect(data.ahead).toBe(0);
 		expect(data.behind).toBe(0);
-		expect(data.next.action).toBe("git switch -c BRANCH, then discern prepare");
+		expect(data.next.action).toBe("discern start --title TITLE");
 	});
 
 	test("changed files are listed with their kind; a dirty trunk points at a branch, a commit and the gate", async () => {
@@ -180,10 +180,42 @@ describe("status and the fleet", () => {
 		expect(landed).toBeString();
 		const first = await statusOf(r);
 		expect(first.worktrees?.find((w) => w.branch === "agent/proven")?.proof).toBe("honored");
-		expect(first.next.action).toBe(`review worktree proven-a1b2c3 at ${proven}`);
+		expect(first.next.action).toBe(`review worktree proven-a1b2c3 at ${proven}; to land it, discern accept --target proven-a1b2c3`);
 		expect(first.next.reason).not.toMatch(/discern (start|update|accept)/);
 		await r.git("worktree", "remove", "--force", proven);
 		const second = await statusOf(r);
 		expect(second.next.action).toBe("discern worktree prune");
+	});
+});
+
+describe("status in a task worktree", () => {
+	test("the loop's next steps: update when behind, accept with consent once proven", async () => {
+		const r = await repo({ config: BASIC_CONFIG });
+		const started = await invokeVerb("start", r.ctx(), { title: "loop" });
+		if (!started.ok) throw new Error(started.message);
+		const path = String((started.data as { path: string }).path);
+		try {
+			const inWorktree = async () => {
+				const result = await status(r.ctx({ cwd: path }), {});
+				if (!result.ok || !result.data) throw new Error(result.message);
+				return result.data;
+			};
+			await Bun.write(`${path}/fix.txt`, "fix\n");
+			await runGit(path, ["add", "fix.txt"]);
+			await runGit(path, ["commit", "-q", "-m", "fix"]);
+			// The trunk moves on: the worktree is behind, and merging it in is `update`.
+			await r.write("other.txt", "other\n");
+			await r.commitAll("trunk moves");
+			expect((await inWorktree()).next.action).toBe("discern update");
+
+			await invokeVerb("update", r.ctx({ cwd: path }));
+			const proven = await invokeVerb("done", r.ctx({ cwd: path }));
+			expect(proven.ok).toBe(true);
+			const next = (await inWorktree()).next;
+			expect(next.action).toBe("relay the Proof line to the owner; once they consent, discern accept --confirmed");
+			expect(next.reason).toContain("Proof: ");
+		} finally {
+			await rm(`${r.root}.worktrees`, { recursive: true, force: true });
+		}
 	});
 });

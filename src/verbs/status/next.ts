@@ -47,19 +47,27 @@ export function nextAction(surface: Surface, facts: Omit<StatusData, "next">, co
 	// In a clean main checkout the fleet comes first: proven work waiting for its owner, then landed worktrees to clear away.
 	const fleet = facts.location === "main" && facts.clean ? fleetAction(surface, facts.worktrees ?? []) : null;
 	if (fleet) return fleet;
-	// On the trunk itself: each task belongs on a branch of its own.
+	// On the trunk itself: each task belongs in a worktree of its own.
 	if (facts.location === "main" && facts.branch === facts.trunk.name) {
 		return facts.clean
-			? { action: act`git switch -c BRANCH, then ${ref("prepare")}`, reason: "You are on the trunk: make each change on a branch of its own, then run the fast checks." }
+			? { action: act`${ref("start", { title: "TITLE" })}`, reason: "You are on the trunk: each task gets a worktree and a branch of its own; work there, then run the fast checks." }
 			: {
 					action: act`git switch -c BRANCH, git commit, then ${ref("done")}`,
 					reason: `The trunk has ${plural(facts.changes.total, "uncommitted change")}: move them onto a branch of their own, commit, and run the gate.`,
 				};
 	}
 	if (!facts.clean) return { action: act`git commit, then ${ref("done")}`, reason: "Commit the work so the gate can check the exact tree." };
-	if ((facts.behind ?? 0) > 0) return { action: `git merge ${facts.trunk.name ?? "TRUNK"}`, reason: `The trunk has ${plural(facts.behind ?? 0, "commit")} this branch lacks: merge it, commit, then run the gate again.` };
+	if ((facts.behind ?? 0) > 0) {
+		const lacks = `The trunk has ${plural(facts.behind ?? 0, "commit")} this branch lacks`;
+		return facts.location === "worktree"
+			? { action: act`${ref("update")}`, reason: say`${lacks}: merge it in (never a rebase), then run ${ref("done")} again.` }
+			: { action: `git merge ${facts.trunk.name ?? "TRUNK"}`, reason: `${lacks}: merge it, commit, then run the gate again.` };
+	}
 	if (facts.proof.state === "honored") {
-		return { action: "ask the owner to land it", reason: `${facts.proof.line ?? "A Proof covers this commit"}: relay it; landing needs the owner's consent.` };
+		const proof = facts.proof.line ?? "A Proof covers this commit";
+		return facts.location === "worktree"
+			? { action: act`relay the Proof line to the owner; once they consent, ${ref("accept", { confirmed: true })}`, reason: `${proof}. Landing needs the owner's consent for this landing.` }
+			: { action: "ask the owner to land it", reason: `${proof}: relay it; landing needs the owner's consent.` };
 	}
 	if ((facts.ahead ?? 0) > 0) return { action: act`${ref("done")}`, reason: "Committed work is ahead of the trunk: run the gate to earn a Proof." };
 	return { action: act`${ref("prepare")}`, reason: "Nothing committed yet beyond the trunk: make the change, then run the fast checks." };
@@ -104,8 +112,9 @@ function fleetAction(surface: Surface, worktrees: readonly WorktreeItem[]): Next
 	if (first) {
 		const name = clip(quoteName(first.id ?? first.branch ?? first.path));
 		const others = proven.length > 1 ? ` (and ${plural(proven.length - 1, "other")})` : "";
+		const target = first.id ?? first.branch;
 		return {
-			action: `review worktree ${name} at ${clip(quoteName(first.path))}`,
+			action: target ? actionFor(surface)`review worktree ${name} at ${clip(quoteName(first.path))}; to land it, ${ref("accept", { target })}` : `review worktree ${name} at ${clip(quoteName(first.path))}`,
 			reason: `Its Proof is honored and ${plural(first.ahead ?? 0, "commit")} await${first.ahead === 1 ? "s" : ""} landing${others}: review the work; landing it needs the owner's consent.`,
 		};
 	}
