@@ -69,3 +69,8 @@ export function isInside(root: string, path: string): boolean {
 	const rel = relative(root, path);
 	return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !rel.startsWith(sep));
 }
+
+/** A path with its symlinks resolved, or itself when it does not exist (yet, or any more). */
+export async function realPathOf(path: string): Promise<string> {
+	return realpath(path).catch(() => path);
+}

@@ -8,7 +8,7 @@ import { git } from "../../git/run.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
 import { openProject, openRepository } from "../../project/open.ts";
 import { clip } from "../../text/clip.ts";
-import { listWorktrees, type WorktreeEntry } from "../../worktree/list.ts";
+import { type ListedWorktree, listWorktrees } from "../../git/worktrees.ts";
 import { done } from "../done/done.ts";
 import { type Landing, readLanding } from "./consent.ts";
 import { finish } from "./finish.ts";
@@ -52,7 +52,7 @@ export async function accept(ctx: VerbContext, input: AcceptInput): Promise<Acce
 	}
 }
 
-async function resumeOrPreview(ctx: VerbContext, here: RepositoryLocation, main: WorktreeEntry, journal: Journal, input: AcceptInput): Promise<AcceptResult> {
+async function resumeOrPreview(ctx: VerbContext, here: RepositoryLocation, main: ListedWorktree, journal: Journal, input: AcceptInput): Promise<AcceptResult> {
 	if (!input.dry_run) {
 		await writeJournal(here.commonDir, journal);
 		return finish(ctx, here, main.path, journal, true);
@@ -69,7 +69,7 @@ function short(sha: string | null): string {
 	return sha ? sha.slice(0, 7) : "?";
 }
 
-async function land(ctx: VerbContext, input: AcceptInput, here: RepositoryLocation, main: WorktreeEntry, target: Target): Promise<AcceptResult> {
+async function land(ctx: VerbContext, input: AcceptInput, here: RepositoryLocation, main: ListedWorktree, target: Target): Promise<AcceptResult> {
 	const say = sayFor(ctx.surface);
 	const base = emptyData(main.path);
 	const targetCtx: VerbContext = { ...ctx, cwd: target.path, repository: target.location };
@@ -88,7 +88,7 @@ async function land(ctx: VerbContext, input: AcceptInput, here: RepositoryLocati
 	if (!head) return fail("accept", "dirty_worktree", "Nothing is committed in this worktree.", [say`Commit the work, then run ${ref("done")}.`], { data: base });
 	const landing = await readLanding(target.path, trunkSha, head);
 	const given = input.confirmed ? "confirmed" : landing.preAuthorized ? "pre_authorized" : null;
-	const entries = (await listWorktrees(here.root)) ?? [];
+	const entries = (await listWorktrees(here.root, here.commonDir)) ?? [];
 	const onTrunk = entries.filter((entry) => entry.branch === trunk.name && !entry.bare);
 	const standing = await currentProof(target.location.gitDir, head);
 	const facts = { ...base, sha: head, trunk: trunk.name, previous_trunk_sha: trunkSha, proof_line: standing?.line ?? null };

@@ -7,7 +7,8 @@ import type { RepositoryLocation } from "../../git/repository.ts";
 import { git } from "../../git/run.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
 import { clip } from "../../text/clip.ts";
-import { listWorktrees, realPathOf } from "../../worktree/list.ts";
+import { listWorktrees } from "../../git/worktrees.ts";
+import { realPathOf } from "../../platform/files.ts";
 import { destroyResources } from "../../worktree/resources.ts";
 import { type AcceptResult, emptyData } from "./schema.ts";
 import { type AcceptStep, type Journal, removeJournal, writeJournal } from "./journal.ts";
@@ -69,7 +70,7 @@ export async function finish(ctx: VerbContext, here: RepositoryLocation, mainPat
 		} else await mark("resources_destroyed");
 	}
 	if (pending("worktree_removed")) {
-		const entries = await listWorktrees(mainPath);
+		const entries = await listWorktrees(mainPath, here.commonDir);
 		const wanted = await realPathOf(journal.path);
 		let listed = false;
 		for (const entry of entries ?? []) if (!entry.main && (await realPathOf(entry.path)) === wanted) listed = true;

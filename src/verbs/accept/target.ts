@@ -5,7 +5,9 @@ import { locateRepository, type RepositoryLocation } from "../../git/repository.
 import { clip } from "../../text/clip.ts";
 import { quoteName } from "../../text/terminal.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
-import { listWorktrees, readTask, realPathOf, type WorktreeEntry } from "../../worktree/list.ts";
+import { type ListedWorktree, listWorktrees } from "../../git/worktrees.ts";
+import { realPathOf } from "../../platform/files.ts";
+import { readTask } from "../../worktree/task.ts";
 import { type Journal, readJournals } from "./journal.ts";
 
 /** The worktree to land, located and checked to belong to this repository. */
@@ -17,9 +19,9 @@ export interface Target {
 }
 
 export type Found =
-	| { ok: true; main: WorktreeEntry; target: Target; journal: null }
+	| { ok: true; main: ListedWorktree; target: Target; journal: null }
 	/** The worktree is gone, but an interrupted accept of it left a journal. */
-	| { ok: true; main: WorktreeEntry; target: null; journal: Journal }
+	| { ok: true; main: ListedWorktree; target: null; journal: Journal }
 	| { ok: false; refusal: Refusal };
 
 /**
@@ -30,7 +32,7 @@ export type Found =
  */
 export async function findTarget(ctx: VerbContext, here: RepositoryLocation, wanted: string | undefined): Promise<Found> {
 	const say = sayFor(ctx.surface);
-	const entries = await listWorktrees(here.root);
+	const entries = await listWorktrees(here.root, here.commonDir);
 	const main = entries?.find((entry) => entry.main);
 	if (!entries || !main || main.bare) {
 		return { ok: false, refusal: { error: "no_repository", message: "git could not list this repository's worktrees, or it has no main checkout.", hints: ["Run `git worktree list` and repair the repository."] } };
@@ -39,7 +41,7 @@ export async function findTarget(ctx: VerbContext, here: RepositoryLocation, wan
 	const linked = entries.filter((entry) => !entry.main);
 	const byName = wanted === undefined ? undefined : await matchEntry(linked, wanted, ctx.cwd);
 
-	let entry: WorktreeEntry | undefined;
+	let entry: ListedWorktree | undefined;
 	if (here.location === "worktree") {
 		const self = await findAsync(linked, async (candidate) => (await realPathOf(candidate.path)) === hereReal);
 		if (!self) return { ok: false, refusal: { error: "not_in_worktree", message: "This worktree is not in git's list of worktrees.", hints: ["Run `git worktree list` to see them."] } };
@@ -92,7 +94,7 @@ export async function findTarget(ctx: VerbContext, here: RepositoryLocation, wan
 	return { ok: true, main, target: { path: located.repository.root, branch: entry.branch, location: located.repository, id: task?.id ?? null }, journal: null };
 }
 
-async function matchEntry(linked: readonly WorktreeEntry[], wanted: string, cwd: string): Promise<WorktreeEntry | undefined> {
+async function matchEntry(linked: readonly ListedWorktree[], wanted: string, cwd: string): Promise<ListedWorktree | undefined> {
 	const byBranch = linked.find((entry) => entry.branch !== null && (entry.branch === wanted || `refs/heads/${entry.branch}` === wanted));
 	if (byBranch) return byBranch;
 	const wantedReal = await realPathOf(resolve(cwd, wanted));
