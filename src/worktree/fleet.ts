@@ -1,3 +1,4 @@
+import { mapBounded } from "../platform/bounded.ts";
 import { lstat } from "node:fs/promises";
 import { loadConfig } from "../config/load.ts";
 import { judgeProof, type ProofState } from "../gate/proof-state.ts";
@@ -121,16 +122,3 @@ function latest(a: string | null | undefined, b: string | null | undefined): str
 	return Date.parse(a) >= Date.parse(b) ? a : b;
 }
 
-/** `fn` over `items`, at most `limit` at a time, results in input order. */
-export async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-	const results: R[] = new Array(items.length);
-	let next = 0;
-	const worker = async () => {
-		while (next < items.length) {
-			const index = next++;
-			results[index] = await fn(items[index] as T);
-		}
-	};
-	await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-	return results;
-}

@@ -1,3 +1,4 @@
+import { mapBounded } from "../../platform/bounded.ts";
 import { git } from "../../git/run.ts";
 
 /** Linked paths beyond this many per region are not counted. */
@@ -31,15 +32,6 @@ export async function freshness(root: string, folder: string, linked: readonly s
 }
 
 /** `work` over `items`, a few at a time, results in order. */
-export async function pooled<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<R[]> {
-	const results: R[] = new Array(items.length);
-	let next = 0;
-	const worker = async () => {
-		while (next < items.length) {
-			const index = next++;
-			results[index] = await work(items[index] as T);
-		}
-	};
-	await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, worker));
-	return results;
+export function pooled<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<R[]> {
+	return mapBounded(items, CONCURRENCY, work);
 }
