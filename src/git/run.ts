@@ -14,7 +14,8 @@ export function git(
 ): Promise<Captured> {
 	const listener = watcher;
 	const started = listener ? performance.now() : 0;
-	const call = capture(["git", ...args], {
+	// With grafts off, git hints on every object read that graft files are deprecated: that noise would bury the real error.
+	const call = capture(["git", "-c", "advice.graftFileDeprecated=false", ...args], {
 		cwd,
 		// Optional locks stay off unless asked for: a read must not rewrite the user's index behind their back.
 		env: { ...(options.env ?? process.env), GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", LC_ALL: "C", GIT_OPTIONAL_LOCKS: options.optionalLocks ? "1" : "0", ...REAL_OBJECTS },
