@@ -2,6 +2,7 @@ import { lstat, mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import * as v from "valibot";
 import { writeFileAtomic } from "../platform/files.ts";
+import { sealHolds, sealOf } from "./proof-seal.ts";
 import { FAILED_STAGES } from "./schema.ts";
 
 /**
@@ -71,7 +72,20 @@ async function readJson<S extends v.GenericSchema>(path: string, schema: S): Pro
 	}
 }
 
-export const readProof = (gitDir: string) => readJson(join(stateDir(gitDir), "proof.json"), ProofRecord);
+/** The Proof marker, only when its seal holds (see proof-seal.ts): a marker written by hand reads as none. */
+export async function readProof(gitDir: string): Promise<ProofRecord | null> {
+	let raw: unknown;
+	try {
+		raw = JSON.parse(await readFile(join(stateDir(gitDir), "proof.json"), "utf8"));
+	} catch {
+		return null;
+	}
+	if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return null;
+	const { seal, ...record } = raw as Record<string, unknown>;
+	if (!(await sealHolds(gitDir, JSON.stringify(record), seal))) return null;
+	const parsed = v.safeParse(ProofRecord, record);
+	return parsed.success ? parsed.output : null;
+}
 /** The last run of any gate verb (what `status` reports). */
 export const readLastRun = (gitDir: string) => readJson(join(stateDir(gitDir), "last-run.json"), LastRun);
 /** The last `done`: kept apart so that a `prepare` in between does not lift the unchanged-tree guard. */
@@ -79,7 +93,8 @@ export const readLastDone = (gitDir: string) => readJson(join(stateDir(gitDir), 
 
 export async function writeProof(gitDir: string, proof: ProofRecord): Promise<void> {
 	await mkdir(stateDir(gitDir), { recursive: true });
-	await writeFileAtomic(stateDir(gitDir), "proof.json", `${JSON.stringify(proof, null, 2)}\n`);
+	const seal = await sealOf(gitDir, JSON.stringify(proof), { create: true });
+	await writeFileAtomic(stateDir(gitDir), "proof.json", `${JSON.stringify({ ...proof, seal }, null, 2)}\n`);
 }
 
 export async function removeProof(gitDir: string): Promise<void> {

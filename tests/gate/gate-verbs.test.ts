@@ -202,7 +202,7 @@ describe("done", () => {
 			await r.commitAll("trunk moves");
 			const result = valid("done", await done(r.ctx({ cwd: path }), {}));
 			expect(result.ok ? "" : result.error).toBe("behind_trunk");
-			expect(result.hints?.[0]).toContain("git merge main");
+			expect(result.hints?.[0]).toBe("Run `discern update` to merge the trunk in (never a rebase), then `discern done` again.");
 		} finally {
 			await r.git("worktree", "remove", "--force", path);
 		}

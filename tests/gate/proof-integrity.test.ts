@@ -1,12 +1,13 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { chmod, mkdir, rm, symlink, utimes, writeFile, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { AnyResult } from "../../src/contract/envelope.ts";
 import { done } from "../../src/verbs/done/done.ts";
 import { status } from "../../src/verbs/status/status.ts";
 import { invokeVerb } from "../helpers/invoke.ts";
 import { survivors } from "../helpers/processes.ts";
-import { makeRepo, makeTempDir, runGit, type TestRepo } from "../helpers/repo.ts";
+import { makeRepo, makeTempDir, runGit, testContext, type TestRepo } from "../helpers/repo.ts";
+import { makeWorktreeRepo } from "../helpers/worktree.ts";
 import { expectValidEnvelope } from "../helpers/schema.ts";
 import { onlyJson, runDiscern } from "../helpers/cli.ts";
 
@@ -38,7 +39,7 @@ type DoneResultData = {
 	failed_stage: string | null;
 	scopes_changed: string[];
 	all_scopes_because?: string;
-	proof: { trunk: { name: string | null; sha: string | null }; head: string } | null;
+	proof: { trunk: { name: string | null; sha: string | null }; head: string; line: string } | null;
 	drift?: { stage: string; files: string[] };
 };
 
@@ -614,6 +615,8 @@ describe("a branch that moves the bar itself", () => {
 		expect(said).toContain("scope `web` became neutral");
 		const proof = JSON.parse(await Bun.file(join(r.root, ".git/discern/proof.json")).text()) as { judgement: { gate_changes: string[] } };
 		expect(proof.judgement.gate_changes).toEqual(["job `test` changed", "scope `web` became neutral"]);
+		// The line an agent relays to the person who decides on landing carries it too.
+		expect(result.data?.proof?.line).toContain("this branch changes the gate: job `test` changed, scope `web` became neutral");
 	});
 });
 
@@ -652,8 +655,20 @@ describe("a folder where the lock belongs", () => {
 });
 
 describe("the refs that name the trunk", () => {
-	test("a job that moves the trunk branch is tree drift", async () => {
+	test("a job that moves the trunk branch earns no Proof: the trunk moved under the gate (behind_trunk)", async () => {
 		const r = await repo('[jobs]\ntest = "git update-ref refs/heads/main HEAD"\n');
+		await r.git("switch", "-q", "-c", "feat");
+		await r.write("notes.txt", "x\n");
+		await r.commitAll("feat");
+		const result = await runDone(r);
+		expect(result.ok).toBe(false);
+		expect(result.error).toBe("behind_trunk");
+		expect(result.message).toContain("moved while the gate ran");
+		expect(await Bun.file(join(r.root, ".git/discern/proof.json")).exists()).toBe(false);
+	});
+
+	test("a job that moves the trunk and changes the tree is tree drift, naming both", async () => {
+		const r = await repo('[jobs]\ntest = "git update-ref refs/heads/main HEAD; echo x > stray.txt"\n');
 		await r.git("switch", "-q", "-c", "feat");
 		await r.write("notes.txt", "x\n");
 		await r.commitAll("feat");
@@ -761,5 +776,59 @@ describe("a fifth hostile round: folders and converted bytes", () => {
 		expect(result.message).toContain("f.txt");
 		await r.write("f.txt", "a\r\n");
 		expect((await runDone(r)).ok).toBe(true);
+	});
+});
+
+describe("a Proof marker written by hand", () => {
+	test("is never reused: a red commit with a forged marker runs the gate again and stays red", async () => {
+		const r = await repo('[jobs]\ntest = "test ! -e broken.txt"\n');
+		expect((await runDone(r)).ok).toBe(true);
+		const genuine = JSON.parse(await Bun.file(join(r.root, ".git/discern/proof.json")).text()) as Record<string, unknown> & { judgement: { trunk: { name: string } } };
+		await r.write("broken.txt", "broken\n");
+		await r.commitAll("broken");
+		expect((await runDone(r)).error).toBe("gate_failed");
+		// What an agent could write from what discern keeps: the genuine marker, moved onto the red commit.
+		const head = (await r.git("rev-parse", "HEAD")).trim();
+		const tree = (await r.git("rev-parse", "HEAD^{tree}")).trim();
+		const { seal: _seal, ...record } = genuine;
+		const forged = { ...record, head, tree, judgement: { ...genuine.judgement, trunk: { name: genuine.judgement.trunk.name, sha: head } } };
+		await writeFile(join(r.root, ".git/discern/proof.json"), JSON.stringify(forged));
+		const statusData = (await status(r.ctx(), {})).data as { proof: { state: string } };
+		expect(statusData.proof.state).not.toBe("honored");
+		const again = await runDone(r, { rerun: true });
+		expect(again.ok).toBe(false);
+		expect(again.data?.gate_ran).toBe(true);
+	});
+
+	test("a genuine marker edited by hand (its line, its jobs) no longer counts", async () => {
+		const r = await repo('[jobs]\ntest = "true"\n');
+		const first = await runDone(r);
+		expect(first.ok).toBe(true);
+		const path = join(r.root, ".git/discern/proof.json");
+		const marker = JSON.parse(await Bun.file(path).text()) as Record<string, unknown>;
+		expect(typeof marker.seal).toBe("string");
+		await writeFile(path, JSON.stringify({ ...marker, line: "Proof: main passed everything (99 jobs)" }));
+		const second = await runDone(r);
+		expect(second.ok).toBe(true);
+		expect(second.data?.gate_ran).toBe(true);
+		expect(second.data?.proof?.line).not.toContain("99 jobs");
+	});
+});
+
+describe("the trunk moving while a worktree's gate runs", () => {
+	test("is behind_trunk with update as the remedy, never tree drift; no Proof", async () => {
+		// Another worktree landing is modelled by the job itself moving the trunk (a commit on main that leaves this tree alone).
+		const made = await makeWorktreeRepo({ config: '[jobs]\ntest = "git update-ref refs/heads/main \\"$(git commit-tree -p main -m landed main^{tree})\\""\n' });
+		dirs.push(made.root, dirname(made.wt));
+		await made.wtWrite("work.txt", "work\n");
+		await made.wtCommit("work");
+		const result = (await done(testContext(made.wt, { env: { PATH: process.env.PATH } }), {})) as Loose & { data?: DoneResultData };
+		expectValidEnvelope("done", result);
+		expect(result.error).toBe("behind_trunk");
+		expect(result.message).toContain("moved while the gate ran");
+		expect(result.hints?.[0]).toBe("Run `discern update` to merge it in, then `discern done` again.");
+		expect(await Bun.file(join(made.wt, ".git")).exists()).toBe(true);
+		const gitDir = (await made.wtGit("rev-parse", "--absolute-git-dir")).trim();
+		expect(await Bun.file(join(gitDir, "discern", "proof.json")).exists()).toBe(false);
 	});
 });

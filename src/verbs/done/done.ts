@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
+import { asVerb, fail, ok, type Result, type Step } from "../../contract/envelope.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import type { DiscernConfig } from "../../config/schema.ts";
 import { executePlan, failureSentence } from "../../gate/execute.ts";
@@ -191,7 +191,7 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 		const contained = await git(["merge-base", "--is-ancestor", `refs/heads/${trunk.name}`, head], repository.root);
 		if (contained.exitCode === 1) {
 			return fail("done", "behind_trunk", `The trunk \`${trunk.name}\` has commits this branch does not: the gate must check the merged result.`, [
-				say`Merge the trunk into this branch with git (\`git merge ${trunk.name}\`), commit, then run ${ref("done")}.`,
+				say`Run ${ref("update")} to merge the trunk in (never a rebase), then ${ref("done")} again.`,
 			]);
 		}
 	}
@@ -206,6 +206,25 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 	}
 
 	return runGate(ctx, { repository, config, trunk, head, tree, digest, standalone, judgement, branch, plan, evidence, start: working, warnings });
+}
+
+/**
+ * The trunk moved while the gate ran (another worktree landed, someone
+ * pushed): the tree is fine, but the judgement it would carry is about a
+ * trunk that is gone. Not red (nothing failed), not a Proof: merge the new
+ * trunk in and prove again.
+ */
+function trunkMovedDuringRun(ctx: VerbContext, run: GateRun, ran: { steps: Step[]; durationS: number; warnings: string[] }): DoneResult {
+	const say = sayFor(ctx.surface);
+	const name = run.trunk.name ?? "the trunk";
+	const next =
+		run.repository.location === "worktree"
+			? say`Run ${ref("update")} to merge it in, then ${ref("done")} again.`
+			: say`Merge \`${name}\` into this branch (\`git merge ${name}\`), then run ${ref("done")} again.`;
+	return fail("done", "behind_trunk", `The trunk \`${name}\` moved while the gate ran (${ran.durationS} s); no Proof is issued against a trunk that is gone.`, [next, ...ran.warnings], {
+		data: { ...base(run.standalone), scopes_changed: run.judgement.scopes_changed, gate_ran: true, failed_stage: null, interrupted: false, standards: [] },
+		steps: ran.steps,
+	});
 }
 
 interface GateRun {
@@ -231,17 +250,25 @@ async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 	const { repository } = run;
 	let last = await snapshotOf(repository.root, run.start);
 	let drift: { stage: string; files: string[] } | undefined;
+	let trunkMoved = false;
 	// 7. Tree drift: after each green phase, no job may have changed the tree (tracked or untracked), HEAD or the branch.
 	const trunkRefs = await readTrunkRefs(repository.root, run.trunk.name);
 	const afterPhase = async (phase: readonly PlannedJob[]) => {
 		const [state, refsNow] = await Promise.all([run.evidence.status(), readTrunkRefs(repository.root, run.trunk.name)]);
 		const now = await snapshotOf(repository.root, state);
 		const files = pathsChanged(last, now);
-		if (refsNow !== trunkRefs) files.unshift(`(the trunk \`${run.trunk.name ?? "?"}\` or origin/HEAD was moved)`);
 		last = now;
-		if (files.length === 0) return null;
-		drift = { stage: phase[0]?.stage ?? "", files };
-		return `the ${drift.stage} stage changed the tree`;
+		if (files.length > 0) {
+			if (refsNow !== trunkRefs) files.unshift(`(the trunk \`${run.trunk.name ?? "?"}\` or origin/HEAD was moved)`);
+			drift = { stage: phase[0]?.stage ?? "", files };
+			return `the ${drift.stage} stage changed the tree`;
+		}
+		// The tree held, but the trunk moved (another worktree landed): what the Proof would be judged against is gone.
+		if (refsNow !== trunkRefs) {
+			trunkMoved = true;
+			return "the trunk moved";
+		}
+		return null;
 	};
 	let execution: Awaited<ReturnType<typeof executePlan>>;
 	try {
@@ -254,6 +281,7 @@ async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 	const { report, steps, durationS } = execution;
 	// What a killed discern's jobs left running (and this run killed) is said on every outcome.
 	const warnings = [...execution.leftovers, ...run.warnings];
+	if (trunkMoved && !report.failed) return trunkMovedDuringRun(ctx, run, { steps, durationS, warnings });
 	const readings = await readingsOf(report.runs, run.config);
 	const diagnostics = [...execution.diagnostics, ...standardDiagnostics(readings, run.config)];
 	const failedStage: FailedStage | null = report.failed
