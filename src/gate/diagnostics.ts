@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import type { Diagnostic, Step } from "../contract/envelope.ts";
 import { clip } from "../text/clip.ts";
-import { readExcerpt, readUpTo } from "./output.ts";
+import { readExcerpt, readHead, readUpTo } from "./output.ts";
+import { outputDiagnostics } from "./matchers/index.ts";
 import { reportDiagnostics } from "./reports/detect.ts";
 import type { JobRun } from "./runner.ts";
 import { noun } from "../text/plural.ts";
@@ -24,8 +25,9 @@ export function stepsOf(runs: readonly JobRun[]): Step[] {
 
 /**
  * One diagnostic per failed job (with a bounded excerpt of its output), then
- * one per finding when the job's output or its declared report is SARIF or
- * JUnit XML.
+ * one per finding: from the job's SARIF or JUnit XML (its output or its
+ * declared report) when it has one, else from its output as the tool prints
+ * it by default (tsc, ESLint, pytest, cargo… — see matchers/).
  */
 export async function diagnosticsOf(runs: readonly JobRun[], root: string): Promise<Diagnostic[]> {
 	const diagnostics: Diagnostic[] = [];
@@ -45,9 +47,25 @@ export async function diagnosticsOf(runs: readonly JobRun[], root: string): Prom
 			output_path: run.logPath,
 		});
 		// A declared report the job did not write this time is a leftover: its findings are not news.
-		const text = run.job.report ? (run.reportFresh ? await readReport(join(root, run.job.report)) : null) : await readUpTo(run.logPath, REPORT_SCAN_LIMIT);
+		const log = run.job.report ? null : await readUpTo(run.logPath, REPORT_SCAN_LIMIT);
+		const text = run.job.report ? (run.reportFresh ? await readReport(join(root, run.job.report)) : null) : log;
 		const found = text === null ? null : reportDiagnostics(text, { name: run.job.label, command, root });
-		if (!found) continue;
+		if (!found) {
+			// A huge log is read for findings from its head: the tools print their findings first.
+			const output = log ?? (await readHead(run.logPath, REPORT_SCAN_LIMIT));
+			const read = output === null ? null : outputDiagnostics(output, { name: run.job.label, command, root });
+			if (!read) continue;
+			diagnostics.push(...read.diagnostics.map(boundedFinding));
+			if (read.omitted > 0) {
+				diagnostics.push({
+					tool: run.job.label,
+					severity: "warning",
+					message: `${read.omitted} more ${noun(read.omitted, "finding was", "findings were")} left out; the whole output is in ${run.logPath}`,
+					reproduce_cmd: command,
+				});
+			}
+			continue;
+		}
 		diagnostics.push(...found.diagnostics.map(boundedFinding));
 		if (found.omitted > 0) {
 			diagnostics.push({

@@ -87,3 +87,18 @@ function decodeCut(buffer: Buffer, cutAt: "start" | "end"): string {
 	if (cutAt === "end") return text.replace(/\uFFFD+$/, "");
 	return text.replace(/^\uFFFD+/, "");
 }
+
+/** The first `max` bytes of a log (all of it when smaller); null when it cannot be read. */
+export async function readHead(path: string, max: number): Promise<string | null> {
+	const handle = await openLog(path);
+	if (!handle) return null;
+	try {
+		const { size } = await handle.stat();
+		const length = Math.min(size, max);
+		const buffer = Buffer.alloc(length);
+		await handle.read(buffer, 0, length, 0);
+		return buffer.toString("utf8");
+	} finally {
+		await handle.close();
+	}
+}

@@ -1,4 +1,4 @@
-import type { Result } from "../contract/envelope.ts";
+import type { Diagnostic, Result } from "../contract/envelope.ts";
 import type { RenderOptions } from "../contract/verb.ts";
 import { MARK, paint } from "../ui/style.ts";
 import { plural } from "../text/plural.ts";
@@ -44,31 +44,59 @@ export function planLines(result: Result<string, unknown>, color: boolean): stri
 	return (result.plan ?? []).map((item) => `${item.disposition === "run" ? "→" : "·"} ${item.label}${item.note ? `  ${paint(item.note, "dim", color)}` : ""}`);
 }
 
+/** Lines of a job's output shown when its findings were read out of it: the findings say the rest. */
+const TAIL_LINES_WITH_FINDINGS = 8;
+
 /**
- * For each failure the command to reproduce it and the end of its output
- * (all of it with --verbose); findings with a file as `file:line:col`.
+ * For each failed job the command to reproduce it, the end of its output
+ * (all of it with --verbose), then its findings, one per line as
+ * `file:line:col  rule  message` (locations aligned, so a terminal makes them
+ * clickable and an agent can jump to them).
  */
 export function diagnosticLines(result: Result<string, unknown>, { color, verbose }: RenderOptions): string[] {
 	const lines: string[] = [];
-	for (const diagnostic of result.diagnostics ?? []) {
-		if (diagnostic.file) {
-			const where = `${diagnostic.file}${diagnostic.line ? `:${diagnostic.line}` : ""}${diagnostic.col ? `:${diagnostic.col}` : ""}`;
-			const mark = diagnostic.severity === "error" ? paint(MARK.fail, "red", color) : paint(MARK.warn, "yellow", color);
-			lines.push(`  ${mark} ${where}  ${diagnostic.message}${diagnostic.rule ? paint(` [${diagnostic.rule}]`, "dim", color) : ""}`);
-			continue;
+	const diagnostics = result.diagnostics ?? [];
+	for (let i = 0; i < diagnostics.length; i++) {
+		const diagnostic = diagnostics[i] as Diagnostic;
+		const findings: Diagnostic[] = [];
+		while (i + 1 < diagnostics.length && isFinding(diagnostics[i + 1] as Diagnostic, diagnostic.tool)) findings.push(diagnostics[++i] as Diagnostic);
+		if (isFinding(diagnostic, undefined)) {
+			findings.unshift(diagnostic); // Findings of a job whose own diagnostic is not in this list.
+			lines.push("", paint(diagnostic.tool, "bold", color));
+		} else {
+			lines.push("", `${paint(diagnostic.tool, "bold", color)}  ${paint(`reproduce: ${diagnostic.reproduce_cmd}`, "dim", color)}`);
+			if (diagnostic.output) {
+				const outputLines = diagnostic.output.trimEnd().split("\n");
+				const tail = findings.length > 0 ? TAIL_LINES_WITH_FINDINGS : TAIL_LINES;
+				const shown = verbose ? outputLines : outputLines.slice(-tail);
+				if (shown.length < outputLines.length) lines.push(paint(`  … ${plural(outputLines.length - shown.length, "earlier line")}; --verbose shows them`, "dim", color));
+				lines.push(...shown.map((line) => `  │ ${line}`));
+			} else if (diagnostic.tool.startsWith("standard:")) {
+				lines.push(`  ${diagnostic.message}`);
+			}
+			if (diagnostic.output_path) lines.push(paint(`  full output: ${diagnostic.output_path}`, "dim", color));
 		}
-		lines.push("", `${paint(diagnostic.tool, "bold", color)}  ${paint(`reproduce: ${diagnostic.reproduce_cmd}`, "dim", color)}`);
-		if (diagnostic.output) {
-			const outputLines = diagnostic.output.trimEnd().split("\n");
-			const shown = verbose ? outputLines : outputLines.slice(-TAIL_LINES);
-			if (shown.length < outputLines.length) lines.push(paint(`  … ${plural(outputLines.length - shown.length, "earlier line")}; --verbose shows them`, "dim", color));
-			lines.push(...shown.map((line) => `  │ ${line}`));
-		} else if (diagnostic.tool.startsWith("standard:")) {
-			lines.push(`  ${diagnostic.message}`);
-		}
-		if (diagnostic.output_path) lines.push(paint(`  full output: ${diagnostic.output_path}`, "dim", color));
+		lines.push(...findingLines(findings, color));
 	}
 	return lines;
+}
+
+/** A per-finding diagnostic: it has a place, or it follows its job's diagnostic without output of its own. */
+function isFinding(diagnostic: Diagnostic, tool: string | undefined): boolean {
+	if (diagnostic.file !== undefined) return tool === undefined || diagnostic.tool === tool;
+	return tool !== undefined && diagnostic.tool === tool && diagnostic.output === undefined && diagnostic.output_path === undefined && !diagnostic.tool.startsWith("standard:");
+}
+
+function findingLines(findings: readonly Diagnostic[], color: boolean): string[] {
+	const where = findings.map((finding) => (finding.file ? `${finding.file}${finding.line ? `:${finding.line}` : ""}${finding.col ? `:${finding.col}` : ""}` : ""));
+	const whereWidth = Math.max(0, ...where.map((text) => text.length));
+	const ruleWidth = Math.max(0, ...findings.map((finding) => finding.rule?.length ?? 0));
+	return findings.map((finding, index) => {
+		const mark = finding.severity === "error" ? paint(MARK.fail, "red", color) : paint(MARK.warn, "yellow", color);
+		const place = whereWidth > 0 ? `${(where[index] ?? "").padEnd(whereWidth)}  ` : "";
+		const rule = ruleWidth > 0 ? `${paint((finding.rule ?? "").padEnd(ruleWidth), "dim", color)}  ` : "";
+		return `  ${mark} ${place}${rule}${finding.message}`.trimEnd();
+	});
 }
 
 /** Lines joined, without the blank lines a section may start with. */
