@@ -103,7 +103,7 @@ export async function setup(ctx: VerbContext, input: v.InferOutput<typeof SetupI
 		...(file.action === "keep" ? { note: "exists; left alone" } : {}),
 	}));
 	if (!input.confirmed || input.dry_run) {
-		const preview = ok("setup", `Would write ${creating.join(" and ")}.${kept} ${found}`, data, {
+		const preview = ok("setup", `Would write ${data.config_exists ? creating.join(" and ") : CONFIG_FILE}.${kept} ${found}`, data, {
 			dry_run: true,
 			plan,
 			hints: [say`Review the proposal, then run ${confirmed} to write it.`],
