@@ -60,7 +60,7 @@ function jobs(proposal: RenderedProposal): string[] {
 	if (proposal.jobs.some((job) => knownStage(job.name) === undefined)) {
 		lines.push("# A second stack's jobs carry its kind (test_python), a project in a folder its folder's name (test_api).");
 	}
-	return [...lines, ...aligned(proposal.jobs.map((job) => [`${tomlKey(job.name)} = ${jobValue(job)}`, job.reason]))];
+	return [...lines, ...aligned(proposal.jobs.map((job) => [jobLine(job), job.reason]))];
 }
 
 /** One table per scope; a blank line between them, like the rest of the file. */
@@ -81,8 +81,13 @@ function detectedSentence(stacks: readonly DetectedStack[]): string {
 	return `Detected: ${described.join("; ")}.`;
 }
 
+/** `name = value`, as the job is written in discern.toml. */
+export function jobLine(job: Pick<ProposedJob, "name" | "stage" | "run">): string {
+	return `${tomlKey(job.name)} = ${jobValue(job)}`;
+}
+
 /** A plain string when the name already implies the stage; otherwise a table that states it, so the file stays valid. */
-function jobValue(job: ProposedJob): string {
+function jobValue(job: Pick<ProposedJob, "name" | "stage" | "run">): string {
 	if (knownStage(job.name) === job.stage) return tomlString(job.run);
 	return `{ run = ${tomlString(job.run)}, stage = ${tomlString(job.stage)} }`;
 }
@@ -112,7 +117,7 @@ function commentText(text: string): string {
 	return text.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
 }
 
-function tomlKey(name: string): string {
+export function tomlKey(name: string): string {
 	return /^[A-Za-z0-9_-]+$/.test(name) ? name : tomlString(name);
 }
 

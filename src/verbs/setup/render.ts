@@ -19,13 +19,14 @@ export function renderSetup(result: Result<"setup" | "setup verify", SetupData>,
 
 /** `setup verify` on a configured repository: the problems first, then the advice. */
 function renderVerification(verify: NonNullable<SetupData["verify"]>, color: boolean): string {
-	const lines: string[] = [];
+	const lines: string[] = [verify.config === "valid" ? "config   discern.toml is valid" : `config   discern.toml is ${paint("invalid", "red", color)}`];
 	for (const issue of verify.issues) lines.push(`${paint("invalid", "red", color)}  discern.toml${issue.line !== undefined ? `:${issue.line}${issue.col !== undefined ? `:${issue.col}` : ""}` : ""}  ${issue.message}`);
 	for (const check of verify.programs) {
 		if (!check.found) lines.push(`${paint("missing", "red", color)}  ${check.program}  (${check.owner})  ${check.detail}`);
 	}
 	const found = verify.programs.filter((check) => check.found);
-	if (found.length > 0) lines.push(`found    ${[...new Set(found.map((check) => check.program))].join(", ")}`);
+	const names = found.map((check) => (check.detail.startsWith("script ") ? `"${check.program}" script` : check.program));
+	if (names.length > 0) lines.push(`found    ${[...new Set(names)].join(", ")}`);
 	if (verify.also_proposed.length > 0) {
 		if (lines.length > 0) lines.push("");
 		for (const item of verify.also_proposed) lines.push(`setup would also propose \`${item.line}\` (${item.reason})`);

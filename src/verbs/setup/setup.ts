@@ -12,7 +12,7 @@ import { exists, resolveInside, writeFileAtomic, WriteDeniedError } from "../../
 import { openRepository } from "../../project/open.ts";
 import { detectStack } from "../../setup/detect.ts";
 import { checkCommand } from "../../setup/programs.ts";
-import { renderConfig, tomlString } from "../../setup/render-config.ts";
+import { jobLine, renderConfig, tomlKey, tomlString } from "../../setup/render-config.ts";
 import { MAP_README, MAP_README_PATH } from "./map-skeleton.ts";
 import type { SetupData, SetupInput, SetupVerifyInput } from "./schema.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
@@ -34,7 +34,7 @@ export async function verifySetup(ctx: VerbContext, input: v.InferOutput<typeof 
 		const issues = load.state === "invalid" ? load.issues : [{ message: `${CONFIG_FILE} could not be read` }];
 		const verified = { ...data, verify: { config: "invalid" as const, issues: issues.map(({ message, line, col }) => ({ message, ...(line !== undefined ? { line } : {}), ...(col !== undefined ? { col } : {}) })), programs: [], also_proposed: [] } };
 		const count = issues.length === 1 ? "1 problem" : `${issues.length} problems`;
-		return fail("setup verify", "invalid_config", `${CONFIG_FILE} is invalid (${count}): ${issues.map(issueText).slice(0, 3).join("; ")}.`, [
+		return fail("setup verify", "invalid_config", sentence(`${CONFIG_FILE} is invalid (${count}): ${issues.map(issueText).slice(0, 3).join("; ")}${issues.length > 3 ? "; …" : ""}`), [
 			say`Fix ${CONFIG_FILE}, then run ${ref("config validate")} to see every problem with its line.`,
 		], { data: verified });
 	}
@@ -57,6 +57,11 @@ export async function verifySetup(ctx: VerbContext, input: v.InferOutput<typeof 
 	return ok("setup verify", `discern is set up here: ${CONFIG_FILE} is valid and every program its gate starts is here (${programs.length} checked).${advice}`, verified);
 }
 
+/** Ends with one full stop, not a second one after `?` or `.`. */
+function sentence(text: string): string {
+	return /[.?!]$/.test(text) ? text : `${text}.`;
+}
+
 function issueText(issue: ConfigIssue): string {
 	return issue.line !== undefined ? `line ${issue.line}: ${issue.message}` : issue.message;
 }
@@ -66,11 +71,11 @@ function missingFromConfig(data: SetupData, config: DiscernConfig): NonNullable<
 	const commands = new Set(resolveJobs(config).flatMap((job) => job.commands.map(normalizeCommand)));
 	const jobs = data.jobs
 		.filter((job) => !Object.hasOwn(config.jobs, job.name) && !commands.has(normalizeCommand(job.run)))
-		.map((job) => ({ kind: "job" as const, name: job.name, line: `${job.name} = ${tomlString(job.run)}`, reason: job.reason }));
+		.map((job) => ({ kind: "job" as const, name: job.name, line: jobLine(job), reason: job.reason }));
 	const paths = new Set(Object.values(config.scopes).map((scope) => scope.paths.join("\n")));
 	const scopes = data.scopes
 		.filter((scope) => !Object.hasOwn(config.scopes, scope.name) && !paths.has(scope.paths.join("\n")))
-		.map((scope) => ({ kind: "scope" as const, name: scope.name, line: `[scopes.${scope.name}] paths = [${scope.paths.map(tomlString).join(", ")}]`, reason: scope.reason }));
+		.map((scope) => ({ kind: "scope" as const, name: scope.name, line: `[scopes.${tomlKey(scope.name)}] paths = [${scope.paths.map(tomlString).join(", ")}]${scope.gate ? `, gate = ${tomlString(scope.gate)}` : ""}`, reason: scope.reason }));
 	return [...jobs, ...scopes];
 }
 
