@@ -39,6 +39,8 @@ const INSTALL: Readonly<Record<PackageManager, string>> = {
 	bun: "bun install --frozen-lockfile",
 	uv: "uv sync",
 	poetry: "poetry install",
+	pdm: "pdm install",
+	hatch: "hatch env create",
 	pip: "pip install -e .",
 };
 

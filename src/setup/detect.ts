@@ -1,38 +1,40 @@
-import { readdir, readFile, stat } from "node:fs/promises";
-import { join } from "node:path";
-import { parse as parseToml } from "smol-toml";
 import type { Stage } from "../config/schema.ts";
+import { type Folder, type FolderReader, folderReader, inFolder } from "./folder.ts";
+import { detectGo, detectRust } from "./native.ts";
+import { detectNode } from "./node.ts";
+import { detectPython } from "./python.ts";
+import { type Detector, JOB_NAMES, JOB_STAGES, type JobName, NEVER_ENTERED, type PackageManager, type StackFinding, type StackJob } from "./shared.ts";
+
+export { MAX_MANIFEST_BYTES } from "./folder.ts";
+export { JOB_NAMES, JOB_STAGES, type JobName, type PackageManager } from "./shared.ts";
 
 /**
- * Stack detection for `discern setup`: look at the files at the repository
- * root and propose the gate's jobs. Read-only by design: nothing is run (a
- * repository's scripts are not trusted before the person has seen them), and
- * only the root is read, so the cost does not grow with the repository.
+ * Stack detection for `discern setup`: read the repository's manifests and
+ * tool configurations and propose what a developer of each stack would put
+ * in the gate, run through the project's own package manager or runner.
+ *
+ * Read-only and bounded by design: nothing is run (a repository's scripts are
+ * not trusted before the person has seen them, and a package manager may reach
+ * the network), every file read is capped, and only the root, the folders a
+ * workspace names and the first two levels of folders are looked at.
+ *
+ * Naming, when a repository holds several stacks:
+ * - the first stack at the root that proposes jobs (in the order node, rust,
+ *   go, python) gets the plain names (`test`); another stack at the root adds
+ *   its kind (`test_python`);
+ * - a project in a sub-folder (up to two levels down, not part of a workspace)
+ *   gets its jobs run in its folder (`cd service && uv run pytest`), named
+ *   after the folder (`test_service`), and a scope with its paths;
+ * - a root Makefile fills the plain names no stack proposed (it usually wraps
+ *   the same tools, so it never doubles them);
+ * - a workspace package (npm/pnpm/yarn/bun workspaces, Cargo and Go workspaces)
+ *   becomes a `[scopes.<package>]` with its paths, and for JavaScript packages
+ *   with scripts a gate that runs them.
  */
 
-/** In priority order: when two stacks propose the same job, the earlier one wins. */
+/** Root stacks in priority order: the first one with jobs gets the plain job names. */
 export const STACK_KINDS = ["node", "rust", "go", "python", "make"] as const;
 export type StackKind = (typeof STACK_KINDS)[number];
-
-/** The only jobs setup proposes, in the order they are written (which is stage order). */
-export const JOB_NAMES = ["format", "build", "lint", "typecheck", "test"] as const;
-export type JobName = (typeof JOB_NAMES)[number];
-
-/** Mirrors KNOWN_JOB_STAGES for the names setup proposes (a test keeps the two in step). */
-export const JOB_STAGES: Readonly<Record<JobName, Stage>> = {
-	format: "fix",
-	build: "build",
-	lint: "check",
-	typecheck: "check",
-	test: "test",
-};
-
-/** A manifest larger than this is generated or hostile; its contents are not read. */
-export const MAX_MANIFEST_BYTES = 1024 * 1024;
-
-export type PackageManager = "npm" | "pnpm" | "yarn" | "bun" | "uv" | "poetry" | "pip";
-type NodeManager = Extract<PackageManager, "npm" | "pnpm" | "yarn" | "bun">;
-type PythonManager = Extract<PackageManager, "uv" | "poetry" | "pip">;
 
 export interface DetectedStack {
 	kind: StackKind;
@@ -45,271 +47,153 @@ export interface ProposedJob {
 	name: string;
 	stage: Stage;
 	run: string;
-	/** One short sentence, e.g. `package.json has a "lint" script`. */
+	/** One short sentence naming the file that led to it, e.g. `package.json has a "lint" script`. */
+	reason: string;
+}
+
+export interface ProposedScope {
+	name: string;
+	paths: string[];
+	gate?: string;
 	reason: string;
 }
 
 export interface SetupProposal {
+	/** From the root manifest (package.json, Cargo.toml, pyproject.toml, go.mod), or null. */
+	projectName: string | null;
 	stacks: DetectedStack[];
 	jobs: ProposedJob[];
+	scopes: ProposedScope[];
 }
+
+const DETECTORS: ReadonlyArray<readonly [Exclude<StackKind, "make">, Detector]> = [
+	["node", detectNode],
+	["rust", detectRust],
+	["go", detectGo],
+	["python", (folder) => detectPython(folder)],
+];
+
+/** Sub-folders looked at for projects of their own, at most this deep and this many. */
+const SUBFOLDER_DEPTH = 2;
+const MAX_SUBFOLDERS = 400;
 
 export async function detectStack(root: string): Promise<SetupProposal> {
-	const files = await readRootFiles(root);
-	const detections = STACK_KINDS.flatMap((kind) => DETECTORS[kind](files) ?? []);
-	return { stacks: detections.map((detection) => detection.stack), jobs: mergeJobs(detections) };
-}
-
-interface Detection {
-	stack: DetectedStack;
-	jobs: ProposedJob[];
-}
-
-type Detector = (files: RootFiles) => Detection | null;
-
-/** A `Record` so that a new stack kind without a detector does not compile. */
-const DETECTORS: Readonly<Record<StackKind, Detector>> = {
-	node: detectNode,
-	rust: detectRust,
-	go: detectGo,
-	python: detectPython,
-	make: detectMake,
-};
-
-/** First proposal per name wins (detections arrive in priority order); output in stage order. */
-function mergeJobs(detections: readonly Detection[]): ProposedJob[] {
-	const chosen = new Map<string, ProposedJob>();
-	for (const detection of detections) {
-		for (const job of detection.jobs) if (!chosen.has(job.name)) chosen.set(job.name, job);
+	const reader = await folderReader(root);
+	const top = await reader.read("");
+	if (!top) return { projectName: null, stacks: [], jobs: [], scopes: [] };
+	const rootFindings = await findingsIn(top, reader);
+	const members = rootFindings.flatMap((finding) => finding.members);
+	const taken = new Set(members.map((member) => member.dir));
+	const nested: Array<{ folder: Folder; findings: StackFinding[] }> = [];
+	for (const folder of await subfolders(reader, top, taken)) {
+		const findings = (await findingsIn(folder, reader)).filter((finding) => finding.jobs.length > 0);
+		if (findings.length > 0) nested.push({ folder, findings });
 	}
-	return JOB_NAMES.flatMap((name) => chosen.get(name) ?? []);
-}
 
-function job(name: JobName, run: string, reason: string): ProposedJob {
-	return { name, stage: JOB_STAGES[name], run, reason };
-}
+	const stacks: DetectedStack[] = [];
+	const named: Array<{ base: JobName; job: ProposedJob }> = [];
+	const add = (base: JobName, name: string, run: string, reason: string) => named.push({ base, job: { name, stage: JOB_STAGES[base], run, reason } });
 
-// ---------------------------------------------------------------- root files
-
-/** Files whose presence matters. */
-const WATCHED = new Set([
-	"package.json",
-	"bun.lock",
-	"bun.lockb",
-	"pnpm-lock.yaml",
-	"yarn.lock",
-	"package-lock.json",
-	"Cargo.toml",
-	"go.mod",
-	"pyproject.toml",
-	"setup.cfg",
-	"uv.lock",
-	"poetry.lock",
-	"ruff.toml",
-	".ruff.toml",
-	"mypy.ini",
-	".mypy.ini",
-	"GNUmakefile",
-	"makefile",
-	"Makefile",
-]);
-
-/** Files whose contents matter; lockfiles are never read (they are large, and bun.lockb is binary). */
-const READ = new Set(["package.json", "pyproject.toml", "setup.cfg", "GNUmakefile", "makefile", "Makefile"]);
-
-interface RootFiles {
-	has(name: string): boolean;
-	/** The text, or null when absent, unreadable or over MAX_MANIFEST_BYTES. */
-	text(name: string): string | null;
-}
-
-/**
- * Names come from `readdir`, not from probing paths, so the evidence carries
- * the file's real spelling on case-insensitive file systems (`makefile` vs
- * `Makefile`). Only regular files count (after following a link): a folder or
- * a FIFO named `package.json` is not a manifest, and reading a FIFO would hang.
- */
-async function readRootFiles(root: string): Promise<RootFiles> {
-	const entries = await readdir(root);
-	const present = new Set<string>();
-	const texts = new Map<string, string>();
-	await Promise.all(
-		entries
-			.filter((name) => WATCHED.has(name))
-			.map(async (name) => {
-				const path = join(root, name);
-				const info = await stat(path).catch(() => null);
-				if (!info?.isFile()) return;
-				present.add(name);
-				if (!READ.has(name) || info.size > MAX_MANIFEST_BYTES) return;
-				const text = await readFile(path, "utf8").catch(() => null);
-				if (text !== null) texts.set(name, text);
-			}),
-	);
-	return { has: (name) => present.has(name), text: (name) => texts.get(name) ?? null };
-}
-
-// ---------------------------------------------------------------------- node
-
-/** For each job, the script names that mean it, most conventional first. */
-const NODE_SCRIPTS: ReadonlyArray<readonly [JobName, readonly string[]]> = [
-	["format", ["format", "fmt"]],
-	["build", ["build"]],
-	["lint", ["lint"]],
-	["typecheck", ["typecheck", "type-check", "tsc", "check-types"]],
-	["test", ["test"]],
-];
-
-/** Lockfiles in the order they are trusted when a repository carries several. */
-const NODE_LOCKFILES: ReadonlyArray<readonly [string, NodeManager]> = [
-	["bun.lock", "bun"],
-	["bun.lockb", "bun"],
-	["pnpm-lock.yaml", "pnpm"],
-	["yarn.lock", "yarn"],
-	["package-lock.json", "npm"],
-];
-
-function detectNode(files: RootFiles): Detection | null {
-	if (!files.has("package.json")) return null;
-	const manifest = readManifest(files.text("package.json"));
-	const manager = nodeManager(files, manifest.packageManager);
-	const jobs: ProposedJob[] = [];
-	for (const [name, candidates] of NODE_SCRIPTS) {
-		const script = candidates.find((candidate) => manifest.scripts.has(candidate));
-		if (script) jobs.push(job(name, nodeCommand(manager, script), `package.json has a "${script}" script`));
+	const primary = rootFindings.find((finding) => finding.jobs.length > 0);
+	for (const finding of rootFindings) {
+		stacks.push(stackOf(finding));
+		for (const job of finding.jobs) add(job.name, finding === primary ? job.name : `${job.name}_${finding.kind}`, job.run, job.reason);
 	}
-	return { stack: { kind: "node", evidence: "package.json", manager }, jobs };
-}
-
-interface Manifest {
-	/** Usable scripts only: string, non-empty, not npm's failing placeholder. */
-	scripts: Map<string, string>;
-	packageManager: string | null;
-}
-
-/** Never throws: a broken or oversized package.json still means "node", just without scripts. */
-function readManifest(text: string | null): Manifest {
-	const empty: Manifest = { scripts: new Map(), packageManager: null };
-	if (text === null) return empty;
-	let parsed: unknown;
-	try {
-		// npm tolerates a byte-order mark; JSON.parse does not.
-		parsed = JSON.parse(text.replace(/^\uFEFF/, ""));
-	} catch {
-		return empty;
+	const make = detectMake(top);
+	if (make) {
+		stacks.push(make.stack);
+		const used = new Set(named.map((entry) => entry.job.name));
+		for (const job of make.jobs) if (!used.has(job.name)) add(job.name, job.name, job.run, job.reason);
 	}
-	if (!isRecord(parsed)) return empty;
-	const scripts = new Map<string, string>();
-	const declared = parsed.scripts;
-	if (isRecord(declared)) {
-		for (const [name, command] of Object.entries(declared)) {
-			if (typeof command === "string" && isUsableScript(command)) scripts.set(name, command);
+
+	const scopes = new ScopeNames();
+	const proposedScopes: ProposedScope[] = members.map((member) => ({
+		name: scopes.take(member.name, member.dir),
+		paths: [`${member.dir}/**`],
+		...(member.gate ? { gate: member.gate } : {}),
+		reason: member.reason,
+	}));
+	for (const { folder, findings } of nested) {
+		const slug = scopes.take(folder.rel.split("/").pop() ?? folder.rel, folder.rel);
+		proposedScopes.push({ name: slug, paths: [`${folder.rel}/**`], reason: `${findings[0]?.evidence} is a project of its own; its jobs are named \`…_${slug}\`` });
+		findings.forEach((finding, index) => {
+			stacks.push(stackOf(finding));
+			const suffix = index === 0 ? slug : `${slug}_${finding.kind}`;
+			for (const job of finding.jobs) add(job.name, `${job.name}_${suffix}`, `cd ${shellPath(folder.rel)} && ${job.run}`, job.reason);
+		});
+	}
+
+	// Stage order, then the order found (root before sub-folders); the sort is stable.
+	named.sort((a, b) => JOB_NAMES.indexOf(a.base) - JOB_NAMES.indexOf(b.base));
+	return {
+		projectName: rootFindings.find((finding) => finding.projectName !== null)?.projectName ?? null,
+		stacks,
+		jobs: named.map((entry) => entry.job),
+		scopes: proposedScopes,
+	};
+}
+
+async function findingsIn(folder: Folder, reader: FolderReader): Promise<StackFinding[]> {
+	const found = await Promise.all(DETECTORS.map(([, detect]) => detect(folder, reader)));
+	return found.filter((finding): finding is StackFinding => finding !== null);
+}
+
+function stackOf(finding: StackFinding): DetectedStack {
+	return { kind: finding.kind, evidence: finding.evidence, ...(finding.manager ? { manager: finding.manager } : {}) };
+}
+
+/** Folders one and two levels down that may hold a project of their own; workspace packages and what they hold are left out. */
+async function subfolders(reader: FolderReader, top: Folder, taken: ReadonlySet<string>): Promise<Folder[]> {
+	const out: Folder[] = [];
+	let level: Folder[] = [top];
+	for (let depth = 1; depth <= SUBFOLDER_DEPTH; depth++) {
+		const next: Folder[] = [];
+		for (const parent of level) {
+			for (const name of parent.dirs) {
+				if (name.startsWith(".") || NEVER_ENTERED.has(name) || out.length + next.length >= MAX_SUBFOLDERS) continue;
+				const rel = inFolder(parent.rel, name);
+				if (taken.has(rel) || [...taken].some((dir) => rel.startsWith(`${dir}/`) || dir.startsWith(`${rel}/`))) continue;
+				const folder = await reader.read(rel);
+				if (folder) next.push(folder);
+			}
 		}
+		out.push(...next);
+		// A folder that is a project is not searched for more projects inside it.
+		level = next.filter((folder) => !isProject(folder));
 	}
-	return { scripts, packageManager: typeof parsed.packageManager === "string" ? parsed.packageManager : null };
+	return out;
 }
 
-/** `npm init` writes a test script that always fails; proposing it would make the gate red on day one. */
-function isUsableScript(command: string): boolean {
-	return command.trim() !== "" && !/no test specified/.test(command);
+function isProject(folder: Folder): boolean {
+	return ["package.json", "Cargo.toml", "go.mod", "go.work", "pyproject.toml", "setup.cfg", "setup.py", "requirements.txt"].some((name) => folder.has(name));
 }
 
-/** The lockfile decides; without one, corepack's `packageManager` field states the intent; else npm. */
-function nodeManager(files: RootFiles, packageManager: string | null): NodeManager {
-	for (const [lockfile, manager] of NODE_LOCKFILES) if (files.has(lockfile)) return manager;
-	const declared = packageManager?.split("@")[0];
-	return declared === "pnpm" || declared === "yarn" || declared === "bun" ? declared : "npm";
-}
-
-function nodeCommand(manager: NodeManager, script: string): string {
-	// `bun test` would start Bun's own runner instead of the script, so every manager gets `run`, except npm's own `npm test`.
-	if (manager === "npm" && script === "test") return "npm test";
-	return `${manager} run ${script}`;
-}
-
-// ---------------------------------------------------------------- rust / go
-
-function detectRust(files: RootFiles): Detection | null {
-	if (!files.has("Cargo.toml")) return null;
-	const reason = "Cargo.toml marks a Rust project";
-	return {
-		stack: { kind: "rust", evidence: "Cargo.toml" },
-		jobs: [
-			job("format", "cargo fmt", `${reason}; rustfmt is its formatter`),
-			job("build", "cargo build", reason),
-			job("lint", "cargo clippy -- -D warnings", `${reason}; clippy is its linter`),
-			job("test", "cargo test", reason),
-		],
-	};
-}
-
-function detectGo(files: RootFiles): Detection | null {
-	if (!files.has("go.mod")) return null;
-	const reason = "go.mod marks a Go module";
-	return {
-		stack: { kind: "go", evidence: "go.mod" },
-		jobs: [
-			// `go fmt ./...` rather than `gofmt -w .`: package patterns skip vendor/, which is not ours to reformat.
-			job("format", "go fmt ./...", reason),
-			job("build", "go build ./...", reason),
-			job("lint", "go vet ./...", reason),
-			job("test", "go test ./...", reason),
-		],
-	};
-}
-
-// -------------------------------------------------------------------- python
-
-const PYTHON_PREFIX: Readonly<Record<PythonManager, string>> = { uv: "uv run ", poetry: "poetry run ", pip: "" };
-
-function detectPython(files: RootFiles): Detection | null {
-	const evidence = ["pyproject.toml", "setup.cfg"].find((name) => files.has(name));
-	if (!evidence) return null;
-	const manager: PythonManager = files.has("uv.lock") ? "uv" : files.has("poetry.lock") ? "poetry" : "pip";
-	// Tools live in the project's environment, so every command goes through the manager.
-	const prefix = PYTHON_PREFIX[manager];
-	const tools = pythonTools(files);
-	const jobs: ProposedJob[] = [];
-	if (tools.ruff) {
-		jobs.push(job("format", `${prefix}ruff format .`, tools.ruff));
-		jobs.push(job("lint", `${prefix}ruff check .`, tools.ruff));
+/** Scope names are unique and valid (`letters, digits, -, _`); `@acme/web` becomes `web`. */
+class ScopeNames {
+	private readonly used = new Set<string>();
+	take(name: string, dir: string): string {
+		for (const candidate of [slug(name.split("/").pop() ?? name), slug(dir.replace(/\//g, "_"))]) {
+			if (candidate !== "" && !this.used.has(candidate)) {
+				this.used.add(candidate);
+				return candidate;
+			}
+		}
+		let index = 2;
+		const base = slug(dir.replace(/\//g, "_")) || "scope";
+		while (this.used.has(`${base}_${index}`)) index++;
+		this.used.add(`${base}_${index}`);
+		return `${base}_${index}`;
 	}
-	if (tools.mypy) jobs.push(job("typecheck", `${prefix}mypy .`, tools.mypy));
-	jobs.push(job("test", `${prefix}pytest`, `${evidence} marks a Python project; pytest is the usual runner`));
-	return { stack: { kind: "python", evidence, manager }, jobs };
 }
 
-/** Why ruff and mypy are proposed, or null when neither pyproject.toml nor their own files configure them. */
-function pythonTools(files: RootFiles): { ruff: string | null; mypy: string | null } {
-	const tools = pyprojectTools(files.text("pyproject.toml"));
-	const ownFile = (names: readonly string[], tool: string) => {
-		const found = names.find((name) => files.has(name));
-		return found ? `${found} configures ${tool}` : null;
-	};
-	const ruff = tools.has("ruff") ? "pyproject.toml has a [tool.ruff] table" : ownFile(["ruff.toml", ".ruff.toml"], "ruff");
-	const mypyInSetupCfg = /^\s*\[mypy\]/m.test(files.text("setup.cfg") ?? "");
-	const mypy = tools.has("mypy")
-		? "pyproject.toml has a [tool.mypy] table"
-		: mypyInSetupCfg
-			? "setup.cfg has a [mypy] section"
-			: ownFile(["mypy.ini", ".mypy.ini"], "mypy");
-	return { ruff, mypy };
+function slug(text: string): string {
+	const cleaned = text.replace(/[^A-Za-z0-9_-]+/g, "_").replace(/^_+|_+$/g, "");
+	return ["__proto__", "constructor", "prototype"].includes(cleaned) ? `${cleaned}_` : cleaned;
 }
 
-/**
- * The names under `[tool]`. A parse catches every spelling (`[tool.ruff.lint]`,
- * dotted keys, quoted keys); a file the parser rejects still gets a header
- * scan, since a typo elsewhere should not hide the linter.
- */
-function pyprojectTools(text: string | null): Set<string> {
-	if (text === null) return new Set();
-	try {
-		const tool = parseToml(text).tool;
-		return new Set(isRecord(tool) ? Object.keys(tool) : []);
-	} catch {
-		const headers = text.matchAll(/^\s*\[\s*tool\s*\.\s*"?([A-Za-z0-9_-]+)"?\s*[.\]]/gm);
-		return new Set(Array.from(headers, (match) => match[1] ?? ""));
-	}
+/** A folder name for `cd`: quoted when it holds anything a shell would read. */
+function shellPath(rel: string): string {
+	return /^[A-Za-z0-9@/._-]+$/.test(rel) ? rel : `'${rel.replace(/'/g, "'\\''")}'`;
 }
 
 // ---------------------------------------------------------------------- make
@@ -317,23 +201,25 @@ function pyprojectTools(text: string | null): Set<string> {
 /** GNU make's own search order. */
 const MAKEFILES = ["GNUmakefile", "makefile", "Makefile"] as const;
 
-/** `check` stands in for `lint` when there is no `lint`: it is the stage the name promises. */
+/** GNU's conventional targets: `check` runs the tests when there is no `test`. */
 const MAKE_TARGETS: ReadonlyArray<readonly [JobName, readonly string[]]> = [
 	["format", ["format", "fmt"]],
 	["build", ["build"]],
-	["lint", ["lint", "check"]],
+	["lint", ["lint"]],
 	["typecheck", ["typecheck", "type-check"]],
-	["test", ["test"]],
+	["test", ["test", "check"]],
 ];
 
-function detectMake(files: RootFiles): Detection | null {
-	const evidence = MAKEFILES.find((name) => files.has(name));
+function detectMake(folder: Folder): { stack: DetectedStack; jobs: StackJob[] } | null {
+	const evidence = MAKEFILES.find((name) => folder.has(name));
 	if (!evidence) return null;
-	const targets = makeTargets(files.text(evidence) ?? "");
-	const jobs: ProposedJob[] = [];
+	const targets = makeTargets(folder.text(evidence) ?? "");
+	const jobs: StackJob[] = [];
 	for (const [name, candidates] of MAKE_TARGETS) {
 		const target = candidates.find((candidate) => targets.has(candidate));
-		if (target) jobs.push(job(name, `make ${target}`, `${evidence} has a "${target}" target`));
+		if (!target) continue;
+		const why = target === "check" ? `${evidence} has a "check" target (GNU's name for running the tests)` : `${evidence} has a "${target}" target`;
+		jobs.push({ name, run: `make ${target}`, reason: why });
 	}
 	return { stack: { kind: "make", evidence }, jobs };
 }
@@ -351,8 +237,4 @@ export function makeTargets(text: string): Set<string> {
 		for (const target of match?.[1]?.split(/\s+/) ?? []) targets.add(target);
 	}
 	return targets;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === "object" && value !== null && !Array.isArray(value);
 }

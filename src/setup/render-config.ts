@@ -13,15 +13,18 @@ export interface RenderOptions {
 	agents?: readonly string[];
 }
 
-export function renderConfig(proposal: SetupProposal, options: RenderOptions): string {
-	const sections = [header(), project(options.projectName, options.agents ?? []), repository(options.trunk), jobs(proposal), gate(), map()];
+/** What rendering needs of a proposal (scopes are optional, for callers that build one by hand). */
+export type RenderedProposal = Pick<SetupProposal, "stacks" | "jobs"> & Partial<Pick<SetupProposal, "scopes">>;
+
+export function renderConfig(proposal: RenderedProposal, options: RenderOptions): string {
+	const sections = [header(), project(options.projectName, options.agents ?? []), repository(options.trunk), jobs(proposal), ...scopes(proposal), gate(), map()];
 	return `${sections.map((lines) => lines.join("\n")).join("\n\n")}\n`;
 }
 
 function header(): string[] {
 	return [
 		"# discern.toml: how discern works in this repository.",
-		"# Proposed by `discern setup` from the files it found at the root; edit it freely.",
+		"# Proposed by `discern setup` from the manifests and tool configurations it found; edit it freely.",
 		"# Every section, key and default is explained by `discern docs config`.",
 	];
 }
@@ -43,7 +46,7 @@ function repository(trunk: string | null): string[] {
 	return ["[repository]", ...aligned([[`trunk = ${tomlString(trunk)}`, "the branch work lands on; env DISCERN_TRUNK overrides"]])];
 }
 
-function jobs(proposal: SetupProposal): string[] {
+function jobs(proposal: RenderedProposal): string[] {
 	const lines = ["[jobs]", `# ${detectedSentence(proposal.stacks)}`];
 	if (proposal.jobs.length === 0) {
 		return [
@@ -54,17 +57,37 @@ function jobs(proposal: SetupProposal): string[] {
 		];
 	}
 	lines.push("# A known name sets the stage: format runs first (fix), then build, then lint and typecheck (check), then test.");
-	return [...lines, ...aligned(proposal.jobs.map((job) => [`${tomlKey(job.name)} = ${jobValue(job)}`, job.reason]))];
+	if (proposal.jobs.some((job) => knownStage(job.name) === undefined)) {
+		lines.push("# A second stack's jobs carry its kind (test_python), a project in a folder its folder's name (test_api).");
+	}
+	return [...lines, ...aligned(proposal.jobs.map((job) => [jobLine(job), job.reason]))];
+}
+
+/** One table per scope; a blank line between them, like the rest of the file. */
+function scopes(proposal: RenderedProposal): string[][] {
+	const scopes = proposal.scopes ?? [];
+	if (scopes.length === 0) return [];
+	return scopes.map((scope, index) => [
+		...(index === 0 ? ["# Scopes: regions of the repository. `discern impact` names the ones a change touches;", "# a scope's gate runs in `done` only when the scope changed."] : []),
+		`[scopes.${tomlKey(scope.name)}]  # ${commentText(scope.reason)}`,
+		`paths = [${scope.paths.map(tomlString).join(", ")}]`,
+		...(scope.gate ? [`gate = ${tomlString(scope.gate)}`] : []),
+	]);
 }
 
 function detectedSentence(stacks: readonly DetectedStack[]): string {
-	if (stacks.length === 0) return "Detected: no known stack (looked for package.json, Cargo.toml, go.mod, pyproject.toml, setup.cfg, Makefile).";
+	if (stacks.length === 0) return "Detected: no known stack (looked for package.json, Cargo.toml, go.mod, go.work, pyproject.toml, setup.cfg, setup.py, requirements.txt, Makefile).";
 	const described = stacks.map((stack) => `${stack.kind} (${[stack.evidence, stack.manager].filter(Boolean).join(", ")})`);
 	return `Detected: ${described.join("; ")}.`;
 }
 
+/** `name = value`, as the job is written in discern.toml. */
+export function jobLine(job: Pick<ProposedJob, "name" | "stage" | "run">): string {
+	return `${tomlKey(job.name)} = ${jobValue(job)}`;
+}
+
 /** A plain string when the name already implies the stage; otherwise a table that states it, so the file stays valid. */
-function jobValue(job: ProposedJob): string {
+function jobValue(job: Pick<ProposedJob, "name" | "stage" | "run">): string {
 	if (knownStage(job.name) === job.stage) return tomlString(job.run);
 	return `{ run = ${tomlString(job.run)}, stage = ${tomlString(job.stage)} }`;
 }
@@ -94,7 +117,7 @@ function commentText(text: string): string {
 	return text.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
 }
 
-function tomlKey(name: string): string {
+export function tomlKey(name: string): string {
 	return /^[A-Za-z0-9_-]+$/.test(name) ? name : tomlString(name);
 }
 

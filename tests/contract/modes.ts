@@ -296,10 +296,25 @@ export const MODES: Mode[] = [
 	{ verb: "setup verify", mode: "not set up yet", arrange: async () => ({ ctx: (await repo()).ctx(), input: {} }), expectOk: true },
 	{ verb: "setup verify", mode: "set up", arrange: () => configured(), expectOk: true },
 	{ verb: "setup verify", mode: "refusal: an unknown agent", arrange: () => configured({ agents: "claude_cod" }), expectOk: false, error: "invalid_arguments" },
+	{ verb: "setup verify", mode: "failure: an invalid discern.toml", arrange: withConfig(INVALID_CONFIG), expectOk: false, error: "invalid_config" },
+	{ verb: "setup verify", mode: "failure: a job's program is missing", arrange: withConfig('[jobs]\ntest = "discern-no-such-program --run"\n'), expectOk: false, error: "checks_failed" },
 	{ verb: "setup verify", mode: "refusal: no repository", arrange: async () => ({ ctx: await notARepo(), input: {} }), expectOk: false, error: "no_repository" },
 	{ verb: "setup", mode: "confirmed", arrange: async () => ({ ctx: (await repo()).ctx(), input: { confirmed: true } }), expectOk: true },
 	{ verb: "setup", mode: "confirmed with dry-run", arrange: async () => ({ ctx: (await repo()).ctx(), input: { confirmed: true, dry_run: true } }), expectOk: true, dryRun: true },
-	{ verb: "setup", mode: "refusal: config exists", arrange: () => configured({ confirmed: true }), expectOk: false, error: "write_denied" },
+	{ verb: "setup", mode: "confirmed with discern.toml present: only the map skeleton", arrange: () => configured({ confirmed: true }), expectOk: true },
+	{
+		verb: "setup",
+		mode: "refusal: a symlinked docs folder leads outside",
+		arrange: async () => {
+			const made = await repo();
+			const elsewhere = await makeTempDir();
+			cleanup.push(elsewhere);
+			await symlink(elsewhere, join(made.root, "docs"));
+			return { ctx: made.ctx(), input: { confirmed: true } };
+		},
+		expectOk: false,
+		error: "write_denied",
+	},
 	{ verb: "setup", mode: "refusal: no repository", arrange: async () => ({ ctx: await notARepo(), input: {} }), expectOk: false, error: "no_repository" },
 
 	{ verb: "config validate", mode: "validate", arrange: () => configured({}), expectOk: true },

@@ -14,7 +14,7 @@ import {
 	makeTargets,
 	type SetupProposal,
 } from "../../src/setup/detect.ts";
-import { renderConfig, tomlString } from "../../src/setup/render-config.ts";
+import { type RenderedProposal, renderConfig, tomlString } from "../../src/setup/render-config.ts";
 
 const made: string[] = [];
 
@@ -111,7 +111,7 @@ describe("node: the lockfile decides the package manager", () => {
 	] as const) {
 		test(`package.json with ${label} still means node, without jobs`, async () => {
 			const root = await repo({ "package.json": content, "bun.lock": "" });
-			expect(await detectStack(root)).toEqual({ stacks: [{ kind: "node", evidence: "package.json", manager: "bun" }], jobs: [] });
+			expect(await detectStack(root)).toEqual({ projectName: null, stacks: [{ kind: "node", evidence: "package.json", manager: "bun" }], jobs: [], scopes: [] });
 		});
 	}
 
@@ -123,36 +123,34 @@ describe("node: the lockfile decides the package manager", () => {
 	test("a package.json over 1 MiB is detected but its scripts are ignored", async () => {
 		const padding = "x".repeat(MAX_MANIFEST_BYTES);
 		const root = await repo({ "package.json": packageJson({ test: "jest", lint: "eslint ." }, { description: padding }) });
-		expect(await detectStack(root)).toEqual({ stacks: [{ kind: "node", evidence: "package.json", manager: "npm" }], jobs: [] });
+		expect(await detectStack(root)).toEqual({ projectName: null, stacks: [{ kind: "node", evidence: "package.json", manager: "npm" }], jobs: [], scopes: [] });
 	});
 
 	test("a folder named package.json is not a manifest", async () => {
 		const root = await repo({});
 		await mkdir(join(root, "package.json"));
-		expect(await detectStack(root)).toEqual({ stacks: [], jobs: [] });
+		expect(await detectStack(root)).toEqual({ projectName: null, stacks: [], jobs: [], scopes: [] });
 	});
 });
 
 describe("rust and go", () => {
-	test("Cargo.toml proposes cargo fmt, build, clippy and test", async () => {
+	test("Cargo.toml proposes cargo fmt --check, clippy and test", async () => {
 		const root = await repo({ "Cargo.toml": '[package]\nname = "demo"\nversion = "0.1.0"\n' });
 		const proposal = await detectStack(root);
 		expect(proposal.stacks).toEqual([{ kind: "rust", evidence: "Cargo.toml" }]);
 		expect(proposal.jobs.map((job) => [job.name, job.stage, job.run])).toEqual([
-			["format", "fix", "cargo fmt"],
-			["build", "build", "cargo build"],
+			["format", "fix", "cargo fmt --check"],
 			["lint", "check", "cargo clippy -- -D warnings"],
 			["test", "test", "cargo test"],
 		]);
 	});
 
-	test("go.mod proposes go fmt, build, vet and test", async () => {
+	test("go.mod proposes a gofmt check, go vet and go test", async () => {
 		const root = await repo({ "go.mod": "module example.com/demo\n\ngo 1.22\n" });
 		const proposal = await detectStack(root);
 		expect(proposal.stacks).toEqual([{ kind: "go", evidence: "go.mod" }]);
 		expect(runs(proposal)).toEqual([
-			["format", "go fmt ./..."],
-			["build", "go build ./..."],
+			["format", 'test -z "$(gofmt -l .)"'],
 			["lint", "go vet ./..."],
 			["test", "go test ./..."],
 		]);
@@ -160,7 +158,7 @@ describe("rust and go", () => {
 });
 
 describe("python", () => {
-	const configured = '[project]\nname = "demo"\n\n[tool.ruff]\nline-length = 100\n\n[tool.mypy]\nstrict = true\n';
+	const configured = '[project]\nname = "demo"\n\n[tool.ruff]\nline-length = 100\n\n[tool.mypy]\nstrict = true\n\n[tool.pytest.ini_options]\naddopts = "-q"\n';
 
 	const managers: Array<{ lockfile: string | null; manager: PackageManager; prefix: string }> = [
 		{ lockfile: "uv.lock", manager: "uv", prefix: "uv run " },
@@ -173,7 +171,7 @@ describe("python", () => {
 			const proposal = await detectStack(root);
 			expect(proposal.stacks).toEqual([{ kind: "python", evidence: "pyproject.toml", manager }]);
 			expect(runs(proposal)).toEqual([
-				["format", `${prefix}ruff format .`],
+				["format", `${prefix}ruff format --check .`],
 				["lint", `${prefix}ruff check .`],
 				["typecheck", `${prefix}mypy .`],
 				["test", `${prefix}pytest`],
@@ -182,29 +180,32 @@ describe("python", () => {
 		});
 	}
 
-	test("without [tool.ruff] or [tool.mypy] only pytest is proposed", async () => {
+	test("[tool.black] proposes a black check; without a sign of pytest no test job is proposed", async () => {
 		const root = await repo({ "pyproject.toml": '[project]\nname = "demo"\n\n[tool.black]\nline-length = 88\n' });
+		expect(runs(await detectStack(root))).toEqual([["format", "black --check ."]]);
+	});
+
+	test("a tests/ folder means pytest", async () => {
+		const root = await repo({ "pyproject.toml": '[project]\nname = "demo"\n' });
+		await mkdir(join(root, "tests"));
 		expect(runs(await detectStack(root))).toEqual([["test", "pytest"]]);
 	});
 
 	test("[tool.ruff.lint] alone counts as ruff being configured", async () => {
 		const root = await repo({ "pyproject.toml": '[tool.ruff.lint]\nselect = ["E"]\n', "uv.lock": "" });
-		expect(runs(await detectStack(root)).map(([name]) => name)).toEqual(["format", "lint", "test"]);
+		expect(runs(await detectStack(root)).map(([name]) => name)).toEqual(["format", "lint"]);
 	});
 
 	test("a pyproject.toml the TOML parser rejects still gets its [tool.ruff] header seen", async () => {
 		const root = await repo({ "pyproject.toml": '[project\nname = "demo"\n[tool.ruff]\nline-length = 100\n' });
-		expect(runs(await detectStack(root)).map(([name]) => name)).toEqual(["format", "lint", "test"]);
+		expect(runs(await detectStack(root)).map(([name]) => name)).toEqual(["format", "lint"]);
 	});
 
 	test("setup.cfg alone is a python project; its [mypy] section proposes mypy", async () => {
 		const root = await repo({ "setup.cfg": "[metadata]\nname = demo\n\n[mypy]\nstrict = True\n" });
 		const proposal = await detectStack(root);
 		expect(proposal.stacks).toEqual([{ kind: "python", evidence: "setup.cfg", manager: "pip" }]);
-		expect(runs(proposal)).toEqual([
-			["typecheck", "mypy ."],
-			["test", "pytest"],
-		]);
+		expect(runs(proposal)).toEqual([["typecheck", "mypy ."]]);
 	});
 });
 
@@ -247,24 +248,24 @@ describe("make", () => {
 		]);
 	});
 
-	test("`check` stands in for lint when there is no lint target; the real file name is the evidence", async () => {
+	test("`check` runs the tests when there is no test target (GNU conventions); the real file name is the evidence", async () => {
 		const root = await repo({ makefile: "check:\n\t./check.sh\nformat:\n\t./fmt.sh\n" });
 		const proposal = await detectStack(root);
 		expect(proposal.stacks).toEqual([{ kind: "make", evidence: "makefile" }]);
 		expect(runs(proposal)).toEqual([
 			["format", "make format"],
-			["lint", "make check"],
+			["test", "make check"],
 		]);
 	});
 
 	test("a Makefile without known targets is detected with no jobs", async () => {
 		const root = await repo({ Makefile: "all:\n\techo hi\n" });
-		expect(await detectStack(root)).toEqual({ stacks: [{ kind: "make", evidence: "Makefile" }], jobs: [] });
+		expect(await detectStack(root)).toEqual({ projectName: null, stacks: [{ kind: "make", evidence: "Makefile" }], jobs: [], scopes: [] });
 	});
 });
 
 describe("several stacks", () => {
-	test("polyglot: node beats rust beats go beats python beats make, one job per name", async () => {
+	test("polyglot: the first stack with jobs gets the plain names, the others their kind; make fills the gaps", async () => {
 		const root = await repo({
 			"package.json": packageJson({ lint: "eslint .", test: "vitest run" }),
 			"bun.lock": "{}",
@@ -275,12 +276,18 @@ describe("several stacks", () => {
 		});
 		const proposal = await detectStack(root);
 		expect(proposal.stacks.map((stack) => stack.kind)).toEqual(["node", "rust", "go", "python", "make"]);
+		expect(proposal.projectName).toBe("fixture");
 		expect(proposal.jobs.map((job) => [job.name, job.stage, job.run])).toEqual([
-			["format", "fix", "cargo fmt"],
-			["build", "build", "cargo build"],
+			["format_rust", "fix", "cargo fmt --all --check"],
+			["format_go", "fix", 'test -z "$(gofmt -l .)"'],
 			["lint", "check", "bun run lint"],
-			["typecheck", "check", "mypy ."],
+			["lint_rust", "check", "cargo clippy --workspace -- -D warnings"],
+			["lint_go", "check", "go vet ./..."],
+			["typecheck_python", "check", "mypy ."],
+			["typecheck", "check", "make typecheck"],
 			["test", "test", "bun run test"],
+			["test_rust", "test", "cargo test --workspace"],
+			["test_go", "test", "go test ./..."],
 		]);
 	});
 
@@ -297,7 +304,7 @@ describe("several stacks", () => {
 });
 
 test("an empty folder has no stacks and no jobs", async () => {
-	expect(await detectStack(await repo({}))).toEqual({ stacks: [], jobs: [] });
+	expect(await detectStack(await repo({}))).toEqual({ projectName: null, stacks: [], jobs: [], scopes: [] });
 });
 
 test("the proposed job names agree with the config's known job stages", () => {
@@ -358,7 +365,7 @@ describe("renderConfig round-trips through parseConfig", () => {
 	test("names, trunks and commands with quotes, backslashes and control characters survive", () => {
 		const name = 'the "shop" \\ back\tslash\nnew line \u0001 \u007f ünï';
 		const run = 'echo "a\\b" && printf \'%s\\n\' "$HOME"';
-		const proposal: SetupProposal = {
+		const proposal: RenderedProposal = {
 			stacks: [{ kind: "node", evidence: "package.json", manager: "npm" }],
 			jobs: [{ name: "test", stage: "test", run, reason: "a reason\nwith a newline that must not escape its comment" }],
 		};
@@ -369,7 +376,7 @@ describe("renderConfig round-trips through parseConfig", () => {
 	});
 
 	test("a job whose name does not imply its stage is written with an explicit stage", () => {
-		const proposal: SetupProposal = { stacks: [], jobs: [{ name: "e2e", stage: "test", run: "bun run e2e", reason: "custom" }] };
+		const proposal: RenderedProposal = { stacks: [], jobs: [{ name: "e2e", stage: "test", run: "bun run e2e", reason: "custom" }] };
 		const text = renderConfig(proposal, { projectName: "demo", trunk: null });
 		expect(text).toContain('e2e = { run = "bun run e2e", stage = "test" }');
 		expect(resolveJobs(parsed(text))).toEqual([{ name: "e2e", stage: "test", commands: ["bun run e2e"], timeout: 600 }]);

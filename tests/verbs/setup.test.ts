@@ -65,12 +65,35 @@ describe("setup", () => {
 		expect(typo.message).toContain("did you mean `claude_code`");
 	});
 
-	test("never overwrites an existing discern.toml", async () => {
+	test("with discern.toml present, --confirmed writes only what is missing (the map skeleton)", async () => {
 		const r = await repo({ ...NODE_PROJECT, "discern.toml": "# mine\n" });
 		const result = await setup(r.ctx(), { confirmed: true });
-		expect(result.ok).toBe(false);
-		expect(result.ok ? "" : result.error).toBe("write_denied");
+		expect(result.ok).toBe(true);
+		expect(result.data?.files).toEqual([
+			{ path: "discern.toml", action: "keep" },
+			{ path: "docs/map/README.md", action: "create" },
+		]);
+		expect(result.message).toContain("Wrote docs/map/README.md. discern.toml exists and is left alone.");
 		expect(await Bun.file(`${r.root}/discern.toml`).text()).toBe("# mine\n");
+		expect(await Bun.file(`${r.root}/docs/map/README.md`).text()).toContain("# Project map");
+		// Once both exist there is nothing to write.
+		const again = await setup(r.ctx(), { confirmed: true });
+		expect(again.ok).toBe(true);
+		expect(again.data?.written).toBe(false);
+		expect(again.message).toBe("Nothing to write: discern.toml and docs/map/README.md exist.");
+		expect(await Bun.file(`${r.root}/discern.toml`).text()).toBe("# mine\n");
+	});
+
+	test("without --confirmed, a repository with discern.toml gets a preview of the map skeleton only", async () => {
+		const r = await repo({ ...NODE_PROJECT, "discern.toml": "# mine\n" });
+		const result = await setup(r.ctx(), {});
+		expect(result.ok).toBe(true);
+		expect(result.dry_run).toBe(true);
+		expect(result.plan?.map((item) => [item.label, item.disposition])).toEqual([
+			["discern.toml", "skip"],
+			["docs/map/README.md", "run"],
+		]);
+		expect(await Bun.file(`${r.root}/docs/map/README.md`).exists()).toBe(false);
 	});
 
 	test("keeps an existing map README", async () => {
@@ -94,15 +117,19 @@ describe("setup", () => {
 		expect(after.data?.config_exists).toBe(true);
 	});
 
-	test("refuses to write through a symlink that leaves the repository", async () => {
+	test("never writes through a discern.toml symlink that leaves the repository", async () => {
 		const r = await repo({});
 		const elsewhere = await makeTempDir();
 		dirs.push(elsewhere);
 		await symlink(`${elsewhere}/victim.toml`, `${r.root}/discern.toml`);
 		const result = await setup(r.ctx(), { confirmed: true });
-		// The link itself counts as an existing discern.toml: nothing is written anywhere.
-		expect(result.ok).toBe(false);
+		// The link itself counts as an existing discern.toml: only the map skeleton is written, inside the repository.
+		expect(result.data?.files).toEqual([
+			{ path: "discern.toml", action: "keep" },
+			{ path: "docs/map/README.md", action: "create" },
+		]);
 		expect(await Bun.file(`${elsewhere}/victim.toml`).exists()).toBe(false);
+		expect(await Bun.file(`${r.root}/docs/map/README.md`).exists()).toBe(true);
 	});
 
 	test("a symlinked docs folder pointing outside is refused with write_denied", async () => {

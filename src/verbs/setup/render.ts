@@ -6,11 +6,30 @@ import type { SetupData } from "./schema.ts";
 export function renderSetup(result: Result<"setup" | "setup verify", SetupData>, { color }: RenderOptions): string {
 	const data = result.data;
 	if (!data) return "";
+	if (data.verify) return renderVerification(data.verify, color);
 	const lines: string[] = [];
 	for (const stack of data.stacks) lines.push(`stack  ${stack.kind}${stack.manager ? ` (${stack.manager})` : ""}  from ${stack.evidence}`);
 	for (const job of data.jobs) lines.push(`job    ${paint(job.name, "cyan", color)} [${job.stage}]  ${job.run}    # ${job.reason}`);
+	for (const scope of data.scopes) lines.push(`scope  ${paint(scope.name, "cyan", color)}  ${scope.paths.join(" ")}${scope.gate ? `  gate: ${scope.gate}` : ""}    # ${scope.reason}`);
 	if (lines.length > 0) lines.push("");
 	for (const file of data.files) lines.push(`${file.action === "create" ? (data.written ? "wrote " : "create") : "keep  "} ${file.path}`);
 	if (!data.written && !data.config_exists) lines.push("", paint("Proposed discern.toml:", "bold", color), "", data.config_text.trimEnd());
+	return lines.join("\n");
+}
+
+/** `setup verify` on a configured repository: the problems first, then the advice. */
+function renderVerification(verify: NonNullable<SetupData["verify"]>, color: boolean): string {
+	const lines: string[] = [verify.config === "valid" ? "config   discern.toml is valid" : `config   discern.toml is ${paint("invalid", "red", color)}`];
+	for (const issue of verify.issues) lines.push(`${paint("invalid", "red", color)}  discern.toml${issue.line !== undefined ? `:${issue.line}${issue.col !== undefined ? `:${issue.col}` : ""}` : ""}  ${issue.message}`);
+	for (const check of verify.programs) {
+		if (!check.found) lines.push(`${paint("missing", "red", color)}  ${check.program}  (${check.owner})  ${check.detail}`);
+	}
+	const found = verify.programs.filter((check) => check.found);
+	const names = found.map((check) => (check.detail.startsWith("script ") ? `"${check.program}" script` : check.program));
+	if (names.length > 0) lines.push(`found    ${[...new Set(names)].join(", ")}`);
+	if (verify.also_proposed.length > 0) {
+		if (lines.length > 0) lines.push("");
+		for (const item of verify.also_proposed) lines.push(`setup would also propose \`${item.line}\` (${item.reason})`);
+	}
 	return lines.join("\n");
 }

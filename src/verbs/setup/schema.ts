@@ -14,9 +14,35 @@ export const SetupVerifyInput = v.strictObject({
 	agents: v.optional(Agents),
 });
 
+/** `setup verify` on a repository with discern.toml: what it checked. */
+const Verification = v.strictObject({
+	config: v.pipe(v.picklist(["valid", "invalid"]), v.description("Whether discern.toml parses and validates.")),
+	issues: v.pipe(
+		v.array(v.strictObject({ message: v.string(), line: v.optional(v.number()), col: v.optional(v.number()) })),
+		v.description("Every problem of an invalid discern.toml."),
+	),
+	programs: v.pipe(
+		v.array(
+			v.strictObject({
+				owner: v.pipe(v.string(), v.description("The job (`test`) or scope gate (`scopes.web`) whose command names it.")),
+				program: v.string(),
+				found: v.boolean(),
+				detail: v.pipe(v.string(), v.description("Where it was found, or why it is missing.")),
+			}),
+		),
+		v.description("Every program the jobs and scope gates start, looked up without running anything."),
+	),
+	also_proposed: v.pipe(
+		v.array(v.strictObject({ kind: v.picklist(["job", "scope"]), name: v.string(), line: v.string(), reason: v.string() })),
+		v.description("What setup would propose that discern.toml lacks (advice; it does not fail verify)."),
+	),
+});
+
 export const SetupData = v.strictObject({
+	project_name: v.pipe(v.string(), v.description("From the root manifest (package.json, Cargo.toml, pyproject.toml, go.mod), else the folder's name.")),
 	stacks: v.array(v.strictObject({ kind: v.string(), evidence: v.string(), manager: v.optional(v.string()) })),
 	jobs: v.array(v.strictObject({ name: v.string(), stage: v.picklist(STAGES), run: v.string(), reason: v.string() })),
+	scopes: v.array(v.strictObject({ name: v.string(), paths: v.array(v.string()), gate: v.optional(v.string()), reason: v.string() })),
 	files: v.array(
 		v.strictObject({
 			path: v.string(),
@@ -26,5 +52,6 @@ export const SetupData = v.strictObject({
 	config_exists: v.boolean(),
 	written: v.boolean(),
 	config_text: v.pipe(v.string(), v.description("The discern.toml setup proposes (or wrote).")),
+	verify: v.optional(Verification),
 });
 export type SetupData = v.InferOutput<typeof SetupData>;

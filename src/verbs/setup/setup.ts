@@ -2,45 +2,104 @@ import { basename, join } from "node:path";
 import type * as v from "valibot";
 import { asVerb, fail, ok, type PlanItem, type Refusal, type Result } from "../../contract/envelope.ts";
 import type { VerbContext } from "../../contract/context.ts";
-import { CONFIG_FILE } from "../../config/load.ts";
-import { AGENTS } from "../../config/schema.ts";
+import { resolveJobs } from "../../config/jobs.ts";
+import { CONFIG_FILE, type ConfigIssue, loadConfig } from "../../config/load.ts";
+import { AGENTS, type DiscernConfig } from "../../config/schema.ts";
 import { clip } from "../../text/clip.ts";
 import { nearest } from "../../text/suggest.ts";
 import { resolveTrunk } from "../../git/trunk.ts";
 import { exists, resolveInside, writeFileAtomic, WriteDeniedError } from "../../platform/files.ts";
 import { openRepository } from "../../project/open.ts";
 import { detectStack } from "../../setup/detect.ts";
-import { renderConfig } from "../../setup/render-config.ts";
+import { checkCommand } from "../../setup/programs.ts";
+import { jobLine, renderConfig, tomlKey, tomlString } from "../../setup/render-config.ts";
 import { MAP_README, MAP_README_PATH } from "./map-skeleton.ts";
 import type { SetupData, SetupInput, SetupVerifyInput } from "./schema.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
 
-/** `setup verify`: the proposal and what is already in place; writes nothing. */
+/**
+ * `setup verify`: writes nothing. Without discern.toml, the proposal. With
+ * one: it must be valid (`invalid_config`), every program its jobs and scope
+ * gates start must be here (`checks_failed`), and what setup would propose
+ * that it lacks is listed as advice. So it can run in CI.
+ */
 export async function verifySetup(ctx: VerbContext, input: v.InferOutput<typeof SetupVerifyInput>): Promise<Result<"setup verify", SetupData>> {
 	const say = sayFor(ctx.surface);
 	const proposed = await propose(ctx, input.agents);
 	if (!proposed.ok) return asVerb("setup verify", proposed.refusal);
-	const { data, found } = proposed;
-	const message = data.config_exists ? `discern is set up here (${CONFIG_FILE} exists). ${found}` : `Not set up yet. ${found}`;
-	return ok("setup verify", message, data, data.config_exists ? {} : { hints: [say`Run ${ref("setup", { confirmed: true })} to write discern.toml.`] });
+	const { data, found, root } = proposed;
+	if (!data.config_exists) return ok("setup verify", `Not set up yet. ${found}`, data, { hints: [say`Run ${ref("setup", { confirmed: true })} to write discern.toml.`] });
+	const load = await loadConfig(root, ctx.narrate);
+	if (load.state !== "valid") {
+		const issues = load.state === "invalid" ? load.issues : [{ message: `${CONFIG_FILE} could not be read` }];
+		const verified = { ...data, verify: { config: "invalid" as const, issues: issues.map(({ message, line, col }) => ({ message, ...(line !== undefined ? { line } : {}), ...(col !== undefined ? { col } : {}) })), programs: [], also_proposed: [] } };
+		const count = issues.length === 1 ? "1 problem" : `${issues.length} problems`;
+		return fail("setup verify", "invalid_config", sentence(`${CONFIG_FILE} is invalid (${count}): ${issues.map(issueText).slice(0, 3).join("; ")}${issues.length > 3 ? "; …" : ""}`), [
+			say`Fix ${CONFIG_FILE}, then run ${ref("config validate")} to see every problem with its line.`,
+		], { data: verified });
+	}
+	const config = load.config;
+	const commands = [
+		...resolveJobs(config).flatMap((job) => job.commands.map((command) => ({ owner: job.name, command }))),
+		...Object.entries(config.scopes).flatMap(([name, scope]) => (scope.gate ? [{ owner: `scopes.${name}`, command: scope.gate }] : [])),
+	];
+	const programs = (await Promise.all(commands.map(({ owner, command }) => checkCommand(root, owner, command, ctx.env)))).flat();
+	const alsoProposed = missingFromConfig(data, config);
+	const verified: SetupData = { ...data, verify: { config: "valid", issues: [], programs, also_proposed: alsoProposed } };
+	const missing = programs.filter((check) => !check.found);
+	if (missing.length > 0) {
+		const named = missing.map((check) => `\`${check.program}\` (${check.owner})`);
+		return fail("setup verify", "checks_failed", `${missing.length === 1 ? "A program the gate needs is" : `${missing.length} programs the gate needs are`} missing: ${named.slice(0, 5).join(", ")}${named.length > 5 ? ", …" : ""}.`, [
+			"Install the missing tools (or the project's dependencies), or change the commands in discern.toml.",
+		], { data: verified });
+	}
+	const advice = alsoProposed.length > 0 ? ` Setup would also propose ${alsoProposed.length === 1 ? "one more entry" : `${alsoProposed.length} more entries`}.` : "";
+	return ok("setup verify", `discern is set up here: ${CONFIG_FILE} is valid and every program its gate starts is here (${programs.length} checked).${advice}`, verified);
+}
+
+/** Ends with one full stop, not a second one after `?` or `.`. */
+function sentence(text: string): string {
+	return /[.?!]$/.test(text) ? text : `${text}.`;
+}
+
+function issueText(issue: ConfigIssue): string {
+	return issue.line !== undefined ? `line ${issue.line}: ${issue.message}` : issue.message;
+}
+
+/** Proposed jobs and scopes the config has neither by name nor by command (or paths). */
+function missingFromConfig(data: SetupData, config: DiscernConfig): NonNullable<SetupData["verify"]>["also_proposed"] {
+	const commands = new Set(resolveJobs(config).flatMap((job) => job.commands.map(normalizeCommand)));
+	const jobs = data.jobs
+		.filter((job) => !Object.hasOwn(config.jobs, job.name) && !commands.has(normalizeCommand(job.run)))
+		.map((job) => ({ kind: "job" as const, name: job.name, line: jobLine(job), reason: job.reason }));
+	const paths = new Set(Object.values(config.scopes).map((scope) => scope.paths.join("\n")));
+	const scopes = data.scopes
+		.filter((scope) => !Object.hasOwn(config.scopes, scope.name) && !paths.has(scope.paths.join("\n")))
+		.map((scope) => ({ kind: "scope" as const, name: scope.name, line: `[scopes.${tomlKey(scope.name)}] paths = [${scope.paths.map(tomlString).join(", ")}]${scope.gate ? `, gate = ${tomlString(scope.gate)}` : ""}`, reason: scope.reason }));
+	return [...jobs, ...scopes];
+}
+
+function normalizeCommand(command: string): string {
+	return command.trim().replace(/\s+/g, " ");
 }
 
 /**
  * Adopt discern: detect the stack, propose jobs, and only with `--confirmed`
- * write discern.toml and the map skeleton. Never overwrites a discern.toml.
+ * write what is missing: discern.toml and the map skeleton. Never overwrites
+ * either; with discern.toml already there, it writes only the map skeleton.
  */
 export async function setup(ctx: VerbContext, input: v.InferOutput<typeof SetupInput>): Promise<Result<"setup", SetupData>> {
 	const say = sayFor(ctx.surface);
 	const confirmed = ref("setup", { confirmed: true });
 	const proposed = await propose(ctx, input.agents);
 	if (!proposed.ok) return asVerb("setup", proposed.refusal);
-	const { data, found, root, mapExists, configText } = proposed;
-	const configExists = data.config_exists;
-	if (configExists) {
-		return fail("setup", "write_denied", `${CONFIG_FILE} already exists; setup never overwrites it.`, [
-			say`Edit discern.toml by hand, and check it with ${ref("config validate")}.`,
-			say`Run ${ref("setup verify")} to compare with what setup would propose.`,
-		], { data });
+	const { data, found, root, configText } = proposed;
+	const creating = data.files.filter((file) => file.action === "create").map((file) => file.path);
+	const kept = data.config_exists ? ` ${CONFIG_FILE} exists and is left alone.` : "";
+	if (creating.length === 0) {
+		return ok("setup", `Nothing to write: ${data.files.map((file) => file.path).join(" and ")} exist.`, data, {
+			hints: [say`Run ${ref("setup verify")} to check the configuration and compare it with what setup would propose.`],
+		});
 	}
 	const plan: PlanItem[] = data.files.map((file) => ({
 		kind: "write",
@@ -49,32 +108,35 @@ export async function setup(ctx: VerbContext, input: v.InferOutput<typeof SetupI
 		...(file.action === "keep" ? { note: "exists; left alone" } : {}),
 	}));
 	if (!input.confirmed || input.dry_run) {
-		const preview = ok("setup", `Would write ${CONFIG_FILE}. ${found}`, data, {
+		const preview = ok("setup", `Would write ${data.config_exists ? creating.join(" and ") : CONFIG_FILE}.${kept} ${found}`, data, {
 			dry_run: true,
 			plan,
 			hints: [say`Review the proposal, then run ${confirmed} to write it.`],
 		});
 		// On an interactive terminal a yes is the consent --confirmed gives; anywhere else, the preview is the answer.
 		if (input.dry_run || !ctx.confirm) return preview;
-		const creating = data.files.filter((file) => file.action === "create").map((file) => file.path);
 		if (!(await ctx.confirm(`Write ${creating.join(" and ")}?`, preview))) {
 			return ok("setup", `Nothing written. ${found}`, data, { dry_run: true, plan, hints: [say`Run ${confirmed} when you want it written.`] });
 		}
 	}
 	try {
 		// Check every target first, so a refusal leaves nothing half-written.
-		await Promise.all(data.files.filter((file) => file.action === "create").map((file) => resolveInside(root, file.path)));
+		await Promise.all(creating.map((path) => resolveInside(root, path)));
 		// discern.toml last: it is what marks the repository as set up.
-		if (!mapExists) await writeFileAtomic(root, MAP_README_PATH, MAP_README);
-		await writeFileAtomic(root, CONFIG_FILE, configText);
+		if (creating.includes(MAP_README_PATH)) await writeFileAtomic(root, MAP_README_PATH, MAP_README);
+		if (creating.includes(CONFIG_FILE)) await writeFileAtomic(root, CONFIG_FILE, configText);
 	} catch (error) {
 		if (error instanceof WriteDeniedError) {
 			return fail("setup", "write_denied", error.message, ["Move what is in the way (a symlink or a file where a folder belongs), or write discern.toml by hand."], { data });
 		}
 		throw error;
 	}
-	return ok("setup", `Wrote ${data.files.filter((file) => file.action === "create").map((file) => file.path).join(" and ")}. ${found}`, { ...data, written: true }, {
-		hints: [say`Review discern.toml, commit it, then run ${ref("doctor")}.`],
+	return ok("setup", `Wrote ${creating.join(" and ")}.${kept} ${found}`, { ...data, written: true }, {
+		hints: [
+			data.config_exists
+				? say`Run ${ref("setup verify")} to check discern.toml and compare it with what setup would propose.`
+				: say`Review discern.toml, commit it, then run ${ref("doctor")}.`,
+		],
 	});
 }
 
@@ -84,7 +146,6 @@ interface Proposal {
 	/** The proposal in one sentence. */
 	found: string;
 	root: string;
-	mapExists: boolean;
 	configText: string;
 }
 
@@ -101,10 +162,13 @@ async function propose(ctx: VerbContext, agentList: string | undefined): Promise
 		exists(join(root, CONFIG_FILE)),
 		exists(join(root, MAP_README_PATH)),
 	]);
-	const configText = renderConfig(proposal, { projectName: basename(root), trunk: trunk.name, agents: agents.agents });
+	const projectName = proposal.projectName ?? basename(root);
+	const configText = renderConfig(proposal, { projectName, trunk: trunk.name, agents: agents.agents });
 	const data: SetupData = {
+		project_name: projectName,
 		stacks: proposal.stacks.map((stack) => ({ ...stack })),
 		jobs: proposal.jobs.map((job) => ({ ...job })),
+		scopes: proposal.scopes.map((scope) => ({ ...scope, paths: [...scope.paths] })),
 		files: [
 			{ path: CONFIG_FILE, action: configExists ? "keep" : "create" },
 			{ path: MAP_README_PATH, action: mapExists ? "keep" : "create" },
@@ -113,7 +177,7 @@ async function propose(ctx: VerbContext, agentList: string | undefined): Promise
 		written: false,
 		config_text: configText,
 	};
-	return { ok: true, data, found: describeProposal(data), root, mapExists, configText };
+	return { ok: true, data, found: describeProposal(data), root, configText };
 }
 
 /** `--agents claude_code,codex` → a checked list; an unknown name is refused with the nearest known one. */
@@ -132,5 +196,6 @@ function describeProposal(data: SetupData): string {
 	const stacks = data.stacks.map((stack) => stack.kind);
 	const jobs = data.jobs.map((job) => job.name);
 	if (stacks.length === 0) return "No known stack detected; the proposal has no jobs yet.";
-	return `Detected ${[...new Set(stacks)].join(", ")}; proposed jobs: ${jobs.length > 0 ? jobs.join(", ") : "none"}.`;
+	const scopes = data.scopes.length > 0 ? `; scopes: ${data.scopes.map((scope) => scope.name).join(", ")}` : "";
+	return `Detected ${[...new Set(stacks)].join(", ")}; proposed jobs: ${jobs.length > 0 ? jobs.join(", ") : "none"}${scopes}.`;
 }

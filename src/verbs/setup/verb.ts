@@ -5,7 +5,7 @@ import { SetupData, SetupInput, SetupVerifyInput } from "./schema.ts";
 export const setupVerb = defineVerb({
 	name: "setup",
 	title: "Setup: adopt discern in a repository",
-	summary: "Detect the stack, propose jobs, and (with --confirmed) write discern.toml and the map skeleton.",
+	summary: "Detect the stack, propose jobs and scopes, and (with --confirmed) write what is missing: discern.toml and the map skeleton.",
 	group: "Setup and admin",
 	input: SetupInput,
 	data: SetupData,
@@ -21,13 +21,13 @@ export const setupVerb = defineVerb({
 export const setupVerifyVerb = defineVerb({
 	name: "setup verify",
 	title: "Setup: verify the adoption",
-	summary: "Read-only: what setup would propose for this repository, and what is already in place.",
+	summary: "Read-only: check discern.toml is valid and every job's program is here; list what setup would add. Exits 1 on a problem.",
 	group: "Setup and admin",
 	input: SetupVerifyInput,
 	data: SetupData,
-	errors: ["no_repository"] as const,
+	errors: ["no_repository", "invalid_config", "checks_failed"] as const,
 	annotations: "readOnly",
 	exposure: { cliOnly: "Adopting discern is the owner's decision, made once at a terminal; agents get a configured project." },
-	cli: { examples: ["discern setup verify"] },
+	cli: { examples: ["discern setup verify", "discern setup verify --json"] },
 	load: () => import("./index.ts").then((module) => module.verify),
 });

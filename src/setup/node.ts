@@ -1,0 +1,244 @@
+import { type Folder, type FolderReader, inFolder } from "./folder.ts";
+import { combine, expandMembers, isRecord, type JobName, type NodeManager, type StackFinding, type StackJob, type WorkspaceMember } from "./shared.ts";
+
+/** For each job, the script names that mean it, most conventional first. */
+const NODE_SCRIPTS: ReadonlyArray<readonly [JobName, readonly string[]]> = [
+	["format", ["format", "fmt"]],
+	["build", ["build"]],
+	["lint", ["lint"]],
+	["typecheck", ["typecheck", "type-check", "tsc", "check-types"]],
+	["test", ["test"]],
+];
+
+/** Lockfiles in the order they are trusted when a folder carries several. */
+const NODE_LOCKFILES: ReadonlyArray<readonly [string, NodeManager]> = [
+	["bun.lock", "bun"],
+	["bun.lockb", "bun"],
+	["pnpm-lock.yaml", "pnpm"],
+	["yarn.lock", "yarn"],
+	["package-lock.json", "npm"],
+];
+
+/** How each manager runs a binary the project installed. */
+const EXEC: Readonly<Record<NodeManager, string>> = { npm: "npx", pnpm: "pnpm exec", yarn: "yarn", bun: "bunx" };
+
+const CONFIG_EXTENSIONS = ["js", "mjs", "cjs", "ts", "mts", "cts"];
+const configs = (stem: string, extensions: readonly string[] = CONFIG_EXTENSIONS) => extensions.map((ext) => `${stem}.${ext}`);
+
+/** A tool is in use when its configuration is there or the project depends on it. */
+interface Tool {
+	label: string;
+	deps: readonly string[];
+	files: readonly string[];
+	/** The package.json key some tools read their configuration from. */
+	key?: string;
+}
+
+const BIOME: Tool = { label: "Biome", deps: ["@biomejs/biome"], files: ["biome.json", "biome.jsonc"] };
+const PRETTIER: Tool = { label: "Prettier", deps: ["prettier"],
+	files: [".prettierrc", ".prettierrc.json", ".prettierrc.json5", ".prettierrc.yml", ".prettierrc.yaml", ".prettierrc.toml", ...configs(".prettierrc"), ...configs("prettier.config")],
+	key: "prettier",
+};
+const DPRINT: Tool = { label: "dprint", deps: ["dprint"], files: ["dprint.json", ".dprint.json", "dprint.jsonc", ".dprint.jsonc"] };
+const ESLINT: Tool = { label: "ESLint", deps: ["eslint"],
+	files: [...configs("eslint.config"), ".eslintrc", ".eslintrc.js", ".eslintrc.cjs", ".eslintrc.json", ".eslintrc.yml", ".eslintrc.yaml"],
+	key: "eslintConfig",
+};
+const OXLINT: Tool = { label: "oxlint", deps: ["oxlint"], files: [".oxlintrc.json", "oxlintrc.json"] };
+const VITEST: Tool = { label: "Vitest", deps: ["vitest"], files: [...configs("vitest.config"), ...configs("vitest.workspace")] };
+const JEST: Tool = { label: "Jest", deps: ["jest"], files: [...configs("jest.config"), "jest.config.json"], key: "jest" };
+const BUN_TYPES: Tool = { label: "Bun", deps: ["@types/bun", "bun-types"], files: ["bunfig.toml"] };
+
+interface Manifest {
+	name: string | null;
+	/** Usable scripts only: string, non-empty, not npm's failing placeholder. */
+	scripts: Map<string, string>;
+	deps: Set<string>;
+	keys: Set<string>;
+	packageManager: string | null;
+	workspaces: string[];
+}
+
+export async function detectNode(folder: Folder, reader: FolderReader): Promise<StackFinding | null> {
+	if (!folder.has("package.json")) return null;
+	const manifest = readManifest(folder.text("package.json"));
+	const manager = nodeManager(folder, manifest.packageManager);
+	const jobs = await nodeJobs(folder, reader, manifest, manager);
+	return {
+		kind: "node",
+		evidence: inFolder(folder.rel, "package.json"),
+		manager,
+		jobs,
+		projectName: manifest.name,
+		members: await workspaceMembers(folder, reader, manifest, manager),
+	};
+}
+
+async function nodeJobs(folder: Folder, reader: FolderReader, manifest: Manifest, manager: NodeManager): Promise<StackJob[]> {
+	const at = (name: string) => inFolder(folder.rel, name);
+	const exec = EXEC[manager];
+	const uses = (tool: Tool): string | null => {
+		const file = tool.files.find((name) => folder.has(name));
+		if (file) return tool === BUN_TYPES ? `${at(file)} configures Bun` : `${at(file)} configures ${tool.label}`;
+		const dep = tool.deps.find((name) => manifest.deps.has(name));
+		if (dep) return `${at("package.json")} depends on "${dep}"`;
+		if (tool.key && manifest.keys.has(tool.key)) return `${at("package.json")} has a "${tool.key}" key`;
+		return null;
+	};
+	const via = (tool: Tool, run: string) => {
+		const reason = uses(tool);
+		return reason === null ? null : { run: `${exec} ${run}`, reason };
+	};
+	const jobs: StackJob[] = [];
+	for (const [name, candidates] of NODE_SCRIPTS) {
+		const script = candidates.find((candidate) => manifest.scripts.has(candidate));
+		if (script) {
+			jobs.push({ name, run: scriptCommand(manager, script), reason: `${at("package.json")} has a "${script}" script` });
+			continue;
+		}
+		if (name === "format") jobs.push(...combine(name, [via(BIOME, "biome format ."), via(PRETTIER, "prettier --check ."), via(DPRINT, "dprint check")]));
+		if (name === "lint") jobs.push(...combine(name, [via(BIOME, "biome lint ."), via(ESLINT, "eslint ."), via(OXLINT, "oxlint")]));
+		if (name === "typecheck" && folder.has("tsconfig.json") && manifest.deps.has("typescript")) {
+			jobs.push({ name, run: `${exec} tsc --noEmit`, reason: `${at("tsconfig.json")} and the "typescript" dependency` });
+		}
+		if (name === "test") {
+			const runner = via(VITEST, "vitest run") ?? via(JEST, "jest") ?? bunTest(manager, uses(BUN_TYPES)) ?? (await nodeTestRunner(folder, reader));
+			if (runner) jobs.push({ name, ...runner });
+		}
+	}
+	return jobs;
+}
+
+/** Bun's own runner, for a Bun project that says it uses Bun's APIs or configures it. */
+function bunTest(manager: NodeManager, reason: string | null): { run: string; reason: string } | null {
+	return manager === "bun" && reason !== null ? { run: "bun test", reason } : null;
+}
+
+/** Node's built-in runner finds `test/**\/*.{js,mjs,cjs}` by itself: a `test` folder of such files is its sign. */
+async function nodeTestRunner(folder: Folder, reader: FolderReader): Promise<{ run: string; reason: string } | null> {
+	if (!folder.dirs.includes("test")) return null;
+	const tests = await reader.read(inFolder(folder.rel, "test"));
+	const file = tests?.files.find((name) => /\.(c|m)?js$/.test(name));
+	return file ? { run: "node --test", reason: `${inFolder(folder.rel, `test/${file}`)} and no test runner dependency: node's own runner` } : null;
+}
+
+/** Never throws: a broken or oversized package.json still means "node", just without scripts. */
+export function readManifest(text: string | null): Manifest {
+	const empty: Manifest = { name: null, scripts: new Map(), deps: new Set(), keys: new Set(), packageManager: null, workspaces: [] };
+	if (text === null) return empty;
+	let parsed: unknown;
+	try {
+		// npm tolerates a byte-order mark; JSON.parse does not.
+		parsed = JSON.parse(text.replace(/^\uFEFF/, ""));
+	} catch {
+		return empty;
+	}
+	if (!isRecord(parsed)) return empty;
+	const scripts = new Map<string, string>();
+	if (isRecord(parsed.scripts)) {
+		for (const [name, command] of Object.entries(parsed.scripts)) {
+			if (typeof command === "string" && isUsableScript(command)) scripts.set(name, command);
+		}
+	}
+	const deps = new Set<string>();
+	for (const field of ["dependencies", "devDependencies", "optionalDependencies"]) {
+		const declared = parsed[field];
+		if (isRecord(declared)) for (const name of Object.keys(declared)) deps.add(name);
+	}
+	const workspaces = Array.isArray(parsed.workspaces) ? parsed.workspaces : isRecord(parsed.workspaces) ? parsed.workspaces.packages : [];
+	return {
+		name: typeof parsed.name === "string" && parsed.name.trim() !== "" ? parsed.name : null,
+		scripts,
+		deps,
+		keys: new Set(Object.keys(parsed)),
+		packageManager: typeof parsed.packageManager === "string" ? parsed.packageManager : null,
+		workspaces: Array.isArray(workspaces) ? workspaces.filter((item): item is string => typeof item === "string") : [],
+	};
+}
+
+/** `npm init` writes a test script that always fails; proposing it would make the gate red on day one. */
+function isUsableScript(command: string): boolean {
+	return command.trim() !== "" && !/no test specified/.test(command);
+}
+
+/** The lockfile decides; without one, corepack's `packageManager` field states the intent; else npm. */
+function nodeManager(folder: Folder, packageManager: string | null): NodeManager {
+	for (const [lockfile, manager] of NODE_LOCKFILES) if (folder.has(lockfile)) return manager;
+	const declared = packageManager?.split("@")[0];
+	return declared === "pnpm" || declared === "yarn" || declared === "bun" ? declared : "npm";
+}
+
+function scriptCommand(manager: NodeManager, script: string): string {
+	// `bun test` would start Bun's own runner instead of the script, so every manager gets `run`, except npm's own `npm test`.
+	if (manager === "npm" && script === "test") return "npm test";
+	return `${manager} run ${script}`;
+}
+
+// ---------------------------------------------------------------- workspaces
+
+/** The scripts a package's own gate runs: `check` alone when it has one (it is the package's own summary), else these in order. */
+const GATE_SCRIPTS = ["lint", "typecheck", "type-check", "test"] as const;
+
+async function workspaceMembers(folder: Folder, reader: FolderReader, manifest: Manifest, manager: NodeManager): Promise<WorkspaceMember[]> {
+	const pnpm = pnpmWorkspacePackages(folder.text("pnpm-workspace.yaml"));
+	const patterns = pnpm.length > 0 ? pnpm : manifest.workspaces;
+	if (patterns.length === 0) return [];
+	const declaredIn = pnpm.length > 0 ? inFolder(folder.rel, "pnpm-workspace.yaml") : inFolder(folder.rel, "package.json");
+	const dirs = await expandMembers(reader, folder.rel, patterns, "package.json");
+	const members: WorkspaceMember[] = [];
+	for (const dir of dirs) {
+		const own = readManifest((await reader.read(dir))?.text("package.json") ?? null);
+		const scripts = own.scripts.has("check") ? ["check"] : GATE_SCRIPTS.filter((script) => own.scripts.has(script));
+		const gate = scripts.map((script) => memberScript(manager, dir, own.name, script)).join(" && ");
+		members.push({
+			dir,
+			name: own.name ?? dir.split("/").pop() ?? dir,
+			...(gate !== "" ? { gate } : {}),
+			reason: `${declaredIn} lists it as a workspace package${scripts.length > 0 ? `; its gate runs its ${scripts.map((script) => `"${script}"`).join(", ")} script${scripts.length > 1 ? "s" : ""}` : ""}`,
+		});
+	}
+	return members;
+}
+
+/** How a developer of each manager runs one workspace package's script from the root. */
+function memberScript(manager: NodeManager, dir: string, name: string | null, script: string): string {
+	switch (manager) {
+		case "npm":
+			return script === "test" ? `npm test -w ${dir}` : `npm run ${script} -w ${dir}`;
+		case "pnpm":
+			return `pnpm --filter ${name && isShellWord(name) ? name : `./${dir}`} run ${script}`;
+		case "yarn":
+			return name && isShellWord(name) ? `yarn workspace ${name} run ${script}` : `cd ${dir} && yarn run ${script}`;
+		case "bun":
+			return `bun run --cwd ${dir} ${script}`;
+	}
+}
+
+/** A package name that needs no quoting in `sh`. */
+function isShellWord(name: string): boolean {
+	return /^[A-Za-z0-9@/._-]+$/.test(name);
+}
+
+/** The `packages:` list of a pnpm-workspace.yaml: a small reader for the one shape pnpm documents. */
+export function pnpmWorkspacePackages(text: string | null): string[] {
+	if (text === null) return [];
+	const out: string[] = [];
+	let inPackages = false;
+	for (const line of text.split(/\r?\n/)) {
+		if (/^packages\s*:/.test(line)) {
+			inPackages = true;
+			const inline = /^packages\s*:\s*\[(.*)\]/.exec(line);
+			if (inline?.[1]) out.push(...inline[1].split(",").map(unquote).filter((item) => item !== ""));
+			continue;
+		}
+		if (!inPackages) continue;
+		if (/^\S/.test(line)) break;
+		const item = /^\s*-\s*(.+?)\s*(#.*)?$/.exec(line);
+		if (item?.[1]) out.push(unquote(item[1]));
+	}
+	return out;
+}
+
+function unquote(value: string): string {
+	return value.trim().replace(/^(["'])(.*)\1$/, "$2");
+}

@@ -1,0 +1,238 @@
+import { stat } from "node:fs/promises";
+import { isAbsolute, join, resolve } from "node:path";
+import { findExecutable } from "../platform/process.ts";
+import { isInside } from "../platform/files.ts";
+import { MAX_MANIFEST_BYTES } from "./folder.ts";
+import { readManifest } from "./node.ts";
+
+/**
+ * Does each command's program exist here? `setup verify` asks it of every
+ * job and scope gate so that CI learns of a missing tool before a gate runs.
+ * Nothing is run: a command is split the way `sh` would split a simple
+ * pipeline, and the first word of each part is looked for on PATH (from the
+ * verb's environment), in `node_modules/.bin`, in the project's virtualenv
+ * (`.venv`, `venv`) or, for a package manager's `run`, among the scripts of
+ * the package.json in the folder it runs in. A word it cannot know statically
+ * (a variable, a substitution) counts as found.
+ */
+
+export interface ProgramCheck {
+	/** The job or scope gate, e.g. `test`, `scopes.web`. */
+	owner: string;
+	/** The program or script looked for. */
+	program: string;
+	found: boolean;
+	/** Where it was found (a path, `script "test" in package.json`, `shell builtin`), or why it is missing. */
+	detail: string;
+}
+
+const BUILTINS = new Set(
+	": . [ [[ ]] alias bg break cd command continue echo eval exec exit export false fg getopts hash jobs kill printf pwd read readonly return set shift source test times trap true type ulimit umask unalias unset wait if then else elif fi for while until do done case esac in ! { } ( ) time".split(" "),
+);
+
+/** Words before the program that only change how it runs. */
+const WRAPPERS = new Set(["exec", "command", "nohup", "env", "time", "nice"]);
+
+const YARN_COMMANDS = new Set(["install", "add", "remove", "up", "upgrade", "dlx", "exec", "workspace", "workspaces", "why", "info", "init", "config", "cache", "set", "npm", "pack", "publish", "link", "unlink", "constraints", "plugin", "version", "bin", "node"]);
+
+export async function checkCommand(root: string, owner: string, command: string, env: Readonly<Record<string, string | undefined>>): Promise<ProgramCheck[]> {
+	const checks: ProgramCheck[] = [];
+	let cwd = root;
+	for (const words of simpleCommands(command)) {
+		let index = 0;
+		while (index < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[index] ?? "")) index++;
+		while (WRAPPERS.has(words[index] ?? "")) {
+			index++;
+			while (index < words.length && (/^-/.test(words[index] ?? "") || /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[index] ?? ""))) index++;
+		}
+		const program = words[index];
+		if (program === undefined || unknowable(program)) continue;
+		const rest = words.slice(index + 1);
+		if (program === "cd") {
+			const target = rest[0];
+			if (target !== undefined && !unknowable(target)) cwd = resolve(cwd, target);
+			continue;
+		}
+		if (BUILTINS.has(program)) continue;
+		const where = await locate(root, cwd, program, env);
+		checks.push({ owner, program, found: where !== null, detail: where ?? missingDetail(program) });
+		if (where === null) continue;
+		const inner = await innerCheck(root, cwd, program, rest, env);
+		if (inner) checks.push({ owner, ...inner });
+	}
+	return checks;
+}
+
+/** What a package manager or runner runs in its turn: a script, or a binary of the project. */
+async function innerCheck(root: string, cwd: string, program: string, args: string[], env: Readonly<Record<string, string | undefined>>): Promise<Omit<ProgramCheck, "owner"> | null> {
+	const first = args[0];
+	if (first === undefined || first.startsWith("-")) return null;
+	const scriptOf = async (name: string | undefined) => {
+		if (name === undefined || name.startsWith("-") || unknowable(name)) return null;
+		const scripts = await scriptsIn(cwd);
+		if (scripts === null) return { program: name, found: false, detail: `no readable package.json in ${displayDir(root, cwd)}` };
+		return scripts.has(name)
+			? { program: name, found: true, detail: `script "${name}" in ${displayDir(root, cwd, "package.json")}` }
+			: { program: name, found: false, detail: `${displayDir(root, cwd, "package.json")} has no "${name}" script` };
+	};
+	const binary = async (name: string | undefined) => {
+		if (name === undefined || name.startsWith("-") || unknowable(name)) return null;
+		const where = await locate(root, cwd, name, env);
+		return { program: name, found: where !== null, detail: where ?? missingDetail(name) };
+	};
+	switch (program) {
+		case "npm":
+			if (first === "test" || first === "t") return args.length === 1 ? scriptOf("test") : null;
+			return (first === "run" || first === "run-script") && args.length === 2 ? scriptOf(args[1]) : null;
+		case "pnpm":
+			if (first === "run" && args.length === 2) return scriptOf(args[1]);
+			return first === "exec" ? binary(args[1]) : null;
+		case "yarn":
+			if (first === "run") return args.length === 2 ? scriptOf(args[1]) : null;
+			if (YARN_COMMANDS.has(first)) return null;
+			return (await scriptsIn(cwd))?.has(first) ? scriptOf(first) : binary(first);
+		case "bun":
+			// `bun run file.ts` runs a file; only a bare name is a script (or a binary of the project).
+			if (first !== "run" || args.length !== 2 || /[./]/.test(args[1] ?? "")) return null;
+			return (await scriptsIn(cwd))?.has(args[1] ?? "") ? scriptOf(args[1]) : binary(args[1]);
+		case "npx":
+		case "bunx":
+			return binary(first);
+		case "uv":
+			return first === "run" ? binary(args[1]) : null;
+		default:
+			return null;
+	}
+}
+
+/** Where `program` would be found when run from `cwd`, or null. */
+async function locate(root: string, cwd: string, program: string, env: Readonly<Record<string, string | undefined>>): Promise<string | null> {
+	if (program.includes("/")) {
+		const path = isAbsolute(program) ? program : resolve(cwd, program);
+		return (await isFile(path)) ? displayDir(root, path) : null;
+	}
+	const onPath = findExecutable(program, env);
+	if (onPath) return onPath;
+	for (const dir of localBinDirs(root, cwd)) {
+		const path = join(dir, program);
+		if (await isFile(path)) return displayDir(root, path);
+	}
+	return null;
+}
+
+/** node_modules/.bin from the folder up to the root (workspaces hoist), and the project's virtualenvs. */
+function localBinDirs(root: string, cwd: string): string[] {
+	const dirs: string[] = [];
+	let dir = isInside(root, cwd) ? cwd : root;
+	for (;;) {
+		dirs.push(join(dir, "node_modules", ".bin"), join(dir, ".venv", "bin"), join(dir, "venv", "bin"));
+		if (dir === root || !isInside(root, dir)) break;
+		const parent = resolve(dir, "..");
+		if (parent === dir) break;
+		dir = parent;
+	}
+	return dirs;
+}
+
+function missingDetail(program: string): string {
+	return `\`${program}\` is not on PATH, in node_modules/.bin or in a virtualenv (.venv, venv)`;
+}
+
+async function scriptsIn(dir: string): Promise<Set<string> | null> {
+	const path = join(dir, "package.json");
+	const info = await stat(path).catch(() => null);
+	if (!info?.isFile() || info.size > MAX_MANIFEST_BYTES) return null;
+	const text = await Bun.file(path).text().catch(() => null);
+	return text === null ? null : new Set(readManifest(text).scripts.keys());
+}
+
+async function isFile(path: string): Promise<boolean> {
+	return (await stat(path).catch(() => null))?.isFile() ?? false;
+}
+
+function displayDir(root: string, path: string, file?: string): string {
+	const full = file ? join(path, file) : path;
+	if (!isInside(root, full)) return full;
+	const rel = full.slice(root.length).replace(/^[/\\]+/, "");
+	return rel === "" ? "." : rel;
+}
+
+/** A word whose value only the shell knows: a variable, a substitution, a glob. */
+function unknowable(word: string): boolean {
+	return /[$`*?~]/.test(word);
+}
+
+/**
+ * The simple commands of a command line, as word lists: split at `&&`, `||`,
+ * `;`, `|`, `&` and newlines outside quotes and substitutions, quotes
+ * removed. A substitution stays inside its word (and makes it unknowable).
+ */
+export function simpleCommands(line: string): string[][] {
+	const commands: string[][] = [];
+	let words: string[] = [];
+	let word = "";
+	let inWord = false;
+	let depth = 0;
+	const endWord = () => {
+		if (inWord) words.push(word);
+		word = "";
+		inWord = false;
+	};
+	const endCommand = () => {
+		endWord();
+		if (words.length > 0) commands.push(words);
+		words = [];
+	};
+	for (let index = 0; index < line.length; index++) {
+		const char = line[index] ?? "";
+		if (depth > 0) {
+			word += char;
+			if (char === "(") depth++;
+			else if (char === ")") depth--;
+			continue;
+		}
+		if (char === "\\") {
+			word += line[index + 1] ?? "";
+			inWord = true;
+			index++;
+		} else if (char === "'") {
+			const end = line.indexOf("'", index + 1);
+			word += line.slice(index + 1, end === -1 ? undefined : end);
+			inWord = true;
+			index = end === -1 ? line.length : end;
+		} else if (char === '"') {
+			let end = index + 1;
+			while (end < line.length && line[end] !== '"') end += line[end] === "\\" ? 2 : 1;
+			word += line.slice(index + 1, end);
+			inWord = true;
+			index = end;
+		} else if (char === "$" && line[index + 1] === "(") {
+			word += "$(";
+			inWord = true;
+			depth = 1;
+			index++;
+		} else if (char === "#" && !inWord) {
+			break;
+		} else if (/[\s]/.test(char) && char !== "\n") {
+			endWord();
+		} else if (char === "\n" || char === ";" || char === "&" || char === "|") {
+			endCommand();
+			if ((char === "&" || char === "|") && line[index + 1] === char) index++;
+		} else if (char === "(" || char === ")") {
+			endCommand();
+		} else if (char === ">" || char === "<") {
+			// A redirection's target is not a command word.
+			endWord();
+			while (line[index + 1] === ">" || line[index + 1] === "&") index++;
+			while (/\s/.test(line[index + 1] ?? "")) index++;
+			let end = index + 1;
+			while (end < line.length && !/[\s;&|]/.test(line[end] ?? "")) end++;
+			index = end - 1;
+		} else {
+			word += char;
+			inWord = true;
+		}
+	}
+	endCommand();
+	return commands;
+}

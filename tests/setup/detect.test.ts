@@ -1,0 +1,224 @@
+import { describe, expect, test } from "bun:test";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { resolveJobs } from "../../src/config/jobs.ts";
+import { parseConfig } from "../../src/config/load.ts";
+import { detectStack, type SetupProposal } from "../../src/setup/detect.ts";
+import { renderConfig } from "../../src/setup/render-config.ts";
+
+/**
+ * The fixture corpus: one small repository per stack under
+ * tests/fixtures/stacks/, read in place (detection only reads files), with
+ * the exact proposal a developer of that stack would write: project name,
+ * stacks, jobs (name, command, the file that led to it) and scopes.
+ */
+const FIXTURES = join(import.meta.dir, "../fixtures/stacks");
+
+type Expected = {
+	projectName: string | null;
+	stacks: Array<[string, string, string | null]>;
+	jobs: Array<[string, string, string]>;
+	scopes: Array<{ name: string; paths: string[]; gate?: string; reason: string }>;
+};
+
+const EXPECTED: Record<string, Expected> = {
+	"bun-biome": {
+		projectName: "bun-tool",
+		stacks: [["node", "package.json", "bun"]],
+		jobs: [
+			["format", "bunx biome format .", "biome.json configures Biome"],
+			["lint", "bunx biome lint .", "biome.json configures Biome"],
+			["typecheck", "bun run typecheck", "package.json has a \"typecheck\" script"],
+			["test", "bun test", "package.json depends on \"@types/bun\""],
+		],
+		scopes: [
+		],
+	},
+	"empty": {
+		projectName: null,
+		stacks: [],
+		jobs: [
+		],
+		scopes: [
+		],
+	},
+	"go-golangci": {
+		projectName: "gateway",
+		stacks: [["go", "go.mod", null]],
+		jobs: [
+			["format", "test -z \"$(gofmt -l .)\"", "go.mod marks a Go module; gofmt -l lists unformatted files"],
+			["lint", "golangci-lint run", ".golangci.yml configures golangci-lint (it runs go vet too)"],
+			["test", "go test ./...", "go.mod marks a Go module"],
+		],
+		scopes: [
+		],
+	},
+	"go-workspace": {
+		projectName: null,
+		stacks: [["go", "go.work", null]],
+		jobs: [
+			["format", "test -z \"$(gofmt -l .)\"", "go.work declares a Go workspace; gofmt -l lists unformatted files"],
+			["lint", "go vet ./api/... ./worker/...", "go.work declares a Go workspace"],
+			["test", "go test ./api/... ./worker/...", "go.work declares a Go workspace"],
+		],
+		scopes: [
+			{ name: "api", paths: ["api/**"], reason: "go.work uses it" },
+			{ name: "worker", paths: ["worker/**"], reason: "go.work uses it" },
+		],
+	},
+	"make-check": {
+		projectName: null,
+		stacks: [["make", "Makefile", null]],
+		jobs: [
+			["format", "make fmt", "Makefile has a \"fmt\" target"],
+			["build", "make build", "Makefile has a \"build\" target"],
+			["test", "make check", "Makefile has a \"check\" target (GNU's name for running the tests)"],
+		],
+		scopes: [
+		],
+	},
+	"node-and-python": {
+		projectName: "storefront",
+		stacks: [["node", "package.json", "npm"], ["python", "service/pyproject.toml", "uv"]],
+		jobs: [
+			["format_service", "cd service && uv run ruff format --check .", "service/pyproject.toml lists ruff"],
+			["build", "npm run build", "package.json has a \"build\" script"],
+			["lint", "npm run lint", "package.json has a \"lint\" script"],
+			["lint_service", "cd service && uv run ruff check .", "service/pyproject.toml lists ruff"],
+			["test", "npm test", "package.json has a \"test\" script"],
+			["test_service", "cd service && uv run pytest", "service/pyproject.toml lists pytest"],
+		],
+		scopes: [
+			{ name: "service", paths: ["service/**"], reason: "service/pyproject.toml is a project of its own; its jobs are named `…_service`" },
+		],
+	},
+	"node-builtin-oxlint": {
+		projectName: "tiny-lib",
+		stacks: [["node", "package.json", "npm"]],
+		jobs: [
+			["format", "npx dprint check", "dprint.json configures dprint"],
+			["lint", "npx oxlint", "package.json depends on \"oxlint\""],
+			["test", "node --test", "test/add.js and no test runner dependency: node's own runner"],
+		],
+		scopes: [
+		],
+	},
+	"node-pnpm-eslint-vitest": {
+		projectName: "shop-web",
+		stacks: [["node", "package.json", "pnpm"]],
+		jobs: [
+			["format", "pnpm exec prettier --check .", "package.json depends on \"prettier\""],
+			["build", "pnpm run build", "package.json has a \"build\" script"],
+			["lint", "pnpm exec eslint .", "eslint.config.js configures ESLint"],
+			["typecheck", "pnpm exec tsc --noEmit", "tsconfig.json and the \"typescript\" dependency"],
+			["test", "pnpm exec vitest run", "package.json depends on \"vitest\""],
+		],
+		scopes: [
+		],
+	},
+	"npm-workspaces": {
+		projectName: "acme-monorepo",
+		stacks: [["node", "package.json", "npm"]],
+		jobs: [
+			["test", "npm test", "package.json has a \"test\" script"],
+		],
+		scopes: [
+			{ name: "api", paths: ["packages/api/**"], gate: "npm run lint -w packages/api && npm test -w packages/api", reason: "package.json lists it as a workspace package; its gate runs its \"lint\", \"test\" scripts" },
+			{ name: "ui", paths: ["packages/ui/**"], reason: "package.json lists it as a workspace package" },
+		],
+	},
+	"pnpm-workspace": {
+		projectName: "acme",
+		stacks: [["node", "package.json", "pnpm"]],
+		jobs: [
+			["format", "pnpm exec biome format .", "biome.json configures Biome"],
+			["lint", "pnpm exec biome lint .", "biome.json configures Biome"],
+		],
+		scopes: [
+			{ name: "web", paths: ["apps/web/**"], gate: "pnpm --filter @acme/web run check", reason: "pnpm-workspace.yaml lists it as a workspace package; its gate runs its \"check\" script" },
+			{ name: "lib", paths: ["packages/lib/**"], gate: "pnpm --filter @acme/lib run lint && pnpm --filter @acme/lib run test", reason: "pnpm-workspace.yaml lists it as a workspace package; its gate runs its \"lint\", \"test\" scripts" },
+		],
+	},
+	"python-pdm-pyright": {
+		projectName: "reports",
+		stacks: [["python", "pyproject.toml", "pdm"]],
+		jobs: [
+			["typecheck", "pdm run pyright", "pyproject.toml has a [tool.pyright] table"],
+			["test", "pdm run pytest", "pyproject.toml has a [tool.pytest.ini_options] table"],
+		],
+		scopes: [
+		],
+	},
+	"python-poetry": {
+		projectName: "billing",
+		stacks: [["python", "pyproject.toml", "poetry"]],
+		jobs: [
+			["format", "poetry run black --check .", "pyproject.toml has a [tool.black] table"],
+			["lint", "poetry run flake8", ".flake8 configures flake8"],
+			["test", "poetry run pytest", "pyproject.toml lists pytest"],
+		],
+		scopes: [
+		],
+	},
+	"python-uv": {
+		projectName: "inventory",
+		stacks: [["python", "pyproject.toml", "uv"]],
+		jobs: [
+			["format", "uv run ruff format --check .", "pyproject.toml has a [tool.ruff] table"],
+			["lint", "uv run ruff check .", "pyproject.toml has a [tool.ruff] table"],
+			["typecheck", "uv run mypy .", "pyproject.toml has a [tool.mypy] table"],
+			["test", "uv run pytest", "pyproject.toml lists pytest"],
+		],
+		scopes: [
+		],
+	},
+	"rust-workspace": {
+		projectName: null,
+		stacks: [["rust", "Cargo.toml", null]],
+		jobs: [
+			["format", "cargo fmt --all --check", "Cargo.toml declares a Cargo workspace; rustfmt is its formatter"],
+			["lint", "cargo clippy --workspace -- -D warnings", "Cargo.toml declares a Cargo workspace; clippy is its linter"],
+			["test", "cargo test --workspace", "Cargo.toml declares a Cargo workspace"],
+		],
+		scopes: [
+			{ name: "acme-cli", paths: ["crates/cli/**"], reason: "Cargo.toml lists it as a workspace member" },
+			{ name: "acme-core", paths: ["crates/core/**"], reason: "Cargo.toml lists it as a workspace member" },
+		],
+	},
+};
+
+const shape = (proposal: SetupProposal): Expected => ({
+	projectName: proposal.projectName,
+	stacks: proposal.stacks.map((stack) => [stack.kind, stack.evidence, stack.manager ?? null]),
+	jobs: proposal.jobs.map((job) => [job.name, job.run, job.reason]),
+	scopes: proposal.scopes,
+});
+
+test("every fixture repository has an expected proposal, and every expectation a fixture", () => {
+	expect(readdirSync(FIXTURES).sort()).toEqual(Object.keys(EXPECTED).sort());
+});
+
+describe("setup proposes what a developer of the stack would write", () => {
+	for (const [name, expected] of Object.entries(EXPECTED)) {
+		test(name, async () => {
+			expect(shape(await detectStack(join(FIXTURES, name)))).toEqual(expected);
+		});
+	}
+});
+
+describe("the rendered discern.toml holds every proposed job and scope", () => {
+	for (const name of Object.keys(EXPECTED)) {
+		test(name, async () => {
+			const proposal = await detectStack(join(FIXTURES, name));
+			const text = renderConfig(proposal, { projectName: proposal.projectName ?? name, trunk: "main" });
+			const parsed = parseConfig(text);
+			if (!parsed.ok) throw new Error(`${JSON.stringify(parsed.issues)}\n${text}`);
+			expect(resolveJobs(parsed.config).map((job) => [job.name, job.stage, job.commands])).toEqual(proposal.jobs.map((job) => [job.name, job.stage, [job.run]]));
+			expect(parsed.config.scopes).toEqual(
+				Object.fromEntries(proposal.scopes.map((scope) => [scope.name, { paths: scope.paths, ...(scope.gate ? { gate: scope.gate } : {}), neutral: false }])),
+			);
+			expect(parsed.config.project.name).toBe(proposal.projectName ?? name);
+			for (const job of proposal.jobs) expect(text).toContain(`# ${job.reason}`);
+		});
+	}
+});

@@ -1,0 +1,148 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { chmod, mkdir, rm, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { checkCommand, simpleCommands } from "../../src/setup/programs.ts";
+import { onlyJson, runDiscern } from "../helpers/cli.ts";
+import { makeRepo, makeTempDir, type TestRepo } from "../helpers/repo.ts";
+
+const made: TestRepo[] = [];
+const dirs: string[] = [];
+afterAll(async () => {
+	await Promise.all([...made.map((r) => r.remove()), ...dirs.map((dir) => rm(dir, { recursive: true, force: true }))]);
+});
+
+async function repo(config: string, files: Record<string, string> = {}): Promise<TestRepo> {
+	const r = await makeRepo({ config, files: { "README.md": "# fixture\n", ...files } });
+	made.push(r);
+	return r;
+}
+
+async function executable(path: string): Promise<void> {
+	await mkdir(dirname(path), { recursive: true });
+	await writeFile(path, "#!/bin/sh\nexit 0\n");
+	await chmod(path, 0o755);
+}
+
+interface VerifyData {
+	verify?: {
+		config: string;
+		issues: Array<{ message: string; line?: number }>;
+		programs: Array<{ owner: string; program: string; found: boolean; detail: string }>;
+		also_proposed: Array<{ kind: string; name: string; line: string; reason: string }>;
+	};
+}
+
+describe("setup verify through the CLI", () => {
+	test("an invalid discern.toml fails with invalid_config and exit 1, naming the problem and its line", async () => {
+		const r = await repo("[gate]\ntimout = 1\n");
+		const run = await runDiscern(["setup", "verify", "--json"], { cwd: r.root });
+		expect(run.exitCode).toBe(1);
+		const envelope = onlyJson(run.stdout);
+		expect(envelope.ok).toBe(false);
+		expect(envelope.error).toBe("invalid_config");
+		expect(envelope.message).toContain("line 2");
+		const data = envelope.data as VerifyData;
+		expect(data.verify?.config).toBe("invalid");
+		expect(data.verify?.issues[0]?.line).toBe(2);
+		const text = await runDiscern(["setup", "verify"], { cwd: r.root });
+		expect(text.exitCode).toBe(1);
+		expect(text.stdout).toContain("invalid  discern.toml:2");
+	});
+
+	test("a job whose program is missing fails with checks_failed and exit 1", async () => {
+		const r = await repo('[jobs]\nlint = "sh -c true"\ntest = "discern-no-such-runner --all"\n');
+		const run = await runDiscern(["setup", "verify", "--json"], { cwd: r.root });
+		expect(run.exitCode).toBe(1);
+		const envelope = onlyJson(run.stdout);
+		expect(envelope.error).toBe("checks_failed");
+		expect(envelope.message).toBe("A program the gate needs is missing: `discern-no-such-runner` (test).");
+		const programs = (envelope.data as VerifyData).verify?.programs ?? [];
+		expect(programs.map((check) => [check.owner, check.program, check.found])).toEqual([
+			["lint", "sh", true],
+			["test", "discern-no-such-runner", false],
+		]);
+	});
+
+	test("a scope gate's program and a package-manager script are checked too", async () => {
+		const r = await repo('[jobs]\ntest = "sh -c true"\n[scopes.web]\npaths = ["web/**"]\ngate = "cd web && sh ./check.sh && npm run lint"\n', {
+			"web/package.json": JSON.stringify({ scripts: { test: "vitest" } }),
+			"web/check.sh": "exit 0\n",
+		});
+		const run = await runDiscern(["setup", "verify", "--json"], { cwd: r.root });
+		const envelope = onlyJson(run.stdout);
+		const programs = (envelope.data as VerifyData).verify?.programs ?? [];
+		const lint = programs.find((check) => check.program === "lint");
+		// npm itself may or may not be installed where the tests run; the script is missing either way when npm is there.
+		if (programs.find((check) => check.program === "npm")?.found) {
+			expect(lint).toEqual({ owner: "scopes.web", program: "lint", found: false, detail: 'web/package.json has no "lint" script' });
+		}
+		expect(envelope.ok).toBe(false);
+		expect(run.exitCode).toBe(1);
+	});
+
+	test("a good configuration passes with exit 0 and lists what setup would also propose", async () => {
+		const r = await repo('[jobs]\nlint = "sh -c true"\ntest = "./scripts/test.sh"\n', {
+			"scripts/test.sh": "#!/bin/sh\nexit 0\n",
+			"package.json": JSON.stringify({ name: "shop", devDependencies: { typescript: "^5.5.0" } }),
+			"tsconfig.json": "{}\n",
+		});
+		await chmod(join(r.root, "scripts/test.sh"), 0o755);
+		const run = await runDiscern(["setup", "verify", "--json"], { cwd: r.root });
+		expect(run.exitCode).toBe(0);
+		const envelope = onlyJson(run.stdout);
+		expect(envelope.ok).toBe(true);
+		const verify = (envelope.data as VerifyData).verify;
+		expect(verify?.config).toBe("valid");
+		expect(verify?.programs.every((check) => check.found)).toBe(true);
+		expect(verify?.also_proposed).toEqual([{ kind: "job", name: "typecheck", line: 'typecheck = "npx tsc --noEmit"', reason: 'tsconfig.json and the "typescript" dependency' }]);
+		const text = await runDiscern(["setup", "verify"], { cwd: r.root });
+		expect(text.exitCode).toBe(0);
+		expect(text.stdout).toContain('setup would also propose `typecheck = "npx tsc --noEmit"` (tsconfig.json and the "typescript" dependency)');
+	});
+
+	test("a job already running a proposed command under another name is not proposed again", async () => {
+		const r = await repo('[jobs]\nchecks = { run = "sh -c true", stage = "check" }\nunit = { run = "npx tsc --noEmit", stage = "check" }\n', {
+			"package.json": JSON.stringify({ devDependencies: { typescript: "^5" } }),
+			"tsconfig.json": "{}\n",
+			"node_modules/.bin/tsc": "#!/bin/sh\n",
+		});
+		const run = await runDiscern(["setup", "verify", "--json"], { cwd: r.root, env: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin` } });
+		const verify = (onlyJson(run.stdout).data as VerifyData).verify;
+		expect(verify?.also_proposed).toEqual([]);
+	});
+});
+
+describe("checkCommand: a program resolves on PATH, in node_modules/.bin, in a virtualenv, or as a script", () => {
+	test("PATH from the verb's environment, local binaries, runners and scripts", async () => {
+		const root = await makeTempDir();
+		dirs.push(root);
+		const bin = join(root, "fake-path");
+		await Promise.all(["npx", "pnpm", "uv", "npm"].map((name) => executable(join(bin, name))));
+		await executable(join(root, "node_modules/.bin/eslint"));
+		await executable(join(root, ".venv/bin/pytest"));
+		await writeFile(join(root, "package.json"), JSON.stringify({ scripts: { lint: "eslint ." } }));
+		const env = { PATH: bin };
+		const found = async (command: string) => (await checkCommand(root, "job", command, env)).map((check) => [check.program, check.found]);
+		expect(await found("npx eslint .")).toEqual([["npx", true], ["eslint", true]]);
+		expect(await found("pnpm exec tsc --noEmit")).toEqual([["pnpm", true], ["tsc", false]]);
+		expect(await found("uv run pytest -q")).toEqual([["uv", true], ["pytest", true]]);
+		expect(await found("npm run lint && npm test")).toEqual([["npm", true], ["lint", true], ["npm", true], ["test", false]]);
+		expect(await found('test -z "$(gofmt -l .)"')).toEqual([]);
+		expect(await found("FOO=1 env BAR=2 eslint --fix . 2>&1 | tee out.log")).toEqual([["eslint", true], ["tee", false]]);
+		expect(await found("$TOOL run")).toEqual([]);
+	});
+
+	test("a folder the command changes into is where its local binaries are looked for", async () => {
+		const root = await makeTempDir();
+		dirs.push(root);
+		await executable(join(root, "service/.venv/bin/ruff"));
+		const checks = await checkCommand(root, "lint_service", "cd service && ruff check .", { PATH: "" });
+		expect(checks).toEqual([{ owner: "lint_service", program: "ruff", found: true, detail: "service/.venv/bin/ruff" }]);
+	});
+
+	test("simpleCommands splits like sh: operators, quotes, substitutions, redirections", () => {
+		expect(simpleCommands(`a 'b c' "d e" && f|g; h || i & j`)).toEqual([["a", "b c", "d e"], ["f"], ["g"], ["h"], ["i"], ["j"]]);
+		expect(simpleCommands('test -z "$(gofmt -l .)" > /dev/null 2>&1')).toEqual([["test", "-z", "$(gofmt -l .)", "2"]]);
+		expect(simpleCommands("x $(a && b) y # a comment && z")).toEqual([["x", "$(a && b)", "y"]]);
+	});
+});
