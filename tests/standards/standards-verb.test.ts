@@ -42,7 +42,7 @@ async function repo(config = CONFIG, branch = "feature"): Promise<TestRepo> {
 async function run(r: TestRepo, verb: "standards" | "standards pin" | "done", input: Record<string, unknown> = {}, surface: "cli" | "mcp" = "cli") {
 	const result = await invokeVerb(verb, r.ctx({ surface }), input);
 	expectValidEnvelope(verb, result);
-	return result;
+	return result as typeof result & { error?: string };
 }
 
 const head = (r: TestRepo) => r.git("rev-parse", "HEAD").then((line) => line.trim());
@@ -115,9 +115,10 @@ describe("standards pin", () => {
 		const result = await run(r, "standards pin");
 		expect(result.ok).toBe(true);
 		const data = result.data as StandardsData;
-		expect(data.pinned).toEqual([
-			{ name: "coverage", before: 90, after: 91.2 },
-			{ name: "warnings", before: 10, after: 3 },
+		expect(data.pinned).toEqual(["coverage", "warnings"]);
+		expect(data.standards.map(({ limit, proposed }) => [limit, proposed])).toEqual([
+			[90, 91.2],
+			[10, 3],
 		]);
 		expect(data.commit).toBe(await head(r));
 		expect((await r.git("rev-parse", "HEAD~1")).trim()).toBe(before);
@@ -136,7 +137,7 @@ describe("standards pin", () => {
 	test("names pin only those", async () => {
 		const r = await repo();
 		const result = await run(r, "standards pin", { names: ["warnings"] });
-		expect((result.data as StandardsData).pinned).toEqual([{ name: "warnings", before: 10, after: 3 }]);
+		expect((result.data as StandardsData).pinned).toEqual(["warnings"]);
 		expect(await readFile(join(r.root, "discern.toml"), "utf8")).toBe(CONFIG.replace("limit = 10\n", "limit = 3\n"));
 	});
 
@@ -160,7 +161,7 @@ describe("standards pin", () => {
 		const r = await repo();
 		const result = await run(r, "standards", { pin: true, names: ["coverage"] }, "mcp");
 		expect(result.ok).toBe(true);
-		expect((result.data as StandardsData).pinned).toEqual([{ name: "coverage", before: 90, after: 91.2 }]);
+		expect((result.data as StandardsData).pinned).toEqual(["coverage"]);
 		expect(result.hints?.join(" ")).toContain("Run `discern_done` for a Proof");
 	});
 
@@ -214,5 +215,14 @@ describe("standards pin", () => {
 		expect(result.ok).toBe(true);
 		expect(result.message).toStartWith("Nothing to pin");
 		expect(await head(r)).toBe(before);
+	});
+});
+
+describe("a standard named pin", () => {
+	test("is refused by the config: `discern standards pin` is the sub-command", async () => {
+		const { parseConfig } = await import("../../src/config/load.ts");
+		const parsed = parseConfig('[standards.pin]\nrun = "x"\ndirection = "up"\nlimit = 1\n');
+		expect(parsed.ok).toBe(false);
+		if (!parsed.ok) expect(parsed.issues.map((issue) => issue.message)).toContain("`pin` cannot name a standard: `discern standards pin` is the sub-command that pins; rename it");
 	});
 });

@@ -162,7 +162,7 @@ export async function pinStandards<const Verb extends PinVerb>(ctx: VerbContext,
 		return pinFailed(verb, `git could not commit the pin (${clip(why, 300)}); discern.toml is back as it was.`, data, steps, say`Fix what git reports (a commit hook, the author identity), then run ${again}.`);
 	}
 	const head = (await gitLine(["rev-parse", "--verify", "HEAD"], repository.root)) ?? "";
-	const pinned = changes.map(({ name, before: was, after: now }) => ({ name, before: was, after: now }));
+	const pinned = changes.map((change) => change.name);
 
 	// 5. The Proof of the commit before, carried over when it held (see carry-proof.ts for why that is sound).
 	const carried = await carryProof(repository, checked.config as DiscernConfig, head, working.branch, await before, await authority, changes);

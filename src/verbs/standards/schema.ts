@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { DryRunFlag } from "../../gate/schema.ts";
 
 const Names = v.optional(
-	v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.description("Standards to act on, by name; default: every declared one.")),
+	v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.description("Standards to act on; default: all.")),
 );
 
 export const StandardsPinInput = v.strictObject({
@@ -12,7 +12,7 @@ export const StandardsPinInput = v.strictObject({
 
 export const StandardsInput = v.strictObject({
 	names: Names,
-	pin: v.optional(v.pipe(v.boolean(), v.description("Tighten each improved limit to measured ∓ margin and commit discern.toml alone (clean tree only)."))),
+	pin: v.optional(v.pipe(v.boolean(), v.description("Pin: tighten improved limits and commit discern.toml."))),
 	dry_run: DryRunFlag,
 });
 
@@ -23,12 +23,14 @@ export const StandardsData = v.strictObject({
 			verdict: v.picklist(["held", "improved", "regressed", "unmeasured"]),
 			value: v.nullable(v.number()),
 			limit: v.number(),
-			proposed: v.optional(v.pipe(v.number(), v.description("The limit a pin would set (measured ∓ margin)."))),
+			// The limit a pin sets (measured ∓ margin), when stricter than `limit`.
+			proposed: v.optional(v.number()),
 		}),
 	),
-	pinned: v.optional(v.array(v.strictObject({ name: v.string(), before: v.number(), after: v.number() }))),
-	commit: v.optional(v.pipe(v.string(), v.description("The pin's commit."))),
-	proof: v.optional(v.pipe(v.nullable(v.string()), v.description("The Proof line carried to the pin's commit; null when none was."))),
+	// A pin: the standards whose limit went from `limit` to `proposed`, its commit, and the Proof line carried to it (null: none).
+	pinned: v.optional(v.array(v.string())),
+	commit: v.optional(v.string()),
+	proof: v.optional(v.nullable(v.string())),
 	interrupted: v.boolean(),
 });
 export type StandardsData = v.InferOutput<typeof StandardsData>;

@@ -15,7 +15,7 @@ export const standardsVerb = defineVerb({
 	title: "Standards: measure them fresh, or pin their gains",
 	summary: "Measure the project's standards on the working tree: each reading held, improved or regressed against its limit.",
 	mcpDescription:
-		"Measure the project's [standards.*] (coverage, warnings…) fresh on the working tree, all or `names`: each reading held, improved (with `proposed`, the limit a pin would set) or regressed; gate_failed with diagnostics when one regresses or prints no metric. `pin: true` (clean committed tree only: dirty_worktree) tightens each improved limit to measured ∓ margin and commits discern.toml alone; refuses while any selected standard fails. Unknown name: unknown_standard.",
+		"Measure the [standards.*] (coverage, warnings…) fresh on the working tree: each held, improved (`proposed`: the limit a pin sets) or regressed (gate_failed, with diagnostics). `pin: true` on a clean committed tree tightens improved limits to measured ∓ margin and commits discern.toml alone; refused while one fails.",
 	group: "Quality",
 	input: StandardsInput,
 	data: StandardsData,
