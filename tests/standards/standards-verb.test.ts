@@ -226,3 +226,19 @@ describe("a standard named pin", () => {
 		if (!parsed.ok) expect(parsed.issues.map((issue) => issue.message)).toContain("`pin` cannot name a standard: `discern standards pin` is the sub-command that pins; rename it");
 	});
 });
+
+describe("status and standards", () => {
+	test("standards within their margin of the limit at the last green gate are mentioned", async () => {
+		const r = await repo();
+		expect((await run(r, "done")).ok).toBe(true);
+		const quiet = await invokeVerb("status", r.ctx(), {});
+		expect(quiet.hints ?? []).toEqual([]);
+		await run(r, "standards pin");
+		const status = await invokeVerb("status", r.ctx(), {});
+		expect(status.hints).toEqual(["Close to their limit at the last green gate: coverage 91.7 (floor 91.2), warnings 3 (ceiling 3); `discern standards` measures them now."]);
+		const mcp = await invokeVerb("status", r.ctx({ surface: "mcp" }), {});
+		expect(mcp.hints?.[0]).toEndWith("`discern_standards` measures them now.");
+		await r.write("wip.txt", "x");
+		expect((await invokeVerb("status", r.ctx(), {})).hints ?? []).toEqual([]);
+	});
+});
