@@ -15,7 +15,7 @@ export const standardsVerb = defineVerb({
 	title: "Standards: measure them fresh, or pin their gains",
 	summary: "Measure the project's standards on the working tree: each reading held, improved or regressed against its limit.",
 	mcpDescription:
-		"Measure the [standards.*] (coverage, warnings…) fresh on the working tree: each held, improved (`proposed`: the limit a pin sets) or regressed (gate_failed, with diagnostics). `pin: true` on a clean committed tree tightens improved limits to measured ∓ margin and commits discern.toml alone; refused while one fails.",
+		"Call it to measure the [standards.*] (coverage…) fresh on the working tree: each held, improved (`proposed`: the limit a pin sets) or regressed (gate_failed, with diagnostics). `pin: true` on a clean committed tree tightens improved limits to measured ∓ margin and commits discern.toml alone; refused while one fails.",
 	group: "Quality",
 	input: StandardsInput,
 	data: StandardsData,
