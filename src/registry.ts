@@ -14,6 +14,7 @@ import { setupVerb, setupVerifyVerb } from "./verbs/setup/verb.ts";
 import { configGetVerb, configSetVerb, configValidateVerb } from "./verbs/config/verb.ts";
 import { worktreeDropVerb, worktreeListVerb, worktreePruneVerb, worktreeTeardownVerb } from "./verbs/worktree/verb.ts";
 import { helpVerb } from "./verbs/help/verb.ts";
+import { standardsPinVerb, standardsVerb } from "./verbs/standards/verb.ts";
 import type { LooseVerb } from "./contract/verb.ts";
 
 /**
@@ -36,6 +37,8 @@ export const VERBS = [
 	updateVerb,
 	acceptVerb,
 	impactVerb,
+	standardsVerb,
+	standardsPinVerb,
 	improvementVerb,
 	doctorVerb,
 	docsVerb,

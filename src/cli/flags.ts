@@ -8,7 +8,7 @@ import { unknownFlag } from "./suggest-flag.ts";
  * A verb's CLI flags, derived from its Valibot input schema: the schema is
  * the single description of what a verb accepts, on every surface.
  */
-export type FlagKind = "boolean" | "string" | "number" | "enum";
+export type FlagKind = "boolean" | "string" | "number" | "enum" | "list";
 
 export interface FlagSpec {
 	/** Input key, e.g. `dry_run`. */
@@ -31,7 +31,7 @@ export function flagSpecs(verb: LooseVerb): FlagSpec[] {
 	return Object.entries(verb.input.entries).map(([key, schema]) => {
 		const { base, description, required } = inspect(schema as AnySchema);
 		const alias = verb.cli.aliases?.[key];
-		const kind: FlagKind = base.type === "boolean" ? "boolean" : base.type === "number" ? "number" : base.type === "picklist" ? "enum" : "string";
+		const kind: FlagKind = base.type === "boolean" ? "boolean" : base.type === "number" ? "number" : base.type === "picklist" ? "enum" : base.type === "array" ? "list" : "string";
 		return {
 			key,
 			flag: key.replaceAll("_", "-"),
@@ -104,12 +104,17 @@ export function parseVerbArgs(verb: LooseVerb, tokens: readonly string[]): Parse
 		}
 		const slot = positionals.find((spec) => !(spec.key in raw));
 		const rest = verb.cli.rest;
+		// The last positional takes every remaining word: joined by spaces (`help config get`), or one item each when it is a list (`standards a b`).
+		if (!slot && rest !== undefined && Array.isArray(raw[rest])) {
+			(raw[rest] as string[]).push(token);
+			continue;
+		}
 		if (!slot && rest !== undefined && typeof raw[rest] === "string") {
 			raw[rest] = `${raw[rest]} ${token}`;
 			continue;
 		}
 		if (!slot) return { ok: false, message: `unexpected argument \`${clip(token)}\` for \`discern ${verb.name}\`` };
-		raw[slot.key] = token;
+		raw[slot.key] = slot.kind === "list" ? [token] : token;
 	}
 	return { ok: true, raw };
 }

@@ -1,6 +1,7 @@
 import type { ArgsDef } from "citty";
 import type { LooseVerb } from "../contract/verb.ts";
 import { verbArgs } from "./commands.ts";
+import { flagSpecs } from "./flags.ts";
 import { GLOBAL_FLAGS } from "./global-flags.ts";
 
 /**
@@ -33,7 +34,12 @@ export interface VerbUsage {
 export function describeVerb(verb: LooseVerb): VerbUsage {
 	const args = verbArgs(verb);
 	const { positionals, flags } = split(args);
-	const words = positionals.map((argument) => (argument.required ? `<${argument.name}>` : `[${argument.name}]`));
+	// A list takes every remaining word: `[NAMES…]`.
+	const lists = new Set(flagSpecs(verb).filter((spec) => spec.positional && spec.kind === "list").map((spec) => spec.flag.toUpperCase()));
+	const words = positionals.map((argument) => {
+		const name = lists.has(argument.name) ? `${argument.name}…` : argument.name;
+		return argument.required ? `<${name}>` : `[${name}]`;
+	});
 	const global_flags = globalFlags({ inVerbHelp: true, except: flags.map((flag) => flag.name) });
 	return {
 		usage: ["discern", verb.name, ...words, ...(flags.length + global_flags.length > 0 ? ["[flags]"] : [])].join(" "),

@@ -158,6 +158,11 @@ function crossChecks(raw: unknown, positions: Map<string, Position>): ConfigIssu
 			});
 		}
 	}
+	// `discern standards pin` is the sub-command that pins: a standard of that name could never be named alone.
+	if (Object.hasOwn(tableAt(raw, "standards"), "pin")) {
+		const at = positionOf(positions, ["standards", "pin"]);
+		issues.push({ message: "`pin` cannot name a standard: `discern standards pin` is the sub-command that pins; rename it", key: "standards.pin", ...(at ? { line: at.line, col: at.col } : {}) });
+	}
 	const jobs = tableAt(raw, "jobs");
 	for (const [name, value] of Object.entries(jobs)) {
 		if ((RESERVED_NAMES as readonly string[]).includes(name)) continue;

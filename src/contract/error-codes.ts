@@ -54,11 +54,7 @@ export const IMPLIED_ERROR_CODES = ["invalid_arguments", "internal_error"] as co
  * on them already. A test fails when a code is neither declared by a verb
  * nor listed here; move a code out of this list when its verb lands.
  */
-export const RESERVED_ERROR_CODES = [
-	// `standards` / `standards pin`: an undeclared standard, a pin that could not be recorded.
-	"unknown_standard",
-	"pin_failed",
-] as const satisfies readonly ErrorCode[];
+export const RESERVED_ERROR_CODES = [] as const satisfies readonly ErrorCode[];
 
 /**
  * The codes a verb's envelope admits: the ones it declares plus the implied

@@ -54,7 +54,11 @@ export interface RenderOptions {
 /** How a verb appears over MCP: a tool, or deliberately CLI-only with the reason. */
 export type Exposure =
 	| { tool: string; /** Takes an optional absolute `path` naming the checkout to act on. */ project: boolean }
-	| { cliOnly: string };
+	| {
+			cliOnly: string;
+			/** A sub-command an MCP tool of another verb performs given these arguments (`standards pin` is `discern_standards` with `pin: true`): hints name that. */
+			asTool?: { tool: string; args: Readonly<Record<string, unknown>> };
+	  };
 
 export interface VerbDefinition<Name extends string, Input extends InputSchema, Data extends v.GenericSchema> {
 	name: Name;

@@ -25,7 +25,8 @@ export interface PlannedJob {
  * together. `--dry-run` shows it; the runner executes exactly it.
  */
 export interface GatePlan {
-	verb: GateVerb;
+	/** The verb it runs for (`standards` measures alone: see `planStandards`). */
+	verb: GateVerb | "standards";
 	phases: PlannedJob[][];
 	/** What the plan leaves out and why (shown in dry runs). */
 	skipped: { label: string; kind: PlannedJob["kind"]; stage: string; note: string }[];
@@ -70,6 +71,16 @@ function toPlanned(job: Job): PlannedJob {
 }
 
 export const STANDARD_PREFIX = "standard:";
+
+/**
+ * The standards' measurements alone, the selected ones (default all) in
+ * declaration order: what `standards` runs. The same jobs `done` runs
+ * beside its checks and tests, so the two verbs measure alike.
+ */
+export function planStandards(config: DiscernConfig, names?: readonly string[]): GatePlan {
+	const jobs = measurements(config).filter((job) => !names || names.includes(job.label.slice(STANDARD_PREFIX.length)));
+	return { verb: "standards", phases: jobs.length > 0 ? [jobs] : [], skipped: [], failFast: false };
+}
 
 function measurements(config: DiscernConfig): PlannedJob[] {
 	return Object.entries(config.standards).map(([name, standard]) => ({

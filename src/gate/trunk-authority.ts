@@ -18,6 +18,8 @@ export interface TrunkAuthority {
 	config: DiscernConfig | null;
 	/** Why the trunk's config could not be read (the never-loosen check is then skipped, loudly). */
 	unreadable?: string;
+	/** True when the trunk commits a discern.toml that does not validate: its standards cannot be compared, whatever the branch declares. */
+	invalid?: boolean;
 	/** True when only the branch's own config named the trunk. */
 	namedByBranch: boolean;
 }
@@ -51,12 +53,12 @@ export async function trunkAuthority(
 		namedByBranch = true;
 	}
 	if (committed?.config) return { trunk, config: committed.config, namedByBranch };
-	return { trunk, config: null, unreadable: committed?.reason ?? "there is no trunk branch to compare with", namedByBranch };
+	return { trunk, config: null, unreadable: committed?.reason ?? "there is no trunk branch to compare with", namedByBranch, ...(committed?.invalid ? { invalid: true } : {}) };
 }
 
-async function committedConfig(root: string, branch: string): Promise<{ config: DiscernConfig | null; reason?: string }> {
+async function committedConfig(root: string, branch: string): Promise<{ config: DiscernConfig | null; reason?: string; invalid?: boolean }> {
 	const shown = await git(["show", `refs/heads/${branch}:discern.toml`], root);
 	if (shown.exitCode !== 0) return { config: null, reason: `the trunk \`${clip(branch)}\` has no committed discern.toml` };
 	const parsed = parseConfig(shown.stdout);
-	return parsed.ok ? { config: parsed.config } : { config: null, reason: `the trunk \`${clip(branch)}\`'s discern.toml does not validate` };
+	return parsed.ok ? { config: parsed.config } : { config: null, reason: `the trunk \`${clip(branch)}\`'s committed discern.toml does not validate`, invalid: true };
 }

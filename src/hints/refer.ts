@@ -62,6 +62,10 @@ export function render(reference: VerbRef, surface: Surface, code = true): strin
 		const args = Object.entries(reference.args).filter(([, value]) => value !== undefined);
 		return args.length === 0 ? span(verb.exposure.tool) : `${span(verb.exposure.tool)} with ${span(JSON.stringify(Object.fromEntries(args)))}`;
 	}
+	if (verb.exposure.asTool) {
+		const args = Object.entries({ ...reference.args, ...verb.exposure.asTool.args }).filter(([, value]) => value !== undefined);
+		return `${span(verb.exposure.asTool.tool)} with ${span(JSON.stringify(Object.fromEntries(args)))}`;
+	}
 	return `ask the owner to run ${span(cliCommand(verb, reference.args))} in a terminal`;
 }
 
@@ -71,7 +75,7 @@ function cliCommand(verb: LooseVerb, args: Readonly<Record<string, unknown>>): s
 	const positionals = verb.cli.positionals ?? [];
 	for (const key of positionals) {
 		const value = args[key];
-		if (value !== undefined) words.push(String(value));
+		if (value !== undefined) words.push(Array.isArray(value) ? value.join(" ") : String(value));
 	}
 	for (const [key, value] of Object.entries(args)) {
 		if (positionals.includes(key) || value === undefined || value === false) continue;

@@ -3,7 +3,7 @@ import type { DiscernConfig } from "../config/schema.ts";
 import { openLog } from "../gate/output.ts";
 import { STANDARD_PREFIX } from "../gate/plan.ts";
 import type { JobRun } from "../gate/runner.ts";
-import { parseMetrics } from "./metrics.ts";
+import { parseMetricOutput } from "./metrics.ts";
 import { failing, judge, type Reading } from "./verdict.ts";
 
 /** Metrics are read from the end of a measurement's log: the last occurrence wins anyway. */
@@ -15,7 +15,8 @@ export async function readingsOf(runs: readonly JobRun[], config: DiscernConfig)
 	for (const [name, standard] of Object.entries(config.standards)) {
 		const run = runs.find((candidate) => candidate.job.label === `${STANDARD_PREFIX}${name}`);
 		if (!run || run.outcome !== "ok" || !run.logPath) continue;
-		readings.push(judge(name, standard, parseMetrics(await tail(run.logPath))));
+		const { values, invalid } = parseMetricOutput(await tail(run.logPath));
+		readings.push(judge(name, standard, values, invalid));
 	}
 	return readings;
 }

@@ -152,7 +152,60 @@ const lockedWorktree = async (made: Awaited<ReturnType<typeof makeWorktreeRepo>>
 	await writeFile(join(gitDir, "discern", "lock"), JSON.stringify({ pid: process.pid, verb: "done", since: "now", nonce: "held", started: processStart(process.pid) }));
 };
 
+/** A configured repository with two standards on a branch: `coverage` gains beyond its margin, `warnings` holds. */
+const STANDARDS_CONFIG = `${BASIC_CONFIG}[standards.coverage]\nrun = "echo DISCERN_METRIC coverage 91.7"\ndirection = "up"\nlimit = 90\nmargin = 0.5\n[standards.warnings]\nrun = "echo DISCERN_METRIC warnings 3"\ndirection = "down"\nlimit = 3\n`;
+const withStandards =
+	(input: Record<string, unknown>, arrange?: (made: Awaited<ReturnType<typeof repo>>) => Promise<unknown>, config = STANDARDS_CONFIG, overrides: Partial<VerbContext> = {}) =>
+	async () => {
+		const made = await repo({ config });
+		await made.git("switch", "-q", "-c", "feature");
+		await arrange?.(made);
+		return { ctx: made.ctx(overrides), input };
+	};
+const aborted = () => {
+	const controller = new AbortController();
+	controller.abort("SIGINT");
+	return { signal: controller.signal };
+};
+/** `standards pin` and `discern_standards` with `pin: true` share every mode of a pin. */
+function pinModes(verb: "standards" | "standards pin", pin: Record<string, unknown>): Mode[] {
+	return [
+		{ verb, mode: "pin", arrange: withStandards({ ...pin }), expectOk: true },
+		{ verb, mode: "pin dry run", arrange: withStandards({ ...pin, dry_run: true }), expectOk: true, dryRun: true },
+		{ verb, mode: "pin: nothing to tighten", arrange: withStandards({ ...pin, names: ["warnings"] }), expectOk: true },
+		{ verb, mode: "refusal: pin on a dirty tree", arrange: withStandards({ ...pin }, (made) => made.write("notes.txt", "wip")), expectOk: false, error: "dirty_worktree" },
+		{ verb, mode: "refusal: pin on a detached HEAD", arrange: withStandards({ ...pin }, (made) => made.git("checkout", "-q", "--detach")), expectOk: false, error: "detached_head" },
+		{ verb, mode: "refusal: pin while a standard fails", arrange: withStandards({ ...pin }, undefined, STANDARDS_CONFIG.replace("limit = 3", "limit = 2")), expectOk: false, error: "gate_failed" },
+		{
+			verb,
+			mode: "failure: git refuses the pin's commit",
+			arrange: withStandards({ ...pin }, async (made) => {
+				await writeFile(join(made.root, ".git", "hooks", "pre-commit"), "#!/bin/sh\nexit 1\n", { mode: 0o755 });
+			}),
+			expectOk: false,
+			error: "pin_failed",
+		},
+		{ verb, mode: "pin interrupted", arrange: withStandards({ ...pin }, undefined, STANDARDS_CONFIG, aborted()), expectOk: false, error: "interrupted" },
+		{ verb, mode: "refusal: pin an unknown standard", arrange: withStandards({ ...pin, names: ["covrage"] }), expectOk: false, error: "unknown_standard" },
+		{ verb, mode: "refusal: pin while locked", arrange: lockedBy({ ...pin }), expectOk: false, error: "locked" },
+		{ verb, mode: "refusal: pin with the state folder blocked", arrange: async () => ({ ...(await stateBlocked()), input: { ...pin } }), expectOk: false, error: "write_denied" },
+		{ verb, mode: "refusal: pin without a project", arrange: async () => ({ ...(await noProject()), input: { ...pin } }), expectOk: false, error: "no_project" },
+		{ verb, mode: "refusal: pin outside a repository", arrange: async () => ({ ...(await nowhere()), input: { ...pin } }), expectOk: false, error: "no_repository" },
+		{ verb, mode: "refusal: pin with an invalid config", arrange: withConfig(INVALID_CONFIG, { ...pin }), expectOk: false, error: "invalid_config" },
+	];
+}
+
 export const MODES: Mode[] = [
+	{ verb: "standards", mode: "measure", arrange: withStandards({}), expectOk: true },
+	{ verb: "standards", mode: "measure some", arrange: withStandards({ names: ["warnings"] }), expectOk: true },
+	{ verb: "standards", mode: "measure: none declared", arrange: () => configured(), expectOk: true },
+	{ verb: "standards", mode: "dry run", arrange: withStandards({ dry_run: true }), expectOk: true, dryRun: true },
+	{ verb: "standards", mode: "failure: a standard regressed", arrange: withStandards({}, undefined, STANDARDS_CONFIG.replace("limit = 3", "limit = 2")), expectOk: false, error: "gate_failed" },
+	{ verb: "standards", mode: "interrupted", arrange: withStandards({}, undefined, STANDARDS_CONFIG, aborted()), expectOk: false, error: "interrupted" },
+	{ verb: "standards", mode: "refusal: unknown standard", arrange: withStandards({ names: ["covrage"] }), expectOk: false, error: "unknown_standard" },
+	...pinModes("standards", { pin: true }),
+	...pinModes("standards pin", {}),
+
 	{ verb: "status", mode: "success", arrange: () => configured(), expectOk: true },
 	{
 		verb: "status",

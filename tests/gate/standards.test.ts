@@ -84,19 +84,43 @@ describe("standards in done", () => {
 		expect(data.failed_stage).toBe("standards");
 	});
 
-	test("never loosen: a lower floor is refused before anything runs", async () => {
+	test("never loosen: a lower floor is refused before anything runs, though the branch's own measurement (91) would pass", async () => {
 		const r = await onBranch(standard(90), standard(85));
 		const { result, data } = await gate(r);
+		expect(result.ok).toBe(false);
 		expect(data.failed_stage).toBe("standards");
-		expect(result.message).toContain("lowered its floor from 90 to 85");
+		expect(result.message).toContain("standard `coverage` lowered its floor: limit 90 → 85");
+		expect(data.loosened).toEqual([{ standard: "coverage", field: "limit", before: "90", after: "85" }]);
 		expect(result.steps).toBeUndefined();
+	});
+
+	test("never loosen: a raised ceiling, and every changed definition field, each old → new", async () => {
+		const ceiling = (limit: number, extra = "") => `[jobs]\ntest = "true"\n[standards.warnings]\nrun = "echo DISCERN_METRIC w 3"\ndirection = "down"\nlimit = ${limit}\nmetric = "w"\n${extra}`;
+		const raised = await onBranch(ceiling(10), ceiling(12));
+		expect((await gate(raised)).result.message).toContain("standard `warnings` raised its ceiling: limit 10 → 12");
+		const redefined = await onBranch(ceiling(10), ceiling(10, 'per = "files"\nscale = 100\n').replace('metric = "w"', 'metric = "warnings_total"'));
+		const { result, data } = await gate(redefined);
+		expect(data.failed_stage).toBe("standards");
+		expect(data.loosened).toEqual([
+			{ standard: "warnings", field: "metric", before: '"w"', after: '"warnings_total"' },
+			{ standard: "warnings", field: "per", before: null, after: '"files"' },
+			{ standard: "warnings", field: "scale", before: null, after: "100" },
+		]);
+		expect(result.message).toContain('standard `warnings` changed its definition: metric "w" → "warnings_total"');
+		expect(result.message).toContain('per (unset) → "files"');
+		const flipped = await onBranch(ceiling(10), ceiling(10).replace('"down"', '"up"'));
+		expect((await gate(flipped)).result.message).toContain('direction "down" → "up"');
 	});
 
 	test("never loosen: a changed definition or a deleted standard is refused; a raised floor and a new standard pass", async () => {
 		const changed = await onBranch(standard(90), standard(90, "echo DISCERN_METRIC coverage 99"));
-		expect((await gate(changed)).result.message).toContain("changed its definition (run)");
+		expect((await gate(changed)).result.message).toContain('changed its definition: run "echo DISCERN_METRIC coverage 91; exit 3" → "echo DISCERN_METRIC coverage 99"');
 		const deleted = await onBranch(standard(90), '[jobs]\ntest = "true"\n');
-		expect((await gate(deleted)).result.message).toContain("standard `coverage` was deleted");
+		const gone = await gate(deleted);
+		expect(gone.result.ok).toBe(false);
+		expect(gone.data.failed_stage).toBe("standards");
+		expect(gone.result.message).toContain("standard `coverage` was deleted");
+		expect(gone.data.loosened).toEqual([{ standard: "coverage", field: "standard", before: "declared", after: null }]);
 		const raised = await onBranch(standard(90), standard(91));
 		expect((await gate(raised)).result.ok).toBe(true);
 		const added = await onBranch('[jobs]\ntest = "true"\n', standard(90));
@@ -111,7 +135,18 @@ describe("standards in done", () => {
 		await r.commitAll("adopt discern");
 		const { result } = await gate(r);
 		expect(result.ok).toBe(true);
-		expect(result.hints?.some((hint) => hint.startsWith("The never-loosen check was skipped"))).toBe(true);
+		expect(result.hints?.some((hint) => hint.startsWith("WARNING: the never-loosen check was skipped: the trunk `main` has no committed discern.toml"))).toBe(true);
+	});
+
+	test("a trunk whose committed discern.toml does not validate: a loud warning, not a failure, even for a branch that dropped every standard", async () => {
+		const r = await makeRepo({ config: `${standard(90)}[gate]\ntimout = 1\n` });
+		made.push(r);
+		await r.git("switch", "-q", "-c", "feature");
+		await r.write("discern.toml", '[jobs]\ntest = "true"\n');
+		await r.commitAll("drop the standard and fix the typo");
+		const { result } = await gate(r);
+		expect(result.ok).toBe(true);
+		expect(result.hints).toContain("WARNING: the never-loosen check was skipped: the trunk `main`'s committed discern.toml does not validate, so nothing stops this branch from loosening its standards.");
 	});
 
 	test("a branch cannot escape the check by naming another trunk", async () => {
@@ -119,7 +154,7 @@ describe("standards in done", () => {
 		const { result, data } = await gate(r);
 		expect(result.ok).toBe(false);
 		expect(data.failed_stage).toBe("standards");
-		expect(result.message).toContain("lowered its floor from 90 to 10");
+		expect(result.message).toContain("lowered its floor: limit 90 → 10");
 		expect(result.message).toContain("[repository].trunk names `feature`, but the trunk is `main`");
 	});
 

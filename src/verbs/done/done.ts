@@ -144,7 +144,8 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 	}
 
 	// 4 (computed early: the Proof depends on it). Standards never loosen against the trunk's committed copy; nor may a branch pick another trunk.
-	const loosened = authority.config ? loosenings(authority.config.standards, config.standards) : [];
+	const loosenedStandards = authority.config ? loosenings(authority.config.standards, config.standards) : [];
+	const loosened = loosenedStandards.map((loosening) => loosening.text);
 	const ownTrunk = config.repository.trunk;
 	if (ownTrunk && trunk.name && ownTrunk !== trunk.name && !ctx.env.DISCERN_TRUNK) {
 		loosened.push(`[repository].trunk names \`${ownTrunk}\`, but the trunk is \`${trunk.name}\``);
@@ -160,8 +161,12 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 	const scopeFacts = { scopes_changed: scopes.touched, ...(scopes.allBecause ? { all_scopes_because: scopes.allBecause } : {}) };
 	const warnings = [
 		...(scopes.allBecause ? [`Every scope gate runs: ${scopes.allBecause}.`] : []),
-		...(judgement.never_loosen === "skipped" && Object.keys(config.standards).length > 0
-			? [`The never-loosen check was skipped: ${trunk.name === branch ? `this branch is the trunk \`${branch}\` itself, so there is nothing independent to compare its standards with` : (authority.unreadable ?? "the trunk's config is unreadable")}.`]
+		...(judgement.never_loosen === "skipped" && (Object.keys(config.standards).length > 0 || authority.invalid)
+			? [
+					trunk.name === branch
+						? `The never-loosen check was skipped: this branch is the trunk \`${branch}\` itself, so there is nothing independent to compare its standards with.`
+						: `WARNING: the never-loosen check was skipped: ${authority.unreadable ?? "the trunk's config is unreadable"}, so nothing stops this branch from loosening its standards.`,
+				]
 			: []),
 		...(judgement.gate_changes.length > 0
 			? [`This branch changes what the gate runs, compared with the trunk \`${trunk.name ?? "?"}\`: ${judgement.gate_changes.join("; ")}. Whoever consents to landing should see this.`]
@@ -199,7 +204,7 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 	if (loosened.length > 0) {
 		return fail("done", "gate_failed", `This branch loosens what the trunk holds it to: ${loosened.join("; ")}.`, [
 			say`Standards only get better: restore the trunk's definitions and limits in discern.toml, commit, and run ${ref("done")}.`,
-		], { data: { ...base(standalone), ...scopeFacts, failed_stage: "standards" } });
+		], { data: { ...base(standalone), ...scopeFacts, failed_stage: "standards", loosened: loosenedStandards.map(({ standard, field, before, after }) => ({ standard, field, before, after })) } });
 	}
 	if (input.dry_run) {
 		return ok("done", `Would run ${plural(plan.phases.flat().length, "job")}; nothing ran.`, { ...base(standalone), ...scopeFacts }, { dry_run: true, plan: planItems(plan), ...(warnings.length > 0 ? { hints: warnings } : {}) });

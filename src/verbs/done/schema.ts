@@ -33,6 +33,12 @@ export const DoneData = v.strictObject({
 			limit: v.number(),
 		}),
 	),
+	loosened: v.optional(
+		v.pipe(
+			v.array(v.strictObject({ standard: v.string(), field: v.string(), before: v.nullable(v.string()), after: v.nullable(v.string()) })),
+			v.description("How this branch loosens the trunk's standards, field by field (old → new; `standard` for a deleted one)."),
+		),
+	),
 	gate_ran: v.pipe(v.boolean(), v.description("False when a current Proof already covered this exact tree.")),
 	proof: v.nullable(ProofSummary),
 	standalone: v.boolean(),

@@ -17,6 +17,7 @@ import { toItem } from "../../worktree/item.ts";
 import { readTask } from "../../worktree/task.ts";
 import { MAX_LISTED_CHANGES, type StatusData } from "./schema.ts";
 import { nextAction } from "./next.ts";
+import { nearLimits } from "./standards.ts";
 
 /** What is true now, and the one next action. Read-only; observations never fail it. */
 export async function status(ctx: VerbContext, _input: Record<string, never>): Promise<Result<"status", StatusData>> {
@@ -78,7 +79,8 @@ export async function status(ctx: VerbContext, _input: Record<string, never>): P
 		next: { action: "", reason: "" },
 	};
 	data.next = nextAction(ctx.surface, data, describeConfig(config), working ? null : await gitProblem(repository.root));
-	return ok("status", summarize(data), data);
+	const near = configured ? nearLimits(ctx.surface, data, configured, proof) : null;
+	return ok("status", summarize(data), data, near ? { hints: [near] } : {});
 }
 
 /** Ahead/behind the trunk; when HEAD is the trunk's own commit the answer is known without asking git. */

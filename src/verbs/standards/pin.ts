@@ -1,0 +1,182 @@
+import { stat } from "node:fs/promises";
+import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
+import type { VerbContext } from "../../contract/context.ts";
+import { CONFIG_FILE, parseConfig } from "../../config/load.ts";
+import type { DiscernConfig } from "../../config/schema.ts";
+import { setKey } from "../../edit/toml.ts";
+import { configNotCommitted } from "../../gate/committed-config.ts";
+import { failureSentence } from "../../gate/execute.ts";
+import { planItems, planStandards } from "../../gate/plan.ts";
+import { trunkAuthority } from "../../gate/trunk-authority.ts";
+import { writeDenied } from "../../gate/write-denied.ts";
+import { readWorkingState } from "../../git/repository.ts";
+import { git, gitLine } from "../../git/run.ts";
+import { ref, sayFor } from "../../hints/refer.ts";
+import { writeFileAtomic } from "../../platform/files.ts";
+import { openProject } from "../../project/open.ts";
+import { measureStandards, tightenedLimit } from "../../standards/measure.ts";
+import { failing } from "../../standards/verdict.ts";
+import { clip } from "../../text/clip.ts";
+import { plural } from "../../text/plural.ts";
+import { endSentence } from "../../text/sentence.ts";
+import { oneLine, quoteName } from "../../text/terminal.ts";
+import { carryProof, proofBefore } from "./carry-proof.ts";
+import type { StandardsData } from "./schema.ts";
+import { selectStandards } from "./select.ts";
+
+const BOM = "\uFEFF";
+
+type PinVerb = "standards" | "standards pin";
+
+interface PinInput {
+	names?: string[] | undefined;
+	dry_run?: boolean | undefined;
+}
+
+interface Change {
+	name: string;
+	before: number;
+	after: number;
+	value: number;
+	margin: number;
+}
+
+/**
+ * `standards pin [NAMES…]` (over MCP, `discern_standards` with `pin: true`):
+ * on a clean, committed tree, measure the selected standards; refuse while
+ * any of them fails (`gate_failed`: a pin records gains, never a failure);
+ * set each improved limit to measured ∓ margin in discern.toml, touching
+ * nothing but those numbers; commit that file alone with a message listing
+ * old → new (`pin_failed` when the edit or the commit cannot be made, the
+ * file restored); carry the previous commit's honored Proof to the new one.
+ */
+export async function pinStandards<const Verb extends PinVerb>(ctx: VerbContext, verb: Verb, input: PinInput): Promise<Result<Verb, StandardsData>> {
+	const say = sayFor(ctx.surface);
+	const again = ref("standards pin", input.names && input.names.length > 0 ? { names: input.names } : {});
+	const empty: StandardsData = { standards: [], interrupted: false };
+	const opened = await openProject(ctx);
+	if (!opened.ok) return asVerb(verb, opened.refusal);
+	const { repository, config, configBytes } = opened;
+	const selected = selectStandards(verb, config, input.names, ctx.surface);
+	if (!selected.ok) return selected.result;
+	const { names } = selected;
+
+	// 1. A clean, committed tree on a branch: the pin's commit must hold discern.toml's change and nothing else.
+	const working = await readWorkingState(repository.root);
+	if (!working) return fail(verb, "dirty_worktree", "git could not report the working tree, so it cannot be trusted as clean.", ["Run `git status` and repair the repository."], { data: empty });
+	if (working.head === null) return fail(verb, "dirty_worktree", "Nothing is committed on this branch yet: a pin commits on top of committed work.", [say`Commit the work, then run ${again}.`], { data: empty });
+	if (working.branch === null) return fail(verb, "detached_head", `HEAD is detached at ${working.head.slice(0, 7)}: a pin commits on a branch.`, [say`Switch to a branch (\`git switch -c NAME\`), then run ${again}.`], { data: empty });
+	if (working.changes.length > 0) {
+		const listed = working.changes.slice(0, 10).map((change) => quoteName(change.path)).join(", ");
+		const more = working.changes.length > 10 ? ` and ${working.changes.length - 10} more` : "";
+		return fail(verb, "dirty_worktree", `The tree has uncommitted changes: ${listed}${more}. A pin measures the committed tree and commits discern.toml alone.`, [
+			say`Commit (or discard) the changes, then run ${again}.`,
+			say`${ref("standards")} measures the tree as it is, without pinning.`,
+		], { data: empty });
+	}
+	const notCommitted = await configNotCommitted(repository.root, working.head, configBytes);
+	if (notCommitted) return fail(verb, "dirty_worktree", `A pin edits the committed discern.toml, but ${notCommitted}.`, [say`Commit discern.toml as a regular file, then run ${again}.`], { data: empty });
+	if (names.length === 0) {
+		return ok(verb, "discern.toml declares no standard: nothing to pin.", empty, { hints: [say`Declare one under [standards.NAME]; see ${ref("docs", { target: "config" })}.`] });
+	}
+	if (input.dry_run) {
+		const plan = [
+			...planItems(planStandards(config, names)),
+			{ kind: "edit", label: CONFIG_FILE, disposition: "run" as const, note: "set each improved limit to measured ∓ margin, every other byte kept" },
+			{ kind: "commit", label: CONFIG_FILE, disposition: "run" as const, note: "commit discern.toml alone, listing old → new; an honored Proof carries over" },
+		];
+		return ok(verb, `Would measure ${plural(names.length, "standard")} and pin each improved one; nothing ran.`, empty, { dry_run: true, plan });
+	}
+
+	// 2. Measure (and learn, meanwhile, whether the commit's Proof is honored: it can only carry over if it is).
+	const authority = trunkAuthority(repository.root, config, ctx.env.DISCERN_TRUNK);
+	const before = proofBefore(repository, config, working.head, working.branch, authority);
+	const measured = await measureStandards(ctx, repository, (await authority).trunk.name, config, names);
+	const { report, steps, leftovers } = measured.execution;
+	const changes: Change[] = [];
+	const readings: StandardsData["standards"] = measured.readings.map(({ name, verdict, value, limit }) => {
+		const standard = config.standards[name];
+		const proposed = verdict === "improved" && value !== null && standard ? tightenedLimit(standard, value) : null;
+		if (proposed !== null && standard && value !== null) changes.push({ name, before: limit, after: proposed, value, margin: standard.margin });
+		return { name, verdict, value, limit, ...(proposed !== null ? { proposed } : {}) };
+	});
+	const data: StandardsData = { standards: readings, interrupted: report.interrupted };
+	if (report.interrupted) {
+		return fail(verb, "interrupted", `${failureSentence(report)}; nothing was pinned.`, ["Nothing was decided: run it again when you are ready.", ...leftovers], { data, steps });
+	}
+	if (measured.failed) {
+		const bad = measured.readings.filter(failing).map((reading) => `${reading.name} ${reading.verdict}`);
+		return fail(verb, "gate_failed", `Nothing was pinned: a pin records gains, and ${bad.join(", ")}.`, [
+			say`Read the diagnostics (each names the command to reproduce it), fix and commit, then run ${again}.`,
+			...leftovers,
+		], { data, steps, diagnostics: measured.diagnostics });
+	}
+	// The measurements must have left the tree as committed: the pin's commit would otherwise describe another tree.
+	const after = await readWorkingState(repository.root);
+	if (!after || after.head !== working.head || after.branch !== working.branch || after.changes.length > 0) {
+		const what = !after ? "git could not report the tree" : after.head !== working.head || after.branch !== working.branch ? "HEAD moved" : `${after.changes.slice(0, 5).map((change) => quoteName(change.path)).join(", ")} changed`;
+		return fail(verb, "dirty_worktree", `The measurements changed the tree (${what}); nothing was pinned.`, [
+			"A standard's command must leave the tree as committed: .gitignore what it writes (reports, coverage folders).",
+			say`Restore the tree, then run ${again}.`,
+		], { data, steps });
+	}
+	if (changes.length === 0) {
+		return ok(verb, `Nothing to pin: ${readings.map((reading) => `${reading.name} ${reading.verdict}`).join(", ")}; no gain beyond its margin.`, data, {
+			steps,
+			hints: [...leftovers, "A limit moves only when the measurement beats it by more than the standard's `margin`."],
+		});
+	}
+
+	// 3. Edit: each limit's number, nothing else.
+	const decoded = new TextDecoder("utf-8", { ignoreBOM: true }).decode(configBytes);
+	const bom = decoded.startsWith(BOM) ? BOM : "";
+	const original = decoded.slice(bom.length);
+	let text = original;
+	for (const change of changes) {
+		const edit = setKey(text, ["standards", change.name, "limit"], String(change.after));
+		if (!edit.ok) return pinFailed(verb, `discern.toml's \`standards.${change.name}.limit\` cannot be edited in place: ${endSentence(clip(edit.reason, 300))}`, data, steps, say`Set it by hand to ${change.after} and commit discern.toml alone.`);
+		text = edit.text;
+	}
+	const checked = parseConfig(text);
+	const limitsHold = checked.ok && changes.every((change) => checked.config.standards[change.name]?.limit === change.after);
+	if (!checked.ok || !limitsHold) return pinFailed(verb, "The edited discern.toml would not read back with the new limits; nothing was written.", data, steps, "Set the limits by hand and commit discern.toml alone.");
+
+	// 4. Write, and commit that one file (its pathspec: nothing else staged can ride along); on failure put the bytes back.
+	const mode = (await stat(`${repository.root}/${CONFIG_FILE}`).catch(() => null))?.mode;
+	const write = (content: string) => writeFileAtomic(repository.root, CONFIG_FILE, `${bom}${content}`, mode === undefined ? {} : { mode: mode & 0o777 });
+	try {
+		await write(text);
+	} catch (error) {
+		const refusal = writeDenied(error, CONFIG_FILE);
+		if (refusal) return fail(verb, "write_denied", refusal.message, refusal.hints, { data, steps });
+		throw error;
+	}
+	const listed = changes.map((change) => `${change.name} ${change.before} → ${change.after}`);
+	const body = changes.map((change) => `- standards.${change.name}.limit: ${change.before} → ${change.after} (measured ${change.value}, margin ${change.margin})`).join("\n");
+	const committed = await git(["commit", "--quiet", "--only", "-m", `Pin standards: ${listed.join(", ")}`, "-m", body, "--", CONFIG_FILE], repository.root);
+	if (committed.exitCode !== 0) {
+		await write(original);
+		// git's advice (`hint:` lines) says nothing about why; a hook's own words do.
+		const said = `${committed.stderr}\n${committed.stdout}`.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("hint:"));
+		const why = oneLine(said.join(" ")) || `git commit exited ${committed.exitCode}`;
+		return pinFailed(verb, `git could not commit the pin (${clip(why, 300)}); discern.toml is back as it was.`, data, steps, say`Fix what git reports (a commit hook, the author identity), then run ${again}.`);
+	}
+	const head = (await gitLine(["rev-parse", "--verify", "HEAD"], repository.root)) ?? "";
+	const pinned = changes.map((change) => change.name);
+
+	// 5. The Proof of the commit before, carried over when it held (see carry-proof.ts for why that is sound).
+	const carried = await carryProof(repository, checked.config as DiscernConfig, head, working.branch, await before, await authority, changes);
+	const result: StandardsData = { ...data, pinned, commit: head, proof: carried.line };
+	const committedLine = `Pinned ${listed.join(", ")} in ${head.slice(0, 7)} (discern.toml alone).`;
+	return ok(verb, carried.line ? `${committedLine} ${carried.line}` : committedLine, result, {
+		steps,
+		hints: [
+			...leftovers,
+			carried.line ? "The previous commit's Proof carries over: the pin changed only limits, each still met by the gate's readings." : say`${carried.why} Run ${ref("done")} for a Proof of the new commit.`,
+		],
+	});
+}
+
+function pinFailed<const Verb extends PinVerb>(verb: Verb, message: string, data: StandardsData, steps: Result<Verb, StandardsData>["steps"], hint: string): Result<Verb, StandardsData> {
+	return fail(verb, "pin_failed", message, [hint], { data, ...(steps ? { steps } : {}) });
+}

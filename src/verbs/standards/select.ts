@@ -1,0 +1,31 @@
+import { fail, type Result } from "../../contract/envelope.ts";
+import type { DiscernConfig } from "../../config/schema.ts";
+import { ref, sayFor, type Surface } from "../../hints/refer.ts";
+import { clip } from "../../text/clip.ts";
+import { oneLine } from "../../text/terminal.ts";
+import { nearest } from "../../text/suggest.ts";
+import type { StandardsData } from "./schema.ts";
+
+/**
+ * The standards a call names (default: every declared one), in declaration
+ * order, or `unknown_standard` naming the first unknown one and the
+ * closest declared name.
+ */
+export function selectStandards<const Verb extends "standards" | "standards pin">(
+	verb: Verb,
+	config: DiscernConfig,
+	names: readonly string[] | undefined,
+	surface: Surface,
+): { ok: true; names: string[] } | { ok: false; result: Result<Verb, StandardsData> } {
+	const declared = Object.keys(config.standards);
+	const unknown = (names ?? []).find((name) => !declared.includes(name));
+	if (unknown === undefined) return { ok: true, names: names && names.length > 0 ? declared.filter((name) => names.includes(name)) : declared };
+	const say = sayFor(surface);
+	const suggestion = nearest(unknown, declared);
+	const listed = declared.length > 0 ? `Declared: ${declared.map((name) => `\`${name}\``).join(", ")}.` : "discern.toml declares no standard yet; add one under [standards.NAME].";
+	const message = `No standard \`${clip(oneLine(unknown))}\` in discern.toml.${suggestion ? ` Did you mean \`${suggestion}\`?` : ""}`;
+	const hints: [string, ...string[]] = suggestion
+		? [say`Did you mean ${verb === "standards pin" ? ref("standards pin", { names: [suggestion] }) : ref("standards", { names: [suggestion] })}?`, listed]
+		: [listed];
+	return { ok: false, result: fail(verb, "unknown_standard", message, hints, { data: { standards: [], interrupted: false } }) };
+}
