@@ -13,6 +13,7 @@ import { mapVerb } from "./verbs/map/verb.ts";
 import { setupVerb, setupVerifyVerb } from "./verbs/setup/verb.ts";
 import { configGetVerb, configSetVerb, configValidateVerb } from "./verbs/config/verb.ts";
 import { worktreeDropVerb, worktreeListVerb, worktreePruneVerb, worktreeTeardownVerb } from "./verbs/worktree/verb.ts";
+import { refreshVerb } from "./verbs/refresh/verb.ts";
 import { helpVerb } from "./verbs/help/verb.ts";
 import type { LooseVerb } from "./contract/verb.ts";
 
@@ -38,6 +39,7 @@ export const VERBS = [
 	impactVerb,
 	improvementVerb,
 	doctorVerb,
+	refreshVerb,
 	docsVerb,
 	mapVerb,
 	setupVerb,
