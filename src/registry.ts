@@ -12,7 +12,7 @@ import { docsVerb } from "./verbs/docs/verb.ts";
 import { mapVerb } from "./verbs/map/verb.ts";
 import { setupVerb, setupVerifyVerb } from "./verbs/setup/verb.ts";
 import { configGetVerb, configSetVerb, configValidateVerb } from "./verbs/config/verb.ts";
-import { worktreeDropVerb, worktreeListVerb, worktreePruneVerb, worktreeTeardownVerb } from "./verbs/worktree/verb.ts";
+import { worktreeDropVerb, worktreeEnsureVerb, worktreeListVerb, worktreePruneVerb, worktreeTeardownVerb } from "./verbs/worktree/verb.ts";
 import { refreshVerb } from "./verbs/refresh/verb.ts";
 import { helpVerb } from "./verbs/help/verb.ts";
 import type { LooseVerb } from "./contract/verb.ts";
@@ -49,6 +49,7 @@ export const VERBS = [
 	configValidateVerb,
 	worktreeListVerb,
 	worktreeTeardownVerb,
+	worktreeEnsureVerb,
 	worktreeDropVerb,
 	worktreePruneVerb,
 	helpVerb,
