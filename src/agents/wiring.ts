@@ -145,7 +145,7 @@ async function planMcp(root: string, provider: Provider, options: WiringOptions)
 	if (!current.ok) return refused(file, "mcp", provider.agent, current.blocked);
 	const text = current.text ?? "";
 	const unreadable = format === "jsonc" ? jsoncProblem(text) : null;
-	if (unreadable) return refused(file, "mcp", provider.agent, { error: "write_denied", reason: `${file} is not valid JSON (${unreadable})`, fix: `Fix ${file} by hand, then run refresh again.` });
+	if (unreadable) return refused(file, "mcp", provider.agent, { error: "write_denied", reason: `${file} is not valid JSON (${unreadable})`, fix: `Fix ${file} by hand.` });
 	const existing = readEntry(format, text, path);
 	const wanted = provider.mcp.entry(options.server);
 	if (current.text !== null && (await entryCurrent(existing, wanted, options))) return decided(file, "mcp", provider.agent, text, text);
@@ -155,7 +155,7 @@ async function planMcp(root: string, provider: Provider, options: WiringOptions)
 	for (const [key, value] of Object.entries(wanted)) {
 		if (Bun.deepEquals((existing as Record<string, unknown> | undefined)?.[key], value)) continue;
 		const edit = setKey(body, [...path, key], JSON.stringify(value));
-		if (!edit.ok) return refused(file, "mcp", provider.agent, { error: "write_denied", reason: `${file}: ${edit.reason}`, fix: `Add the [${path.join(".")}] table by hand (see the manual page mcp/${provider.page}), then run refresh again.` });
+		if (!edit.ok) return refused(file, "mcp", provider.agent, { error: "write_denied", reason: `${file}: ${edit.reason}`, fix: `Add the [${path.join(".")}] table by hand (the manual page mcp/${provider.page} shows it).` });
 		body = edit.text;
 	}
 	return decided(file, "mcp", provider.agent, current.text, `${bom}${body}`);
@@ -168,7 +168,7 @@ async function planHook(root: string, provider: Provider, options: WiringOptions
 	if (!current.ok) return refused(hook.file, "hook", provider.agent, current.blocked);
 	const text = current.text ?? "";
 	const unreadable = jsoncProblem(text);
-	if (unreadable) return refused(hook.file, "hook", provider.agent, { error: "write_denied", reason: `${hook.file} is not valid JSON (${unreadable})`, fix: `Fix ${hook.file} by hand, then run refresh again.` });
+	if (unreadable) return refused(hook.file, "hook", provider.agent, { error: "write_denied", reason: `${hook.file} is not valid JSON (${unreadable})`, fix: `Fix ${hook.file} by hand.` });
 	const groups = readEntry("jsonc", text, hook.path);
 	const wanted = hook.group(commandLine(options.server, ["worktree", "ensure"]));
 	const list = Array.isArray(groups) ? groups : null;

@@ -7,6 +7,8 @@ import { AGENTS } from "../../config/schema.ts";
 import { clip } from "../../text/clip.ts";
 import { nearest } from "../../text/suggest.ts";
 import { resolveTrunk } from "../../git/trunk.ts";
+import type { RunningBinary } from "../../agents/command.ts";
+import { refresh } from "../refresh/refresh.ts";
 import { exists, resolveInside, writeFileAtomic, WriteDeniedError } from "../../platform/files.ts";
 import { openRepository } from "../../project/open.ts";
 import { detectStack } from "../../setup/detect.ts";
@@ -29,7 +31,7 @@ export async function verifySetup(ctx: VerbContext, input: v.InferOutput<typeof 
  * Adopt discern: detect the stack, propose jobs, and only with `--confirmed`
  * write discern.toml and the map skeleton. Never overwrites a discern.toml.
  */
-export async function setup(ctx: VerbContext, input: v.InferOutput<typeof SetupInput>): Promise<Result<"setup", SetupData>> {
+export async function setup(ctx: VerbContext, input: v.InferOutput<typeof SetupInput>, running?: RunningBinary): Promise<Result<"setup", SetupData>> {
 	const say = sayFor(ctx.surface);
 	const confirmed = ref("setup", { confirmed: true });
 	const proposed = await propose(ctx, input.agents);
@@ -73,9 +75,13 @@ export async function setup(ctx: VerbContext, input: v.InferOutput<typeof SetupI
 		}
 		throw error;
 	}
-	return ok("setup", `Wrote ${data.files.filter((file) => file.action === "create").map((file) => file.path).join(" and ")}. ${found}`, { ...data, written: true }, {
-		hints: [say`Review discern.toml, commit it, then run ${ref("doctor")}.`],
-	});
+	const wrote = `Wrote ${data.files.filter((file) => file.action === "create").map((file) => file.path).join(" and ")}.`;
+	const review = say`Review discern.toml, commit it, then run ${ref("doctor")}.`;
+	if (!running || proposed.agents.length === 0) return ok("setup", `${wrote} ${found}`, { ...data, written: true }, { hints: [review] });
+	// With agents: wire them now, as `refresh` does (it also tells which command agents start and why).
+	const wired = await refresh(ctx, {}, running);
+	if (!wired.ok) return ok("setup", `${wrote} ${found} The agents are not wired yet: ${wired.message}`, { ...data, written: true }, { hints: [...wired.hints, review] });
+	return ok("setup", `${wrote} ${wired.message} ${found}`, { ...data, written: true }, { hints: [...(wired.hints ?? []), say`Review discern.toml and the agent files, commit them, then run ${ref("doctor")}.`] });
 }
 
 interface Proposal {
@@ -86,6 +92,7 @@ interface Proposal {
 	root: string;
 	mapExists: boolean;
 	configText: string;
+	agents: string[];
 }
 
 /** What setup would write here, and what is in place already. */
@@ -113,7 +120,7 @@ async function propose(ctx: VerbContext, agentList: string | undefined): Promise
 		written: false,
 		config_text: configText,
 	};
-	return { ok: true, data, found: describeProposal(data), root, mapExists, configText };
+	return { ok: true, data, found: describeProposal(data), root, mapExists, configText, agents: agents.agents };
 }
 
 /** `--agents claude_code,codex` → a checked list; an unknown name is refused with the nearest known one. */
