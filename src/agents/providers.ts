@@ -2,6 +2,9 @@ import { AGENTS } from "../config/schema.ts";
 
 export type Agent = (typeof AGENTS)[number];
 
+/** What `refresh` does to each file. */
+export const FILE_ACTIONS = ["create", "update", "unchanged"] as const;
+
 /** The file every agent reads its briefing from (compiled by `refresh`). */
 export const INSTRUCTIONS_FILE = "AGENTS.md";
 /** What a pointer file (CLAUDE.md, GEMINI.md) holds, and nothing else. */

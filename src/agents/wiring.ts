@@ -6,10 +6,9 @@ import { resolveTrunk } from "../git/trunk.ts";
 import { resolveInside, WriteDeniedError } from "../platform/files.ts";
 import { type ChosenCommand, commandLine, commandResolves } from "./command.ts";
 import { compileInstructions, type InstructionSource, isGenerated } from "./instructions.ts";
-import { type Agent, INSTRUCTIONS_FILE, isEnsureHook, POINTER_TEXT, type Provider, providersFor, type ServerCommand } from "./providers.ts";
+import { type Agent, FILE_ACTIONS, INSTRUCTIONS_FILE, isEnsureHook, POINTER_TEXT, type Provider, providersFor, type ServerCommand } from "./providers.ts";
 import { readEntry } from "./targets.ts";
 
-export const FILE_ACTIONS = ["create", "update", "unchanged"] as const;
 export type FileAction = (typeof FILE_ACTIONS)[number];
 export type WiringKind = "instructions" | "pointer" | "mcp" | "hook";
 

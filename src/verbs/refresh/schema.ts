@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { FILE_ACTIONS } from "../../agents/wiring.ts";
+import { FILE_ACTIONS } from "../../agents/providers.ts";
 import { DryRunFlag } from "../../gate/schema.ts";
 
 export const RefreshInput = v.strictObject({ dry_run: DryRunFlag });
