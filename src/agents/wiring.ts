@@ -2,6 +2,7 @@ import { lstat, readFile } from "node:fs/promises";
 import type { DiscernConfig } from "../config/schema.ts";
 import { mergeJsonPath, readJsonc, setJsonPath } from "../edit/jsonc.ts";
 import { setKey } from "../edit/toml.ts";
+import { git } from "../git/run.ts";
 import { resolveTrunk } from "../git/trunk.ts";
 import { resolveInside, WriteDeniedError } from "../platform/files.ts";
 import { type ChosenCommand, commandLine, commandResolves } from "./command.ts";
@@ -70,7 +71,13 @@ export async function wiringApplies(root: string, config: DiscernConfig): Promis
 export async function staleWiring(root: string, config: DiscernConfig): Promise<WiringFile[]> {
 	if (!(await wiringApplies(root, config))) return [];
 	const files = await planWiring(root, config, { env: {}, mode: "check", server: CHECK_SERVER });
-	return files.filter((file) => file.action !== "unchanged" || file.blocked);
+	const stale = files.filter((file) => file.action !== "unchanged" || file.blocked);
+	// An MCP config or hook file git ignores is each checkout's own: a fresh worktree lacks it by design.
+	const local = stale.filter((file) => file.kind === "mcp" || file.kind === "hook").map((file) => file.path);
+	if (local.length === 0) return stale;
+	const ignored = await git(["check-ignore", "--", ...local], root);
+	const skip = new Set(ignored.exitCode === 0 ? ignored.stdout.split("\n").filter((line) => line !== "") : []);
+	return stale.filter((file) => !skip.has(file.path));
 }
 
 type Target = { ok: true; text: string | null } | { ok: false; blocked: Blocked };

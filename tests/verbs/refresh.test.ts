@@ -166,6 +166,16 @@ describe("refresh", () => {
 		expect(green.ok).toBe(true);
 	});
 
+	test("an MCP config or hook file git ignores is each checkout's own: its absence is not stale", async () => {
+		const r = await repo({ config: config('["claude_code"]'), files: { ".gitignore": ".mcp.json\n.claude/\n" } });
+		expect((await run(r, "refresh")).ok).toBe(true);
+		await r.commitAll("wiring");
+		await rm(join(r.root, ".mcp.json"));
+		expect((await run(r, "status")).data).toMatchObject({ stale_wiring: [] });
+		await rm(join(r.root, "CLAUDE.md"));
+		expect((await run(r, "status")).data).toMatchObject({ stale_wiring: ["CLAUDE.md"] });
+	});
+
 	test("a project without agents is unaffected: done passes without any agent file", async () => {
 		const r = await repo({ config: '[jobs]\ntest = "true"\n' });
 		await r.git("checkout", "-q", "-b", "work");
