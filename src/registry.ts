@@ -12,7 +12,8 @@ import { docsVerb } from "./verbs/docs/verb.ts";
 import { mapVerb } from "./verbs/map/verb.ts";
 import { setupVerb, setupVerifyVerb } from "./verbs/setup/verb.ts";
 import { configGetVerb, configSetVerb, configValidateVerb } from "./verbs/config/verb.ts";
-import { worktreeDropVerb, worktreeListVerb, worktreePruneVerb, worktreeTeardownVerb } from "./verbs/worktree/verb.ts";
+import { worktreeDropVerb, worktreeEnsureVerb, worktreeListVerb, worktreePruneVerb, worktreeTeardownVerb } from "./verbs/worktree/verb.ts";
+import { refreshVerb } from "./verbs/refresh/verb.ts";
 import { helpVerb } from "./verbs/help/verb.ts";
 import { standardsPinVerb, standardsVerb } from "./verbs/standards/verb.ts";
 import type { LooseVerb } from "./contract/verb.ts";
@@ -41,6 +42,7 @@ export const VERBS = [
 	standardsPinVerb,
 	improvementVerb,
 	doctorVerb,
+	refreshVerb,
 	docsVerb,
 	mapVerb,
 	setupVerb,
@@ -50,6 +52,7 @@ export const VERBS = [
 	configValidateVerb,
 	worktreeListVerb,
 	worktreeTeardownVerb,
+	worktreeEnsureVerb,
 	worktreeDropVerb,
 	worktreePruneVerb,
 	helpVerb,

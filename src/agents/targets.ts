@@ -1,11 +1,13 @@
 import { parse as parseToml } from "smol-toml";
-import { AGENTS } from "../config/schema.ts";
+import { readJsonc } from "../edit/jsonc.ts";
+import { type Agent, PROVIDERS } from "./providers.ts";
 
-export type Agent = (typeof AGENTS)[number];
+export type { Agent } from "./providers.ts";
 
 /**
- * Where each agent looks for its MCP servers, and how to find a `discern`
- * entry there. `refresh` will write these; `doctor` only reads them.
+ * Where each agent looks for its MCP servers, and whether a `discern` entry
+ * is there: a read-only view of the provider registry (providers.ts) for the
+ * coach and doctor.
  */
 export interface McpTarget {
 	agent: Agent;
@@ -14,31 +16,25 @@ export interface McpTarget {
 	declaresDiscern: (text: string) => boolean;
 }
 
-const jsonEntry = (container: string) => (text: string) => {
-	try {
-		const parsed = JSON.parse(text) as Record<string, unknown>;
-		const servers = parsed[container];
-		return typeof servers === "object" && servers !== null && "discern" in servers;
-	} catch {
-		return false;
-	}
-};
+export const MCP_TARGETS: readonly McpTarget[] = PROVIDERS.map((provider) => ({
+	agent: provider.agent,
+	file: provider.mcp.file,
+	declaresDiscern: (text: string) => readEntry(provider.mcp.format, text, provider.mcp.path) !== undefined,
+}));
 
-export const MCP_TARGETS: readonly McpTarget[] = [
-	{ agent: "claude_code", file: ".mcp.json", declaresDiscern: jsonEntry("mcpServers") },
-	{ agent: "cursor", file: ".cursor/mcp.json", declaresDiscern: jsonEntry("mcpServers") },
-	{ agent: "copilot", file: ".vscode/mcp.json", declaresDiscern: jsonEntry("servers") },
-	{ agent: "gemini", file: ".gemini/settings.json", declaresDiscern: jsonEntry("mcpServers") },
-	{
-		agent: "codex",
-		file: ".codex/config.toml",
-		declaresDiscern: (text) => {
-			try {
-				const servers = (parseToml(text) as Record<string, unknown>).mcp_servers;
-				return typeof servers === "object" && servers !== null && "discern" in servers;
-			} catch {
-				return false;
-			}
-		},
-	},
-];
+/** The value at `path` in a JSONC or TOML document; undefined when absent or unreadable. */
+export function readEntry(format: "jsonc" | "toml", text: string, path: readonly string[]): unknown {
+	let document: unknown;
+	if (format === "jsonc") {
+		const read = readJsonc(text);
+		if (!read.ok) return undefined;
+		document = read.value;
+	} else {
+		try {
+			document = parseToml(text);
+		} catch {
+			return undefined;
+		}
+	}
+	return path.reduce<unknown>((node, key) => (typeof node === "object" && node !== null && !Array.isArray(node) ? (node as Record<string, unknown>)[key] : undefined), document);
+}

@@ -30,7 +30,7 @@ describe("CLI conventions", () => {
 	});
 
 	test("a verb of the design that is not built yet says so", async () => {
-		const envelope = onlyJson((await runDiscern(["refresh", "--json"], { cwd: repo.root })).stdout);
+		const envelope = onlyJson((await runDiscern(["uninstall", "--json"], { cwd: repo.root })).stdout);
 		expect(envelope.error).toBe("unknown_command");
 		expect(String(envelope.message)).toContain("not in this build");
 	});

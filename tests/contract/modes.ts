@@ -70,6 +70,7 @@ const stateBlocked = async () => {
 };
 
 const INVALID_CONFIG = "[gate]\ntimout = 1\n";
+const ENSURE = (command: string) => `[worktree.setup]\nensure = ["${command}"]\n`;
 const withConfig = (config: string, input: Record<string, unknown> = {}) => async () => ({ ctx: (await repo({ config })).ctx(), input });
 const noProject = async () => ({ ctx: (await repo()).ctx(), input: {} });
 const nowhere = async () => ({ ctx: await notARepo(), input: {} });
@@ -276,6 +277,22 @@ export const MODES: Mode[] = [
 		error: "locked",
 	},
 	{ verb: "worktree teardown", mode: "refusal: no repository", arrange: nowhere, expectOk: false, error: "no_repository" },
+	{ verb: "worktree ensure", mode: "runs the ensure commands", arrange: withConfig(`${BASIC_CONFIG}${ENSURE("true")}`), expectOk: true },
+	{ verb: "worktree ensure", mode: "dry-run", arrange: withConfig(`${BASIC_CONFIG}${ENSURE("true")}`, { dry_run: true }), expectOk: true, dryRun: true },
+	{ verb: "worktree ensure", mode: "failure: an ensure command fails", arrange: withConfig(`${BASIC_CONFIG}${ENSURE("exit 3")}`), expectOk: false, error: "gate_failed" },
+	{ verb: "worktree ensure", mode: "interrupted", arrange: async () => ({ ctx: (await repo({ config: `${BASIC_CONFIG}${ENSURE("true")}` })).ctx({ signal: AbortSignal.abort("SIGINT") }), input: {} }), expectOk: false, error: "interrupted" },
+	{ verb: "worktree ensure", mode: "refusal: locked", arrange: lockedBy(), expectOk: false, error: "locked" },
+	{ verb: "worktree ensure", mode: "refusal: state folder blocked", arrange: stateBlocked, expectOk: false, error: "write_denied" },
+	{ verb: "worktree ensure", mode: "refusal: no repository", arrange: nowhere, expectOk: false, error: "no_repository" },
+	{ verb: "worktree ensure", mode: "refusal: no project", arrange: noProject, expectOk: false, error: "no_project" },
+	{ verb: "worktree ensure", mode: "refusal: invalid config", arrange: withConfig(INVALID_CONFIG), expectOk: false, error: "invalid_config" },
+	{ verb: "refresh", mode: "writes the agent files", arrange: withConfig(`[project]\nagents = ["claude_code", "codex"]\n${BASIC_CONFIG}`), expectOk: true },
+	{ verb: "refresh", mode: "dry-run", arrange: withConfig(`[project]\nagents = ["copilot"]\n${BASIC_CONFIG}`, { dry_run: true }), expectOk: true, dryRun: true },
+	{ verb: "refresh", mode: "refusal: a hand-written AGENTS.md", arrange: async () => ({ ctx: (await repo({ config: BASIC_CONFIG, files: { "AGENTS.md": "# ours\n" } })).ctx(), input: {} }), expectOk: false, error: "write_denied" },
+	{ verb: "refresh", mode: "refusal: locked", arrange: lockedBy(), expectOk: false, error: "locked" },
+	{ verb: "refresh", mode: "refusal: no repository", arrange: nowhere, expectOk: false, error: "no_repository" },
+	{ verb: "refresh", mode: "refusal: no project", arrange: noProject, expectOk: false, error: "no_project" },
+	{ verb: "refresh", mode: "refusal: invalid config", arrange: withConfig(INVALID_CONFIG), expectOk: false, error: "invalid_config" },
 	{ verb: "worktree drop", mode: "dry-run", arrange: inMain({ commits: 1 }, { id: "task-a1b2c3", force: true, dry_run: true }), expectOk: true, dryRun: true },
 	{ verb: "worktree drop", mode: "forced", arrange: inMain({ commits: 1, dirty: true, ledger: "ok" }, { id: "agent/task", force: true }), expectOk: true },
 	{ verb: "worktree drop", mode: "landed", arrange: inMain({ commits: 1, landed: true }, { id: "task-a1b2c3" }), expectOk: true },

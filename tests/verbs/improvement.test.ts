@@ -92,6 +92,10 @@ describe("improvement", () => {
 		const before = await improvement(r.ctx(), {});
 		expect(before.data?.score).toBe(89); // everything but gate_green: 82 / 92
 		expect(before.data?.next?.rule).toBe("gate_green");
+		// Agents are configured, so the gate also checks the generated agent files: refresh writes them first.
+		const { refresh } = await import("../../src/verbs/refresh/refresh.ts");
+		expect((await refresh(r.ctx(), {}, { execPath: "/bin/sh", script: null })).ok).toBe(true);
+		await r.commitAll("agent wiring");
 		const done = await import("../../src/verbs/done/done.ts");
 		expect((await done.done(r.ctx(), {})).ok).toBe(true);
 		const after = await improvement(r.ctx(), {});

@@ -3,7 +3,10 @@ import { clip } from "../../text/clip.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { resolveJobs } from "../../config/jobs.ts";
 import type { ConfigLoad } from "../../config/load.ts";
-import { MCP_TARGETS } from "../../agents/targets.ts";
+import { MCP_TARGETS, readEntry } from "../../agents/targets.ts";
+import { commandResolves } from "../../agents/command.ts";
+import { providersFor } from "../../agents/providers.ts";
+import { staleWiring } from "../../agents/wiring.ts";
 import { git } from "../../git/run.ts";
 import { resolveTrunk } from "../../git/trunk.ts";
 import { gitProblem, readWorkingState, type RepositoryLocation } from "../../git/repository.ts";
@@ -144,23 +147,43 @@ export function checkBinary(ctx: VerbContext, verbose: boolean): Check {
 	};
 }
 
-export async function checkAgentWiring(root: string, config: ConfigLoad, surface: Surface): Promise<Check> {
+export async function checkAgentWiring(ctx: VerbContext, root: string, config: ConfigLoad): Promise<Check> {
+	const surface = ctx.surface;
 	const snippets = sayFor(surface)`See ${ref("docs", { target: "mcp" })} for each editor's snippet.`;
 	const wanted = config.state === "valid" ? config.config.project.agents : [];
-	const targets = wanted.length > 0 ? MCP_TARGETS.filter((target) => wanted.includes(target.agent)) : MCP_TARGETS;
-	const wired: string[] = [];
-	const unwired: string[] = [];
-	for (const target of targets) {
-		const file = Bun.file(join(root, target.file));
-		const declares = (await file.exists()) && target.declaresDiscern(await file.text());
-		(declares ? wired : unwired).push(target.file);
-	}
 	const title = "agents can reach the discern MCP server";
-	if (wanted.length > 0 && unwired.length > 0) {
-		return { id: "agent_wiring", title, state: "warn", detail: `no discern server in ${unwired.join(", ")}`, fix: snippets };
+	if (config.state === "valid" && wanted.length > 0) {
+		// Configured agents: every file refresh owns is current, and each entry's command starts something that exists.
+		const [stale, unresolved] = await Promise.all([staleWiring(root, config.config), unresolvedCommands(ctx, root, wanted)]);
+		if (stale.length > 0) {
+			const detail = stale.map((file) => `${file.path} (${file.blocked ? file.blocked.reason : file.action === "create" ? "missing" : "stale"})`).join(", ");
+			return { id: "agent_wiring", title, state: "warn", detail: clip(`not wired as refresh would: ${detail}`), fix: actionFor(surface)`${ref("refresh")}` };
+		}
+		if (unresolved.length > 0) {
+			return { id: "agent_wiring", title, state: "warn", detail: clip(`${unresolved.join("; ")}: the editor cannot start the server`), fix: actionFor(surface)`${ref("refresh")}` };
+		}
+		return { id: "agent_wiring", title, state: "ok", detail: `wired for ${wanted.join(", ")}; each command resolves` };
+	}
+	const wired: string[] = [];
+	for (const target of MCP_TARGETS) {
+		const file = Bun.file(join(root, target.file));
+		if ((await file.exists()) && target.declaresDiscern(await file.text())) wired.push(target.file);
 	}
 	if (wired.length === 0) {
 		return { id: "agent_wiring", title, state: "warn", detail: "No agent MCP config declares a discern server.", fix: snippets };
 	}
 	return { id: "agent_wiring", title, state: "ok", detail: `wired in ${wired.join(", ")}` };
+}
+
+/** Entries whose `command` is neither on the PATH discern sees nor an existing absolute file. */
+async function unresolvedCommands(ctx: VerbContext, root: string, agents: readonly string[]): Promise<string[]> {
+	const found: string[] = [];
+	for (const provider of providersFor(agents)) {
+		const file = Bun.file(join(root, provider.mcp.file));
+		if (!(await file.exists())) continue;
+		const entry = readEntry(provider.mcp.format, await file.text(), provider.mcp.path) as { command?: unknown } | undefined;
+		const command = typeof entry?.command === "string" ? entry.command : "";
+		if (!(await commandResolves(command, ctx.env))) found.push(`${provider.mcp.file} starts \`${clip(command, 200)}\`, which is not on PATH`);
+	}
+	return found;
 }

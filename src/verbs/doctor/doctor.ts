@@ -39,7 +39,7 @@ export async function doctor(ctx: VerbContext, input: v.InferOutput<typeof Docto
 			checkIdentity(ctx, root),
 			checkTrunk(ctx, root, config),
 			checkJobExecutables(ctx, root, config),
-			checkAgentWiring(root, config, ctx.surface),
+			checkAgentWiring(ctx, root, config),
 		]);
 		const testJob = checkTestJob(config);
 		checks.push(access, identity, trunk, checkConfig(config, ctx.surface), ...(testJob ? [testJob] : []), ...jobs);

@@ -28,6 +28,7 @@ import { DoneData, type DoneInput } from "./schema.ts";
 import { proofLine, summaryOf } from "./proof.ts";
 import { plural } from "../../text/plural.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
+import { staleWiring } from "../../agents/wiring.ts";
 import { endSentence } from "../../text/sentence.ts";
 
 type DoneResult = Result<"done", DoneData>;
@@ -141,6 +142,18 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 		return fail("done", "nothing_to_prove", "discern.toml declares no job this gate could run: nothing declared, nothing proven.", [
 			say`Run ${ref("setup")} to detect the stack and propose jobs, or declare them under [jobs] in discern.toml.`,
 		]);
+	}
+
+	// The generated agent files must say what refresh would write now (only where agents are wired or AGENTS.md is discern's).
+	const stale = await staleWiring(repository.root, config);
+	if (stale.length > 0) {
+		const names = stale.slice(0, 5).map((file) => `${file.path} (${file.blocked ? file.blocked.reason : file.action === "create" ? "missing" : "out of date"})`);
+		const more = stale.length > 5 ? ` and ${stale.length - 5} more` : "";
+		const blocker = stale.find((file) => file.blocked)?.blocked;
+		const fix: [string, ...string[]] = blocker ? [blocker.fix, say`Then run ${ref("refresh")}, commit, and run ${ref("done")}.`] : [say`Run ${ref("refresh")}, commit what it writes, then run ${ref("done")}.`];
+		return fail("done", "gate_failed", `The agent instructions are stale: ${names.join(", ")}${more}.`, fix, {
+			data: { ...base(standalone), scopes_changed: scopes.touched, ...(scopes.allBecause ? { all_scopes_because: scopes.allBecause } : {}), failed_stage: "instructions" },
+		});
 	}
 
 	// 4 (computed early: the Proof depends on it). Standards never loosen against the trunk's committed copy; nor may a branch pick another trunk.

@@ -12,7 +12,7 @@ import type { HelpData, HelpInput } from "./schema.ts";
 import { ref, sayFor, type Surface } from "../../hints/refer.ts";
 
 /** Verbs of the design that are not in this build yet; named so help can say so instead of "unknown". */
-export const COMING_VERBS = ["refresh", "uninstall"] as const;
+export const COMING_VERBS = ["uninstall"] as const;
 
 const MCP_SUMMARY = "Run the MCP server over stdio (for editors and agents).";
 const MCP_DETAILS =

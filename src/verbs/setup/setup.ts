@@ -8,6 +8,8 @@ import { AGENTS, type DiscernConfig } from "../../config/schema.ts";
 import { clip } from "../../text/clip.ts";
 import { nearest } from "../../text/suggest.ts";
 import { resolveTrunk } from "../../git/trunk.ts";
+import type { RunningBinary } from "../../agents/command.ts";
+import { refresh } from "../refresh/refresh.ts";
 import { exists, resolveInside, writeFileAtomic, WriteDeniedError } from "../../platform/files.ts";
 import { openRepository } from "../../project/open.ts";
 import { detectStack } from "../../setup/detect.ts";
@@ -88,7 +90,7 @@ function normalizeCommand(command: string): string {
  * write what is missing: discern.toml and the map skeleton. Never overwrites
  * either; with discern.toml already there, it writes only the map skeleton.
  */
-export async function setup(ctx: VerbContext, input: v.InferOutput<typeof SetupInput>): Promise<Result<"setup", SetupData>> {
+export async function setup(ctx: VerbContext, input: v.InferOutput<typeof SetupInput>, running?: RunningBinary): Promise<Result<"setup", SetupData>> {
 	const say = sayFor(ctx.surface);
 	const confirmed = ref("setup", { confirmed: true });
 	const proposed = await propose(ctx, input.agents);
@@ -131,13 +133,15 @@ export async function setup(ctx: VerbContext, input: v.InferOutput<typeof SetupI
 		}
 		throw error;
 	}
-	return ok("setup", `Wrote ${creating.join(" and ")}.${kept} ${found}`, { ...data, written: true }, {
-		hints: [
-			data.config_exists
-				? say`Run ${ref("setup verify")} to check discern.toml and compare it with what setup would propose.`
-				: say`Review discern.toml, commit it, then run ${ref("doctor")}.`,
-		],
-	});
+	const wrote = `Wrote ${creating.join(" and ")}.${kept}`;
+	const review = data.config_exists
+		? say`Run ${ref("setup verify")} to check discern.toml and compare it with what setup would propose.`
+		: say`Review discern.toml, commit it, then run ${ref("doctor")}.`;
+	if (!running || proposed.agents.length === 0 || data.config_exists) return ok("setup", `${wrote} ${found}`, { ...data, written: true }, { hints: [review] });
+	// With agents: wire them now, as `refresh` does (it also tells which command agents start and why).
+	const wired = await refresh(ctx, {}, running);
+	if (!wired.ok) return ok("setup", `${wrote} ${found} The agents are not wired yet: ${wired.message}`, { ...data, written: true }, { hints: [...wired.hints, review] });
+	return ok("setup", `${wrote} ${wired.message} ${found}`, { ...data, written: true }, { hints: [...(wired.hints ?? []), say`Review discern.toml and the agent files, commit them, then run ${ref("doctor")}.`] });
 }
 
 interface Proposal {
@@ -147,6 +151,7 @@ interface Proposal {
 	found: string;
 	root: string;
 	configText: string;
+	agents: string[];
 }
 
 /** What setup would write here, and what is in place already. */
@@ -177,7 +182,7 @@ async function propose(ctx: VerbContext, agentList: string | undefined): Promise
 		written: false,
 		config_text: configText,
 	};
-	return { ok: true, data, found: describeProposal(data), root, configText };
+	return { ok: true, data, found: describeProposal(data), root, configText, agents: agents.agents };
 }
 
 /** `--agents claude_code,codex` → a checked list; an unknown name is refused with the nearest known one. */

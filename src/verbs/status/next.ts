@@ -47,6 +47,10 @@ export function nextAction(surface: Surface, facts: Omit<StatusData, "next">, co
 	// In a clean main checkout the fleet comes first: proven work waiting for its owner, then landed worktrees to clear away.
 	const fleet = facts.location === "main" && facts.clean ? fleetAction(surface, facts.worktrees ?? []) : null;
 	if (fleet) return fleet;
+	// Generated agent files out of date: done would fail at its instructions stage.
+	if (facts.stale_wiring.length > 0 && facts.clean) {
+		return { action: act`${ref("refresh")}`, reason: `Agent files are stale (${clip(facts.stale_wiring.join(", "))}): regenerate them and commit, or the gate fails at its instructions stage.` };
+	}
 	// On the trunk itself: each task belongs in a worktree of its own.
 	if (facts.location === "main" && facts.branch === facts.trunk.name) {
 		return facts.clean

@@ -71,6 +71,7 @@ export const StatusData = v.strictObject({
 		v.optional(v.nullable(v.strictObject({ id: v.string(), title: v.nullable(v.string()), brief: v.nullable(v.string()) }))),
 		v.description("In a worktree: the task it was started for; null when discern did not start it. Absent in the main checkout."),
 	),
+	stale_wiring: v.pipe(v.array(v.string()), v.description("Agent files refresh would change (done fails on them).")),
 	next: v.strictObject({
 		action: v.pipe(v.string(), v.description("The one thing to do next, usually a command.")),
 		reason: v.string(),

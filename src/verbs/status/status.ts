@@ -18,6 +18,7 @@ import { readTask } from "../../worktree/task.ts";
 import { MAX_LISTED_CHANGES, type StatusData } from "./schema.ts";
 import { nextAction } from "./next.ts";
 import { nearLimits } from "./standards.ts";
+import { staleWiring } from "../../agents/wiring.ts";
 
 /** What is true now, and the one next action. Read-only; observations never fail it. */
 export async function status(ctx: VerbContext, _input: Record<string, never>): Promise<Result<"status", StatusData>> {
@@ -36,13 +37,14 @@ export async function status(ctx: VerbContext, _input: Record<string, never>): P
 	]);
 	const configured = config.state === "valid" ? config.config : null;
 	const trunk = await resolveTrunk(repository.root, configured?.repository.trunk, ctx.env.DISCERN_TRUNK, { branches });
-	const [counts, fleet, proof, lastRun, lastDone, taskRecord] = await Promise.all([
+	const [counts, fleet, proof, lastRun, lastDone, taskRecord, stale] = await Promise.all([
 		countAgainstTrunk(repository.root, trunk, working?.head ?? null),
 		fleetless.then((none) => (none ? [] : readFleet(repository, trunk, { linkedOnly: true }))),
 		readProof(repository.gitDir),
 		readLastRun(repository.gitDir),
 		readLastDone(repository.gitDir),
 		task,
+		configured ? staleWiring(repository.root, configured).catch(() => []) : [],
 	]);
 	const changes = working?.changes ?? [];
 	const data: StatusData = {
@@ -76,6 +78,7 @@ export async function status(ctx: VerbContext, _input: Record<string, never>): P
 			? { verb: lastRun.verb, ok: lastRun.ok, failed_stage: lastRun.failed_stage, head: lastRun.head?.slice(0, 7) ?? null, time: lastRun.time, duration_s: lastRun.duration_s }
 			: null,
 		...(repository.location === "main" ? { worktrees: (fleet ?? []).map(toItem) } : { task: taskRecord ? { id: taskRecord.id, title: taskRecord.title, brief: taskRecord.brief === null ? null : clip(taskRecord.brief, 4000) } : null }),
+		stale_wiring: stale.map((file) => file.path),
 		next: { action: "", reason: "" },
 	};
 	data.next = nextAction(ctx.surface, data, describeConfig(config), working ? null : await gitProblem(repository.root));

@@ -2,7 +2,8 @@ import type { Result } from "../../contract/envelope.ts";
 import type { RenderOptions } from "../../contract/verb.ts";
 import { quoteName } from "../../text/terminal.ts";
 import { worktreeLine } from "../../worktree/line.ts";
-import type { WorktreeDropData, WorktreeListData, WorktreePruneData, WorktreeTeardownData } from "./schema.ts";
+import { diagnosticLines, joinLines, planLines, stepLines } from "../../gate/render.ts";
+import type { WorktreeDropData, WorktreeEnsureData, WorktreeListData, WorktreePruneData, WorktreeTeardownData } from "./schema.ts";
 
 export function renderList(result: Result<"worktree list", WorktreeListData>, { color }: RenderOptions): string {
 	const data = result.data;
@@ -31,4 +32,8 @@ export function renderPrune(result: Result<"worktree prune", WorktreePruneData>,
 		...data.would_remove.map((path) => `  remove  ${quoteName(path)}`),
 		...data.skipped.map((entry) => `  keep    ${quoteName(entry.path)}: ${entry.reason}`),
 	].join("\n");
+}
+
+export function renderEnsure(result: Result<"worktree ensure", WorktreeEnsureData>, options: RenderOptions): string {
+	return joinLines([...stepLines(result, options.color), ...planLines(result, options.color), ...diagnosticLines(result, options)]);
 }

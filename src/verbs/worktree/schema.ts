@@ -7,6 +7,8 @@ export const WorktreeListInput = v.strictObject({});
 
 export const WorktreeTeardownInput = v.strictObject({ dry_run: DryRun });
 
+export const WorktreeEnsureInput = v.strictObject({ dry_run: DryRun });
+
 export const WorktreeDropInput = v.strictObject({
 	id: v.pipe(v.string(), v.minLength(1), v.maxLength(4096), v.description("The worktree: its task id, its branch, or its path.")),
 	force: v.optional(v.pipe(v.boolean(), v.description("Drop it even with uncommitted changes or commits the trunk lacks (its tip is saved first)."))),
@@ -33,6 +35,13 @@ export const WorktreeTeardownData = v.strictObject({
 	failed: Failed,
 });
 export type WorktreeTeardownData = v.InferOutput<typeof WorktreeTeardownData>;
+
+export const WorktreeEnsureData = v.strictObject({
+	id: v.pipe(v.nullable(v.string()), v.description("The task id; null in the main checkout or a worktree discern did not start.")),
+	path: v.string(),
+	ran: v.pipe(v.number(), v.description("setup.ensure commands run.")),
+});
+export type WorktreeEnsureData = v.InferOutput<typeof WorktreeEnsureData>;
 
 export const WorktreeDropData = v.strictObject({
 	worktree: WorktreeItem,

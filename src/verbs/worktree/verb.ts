@@ -2,6 +2,8 @@ import { defineVerb } from "../../contract/verb.ts";
 import {
 	WorktreeDropData,
 	WorktreeDropInput,
+	WorktreeEnsureData,
+	WorktreeEnsureInput,
 	WorktreeListData,
 	WorktreeListInput,
 	WorktreePruneData,
@@ -11,7 +13,7 @@ import {
 } from "./schema.ts";
 
 /**
- * `worktree list|teardown|drop|prune`: fleet administration, four
+ * `worktree list|teardown|ensure|drop|prune`: fleet administration, five
  * sub-commands. The registry (src/registry.ts) lists them; their code loads
  * only when one runs. Never MCP tools: an agent works in its own worktree,
  * and discarding another line of work is a person's call.
@@ -46,6 +48,22 @@ export const worktreeTeardownVerb = defineVerb({
 	exposure: CLI_ONLY,
 	cli: { examples: ["discern worktree teardown --dry-run", "discern worktree teardown"] },
 	load: () => import("./index.ts").then((module) => module.teardown),
+});
+
+export const worktreeEnsureVerb = defineVerb({
+	name: "worktree ensure",
+	title: "Worktree: re-run the ensure steps here",
+	summary: "Re-run [worktree].setup.ensure in this checkout (idempotent steps such as installing dependencies); an agent's session-start hook runs it.",
+	group: "Setup and admin",
+	input: WorktreeEnsureInput,
+	data: WorktreeEnsureData,
+	errors: ["no_repository", "no_project", "invalid_config", "gate_failed", "locked", "write_denied", "interrupted"] as const,
+	extras: ["plan", "steps", "diagnostics"],
+	lock: "checkout",
+	annotations: "mutatingIdempotent",
+	exposure: { cliOnly: "It runs from an agent's session-start hook, before any tool call." },
+	cli: { examples: ["discern worktree ensure", "discern worktree ensure --dry-run"] },
+	load: () => import("./index.ts").then((module) => module.ensure),
 });
 
 export const worktreeDropVerb = defineVerb({

@@ -1,0 +1,100 @@
+import { AGENTS } from "../config/schema.ts";
+
+export type Agent = (typeof AGENTS)[number];
+
+/** What `refresh` does to each file. */
+export const FILE_ACTIONS = ["create", "update", "unchanged"] as const;
+
+/** The file every agent reads its briefing from (compiled by `refresh`). */
+export const INSTRUCTIONS_FILE = "AGENTS.md";
+/** What a pointer file (CLAUDE.md, GEMINI.md) holds, and nothing else. */
+export const POINTER_TEXT = `@${INSTRUCTIONS_FILE}\n`;
+
+/** How discern's server is started: `command` then `args` (the last is always `mcp`). */
+export interface ServerCommand {
+	command: string;
+	args: string[];
+}
+
+/** Where an agent looks for its MCP servers and what discern's entry there is. */
+export interface McpWiring {
+	file: string;
+	format: "jsonc" | "toml";
+	/** The key path of discern's entry (`mcpServers.discern`, `[mcp_servers.discern]`). */
+	path: readonly string[];
+	/** discern's entry as the agent wants it. */
+	entry: (server: ServerCommand) => Record<string, unknown>;
+}
+
+/** A session-start hook in a JSON settings file: an array of groups at `path`, discern's group runs `discern worktree ensure`. */
+export interface HookWiring {
+	file: string;
+	path: readonly string[];
+	group: (commandLine: string) => Record<string, unknown>;
+	/** The command lines of a group, to recognise discern's among the person's own. */
+	commandsOf: (group: unknown) => string[];
+}
+
+/**
+ * One entry per agent: the only source for which files discern writes,
+ * merges into, checks and removes for it. `refresh` writes them, `done`,
+ * `status` and `doctor` check them. Adding an agent is adding an entry here
+ * (and its name to AGENTS in config/schema.ts).
+ */
+export interface Provider {
+	agent: Agent;
+	label: string;
+	/** The agent's own instruction file, written as an `@AGENTS.md` pointer; absent when it reads AGENTS.md itself. */
+	pointer?: string;
+	mcp: McpWiring;
+	hook?: HookWiring;
+	/** The manual page with its editor's configuration (`discern docs mcp/<page>`). */
+	page: string;
+}
+
+const mcpServers = (file: string, container = "mcpServers", extra: Record<string, unknown> = {}): McpWiring => ({
+	file,
+	format: "jsonc",
+	path: [container, "discern"],
+	entry: (server) => ({ ...extra, command: server.command, args: server.args }),
+});
+
+const claudeHook: HookWiring = {
+	file: ".claude/settings.json",
+	path: ["hooks", "SessionStart"],
+	// Claude Code: `hooks.SessionStart` holds groups ({ matcher, hooks: [{ type: "command", command }] }); "startup" is a new session.
+	group: (commandLine) => ({ matcher: "startup", hooks: [{ type: "command", command: commandLine }] }),
+	commandsOf: (group) => {
+		const hooks = typeof group === "object" && group !== null ? (group as { hooks?: unknown }).hooks : undefined;
+		if (!Array.isArray(hooks)) return [];
+		return hooks.flatMap((hook) => (typeof hook === "object" && hook !== null && typeof (hook as { command?: unknown }).command === "string" ? [(hook as { command: string }).command] : []));
+	},
+};
+
+export const PROVIDERS: readonly Provider[] = [
+	{ agent: "claude_code", label: "Claude Code", pointer: "CLAUDE.md", mcp: mcpServers(".mcp.json"), hook: claudeHook, page: "claude-code" },
+	{
+		agent: "codex",
+		label: "Codex",
+		mcp: { file: ".codex/config.toml", format: "toml", path: ["mcp_servers", "discern"], entry: (server) => ({ command: server.command, args: server.args }) },
+		page: "codex",
+	},
+	{ agent: "cursor", label: "Cursor", mcp: mcpServers(".cursor/mcp.json"), page: "cursor" },
+	{ agent: "gemini", label: "Gemini CLI", pointer: "GEMINI.md", mcp: mcpServers(".gemini/settings.json"), page: "gemini" },
+	{ agent: "copilot", label: "GitHub Copilot (VS Code)", mcp: mcpServers(".vscode/mcp.json", "servers", { type: "stdio" }), page: "vscode" },
+];
+
+/** The providers of the configured agents, in registry order. */
+export function providersFor(agents: readonly string[]): Provider[] {
+	return PROVIDERS.filter((provider) => agents.includes(provider.agent));
+}
+
+/** Every path discern may write for any agent (the write surface), AGENTS.md first. */
+export function declaredPaths(): string[] {
+	return [INSTRUCTIONS_FILE, ...new Set(PROVIDERS.flatMap((provider) => [provider.pointer, provider.mcp.file, provider.hook?.file].filter((path): path is string => path !== undefined)))];
+}
+
+/** Is a hook command line discern's `worktree ensure` (whatever the binary is called or where it lives)? */
+export function isEnsureHook(commandLine: string): boolean {
+	return /\sworktree ensure\s*$/.test(commandLine);
+}

@@ -1,0 +1,205 @@
+import { lstat, readFile } from "node:fs/promises";
+import type { DiscernConfig } from "../config/schema.ts";
+import { mergeJsonPath, readJsonc, setJsonPath } from "../edit/jsonc.ts";
+import { setKey } from "../edit/toml.ts";
+import { git } from "../git/run.ts";
+import { resolveTrunk } from "../git/trunk.ts";
+import { resolveInside, WriteDeniedError } from "../platform/files.ts";
+import { type ChosenCommand, commandLine, commandResolves } from "./command.ts";
+import { compileInstructions, type InstructionSource, isGenerated } from "./instructions.ts";
+import { type Agent, FILE_ACTIONS, INSTRUCTIONS_FILE, isEnsureHook, POINTER_TEXT, type Provider, providersFor, type ServerCommand } from "./providers.ts";
+import { readEntry } from "./targets.ts";
+
+export type FileAction = (typeof FILE_ACTIONS)[number];
+export type WiringKind = "instructions" | "pointer" | "mcp" | "hook";
+
+/** Why discern will not write a file: a link, a person's own file, a file it cannot parse. */
+export interface Blocked {
+	error: "write_denied" | "invalid_config";
+	reason: string;
+	fix: string;
+}
+
+export interface WiringFile {
+	path: string;
+	kind: WiringKind;
+	agent: Agent | null;
+	action: FileAction;
+	/** The bytes to write (for create/update). */
+	after: string;
+	blocked?: Blocked;
+}
+
+export interface WiringOptions {
+	env: Readonly<Record<string, string | undefined>>;
+	/**
+	 * `write` (refresh): an existing discern entry is kept only if its command
+	 * still resolves. `check` (done, status, doctor): only the entry's shape
+	 * counts, so the PATH of whoever runs the check does not matter.
+	 */
+	mode: "write" | "check";
+	/** The command to write where an entry is missing or broken. */
+	server: ChosenCommand | ServerCommand;
+}
+
+/** A placeholder server for checks: only whether an entry is there and well formed is judged. */
+export const CHECK_SERVER: ServerCommand = { command: "discern", args: ["mcp"] };
+
+/**
+ * Every file `refresh` owns or merges into for this config, with what it
+ * would do to each. Reads only; nothing is written here.
+ */
+export async function planWiring(root: string, config: DiscernConfig, options: WiringOptions): Promise<WiringFile[]> {
+	const providers = providersFor(config.project.agents);
+	const files: WiringFile[] = [await planInstructions(root, config)];
+	for (const provider of providers) {
+		if (provider.pointer) files.push(await planPointer(root, provider));
+		files.push(await planMcp(root, provider, options));
+		if (provider.hook) files.push(await planHook(root, provider, options));
+	}
+	return files;
+}
+
+/** Does the instructions-currency check apply here: agents are configured, or AGENTS.md is discern's? */
+export async function wiringApplies(root: string, config: DiscernConfig): Promise<boolean> {
+	if (config.project.agents.length > 0) return true;
+	const current = await readTarget(root, INSTRUCTIONS_FILE);
+	return current.ok && current.text !== null && isGenerated(current.text);
+}
+
+/** The files that are not as `refresh` would leave them (or that it could not write). */
+export async function staleWiring(root: string, config: DiscernConfig): Promise<WiringFile[]> {
+	if (!(await wiringApplies(root, config))) return [];
+	const files = await planWiring(root, config, { env: {}, mode: "check", server: CHECK_SERVER });
+	const stale = files.filter((file) => file.action !== "unchanged" || file.blocked);
+	// An MCP config or hook file git ignores is each checkout's own: a fresh worktree lacks it by design.
+	const local = stale.filter((file) => file.kind === "mcp" || file.kind === "hook").map((file) => file.path);
+	if (local.length === 0) return stale;
+	const ignored = await git(["check-ignore", "--", ...local], root);
+	const skip = new Set(ignored.exitCode === 0 ? ignored.stdout.split("\n").filter((line) => line !== "") : []);
+	return stale.filter((file) => !skip.has(file.path));
+}
+
+type Target = { ok: true; text: string | null } | { ok: false; blocked: Blocked };
+
+async function readTarget(root: string, path: string): Promise<Target> {
+	try {
+		const full = await resolveInside(root, path);
+		const stat = await lstat(full).catch(() => null);
+		if (!stat) return { ok: true, text: null };
+		if (!stat.isFile()) return { ok: false, blocked: { error: "write_denied", reason: `${path} is not a regular file`, fix: `Move what is at ${path} away.` } };
+		return { ok: true, text: await readFile(full, "utf8") };
+	} catch (error) {
+		if (error instanceof WriteDeniedError) return { ok: false, blocked: { error: "write_denied", reason: error.message, fix: `Replace ${path} with a regular file (or remove it); discern writes only inside the checkout, never through links.` } };
+		throw error;
+	}
+}
+
+function decided(path: string, kind: WiringKind, agent: Agent | null, before: string | null, after: string): WiringFile {
+	return { path, kind, agent, action: before === null ? "create" : before === after ? "unchanged" : "update", after };
+}
+
+function refused(path: string, kind: WiringKind, agent: Agent | null, blocked: Blocked): WiringFile {
+	return { path, kind, agent, action: "update", after: "", blocked };
+}
+
+async function planInstructions(root: string, config: DiscernConfig): Promise<WiringFile> {
+	const path = INSTRUCTIONS_FILE;
+	const current = await readTarget(root, path);
+	if (!current.ok) return refused(path, "instructions", null, current.blocked);
+	const generatedTargets = new Set([INSTRUCTIONS_FILE, ...providersFor(config.project.agents).flatMap((provider) => (provider.pointer ? [provider.pointer] : []))]);
+	const sources: InstructionSource[] = [];
+	for (const source of config.instructions.sources) {
+		if (generatedTargets.has(source.replace(/^\.\//, ""))) {
+			return refused(path, "instructions", null, { error: "invalid_config", reason: `[instructions].sources lists ${source}, which discern generates`, fix: `Move its text to another file (e.g. docs/agent-instructions.md) and list that in [instructions].sources.` });
+		}
+		const read = await readTarget(root, source);
+		if (!read.ok) return refused(path, "instructions", null, { ...read.blocked, error: "invalid_config" });
+		if (read.text === null) return refused(path, "instructions", null, { error: "invalid_config", reason: `[instructions].sources lists ${source}, which does not exist`, fix: `Create ${source}, or remove it from [instructions].sources in discern.toml.` });
+		sources.push({ path: source, text: read.text });
+	}
+	const trunk = await resolveTrunk(root, config.repository.trunk, undefined);
+	const after = compileInstructions(config, trunk.name, sources);
+	if (current.text !== null && !isGenerated(current.text)) {
+		return refused(path, "instructions", null, {
+			error: "write_denied",
+			reason: `${path} was written by hand, not generated by discern`,
+			fix: `Move it to a source (\`git mv ${path} docs/agent-instructions.md\`) and list that file in [instructions].sources in discern.toml: refresh then compiles it into ${path} after discern's own briefing.`,
+		});
+	}
+	return decided(path, "instructions", null, current.text, after);
+}
+
+async function planPointer(root: string, provider: Provider): Promise<WiringFile> {
+	const path = provider.pointer ?? "";
+	const current = await readTarget(root, path);
+	if (!current.ok) return refused(path, "pointer", provider.agent, current.blocked);
+	if (current.text !== null && current.text.trim() !== POINTER_TEXT.trim()) {
+		return refused(path, "pointer", provider.agent, {
+			error: "write_denied",
+			reason: `${path} was written by hand (discern writes it as the one line \`${POINTER_TEXT.trim()}\`)`,
+			fix: `Move it to a source (\`git mv ${path} docs/agent-instructions.md\`) and list that file in [instructions].sources in discern.toml, so ${provider.label} reads it through ${INSTRUCTIONS_FILE}.`,
+		});
+	}
+	// A pointer that says the same with other line endings is left as it is.
+	return decided(path, "pointer", provider.agent, current.text, current.text ?? POINTER_TEXT);
+}
+
+async function planMcp(root: string, provider: Provider, options: WiringOptions): Promise<WiringFile> {
+	const { file, format, path } = provider.mcp;
+	const current = await readTarget(root, file);
+	if (!current.ok) return refused(file, "mcp", provider.agent, current.blocked);
+	const text = current.text ?? "";
+	const unreadable = format === "jsonc" ? jsoncProblem(text) : null;
+	if (unreadable) return refused(file, "mcp", provider.agent, { error: "write_denied", reason: `${file} is not valid JSON (${unreadable})`, fix: `Fix ${file} by hand.` });
+	const existing = readEntry(format, text, path);
+	const wanted = provider.mcp.entry(options.server);
+	if (current.text !== null && (await entryCurrent(existing, wanted, options))) return decided(file, "mcp", provider.agent, text, text);
+	if (format === "jsonc") return decided(file, "mcp", provider.agent, current.text, mergeJsonPath(text, [...path], wanted));
+	const bom = text.startsWith("\uFEFF") ? "\uFEFF" : "";
+	let body = text.slice(bom.length);
+	for (const [key, value] of Object.entries(wanted)) {
+		if (Bun.deepEquals((existing as Record<string, unknown> | undefined)?.[key], value)) continue;
+		const edit = setKey(body, [...path, key], JSON.stringify(value));
+		if (!edit.ok) return refused(file, "mcp", provider.agent, { error: "write_denied", reason: `${file}: ${edit.reason}`, fix: `Add the [${path.join(".")}] table by hand (the manual page mcp/${provider.page} shows it).` });
+		body = edit.text;
+	}
+	return decided(file, "mcp", provider.agent, current.text, `${bom}${body}`);
+}
+
+async function planHook(root: string, provider: Provider, options: WiringOptions): Promise<WiringFile> {
+	const hook = provider.hook;
+	if (!hook) throw new Error(`${provider.agent} has no hook`);
+	const current = await readTarget(root, hook.file);
+	if (!current.ok) return refused(hook.file, "hook", provider.agent, current.blocked);
+	const text = current.text ?? "";
+	const unreadable = jsoncProblem(text);
+	if (unreadable) return refused(hook.file, "hook", provider.agent, { error: "write_denied", reason: `${hook.file} is not valid JSON (${unreadable})`, fix: `Fix ${hook.file} by hand.` });
+	const groups = readEntry("jsonc", text, hook.path);
+	const wanted = hook.group(commandLine(options.server, ["worktree", "ensure"]));
+	const list = Array.isArray(groups) ? groups : null;
+	const index = list ? list.findIndex((group) => hook.commandsOf(group).some(isEnsureHook)) : -1;
+	if (list && index >= 0) {
+		const command = hook.commandsOf(list[index]).find(isEnsureHook) ?? "";
+		const program = command.trim().split(/\s+/)[0]?.replace(/^'(.*)'$/, "$1") ?? "";
+		if (options.mode === "check" || (await commandResolves(program, options.env))) return decided(hook.file, "hook", provider.agent, text, text);
+		return decided(hook.file, "hook", provider.agent, current.text, setJsonPath(text, [...hook.path, index], wanted));
+	}
+	const after = list ? setJsonPath(text, [...hook.path, -1], wanted) : setJsonPath(text, [...hook.path], [wanted]);
+	return decided(hook.file, "hook", provider.agent, current.text, after);
+}
+
+/** A discern entry that starts `… mcp` the way the agent needs (and, when writing, with a command that resolves). */
+async function entryCurrent(existing: unknown, wanted: Record<string, unknown>, options: WiringOptions): Promise<boolean> {
+	if (typeof existing !== "object" || existing === null || Array.isArray(existing)) return false;
+	const entry = existing as Record<string, unknown>;
+	if (typeof entry.command !== "string" || entry.command.trim() === "") return false;
+	if (!Array.isArray(entry.args) || !entry.args.every((arg) => typeof arg === "string") || entry.args.at(-1) !== "mcp") return false;
+	for (const [key, value] of Object.entries(wanted)) if (key !== "command" && key !== "args" && !Bun.deepEquals(entry[key], value)) return false;
+	return options.mode === "check" || commandResolves(entry.command, options.env);
+}
+
+function jsoncProblem(text: string): string | null {
+	const read = readJsonc(text);
+	return read.ok ? null : `${read.reason} at line ${read.line}`;
+}

@@ -1,0 +1,12 @@
+import type * as v from "valibot";
+import { runningBinary } from "../../agents/command.ts";
+import type { VerbContext } from "../../contract/context.ts";
+import { refresh } from "./refresh.ts";
+import { renderRefresh } from "./render.ts";
+import type { RefreshInput } from "./schema.ts";
+
+export const verb = {
+	// The running binary is read here, at the edge: the core gets it as a value.
+	run: (ctx: VerbContext, input: v.InferOutput<typeof RefreshInput>) => refresh(ctx, input, runningBinary()),
+	render: renderRefresh,
+};

@@ -1,0 +1,69 @@
+import type * as v from "valibot";
+import type { VerbContext } from "../../contract/context.ts";
+import { asVerb, type Diagnostic, fail, ok, type Result, type Step } from "../../contract/envelope.ts";
+import { newRunDir } from "../../gate/state.ts";
+import { ref, sayFor } from "../../hints/refer.ts";
+import { openProject } from "../../project/open.ts";
+import { clip } from "../../text/clip.ts";
+import { plural } from "../../text/plural.ts";
+import { oneLine } from "../../text/terminal.ts";
+import { runDeclared } from "../../worktree/declared.ts";
+import { worktreeEnv } from "../../worktree/env.ts";
+import { worktreePort } from "../../worktree/id.ts";
+import { readTask } from "../../worktree/task.ts";
+import { commandEnv } from "./open.ts";
+import type { WorktreeEnsureData, WorktreeEnsureInput } from "./schema.ts";
+
+type EnsureResult = Result<"worktree ensure", WorktreeEnsureData>;
+
+/**
+ * `worktree ensure`: the `[worktree].setup.ensure` commands again, in this
+ * checkout (a task worktree, or the main checkout), through the gate's
+ * runner, with the env values `start` gave them. They are meant to be
+ * idempotent (install dependencies, apply migrations); the first failure stops.
+ */
+export async function worktreeEnsure(ctx: VerbContext, input: v.InferOutput<typeof WorktreeEnsureInput>): Promise<EnsureResult> {
+	const say = sayFor(ctx.surface);
+	const opened = await openProject(ctx);
+	if (!opened.ok) return asVerb("worktree ensure", opened.refusal);
+	const { repository, config } = opened;
+	const task = repository.location === "worktree" ? await readTask(repository.gitDir) : null;
+	const data: WorktreeEnsureData = { id: task?.id ?? null, path: repository.root, ran: 0 };
+	const commands = config.worktree.setup.ensure.map((command, index) => ({ label: `ensure ${index + 1}`, kind: "ensure" as const, command }));
+	if (commands.length === 0) return ok("worktree ensure", "discern.toml declares no [worktree.setup] ensure commands; nothing to run.", data);
+	if (input.dry_run) {
+		return ok("worktree ensure", `Would run ${plural(commands.length, "ensure command")}; nothing ran.`, data, {
+			dry_run: true,
+			plan: commands.map((command) => ({ kind: command.kind, label: command.label, disposition: "run" as const, note: command.command })),
+		});
+	}
+	const env = await worktreeEnv({
+		env: ctx.env,
+		inheritEnv: config.worktree.inherit_env,
+		envFiles: config.worktree.env_files,
+		mainRoot: repository.root,
+		worktree: repository.root,
+		id: task?.id ?? "",
+		port: task ? worktreePort(task.id) : 0,
+	});
+	// Only a task worktree has an id and a port of its own.
+	if (!task) {
+		delete env.values.DISCERN_WORKTREE_ID;
+		delete env.values.DISCERN_WORKTREE_PORT;
+	}
+	const logDir = await newRunDir(repository.gitDir, "ensure");
+	const options = { cwd: repository.root, env: commandEnv(ctx.env, { DISCERN_ROOT: repository.root, ...env.values }), signal: ctx.signal, logDir, timeoutS: config.gate.timeout, ...(ctx.progress ? { onEvent: ctx.progress } : {}) };
+	const steps: Step[] = [];
+	const diagnostics: Diagnostic[] = [];
+	for (const command of commands) {
+		const ran = await runDeclared(command, options);
+		if (ran.step) steps.push(ran.step);
+		diagnostics.push(...ran.diagnostics);
+		data.ran++;
+		if (ran.interrupted) return fail("worktree ensure", "interrupted", "The ensure commands were interrupted.", [say`Run ${ref("worktree ensure")} again.`], { data, steps, diagnostics });
+		if (!ran.ok) {
+			return fail("worktree ensure", "gate_failed", `The setup.ensure command \`${clip(oneLine(command.command), 200)}\` failed.`, [say`Fix what the diagnostics show, then run ${ref("worktree ensure")} again.`], { data, steps, diagnostics });
+		}
+	}
+	return ok("worktree ensure", `Ran ${plural(commands.length, "ensure command")}.`, data, { steps });
+}

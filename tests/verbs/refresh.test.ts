@@ -1,0 +1,207 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { chmod, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { AnyResult } from "../../src/contract/envelope.ts";
+import { compileInstructions, GENERATED_HEADER } from "../../src/agents/instructions.ts";
+import { chooseCommand } from "../../src/agents/command.ts";
+import { declaredPaths } from "../../src/agents/providers.ts";
+import { invokeVerb } from "../helpers/invoke.ts";
+import { makeRepo, makeTempDir, type TestRepo } from "../helpers/repo.ts";
+
+const cleanup: string[] = [];
+afterAll(async () => {
+	await Promise.all(cleanup.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+/** A PATH holding a stub `discern`, so the command refresh writes is `discern` whoever runs the test. */
+async function pathWithDiscern(): Promise<string> {
+	const bin = await makeTempDir("discern-bin-");
+	cleanup.push(bin);
+	await writeFile(join(bin, "discern"), "#!/bin/sh\nexit 0\n");
+	await chmod(join(bin, "discern"), 0o755);
+	return `${bin}:${process.env.PATH ?? ""}`;
+}
+
+const ALL = '["claude_code", "codex", "cursor", "gemini", "copilot"]';
+const config = (agents = ALL, extra = "") => `[project]\nagents = ${agents}\n[jobs]\ntest = "true"\n${extra}`;
+
+async function repo(options: Parameters<typeof makeRepo>[0]): Promise<TestRepo & { env: Record<string, string | undefined> }> {
+	const made = await makeRepo(options);
+	cleanup.push(made.root);
+	return { ...made, env: { PATH: await pathWithDiscern() } };
+}
+
+const run = (r: Awaited<ReturnType<typeof repo>>, verb: "refresh" | "done" | "status", input: Record<string, unknown> = {}) => invokeVerb(verb, r.ctx({ env: r.env }), input);
+const files = (result: AnyResult) => Object.fromEntries(((result.data as { files: { path: string; action: string }[] }).files ?? []).map((file) => [file.path, file.action]));
+const read = (r: TestRepo, path: string) => readFile(join(r.root, path), "utf8");
+
+describe("refresh", () => {
+	test("the first run creates every file; the second writes nothing (bytes and mtimes unchanged)", async () => {
+		const r = await repo({ config: config() });
+		const first = await run(r, "refresh");
+		expect(first.ok).toBe(true);
+		expect(files(first)).toEqual({
+			"AGENTS.md": "create",
+			"CLAUDE.md": "create",
+			".mcp.json": "create",
+			".claude/settings.json": "create",
+			".codex/config.toml": "create",
+			".cursor/mcp.json": "create",
+			"GEMINI.md": "create",
+			".gemini/settings.json": "create",
+			".vscode/mcp.json": "create",
+		});
+		// Only paths the registry declares are written.
+		for (const path of Object.keys(files(first))) expect(declaredPaths()).toContain(path);
+		expect((first.data as { command: { command: string; args: string[] } }).command).toMatchObject({ command: "discern", args: ["mcp"] });
+		expect(await read(r, "CLAUDE.md")).toBe("@AGENTS.md\n");
+		expect(await read(r, "GEMINI.md")).toBe("@AGENTS.md\n");
+		expect((await read(r, "AGENTS.md")).startsWith(GENERATED_HEADER)).toBe(true);
+		expect(JSON.parse(await read(r, ".mcp.json"))).toEqual({ mcpServers: { discern: { command: "discern", args: ["mcp"] } } });
+		expect(JSON.parse(await read(r, ".vscode/mcp.json"))).toEqual({ servers: { discern: { type: "stdio", command: "discern", args: ["mcp"] } } });
+		expect(await read(r, ".codex/config.toml")).toBe('[mcp_servers.discern]\ncommand = "discern"\nargs = [ "mcp" ]\n');
+		expect(JSON.parse(await read(r, ".claude/settings.json"))).toEqual({
+			hooks: { SessionStart: [{ matcher: "startup", hooks: [{ type: "command", command: "discern worktree ensure" }] }] },
+		});
+
+		const paths = Object.keys(files(first));
+		const before = await Promise.all(paths.map(async (path) => ({ path, bytes: await read(r, path), mtime: (await stat(join(r.root, path))).mtimeMs })));
+		await Bun.sleep(20);
+		const second = await run(r, "refresh");
+		expect(second.ok).toBe(true);
+		expect(Object.values(files(second)).every((action) => action === "unchanged")).toBe(true);
+		const after = await Promise.all(paths.map(async (path) => ({ path, bytes: await read(r, path), mtime: (await stat(join(r.root, path))).mtimeMs })));
+		expect(after).toEqual(before);
+	});
+
+	test("--dry-run lists every file and action and writes nothing", async () => {
+		const r = await repo({ config: config('["claude_code"]') });
+		const result = await run(r, "refresh", { dry_run: true });
+		expect(result.ok).toBe(true);
+		expect(result.dry_run).toBe(true);
+		expect(files(result)).toEqual({ "AGENTS.md": "create", "CLAUDE.md": "create", ".mcp.json": "create", ".claude/settings.json": "create" });
+		for (const path of ["AGENTS.md", "CLAUDE.md", ".mcp.json", ".claude/settings.json"]) expect(await Bun.file(join(r.root, path)).exists()).toBe(false);
+	});
+
+	test("co-owned JSONC files keep every other byte: comments, trailing commas, other servers, odd indentation", async () => {
+		const mcp = '{\n   // the team\'s servers\n   "mcpServers": {\n      "other": { "command": "other-server", "args": ["--x"] }, // keep me\n   },\n   "extra": [1, 2,],\n}\n';
+		const vscode = '// VS Code\n{\n\t"servers": {\n\t\t"github": {\n\t\t\t"type": "http",\n\t\t\t"url": "https://example.com/mcp", /* inline */\n\t\t},\n\t},\n\t"inputs": []\n}\n';
+		const r = await repo({ config: config('["claude_code", "copilot"]'), files: { ".mcp.json": mcp, ".vscode/mcp.json": vscode } });
+		const result = await run(r, "refresh");
+		expect(result.ok).toBe(true);
+		expect(files(result)[".mcp.json"]).toBe("update");
+		// Only inserted: the line comment after the neighbour's trailing comma now ends discern's entry (the text before it is all kept).
+		expect(await read(r, ".mcp.json")).toBe(
+			'{\n   // the team\'s servers\n   "mcpServers": {\n      "other": { "command": "other-server", "args": ["--x"] },\n      "discern": {\n         "command": "discern",\n         "args": [\n            "mcp"\n         ]\n      }, // keep me\n   },\n   "extra": [1, 2,],\n}\n',
+		);
+		expect(await read(r, ".vscode/mcp.json")).toBe(
+			'// VS Code\n{\n\t"servers": {\n\t\t"github": {\n\t\t\t"type": "http",\n\t\t\t"url": "https://example.com/mcp", /* inline */\n\t\t},\n\t\t"discern": {\n\t\t\t"type": "stdio",\n\t\t\t"command": "discern",\n\t\t\t"args": [\n\t\t\t\t"mcp"\n\t\t\t]\n\t\t},\n\t},\n\t"inputs": []\n}\n',
+		);
+		const again = await run(r, "refresh");
+		expect(files(again)[".mcp.json"]).toBe("unchanged");
+		expect(files(again)[".vscode/mcp.json"]).toBe("unchanged");
+	});
+
+	test("an existing discern entry keeps the person's own keys; a command that no longer resolves is replaced", async () => {
+		const mcp = '{"mcpServers": {"discern": {"command": "/nowhere/discern", "args": ["mcp"], "env": {"X": "1"}}}}\n';
+		const r = await repo({ config: config('["claude_code"]'), files: { ".mcp.json": mcp } });
+		expect((await run(r, "refresh")).ok).toBe(true);
+		expect(JSON.parse(await read(r, ".mcp.json"))).toEqual({ mcpServers: { discern: { command: "discern", args: ["mcp"], env: { X: "1" } } } });
+	});
+
+	test(".codex/config.toml keeps its comments and other tables", async () => {
+		const toml = '# Codex settings\nmodel = "o3" # the model\n\n[mcp_servers.other]\ncommand = "other"   # aligned\nargs = []\n';
+		const r = await repo({ config: config('["codex"]'), files: { ".codex/config.toml": toml } });
+		expect((await run(r, "refresh")).ok).toBe(true);
+		expect(await read(r, ".codex/config.toml")).toBe(`${toml}\n[mcp_servers.discern]\ncommand = "discern"\nargs = ["mcp"]\n`);
+		expect(files(await run(r, "refresh"))[".codex/config.toml"]).toBe("unchanged");
+	});
+
+	test("a symlinked target is refused (write_denied) and nothing is written", async () => {
+		const r = await repo({ config: config('["claude_code"]') });
+		const outside = await makeTempDir();
+		cleanup.push(outside);
+		await writeFile(join(outside, "mcp.json"), "{}\n");
+		await symlink(join(outside, "mcp.json"), join(r.root, ".mcp.json"));
+		const result = await run(r, "refresh");
+		expect(result.ok).toBe(false);
+		expect(result.ok ? "" : result.error).toBe("write_denied");
+		expect(await Bun.file(join(r.root, "AGENTS.md")).exists()).toBe(false);
+		expect(await readFile(join(outside, "mcp.json"), "utf8")).toBe("{}\n");
+	});
+
+	test("a hand-written AGENTS.md is not overwritten: write_denied with a hint to list it in [instructions].sources", async () => {
+		const r = await repo({ config: config('["codex"]'), files: { "AGENTS.md": "# Our notes\n" } });
+		const result = await run(r, "refresh");
+		expect(result.ok ? "" : result.error).toBe("write_denied");
+		expect(result.hints?.join(" ")).toContain("[instructions].sources");
+		expect(await read(r, "AGENTS.md")).toBe("# Our notes\n");
+		// Moved to a source, it is compiled after discern's briefing.
+		await rm(join(r.root, "AGENTS.md"));
+		await r.write("docs/agent-notes.md", "# Our notes\n");
+		await r.write("discern.toml", config('["codex"]', '[instructions]\nsources = ["docs/agent-notes.md"]\n'));
+		expect((await run(r, "refresh")).ok).toBe(true);
+		expect(await read(r, "AGENTS.md")).toEndWith("<!-- From docs/agent-notes.md -->\n\n# Our notes\n");
+	});
+
+	test("a stale AGENTS.md makes done fail at stage instructions; refresh fixes it", async () => {
+		const r = await repo({ config: config('["codex"]') });
+		expect((await run(r, "refresh")).ok).toBe(true);
+		await r.write("AGENTS.md", `${await read(r, "AGENTS.md")}\nEdited by hand.\n`);
+		await r.git("checkout", "-q", "-b", "work");
+		await r.commitAll("wiring");
+		const done = await run(r, "done");
+		expect(done.ok).toBe(false);
+		expect(done.ok ? "" : done.error).toBe("gate_failed");
+		expect((done.data as { failed_stage: string }).failed_stage).toBe("instructions");
+		expect(done.message).toContain("AGENTS.md");
+		expect(done.hints?.join(" ")).toContain("`discern refresh`");
+		const status = await run(r, "status");
+		expect((status.data as { stale_wiring: string[] }).stale_wiring).toEqual(["AGENTS.md"]);
+		expect((status.data as { next: { action: string } }).next.action).toBe("discern refresh");
+
+		expect(files(await run(r, "refresh"))["AGENTS.md"]).toBe("update");
+		await r.commitAll("refreshed");
+		const green = await run(r, "done");
+		expect(green.ok).toBe(true);
+	});
+
+	test("an MCP config or hook file git ignores is each checkout's own: its absence is not stale", async () => {
+		const r = await repo({ config: config('["claude_code"]'), files: { ".gitignore": ".mcp.json\n.claude/\n" } });
+		expect((await run(r, "refresh")).ok).toBe(true);
+		await r.commitAll("wiring");
+		await rm(join(r.root, ".mcp.json"));
+		expect((await run(r, "status")).data).toMatchObject({ stale_wiring: [] });
+		await rm(join(r.root, "CLAUDE.md"));
+		expect((await run(r, "status")).data).toMatchObject({ stale_wiring: ["CLAUDE.md"] });
+	});
+
+	test("a project without agents is unaffected: done passes without any agent file", async () => {
+		const r = await repo({ config: '[jobs]\ntest = "true"\n' });
+		await r.git("checkout", "-q", "-b", "work");
+		await r.write("f.txt", "x");
+		await r.commitAll("work");
+		const done = await run(r, "done");
+		expect(done.ok).toBe(true);
+		expect((await run(r, "status")).data).toMatchObject({ stale_wiring: [] });
+	});
+});
+
+describe("the pieces", () => {
+	test("the command: `discern` on PATH, else the running binary's absolute path, else bun and the source", () => {
+		expect(chooseCommand({ PATH: "/nowhere" }, { execPath: "/opt/discern/bin/discern", script: null })).toMatchObject({ command: "/opt/discern/bin/discern", args: ["mcp"], via: "binary" });
+		expect(chooseCommand({ PATH: "/nowhere" }, { execPath: "/usr/bin/bun", script: "/src/discern/src/main.ts" })).toMatchObject({ command: "/usr/bin/bun", args: ["/src/discern/src/main.ts", "mcp"], via: "source" });
+	});
+
+	test("the compiled briefing is stable and carries the header, the trunk and the jobs", () => {
+		const cfg = { project: { name: "x", agents: ["claude_code"] }, jobs: { test: "true" }, gate: { timeout: 60 }, instructions: { sources: [] } } as never;
+		const text = compileInstructions(cfg, "main", [{ path: "docs/a.md", text: "A\r\n" }]);
+		expect(text).toBe(compileInstructions(cfg, "main", [{ path: "docs/a.md", text: "A\r\n" }]));
+		expect(text.startsWith(GENERATED_HEADER)).toBe(true);
+		expect(text).toContain("`main`");
+		expect(text).toContain("`test` (test)");
+		expect(text).toContain("absolute `path`");
+		expect(text).toEndWith("<!-- From docs/a.md -->\n\nA\n");
+	});
+});
+
