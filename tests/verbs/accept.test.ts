@@ -5,6 +5,9 @@ import { join } from "node:path";
 import { testContext } from "../helpers/repo.ts";
 import { invokeVerb } from "../helpers/invoke.ts";
 import { makeWorktreeRepo, type WorktreeRepo } from "../helpers/worktree.ts";
+import { runGit } from "../helpers/repo.ts";
+
+const runGitIn = (cwd: string, ...args: string[]) => runGit(cwd, args);
 import type { AcceptData } from "../../src/verbs/accept/schema.ts";
 
 const made: string[] = [];
@@ -301,5 +304,151 @@ describe("accept", () => {
 		]);
 		expect(results.filter((result) => result.ok).length).toBeLessThanOrEqual(1);
 		expect(await landings(repo)).toBe(1);
+	});
+
+	test("a checkout switched onto the trunk while the gate ran: the landing moves THAT checkout's files, not the one that left", async () => {
+		const repo = await fixture();
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		const head = (await repo.wtGit("rev-parse", "HEAD")).trim();
+		const other = `${repo.wt}-trunk`;
+		made.push(other);
+		const ctx = testContext(repo.wt, {
+			confirm: async () => {
+				// After the judgement, before the landing: the main checkout leaves the trunk, another checkout takes it.
+				await repo.git("switch", "-q", "-c", "elsewhere");
+				await repo.git("worktree", "add", "-q", other, "main");
+				return true;
+			},
+		});
+		const result = await invokeVerb("accept", ctx);
+		expect(result.ok).toBe(true);
+		expect(await repo.sha("main")).toBe(head);
+		expect(await readFile(join(other, "src/b.ts"), "utf8")).toBe("export const b = 2;\n");
+		expect((await runGitIn(other, "status", "--porcelain")).trim()).toBe("");
+		// The main checkout, now on `elsewhere`, was not touched: no landed file, nothing staged.
+		expect(existsSync(join(repo.root, "src/b.ts"))).toBe(false);
+		expect((await repo.git("status", "--porcelain")).trim()).toBe("");
+		expect((await repo.git("rev-parse", "HEAD")).trim()).not.toBe(head);
+	});
+
+	test("the landing goes through the checkout on the trunk (git merge --ff-only): its HEAD, index and files move together", async () => {
+		const repo = await fixture();
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		const head = (await repo.wtGit("rev-parse", "HEAD")).trim();
+		const result = await invokeVerb("accept", testContext(repo.wt), { confirmed: true });
+		expect(result.ok).toBe(true);
+		expect((await repo.git("rev-parse", "HEAD")).trim()).toBe(head);
+		expect((await repo.git("diff-index", "--cached", "HEAD", "--")).trim()).toBe("");
+		expect((await repo.git("reflog", "show", "--format=%gs", "-1", "HEAD")).trim()).toContain("discern accept");
+	});
+
+	test("two checkouts with the trunk checked out: refused before landing, nothing changed", async () => {
+		const repo = await fixture();
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		const second = `${repo.wt}-second`;
+		made.push(second);
+		await repo.git("worktree", "add", "-q", "--force", second, "main");
+		const before = await snapshot(repo);
+		const result = await invokeVerb("accept", testContext(repo.wt), { confirmed: true });
+		expect(result.ok ? "" : result.error).toBe("dirty_worktree");
+		expect(result.message).toContain("2 checkouts have the trunk");
+		expect(await snapshot(repo)).toBe(before);
+		const dry = await invokeVerb("accept", testContext(repo.wt), { dry_run: true });
+		expect(dry.ok ? "" : dry.error).toBe("dirty_worktree");
+	});
+
+	test("a main checkout in the middle of a bisect or a rebase of the trunk: refused before landing", async () => {
+		const repo = await fixture();
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		await repo.git("bisect", "start");
+		const before = await snapshot(repo);
+		const bisecting = await invokeVerb("accept", testContext(repo.wt), { confirmed: true });
+		expect(bisecting.ok ? "" : bisecting.error).toBe("dirty_worktree");
+		expect(bisecting.message).toContain("a bisect");
+		expect(await snapshot(repo)).toBe(before);
+		await repo.git("bisect", "reset");
+
+		// A rebase of the trunk stopped midway: the main checkout is detached, the trunk not yet rewritten.
+		await repo.git("-c", "core.editor=true", "rebase", "-q", "--exec", "false", "--root").catch(() => undefined);
+		expect(existsSync(join(repo.root, ".git", "rebase-merge"))).toBe(true);
+		const trunk = await repo.sha("main");
+		const rebasing = await invokeVerb("accept", testContext(repo.wt), { confirmed: true });
+		expect(rebasing.ok ? "" : rebasing.error).toBe("dirty_worktree");
+		expect(rebasing.message).toContain("a rebase");
+		expect(await repo.sha("main")).toBe(trunk);
+	});
+
+	test("an ignored file where the landing puts a tracked one (the owner's .env): refused, naming it, the file kept", async () => {
+		const repo = await makeWorktreeRepo({ config: CONFIG, files: { "README.md": "# fixture\n", ".gitignore": ".env\nbuild/\n" } });
+		made.push(...repo.cleanupDirs);
+		await repo.write(".env", "SECRET=owner\n");
+		await repo.wtWrite(".env", "SECRET=branch\n");
+		await repo.wtGit("add", "-f", ".env");
+		await repo.wtCommit("track .env");
+		const before = await snapshot(repo);
+		const result = await invokeVerb("accept", testContext(repo.wt), { confirmed: true });
+		expect(result.ok ? "" : result.error).toBe("dirty_worktree");
+		expect(result.message).toContain(".env");
+		expect(await readFile(join(repo.root, ".env"), "utf8")).toBe("SECRET=owner\n");
+		expect(await snapshot(repo)).toBe(before);
+		const dry = await invokeVerb("accept", testContext(repo.wt), { dry_run: true });
+		expect(dry.ok ? "" : dry.error).toBe("dirty_worktree");
+	});
+
+	test("a landed file inside an existing ignored folder, or under a file where a folder goes: refused", async () => {
+		const repo = await makeWorktreeRepo({ config: CONFIG, files: { "README.md": "# fixture\n", ".gitignore": "build/\nlocal\n" } });
+		made.push(...repo.cleanupDirs);
+		await repo.write("build/cache.bin", "mine\n");
+		await repo.write("local", "a file of mine\n");
+		await repo.wtWrite("build/out.txt", "tracked now\n");
+		await repo.wtWrite("local/x.txt", "tracked now\n");
+		await repo.wtGit("add", "-f", "build/out.txt", "local/x.txt");
+		await repo.wtCommit("track into ignored places");
+		const before = await snapshot(repo);
+		const result = await invokeVerb("accept", testContext(repo.wt), { confirmed: true });
+		expect(result.ok ? "" : result.error).toBe("dirty_worktree");
+		expect(result.message).toContain("build/");
+		expect(result.message).toContain("local");
+		expect(await snapshot(repo)).toBe(before);
+		expect(await readFile(join(repo.root, "local"), "utf8")).toBe("a file of mine\n");
+	});
+
+	test("a branch with nothing beyond the trunk: nothing_to_prove, no note written or overwritten", async () => {
+		const repo = await fixture();
+		const trunk = await repo.sha("main");
+		await repo.git("notes", "--ref=refs/notes/discern", "add", "-m", "another branch's Proof", trunk);
+		const before = await snapshot(repo);
+		const result = await invokeVerb("accept", testContext(repo.wt), { confirmed: true });
+		expect(result.ok ? "" : result.error).toBe("nothing_to_prove");
+		expect(await snapshot(repo)).toBe(before);
+		expect((await repo.git("notes", "--ref=refs/notes/discern", "show", trunk)).trim()).toBe("another branch's Proof");
+	});
+
+	test("after a partial acceptance the worktree goes on: the earlier landing is closed, the worktree kept, the new HEAD needs its own consent and lands", async () => {
+		const repo = await fixture();
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		const first = (await repo.wtGit("rev-parse", "HEAD")).trim();
+		await repo.git("worktree", "lock", repo.wt);
+		const partial = await invokeVerb("accept", testContext(repo.wt), { confirmed: true });
+		expect(partial.ok ? "" : partial.error).toBe("partial_acceptance");
+		await repo.git("worktree", "unlock", repo.wt);
+		await repo.wtWrite("src/c.ts", "export const c = 3;\n");
+		await repo.wtCommit("c");
+		const second = (await repo.wtGit("rev-parse", "HEAD")).trim();
+		const asked = await invokeVerb("accept", testContext(repo.wt));
+		expect(asked.ok ? "" : asked.error).toBe("awaiting_consent");
+		expect(asked.message).toContain(`An earlier accept landed \`agent/x\` @ ${first.slice(0, 7)}`);
+		expect(existsSync(repo.wt)).toBe(true);
+		expect(await repo.sha("main")).toBe(first);
+		expect(existsSync(join(repo.root, ".git", "discern", "accept", "agent%2Fx.json"))).toBe(false);
+		const landed = await invokeVerb("accept", testContext(repo.wt), { confirmed: true });
+		expect(landed.ok).toBe(true);
+		expect(data(landed)).toMatchObject({ sha: second, previous_trunk_sha: first, worktree_removed: true });
+		expect(await repo.sha("main")).toBe(second);
 	});
 });
