@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { testContext } from "../helpers/repo.ts";
 import { invokeVerb } from "../helpers/invoke.ts";
@@ -450,5 +450,23 @@ describe("accept", () => {
 		expect(landed.ok).toBe(true);
 		expect(data(landed)).toMatchObject({ sha: second, previous_trunk_sha: first, worktree_removed: true });
 		expect(await repo.sha("main")).toBe(second);
+	});
+
+	test("a worktree folder swapped for a symlink into another worktree: refused, the other's commit never lands", async () => {
+		const repo = await fixture();
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		const other = `${repo.wt}-y`;
+		made.push(other, `${repo.wt}-moved`);
+		await repo.git("worktree", "add", "-q", "-b", "agent/y", other);
+		await runGitIn(other, "commit", "-q", "--allow-empty", "-m", "y's unproven work");
+		await rename(repo.wt, `${repo.wt}-moved`);
+		await symlink(other, repo.wt);
+		const before = await repo.sha("main");
+		for (const target of [repo.branch, repo.wt]) {
+			const result = await invokeVerb("accept", testContext(repo.root), { confirmed: true, target });
+			expect(result.ok ? "" : result.error).toBe("unknown_target");
+		}
+		expect(await repo.sha("main")).toBe(before);
 	});
 });
