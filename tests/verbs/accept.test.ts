@@ -469,4 +469,58 @@ describe("accept", () => {
 		}
 		expect(await repo.sha("main")).toBe(before);
 	});
+
+	test("a symbolic link or a submodule pointer is never pre-authorized, whatever its path; pre-authorized files are each shown", async () => {
+		const trusted = `${CONFIG}\n[acceptance]\npre_authorized = ["docs"]\n`;
+		const linked = await fixture(trusted);
+		await symlink("../src/a.ts", join(linked.wt, "docs-link"));
+		await mkdir(join(linked.wt, "docs"), { recursive: true });
+		await symlink("../src/a.ts", join(linked.wt, "docs", "a.ts"));
+		await linked.wtGit("add", "docs/a.ts");
+		await linked.wtGit("commit", "-q", "-m", "a link in docs");
+		const refused = await invokeVerb("accept", testContext(linked.wt));
+		expect(refused.ok ? "" : refused.error).toBe("awaiting_consent");
+		expect(refused.message).toContain("docs/a.ts (a symbolic link)");
+
+		const sub = await fixture(trusted);
+		const commit = (await sub.wtGit("rev-parse", "HEAD")).trim();
+		await sub.wtGit("update-index", "--add", "--cacheinfo", `160000,${commit},docs/vendor`);
+		await sub.wtGit("commit", "-q", "-m", "a submodule in docs");
+		const pointer = await invokeVerb("accept", testContext(sub.wt));
+		expect(pointer.ok ? "" : pointer.error).toBe("awaiting_consent");
+		expect(pointer.message).toContain("docs/vendor (a submodule pointer)");
+
+		const plain = await fixture(trusted);
+		await plain.wtWrite("docs/guide.md", "# guide\n");
+		await plain.wtCommit("docs");
+		const dry = await invokeVerb("accept", testContext(plain.wt), { dry_run: true });
+		expect((dry.hints ?? []).join("\n")).toContain("Pre-authorized by the trunk's [acceptance]: docs/guide.md (scope docs)");
+	});
+
+	test("a branch that changes the gate says so to whoever consents: awaiting, dry run, result", async () => {
+		const repo = await fixture();
+		await repo.wtWrite("discern.toml", CONFIG.replace('test = "test ! -f fail.txt"', 'test = "true"'));
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("weaker test");
+		const asked = await invokeVerb("accept", testContext(repo.wt));
+		expect(asked.ok ? "" : asked.error).toBe("awaiting_consent");
+		expect(asked.message).toContain("This branch changes the gate: job `test` changed");
+		const dry = await invokeVerb("accept", testContext(repo.wt), { dry_run: true });
+		expect(dry.message).toContain("This branch changes the gate: job `test` changed");
+		let preview = "";
+		const landed = await invokeVerb("accept", testContext(repo.wt, { confirm: async (question, shown) => ((preview = `${question} ${shown.message} ${(shown.hints ?? []).join(" ")}`), true) }));
+		expect(preview).toContain("This branch changes the gate: job `test` changed");
+		expect(landed.ok).toBe(true);
+		expect(landed.message).toContain("This branch changes the gate: job `test` changed");
+	});
+
+	test("file names are quoted in the consent summary: a newline cannot forge a line", async () => {
+		const repo = await fixture();
+		await repo.wtWrite("src/evil\nScopes: none.ts", "x\n");
+		await repo.wtCommit("evil name");
+		const dry = await invokeVerb("accept", testContext(repo.wt), { dry_run: true });
+		const files = (dry.hints ?? []).find((hint) => hint.startsWith("Files ("));
+		expect(files).toContain('"src/evil\\nScopes: none.ts"');
+		expect((dry.hints ?? []).every((hint) => !hint.includes("\n"))).toBe(true);
+	});
 });
