@@ -523,4 +523,68 @@ describe("accept", () => {
 		expect(files).toContain('"src/evil\\nScopes: none.ts"');
 		expect((dry.hints ?? []).every((hint) => !hint.includes("\n"))).toBe(true);
 	});
+
+	test("a stale ref lock on the trunk is named as such (locked), never trunk_moved; the dry run predicts it", async () => {
+		const repo = await fixture();
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		// The main checkout off the trunk: the landing is the ref's compare-and-swap alone.
+		await repo.git("switch", "-q", "-c", "elsewhere");
+		await writeFile(join(repo.root, ".git", "refs", "heads", "main.lock"), "");
+		const before = await snapshot(repo);
+		const dry = await invokeVerb("accept", testContext(repo.wt), { dry_run: true });
+		expect(dry.ok ? "" : dry.error).toBe("locked");
+		const result = await invokeVerb("accept", testContext(repo.wt), { confirmed: true });
+		expect(result.ok ? "" : result.error).toBe("locked");
+		expect(result.message).toContain("main.lock");
+		expect(result.message).not.toContain("..");
+		expect(await snapshot(repo)).toBe(before);
+	});
+
+	test("a symbolic-ref trunk: the dry run predicts the refusal", async () => {
+		const repo = await fixture();
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		await repo.git("switch", "-q", "-c", "real");
+		await repo.git("symbolic-ref", "refs/heads/main", "refs/heads/real");
+		const dry = await invokeVerb("accept", testContext(repo.wt), { dry_run: true });
+		expect(dry.ok ? "" : dry.error).toBe("no_trunk");
+	});
+
+	test("hints fit where accept ran: from the main checkout, update runs in the worktree and the retry repeats --target and --confirmed; over MCP it carries the path", async () => {
+		const moved = await fixture();
+		await moved.wtWrite("src/b.ts", "export const b = 2;\n");
+		await moved.wtCommit("b");
+		await moved.write("README.md", "# moved\n");
+		await moved.commitAll("trunk moves");
+		const behind = await invokeVerb("accept", testContext(moved.root), { confirmed: true, target: moved.branch });
+		expect(behind.ok ? "" : behind.error).toBe("trunk_moved");
+		expect(behind.hints?.[0]).toContain(`In the worktree at ${moved.wt}, run \`discern update\``);
+		expect(behind.hints?.[0]).toContain("`discern accept --confirmed --target agent/x`");
+
+		const dirty = await fixture();
+		await dirty.wtWrite("src/b.ts", "export const b = 2;\n");
+		await dirty.wtCommit("b");
+		await dirty.write("README.md", "# local edit\n");
+		const refused = await invokeVerb("accept", testContext(dirty.root), { confirmed: true, target: dirty.branch });
+		expect(refused.ok ? "" : refused.error).toBe("dirty_worktree");
+		expect(refused.hints?.join(" ")).toContain("`discern accept --confirmed --target agent/x`");
+		const overMcp = await invokeVerb("accept", testContext(dirty.wt, { surface: "mcp" }), { confirmed: true });
+		expect(overMcp.hints?.join(" ")).toContain(`\`discern_accept\` with \`${JSON.stringify({ confirmed: true, path: dirty.wt })}\``);
+	});
+
+	test("a file where the accept journal's folder goes: write_denied, nothing landed; counted nouns agree", async () => {
+		const repo = await fixture(`${CONFIG}\n[acceptance]\npre_authorized = ["docs"]\n`);
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		const asked = await invokeVerb("accept", testContext(repo.wt));
+		expect(asked.message).toContain("1 changed file falls outside the pre-authorized scopes (src/b.ts)");
+		await mkdir(join(repo.root, ".git", "discern"), { recursive: true });
+		await writeFile(join(repo.root, ".git", "discern", "accept"), "in the way\n");
+		const before = await repo.sha("main");
+		const result = await invokeVerb("accept", testContext(repo.wt), { confirmed: true });
+		expect(result.ok ? "" : result.error).toBe("write_denied");
+		expect(result.message).toContain("Nothing landed.");
+		expect(await repo.sha("main")).toBe(before);
+	});
 });
