@@ -6,6 +6,7 @@ import { testContext } from "../helpers/repo.ts";
 import { invokeVerb } from "../helpers/invoke.ts";
 import { makeWorktreeRepo, type WorktreeRepo } from "../helpers/worktree.ts";
 import { runGit } from "../helpers/repo.ts";
+import { processStart } from "../../src/platform/process-start.ts";
 
 const runGitIn = (cwd: string, ...args: string[]) => runGit(cwd, args);
 import type { AcceptData } from "../../src/verbs/accept/schema.ts";
@@ -586,5 +587,38 @@ describe("accept", () => {
 		expect(result.ok ? "" : result.error).toBe("write_denied");
 		expect(result.message).toContain("Nothing landed.");
 		expect(await repo.sha("main")).toBe(before);
+	});
+
+	test("a destroy an earlier (killed) accept started still runs: no second destroy beside it, then it finishes once it is gone", async () => {
+		const repo = await fixture(CONFIG, { id: "x-1a2b3c" });
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		const head = (await repo.wtGit("rev-parse", "HEAD")).trim();
+		const old = await repo.sha("main");
+		await repo.git("merge", "-q", "--ff-only", head);
+		const marker = join(repo.cleanupDirs[1] ?? repo.root, "destroyed-x");
+		await mkdir(join(repo.root, ".git", "discern", "resources"), { recursive: true });
+		await writeFile(join(repo.root, ".git", "discern", "resources", "x-1a2b3c.json"), JSON.stringify({ version: 1, id: "x-1a2b3c", worktree: repo.wt, entries: [{ name: "db", create: "true", destroy: `echo x >> '${marker}'`, state: "created" }] }));
+		const sleeper = Bun.spawn(["sleep", "30"], { stdout: "ignore", stderr: "ignore" });
+		const proofRecord = { version: 2, head, tree: "t", branch: repo.branch, config_digest: "d", judgement: { trunk: { name: "main", sha: old }, scopes_changed: [], all_scopes_because: null, never_loosen: "checked", gate_changes: [] }, jobs: [], standards: [], time: "now", duration_s: 0, line: "Proof: agent/x" };
+		await mkdir(join(repo.root, ".git", "discern", "accept"), { recursive: true });
+		await writeFile(
+			join(repo.root, ".git", "discern", "accept", "agent%2Fx.json"),
+			JSON.stringify({ version: 1, state: "landed", branch: repo.branch, id: "x-1a2b3c", path: repo.wt, trunk: "main", sha: head, previous_trunk_sha: old, proof_line: "Proof: agent/x", proof: proofRecord, checkout: repo.root, consent: "confirmed", done: ["landed", "checkout_moved", "noted"], destroyed: [], destroying: [{ pid: sleeper.pid, started: processStart(sleeper.pid) }], time: "now" }),
+		);
+		try {
+			const refused = await invokeVerb("accept", testContext(repo.root), { target: repo.branch });
+			expect(refused.ok ? "" : refused.error).toBe("locked");
+			expect(refused.message).toContain(`pid ${sleeper.pid}`);
+			expect(existsSync(marker)).toBe(false);
+			expect(existsSync(repo.wt)).toBe(true);
+		} finally {
+			sleeper.kill(9);
+			await sleeper.exited;
+		}
+		const finished = await invokeVerb("accept", testContext(repo.root), { target: repo.branch });
+		expect(finished.ok).toBe(true);
+		expect(data(finished)).toMatchObject({ worktree_removed: true, resources: { destroyed: ["db"], failed: [] } });
+		expect(await readFile(marker, "utf8")).toBe("x\n");
 	});
 });

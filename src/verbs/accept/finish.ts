@@ -1,4 +1,6 @@
+import { randomUUID } from "node:crypto";
 import { stat } from "node:fs/promises";
+import { processStart } from "../../platform/process-start.ts";
 import * as v from "valibot";
 import { fail, ok } from "../../contract/envelope.ts";
 import type { VerbContext } from "../../contract/context.ts";
@@ -65,14 +67,35 @@ export async function finish(ctx: VerbContext, here: RepositoryLocation, mainPat
 	const wtHead = pending("worktree_removed") && (await isDirectory(journal.path)) ? await commitOf(journal.path, "HEAD") : null;
 	const wentOn = wtHead !== null && wtHead !== journal.sha && (await isAncestor(root, wtHead, `refs/heads/${journal.trunk}`)) !== true ? wtHead : null;
 	if (pending("resources_destroyed") && !wentOn) {
+		// A destroy an earlier accept started (and was killed during) may still run: never start a second one beside it.
+		const running = (journal.destroying ?? []).filter((leader) => processStart(leader.pid) === leader.started);
+		if (running.length > 0) {
+			return fail("accept", "locked", `The destroy commands of an earlier accept of \`${clip(journal.branch)}\` still run (pid ${running.map((leader) => leader.pid).join(", ")}): a second destroy is not started beside them. The trunk already holds ${journal.sha.slice(0, 7)}; nothing else changed.`, [
+				say`Wait for them to finish (or stop them), then run ${ref("accept", { target: journal.branch })} from the main checkout again.`,
+			], { data: { ...emptyData(mainPath), landed: true, sha: journal.sha, trunk: journal.trunk, previous_trunk_sha: journal.previous_trunk_sha, proof_line: journal.proof_line, note_ref: journal.done.includes("noted") ? NOTE_REF : null, consent: "resumed" as const } });
+		}
 		if (journal.id) {
 			const env = Object.fromEntries(Object.entries(ctx.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
 			const cwd = (await isDirectory(journal.path)) ? journal.path : mainPath;
-			const outcome = await destroyResources(here.commonDir, journal.id, { cwd, env, signal: ctx.signal });
-			journal = { ...journal, destroyed: [...journal.destroyed, ...outcome.destroyed] };
+			let writing: Promise<unknown> = Promise.resolve();
+			const ledger = {
+				tokenPrefix: randomUUID(),
+				jobStarted: (pid: number) => {
+					const started = processStart(pid);
+					if (!started) return;
+					journal = { ...journal, destroying: [...(journal.destroying ?? []), { pid, started }] };
+					const snapshot = journal;
+					writing = writing.then(() => writeJournal(here.commonDir, snapshot)).catch(() => undefined);
+				},
+			};
+			const outcome = await destroyResources(here.commonDir, journal.id, { cwd, env, signal: ctx.signal, ledger });
+			await writing;
+			journal = { ...journal, destroyed: [...journal.destroyed, ...outcome.destroyed], destroying: [] };
 			resourcesFailed = outcome.failed.map((entry) => entry.name);
-			if (!outcome.ok) failed.push(`resources could not be destroyed: ${outcome.failed.map((entry) => `${entry.name} (${clip(entry.message, 200)})`).join(", ")}`);
-			else await mark("resources_destroyed");
+			if (!outcome.ok) {
+				failed.push(`resources could not be destroyed: ${outcome.failed.map((entry) => `${entry.name} (${clip(entry.message, 200)})`).join(", ")}`);
+				await writeJournal(here.commonDir, journal).catch(() => undefined);
+			} else await mark("resources_destroyed");
 		} else await mark("resources_destroyed");
 	}
 	if (pending("worktree_removed") && !wentOn) {
