@@ -1,4 +1,5 @@
 import type { Diagnostic, Step } from "../contract/envelope.ts";
+import type { RunLedger } from "../gate/runner.ts";
 import { newRunDir } from "../gate/state.ts";
 import { clip } from "../text/clip.ts";
 import { runDeclared } from "./declared.ts";
@@ -23,7 +24,7 @@ export interface DestroyOutcome {
 export async function destroyResources(
 	commonDir: string,
 	id: string,
-	options: { cwd: string; env: Record<string, string>; signal: AbortSignal },
+	options: { cwd: string; env: Record<string, string>; signal: AbortSignal; ledger?: RunLedger },
 ): Promise<DestroyOutcome> {
 	const detailed = await destroyResourcesDetailed(commonDir, id, options);
 	return { ok: detailed.ok, destroyed: detailed.destroyed, failed: detailed.failed };
@@ -33,7 +34,7 @@ export async function destroyResources(
 export async function destroyResourcesDetailed(
 	commonDir: string,
 	id: string,
-	options: { cwd: string; env: Record<string, string>; signal: AbortSignal; timeoutS?: number },
+	options: { cwd: string; env: Record<string, string>; signal: AbortSignal; timeoutS?: number; ledger?: RunLedger },
 ): Promise<DestroyOutcome & { steps: Step[]; diagnostics: Diagnostic[] }> {
 	const outcome = { ok: true, destroyed: [] as string[], failed: [] as { name: string; message: string }[], steps: [] as Step[], diagnostics: [] as Diagnostic[] };
 	let ledger: Ledger | null;
@@ -53,7 +54,7 @@ export async function destroyResourcesDetailed(
 		if (entry.state === "destroyed") continue;
 		const run = await runDeclared(
 			{ label: `destroy ${entry.name}`, kind: "resource", command: entry.destroy },
-			{ cwd: options.cwd, env: options.env, signal: options.signal, logDir, timeoutS: options.timeoutS ?? DESTROY_TIMEOUT_S },
+			{ cwd: options.cwd, env: options.env, signal: options.signal, logDir, timeoutS: options.timeoutS ?? DESTROY_TIMEOUT_S, ...(options.ledger ? { ledger: options.ledger } : {}) },
 		);
 		if (run.step) outcome.steps.push(run.step);
 		outcome.diagnostics.push(...run.diagnostics);

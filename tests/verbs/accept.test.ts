@@ -1,10 +1,14 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { testContext } from "../helpers/repo.ts";
 import { invokeVerb } from "../helpers/invoke.ts";
 import { makeWorktreeRepo, type WorktreeRepo } from "../helpers/worktree.ts";
+import { runGit } from "../helpers/repo.ts";
+import { processStart } from "../../src/platform/process-start.ts";
+
+const runGitIn = (cwd: string, ...args: string[]) => runGit(cwd, args);
 import type { AcceptData } from "../../src/verbs/accept/schema.ts";
 
 const made: string[] = [];
@@ -301,5 +305,320 @@ describe("accept", () => {
 		]);
 		expect(results.filter((result) => result.ok).length).toBeLessThanOrEqual(1);
 		expect(await landings(repo)).toBe(1);
+	});
+
+	test("a checkout switched onto the trunk while the gate ran: the landing moves THAT checkout's files, not the one that left", async () => {
+		const repo = await fixture();
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		const head = (await repo.wtGit("rev-parse", "HEAD")).trim();
+		const other = `${repo.wt}-trunk`;
+		made.push(other);
+		const ctx = testContext(repo.wt, {
+			confirm: async () => {
+				// After the judgement, before the landing: the main checkout leaves the trunk, another checkout takes it.
+				await repo.git("switch", "-q", "-c", "elsewhere");
+				await repo.git("worktree", "add", "-q", other, "main");
+				return true;
+			},
+		});
+		const result = await invokeVerb("accept", ctx);
+		expect(result.ok).toBe(true);
+		expect(await repo.sha("main")).toBe(head);
+		expect(await readFile(join(other, "src/b.ts"), "utf8")).toBe("export const b = 2;\n");
+		expect((await runGitIn(other, "status", "--porcelain")).trim()).toBe("");
+		// The main checkout, now on `elsewhere`, was not touched: no landed file, nothing staged.
+		expect(existsSync(join(repo.root, "src/b.ts"))).toBe(false);
+		expect((await repo.git("status", "--porcelain")).trim()).toBe("");
+		expect((await repo.git("rev-parse", "HEAD")).trim()).not.toBe(head);
+	});
+
+	test("the landing goes through the checkout on the trunk (git merge --ff-only): its HEAD, index and files move together", async () => {
+		const repo = await fixture();
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		const head = (await repo.wtGit("rev-parse", "HEAD")).trim();
+		const result = await invokeVerb("accept", testContext(repo.wt), { confirmed: true });
+		expect(result.ok).toBe(true);
+		expect((await repo.git("rev-parse", "HEAD")).trim()).toBe(head);
+		expect((await repo.git("diff-index", "--cached", "HEAD", "--")).trim()).toBe("");
+		expect((await repo.git("reflog", "show", "--format=%gs", "-1", "HEAD")).trim()).toContain("discern accept");
+	});
+
+	test("two checkouts with the trunk checked out: refused before landing, nothing changed", async () => {
+		const repo = await fixture();
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		const second = `${repo.wt}-second`;
+		made.push(second);
+		await repo.git("worktree", "add", "-q", "--force", second, "main");
+		const before = await snapshot(repo);
+		const result = await invokeVerb("accept", testContext(repo.wt), { confirmed: true });
+		expect(result.ok ? "" : result.error).toBe("dirty_worktree");
+		expect(result.message).toContain("2 checkouts have the trunk");
+		expect(await snapshot(repo)).toBe(before);
+		const dry = await invokeVerb("accept", testContext(repo.wt), { dry_run: true });
+		expect(dry.ok ? "" : dry.error).toBe("dirty_worktree");
+	});
+
+	test("a main checkout in the middle of a bisect or a rebase of the trunk: refused before landing", async () => {
+		const repo = await fixture();
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		await repo.git("bisect", "start");
+		const before = await snapshot(repo);
+		const bisecting = await invokeVerb("accept", testContext(repo.wt), { confirmed: true });
+		expect(bisecting.ok ? "" : bisecting.error).toBe("dirty_worktree");
+		expect(bisecting.message).toContain("a bisect");
+		expect(await snapshot(repo)).toBe(before);
+		await repo.git("bisect", "reset");
+
+		// A rebase of the trunk stopped midway: the main checkout is detached, the trunk not yet rewritten.
+		await repo.git("-c", "core.editor=true", "rebase", "-q", "--exec", "false", "--root").catch(() => undefined);
+		expect(existsSync(join(repo.root, ".git", "rebase-merge"))).toBe(true);
+		const trunk = await repo.sha("main");
+		const rebasing = await invokeVerb("accept", testContext(repo.wt), { confirmed: true });
+		expect(rebasing.ok ? "" : rebasing.error).toBe("dirty_worktree");
+		expect(rebasing.message).toContain("a rebase");
+		expect(await repo.sha("main")).toBe(trunk);
+	});
+
+	test("an ignored file where the landing puts a tracked one (the owner's .env): refused, naming it, the file kept", async () => {
+		const repo = await makeWorktreeRepo({ config: CONFIG, files: { "README.md": "# fixture\n", ".gitignore": ".env\nbuild/\n" } });
+		made.push(...repo.cleanupDirs);
+		await repo.write(".env", "SECRET=owner\n");
+		await repo.wtWrite(".env", "SECRET=branch\n");
+		await repo.wtGit("add", "-f", ".env");
+		await repo.wtCommit("track .env");
+		const before = await snapshot(repo);
+		const result = await invokeVerb("accept", testContext(repo.wt), { confirmed: true });
+		expect(result.ok ? "" : result.error).toBe("dirty_worktree");
+		expect(result.message).toContain(".env");
+		expect(await readFile(join(repo.root, ".env"), "utf8")).toBe("SECRET=owner\n");
+		expect(await snapshot(repo)).toBe(before);
+		const dry = await invokeVerb("accept", testContext(repo.wt), { dry_run: true });
+		expect(dry.ok ? "" : dry.error).toBe("dirty_worktree");
+	});
+
+	test("a landed file inside an existing ignored folder, or under a file where a folder goes: refused", async () => {
+		const repo = await makeWorktreeRepo({ config: CONFIG, files: { "README.md": "# fixture\n", ".gitignore": "build/\nlocal\n" } });
+		made.push(...repo.cleanupDirs);
+		await repo.write("build/cache.bin", "mine\n");
+		await repo.write("local", "a file of mine\n");
+		await repo.wtWrite("build/out.txt", "tracked now\n");
+		await repo.wtWrite("local/x.txt", "tracked now\n");
+		await repo.wtGit("add", "-f", "build/out.txt", "local/x.txt");
+		await repo.wtCommit("track into ignored places");
+		const before = await snapshot(repo);
+		const result = await invokeVerb("accept", testContext(repo.wt), { confirmed: true });
+		expect(result.ok ? "" : result.error).toBe("dirty_worktree");
+		expect(result.message).toContain("build/");
+		expect(result.message).toContain("local");
+		expect(await snapshot(repo)).toBe(before);
+		expect(await readFile(join(repo.root, "local"), "utf8")).toBe("a file of mine\n");
+	});
+
+	test("a branch with nothing beyond the trunk: nothing_to_prove, no note written or overwritten", async () => {
+		const repo = await fixture();
+		const trunk = await repo.sha("main");
+		await repo.git("notes", "--ref=refs/notes/discern", "add", "-m", "another branch's Proof", trunk);
+		const before = await snapshot(repo);
+		const result = await invokeVerb("accept", testContext(repo.wt), { confirmed: true });
+		expect(result.ok ? "" : result.error).toBe("nothing_to_prove");
+		expect(await snapshot(repo)).toBe(before);
+		expect((await repo.git("notes", "--ref=refs/notes/discern", "show", trunk)).trim()).toBe("another branch's Proof");
+	});
+
+	test("after a partial acceptance the worktree goes on: the earlier landing is closed, the worktree kept, the new HEAD needs its own consent and lands", async () => {
+		const repo = await fixture();
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		const first = (await repo.wtGit("rev-parse", "HEAD")).trim();
+		await repo.git("worktree", "lock", repo.wt);
+		const partial = await invokeVerb("accept", testContext(repo.wt), { confirmed: true });
+		expect(partial.ok ? "" : partial.error).toBe("partial_acceptance");
+		await repo.git("worktree", "unlock", repo.wt);
+		await repo.wtWrite("src/c.ts", "export const c = 3;\n");
+		await repo.wtCommit("c");
+		const second = (await repo.wtGit("rev-parse", "HEAD")).trim();
+		const asked = await invokeVerb("accept", testContext(repo.wt));
+		expect(asked.ok ? "" : asked.error).toBe("awaiting_consent");
+		expect(asked.message).toContain(`An earlier accept landed \`agent/x\` @ ${first.slice(0, 7)}`);
+		expect(existsSync(repo.wt)).toBe(true);
+		expect(await repo.sha("main")).toBe(first);
+		expect(existsSync(join(repo.root, ".git", "discern", "accept", "agent%2Fx.json"))).toBe(false);
+		const landed = await invokeVerb("accept", testContext(repo.wt), { confirmed: true });
+		expect(landed.ok).toBe(true);
+		expect(data(landed)).toMatchObject({ sha: second, previous_trunk_sha: first, worktree_removed: true });
+		expect(await repo.sha("main")).toBe(second);
+	});
+
+	test("a worktree folder swapped for a symlink into another worktree: refused, the other's commit never lands", async () => {
+		const repo = await fixture();
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		const other = `${repo.wt}-y`;
+		made.push(other, `${repo.wt}-moved`);
+		await repo.git("worktree", "add", "-q", "-b", "agent/y", other);
+		await runGitIn(other, "commit", "-q", "--allow-empty", "-m", "y's unproven work");
+		await rename(repo.wt, `${repo.wt}-moved`);
+		await symlink(other, repo.wt);
+		const before = await repo.sha("main");
+		for (const target of [repo.branch, repo.wt]) {
+			const result = await invokeVerb("accept", testContext(repo.root), { confirmed: true, target });
+			expect(result.ok ? "" : result.error).toBe("unknown_target");
+		}
+		expect(await repo.sha("main")).toBe(before);
+	});
+
+	test("a symbolic link or a submodule pointer is never pre-authorized, whatever its path; pre-authorized files are each shown", async () => {
+		const trusted = `${CONFIG}\n[acceptance]\npre_authorized = ["docs"]\n`;
+		const linked = await fixture(trusted);
+		await symlink("../src/a.ts", join(linked.wt, "docs-link"));
+		await mkdir(join(linked.wt, "docs"), { recursive: true });
+		await symlink("../src/a.ts", join(linked.wt, "docs", "a.ts"));
+		await linked.wtGit("add", "docs/a.ts");
+		await linked.wtGit("commit", "-q", "-m", "a link in docs");
+		const refused = await invokeVerb("accept", testContext(linked.wt));
+		expect(refused.ok ? "" : refused.error).toBe("awaiting_consent");
+		expect(refused.message).toContain("docs/a.ts (a symbolic link)");
+
+		const sub = await fixture(trusted);
+		const commit = (await sub.wtGit("rev-parse", "HEAD")).trim();
+		await sub.wtGit("update-index", "--add", "--cacheinfo", `160000,${commit},docs/vendor`);
+		await sub.wtGit("commit", "-q", "-m", "a submodule in docs");
+		const pointer = await invokeVerb("accept", testContext(sub.wt));
+		expect(pointer.ok ? "" : pointer.error).toBe("awaiting_consent");
+		expect(pointer.message).toContain("docs/vendor (a submodule pointer)");
+
+		const plain = await fixture(trusted);
+		await plain.wtWrite("docs/guide.md", "# guide\n");
+		await plain.wtCommit("docs");
+		const dry = await invokeVerb("accept", testContext(plain.wt), { dry_run: true });
+		expect((dry.hints ?? []).join("\n")).toContain("Pre-authorized by the trunk's [acceptance]: docs/guide.md (scope docs)");
+	});
+
+	test("a branch that changes the gate says so to whoever consents: awaiting, dry run, result", async () => {
+		const repo = await fixture();
+		await repo.wtWrite("discern.toml", CONFIG.replace('test = "test ! -f fail.txt"', 'test = "true"'));
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("weaker test");
+		const asked = await invokeVerb("accept", testContext(repo.wt));
+		expect(asked.ok ? "" : asked.error).toBe("awaiting_consent");
+		expect(asked.message).toContain("This branch changes the gate: job `test` changed");
+		const dry = await invokeVerb("accept", testContext(repo.wt), { dry_run: true });
+		expect(dry.message).toContain("This branch changes the gate: job `test` changed");
+		let preview = "";
+		const landed = await invokeVerb("accept", testContext(repo.wt, { confirm: async (question, shown) => ((preview = `${question} ${shown.message} ${(shown.hints ?? []).join(" ")}`), true) }));
+		expect(preview).toContain("This branch changes the gate: job `test` changed");
+		expect(landed.ok).toBe(true);
+		expect(landed.message).toContain("This branch changes the gate: job `test` changed");
+	});
+
+	test("file names are quoted in the consent summary: a newline cannot forge a line", async () => {
+		const repo = await fixture();
+		await repo.wtWrite("src/evil\nScopes: none.ts", "x\n");
+		await repo.wtCommit("evil name");
+		const dry = await invokeVerb("accept", testContext(repo.wt), { dry_run: true });
+		const files = (dry.hints ?? []).find((hint) => hint.startsWith("Files ("));
+		expect(files).toContain('"src/evil\\nScopes: none.ts"');
+		expect((dry.hints ?? []).every((hint) => !hint.includes("\n"))).toBe(true);
+	});
+
+	test("a stale ref lock on the trunk is named as such (locked), never trunk_moved; the dry run predicts it", async () => {
+		const repo = await fixture();
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		// The main checkout off the trunk: the landing is the ref's compare-and-swap alone.
+		await repo.git("switch", "-q", "-c", "elsewhere");
+		await writeFile(join(repo.root, ".git", "refs", "heads", "main.lock"), "");
+		const before = await snapshot(repo);
+		const dry = await invokeVerb("accept", testContext(repo.wt), { dry_run: true });
+		expect(dry.ok ? "" : dry.error).toBe("locked");
+		const result = await invokeVerb("accept", testContext(repo.wt), { confirmed: true });
+		expect(result.ok ? "" : result.error).toBe("locked");
+		expect(result.message).toContain("main.lock");
+		expect(result.message).not.toContain("..");
+		expect(await snapshot(repo)).toBe(before);
+	});
+
+	test("a symbolic-ref trunk: the dry run predicts the refusal", async () => {
+		const repo = await fixture();
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		await repo.git("switch", "-q", "-c", "real");
+		await repo.git("symbolic-ref", "refs/heads/main", "refs/heads/real");
+		const dry = await invokeVerb("accept", testContext(repo.wt), { dry_run: true });
+		expect(dry.ok ? "" : dry.error).toBe("no_trunk");
+	});
+
+	test("hints fit where accept ran: from the main checkout, update runs in the worktree and the retry repeats --target and --confirmed; over MCP it carries the path", async () => {
+		const moved = await fixture();
+		await moved.wtWrite("src/b.ts", "export const b = 2;\n");
+		await moved.wtCommit("b");
+		await moved.write("README.md", "# moved\n");
+		await moved.commitAll("trunk moves");
+		const behind = await invokeVerb("accept", testContext(moved.root), { confirmed: true, target: moved.branch });
+		expect(behind.ok ? "" : behind.error).toBe("trunk_moved");
+		expect(behind.hints?.[0]).toContain(`In the worktree at ${moved.wt}, run \`discern update\``);
+		expect(behind.hints?.[0]).toContain("`discern accept --confirmed --target agent/x`");
+
+		const dirty = await fixture();
+		await dirty.wtWrite("src/b.ts", "export const b = 2;\n");
+		await dirty.wtCommit("b");
+		await dirty.write("README.md", "# local edit\n");
+		const refused = await invokeVerb("accept", testContext(dirty.root), { confirmed: true, target: dirty.branch });
+		expect(refused.ok ? "" : refused.error).toBe("dirty_worktree");
+		expect(refused.hints?.join(" ")).toContain("`discern accept --confirmed --target agent/x`");
+		const overMcp = await invokeVerb("accept", testContext(dirty.wt, { surface: "mcp" }), { confirmed: true });
+		expect(overMcp.hints?.join(" ")).toContain(`\`discern_accept\` with \`${JSON.stringify({ confirmed: true, path: dirty.wt })}\``);
+	});
+
+	test("a file where the accept journal's folder goes: write_denied, nothing landed; counted nouns agree", async () => {
+		const repo = await fixture(`${CONFIG}\n[acceptance]\npre_authorized = ["docs"]\n`);
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		const asked = await invokeVerb("accept", testContext(repo.wt));
+		expect(asked.message).toContain("1 changed file falls outside the pre-authorized scopes (src/b.ts)");
+		await mkdir(join(repo.root, ".git", "discern"), { recursive: true });
+		await writeFile(join(repo.root, ".git", "discern", "accept"), "in the way\n");
+		const before = await repo.sha("main");
+		const result = await invokeVerb("accept", testContext(repo.wt), { confirmed: true });
+		expect(result.ok ? "" : result.error).toBe("write_denied");
+		expect(result.message).toContain("Nothing landed.");
+		expect(await repo.sha("main")).toBe(before);
+	});
+
+	test("a destroy an earlier (killed) accept started still runs: no second destroy beside it, then it finishes once it is gone", async () => {
+		const repo = await fixture(CONFIG, { id: "x-1a2b3c" });
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		const head = (await repo.wtGit("rev-parse", "HEAD")).trim();
+		const old = await repo.sha("main");
+		await repo.git("merge", "-q", "--ff-only", head);
+		const marker = join(repo.cleanupDirs[1] ?? repo.root, "destroyed-x");
+		await mkdir(join(repo.root, ".git", "discern", "resources"), { recursive: true });
+		await writeFile(join(repo.root, ".git", "discern", "resources", "x-1a2b3c.json"), JSON.stringify({ version: 1, id: "x-1a2b3c", worktree: repo.wt, entries: [{ name: "db", create: "true", destroy: `echo x >> '${marker}'`, state: "created" }] }));
+		const sleeper = Bun.spawn(["sleep", "30"], { stdout: "ignore", stderr: "ignore" });
+		const proofRecord = { version: 2, head, tree: "t", branch: repo.branch, config_digest: "d", judgement: { trunk: { name: "main", sha: old }, scopes_changed: [], all_scopes_because: null, never_loosen: "checked", gate_changes: [] }, jobs: [], standards: [], time: "now", duration_s: 0, line: "Proof: agent/x" };
+		await mkdir(join(repo.root, ".git", "discern", "accept"), { recursive: true });
+		await writeFile(
+			join(repo.root, ".git", "discern", "accept", "agent%2Fx.json"),
+			JSON.stringify({ version: 1, state: "landed", branch: repo.branch, id: "x-1a2b3c", path: repo.wt, trunk: "main", sha: head, previous_trunk_sha: old, proof_line: "Proof: agent/x", proof: proofRecord, checkout: repo.root, consent: "confirmed", done: ["landed", "checkout_moved", "noted"], destroyed: [], destroying: [{ pid: sleeper.pid, started: processStart(sleeper.pid) }], time: "now" }),
+		);
+		try {
+			const refused = await invokeVerb("accept", testContext(repo.root), { target: repo.branch });
+			expect(refused.ok ? "" : refused.error).toBe("locked");
+			expect(refused.message).toContain(`pid ${sleeper.pid}`);
+			expect(existsSync(marker)).toBe(false);
+			expect(existsSync(repo.wt)).toBe(true);
+		} finally {
+			sleeper.kill(9);
+			await sleeper.exited;
+		}
+		const finished = await invokeVerb("accept", testContext(repo.root), { target: repo.branch });
+		expect(finished.ok).toBe(true);
+		expect(data(finished)).toMatchObject({ worktree_removed: true, resources: { destroyed: ["db"], failed: [] } });
+		expect(await readFile(marker, "utf8")).toBe("x\n");
 	});
 });

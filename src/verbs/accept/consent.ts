@@ -1,6 +1,9 @@
 import { parseConfig } from "../../config/load.ts";
+import { gateChanges } from "../../gate/gate-changes.ts";
 import { git } from "../../git/run.ts";
 import { compileScopes } from "../../scopes/glob.ts";
+import { noun, plural } from "../../text/plural.ts";
+import { quoteName } from "../../text/terminal.ts";
 
 /** What landing would bring to the trunk, and whether the trunk's own config lets it land without asking. */
 export interface Landing {
@@ -13,6 +16,12 @@ export interface Landing {
 	scopes: string[];
 	/** Every changed path falls in a scope the trunk's committed `[acceptance].pre_authorized` lists. */
 	preAuthorized: boolean;
+	/** Each file and the pre-authorized scope that lets it land (when `preAuthorized`). */
+	authorized: { path: string; scope: string }[];
+	/** Submodule pointer and symbolic link changes: never pre-authorized, whatever their path. */
+	special: { path: string; kind: "submodule" | "symlink" }[];
+	/** How the branch changes the gate itself against the trunk's committed config (jobs, scopes). */
+	gateChanges: string[];
 	/** Why not, when not (for the message). */
 	why: string;
 }
@@ -23,13 +32,16 @@ const CAP = 50;
  * Read what `head` would bring onto the trunk at `trunkSha`, and judge
  * pre-authorization by the trunk's committed discern.toml at that exact
  * commit: the branch's copy is the thing being judged, so it can never
- * grant itself authority (nor redraw a scope's paths to fit).
+ * grant itself authority (nor redraw a scope's paths to fit). A submodule
+ * pointer or a symbolic link changed, or the gate itself changed, always
+ * needs the owner: their effect is not the path they sit at.
  */
 export async function readLanding(root: string, trunkSha: string, head: string): Promise<Landing> {
-	const [log, diff, shown] = await Promise.all([
+	const [log, diff, shown, branchShown] = await Promise.all([
 		git(["log", "-z", "--format=%H%x00%s", `${trunkSha}..${head}`, "--"], root),
-		git(["diff", "--name-only", "-z", "--no-renames", "--ignore-submodules=none", `${trunkSha}...${head}`, "--"], root),
+		git(["diff", "--raw", "-z", "--no-renames", "--no-abbrev", "--ignore-submodules=none", `${trunkSha}...${head}`, "--"], root),
 		git(["show", `${trunkSha}:discern.toml`], root),
+		git(["show", `${head}:discern.toml`], root),
 	]);
 	const fields = log.exitCode === 0 ? log.stdout.split("\0") : [];
 	const commits: Landing["commits"] = [];
@@ -38,13 +50,15 @@ export async function readLanding(root: string, trunkSha: string, head: string):
 		if (sha) commits.push({ sha, subject: fields[i + 1] ?? "" });
 	}
 	const complete = log.exitCode === 0 && diff.exitCode === 0;
-	const files = diff.exitCode === 0 ? diff.stdout.split("\0").filter((path) => path !== "") : [];
-	const base = { commits: commits.slice(0, CAP), commitsTotal: commits.length, files, complete };
+	const { files, special } = diff.exitCode === 0 ? parseRaw(diff.stdout) : { files: [], special: [] };
+	const trunkParsed = shown.exitCode === 0 ? parseConfig(shown.stdout) : null;
+	const branchParsed = branchShown.exitCode === 0 ? parseConfig(branchShown.stdout) : null;
+	const changes = trunkParsed?.ok && branchParsed?.ok ? gateChanges(trunkParsed.config, branchParsed.config) : [];
+	const base = { commits: commits.slice(0, CAP), commitsTotal: commits.length, files, complete, special, gateChanges: changes, authorized: [] };
 	if (!complete) return { ...base, scopes: [], preAuthorized: false, why: "git could not list the changes" };
-	if (shown.exitCode !== 0) return { ...base, scopes: [], preAuthorized: false, why: "the trunk has no committed discern.toml" };
-	const parsed = parseConfig(shown.stdout);
-	if (!parsed.ok) return { ...base, scopes: [], preAuthorized: false, why: "the trunk's committed discern.toml does not validate" };
-	const { config } = parsed;
+	if (!trunkParsed) return { ...base, scopes: [], preAuthorized: false, why: "the trunk has no committed discern.toml" };
+	if (!trunkParsed.ok) return { ...base, scopes: [], preAuthorized: false, why: "the trunk's committed discern.toml does not validate" };
+	const { config } = trunkParsed;
 	let classifier: ReturnType<typeof compileScopes>;
 	try {
 		classifier = compileScopes(config.scopes);
@@ -54,14 +68,53 @@ export async function readLanding(root: string, trunkSha: string, head: string):
 	const allowed = new Set(config.acceptance.pre_authorized);
 	const touched = new Set<number>();
 	const outside: string[] = [];
+	const authorized: Landing["authorized"] = [];
 	for (const path of files) {
 		const own = classifier.scopesOf(path);
 		for (const index of own) touched.add(index);
-		if (!own.some((index) => allowed.has(classifier.scopes[index]?.name ?? ""))) outside.push(path);
+		const scope = own.map((index) => classifier.scopes[index]?.name ?? "").find((name) => allowed.has(name));
+		if (scope === undefined) outside.push(path);
+		else authorized.push({ path, scope });
 	}
 	const scopes = classifier.scopes.filter((_, index) => touched.has(index)).map((scope) => scope.name);
-	if (allowed.size === 0) return { ...base, scopes, preAuthorized: false, why: "the trunk's discern.toml pre-authorizes no scope" };
-	if (files.length === 0) return { ...base, scopes, preAuthorized: false, why: "the branch changes no file" };
-	if (outside.length > 0) return { ...base, scopes, preAuthorized: false, why: `${outside.length} changed file${outside.length === 1 ? "" : "s"} fall outside the pre-authorized scopes (${outside.slice(0, 3).join(", ")})` };
-	return { ...base, scopes, preAuthorized: true, why: "" };
+	const judged = { ...base, scopes };
+	if (allowed.size === 0) return { ...judged, preAuthorized: false, why: "the trunk's discern.toml pre-authorizes no scope" };
+	if (files.length === 0) return { ...judged, preAuthorized: false, why: "the branch changes no file" };
+	if (special.length > 0) {
+		const named = special.slice(0, 3).map((entry) => `${quoteName(entry.path)} (${entry.kind === "submodule" ? "a submodule pointer" : "a symbolic link"})`);
+		return {
+			...judged,
+			preAuthorized: false,
+			why: `${plural(special.length, "change")} ${special.length === 1 ? "is" : "are"} never pre-authorized, whatever the scope: ${named.join(", ")}${special.length > 3 ? ", …" : ""} — what a submodule pointer or a symbolic link brings in is not the path it sits at`,
+		};
+	}
+	if (changes.length > 0) return { ...judged, preAuthorized: false, why: `this branch changes the gate (${changes.slice(0, 3).join(", ")}${changes.length > 3 ? ", …" : ""}), which only the owner may approve` };
+	if (outside.length > 0) {
+		return { ...judged, preAuthorized: false, why: `${plural(outside.length, "changed file")} ${noun(outside.length, "falls", "fall")} outside the pre-authorized scopes (${outside.slice(0, 3).map(quoteName).join(", ")}${outside.length > 3 ? ", …" : ""})` };
+	}
+	return { ...judged, preAuthorized: true, authorized, why: "" };
+}
+
+/** `git diff --raw -z` records: `:oldmode newmode oldsha newsha status\0path\0`. */
+function parseRaw(stdout: string): { files: string[]; special: Landing["special"] } {
+	const files: string[] = [];
+	const special: Landing["special"] = [];
+	const tokens = stdout.split("\0");
+	for (let i = 0; i + 1 < tokens.length; i += 2) {
+		const meta = (tokens[i] ?? "").replace(/^\n/, "");
+		const path = tokens[i + 1] ?? "";
+		if (!meta.startsWith(":") || path === "") continue;
+		const [oldMode, newMode] = meta.slice(1).split(" ");
+		files.push(path);
+		if (oldMode === "160000" || newMode === "160000") special.push({ path, kind: "submodule" });
+		else if (oldMode === "120000" || newMode === "120000") special.push({ path, kind: "symlink" });
+	}
+	return { files, special };
+}
+
+/** The gate changes as one plain sentence, or null when the branch leaves the gate alone. */
+export function gateChangeSentence(changes: readonly string[]): string | null {
+	if (changes.length === 0) return null;
+	const shown = changes.slice(0, 8);
+	return `This branch changes the gate: ${shown.join(", ")}${changes.length > shown.length ? ` and ${changes.length - shown.length} more` : ""}.`;
 }

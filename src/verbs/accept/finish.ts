@@ -1,4 +1,6 @@
+import { randomUUID } from "node:crypto";
 import { stat } from "node:fs/promises";
+import { processStart } from "../../platform/process-start.ts";
 import * as v from "valibot";
 import { fail, ok } from "../../contract/envelope.ts";
 import type { VerbContext } from "../../contract/context.ts";
@@ -7,6 +9,8 @@ import type { RepositoryLocation } from "../../git/repository.ts";
 import { git } from "../../git/run.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
 import { clip } from "../../text/clip.ts";
+import { quoteName } from "../../text/terminal.ts";
+import { gateChangeSentence } from "./consent.ts";
 import { listWorktrees } from "../../git/worktrees.ts";
 import { realPathOf } from "../../platform/files.ts";
 import { destroyResources } from "../../worktree/resources.ts";
@@ -28,7 +32,7 @@ const WHAT: Record<AcceptStep, string> = {
  * it completes; the first failure stops the rest (a resource left standing
  * may still need its worktree) and says what running accept again finishes.
  */
-export async function finish(ctx: VerbContext, here: RepositoryLocation, mainPath: string, start: Journal, resumed: boolean): Promise<AcceptResult> {
+export async function finish(ctx: VerbContext, here: RepositoryLocation, mainPath: string, start: Journal, resumed: boolean, keepWorktree = false): Promise<AcceptResult> {
 	const say = sayFor(ctx.surface);
 	let journal = start;
 	const failed: string[] = [];
@@ -58,18 +62,43 @@ export async function finish(ctx: VerbContext, here: RepositoryLocation, mainPat
 		if (problem) failed.push(problem);
 		else await mark("noted");
 	}
-	if (pending("resources_destroyed")) {
+	if (keepWorktree) return keptResult(ctx, here, mainPath, journal, failed);
+	// The worktree went on past what landed (a commit after the Proof): it is kept with its resources and branch.
+	const wtHead = pending("worktree_removed") && (await isDirectory(journal.path)) ? await commitOf(journal.path, "HEAD") : null;
+	const wentOn = wtHead !== null && wtHead !== journal.sha && (await isAncestor(root, wtHead, `refs/heads/${journal.trunk}`)) !== true ? wtHead : null;
+	if (pending("resources_destroyed") && !wentOn) {
+		// A destroy an earlier accept started (and was killed during) may still run: never start a second one beside it.
+		const running = (journal.destroying ?? []).filter((leader) => processStart(leader.pid) === leader.started);
+		if (running.length > 0) {
+			return fail("accept", "locked", `The destroy commands of an earlier accept of \`${clip(journal.branch)}\` still run (pid ${running.map((leader) => leader.pid).join(", ")}): a second destroy is not started beside them. The trunk already holds ${journal.sha.slice(0, 7)}; nothing else changed.`, [
+				say`Wait for them to finish (or stop them), then run ${ref("accept", { target: journal.branch })} from the main checkout again.`,
+			], { data: { ...emptyData(mainPath), landed: true, sha: journal.sha, trunk: journal.trunk, previous_trunk_sha: journal.previous_trunk_sha, proof_line: journal.proof_line, note_ref: journal.done.includes("noted") ? NOTE_REF : null, consent: "resumed" as const } });
+		}
 		if (journal.id) {
 			const env = Object.fromEntries(Object.entries(ctx.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
 			const cwd = (await isDirectory(journal.path)) ? journal.path : mainPath;
-			const outcome = await destroyResources(here.commonDir, journal.id, { cwd, env, signal: ctx.signal });
-			journal = { ...journal, destroyed: [...journal.destroyed, ...outcome.destroyed] };
+			let writing: Promise<unknown> = Promise.resolve();
+			const ledger = {
+				tokenPrefix: randomUUID(),
+				jobStarted: (pid: number) => {
+					const started = processStart(pid);
+					if (!started) return;
+					journal = { ...journal, destroying: [...(journal.destroying ?? []), { pid, started }] };
+					const snapshot = journal;
+					writing = writing.then(() => writeJournal(here.commonDir, snapshot)).catch(() => undefined);
+				},
+			};
+			const outcome = await destroyResources(here.commonDir, journal.id, { cwd, env, signal: ctx.signal, ledger });
+			await writing;
+			journal = { ...journal, destroyed: [...journal.destroyed, ...outcome.destroyed], destroying: [] };
 			resourcesFailed = outcome.failed.map((entry) => entry.name);
-			if (!outcome.ok) failed.push(`resources could not be destroyed: ${outcome.failed.map((entry) => `${entry.name} (${clip(entry.message, 200)})`).join(", ")}`);
-			else await mark("resources_destroyed");
+			if (!outcome.ok) {
+				failed.push(`resources could not be destroyed: ${outcome.failed.map((entry) => `${entry.name} (${clip(entry.message, 200)})`).join(", ")}`);
+				await writeJournal(here.commonDir, journal).catch(() => undefined);
+			} else await mark("resources_destroyed");
 		} else await mark("resources_destroyed");
 	}
-	if (pending("worktree_removed")) {
+	if (pending("worktree_removed") && !wentOn) {
 		const entries = await listWorktrees(mainPath, here.commonDir);
 		const wanted = await realPathOf(journal.path);
 		let listed = false;
@@ -107,21 +136,49 @@ export async function finish(ctx: VerbContext, here: RepositoryLocation, mainPat
 		resources: { destroyed: journal.destroyed, failed: resourcesFailed },
 		consent: resumed ? ("resumed" as const) : journal.consent,
 	};
+	const parsed = v.safeParse(ProofRecord, journal.proof);
+	const gateSentence = parsed.success ? gateChangeSentence(parsed.output.judgement.gate_changes) : null;
 	const landedSentence = `Landed \`${clip(journal.branch)}\` @ ${journal.sha.slice(0, 7)} on \`${clip(journal.trunk)}\` (was ${journal.previous_trunk_sha.slice(0, 7)}).`;
 	if (failed.length > 0) {
 		const remaining = (Object.keys(WHAT) as AcceptStep[]).filter((step) => !journal.done.includes(step));
 		return fail("accept", "partial_acceptance", `${landedSentence} Not finished: ${failed.join("; ")}.`, [
 			say`Fix what the message names, then run ${ref("accept", { target: journal.branch })} from the main checkout again: it finishes ${remaining.map((step) => WHAT[step]).join(", ")} and never lands twice.`,
 			`The main checkout is at ${mainPath}.`,
+			...(gateSentence ? [`Tell the owner plainly: ${gateSentence}`] : []),
 		], { data: { ...data, remaining } });
 	}
 	await removeJournal(here.commonDir, journal.branch).catch(() => undefined);
 	const hints = [
 		`Relay the Proof line verbatim: ${journal.proof_line}`,
 		...(data.worktree_removed ? [`The worktree is gone: work continues in the main checkout, ${mainPath}.`] : []),
+		...(gateSentence ? [`Tell the owner plainly: ${gateSentence}`] : []),
+		...(wentOn ? [`The worktree at ${quoteName(journal.path)} was kept with its resources and branch: its HEAD (${wentOn.slice(0, 7)}) went on past what landed. Prove and accept it again to land the rest.`] : []),
 		...(branchKept ? [`The branch \`${clip(journal.branch)}\` was kept: it holds commits beyond what landed (tip ${branchKept.slice(0, 7)}).`] : []),
 	];
-	return ok("accept", `${landedSentence} ${journal.proof_line}`, data, { hints });
+	return ok("accept", `${landedSentence} ${journal.proof_line}${gateSentence ? ` ${gateSentence}` : ""}`, data, { hints });
+}
+
+/**
+ * After an earlier landing whose worktree went on: only what cannot lose
+ * work (the checkout's files, the note) is finished; the worktree, its
+ * resources and its branch stay, and the journal closes.
+ */
+async function keptResult(ctx: VerbContext, here: RepositoryLocation, mainPath: string, journal: Journal, failed: string[]): Promise<AcceptResult> {
+	const say = sayFor(ctx.surface);
+	const data = { ...emptyData(mainPath), landed: true, sha: journal.sha, trunk: journal.trunk, previous_trunk_sha: journal.previous_trunk_sha, proof_line: journal.proof_line, note_ref: journal.done.includes("noted") ? NOTE_REF : null, consent: "resumed" as const };
+	if (failed.length > 0) {
+		return fail("accept", "partial_acceptance", `An earlier accept landed \`${clip(journal.branch)}\` @ ${journal.sha.slice(0, 7)} on \`${clip(journal.trunk)}\`; not finished: ${failed.join("; ")}. The worktree went on since and is kept; nothing new landed.`, [
+			say`Fix what the message names, then run ${ref("accept", { target: journal.branch })} from the main checkout again.`,
+		], { data: { ...data, remaining: ["checkout_moved", "noted"].filter((step) => !journal.done.includes(step as AcceptStep)) } });
+	}
+	await removeJournal(here.commonDir, journal.branch).catch(() => undefined);
+	return ok("accept", `An earlier accept landed \`${clip(journal.branch)}\` @ ${journal.sha.slice(0, 7)} on \`${clip(journal.trunk)}\` (its Proof note is written); the worktree went on since, so it was kept.`, data);
+}
+
+/** Finish an earlier landing whose worktree went on; the journal closes unless something failed. */
+export async function settleEarlier(ctx: VerbContext, here: RepositoryLocation, mainPath: string, journal: Journal): Promise<{ ok: true; sentence: string } | { ok: false; result: AcceptResult }> {
+	const result = await finish(ctx, here, mainPath, journal, true, true);
+	return result.ok ? { ok: true, sentence: result.message } : { ok: false, result };
 }
 
 async function isDirectory(path: string): Promise<boolean> {

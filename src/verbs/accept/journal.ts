@@ -30,6 +30,8 @@ export const Journal = v.object({
 	consent: v.picklist(["confirmed", "pre_authorized", "asked"]),
 	done: v.array(v.picklist(STEPS)),
 	destroyed: v.array(v.string()),
+	/** The destroy commands started (pid and start time): while one still runs, no second destroy starts. */
+	destroying: v.optional(v.array(v.object({ pid: v.number(), started: v.string() }))),
 	time: v.string(),
 });
 export type Journal = v.InferOutput<typeof Journal>;

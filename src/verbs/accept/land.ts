@@ -1,3 +1,5 @@
+import { lstat, readFile } from "node:fs/promises";
+import { join } from "node:path";
 import type { ProofRecord } from "../../gate/state.ts";
 import { filesHiddenFromStatus } from "../../git/repository.ts";
 import { git, gitLine } from "../../git/run.ts";
@@ -70,11 +72,122 @@ export function proofNote(proof: ProofRecord, subject: string): string {
 	return JSON.stringify({ payloadType: "application/vnd.in-toto+json", payload: Buffer.from(JSON.stringify(statement), "utf8").toString("base64"), signatures: [] });
 }
 
+/**
+ * Add the Proof note, never overwriting one: a note already there is this
+ * landing's own when it is the same note (an accept interrupted after
+ * writing it); any other note on that commit (another branch's Proof) is kept.
+ */
 export async function writeNote(root: string, sha: string, note: string): Promise<string | null> {
-	const added = await git(["notes", `--ref=${NOTE_REF}`, "add", "-f", "-F", "-", sha], root, { input: `${note}\n` });
+	const existing = await git(["notes", `--ref=${NOTE_REF}`, "show", sha], root);
+	if (existing.exitCode === 0) {
+		return existing.stdout.trim() === note.trim() ? null : `${sha.slice(0, 7)} already carries another Proof note under ${NOTE_REF}; it was kept, not overwritten`;
+	}
+	const added = await git(["notes", `--ref=${NOTE_REF}`, "add", "-F", "-", sha], root, { input: `${note}\n` });
 	return added.exitCode === 0 ? null : `the Proof note could not be written: ${clip(firstLine(added.stderr) || `exit ${added.exitCode}`)}`;
 }
 
+/** git's first line of complaint, without its closing period (the sentence it goes in has its own). */
 export function firstLine(text: string): string {
-	return text.trim().split("\n")[0] ?? "";
+	return (text.trim().split("\n")[0] ?? "").replace(/[.\s]+$/, "");
+}
+
+/** The ref-lock file git leaves when a ref update of `trunk` died midway (files backend); null when there is none. */
+export async function staleRefLock(commonDir: string, trunk: string): Promise<string | null> {
+	const path = join(commonDir, "refs", "heads", `${trunk}.lock`);
+	return (await lstat(path).catch(() => null)) ? path : null;
+}
+
+/** Whether `refs/heads/<trunk>` is a symbolic ref (to another branch): null when git could not say. */
+export async function isSymbolicBranch(root: string, trunk: string): Promise<boolean | null> {
+	const result = await git(["symbolic-ref", "-q", `refs/heads/${trunk}`], root);
+	return result.exitCode === 0 ? true : result.exitCode === 1 ? false : null;
+}
+
+const IN_PROGRESS: [string, string][] = [
+	["rebase-merge", "a rebase"],
+	["rebase-apply", "a rebase (or `git am`)"],
+	["MERGE_HEAD", "a merge"],
+	["CHERRY_PICK_HEAD", "a cherry-pick"],
+	["REVERT_HEAD", "a revert"],
+	["BISECT_LOG", "a bisect"],
+];
+
+/**
+ * What a checkout is in the middle of on the trunk (a rebase, merge,
+ * cherry-pick, revert or bisect), or null: read from its git dir. A
+ * checkout detached by a rebase or bisect of the trunk counts too (git
+ * names the branch it will return to in `head-name` / `BISECT_START`).
+ */
+export async function operationOnTrunk(gitDir: string, branch: string | null, trunk: string): Promise<string | null> {
+	const exists = async (name: string) => (await lstat(join(gitDir, name)).catch(() => null)) !== null;
+	const text = async (name: string) => (await readFile(join(gitDir, name), "utf8").catch(() => "")).trim();
+	if (branch === trunk) {
+		for (const [name, what] of IN_PROGRESS) if (await exists(name)) return what;
+		return null;
+	}
+	if (branch !== null) return null;
+	for (const name of ["rebase-merge", "rebase-apply"]) {
+		const headName = await text(join(name, "head-name"));
+		if (headName === `refs/heads/${trunk}`) return "a rebase";
+	}
+	const bisected = await text("BISECT_START");
+	if (bisected === trunk || bisected === `refs/heads/${trunk}`) return "a bisect";
+	return null;
+}
+
+/**
+ * Files in the way of what the landing adds to a checkout that moves with
+ * the trunk: for every path the trunk did not track at `from` and does at
+ * `to`, anything at that path (an ignored `.env`, an untracked file), a
+ * non-folder where one of its parent folders goes (ENOTDIR), or an existing
+ * ignored folder it would land in. git's own checkout overwrites ignored
+ * files; this refuses instead, naming them. Null when git could not say.
+ */
+export async function filesInTheWay(checkout: string, from: string, to: string): Promise<string[] | null> {
+	const [added, tracked] = await Promise.all([
+		git(["diff", "--name-only", "-z", "--no-renames", "--diff-filter=A", from, to, "--"], checkout),
+		git(["ls-tree", "-r", "-t", "-z", "--name-only", "--full-tree", from], checkout),
+	]);
+	if (added.exitCode !== 0 || tracked.exitCode !== 0) return null;
+	const before = new Set(tracked.stdout.split("\0").filter((path) => path !== ""));
+	const blocked = new Set<string>();
+	const folders = new Set<string>();
+	for (const path of added.stdout.split("\0").filter((name) => name !== "")) {
+		const parts = path.split("/");
+		for (let depth = 1; depth < parts.length; depth++) {
+			const parent = parts.slice(0, depth).join("/");
+			if (before.has(parent)) continue;
+			const found = await lstat(join(checkout, parent)).catch((error: NodeJS.ErrnoException) => (error.code === "ENOTDIR" ? "notdir" : null));
+			if (found === null) break;
+			if (found === "notdir" || !found.isDirectory()) {
+				blocked.add(parent);
+				break;
+			}
+			folders.add(parent);
+		}
+		const here = await lstat(join(checkout, path)).catch((error: NodeJS.ErrnoException) => (error.code === "ENOTDIR" ? "notdir" : null));
+		if (here !== null && here !== "notdir") blocked.add(path);
+	}
+	if (folders.size > 0) {
+		// An existing folder git ignores (a `build/`, a `.venv/`) is the owner's: nothing lands inside it.
+		const ignored = await git(["check-ignore", "-z", "--stdin"], checkout, { input: [...folders].join("\0") });
+		if (ignored.exitCode > 1) return null;
+		for (const folder of ignored.stdout.split("\0")) if (folder !== "" && !before.has(folder)) blocked.add(`${folder}/`);
+	}
+	return [...blocked].sort();
+}
+
+/**
+ * Land by fast-forwarding the checkout that has the trunk checked out:
+ * `git merge --ff-only` holds the index lock across the file update and
+ * moves HEAD (the trunk) with its own old-value check, so a `git commit`
+ * there can never record the old index on top of the landing. Hooks off,
+ * no autostash. Null on success, else git's first line.
+ */
+export async function fastForwardCheckout(checkout: string, to: string, env: Readonly<Record<string, string | undefined>>): Promise<string | null> {
+	const merged = await git(["-c", "core.hooksPath=/dev/null", "-c", "merge.autoStash=false", "merge", "--ff-only", "--no-edit", "--no-stat", "--quiet", "--no-autostash", to], checkout, {
+		// The trunk's reflog says who moved it, as the compare-and-swap's `-m` does.
+		env: { ...env, GIT_REFLOG_ACTION: "discern accept" },
+	});
+	return merged.exitCode === 0 ? null : firstLine(merged.stderr) || `git merge exited ${merged.exitCode}`;
 }

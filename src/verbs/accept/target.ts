@@ -1,4 +1,5 @@
-import { resolve } from "node:path";
+import { readFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
 import type { Refusal } from "../../contract/envelope.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { locateRepository, type RepositoryLocation } from "../../git/repository.ts";
@@ -86,12 +87,35 @@ export async function findTarget(ctx: VerbContext, here: RepositoryLocation, wan
 		return { ok: false, refusal: { error: "detached_head", message: `The worktree at ${clip(quoteName(entry.path))} has a detached HEAD: only a branch can land.`, hints: ["Switch it to its branch (`git switch NAME`), then accept again."] } };
 	}
 	const located = await locateRepository(entry.path, ctx.env);
-	// A path that leads into another repository (a symlink swapped in) is not this worktree.
-	if (!located.found || (await realPathOf(located.repository.commonDir)) !== (await realPathOf(here.commonDir)) || located.repository.location !== "worktree") {
-		return { ok: false, refusal: { error: "unknown_target", message: `The worktree at ${clip(quoteName(entry.path))} does not open as a worktree of this repository.`, hints: ["Run `git worktree list` and `git worktree prune` to repair the list."] } };
+	// The folder is checked against git's own admin files for this entry: a folder swapped for a symlink
+	// into another worktree (or another repository) opens as that one, whose commit must never land under this name.
+	const [adminDir, locatedDir] = await Promise.all([entry.gitDir ? realPathOf(entry.gitDir) : null, located.found ? realPathOf(located.repository.gitDir) : null]);
+	const branchHere = adminDir ? await headBranch(adminDir) : null;
+	if (
+		!located.found ||
+		!adminDir ||
+		locatedDir !== adminDir ||
+		(await realPathOf(located.repository.commonDir)) !== (await realPathOf(here.commonDir)) ||
+		located.repository.location !== "worktree" ||
+		branchHere !== entry.branch
+	) {
+		return {
+			ok: false,
+			refusal: {
+				error: "unknown_target",
+				message: `The folder at ${clip(quoteName(entry.path))} does not open as the worktree git lists there (branch \`${clip(entry.branch)}\`): it was moved, replaced or switched. Nothing changed.`,
+				hints: ["Run `git worktree list` and `git worktree prune` to repair the list, then accept again."],
+			},
+		};
 	}
-	const task = await readTask(located.repository.gitDir);
-	return { ok: true, main, target: { path: located.repository.root, branch: entry.branch, location: located.repository, id: task?.id ?? null }, journal: null };
+	const task = await readTask(adminDir);
+	return { ok: true, main, target: { path: located.repository.root, branch: entry.branch, location: { ...located.repository, gitDir: adminDir }, id: task?.id ?? null }, journal: null };
+}
+
+/** The branch a git dir's HEAD names (`ref: refs/heads/X`), or null (detached, unreadable). */
+async function headBranch(gitDir: string): Promise<string | null> {
+	const text = (await readFile(join(gitDir, "HEAD"), "utf8").catch(() => "")).trim();
+	return text.startsWith("ref: refs/heads/") ? text.slice("ref: refs/heads/".length) : null;
 }
 
 async function matchEntry(linked: readonly ListedWorktree[], wanted: string, cwd: string): Promise<ListedWorktree | undefined> {
@@ -100,11 +124,7 @@ async function matchEntry(linked: readonly ListedWorktree[], wanted: string, cwd
 	const wantedReal = await realPathOf(resolve(cwd, wanted));
 	const byPath = await findAsync(linked, async (entry) => (await realPathOf(entry.path)) === wantedReal);
 	if (byPath) return byPath;
-	return findAsync(linked, async (entry) => {
-		const located = await locateRepository(entry.path).catch(() => null);
-		if (!located?.found) return false;
-		return (await readTask(located.repository.gitDir))?.id === wanted;
-	});
+	return findAsync(linked, async (entry) => (entry.gitDir ? (await readTask(entry.gitDir))?.id === wanted : false));
 }
 
 async function findAsync<T>(items: readonly T[], test: (item: T) => Promise<boolean>): Promise<T | undefined> {
