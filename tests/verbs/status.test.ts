@@ -219,3 +219,17 @@ describe("status in a task worktree", () => {
 		}
 	});
 });
+
+describe("status and the practice coach", () => {
+	test("with nothing more urgent (a clean trunk, next is to start a task), one hint carries the coach's next improvement", async () => {
+		const r = await repo({ config: BASIC_CONFIG });
+		const idle = await status(r.ctx(), {});
+		expect(idle.data?.next.action).toBe("discern start --title TITLE");
+		const coach = (idle.hints ?? []).find((hint) => hint.includes("practice coach"));
+		expect(coach).toMatch(/^When there is time, the practice coach suggests \(\+\d+, score \d+\/100\): .+ `discern improvement` says more\.$/);
+		// Mid-task the coach keeps quiet.
+		await r.write("scratch.txt", "x\n");
+		const busy = await status(r.ctx(), {});
+		expect((busy.hints ?? []).some((hint) => hint.includes("practice coach"))).toBe(false);
+	});
+});

@@ -17,6 +17,7 @@ import { toItem } from "../../worktree/item.ts";
 import { readTask } from "../../worktree/task.ts";
 import { MAX_LISTED_CHANGES, type StatusData } from "./schema.ts";
 import { nextAction } from "./next.ts";
+import { coachHint } from "./coach.ts";
 import { nearLimits } from "./standards.ts";
 import { staleWiring } from "../../agents/wiring.ts";
 
@@ -83,7 +84,9 @@ export async function status(ctx: VerbContext, _input: Record<string, never>): P
 	};
 	data.next = nextAction(ctx.surface, data, describeConfig(config), working ? null : await gitProblem(repository.root));
 	const near = configured ? nearLimits(ctx.surface, data, configured, proof) : null;
-	return ok("status", summarize(data), data, near ? { hints: [near] } : {});
+	const coach = configured ? await coachHint(ctx.surface, repository, configured, data).catch(() => null) : null;
+	const hints = [near, coach].filter((hint): hint is string => hint !== null);
+	return ok("status", summarize(data), data, hints.length > 0 ? { hints } : {});
 }
 
 /** Ahead/behind the trunk; when HEAD is the trunk's own commit the answer is known without asking git. */

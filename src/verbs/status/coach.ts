@@ -1,0 +1,22 @@
+import { gatherFacts } from "../../coach/facts.ts";
+import { evaluate, nextRule, scoreOf } from "../../coach/rules.ts";
+import type { DiscernConfig } from "../../config/schema.ts";
+import type { RepositoryLocation } from "../../git/repository.ts";
+import { actionFor, ref, sayFor, type Surface } from "../../hints/refer.ts";
+import type { StatusData } from "./schema.ts";
+
+/**
+ * When nothing more urgent applies — the main checkout is clean on the
+ * trunk and the next action is to start a task — the coach's most valuable
+ * improvement, as one hint. Only then: the coach reads more files than
+ * `status` otherwise needs, and a person mid-task has better things to do.
+ */
+export async function coachHint(surface: Surface, repository: RepositoryLocation, config: DiscernConfig, data: StatusData): Promise<string | null> {
+	const idle = data.location === "main" && data.clean === true && data.next.action === actionFor(surface)`${ref("start", { title: "TITLE" })}`;
+	if (!idle) return null;
+	const rules = evaluate(await gatherFacts(repository, config), surface);
+	const next = nextRule(rules);
+	if (!next) return null;
+	const say = sayFor(surface);
+	return say`When there is time, the practice coach suggests (+${next.gain}, score ${scoreOf(rules)}/100): ${next.rule.fix ?? next.rule.detail} ${ref("improvement")} says more.`;
+}
