@@ -2,7 +2,7 @@ import type { Diagnostic, Step } from "../contract/envelope.ts";
 import type { ProgressEvent } from "../contract/context.ts";
 import { diagnosticsOf, stepsOf } from "../gate/diagnostics.ts";
 import type { PlannedJob } from "../gate/plan.ts";
-import { runPlan } from "../gate/runner.ts";
+import { type RunLedger, runPlan } from "../gate/runner.ts";
 
 /**
  * One command declared in discern.toml (a resource's create or destroy, a
@@ -32,13 +32,15 @@ export interface DeclaredOptions {
 	/** Seconds; 0 = unbounded. */
 	timeoutS: number;
 	onEvent?: (event: ProgressEvent) => void;
+	/** Where the run's processes are recorded (gate/leftovers.ts), so a later discern can stop what a killed one left running. */
+	ledger?: RunLedger;
 }
 
 export async function runDeclared(declared: DeclaredCommand, options: DeclaredOptions): Promise<DeclaredRun> {
 	const job: PlannedJob = { label: declared.label, stage: "setup", kind: declared.kind, exitDecides: true, commands: [declared.command], timeout: options.timeoutS };
 	const report = await runPlan(
 		{ phases: [[job]], failFast: true },
-		{ root: options.cwd, env: options.env, logDir: options.logDir, signal: options.signal, ...(options.onEvent ? { onEvent: options.onEvent } : {}) },
+		{ root: options.cwd, env: options.env, logDir: options.logDir, signal: options.signal, ...(options.onEvent ? { onEvent: options.onEvent } : {}), ...(options.ledger ? { ledger: options.ledger } : {}) },
 	);
 	const run = report.runs[0];
 	return {

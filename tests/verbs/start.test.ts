@@ -47,8 +47,8 @@ function loggingConfig(log: string, options: { failStep?: boolean; failCreate?: 
 		`[worktree.resources.${name}]\ncreate = "${options.failCreate === name ? "echo create-fails; exit 3" : `echo create ${name} @db@ >> ${log}`}"\ndestroy = "echo destroy ${name} >> ${log}"\n`;
 	return [
 		'[jobs]\ntest = "true"\n',
-		"[worktree]\ninherit_env = [\"START_TEST_INHERITED\"]\n",
-		`[worktree.setup]\nsteps = ["echo $DISCERN_WORKTREE_PORT > port.txt", "echo $DISCERN_WORKTREE_ID:$START_TEST_INHERITED:$FROM_ENV_FILE > env.txt"${options.failStep ? ', "echo broken step; exit 7"' : ""}]\n`,
+		"[worktree]\ninherit_env = [\"START_TEST_INHERITED\", \"FROM_ENV_FILE\"]\n",
+		`[worktree.setup]\nsteps = ["echo $DISCERN_WORKTREE_PORT > port.txt", "echo $DISCERN_WORKTREE_ID:$START_TEST_INHERITED:$FROM_ENV_FILE:$API_KEY > env.txt"${options.failStep ? ', "echo broken step; exit 7"' : ""}]\n`,
 		resource("db"),
 		resource("cache"),
 	].join("\n");
@@ -81,7 +81,7 @@ describe("start", () => {
 	test("success: worktree on its branch, task.json, ledger, env values reach the setup steps", async () => {
 		const log = join(await tempDir(), "log");
 		const r = await repo(loggingConfig(log));
-		await writeFile(join(r.root, ".env"), "FROM_ENV_FILE=dotenv-value\n");
+		await writeFile(join(r.root, ".env"), "FROM_ENV_FILE=dotenv-value\nAPI_KEY=secret-not-listed\n");
 		const result = await invokeVerb("start", r.ctx({ env: { PATH: process.env.PATH, START_TEST_INHERITED: "inherited" } }), { title: "Fix the login", brief: "Details." });
 		expect(result.ok).toBe(true);
 		v.parse(startVerb.envelope, result);
@@ -91,8 +91,9 @@ describe("start", () => {
 		expect(data.branch).toBe(`agent/${data.id}`);
 		expect((await runIn(data.path, ["rev-parse", "--abbrev-ref", "HEAD"])).trim()).toBe(data.branch);
 		expect((await readFile(join(data.path, "port.txt"), "utf8")).trim()).toBe(String(worktreePort(data.id)));
-		expect((await readFile(join(data.path, "env.txt"), "utf8")).trim()).toBe(`${data.id}:inherited:dotenv-value`);
-		expect(await readFile(join(data.path, ".env"), "utf8")).toBe("FROM_ENV_FILE=dotenv-value\n");
+		// Only the names inherit_env lists reach the commands: API_KEY in .env does not.
+		expect((await readFile(join(data.path, "env.txt"), "utf8")).trim()).toBe(`${data.id}:inherited:dotenv-value:`);
+		expect(await readFile(join(data.path, ".env"), "utf8")).toBe("FROM_ENV_FILE=dotenv-value\nAPI_KEY=secret-not-listed\n");
 		const gitDir = (await runIn(data.path, ["rev-parse", "--path-format=absolute", "--git-dir"])).trim();
 		const task = await readTask(gitDir);
 		expect(task).toMatchObject({ version: 1, id: data.id, title: "Fix the login", brief: "Details.", branch: data.branch, base: data.base, from: "main", created_by: "discern" });
