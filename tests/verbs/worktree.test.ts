@@ -347,3 +347,15 @@ describe("worktree drop: nothing destroyed before the removal is sure, work save
 		expect(await readFile(log, "utf8")).toBe("destroy ghost-a1b2c3:17302:\n");
 	});
 });
+
+describe("worktree prune: a fresh worktree has not landed", () => {
+	test("a clean worktree discern started with nothing committed is kept, with its reason", async () => {
+		const r = await repo();
+		await worktree(r, "fresh", { task: true });
+		const result = await invokeVerb("worktree prune", ctxAt(r), { yes: true });
+		const data = dataOf<WorktreePruneData>(result);
+		expect(data.removed).toEqual([]);
+		expect(data.skipped.find((entry) => entry.branch === "agent/fresh")?.reason).toContain("nothing committed");
+		expect((await r.git("worktree", "list")).split("\n").filter(Boolean)).toHaveLength(2);
+	});
+});
