@@ -32,7 +32,7 @@ export interface DeclaredOptions {
 	/** Seconds; 0 = unbounded. */
 	timeoutS: number;
 	onEvent?: (event: ProgressEvent) => void;
-	/** Told each command's leader as it starts (a caller records it, to know later whether it still runs). */
+	/** Where the run's processes are recorded (gate/leftovers.ts): a later discern stops what a killed one left running, and a caller knows whether a command still runs. */
 	ledger?: RunLedger;
 }
 

@@ -7,6 +7,7 @@ import { readWorkingState } from "../git/repository.ts";
 import type { Trunk } from "../git/trunk.ts";
 import { aheadBehindOf, commitTimes, type ListedWorktree, listWorktrees } from "../git/worktrees.ts";
 import { readTask, type TaskRecord } from "./task.ts";
+import { git } from "../git/run.ts";
 
 /** One worktree of the fleet, as `worktree list` and the main checkout's `status` report it. */
 export interface FleetWorktree {
@@ -35,6 +36,12 @@ export interface FleetWorktree {
 	problem: string | null;
 	/** Locked with `git worktree lock`: git itself keeps it. */
 	locked: boolean;
+	/**
+	 * Its work has landed: it has commits beyond the task's base and the trunk
+	 * holds them all. False for a fresh worktree with nothing committed yet;
+	 * null when discern cannot tell (no task record, git could not count).
+	 */
+	landed: boolean | null;
 }
 
 /** How many worktrees are read at once: each costs a few processes. */
@@ -73,6 +80,7 @@ async function readOne(root: string, worktree: ListedWorktree, trunk: Trunk): Pr
 		trunk.exists && trunk.name && worktree.head ? distance(root, trunk, worktree.head) : null,
 	]);
 	const head = working ? working.head : worktree.head;
+	const landed = await hasLanded(root, task, head, counts?.ahead ?? null);
 	const branch = working ? working.branch : worktree.branch;
 	const clean = working ? working.changes.length === 0 : null;
 	return {
@@ -99,7 +107,17 @@ async function readOne(root: string, worktree: ListedWorktree, trunk: Trunk): Pr
 		last_activity: lastRun?.time ?? null,
 		problem,
 		locked: worktree.locked,
+		landed,
 	};
+}
+
+/** Landed: the trunk holds the tip (ahead 0) and the tip is beyond the task's base (at least one commit was made). */
+export async function hasLanded(root: string, task: TaskRecord | null, head: string | null, ahead: number | null): Promise<boolean | null> {
+	if (!task || !head || ahead === null) return null;
+	if (ahead > 0 || head === task.base) return false;
+	const beyond = await git(["rev-list", "--count", `${task.base}..${head}`, "--"], root);
+	const count = beyond.exitCode === 0 ? Number(beyond.stdout.trim()) : Number.NaN;
+	return Number.isNaN(count) ? null : count > 0;
 }
 
 async function distance(root: string, trunk: Trunk, head: string): Promise<{ ahead: number; behind: number } | null> {

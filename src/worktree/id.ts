@@ -24,6 +24,8 @@ export const randomTail: TailSource = () => randomBytes(3).toString("hex");
 export function slugify(text: string, max = SLUG_MAX): string {
 	const slug = text
 		.normalize("NFKD")
+		// Accents come apart into a letter and combining marks: the marks go, the letter stays (Ü → u, not u-).
+		.replace(/\p{M}+/gu, "")
 		.toLowerCase()
 		.replace(/[^a-z0-9]+/g, "-")
 		.replace(/^-+|-+$/g, "");

@@ -16,6 +16,11 @@ export const WorktreeItem = v.strictObject({
 	proof: v.pipe(v.picklist(PROOF_STATES), v.description("Its Proof, judged as `status` judges one checkout.")),
 	last_activity: v.pipe(v.nullable(v.string()), v.description("Latest of its HEAD commit's time and its last gate run (ISO 8601).")),
 	problem: v.pipe(v.nullable(v.string()), v.description("Why its folder cannot be read; null when it can.")),
+	locked: v.pipe(v.boolean(), v.description("Locked with `git worktree lock`: git keeps it, and drop and prune leave it.")),
+	landed: v.pipe(
+		v.nullable(v.boolean()),
+		v.description("Its work has landed: commits beyond where the task started, all on the trunk. False for a fresh worktree with nothing committed; null when unknown (not started by discern)."),
+	),
 });
 export type WorktreeItem = v.InferOutput<typeof WorktreeItem>;
 
@@ -33,5 +38,15 @@ export function toItem(worktree: FleetWorktree): WorktreeItem {
 		proof: worktree.proof.state,
 		last_activity: worktree.last_activity,
 		problem: worktree.problem,
+		locked: worktree.locked,
+		landed: worktree.landed,
 	};
 }
+
+/** A resource ledger whose worktree is gone (deleted by hand, pruned by git): its resources may still exist. */
+export const OrphanedLedger = v.strictObject({
+	id: v.string(),
+	path: v.pipe(v.string(), v.description("Where the worktree was.")),
+	resources: v.pipe(v.array(v.string()), v.description("Resources not yet destroyed; `worktree drop ID --force` destroys them.")),
+});
+export type OrphanedLedger = v.InferOutput<typeof OrphanedLedger>;

@@ -1,4 +1,4 @@
-import { readFile, rm } from "node:fs/promises";
+import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import * as v from "valibot";
 import { writeFileAtomic } from "../platform/files.ts";
@@ -27,11 +27,26 @@ export const LedgerEntry = v.object({
 });
 export type LedgerEntry = v.InferOutput<typeof LedgerEntry>;
 
+/**
+ * What the create commands' environment was built from (env.ts `EnvSpec`):
+ * names and paths only, never a value, so a destroy rebuilds the same
+ * environment. Absent in a ledger written before it was recorded.
+ */
+export const LedgerEnv = v.object({
+	main_root: v.string(),
+	env_files: v.array(v.string()),
+	inherit_env: v.array(v.string()),
+	id: v.string(),
+	port: v.number(),
+	dir: v.string(),
+});
+
 export const Ledger = v.object({
 	version: v.literal(1),
 	id: v.string(),
 	/** The worktree's absolute path. */
 	worktree: v.string(),
+	env: v.optional(LedgerEnv),
 	entries: v.array(LedgerEntry),
 });
 export type Ledger = v.InferOutput<typeof Ledger>;
@@ -65,4 +80,27 @@ export async function writeLedger(commonDir: string, ledger: Ledger): Promise<vo
 
 export async function removeLedger(commonDir: string, id: string): Promise<void> {
 	await rm(ledgerPath(commonDir, id), { force: true });
+}
+
+/** Every ledger in the common dir (ids only): what `worktree list` and `status` compare with the worktrees that exist. */
+export async function ledgerIds(commonDir: string): Promise<string[]> {
+	const names = await readdir(join(commonDir, "discern", "resources")).catch(() => [] as string[]);
+	return names.filter((name) => name.endsWith(".json")).map((name) => name.slice(0, -".json".length)).filter(isWorktreeId).sort();
+}
+
+/**
+ * Ledgers whose worktree is gone: no listed worktree has the id, or the one
+ * that has it lost its folder. An unreadable ledger is reported too (its
+ * resources are unknown, not absent).
+ */
+export async function orphanedLedgers(commonDir: string, worktrees: readonly { id: string | null; problem: string | null }[]): Promise<{ id: string; path: string; resources: string[] }[]> {
+	const alive = new Set(worktrees.filter((worktree) => !worktree.problem?.startsWith("its folder is gone")).flatMap((worktree) => (worktree.id ? [worktree.id] : [])));
+	const out: { id: string; path: string; resources: string[] }[] = [];
+	for (const id of await ledgerIds(commonDir)) {
+		if (alive.has(id)) continue;
+		const ledger = await readLedger(commonDir, id).catch(() => null);
+		if (ledger && ledger.entries.every((entry) => entry.state === "destroyed")) continue;
+		out.push({ id, path: ledger?.worktree ?? "", resources: ledger ? ledger.entries.filter((entry) => entry.state !== "destroyed").map((entry) => entry.name) : ["(ledger unreadable)"] });
+	}
+	return out;
 }

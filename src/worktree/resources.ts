@@ -3,6 +3,7 @@ import type { RunLedger } from "../gate/runner.ts";
 import { newRunDir } from "../gate/state.ts";
 import { clip } from "../text/clip.ts";
 import { runDeclared } from "./declared.ts";
+import { EnvFileRefused, type ProcessEnv, worktreeCommandEnv } from "./env.ts";
 import { type Ledger, type LedgerEntry, readLedger, removeLedger, writeLedger } from "./ledger.ts";
 
 /** How long one destroy command may run: a hung `dropdb` must not hang a rollback or an accept forever. */
@@ -15,7 +16,11 @@ export interface DestroyOutcome {
 }
 
 /**
- * Destroy a worktree's resources, last created first, recording each
+ * Destroy a worktree's resources, last created first, each `destroy` with
+ * the environment its `create` had: rebuilt (env.ts `worktreeCommandEnv`)
+ * from what the ledger recorded and `env`, discern's own environment (the
+ * caller's `ctx.env`, as it is: no worktree values need adding). This is
+ * the one way to destroy them, for every caller. recording each
  * outcome in the ledger; the ledger goes once everything is destroyed.
  * Every entry not yet destroyed is attempted: `created`, `creating` (its
  * create may have run in part) and `failed` (an earlier create or destroy
@@ -24,7 +29,7 @@ export interface DestroyOutcome {
 export async function destroyResources(
 	commonDir: string,
 	id: string,
-	options: { cwd: string; env: Record<string, string>; signal: AbortSignal; ledger?: RunLedger },
+	options: { cwd: string; env: ProcessEnv; signal: AbortSignal; ledger?: RunLedger },
 ): Promise<DestroyOutcome> {
 	const detailed = await destroyResourcesDetailed(commonDir, id, options);
 	return { ok: detailed.ok, destroyed: detailed.destroyed, failed: detailed.failed };
@@ -34,7 +39,7 @@ export async function destroyResources(
 export async function destroyResourcesDetailed(
 	commonDir: string,
 	id: string,
-	options: { cwd: string; env: Record<string, string>; signal: AbortSignal; timeoutS?: number; ledger?: RunLedger },
+	options: { cwd: string; env: ProcessEnv; signal: AbortSignal; timeoutS?: number; ledger?: RunLedger },
 ): Promise<DestroyOutcome & { steps: Step[]; diagnostics: Diagnostic[] }> {
 	const outcome = { ok: true, destroyed: [] as string[], failed: [] as { name: string; message: string }[], steps: [] as Step[], diagnostics: [] as Diagnostic[] };
 	let ledger: Ledger | null;
@@ -45,6 +50,13 @@ export async function destroyResourcesDetailed(
 		return { ...outcome, ok: false, failed: [{ name: "(ledger)", message: clip(message, 500) }] };
 	}
 	if (!ledger) return outcome;
+	let env: Record<string, string>;
+	try {
+		env = ledger.env ? (await worktreeCommandEnv(options.env, ledger.env)).env : legacyEnv(options.env, ledger.id, ledger.worktree);
+	} catch (error) {
+		if (!(error instanceof EnvFileRefused)) throw error;
+		return { ...outcome, ok: false, failed: [{ name: "(env)", message: clip(error.message, 500) }] };
+	}
 	const logDir = await newRunDir(commonDir, `destroy-${id}`);
 	const record = async (entry: LedgerEntry, state: LedgerEntry["state"]) => {
 		entry.state = state;
@@ -54,7 +66,7 @@ export async function destroyResourcesDetailed(
 		if (entry.state === "destroyed") continue;
 		const run = await runDeclared(
 			{ label: `destroy ${entry.name}`, kind: "resource", command: entry.destroy },
-			{ cwd: options.cwd, env: options.env, signal: options.signal, logDir, timeoutS: options.timeoutS ?? DESTROY_TIMEOUT_S, ...(options.ledger ? { ledger: options.ledger } : {}) },
+			{ cwd: options.cwd, env, signal: options.signal, logDir, timeoutS: options.timeoutS ?? DESTROY_TIMEOUT_S, ...(options.ledger ? { ledger: options.ledger } : {}) },
 		);
 		if (run.step) outcome.steps.push(run.step);
 		outcome.diagnostics.push(...run.diagnostics);
@@ -71,4 +83,11 @@ export async function destroyResourcesDetailed(
 	outcome.ok = outcome.failed.length === 0;
 	if (outcome.ok) await removeLedger(commonDir, id);
 	return outcome;
+}
+
+/** A ledger from before the environment was recorded: discern's own environment and the id. */
+function legacyEnv(processEnv: ProcessEnv, id: string, dir: string): Record<string, string> {
+	const env: Record<string, string> = {};
+	for (const [key, value] of Object.entries(processEnv)) if (value !== undefined) env[key] = value;
+	return { ...env, DISCERN_ROOT: dir, DISCERN_WORKTREE_ID: id };
 }

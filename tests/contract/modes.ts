@@ -88,6 +88,8 @@ async function withWorktree(name: string, options: { commits?: number; landed?: 
 	const made = await repo({ config: BASIC_CONFIG });
 	const path = `${made.root}.wt/${name}`;
 	cleanup.push(`${made.root}.wt`);
+	// The commit the branch starts from, as `start` records it (a fresh branch has not landed).
+	const base = (await made.git("rev-parse", "HEAD")).trim();
 	await made.git("worktree", "add", "-q", "-b", `agent/${name}`, path);
 	const inside = (...args: string[]) => runGit(path, args);
 	for (let i = 0; i < (options.commits ?? 0); i++) {
@@ -100,7 +102,7 @@ async function withWorktree(name: string, options: { commits?: number; landed?: 
 	const gitDir = join(made.root, ".git", "worktrees", name);
 	await mkdir(join(gitDir, "discern"), { recursive: true });
 	const id = `${name}-a1b2c3`;
-	await writeFile(join(gitDir, "discern", "task.json"), JSON.stringify({ version: 1, id, title: name, brief: "b", branch: `agent/${name}`, base: "main", from: "main", created_at: "2026-01-01T00:00:00Z", created_by: "discern" }));
+	await writeFile(join(gitDir, "discern", "task.json"), JSON.stringify({ version: 1, id, title: name, brief: "b", branch: `agent/${name}`, base, from: "main", created_at: "2026-01-01T00:00:00Z", created_by: "discern" }));
 	if (options.ledger) {
 		await mkdir(join(made.root, ".git", "discern", "resources"), { recursive: true });
 		const destroy = options.ledger === "ok" ? "true" : "exit 3";

@@ -171,3 +171,18 @@ async function waitForLock(path: string): Promise<void> {
 	}
 	throw new Error("the gate never took the lock");
 }
+
+describe("config set never trades one problem for another", () => {
+	test("an edit that fixes one problem and introduces another is refused, naming the new one", async () => {
+		const r = await repo();
+		const text = '[jobs]\ntest = { run = "x", timeout = "5", report = 5 }\n[gate]\ntimeout = "5"\n';
+		await Bun.write(`${r.root}/discern.toml`, text);
+		// Two old problems go, one new one (a misspelt key) comes: fewer, but not a repair.
+		const result = await setConfig(r.ctx(), { key: "jobs.test", value: '{ run = "x", timeot = 5 }' });
+		expect(result.ok ? "" : result.error).toBe("invalid_arguments");
+		expect(result.message).toContain("timeot");
+		expect(await Bun.file(`${r.root}/discern.toml`).text()).toBe(text);
+		// A real repair (one old problem gone, nothing new) is written.
+		expect((await setConfig(r.ctx(), { key: "gate.timeout", value: "5" })).ok).toBe(true);
+	});
+});

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { readdir, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import * as v from "valibot";
 import { startVerb } from "../../src/verbs/start/verb.ts";
@@ -47,8 +47,8 @@ function loggingConfig(log: string, options: { failStep?: boolean; failCreate?: 
 		`[worktree.resources.${name}]\ncreate = "${options.failCreate === name ? "echo create-fails; exit 3" : `echo create ${name} @db@ >> ${log}`}"\ndestroy = "echo destroy ${name} >> ${log}"\n`;
 	return [
 		'[jobs]\ntest = "true"\n',
-		"[worktree]\ninherit_env = [\"START_TEST_INHERITED\"]\n",
-		`[worktree.setup]\nsteps = ["echo $DISCERN_WORKTREE_PORT > port.txt", "echo $DISCERN_WORKTREE_ID:$START_TEST_INHERITED:$FROM_ENV_FILE > env.txt"${options.failStep ? ', "echo broken step; exit 7"' : ""}]\n`,
+		"[worktree]\ninherit_env = [\"START_TEST_INHERITED\", \"FROM_ENV_FILE\"]\n",
+		`[worktree.setup]\nsteps = ["echo $DISCERN_WORKTREE_PORT > port.txt", "echo $DISCERN_WORKTREE_ID:$START_TEST_INHERITED:$FROM_ENV_FILE:$API_KEY > env.txt"${options.failStep ? ', "echo broken step; exit 7"' : ""}]\n`,
 		resource("db"),
 		resource("cache"),
 	].join("\n");
@@ -81,7 +81,7 @@ describe("start", () => {
 	test("success: worktree on its branch, task.json, ledger, env values reach the setup steps", async () => {
 		const log = join(await tempDir(), "log");
 		const r = await repo(loggingConfig(log));
-		await writeFile(join(r.root, ".env"), "FROM_ENV_FILE=dotenv-value\n");
+		await writeFile(join(r.root, ".env"), "FROM_ENV_FILE=dotenv-value\nAPI_KEY=secret-not-listed\n");
 		const result = await invokeVerb("start", r.ctx({ env: { PATH: process.env.PATH, START_TEST_INHERITED: "inherited" } }), { title: "Fix the login", brief: "Details." });
 		expect(result.ok).toBe(true);
 		v.parse(startVerb.envelope, result);
@@ -91,8 +91,9 @@ describe("start", () => {
 		expect(data.branch).toBe(`agent/${data.id}`);
 		expect((await runIn(data.path, ["rev-parse", "--abbrev-ref", "HEAD"])).trim()).toBe(data.branch);
 		expect((await readFile(join(data.path, "port.txt"), "utf8")).trim()).toBe(String(worktreePort(data.id)));
-		expect((await readFile(join(data.path, "env.txt"), "utf8")).trim()).toBe(`${data.id}:inherited:dotenv-value`);
-		expect(await readFile(join(data.path, ".env"), "utf8")).toBe("FROM_ENV_FILE=dotenv-value\n");
+		// Only the names inherit_env lists reach the commands: API_KEY in .env does not.
+		expect((await readFile(join(data.path, "env.txt"), "utf8")).trim()).toBe(`${data.id}:inherited:dotenv-value:`);
+		expect(await readFile(join(data.path, ".env"), "utf8")).toBe("FROM_ENV_FILE=dotenv-value\nAPI_KEY=secret-not-listed\n");
 		const gitDir = (await runIn(data.path, ["rev-parse", "--path-format=absolute", "--git-dir"])).trim();
 		const task = await readTask(gitDir);
 		expect(task).toMatchObject({ version: 1, id: data.id, title: "Fix the login", brief: "Details.", branch: data.branch, base: data.base, from: "main", created_by: "discern" });
@@ -216,6 +217,73 @@ describe("start", () => {
 			const names = await readdir(dir);
 			expect(names.filter((name) => name.startsWith("pwned") || name === "x")).toEqual([]);
 		}
+	});
+});
+
+describe("start: one environment, honest rollbacks, a sane root", () => {
+	test("a destroy run by `worktree drop` sees the create's env values (inherit_env from the env files, id, port)", async () => {
+		const log = join(await tempDir(), "log");
+		const r = await repo(`[jobs]\ntest = "true"\n[worktree]\ninherit_env = ["DB_HOST"]\n[worktree.resources.db]\ncreate = "echo create $DB_HOST:$DISCERN_WORKTREE_PORT:$API_KEY >> ${log}"\ndestroy = "echo destroy $DB_HOST:$DISCERN_WORKTREE_PORT:$API_KEY >> ${log}"\n`);
+		await writeFile(join(r.root, ".env"), "DB_HOST=from-env-file\nAPI_KEY=secret\n");
+		const started = await start(r.ctx({ env: { PATH: process.env.PATH, DB_HOST: "from-process" } }), { name: "envs" }, fixedTail("e0e0e0"));
+		expect(started.ok).toBe(true);
+		const ledger = await readLedger(join(r.root, ".git"), "envs-e0e0e0");
+		expect(ledger?.env).toMatchObject({ inherit_env: ["DB_HOST"], env_files: [".env", ".env.local"], port: worktreePort("envs-e0e0e0") });
+		expect(JSON.stringify(ledger)).not.toContain("secret");
+		const dropped = await invokeVerb("worktree drop", r.ctx({ env: { PATH: process.env.PATH } }), { id: "envs-e0e0e0", force: true });
+		expect(dropped.ok).toBe(true);
+		const port = worktreePort("envs-e0e0e0");
+		expect(await lines(log)).toEqual([`create from-env-file:${port}:`, `destroy from-env-file:${port}:`]);
+	});
+
+	test("a root through a symlink, nested folders: a failed start removes the worktree, the branch and every folder it made", async () => {
+		const outside = await tempDir();
+		const r = await repo('[jobs]\ntest = "true"\n[worktree]\nroot = "../link/a/b/c"\n[worktree.setup]\nsteps = ["exit 4"]\n');
+		await symlink(outside, join(dirname(r.root), "link"));
+		made.push(join(dirname(r.root), "link"));
+		const result = await start(r.ctx(), { name: "nest" }, fixedTail("abab12"));
+		expect(result.ok ? null : result.error).toBe("gate_failed");
+		expect((result.data as StartData).path).toBe(join(await realpath(outside), "a", "b", "c", "nest-abab12"));
+		expect((result.data as StartData).left_behind).toEqual([]);
+		expect(await readdir(outside)).toEqual([]);
+		expect(await branches(r)).toEqual(["main"]);
+		expect(await worktrees(r)).toBe(1);
+	});
+
+	test("a root inside the main checkout or at / is refused before anything is created", async () => {
+		for (const root of ["wt", ".", "/"]) {
+			const r = await repo(`[worktree]\nroot = "${root}"\n`);
+			const result = await start(r.ctx(), { name: "in" }, fixedTail("cdcd12"));
+			expect(result.ok ? null : result.error).toBe("invalid_config");
+			expect(await branches(r)).toEqual(["main"]);
+		}
+	});
+
+	test("an interrupt between steps rolls back and says interrupted", async () => {
+		const r = await repo('[jobs]\ntest = "true"\n[worktree.setup]\nsteps = ["true", "true"]\n');
+		const controller = new AbortController();
+		// The first step's start event: abort right then; the start must not report success.
+		const result = await start(r.ctx({ signal: controller.signal, progress: () => controller.abort() }), { name: "sig" }, fixedTail("5151a5"));
+		expect(result.ok ? null : result.error).toBe("interrupted");
+		expect(await branches(r)).toEqual(["main"]);
+		expect(await worktrees(r)).toBe(1);
+	});
+
+	test("git's refusal is write_denied with git's own line; unicode names keep their letters", async () => {
+		const r = await repo('[jobs]\ntest = "true"\n');
+		// A file where the worktrees' parent folder should be: git worktree add cannot create it.
+		await writeFile(`${r.root}.worktrees`, "in the way");
+		const result = await start(r.ctx(), { name: "x" }, fixedTail("777777"));
+		expect(result.ok ? null : result.error).toBe("invalid_config");
+		await rm(`${r.root}.worktrees`);
+		expect(slugify("Ünïcödé")).toBe("unicode");
+		const locked = await repo('[jobs]\ntest = "true"\n');
+		// A file where the branch's ref folder goes: git cannot create the branch.
+		await writeFile(join(locked.root, ".git", "refs", "heads", "agent"), "in the way");
+		const denied = await start(locked.ctx(), { name: "y" }, fixedTail("888888"));
+		expect(denied.ok ? null : denied.error).toBe("write_denied");
+		expect(denied.message).toMatch(/git worktree add failed: (fatal|error):/);
+		expect(denied.ok ? "" : denied.hints.join(" ")).not.toContain("Read the diagnostics");
 	});
 });
 

@@ -133,16 +133,17 @@ describe("status", () => {
 describe("status and the fleet", () => {
 	async function linked(r: TestRepo, name: string, options: { commits?: number; task?: boolean } = {}): Promise<string> {
 		const path = `${r.root}.wt/${name}`;
+		const base = (await r.git("rev-parse", "HEAD")).trim();
 		await r.git("worktree", "add", "-q", "-b", `agent/${name}`, path);
 		for (let i = 0; i < (options.commits ?? 0); i++) {
-			await Bun.write(`${path}/f${i}.txt`, String(i));
+			await Bun.write(`${path}/${name}-${i}.txt`, String(i));
 			await runGit(path, ["add", "-A"]);
 			await runGit(path, ["commit", "-q", "-m", `w${i}`]);
 		}
 		if (options.task) {
 			await Bun.write(
 				`${r.root}/.git/worktrees/${name}/discern/task.json`,
-				JSON.stringify({ version: 1, id: `${name}-a1b2c3`, title: `Title ${name}`, brief: `Brief ${name}`, branch: `agent/${name}`, base: "main", from: "main", created_at: "2026-01-01T00:00:00Z", created_by: "discern" }),
+				JSON.stringify({ version: 1, id: `${name}-a1b2c3`, title: `Title ${name}`, brief: `Brief ${name}`, branch: `agent/${name}`, base, from: "main", created_at: "2026-01-01T00:00:00Z", created_by: "discern" }),
 			);
 		}
 		return path;
@@ -174,10 +175,11 @@ describe("status and the fleet", () => {
 	test("next: proven work awaiting landing is reviewed first; landed worktrees discern started are pruned", async () => {
 		const r = await repo({ config: BASIC_CONFIG });
 		made.push({ ...r, remove: () => rm(`${r.root}.wt`, { recursive: true, force: true }) });
+		const landed = await linked(r, "landed", { task: true, commits: 1 });
+		await r.git("merge", "-q", "--ff-only", "agent/landed");
+		expect(landed).toBeString();
 		const proven = await linked(r, "proven", { commits: 1, task: true });
 		expect((await invokeVerb("done", r.ctx({ cwd: proven }))).ok).toBe(true);
-		const landed = await linked(r, "landed", { task: true });
-		expect(landed).toBeString();
 		const first = await statusOf(r);
 		expect(first.worktrees?.find((w) => w.branch === "agent/proven")?.proof).toBe("honored");
 		expect(first.next.action).toBe(`review worktree proven-a1b2c3 at ${proven}; to land it, discern accept --target proven-a1b2c3`);
@@ -185,6 +187,12 @@ describe("status and the fleet", () => {
 		await r.git("worktree", "remove", "--force", proven);
 		const second = await statusOf(r);
 		expect(second.next.action).toBe("discern worktree prune");
+		// A fresh worktree (nothing committed beyond its base) has not landed: it is never offered for pruning.
+		await r.git("worktree", "remove", "--force", landed);
+		await linked(r, "fresh", { task: true });
+		const third = await statusOf(r);
+		expect(third.worktrees?.find((w) => w.branch === "agent/fresh")?.landed).toBe(false);
+		expect(third.next.action).not.toBe("discern worktree prune");
 	});
 });
 

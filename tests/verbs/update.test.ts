@@ -6,6 +6,8 @@ import { BASIC_CONFIG, testContext } from "../helpers/repo.ts";
 import { invokeVerb } from "../helpers/invoke.ts";
 import { makeWorktreeRepo, type WorktreeRepo } from "../helpers/worktree.ts";
 import type { UpdateData } from "../../src/verbs/update/schema.ts";
+import { overwrittenFiles } from "../../src/verbs/update/update.ts";
+import { worktreePort } from "../../src/worktree/id.ts";
 
 const made: string[] = [];
 afterAll(async () => {
@@ -84,5 +86,60 @@ describe("update", () => {
 		expect(main.ok ? "" : main.error).toBe("not_in_worktree");
 		const dashed = await invokeVerb("update", testContext(repo.wt), { from: "--upload-pack=touch /tmp/pwned" });
 		expect(dashed.ok ? "" : dashed.error).toBe("unknown_target");
+	});
+});
+
+describe("update: untracked and ignored files, a rewritten trunk, ensure's env", () => {
+	test("refuses (nothing changed) when the merge would add a path where an ignored file sits", async () => {
+		const repo = await fixture(`${BASIC_CONFIG}\n[worktree.setup]\nensure = ["true"]\n`);
+		await repo.wtWrite(".gitignore", ".env\n*.local\n");
+		await repo.wtCommit("ignore");
+		await repo.wtWrite(".env", "SECRET=mine\n");
+		await repo.wtWrite("conf/app.local", "mine");
+		await repo.write(".env", "SECRET=theirs\n");
+		await repo.write("conf/app.local/inner", "x");
+		await repo.commitAll("trunk adds .env");
+		const head = await repo.wtGit("rev-parse", "HEAD");
+		const result = await invokeVerb("update", testContext(repo.wt));
+		expect(result).toMatchObject({ ok: false, error: "dirty_worktree" });
+		expect(result.message).toContain(".env");
+		expect(result.message).toContain("conf/app.local");
+		expect(await readFile(join(repo.wt, ".env"), "utf8")).toBe("SECRET=mine\n");
+		expect(await readFile(join(repo.wt, "conf/app.local"), "utf8")).toBe("mine");
+		expect(await repo.wtGit("rev-parse", "HEAD")).toBe(head);
+	});
+
+	test("a trunk rewritten under the task (its base no longer on it) is refused", async () => {
+		const repo = await makeWorktreeRepo({ config: BASIC_CONFIG, id: "x-a1b2c3" });
+		made.push(...repo.cleanupDirs);
+		const gitDir = (await repo.wtGit("rev-parse", "--path-format=absolute", "--git-dir")).trim();
+		const base = (await repo.git("rev-parse", "main")).trim();
+		const task = JSON.parse(await readFile(join(gitDir, "discern", "task.json"), "utf8"));
+		await Bun.write(join(gitDir, "discern", "task.json"), JSON.stringify({ ...task, base }));
+		await repo.wtWrite("mine.txt", "x");
+		await repo.wtCommit("mine");
+		await repo.git("checkout", "-q", "--orphan", "rewritten");
+		await repo.write("other.txt", "y");
+		await repo.commitAll("new history");
+		await repo.git("branch", "-M", "rewritten", "main");
+		const result = await invokeVerb("update", testContext(repo.wt));
+		expect(result).toMatchObject({ ok: false, error: "conflict" });
+		expect(result.message).toContain("rewritten");
+	});
+
+	test("setup.ensure after a merge gets the worktree's env: inherit_env from the main checkout's env files and the port, not other env-file keys", async () => {
+		const repo = await makeWorktreeRepo({ config: `${BASIC_CONFIG}\n[worktree]\ninherit_env = ["DB_HOST"]\n[worktree.setup]\nensure = ["echo $DB_HOST:$DISCERN_WORKTREE_PORT:$API_KEY > ensure.out"]\n`, id: "x-a1b2c3" });
+		made.push(...repo.cleanupDirs);
+		await repo.write(".gitignore", "ensure.out\n.env\n");
+		await repo.commitAll("ignore");
+		await Bun.write(join(repo.root, ".env"), "DB_HOST=db.local\nAPI_KEY=secret\n");
+		const result = await invokeVerb("update", testContext(repo.wt));
+		expect(result.ok).toBe(true);
+		expect((await readFile(join(repo.wt, "ensure.out"), "utf8")).trim()).toBe(`db.local:${worktreePort("x-a1b2c3")}:`);
+	});
+
+	test("git's 'would be overwritten' list is named", () => {
+		const output = "error: The following untracked working tree files would be overwritten by merge:\n\ta.txt\n\tdir/b.txt\nPlease move or remove them before you merge.\nAborting\n";
+		expect(overwrittenFiles(output)).toEqual(["a.txt", "dir/b.txt"]);
 	});
 });

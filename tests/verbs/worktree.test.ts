@@ -20,6 +20,8 @@ async function repo(): Promise<TestRepo> {
 /** A linked worktree on a new branch, optionally with the task record `start` would write. */
 async function worktree(r: TestRepo, name: string, options: { task?: boolean | Record<string, unknown>; commits?: number } = {}): Promise<string> {
 	const path = join(`${r.root}.wt`, name);
+	// The commit the branch starts from, as `start` records it.
+	const base = (await r.git("rev-parse", "HEAD")).trim();
 	await r.git("worktree", "add", "-q", "-b", `agent/${name}`, path);
 	for (let i = 0; i < (options.commits ?? 0); i++) {
 		await writeFile(join(path, `${name}-${i}.txt`), String(i));
@@ -29,7 +31,7 @@ async function worktree(r: TestRepo, name: string, options: { task?: boolean | R
 	if (options.task) {
 		const gitDir = (await runGit(path, ["rev-parse", "--path-format=absolute", "--git-dir"])).trim();
 		await mkdir(join(gitDir, "discern"), { recursive: true });
-		const record = { version: 1, id: `${name}-a1b2c3`, title: `Task ${name}`, brief: "do it", branch: `agent/${name}`, base: "main", from: "main", created_at: "2026-01-01T00:00:00Z", created_by: "discern" };
+		const record = { version: 1, id: `${name}-a1b2c3`, title: `Task ${name}`, brief: "do it", branch: `agent/${name}`, base, from: "main", created_at: "2026-01-01T00:00:00Z", created_by: "discern" };
 		await writeFile(join(gitDir, "discern", "task.json"), JSON.stringify({ ...record, ...(typeof options.task === "object" ? options.task : {}) }));
 	}
 	return path;
@@ -241,5 +243,119 @@ describe("worktree teardown", () => {
 		await writeFile(flag, "");
 		expect((await invokeVerb("worktree teardown", r.ctx({ cwd: path }), {})).ok).toBe(true);
 		expect(await readFile(log, "utf8")).toBe("easy\nstubborn\n");
+	});
+});
+
+describe("worktree drop: nothing destroyed before the removal is sure, work saved, gone folders", () => {
+	/** A ledger whose destroy writes what it saw to `log`. */
+	async function ledger(r: TestRepo, id: string, path: string, log: string, env?: Record<string, unknown>) {
+		const dir = join(r.root, ".git", "discern", "resources");
+		await mkdir(dir, { recursive: true });
+		const entry = { name: "db", create: "true", destroy: `echo "destroy $DISCERN_WORKTREE_ID:$DISCERN_WORKTREE_PORT:$DB_HOST" >> '${log}'`, state: "created" };
+		await writeFile(join(dir, `${id}.json`), JSON.stringify({ version: 1, id, worktree: path, ...(env ? { env } : {}), entries: [entry] }));
+	}
+
+	test("a git-locked worktree is refused before its resources are destroyed; list shows it locked", async () => {
+		const r = await repo();
+		const path = await worktree(r, "locked", { task: true });
+		const log = join(`${r.root}.wt`, "log");
+		await ledger(r, "locked-a1b2c3", path, log);
+		await r.git("worktree", "lock", path);
+		const result = await invokeVerb("worktree drop", ctxAt(r), { id: "locked-a1b2c3", force: true });
+		expect(result).toMatchObject({ ok: false, error: "write_denied" });
+		expect(result.message).toContain("locked");
+		expect(await Bun.file(log).exists()).toBe(false);
+		expect(await r.git("for-each-ref", "refs/discern")).toBe("");
+		const list = dataOf<WorktreeListData>(await invokeVerb("worktree list", ctxAt(r)));
+		expect(list.worktrees.find((w) => w.path === path)?.locked).toBe(true);
+	});
+
+	test("an id naming two worktrees is ambiguous; a prefix gets a did-you-mean", async () => {
+		const r = await repo();
+		await worktree(r, "one", { task: true });
+		// A second worktree whose branch is literally the first one's id.
+		await r.git("worktree", "add", "-q", "-b", "one-a1b2c3", `${r.root}.wt/other`);
+		const ambiguous = await invokeVerb("worktree drop", ctxAt(r), { id: "one-a1b2c3", force: true });
+		expect(ambiguous).toMatchObject({ ok: false, error: "invalid_arguments" });
+		expect(ambiguous.message).toContain(`${r.root}.wt/other`);
+		expect(ambiguous.message).toContain(`${r.root}.wt/one`);
+		const prefix = await invokeVerb("worktree drop", ctxAt(r), { id: "o" });
+		expect(prefix).toMatchObject({ ok: false, error: "unknown_target" });
+		expect(prefix.ok ? "" : prefix.hints.join(" ")).toContain("discern worktree drop one-a1b2c3");
+		expect((await r.git("worktree", "list")).split("\n").filter(Boolean)).toHaveLength(3);
+	});
+
+	test("--force saves uncommitted and untracked work as a -wip commit and counts the ignored files lost", async () => {
+		const r = await repo();
+		const path = await worktree(r, "wip", { task: true, commits: 1 });
+		await writeFile(join(path, ".gitignore"), "*.local\n");
+		await writeFile(join(path, "wip-0.txt"), "changed");
+		await writeFile(join(path, "new.txt"), "untracked");
+		await writeFile(join(path, "settings.local"), "ignored");
+		const result = await invokeVerb("worktree drop", ctxAt(r), { id: "wip-a1b2c3", force: true });
+		expect(result.ok).toBe(true);
+		const refs = (await r.git("for-each-ref", "--format=%(refname)", "refs/discern/recovery")).split("\n").filter(Boolean);
+		const wip = refs.find((name) => name.endsWith("-wip"));
+		expect(wip).toBeString();
+		expect(result.message).toContain(`git restore --source=${wip} -- .`);
+		expect(result.message).toContain("1 ignored file or folder");
+		expect(await r.git("show", `${wip}:wip-0.txt`)).toBe("changed");
+		expect(await r.git("show", `${wip}:new.txt`)).toBe("untracked");
+		expect((await runGit(r.root, ["ls-tree", "--name-only", wip ?? ""])).split("\n")).not.toContain("settings.local");
+	});
+
+	test("a branch checked out in another worktree is kept, and no restore hint is given", async () => {
+		const r = await repo();
+		const path = await worktree(r, "shared", { task: true });
+		await r.git("worktree", "add", "-q", "--force", `${r.root}.wt/twin`, "agent/shared");
+		const result = await invokeVerb("worktree drop", ctxAt(r), { id: path });
+		expect(result.ok).toBe(true);
+		expect(dataOf<WorktreeDropData>(result)).toMatchObject({ removed: true, branch_deleted: false });
+		expect(result.message).not.toContain("restore it with");
+		expect((await r.git("branch", "--list", "agent/shared")).trim()).toContain("agent/shared");
+	});
+
+	test("a folder deleted by hand: --force destroys its resources with the create's env, clears git's record, deletes the branch; list reports a gone worktree's ledger", async () => {
+		const r = await repo();
+		await writeFile(join(r.root, ".env"), "DB_HOST=db.example\nAPI_KEY=secret\n");
+		const path = await worktree(r, "lost", { task: true, commits: 1 });
+		const log = join(`${r.root}.wt`, "log");
+		await ledger(r, "lost-a1b2c3", path, log, { main_root: r.root, env_files: [".env"], inherit_env: ["DB_HOST"], id: "lost-a1b2c3", port: 17301, dir: path });
+		await rm(path, { recursive: true, force: true });
+		const listed = dataOf<WorktreeListData>(await invokeVerb("worktree list", ctxAt(r)));
+		expect(listed.orphaned_ledgers).toEqual([{ id: "lost-a1b2c3", path, resources: ["db"] }]);
+		const refused = await invokeVerb("worktree drop", ctxAt(r), { id: "lost-a1b2c3" });
+		expect(refused).toMatchObject({ ok: false, error: "dirty_worktree" });
+		expect(refused.ok ? "" : refused.hints.join(" ")).toContain("discern worktree drop lost-a1b2c3 --force");
+		const result = await invokeVerb("worktree drop", ctxAt(r), { id: "lost-a1b2c3", force: true });
+		expect(result.ok).toBe(true);
+		expect(await readFile(log, "utf8")).toBe("destroy lost-a1b2c3:17301:db.example\n");
+		expect(await r.git("branch", "--list", "agent/lost")).toBe("");
+		expect((await r.git("worktree", "list")).split("\n").filter(Boolean)).toHaveLength(1);
+		expect(dataOf<WorktreeListData>(await invokeVerb("worktree list", ctxAt(r))).orphaned_ledgers).toEqual([]);
+	});
+
+	test("a ledger whose worktree git no longer lists is destroyed by drop ID --force", async () => {
+		const r = await repo();
+		const log = join(`${r.root}.wt`, "log");
+		await mkdir(`${r.root}.wt`, { recursive: true });
+		await ledger(r, "ghost-a1b2c3", `${r.root}.wt/ghost`, log, { main_root: r.root, env_files: [], inherit_env: [], id: "ghost-a1b2c3", port: 17302, dir: `${r.root}.wt/ghost` });
+		const status = await invokeVerb("status", ctxAt(r));
+		expect((status.data as { orphaned_ledgers?: unknown[] }).orphaned_ledgers).toHaveLength(1);
+		expect(await invokeVerb("worktree drop", ctxAt(r), { id: "ghost-a1b2c3" })).toMatchObject({ ok: false, error: "provisioned_resources" });
+		expect((await invokeVerb("worktree drop", ctxAt(r), { id: "ghost-a1b2c3", force: true })).ok).toBe(true);
+		expect(await readFile(log, "utf8")).toBe("destroy ghost-a1b2c3:17302:\n");
+	});
+});
+
+describe("worktree prune: a fresh worktree has not landed", () => {
+	test("a clean worktree discern started with nothing committed is kept, with its reason", async () => {
+		const r = await repo();
+		await worktree(r, "fresh", { task: true });
+		const result = await invokeVerb("worktree prune", ctxAt(r), { yes: true });
+		const data = dataOf<WorktreePruneData>(result);
+		expect(data.removed).toEqual([]);
+		expect(data.skipped.find((entry) => entry.branch === "agent/fresh")?.reason).toContain("nothing committed");
+		expect((await r.git("worktree", "list")).split("\n").filter(Boolean)).toHaveLength(2);
 	});
 });

@@ -16,7 +16,8 @@ const BOM = "\uFEFF";
  * `config set KEY VALUE`: edit one line of discern.toml in place, keeping
  * comments, layout, line endings, a byte-order mark and the file's mode. It
  * is written only if the result validates, or, for a file that was already
- * invalid, has fewer problems than before (so `set` can repair a file).
+ * invalid, has fewer problems than before, every one of them already there
+ * (so `set` can repair a file, and never trades one problem for another).
  */
 export async function setConfigKey(root: string, path: string, key: string, input: string, dryRun: boolean, surface: Surface): Promise<Result<"config set", ConfigData>> {
 	const say = sayFor(surface);
@@ -51,11 +52,16 @@ export async function setConfigKey(root: string, path: string, key: string, inpu
 	}
 	if (!edit.ok) return fail("config set", "invalid_arguments", `Cannot set \`${clip(key)}\`: ${endSentence(clip(edit.reason, 400))}`, [say`Open discern.toml and edit it there; ${validate} checks the result.`], { data: base });
 	const remaining = checked && !checked.ok ? checked.issues : [];
-	const improves = !before.ok && remaining.length < before.issues.length;
+	// An invalid result is written only as a repair: every problem left was there before (same key, same message), and fewer remain.
+	const had = new Set((before.ok ? [] : before.issues).map(issueKey));
+	const introduced = remaining.filter((issue) => !had.has(issueKey(issue)));
+	const improves = !before.ok && introduced.length === 0 && remaining.length < before.issues.length;
 	if (remaining.length > 0 && !improves) {
-		return fail("config set", "invalid_arguments", `Setting \`${clip(key)}\` to ${clip(edit.after)} would leave discern.toml invalid: ${endSentence(remaining[0]?.message ?? "see the issues")} Nothing was written.`, [
+		const named = introduced[0] ?? remaining[0];
+		const why = introduced.length > 0 ? named?.message : `${named?.message ?? "see the issues"} (already there: this edit repairs nothing)`;
+		return fail("config set", "invalid_arguments", `Setting \`${clip(key)}\` to ${clip(edit.after)} would leave discern.toml invalid: ${endSentence(why ?? "see the issues")} Nothing was written.`, [
 			say`Check the key and the value's type in ${ref("docs", { target: "config" })}.`,
-		], { data: { ...base, valid: false, issues: remaining } });
+		], { data: { ...base, valid: false, issues: introduced.length > 0 ? introduced : remaining } });
 	}
 
 	const effective = checked?.ok ? key.split(".").reduce<unknown>((table, part) => (table as Record<string, unknown> | undefined)?.[part], checked.config) : undefined;
@@ -79,4 +85,9 @@ export async function setConfigKey(root: string, path: string, key: string, inpu
 	return ok("config set", `Set ${clip(key)} = ${clip(edit.after)} (${described}).${left}`, { ...data, edit: { ...change, written: true } }, {
 		hints: [remaining.length > 0 ? "Fix the remaining problems, then commit discern.toml." : "Commit discern.toml when you are happy with it."],
 	});
+}
+
+/** An issue's identity across two parses: its key and message (its line may move with the edit). */
+function issueKey(issue: { key?: string | undefined; message: string }): string {
+	return `${issue.key ?? ""}\u0000${issue.message}`;
 }

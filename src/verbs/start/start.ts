@@ -1,4 +1,4 @@
-import { mkdir, rm, rmdir } from "node:fs/promises";
+import { lstat, mkdir, realpath, rm, rmdir } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import type * as v from "valibot";
 import { asVerb, type Diagnostic, fail, ok, type PlanItem, type Result, type Step } from "../../contract/envelope.ts";
@@ -10,12 +10,13 @@ import type { RepositoryLocation } from "../../git/repository.ts";
 import { git, gitLine } from "../../git/run.ts";
 import { resolveTrunk } from "../../git/trunk.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
-import { exists, WriteDeniedError } from "../../platform/files.ts";
+import { exists, isInside, realPathOf, WriteDeniedError } from "../../platform/files.ts";
+import { openLedger } from "../../gate/leftovers.ts";
 import { openProject } from "../../project/open.ts";
 import { clip } from "../../text/clip.ts";
 import { oneLine, quoteName } from "../../text/terminal.ts";
 import { type DeclaredCommand, runDeclared } from "../../worktree/declared.ts";
-import { worktreeEnv } from "../../worktree/env.ts";
+import { copyEnvFiles, EnvFileRefused, envSpecFor, worktreeCommandEnv } from "../../worktree/env.ts";
 import { randomTail, type TailSource, worktreeId, worktreePort } from "../../worktree/id.ts";
 import { type Ledger, writeLedger } from "../../worktree/ledger.ts";
 import { destroyResourcesDetailed } from "../../worktree/resources.ts";
@@ -67,8 +68,13 @@ export async function start(ctx: VerbContext, input: v.InferOutput<typeof StartI
 			say`Fix branch_prefix in discern.toml (e.g. "agent/"), then run ${ref("start")}.`,
 		]);
 	}
-	const parent = config.worktree.root === "" ? `${repository.root}.worktrees` : resolve(repository.root, config.worktree.root);
-	const path = join(parent, id);
+	const parent = await worktreeParent(repository.root, config.worktree.root);
+	if (!parent.ok) {
+		return fail("start", "invalid_config", `[worktree].root ${quoteName(clip(config.worktree.root))} ${parent.why}.`, [
+			say`Set [worktree].root to a folder outside the main checkout (or "" for the sibling folder ${quoteName(`${basename(repository.root)}.worktrees`)}), then run ${ref("start")}.`,
+		]);
+	}
+	const path = join(parent.path, id);
 	const port = worktreePort(id);
 	const names = Object.keys(config.worktree.resources);
 	const data: StartData = {
@@ -125,35 +131,38 @@ interface Creation {
 
 /** What this call made, so that a rollback undoes exactly that. */
 interface Made {
-	parent: boolean;
+	/** Folders this call created on the way to the worktree, the deepest first. */
+	folders: string[];
 	worktree: boolean;
 	branch: boolean;
 	ledger: boolean;
 }
 
+type FailureCode = "gate_failed" | "interrupted" | "write_denied" | "invalid_config";
+
 async function create(ctx: VerbContext, run: Creation): Promise<StartResult> {
 	const say = sayFor(ctx.surface);
 	const { repository, config, data } = run;
-	const made: Made = { parent: false, worktree: false, branch: false, ledger: false };
+	const made: Made = { folders: [], worktree: false, branch: false, ledger: false };
 	const steps: Step[] = [];
 	const diagnostics: Diagnostic[] = [];
-	// Commands see discern's environment, where they are, and the worktree's env values.
-	let commandEnv: Record<string, string> = { ...defined(ctx.env), DISCERN_ROOT: data.path, ...data.env };
-	const failure = (code: "gate_failed" | "interrupted" | "write_denied", what: string) => ({ code, what });
-	let failed: { code: "gate_failed" | "interrupted" | "write_denied"; what: string } | null = null;
+	let failed: { code: FailureCode; what: string } | null = null;
+	// Each step checks the signal after it ends: an interrupt during a git call is honoured once it returns.
+	const checkpoint = () => {
+		if (ctx.signal.aborted) throw new StartInterrupted();
+	};
 
 	try {
-		const parent = dirname(data.path);
-		if (!(await exists(parent))) {
-			await mkdir(parent, { recursive: true });
-			made.parent = true;
-		}
+		checkpoint();
+		made.folders = await missingFolders(dirname(data.path));
+		if (made.folders.length > 0) await mkdir(dirname(data.path), { recursive: true });
 		const added = await git(["worktree", "add", "--quiet", "-b", data.branch, "--", data.path, data.base], repository.root);
 		// A failed add may still have made the branch (deleted only while at the base) or registered the
 		// worktree; a folder git did not register is not ours to remove.
 		made.branch = true;
 		made.worktree = added.exitCode === 0 || (await isRegistered(repository.root, data.path));
-		if (added.exitCode !== 0) throw new StartStepError(`git worktree add failed: ${clip(oneLine(added.stderr.trim()) || `exit ${added.exitCode}`, 500)}`);
+		if (added.exitCode !== 0) throw new StartStepError(`git worktree add failed: ${clip(oneLine(firstGitLine(added.stderr)) || `exit ${added.exitCode}`, 500)}`);
+		checkpoint();
 
 		const gitDir = await gitLine(["rev-parse", "--path-format=absolute", "--git-dir"], data.path);
 		if (!gitDir) throw new StartStepError("git cannot read the new worktree's admin dir");
@@ -168,58 +177,68 @@ async function create(ctx: VerbContext, run: Creation): Promise<StartResult> {
 			created_at: new Date().toISOString(),
 			created_by: "discern",
 		});
+		checkpoint();
 
-		const env = await worktreeEnv({
-			env: ctx.env,
-			inheritEnv: config.worktree.inherit_env,
-			envFiles: config.worktree.env_files,
-			mainRoot: repository.root,
-			worktree: data.path,
-			id: data.id,
-			port: data.port,
-		});
-		commandEnv = { ...defined(ctx.env), DISCERN_ROOT: data.path, ...env.values };
+		// The one environment of a worktree's commands (worktree/env.ts), recorded by its spec in the ledger.
+		const spec = envSpecFor(config.worktree, { mainRoot: repository.root, dir: data.path, id: data.id });
+		await copyEnvFiles(repository.root, data.path, config.worktree.env_files);
+		const { env: commandEnv } = await worktreeCommandEnv(ctx.env, spec);
+		checkpoint();
 
 		const logDir = await newRunDir(repository.gitDir, "start");
-		const options = { cwd: data.path, env: commandEnv, signal: ctx.signal, logDir, timeoutS: config.gate.timeout, ...(ctx.progress ? { onEvent: ctx.progress } : {}) };
-		const ledger: Ledger = { version: 1, id: data.id, worktree: data.path, entries: [] };
-		for (const resource of run.resources) {
-			const entry = { ...resource, state: "creating" as const } as Ledger["entries"][number];
-			ledger.entries.push(entry);
-			made.ledger = true;
-			// Written before the command runs: a discern killed mid-create still leaves the record.
-			await writeLedger(repository.commonDir, ledger);
-			const created = await runDeclared({ label: `create ${resource.name}`, kind: "resource", command: resource.create }, options);
-			if (created.step) steps.push(created.step);
-			diagnostics.push(...created.diagnostics);
-			entry.state = created.ok ? "created" : "failed";
-			await writeLedger(repository.commonDir, ledger);
-			if (!created.ok) {
-				failed = created.interrupted ? failure("interrupted", "the run was interrupted") : failure("gate_failed", `creating the resource \`${resource.name}\` failed`);
-				break;
+		// Recorded in the worktree's own state dir: a discern killed now leaves a record that `worktree drop` (and the next gate there) acts on.
+		const running = await openLedger(gitDir);
+		try {
+			const options = { cwd: data.path, env: commandEnv, signal: ctx.signal, logDir, timeoutS: config.gate.timeout, ledger: running, ...(ctx.progress ? { onEvent: ctx.progress } : {}) };
+			const ledger: Ledger = { version: 1, id: data.id, worktree: data.path, env: spec, entries: [] };
+			for (const resource of run.resources) {
+				const entry = { ...resource, state: "creating" as const } as Ledger["entries"][number];
+				ledger.entries.push(entry);
+				made.ledger = true;
+				// Written before the command runs: a discern killed mid-create still leaves the record.
+				await writeLedger(repository.commonDir, ledger);
+				const created = await runDeclared({ label: `create ${resource.name}`, kind: "resource", command: resource.create }, options);
+				if (created.step) steps.push(created.step);
+				diagnostics.push(...created.diagnostics);
+				entry.state = created.ok ? "created" : "failed";
+				await writeLedger(repository.commonDir, ledger);
+				if (!created.ok) {
+					failed = created.interrupted || ctx.signal.aborted ? { code: "interrupted", what: "the run was interrupted" } : { code: "gate_failed", what: `creating the resource \`${resource.name}\` failed` };
+					break;
+				}
+				checkpoint();
 			}
-		}
-		for (const command of failed ? [] : run.commands) {
-			const ran = await runDeclared(command, options);
-			if (ran.step) steps.push(ran.step);
-			diagnostics.push(...ran.diagnostics);
-			if (!ran.ok) {
-				failed = ran.interrupted ? failure("interrupted", "the run was interrupted") : failure("gate_failed", `${command.kind === "ensure" ? "setup.ensure" : "setup.steps"} command \`${clip(oneLine(command.command), 200)}\` failed`);
-				break;
+			for (const command of failed ? [] : run.commands) {
+				const ran = await runDeclared(command, options);
+				if (ran.step) steps.push(ran.step);
+				diagnostics.push(...ran.diagnostics);
+				if (!ran.ok) {
+					failed = ran.interrupted || ctx.signal.aborted
+						? { code: "interrupted", what: "the run was interrupted" }
+						: { code: "gate_failed", what: `${command.kind === "ensure" ? "setup.ensure" : "setup.steps"} command \`${clip(oneLine(command.command), 200)}\` failed` };
+					break;
+				}
+				checkpoint();
 			}
+		} finally {
+			await running.close();
 		}
 	} catch (error) {
-		const refusal =
-			error instanceof StartStepError ? null : error instanceof WriteDeniedError ? { message: `discern will not write there: ${error.message}` } : writeDenied(error, "the new worktree's state");
-		if (!refusal && !(error instanceof StartStepError)) {
-			await rollBack(repository, data, made, commandEnv);
-			throw error;
+		if (error instanceof StartInterrupted) failed = { code: "interrupted", what: "the run was interrupted" };
+		else if (error instanceof StartStepError) failed = { code: "write_denied", what: error.message };
+		else if (error instanceof EnvFileRefused) failed = { code: "invalid_config", what: error.message };
+		else {
+			const refusal = error instanceof WriteDeniedError ? { message: `discern will not write there: ${error.message}` } : writeDenied(error, "the new worktree's state");
+			if (!refusal) {
+				await rollBack(ctx, repository, data, made);
+				throw error;
+			}
+			failed = { code: "write_denied", what: refusal.message.replace(/\.$/, "") };
 		}
-		failed = refusal ? failure("write_denied", refusal.message.replace(/\.$/, "")) : failure("gate_failed", (error as Error).message);
 	}
 
 	if (failed) {
-		const rollback = await rollBack(repository, data, made, commandEnv);
+		const rollback = await rollBack(ctx, repository, data, made);
 		steps.push(...rollback.steps);
 		diagnostics.push(...rollback.diagnostics);
 		const clean = rollback.leftBehind.length === 0;
@@ -229,8 +248,12 @@ async function create(ctx: VerbContext, run: Creation): Promise<StartResult> {
 		const message = `Start failed: ${failed.what}. ${undone}`;
 		const hints: [string, ...string[]] =
 			failed.code === "interrupted"
-				? [say`Nothing is left of this start; run ${ref("start")} again when you are ready.`]
-				: [say`Read the diagnostics (each names the command that failed), fix discern.toml or the environment, then run ${ref("start")} again.`];
+				? [clean ? say`Nothing is left of this start; run ${ref("start")} again when you are ready.` : say`Run ${ref("start")} again when you are ready.`]
+				: failed.code === "gate_failed"
+					? [say`Read the diagnostics (each names the command that failed), fix discern.toml or the environment, then run ${ref("start")} again.`]
+					: failed.code === "invalid_config"
+						? [say`Fix [worktree].env_files in discern.toml, then run ${ref("start")} again.`]
+						: [say`The message quotes why; fix that (permissions, disk, a lock git left), then run ${ref("start")} again.`];
 		if (!clean) hints.push("Remove what was left behind by hand (the message names it) before starting again.");
 		return fail("start", failed.code, message, hints, { data: { ...data, rolled_back: clean, left_behind: rollback.leftBehind }, steps, diagnostics });
 	}
@@ -243,19 +266,25 @@ async function create(ctx: VerbContext, run: Creation): Promise<StartResult> {
 	});
 }
 
+/** The signal fired between two steps: rolled back and reported as interrupted. */
+class StartInterrupted extends Error {
+	override readonly name = "StartInterrupted";
+}
+
 /** A step of the start that failed in an expected way (git refused): rolled back and reported, not a crash. */
 class StartStepError extends Error {
 	override readonly name = "StartStepError";
 }
 
 /** Undo, last first: resources, the worktree, the branch (only while it is still at the base), the folders this call made. */
-async function rollBack(repository: RepositoryLocation, data: StartData, made: Made, env: Record<string, string>) {
+async function rollBack(ctx: VerbContext, repository: RepositoryLocation, data: StartData, made: Made) {
 	const leftBehind: string[] = [];
 	const steps: Step[] = [];
 	const diagnostics: Diagnostic[] = [];
 	if (made.ledger) {
 		// The caller's signal may be the reason for the rollback: the rollback itself must still run.
-		const destroyed = await destroyResourcesDetailed(repository.commonDir, data.id, { cwd: (await exists(data.path)) ? data.path : repository.root, env, signal: new AbortController().signal });
+		// The destroy gets the create's environment, rebuilt from the ledger (worktree/env.ts).
+		const destroyed = await destroyResourcesDetailed(repository.commonDir, data.id, { cwd: (await exists(data.path)) ? data.path : repository.root, env: ctx.env, signal: new AbortController().signal });
 		steps.push(...destroyed.steps);
 		diagnostics.push(...destroyed.diagnostics);
 		for (const problem of destroyed.failed) leftBehind.push(`resource ${problem.name} (${problem.message})`);
@@ -265,14 +294,71 @@ async function rollBack(repository: RepositoryLocation, data: StartData, made: M
 		if (removed.exitCode !== 0 && (await exists(data.path))) await rm(data.path, { recursive: true, force: true }).catch(() => undefined);
 		await git(["worktree", "prune"], repository.root);
 		if (await exists(data.path)) leftBehind.push(`the folder ${quoteName(data.path)}`);
+		if (await isRegistered(repository.root, data.path)) leftBehind.push(`git's registration of the worktree ${quoteName(data.path)} (\`git worktree prune\` clears it once the folder is gone)`);
 	}
 	if (made.branch && (await branchExists(repository.root, data.branch))) {
 		// Compare-and-swap: a branch that moved past the base holds someone's work and stays.
-		const deleted = await git(["update-ref", "-d", `refs/heads/${data.branch}`, data.base], repository.root);
-		if (deleted.exitCode !== 0) leftBehind.push(`the branch ${quoteName(data.branch)}`);
+		// A branch a registered worktree still has checked out stays too: git would be left with a worktree on a missing branch.
+		const stillUsed = await isRegistered(repository.root, data.path);
+		const deleted = stillUsed ? null : await git(["update-ref", "-d", `refs/heads/${data.branch}`, data.base], repository.root);
+		if (!deleted || deleted.exitCode !== 0) leftBehind.push(`the branch ${quoteName(data.branch)}`);
 	}
-	if (made.parent) await rmdir(dirname(data.path)).catch(() => undefined);
+	// Deepest first; a folder someone else filled meanwhile stays, and is named.
+	for (const folder of made.folders) {
+		const gone = await rmdir(folder).then(
+			() => true,
+			() => false,
+		);
+		if (!gone && (await exists(folder))) leftBehind.push(`the folder ${quoteName(folder)}`);
+	}
 	return { leftBehind, steps, diagnostics };
+}
+
+/** The folders `mkdir -p path` would create, the deepest first. */
+async function missingFolders(path: string): Promise<string[]> {
+	const missing: string[] = [];
+	let probe = path;
+	while (!(await lstat(probe).catch(() => null))) {
+		missing.push(probe);
+		const up = dirname(probe);
+		if (up === probe) break;
+		probe = up;
+	}
+	return missing;
+}
+
+/**
+ * The folder worktrees go in, as its real path (symlinks on the way resolved,
+ * so that the path recorded is the one git lists); refused when it is the
+ * filesystem root or inside the main checkout (the worktrees would show there
+ * as untracked files, and could be committed).
+ */
+async function worktreeParent(mainRoot: string, root: string): Promise<{ ok: true; path: string } | { ok: false; why: string }> {
+	const realMain = await realPathOf(mainRoot);
+	const wanted = root === "" ? `${realMain}.worktrees` : resolve(realMain, root);
+	// Resolve the deepest folder that exists; the rest is created as written.
+	let probe = wanted;
+	const rest: string[] = [];
+	let real: string | null = null;
+	for (;;) {
+		real = await realpath(probe).catch(() => null);
+		if (real !== null) break;
+		const up = dirname(probe);
+		if (up === probe) break;
+		rest.unshift(basename(probe));
+		probe = up;
+	}
+	const path = real === null ? wanted : join(real, ...rest);
+	if (dirname(path) === path) return { ok: false, why: "is the filesystem root" };
+	if (isInside(realMain, path)) return { ok: false, why: `is inside the main checkout (${quoteName(realMain)}): its worktrees would show there as untracked files` };
+	if (real !== null && !(await lstat(real)).isDirectory()) return { ok: false, why: `leads to ${quoteName(real)}, which is not a folder` };
+	return { ok: true, path };
+}
+
+/** git's own error line: the first `fatal:`/`error:` line, else the first line. */
+function firstGitLine(stderr: string): string {
+	const lines = stderr.split("\n").map((line) => line.trim()).filter(Boolean);
+	return lines.find((line) => /^(fatal|error):/.test(line)) ?? lines[0] ?? "";
 }
 
 type Base = { ok: true; sha: string; from: string } | { ok: false; refusal: StartResult };
@@ -305,9 +391,17 @@ async function resolveBase(ctx: VerbContext, repository: RepositoryLocation, con
 	return { ok: true, sha, from: trunk.name };
 }
 
+/** Does git list a worktree at `path`? Compared as real paths: git records the path it was given, a symlink on the way included. */
 async function isRegistered(root: string, path: string): Promise<boolean> {
 	const listed = await git(["worktree", "list", "--porcelain", "-z"], root);
-	return listed.exitCode === 0 && listed.stdout.split("\0").includes(`worktree ${path}`);
+	if (listed.exitCode !== 0) return false;
+	const wanted = await realPathOf(path);
+	for (const record of listed.stdout.split("\0")) {
+		if (!record.startsWith("worktree ")) continue;
+		const listedPath = record.slice("worktree ".length);
+		if (listedPath === path || (await realPathOf(listedPath)) === wanted) return true;
+	}
+	return false;
 }
 
 async function branchExists(root: string, branch: string): Promise<boolean> {
@@ -319,10 +413,4 @@ async function mainCheckout(repository: RepositoryLocation): Promise<string | nu
 	const listed = await git(["worktree", "list", "--porcelain", "-z"], repository.root);
 	const first = listed.exitCode === 0 ? listed.stdout.split("\0")[0] : undefined;
 	return first?.startsWith("worktree ") ? first.slice("worktree ".length) : basename(repository.commonDir) === ".git" ? dirname(repository.commonDir) : null;
-}
-
-function defined(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
-	const out: Record<string, string> = {};
-	for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
-	return out;
 }

@@ -1,6 +1,6 @@
 import { oneLine } from "../../text/terminal.ts";
 import type { StatusData } from "./schema.ts";
-import type { WorktreeItem } from "../../worktree/item.ts";
+import type { OrphanedLedger, WorktreeItem } from "../../worktree/item.ts";
 import { quoteName } from "../../text/terminal.ts";
 import { clip } from "../../text/clip.ts";
 import { plural } from "../../text/plural.ts";
@@ -45,7 +45,7 @@ export function nextAction(surface: Surface, facts: Omit<StatusData, "next">, co
 		return { action: act`fix, commit, ${ref("done")}`, reason: say`The gate failed on this commit (${facts.proof.failed_stage ?? "unknown"} stage); ${ref("done", { rerun: true })} only if it was flaky.` };
 	}
 	// In a clean main checkout the fleet comes first: proven work waiting for its owner, then landed worktrees to clear away.
-	const fleet = facts.location === "main" && facts.clean ? fleetAction(surface, facts.worktrees ?? []) : null;
+	const fleet = facts.location === "main" && facts.clean ? fleetAction(surface, facts.worktrees ?? [], facts.orphaned_ledgers ?? []) : null;
 	if (fleet) return fleet;
 	// Generated agent files out of date: done would fail at its instructions stage.
 	if (facts.stale_wiring.length > 0 && facts.clean) {
@@ -110,7 +110,7 @@ function afterDrift(surface: Surface, clean: boolean | null): Next {
  * Proof is honored awaits review before its owner lands it; worktrees
  * discern started whose work landed and that are clean can be pruned.
  */
-function fleetAction(surface: Surface, worktrees: readonly WorktreeItem[]): Next | null {
+function fleetAction(surface: Surface, worktrees: readonly WorktreeItem[], orphans: readonly OrphanedLedger[] = []): Next | null {
 	const proven = worktrees.filter((worktree) => worktree.proof === "honored" && worktree.clean === true && (worktree.ahead ?? 0) > 0);
 	const first = proven[0];
 	if (first) {
@@ -122,9 +122,17 @@ function fleetAction(surface: Surface, worktrees: readonly WorktreeItem[]): Next
 			reason: `Its Proof is honored and ${plural(first.ahead ?? 0, "commit")} await${first.ahead === 1 ? "s" : ""} landing${others}: review the work; landing it needs the owner's consent.`,
 		};
 	}
-	const landed = worktrees.filter((worktree) => worktree.created_by_discern && worktree.clean === true && worktree.ahead === 0);
+	// Landed, as `worktree prune` judges it: commits beyond the task's base, all on the trunk (a fresh worktree has not landed).
+	const landed = worktrees.filter((worktree) => worktree.created_by_discern && worktree.clean === true && worktree.landed === true && !worktree.locked && worktree.problem === null);
 	if (landed.length > 0) {
 		return { action: actionFor(surface)`${ref("worktree prune")}`, reason: `${plural(landed.length, "worktree")} discern started ${landed.length === 1 ? "has" : "have"} landed and ${landed.length === 1 ? "is" : "are"} clean: clear ${landed.length === 1 ? "it" : "them"} away.` };
+	}
+	const orphan = orphans[0];
+	if (orphan) {
+		return {
+			action: actionFor(surface)`${ref("worktree drop", { id: orphan.id, force: true })}`,
+			reason: `The worktree ${clip(quoteName(orphan.id))} is gone but its resources (${clip(orphan.resources.join(", "))}) were never destroyed${orphans.length > 1 ? ` (and ${plural(orphans.length - 1, "other")})` : ""}.`,
+		};
 	}
 	return null;
 }

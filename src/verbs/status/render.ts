@@ -35,6 +35,7 @@ export function renderStatus(result: Result<"status", StatusData>, { color, verb
 		lines.push(`  fleet    ${plural(data.worktrees.length, "worktree")}`);
 		for (const worktree of data.worktrees) lines.push(worktreeLine(worktree, color).replace(/^ {2}/gm, "         "));
 	}
+	for (const orphan of data.orphaned_ledgers ?? []) lines.push(`  gone     ${quoteName(orphan.id)}: resources left (${orphan.resources.join(", ")})`);
 	// On a terminal the reason (a sentence or two) wraps under itself rather than breaking mid-word at the edge.
 	const reason = width === undefined ? [`      ${data.next.reason}`] : wrap(data.next.reason, width, "      ");
 	lines.push("", `${paint("next", "cyan", color)}  ${data.next.action}`, ...reason);

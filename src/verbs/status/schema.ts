@@ -4,7 +4,7 @@ import { TRUNK_SOURCES } from "../../git/trunk.ts";
 import { CHANGE_KINDS } from "../../git/status.ts";
 import { FAILED_STAGES } from "../../gate/schema.ts";
 import { PROOF_STATES } from "../../gate/proof-state.ts";
-import { WorktreeItem } from "../../worktree/item.ts";
+import { OrphanedLedger, WorktreeItem } from "../../worktree/item.ts";
 
 export const StatusInput = v.strictObject({});
 
@@ -66,6 +66,10 @@ export const StatusData = v.strictObject({
 	worktrees: v.pipe(
 		v.optional(v.array(WorktreeItem)),
 		v.description("In the main checkout: every linked worktree (the fleet). Absent in a worktree."),
+	),
+	orphaned_ledgers: v.pipe(
+		v.optional(v.array(OrphanedLedger)),
+		v.description("In the main checkout: resource ledgers whose worktree is gone (their resources may still exist). Absent in a worktree."),
 	),
 	task: v.pipe(
 		v.optional(v.nullable(v.strictObject({ id: v.string(), title: v.nullable(v.string()), brief: v.nullable(v.string()) }))),

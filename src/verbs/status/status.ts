@@ -13,6 +13,7 @@ import { configDigest, readLastDone, readLastRun, readProof } from "../../gate/s
 import { judgeProof } from "../../gate/proof-state.ts";
 import { hasLinkedWorktrees } from "../../git/worktrees.ts";
 import { readFleet } from "../../worktree/fleet.ts";
+import { orphanedLedgers } from "../../worktree/ledger.ts";
 import { toItem } from "../../worktree/item.ts";
 import { readTask } from "../../worktree/task.ts";
 import { MAX_LISTED_CHANGES, type StatusData } from "./schema.ts";
@@ -78,7 +79,7 @@ export async function status(ctx: VerbContext, _input: Record<string, never>): P
 		last_run: lastRun
 			? { verb: lastRun.verb, ok: lastRun.ok, failed_stage: lastRun.failed_stage, head: lastRun.head?.slice(0, 7) ?? null, time: lastRun.time, duration_s: lastRun.duration_s }
 			: null,
-		...(repository.location === "main" ? { worktrees: (fleet ?? []).map(toItem) } : { task: taskRecord ? { id: taskRecord.id, title: taskRecord.title, brief: taskRecord.brief === null ? null : clip(taskRecord.brief, 4000) } : null }),
+		...(repository.location === "main" ? { worktrees: (fleet ?? []).map(toItem), orphaned_ledgers: fleet ? await orphanedLedgers(repository.commonDir, fleet) : [] } : { task: taskRecord ? { id: taskRecord.id, title: taskRecord.title, brief: taskRecord.brief === null ? null : clip(taskRecord.brief, 4000) } : null }),
 		stale_wiring: stale.map((file) => file.path),
 		next: { action: "", reason: "" },
 	};

@@ -6,7 +6,12 @@ import type { GatePlan } from "../../gate/plan.ts";
 import { trunkAuthority } from "../../gate/trunk-authority.ts";
 import { writeDenied } from "../../gate/write-denied.ts";
 import { filesHiddenFromStatus, readWorkingState, type RepositoryLocation } from "../../git/repository.ts";
-import { git } from "../../git/run.ts";
+import { git, gitLine } from "../../git/run.ts";
+import { listWorktrees } from "../../git/worktrees.ts";
+import { lstat } from "node:fs/promises";
+import { join } from "node:path";
+import { checkoutCommandEnv, EnvFileRefused } from "../../worktree/env.ts";
+import { readTask } from "../../worktree/task.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
 import { openProject } from "../../project/open.ts";
 import { clip } from "../../text/clip.ts";
@@ -71,6 +76,14 @@ export async function update(ctx: VerbContext, input: UpdateInput): Promise<Upda
 		if (!fromSha) return fail("update", "no_trunk", `The trunk \`${clip(trunk.name)}\` has no commit.`, ["Commit on the trunk first."]);
 	}
 
+	const task = await readTask(repository.gitDir);
+	// A trunk rewritten under the task (force-pushed, reset): merging it would weave the old history back in.
+	if (input.from === undefined && task && task.from === trunkName && (await isAncestor(root, task.base, fromSha)) === false) {
+		return fail("update", "conflict", `The trunk \`${clip(fromName)}\` was rewritten: the commit this task started from (${task.base.slice(0, 7)}) is no longer on it, so a merge would bring the replaced history back into \`${clip(branch)}\`. Nothing changed.`, [
+			"Ask the owner what happened to the trunk; then carry this branch's own commits onto the new trunk by hand (`git cherry-pick`), or merge it with `git merge` if the old history belongs in it.",
+		]);
+	}
+
 	const [log, theirs, ours, contained, fastForward] = await Promise.all([
 		git(["log", "-z", "--format=%H%x00%s", `${head}..${fromSha}`, "--"], root),
 		git(["diff", "--name-only", "-z", "--no-renames", `${head}...${fromSha}`, "--"], root),
@@ -112,6 +125,15 @@ export async function update(ctx: VerbContext, input: UpdateInput): Promise<Upda
 		return ok("update", `Would merge ${plural(commits.length, "commit")} from \`${clip(fromName)}\`; nothing changed.`, data, { dry_run: true, plan });
 	}
 
+	// git overwrites ignored files at paths the merge adds, and `merge --abort` deletes them: refuse first.
+	const inTheWay = await untrackedInTheWay(root, head, fromSha);
+	if (inTheWay === null) return fail("update", "dirty_worktree", "git could not list the files the merge would add, so discern cannot tell whether it would overwrite untracked or ignored files. Nothing changed.", ["Run `git status` and repair the repository, then update again."], { data });
+	if (inTheWay.length > 0) {
+		return fail("update", "dirty_worktree", `The merge would write over ${plural(inTheWay.length, "file")} git does not track here (untracked or ignored, e.g. a copied .env): ${names(inTheWay)}. Nothing changed.`, [
+			say`Move ${inTheWay.length === 1 ? "it" : "them"} out of the way (keep a copy: ignored files often hold local settings or secrets), run ${ref("update")} again, then restore what you still need.`,
+		], { data });
+	}
+
 	const merged = await git(["merge", "--no-edit", "--ff", "--no-squash", "--commit", "--no-autostash", "-m", `Merge ${fromName} into ${branch}`, fromSha], root);
 	if (merged.exitCode !== 0) return refusedMerge(ctx, repository, head, data, merged.stdout + merged.stderr);
 	const after = await commitOf(root, "HEAD");
@@ -122,8 +144,10 @@ export async function update(ctx: VerbContext, input: UpdateInput): Promise<Upda
 
 	let execution: Awaited<ReturnType<typeof executePlan>>;
 	try {
-		execution = await executePlan(ctx, repository, trunkName, ensure);
+		// The worktree's one command environment (worktree/env.ts), as `start` gave its ensure steps.
+		execution = await executePlan({ ...ctx, env: await ensureEnv(ctx, repository, config, task?.id ?? null) }, repository, trunkName, ensure);
 	} catch (error) {
+		if (error instanceof EnvFileRefused) return fail("update", "invalid_config", `${message} But setup.ensure did not run: ${error.message}.`, ["Fix [worktree].env_files in discern.toml, then run the ensure command yourself."], { data: result });
 		const refusal = writeDenied(error, "the run's logs");
 		if (refusal) return asVerb("update", refusal);
 		throw error;
@@ -166,7 +190,58 @@ async function refusedMerge(ctx: VerbContext, repository: RepositoryLocation, he
 	}
 	const line = clip(firstLine(output.split("\n").find((text) => /error|fatal|overwritten/i.test(text)) ?? output) || "git merge failed");
 	if (/would be overwritten/i.test(output)) {
-		return fail("update", "dirty_worktree", `The merge would overwrite files in the worktree: ${line} Nothing changed.`, ["Move or commit the files git names, then update again."], { data });
+		const listed = overwrittenFiles(output);
+		return fail("update", "dirty_worktree", `The merge would overwrite ${listed.length > 0 ? `${plural(listed.length, "file")} in the worktree: ${names(listed)}` : `files in the worktree: ${line}`}. Nothing changed.`, ["Move or commit the files named, then update again."], { data });
 	}
 	return fail("update", "conflict", `git refused the merge: ${line} Nothing changed.`, ["Merge by hand with git, or ask the owner."], { data });
+}
+
+/** The files git lists under "…would be overwritten by merge:" (one per line, tab-indented). */
+export function overwrittenFiles(output: string): string[] {
+	const files: string[] = [];
+	let inList = false;
+	for (const line of output.split("\n")) {
+		if (/would be overwritten by merge:\s*$/.test(line)) {
+			inList = true;
+			continue;
+		}
+		if (inList && /^\t/.test(line)) files.push(line.trim());
+		else inList = false;
+	}
+	return [...new Set(files)];
+}
+
+/**
+ * Paths the merge would add (new on the incoming side since the merge base)
+ * where something untracked or ignored sits in the worktree now: the path
+ * itself, or a parent of it that is not a folder. Null when git could not say.
+ */
+async function untrackedInTheWay(root: string, head: string, incoming: string): Promise<string[] | null> {
+	const base = await gitLine(["merge-base", head, incoming], root);
+	if (!base) return [];
+	const [added, tracked] = await Promise.all([
+		git(["diff", "--name-only", "-z", "--no-renames", "--diff-filter=A", base, incoming, "--"], root),
+		git(["ls-files", "-z"], root),
+	]);
+	if (added.exitCode !== 0 || tracked.exitCode !== 0) return null;
+	const known = new Set(pathsOf(tracked.stdout));
+	const found = new Set<string>();
+	for (const path of pathsOf(added.stdout)) {
+		if (known.has(path)) continue;
+		const parts = path.split("/");
+		for (let depth = 1; depth <= parts.length; depth++) {
+			const prefix = parts.slice(0, depth).join("/");
+			const info = await lstat(join(root, prefix)).catch(() => null);
+			if (!info) break;
+			if (depth < parts.length && info.isDirectory()) continue;
+			if (!known.has(prefix)) found.add(prefix);
+			break;
+		}
+	}
+	return [...found].sort();
+}
+
+/** The env of `setup.ensure` after a merge: the worktree's command env (see worktree/env.ts). */
+async function ensureEnv(ctx: VerbContext, repository: RepositoryLocation, config: DiscernConfig, id: string | null): Promise<VerbContext["env"]> {
+	return checkoutCommandEnv(ctx.env, repository, config.worktree, id);
 }

@@ -1,77 +1,145 @@
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
 import type * as v from "valibot";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type PlanItem, type Result } from "../../contract/envelope.ts";
+import { killLeftovers } from "../../gate/leftovers.ts";
+import { git } from "../../git/run.ts";
 import { createRef, deleteBranchAt, removeWorktree } from "../../git/worktrees.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
+import { exists, isInside } from "../../platform/files.ts";
 import { clip } from "../../text/clip.ts";
-import { nearest } from "../../text/suggest.ts";
 import { oneLine, quoteName } from "../../text/terminal.ts";
 import { plural } from "../../text/plural.ts";
-import { type FleetWorktree } from "../../worktree/fleet.ts";
+import type { FleetWorktree } from "../../worktree/fleet.ts";
+import { isWorktreeId } from "../../worktree/id.ts";
 import { toItem } from "../../worktree/item.ts";
+import { readLedger } from "../../worktree/ledger.ts";
 import { destroyResources } from "../../worktree/resources.ts";
-import { commandEnv, openFleet } from "./open.ts";
+import { ignoredCount, snapshotWork } from "../../worktree/wip.ts";
+import { openFleet } from "./open.ts";
 import type { WorktreeDropData, WorktreeDropInput } from "./schema.ts";
-import { findTarget, knownNames, lockTarget, recoveryRef } from "./target.ts";
+import { checkedOutElsewhere, didYouMean, findTargets, knownNames, lockTarget, recoveryRef } from "./target.ts";
 
 type Input = v.InferOutput<typeof WorktreeDropInput>;
 type DropResult = Result<"worktree drop", WorktreeDropData>;
+type Say = ReturnType<typeof sayFor>;
 
 /**
  * `worktree drop ID`: discard one line of work, from the main checkout.
  * Refuses uncommitted changes (`dirty_worktree`) and commits the trunk
- * lacks (`active_worktrees`: the work is still active) unless `--force`;
- * before anything is removed the tip is saved under refs/discern/recovery/.
+ * lacks (`active_worktrees`: the work is still active) unless `--force`.
+ * Everything that could stop the removal is checked before anything is
+ * destroyed; then the tip (and, with `--force`, the uncommitted work) is
+ * saved under refs/discern/recovery/, leftover processes are stopped,
+ * resources destroyed, the worktree removed and its branch deleted.
  */
 export async function worktreeDrop(ctx: VerbContext, input: Input): Promise<DropResult> {
 	const say = sayFor(ctx.surface);
 	const opened = await openFleet(ctx, "main");
 	if (!opened.ok) return asVerb("worktree drop", opened.refusal);
 	const { repository, fleet, trunk } = opened;
-	const target = await findTarget(fleet, input.id, ctx.cwd);
-	if (!target) {
-		const suggestion = nearest(input.id, knownNames(fleet));
-		return fail("worktree drop", "unknown_target", `No worktree is named ${clip(quoteName(input.id))} (by task id, branch or path).`, [
-			suggestion ? say`Did you mean ${ref("worktree drop", { id: suggestion })}?` : say`Run ${ref("worktree list")} to see every worktree.`,
+	const found = await findTargets(fleet, input.id, ctx.cwd);
+	if (found.length > 1) {
+		return fail("worktree drop", "invalid_arguments", `${clip(quoteName(input.id))} names ${found.length} worktrees: ${found.map((worktree) => `${quoteName(worktree.path)} (${worktree.id === input.id ? "task id" : worktree.branch === input.id ? "branch" : "path"})`).join(", ")}.`, [
+			"Name the one you mean by its path.",
 		]);
 	}
+	const target = found[0];
+	if (!target) return unknown(ctx, input, fleet, repository.root, repository.commonDir);
 	if (target.main) return fail("worktree drop", "invalid_arguments", "The main checkout is never dropped: it holds the repository itself.", [say`Name a linked worktree; ${ref("worktree list")} shows them.`]);
 	const base = (): WorktreeDropData => ({ worktree: toItem(target), recovery_ref: null, removed: false, branch_deleted: false, resources: { destroyed: [], failed: [] } });
 	const name = clip(quoteName(target.id ?? target.branch ?? target.path));
-	if (target.problem || !target.gitDir) {
-		return fail("worktree drop", "write_denied", `discern will not remove worktree ${name}: ${target.problem ?? "git's admin files do not name it"}.`, [
-			"Look at it yourself; `git worktree remove` or `git worktree prune` remove what is left once you are sure.",
+
+	// Everything that would stop the removal, before anything is destroyed.
+	const folderGone = target.problem !== null && !(await exists(target.path));
+	if (target.locked) {
+		return fail("worktree drop", "write_denied", `Worktree ${name} was not dropped: git keeps it locked (\`git worktree lock\`). Nothing was changed.`, [
+			say`Unlock it if it may go (\`git worktree unlock ${target.path}\`), then run ${ref("worktree drop", { id: input.id })} again.`,
+		], { data: base() });
+	}
+	if (!target.gitDir || (target.problem && !folderGone)) {
+		return fail("worktree drop", "write_denied", `discern will not remove worktree ${name}: ${target.problem ?? "git's admin files do not name it"}. Nothing was changed.`, [
+			"Look at it yourself; `git worktree remove` removes it once you are sure.",
+		], { data: base() });
+	}
+	if (folderGone && !input.force) {
+		return fail("worktree drop", "dirty_worktree", `Worktree ${name} was not dropped: its folder ${quoteName(target.path)} is gone, so discern cannot see what it held.`, [
+			say`Run ${ref("worktree drop", { id: input.id, force: true })} to destroy its resources, clear git's record of it and delete its branch (the tip is saved under refs/discern/recovery/ first).`,
 		], { data: base() });
 	}
 	if (!input.force) {
 		const refusal = unforced(target, trunk.name, say, input);
 		if (refusal) return { ...refusal, data: base() };
 	}
-	const saved = target.head ? recoveryRef(target.branch, new Date()) : null;
+	const now = new Date();
+	const saved = target.head ? recoveryRef(target.branch, now) : null;
+	const dirty = !folderGone && target.clean !== true;
+	const wip = dirty ? recoveryRef(target.branch, now, "-wip") : null;
+	const others = checkedOutElsewhere(fleet, target);
+	const keepBranch = others.length > 0 ? `it is also checked out in ${others.map((other) => quoteName(other.path)).join(", ")}` : null;
+	const ignored = folderGone ? null : await ignoredCount(target.path);
 	const plan: PlanItem[] = [
 		{ kind: "save", label: saved ?? "(no commit to save)", disposition: saved ? "run" : "skip", ...(target.head ? { note: target.head } : {}) },
+		...(wip ? [{ kind: "save", label: wip, disposition: "run" as const, note: "uncommitted changes and untracked files" }] : []),
 		{ kind: "destroy", label: "its resources (the ledger, newest first)", disposition: target.id ? "run" : "skip" },
-		{ kind: "remove", label: target.path, disposition: "run" },
-		{ kind: "delete-branch", label: target.branch ?? "(detached)", disposition: target.branch && target.head ? "run" : "skip" },
+		{ kind: "remove", label: target.path, disposition: "run", ...(folderGone ? { note: "folder gone: git's record only" } : ignored ? { note: `${plural(ignored, "ignored file")} lost` } : {}) },
+		{ kind: "delete-branch", label: target.branch ?? "(detached)", disposition: target.branch && target.head && !keepBranch ? "run" : "skip", ...(keepBranch ? { note: keepBranch } : {}) },
 	];
-	if (input.dry_run) return ok("worktree drop", `Would drop worktree ${name}${saved ? `, saving its tip as ${saved} first` : ""}.`, base(), { dry_run: true, plan });
+	if (input.dry_run) return ok("worktree drop", `Would drop worktree ${name}${saved ? `, saving its tip as ${saved} first` : ""}${wip ? ` and its uncommitted work as ${wip}` : ""}.${ignored ? ` ${plural(ignored, "ignored file or folder", "ignored files or folders")} in it would be lost.` : ""}`, base(), { dry_run: true, plan });
 
 	const locked = lockTarget(repository, target, "worktree drop");
 	if (locked && !locked.ok) return { ...asVerb("worktree drop", locked.refusal), data: base() };
 	try {
-		return await carryOut(ctx, repository.root, repository.commonDir, target, saved, base(), name);
+		return await carryOut(ctx, { root: repository.root, commonDir: repository.commonDir }, target, { saved, wip, folderGone, keepBranch, ignored }, base(), name);
 	} finally {
 		if (locked?.ok) locked.lock.release();
 	}
 }
 
+/** No worktree by that name: a ledger left by one that is gone, or a did-you-mean. */
+async function unknown(ctx: VerbContext, input: Input, fleet: readonly FleetWorktree[], root: string, commonDir: string): Promise<DropResult> {
+	const say = sayFor(ctx.surface);
+	const ledger = isWorktreeId(input.id) ? await readLedger(commonDir, input.id).catch(() => null) : null;
+	if (ledger) return dropOrphan(ctx, input, root, commonDir, ledger.entries.filter((entry) => entry.state !== "destroyed").map((entry) => entry.name));
+	const guesses = didYouMean(input.id, knownNames(fleet));
+	return fail("worktree drop", "unknown_target", `No worktree is named ${clip(quoteName(input.id))} (by task id, branch or path).`, [
+		guesses.length > 0 ? say`Did you mean ${guesses.map((guess) => say`${ref("worktree drop", { id: guess })}`).join(" or ")}?` : say`Run ${ref("worktree list")} to see every worktree.`,
+	]);
+}
+
+/** A resource ledger whose worktree git no longer lists: its resources still exist; destroy them (with --force). */
+async function dropOrphan(ctx: VerbContext, input: Input, root: string, commonDir: string, pending: string[]): Promise<DropResult> {
+	const say = sayFor(ctx.surface);
+	const empty: WorktreeDropData = {
+		worktree: { id: input.id, title: null, branch: null, path: "", main: false, created_by_discern: true, clean: null, ahead: null, behind: null, proof: "missing", last_activity: null, problem: "its worktree is gone; its resource ledger remains", locked: false, landed: null },
+		recovery_ref: null,
+		removed: false,
+		branch_deleted: false,
+		resources: { destroyed: [], failed: [] },
+	};
+	const what = `Worktree ${clip(quoteName(input.id))} is gone, but its resource ledger still lists ${plural(pending.length, "resource")}${pending.length > 0 ? ` (${pending.join(", ")})` : ""}`;
+	if (!input.force) {
+		return fail("worktree drop", "provisioned_resources", `${what}; nothing was destroyed.`, [say`Run ${ref("worktree drop", { id: input.id, force: true })} to destroy them with the environment they were created with.`], { data: empty });
+	}
+	if (input.dry_run) return ok("worktree drop", `${what}: would destroy them, newest first.`, empty, { dry_run: true, plan: pending.toReversed().map((label) => ({ kind: "destroy", label, disposition: "run" as const })) });
+	const destroyed = await destroyResources(commonDir, input.id, { cwd: root, env: ctx.env, signal: ctx.signal });
+	const data = { ...empty, resources: { destroyed: destroyed.destroyed, failed: destroyed.failed } };
+	if (!destroyed.ok) {
+		return fail("worktree drop", "provisioned_resources", `${what}; ${plural(destroyed.failed.length, "resource")} could not be destroyed (${destroyed.failed.map((failure) => `${failure.name}: ${failure.message}`).join("; ")}).`, [
+			"Fix what the destroy command needs, then drop it again: what was destroyed is not destroyed twice.",
+		], { data });
+	}
+	return ok("worktree drop", `Destroyed the resources of the gone worktree ${clip(quoteName(input.id))}: ${destroyed.destroyed.join(", ") || "none left"}.`, data);
+}
+
 /** Uncommitted changes or unlanded commits: the refusal that names them, or null when there are none. */
-function unforced(target: FleetWorktree, trunk: string | null, say: ReturnType<typeof sayFor>, input: Input): Omit<Extract<DropResult, { ok: false }>, "data"> | null {
+function unforced(target: FleetWorktree, trunk: string | null, say: Say, input: Input): Omit<Extract<DropResult, { ok: false }>, "data"> | null {
 	const forced = say`${ref("worktree drop", { id: input.id, force: true })}`;
 	if (target.clean !== true) {
 		const what = target.clean === null ? "git could not tell whether it has uncommitted changes" : "it has uncommitted changes";
 		return fail("worktree drop", "dirty_worktree", `Worktree ${clip(quoteName(input.id))} was not dropped: ${what}.`, [
-			`Commit or discard them there first; or, to discard them, run ${forced} (the committed tip is saved under refs/discern/recovery/ first).`,
+			`Commit or discard them there first; or run ${forced} (the tip and the uncommitted work are saved under refs/discern/recovery/ first; ignored files are lost).`,
 		]);
 	}
 	if (target.ahead !== 0) {
@@ -83,30 +151,68 @@ function unforced(target: FleetWorktree, trunk: string | null, say: ReturnType<t
 	return null;
 }
 
-async function carryOut(ctx: VerbContext, root: string, commonDir: string, target: FleetWorktree, saved: string | null, data: WorktreeDropData, name: string): Promise<DropResult> {
+interface DropPlan {
+	saved: string | null;
+	wip: string | null;
+	folderGone: boolean;
+	keepBranch: string | null;
+	ignored: number | null;
+}
+
+async function carryOut(ctx: VerbContext, where: { root: string; commonDir: string }, target: FleetWorktree, plan: DropPlan, data: WorktreeDropData, name: string): Promise<DropResult> {
+	const { root, commonDir } = where;
+	const { saved, wip } = plan;
 	if (saved && target.head) {
 		const created = await createRef(root, saved, target.head);
 		if (!created.ok) return fail("worktree drop", "write_denied", `Nothing was removed: the tip could not be saved as ${saved} (${clip(oneLine(created.reason))}).`, ["Check that the repository is writable, then run this again."], { data });
 		data.recovery_ref = saved;
 	}
-	const restore = saved ? ` Its tip ${target.head?.slice(0, 7)} is saved as ${saved}; restore it with \`git branch ${target.branch ?? "BRANCH"} ${saved}\`.` : "";
+	let wipNote = "";
+	if (wip) {
+		const snapshot = await snapshotWork(target.path, target.head, ctx.env, `discern: uncommitted work of ${target.branch ?? target.path}, saved by worktree drop --force`);
+		const stored = snapshot.ok ? await createRef(root, wip, snapshot.commit) : snapshot;
+		if (!stored.ok) {
+			return fail("worktree drop", "write_denied", `Nothing was removed: the uncommitted work could not be saved (${clip(oneLine(stored.reason))}), and --force never discards work without a copy.`, [
+				"Commit or copy the changes yourself, then drop it again.",
+			], { data });
+		}
+		wipNote = ` Its uncommitted work is saved as ${wip}: restore it with \`git restore --source=${wip} -- .\` in a checkout of the branch.`;
+	}
+	const lostNote = plan.ignored ? ` ${plural(plan.ignored, "ignored file or folder", "ignored files or folders")} in it ${plan.ignored === 1 ? "was" : "were"} not saved.` : "";
+	// What a killed `start` or gate left running there: recorded in its state dir, stopped before its folder goes.
+	const stopped = target.gitDir ? await killLeftovers(target.gitDir).catch(() => [] as string[]) : [];
 	if (target.id) {
-		const destroyed = await destroyResources(commonDir, target.id, { cwd: target.path, env: commandEnv(ctx.env, { DISCERN_WORKTREE_ID: target.id }), signal: ctx.signal });
+		const destroyed = await destroyResources(commonDir, target.id, { cwd: plan.folderGone ? root : target.path, env: ctx.env, signal: ctx.signal });
 		data.resources = { destroyed: destroyed.destroyed, failed: destroyed.failed };
 		if (!destroyed.ok) {
-			return fail("worktree drop", "provisioned_resources", `Worktree ${name} was kept: ${plural(destroyed.failed.length, "resource")} could not be destroyed (${destroyed.failed.map((failure) => failure.name).join(", ")}).${restore}`, [
+			return fail("worktree drop", "provisioned_resources", `Worktree ${name} was kept: ${plural(destroyed.failed.length, "resource")} could not be destroyed (${destroyed.failed.map((failure) => failure.name).join(", ")}).${wipNote}`, [
 				"Fix what the destroy command needs, then drop it again: what was destroyed is not destroyed twice.",
 			], { data });
 		}
 	}
-	const removed = await removeWorktree(root, target.path);
-	if (!removed.ok) return fail("worktree drop", "write_denied", `git could not remove worktree ${name}: ${clip(oneLine(removed.reason))}.${restore}`, ["Check for files git cannot delete there, then run this again."], { data });
+	const removed = plan.folderGone ? await forgetWorktree(root, commonDir, target) : await removeWorktree(root, target.path);
+	if (!removed.ok) return fail("worktree drop", "write_denied", `git could not remove worktree ${name}: ${clip(oneLine(removed.reason))}.${wipNote}`, ["Check for files git cannot delete there, then run this again."], { data });
 	data.removed = true;
-	const hints: string[] = [];
+	const hints: string[] = [...stopped];
 	if (target.branch && target.head) {
-		const deleted = await deleteBranchAt(root, target.branch, target.head);
-		data.branch_deleted = deleted.ok;
-		if (!deleted.ok) hints.push(`The branch \`${clip(target.branch)}\` was kept: ${clip(oneLine(deleted.reason))}.`);
+		if (plan.keepBranch) hints.push(`The branch \`${clip(target.branch)}\` was kept: ${plan.keepBranch}.`);
+		else {
+			const deleted = await deleteBranchAt(root, target.branch, target.head);
+			data.branch_deleted = deleted.ok;
+			if (!deleted.ok) hints.push(`The branch \`${clip(target.branch)}\` was kept: ${clip(oneLine(deleted.reason))}.`);
+		}
 	}
-	return ok("worktree drop", `Dropped worktree ${name}.${restore}`, data, hints.length > 0 ? { hints } : {});
+	// The restore hint only when the branch is really gone.
+	const restore = data.branch_deleted && saved ? ` Its tip ${target.head?.slice(0, 7)} is saved as ${saved}; restore it with \`git branch ${target.branch ?? "BRANCH"} ${saved}\`.` : saved ? ` Its tip is also saved as ${saved}.` : "";
+	return ok("worktree drop", `Dropped worktree ${name}.${restore}${wipNote}${lostNote}`, data, hints.length > 0 ? { hints } : {});
+}
+
+/** A worktree whose folder is gone: remove git's admin files for it (what `git worktree prune` does for this one only). */
+async function forgetWorktree(root: string, commonDir: string, target: FleetWorktree): Promise<{ ok: true } | { ok: false; reason: string }> {
+	const admin = target.gitDir;
+	if (!admin || !isInside(join(commonDir, "worktrees"), admin) || admin === join(commonDir, "worktrees")) return { ok: false, reason: "git's admin dir for it is not where discern expects it" };
+	if (await exists(target.path)) return { ok: false, reason: "its folder is back" };
+	await rm(admin, { recursive: true, force: true });
+	const listed = await git(["worktree", "list", "--porcelain", "-z"], root);
+	return listed.exitCode === 0 && !listed.stdout.split("\0").includes(`worktree ${target.path}`) ? { ok: true } : { ok: false, reason: "git still lists it" };
 }

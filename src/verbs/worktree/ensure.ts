@@ -8,10 +8,8 @@ import { clip } from "../../text/clip.ts";
 import { plural } from "../../text/plural.ts";
 import { oneLine } from "../../text/terminal.ts";
 import { runDeclared } from "../../worktree/declared.ts";
-import { worktreeEnv } from "../../worktree/env.ts";
-import { worktreePort } from "../../worktree/id.ts";
+import { checkoutCommandEnv, EnvFileRefused } from "../../worktree/env.ts";
 import { readTask } from "../../worktree/task.ts";
-import { commandEnv } from "./open.ts";
 import type { WorktreeEnsureData, WorktreeEnsureInput } from "./schema.ts";
 
 type EnsureResult = Result<"worktree ensure", WorktreeEnsureData>;
@@ -37,22 +35,15 @@ export async function worktreeEnsure(ctx: VerbContext, input: v.InferOutput<type
 			plan: commands.map((command) => ({ kind: command.kind, label: command.label, disposition: "run" as const, note: command.command })),
 		});
 	}
-	const env = await worktreeEnv({
-		env: ctx.env,
-		inheritEnv: config.worktree.inherit_env,
-		envFiles: config.worktree.env_files,
-		mainRoot: repository.root,
-		worktree: repository.root,
-		id: task?.id ?? "",
-		port: task ? worktreePort(task.id) : 0,
-	});
-	// Only a task worktree has an id and a port of its own.
-	if (!task) {
-		delete env.values.DISCERN_WORKTREE_ID;
-		delete env.values.DISCERN_WORKTREE_PORT;
+	let env: Record<string, string>;
+	try {
+		env = await checkoutCommandEnv(ctx.env, repository, config.worktree, task?.id ?? null);
+	} catch (error) {
+		if (error instanceof EnvFileRefused) return fail("worktree ensure", "invalid_config", `${error.message}.`, [say`Fix [worktree].env_files in discern.toml, then run ${ref("worktree ensure")} again.`], { data });
+		throw error;
 	}
 	const logDir = await newRunDir(repository.gitDir, "ensure");
-	const options = { cwd: repository.root, env: commandEnv(ctx.env, { DISCERN_ROOT: repository.root, ...env.values }), signal: ctx.signal, logDir, timeoutS: config.gate.timeout, ...(ctx.progress ? { onEvent: ctx.progress } : {}) };
+	const options = { cwd: repository.root, env, signal: ctx.signal, logDir, timeoutS: config.gate.timeout, ...(ctx.progress ? { onEvent: ctx.progress } : {}) };
 	const steps: Step[] = [];
 	const diagnostics: Diagnostic[] = [];
 	for (const command of commands) {

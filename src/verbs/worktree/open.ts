@@ -36,10 +36,3 @@ function notMain(ctx: VerbContext, repository: RepositoryLocation): Refusal {
 		hints: [say`Run it from the main checkout (\`--cwd\` pointing there); ${ref("worktree list")} shows where that is.`],
 	};
 }
-
-/** The environment a project's resource command sees: the caller's, without unset values. */
-export function commandEnv(env: Readonly<Record<string, string | undefined>>, extra: Record<string, string> = {}): Record<string, string> {
-	const out: Record<string, string> = {};
-	for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
-	return { ...out, ...extra };
-}

@@ -7,12 +7,12 @@ import { ref, sayFor } from "../../hints/refer.ts";
 import { clip } from "../../text/clip.ts";
 import { plural } from "../../text/plural.ts";
 import { oneLine } from "../../text/terminal.ts";
-import type { FleetWorktree } from "../../worktree/fleet.ts";
+import { type FleetWorktree, hasLanded } from "../../worktree/fleet.ts";
 import { destroyResources } from "../../worktree/resources.ts";
 import { readTask } from "../../worktree/task.ts";
-import { commandEnv, openFleet } from "./open.ts";
+import { openFleet } from "./open.ts";
 import type { WorktreePruneData, WorktreePruneInput } from "./schema.ts";
-import { lockTarget } from "./target.ts";
+import { checkedOutElsewhere, lockTarget } from "./target.ts";
 
 type PruneResult = Result<"worktree prune", WorktreePruneData>;
 
@@ -52,7 +52,7 @@ export async function worktreePrune(ctx: VerbContext, input: v.InferOutput<typeo
 	}
 	let failedResources = 0;
 	for (const worktree of chosen) {
-		const outcome = await pruneOne(ctx, repository, worktree, trunk.name);
+		const outcome = await pruneOne(ctx, repository, worktree, trunk.name, checkedOutElsewhere(fleet, worktree).length > 0);
 		if (outcome === null) data.removed.push(named(worktree));
 		else {
 			data.skipped.push({ ...named(worktree), reason: outcome.reason });
@@ -81,28 +81,32 @@ function whyKept(worktree: FleetWorktree, trunk: string | null): string | null {
 	if (!worktree.clean) return "it has uncommitted changes";
 	if (worktree.ahead === null) return `discern could not tell whether the trunk${trunk ? ` \`${trunk}\`` : ""} holds its commits`;
 	if (worktree.ahead > 0) return `${plural(worktree.ahead, "commit")} not on the trunk yet`;
+	// A fresh worktree (nothing committed beyond where it started) is work about to begin, not landed work.
+	if (worktree.landed === false) return "nothing committed on it yet (its tip is where the task started)";
+	if (worktree.landed !== true) return "discern could not tell whether its work has landed";
 	return null;
 }
 
 /** Remove one worktree under its own lock, judged again right before: null when removed, else why not. */
-async function pruneOne(ctx: VerbContext, repository: { root: string; commonDir: string; gitDir: string; location: "main" | "worktree" }, worktree: FleetWorktree, trunk: string | null): Promise<{ reason: string; resources?: true } | null> {
+async function pruneOne(ctx: VerbContext, repository: { root: string; commonDir: string; gitDir: string; location: "main" | "worktree" }, worktree: FleetWorktree, trunk: string | null, branchInUse: boolean): Promise<{ reason: string; resources?: true } | null> {
 	const locked = lockTarget(repository, worktree, "worktree prune");
 	if (!locked) return { reason: "git's admin files do not name it" };
 	if (!locked.ok) return { reason: "a discern run there holds its lock" };
 	try {
 		// Between the plan and now a person may have typed there: read it again.
 		const [now, task] = await Promise.all([readWorkingState(worktree.path), worktree.gitDir ? readTask(worktree.gitDir) : null]);
-		const again = whyKept({ ...worktree, task, created_by_discern: task?.created_by === "discern", clean: now ? now.changes.length === 0 : null, branch: now?.branch ?? null }, trunk);
+		const again = whyKept({ ...worktree, task, created_by_discern: task?.created_by === "discern", clean: now ? now.changes.length === 0 : null, branch: now?.branch ?? null, landed: await hasLanded(repository.root, task, now?.head ?? null, worktree.ahead) }, trunk);
 		if (again) return { reason: again };
 		if (now?.head !== worktree.head) return { reason: "its HEAD moved since the plan" };
 		if (worktree.id) {
-			const destroyed = await destroyResources(repository.commonDir, worktree.id, { cwd: worktree.path, env: commandEnv(ctx.env, { DISCERN_WORKTREE_ID: worktree.id }), signal: ctx.signal });
+			const destroyed = await destroyResources(repository.commonDir, worktree.id, { cwd: worktree.path, env: ctx.env, signal: ctx.signal });
 			if (!destroyed.ok) return { reason: `resources not destroyed: ${destroyed.failed.map((failure) => `${failure.name} (${failure.message})`).join("; ")}`, resources: true };
 		}
 		const removed = await removeWorktree(repository.root, worktree.path);
 		if (!removed.ok) return { reason: `git could not remove it: ${clip(oneLine(removed.reason))}` };
 		// Landed work only: the branch holds nothing the trunk lacks, and it is deleted only while it still points at that tip.
-		if (worktree.branch && worktree.head) await deleteBranchAt(repository.root, worktree.branch, worktree.head);
+		// A branch another worktree has checked out stays: deleting it would leave that one on a missing branch.
+		if (worktree.branch && worktree.head && !branchInUse) await deleteBranchAt(repository.root, worktree.branch, worktree.head);
 		return null;
 	} finally {
 		if (locked.ok) locked.lock.release();

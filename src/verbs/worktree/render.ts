@@ -8,7 +8,11 @@ import type { WorktreeDropData, WorktreeEnsureData, WorktreeListData, WorktreePr
 export function renderList(result: Result<"worktree list", WorktreeListData>, { color }: RenderOptions): string {
 	const data = result.data;
 	if (!data) return "";
-	return [`trunk ${data.trunk ?? "(unknown)"}`, ...data.worktrees.map((worktree) => worktreeLine(worktree, color))].join("\n");
+	return [
+		`trunk ${data.trunk ?? "(unknown)"}`,
+		...data.worktrees.map((worktree) => worktreeLine(worktree, color)),
+		...data.orphaned_ledgers.map((orphan) => `  ${quoteName(orphan.id)}  gone, resources left: ${orphan.resources.join(", ")}\n      ${quoteName(orphan.path)}`),
+	].join("\n");
 }
 
 export function renderTeardown(result: Result<"worktree teardown", WorktreeTeardownData>, _options: RenderOptions): string {

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { WorktreeItem } from "../../worktree/item.ts";
+import { OrphanedLedger, WorktreeItem } from "../../worktree/item.ts";
 
 const DryRun = v.optional(v.pipe(v.boolean(), v.description("Show what would happen; change nothing.")));
 
@@ -23,6 +23,7 @@ export const WorktreePruneInput = v.strictObject({
 export const WorktreeListData = v.strictObject({
 	trunk: v.nullable(v.string()),
 	worktrees: v.array(WorktreeItem),
+	orphaned_ledgers: v.pipe(v.array(OrphanedLedger), v.description("Resource ledgers whose worktree is gone: their resources may still exist.")),
 });
 export type WorktreeListData = v.InferOutput<typeof WorktreeListData>;
 

@@ -3,22 +3,43 @@ import { resolve } from "node:path";
 import { takeLock, type Locked } from "../../gate/lock.ts";
 import type { RepositoryLocation } from "../../git/repository.ts";
 import type { FleetWorktree } from "../../worktree/fleet.ts";
+import { nearest } from "../../text/suggest.ts";
 
 /**
- * The worktree a person named: its task id, its branch, or its path
+ * The worktrees a name could mean: by task id, by branch, or by path
  * (relative to where discern runs; symlinks resolved). Matched against the
- * listed worktrees only: the name itself never reaches git or a shell.
+ * listed worktrees only: the name itself never reaches git or a shell. More
+ * than one (the id of one, the branch of another) is ambiguous: the caller
+ * refuses and lists them.
  */
-export async function findTarget(fleet: readonly FleetWorktree[], name: string, cwd: string): Promise<FleetWorktree | undefined> {
-	const byName = fleet.find((worktree) => worktree.id === name) ?? fleet.find((worktree) => worktree.branch === name);
-	if (byName) return byName;
+export async function findTargets(fleet: readonly FleetWorktree[], name: string, cwd: string): Promise<FleetWorktree[]> {
+	const found = new Set<FleetWorktree>(fleet.filter((worktree) => worktree.id === name || worktree.branch === name));
 	const asPath = resolve(cwd, name);
 	const real = await realpath(asPath).catch(() => null);
 	for (const worktree of fleet) {
-		if (resolve(worktree.path) === asPath) return worktree;
-		if (real && (await realpath(worktree.path).catch(() => null)) === real) return worktree;
+		if (resolve(worktree.path) === asPath) found.add(worktree);
+		else if (real && (await realpath(worktree.path).catch(() => null)) === real) found.add(worktree);
 	}
-	return undefined;
+	return [...found];
+}
+
+/** The one worktree a name means, or undefined when none or several do. */
+export async function findTarget(fleet: readonly FleetWorktree[], name: string, cwd: string): Promise<FleetWorktree | undefined> {
+	const found = await findTargets(fleet, name, cwd);
+	return found.length === 1 ? found[0] : undefined;
+}
+
+/** Names a person may have meant: those starting with what they typed first (a prefix), else the nearest by edit distance. */
+export function didYouMean(typed: string, names: readonly string[]): string[] {
+	const prefixed = names.filter((name) => name.startsWith(typed));
+	if (prefixed.length > 0) return [...new Set(prefixed)].slice(0, 3);
+	const near = nearest(typed, names);
+	return near ? [near] : [];
+}
+
+/** Other worktrees that have this branch checked out: deleting it would leave them on a missing branch. */
+export function checkedOutElsewhere(fleet: readonly FleetWorktree[], target: FleetWorktree): FleetWorktree[] {
+	return target.branch === null ? [] : fleet.filter((worktree) => worktree !== target && worktree.branch === target.branch);
 }
 
 /** The names a person could have meant, for a did-you-mean. */
@@ -33,7 +54,7 @@ export function lockTarget(repository: RepositoryLocation, worktree: FleetWorktr
 }
 
 /** `refs/discern/recovery/<branch>-<UTC time>`: where a tip is saved before its worktree goes. */
-export function recoveryRef(branch: string | null, now: Date): string {
+export function recoveryRef(branch: string | null, now: Date, suffix = ""): string {
 	const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
-	return `refs/discern/recovery/${branch ?? "detached"}-${stamp}`;
+	return `refs/discern/recovery/${branch ?? "detached"}-${stamp}${suffix}`;
 }

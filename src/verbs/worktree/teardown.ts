@@ -9,7 +9,6 @@ import { clip } from "../../text/clip.ts";
 import { plural } from "../../text/plural.ts";
 import { destroyResources } from "../../worktree/resources.ts";
 import { readTask } from "../../worktree/task.ts";
-import { commandEnv } from "./open.ts";
 import type { WorktreeTeardownData, WorktreeTeardownInput } from "./schema.ts";
 
 /** `worktree teardown`: in a worktree, destroy the resources `start` created for it, newest first. */
@@ -33,7 +32,7 @@ export async function worktreeTeardown(ctx: VerbContext, input: v.InferOutput<ty
 			plan: plan.length > 0 ? plan : [{ kind: "destroy", label: "(no resources recorded)", disposition: "skip" }],
 		});
 	}
-	const outcome = await destroyResources(repository.commonDir, task.id, { cwd: repository.root, env: commandEnv(ctx.env, { DISCERN_WORKTREE_ID: task.id }), signal: ctx.signal });
+	const outcome = await destroyResources(repository.commonDir, task.id, { cwd: repository.root, env: ctx.env, signal: ctx.signal });
 	const result: WorktreeTeardownData = { ...data, destroyed: outcome.destroyed, failed: outcome.failed };
 	if (!outcome.ok) {
 		const first = outcome.failed[0];

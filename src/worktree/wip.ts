@@ -1,0 +1,40 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { git } from "../git/run.ts";
+import type { ProcessEnv } from "./env.ts";
+
+/**
+ * Uncommitted work of a checkout, as a commit object no branch points at:
+ * tracked changes and untracked files (not ignored ones), staged in a
+ * temporary index so the checkout's own index is never touched. Its parent
+ * is HEAD; `git restore --source=<commit> -- .` in a checkout of the branch
+ * brings the files back. Null (with git's reason) when it could not be made.
+ */
+export async function snapshotWork(path: string, head: string | null, env: ProcessEnv, message: string): Promise<{ ok: true; commit: string } | { ok: false; reason: string }> {
+	const dir = await mkdtemp(join(tmpdir(), "discern-wip-"));
+	const withIndex: Record<string, string | undefined> = { ...env, GIT_INDEX_FILE: join(dir, "index") };
+	const failed = (what: string, result: { exitCode: number; stderr: string }) => ({ ok: false as const, reason: `${what}: ${result.stderr.trim().split("\n")[0] || `exit ${result.exitCode}`}` });
+	try {
+		const read = await git(head ? ["read-tree", head] : ["read-tree", "--empty"], path, { env: withIndex });
+		if (read.exitCode !== 0) return failed("git read-tree", read);
+		const added = await git(["add", "-A", "--", "."], path, { env: withIndex });
+		if (added.exitCode !== 0) return failed("git add", added);
+		const tree = await git(["write-tree"], path, { env: withIndex });
+		if (tree.exitCode !== 0) return failed("git write-tree", tree);
+		// A commit needs an author: discern's own when git has none configured here.
+		const known = (await git(["var", "GIT_COMMITTER_IDENT"], path, { env })).exitCode === 0 && (await git(["var", "GIT_AUTHOR_IDENT"], path, { env })).exitCode === 0;
+		const identity = known ? {} : { GIT_AUTHOR_NAME: "discern", GIT_AUTHOR_EMAIL: "discern@localhost", GIT_COMMITTER_NAME: "discern", GIT_COMMITTER_EMAIL: "discern@localhost" };
+		const commit = await git(["commit-tree", tree.stdout.trim(), ...(head ? ["-p", head] : []), "-m", message], path, { env: { ...env, ...identity } });
+		if (commit.exitCode !== 0) return failed("git commit-tree", commit);
+		return { ok: true, commit: commit.stdout.trim() };
+	} finally {
+		await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+	}
+}
+
+/** How many ignored files and folders (a wholly ignored folder counts once) a checkout holds: what removing it loses for good. */
+export async function ignoredCount(path: string): Promise<number | null> {
+	const listed = await git(["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"], path);
+	return listed.exitCode === 0 ? listed.stdout.split("\0").filter((entry) => entry !== "").length : null;
+}
