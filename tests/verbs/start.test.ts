@@ -292,3 +292,24 @@ async function runIn(cwd: string, args: string[]): Promise<string> {
 	const [out] = await Promise.all([new Response(child.stdout).text(), child.exited]);
 	return out;
 }
+
+describe("start wires the configured agents in the new worktree (SPEC §6: setup ends with refresh)", () => {
+	test("ignored wiring a fresh checkout lacks is written there; the main checkout is untouched", async () => {
+		const bin = await tempDir();
+		await writeFile(join(bin, "discern"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+		const r = await repo('[project]\nagents = ["claude_code"]\n[jobs]\ntest = "true"\n', { ".gitignore": ".mcp.json\n.claude/\n" });
+		const env = { PATH: `${bin}:${process.env.PATH ?? ""}` };
+		// The trunk's own wiring, committed (AGENTS.md, CLAUDE.md) or ignored (.mcp.json).
+		const wired = await invokeVerb("refresh", r.ctx({ env }));
+		expect(wired.ok).toBe(true);
+		await r.commitAll("wiring");
+		const mainEntry = await readFile(join(r.root, ".mcp.json"), "utf8");
+		const result = await start(r.ctx({ env }), { name: "wired" }, { tail: () => "abc123", running: { execPath: process.execPath, script: null } });
+		expect(result.ok).toBe(true);
+		const path = String(result.data?.path);
+		const entry = JSON.parse(await readFile(join(path, ".mcp.json"), "utf8")) as { mcpServers: { discern: { command: string } } };
+		expect(entry.mcpServers.discern.command).toBe("discern");
+		expect((result.hints ?? []).some((hint) => hint.includes("not refreshed"))).toBe(false);
+		expect(await readFile(join(r.root, ".mcp.json"), "utf8")).toBe(mainEntry);
+	});
+});

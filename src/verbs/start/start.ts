@@ -23,12 +23,16 @@ import { destroyResourcesDetailed } from "../../worktree/resources.ts";
 import { writeTask } from "../../worktree/task.ts";
 import { expandTokens, tokenTable, unknownTokens } from "../../worktree/tokens.ts";
 import type { StartData, StartInput } from "./schema.ts";
+import type { RunningBinary } from "../../agents/command.ts";
+import { refresh } from "../refresh/refresh.ts";
 
 type StartResult = Result<"start", StartData>;
 
 /** What tests may replace: the id's random tail (to force a collision). */
 export interface StartDeps {
 	tail: TailSource;
+	/** The running binary, for the agent wiring `refresh` writes into the new worktree; none: no refresh. */
+	running?: RunningBinary;
 }
 
 /**
@@ -117,7 +121,7 @@ export async function start(ctx: VerbContext, input: v.InferOutput<typeof StartI
 		return ok("start", `Would start ${quoteName(branch)} at ${quoteName(path)}; nothing was created (a real start draws a new id).`, data, { dry_run: true, plan });
 	}
 
-	return create(ctx, { repository, config, data, resources, commands, from: base.from });
+	return create(ctx, { repository, config, data, resources, commands, from: base.from }, deps.running);
 }
 
 interface Creation {
@@ -140,7 +144,7 @@ interface Made {
 
 type FailureCode = "gate_failed" | "interrupted" | "write_denied" | "invalid_config";
 
-async function create(ctx: VerbContext, run: Creation): Promise<StartResult> {
+async function create(ctx: VerbContext, run: Creation, running?: RunningBinary): Promise<StartResult> {
 	const say = sayFor(ctx.surface);
 	const { repository, config, data } = run;
 	const made: Made = { folders: [], worktree: false, branch: false, ledger: false };
@@ -258,12 +262,30 @@ async function create(ctx: VerbContext, run: Creation): Promise<StartResult> {
 		return fail("start", failed.code, message, hints, { data: { ...data, rolled_back: clean, left_behind: rollback.leftBehind }, steps, diagnostics });
 	}
 
+	const wiring = await wireAgents(ctx, config, data.path, running);
 	return ok("start", `Started ${quoteName(data.id)} on branch ${quoteName(data.branch)}: work in ${quoteName(data.path)} now.`, data, {
 		steps,
 		hints: [
 			say`Work only in ${quoteName(data.path)} from now on: edit and commit there, iterate with ${ref("prepare")}, and run ${ref("done")} once the work is committed.`,
+			...wiring,
 		],
 	});
+}
+
+/**
+ * The last step of a start (SPEC §6): the configured agents' wiring in the
+ * new worktree, as `refresh` writes it — the instructions and MCP entries a
+ * fresh checkout lacks when they are ignored rather than committed. The
+ * worktree itself is sound without it, so a refusal here is said, not
+ * rolled back: `refresh` in the worktree repeats it once the cause is fixed.
+ */
+async function wireAgents(ctx: VerbContext, config: DiscernConfig, path: string, running: RunningBinary | undefined): Promise<string[]> {
+	if (!running || config.project.agents.length === 0) return [];
+	const say = sayFor(ctx.surface);
+	const { repository: _main, ...rest } = ctx;
+	const wired = await refresh({ ...rest, cwd: path }, {}, running);
+	if (wired.ok) return [];
+	return [say`The agents' wiring in the new worktree was not refreshed: ${wired.message} Run ${ref("refresh")} there once that is fixed.`];
 }
 
 /** The signal fired between two steps: rolled back and reported as interrupted. */
