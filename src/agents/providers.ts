@@ -50,6 +50,10 @@ export interface Provider {
 	hook?: HookWiring;
 	/** The manual page with its editor's configuration (`discern docs mcp/<page>`). */
 	page: string;
+	/** The programs whose presence on PATH tells `setup` this agent is used here, most specific first. */
+	clis: readonly string[];
+	/** What finding one of `clis` means, said in setup's proposal when it is less than obvious. */
+	cliNote?: string;
 }
 
 const mcpServers = (file: string, container = "mcpServers", extra: Record<string, unknown> = {}): McpWiring => ({
@@ -72,21 +76,51 @@ const claudeHook: HookWiring = {
 };
 
 export const PROVIDERS: readonly Provider[] = [
-	{ agent: "claude_code", label: "Claude Code", pointer: "CLAUDE.md", mcp: mcpServers(".mcp.json"), hook: claudeHook, page: "claude-code" },
+	{ agent: "claude_code", label: "Claude Code", pointer: "CLAUDE.md", mcp: mcpServers(".mcp.json"), hook: claudeHook, page: "claude-code", clis: ["claude"] },
 	{
 		agent: "codex",
 		label: "Codex",
 		mcp: { file: ".codex/config.toml", format: "toml", path: ["mcp_servers", "discern"], entry: (server) => ({ command: server.command, args: server.args }) },
 		page: "codex",
+		clis: ["codex"],
 	},
-	{ agent: "cursor", label: "Cursor", mcp: mcpServers(".cursor/mcp.json"), page: "cursor" },
-	{ agent: "gemini", label: "Gemini CLI", pointer: "GEMINI.md", mcp: mcpServers(".gemini/settings.json"), page: "gemini" },
-	{ agent: "copilot", label: "GitHub Copilot (VS Code)", mcp: mcpServers(".vscode/mcp.json", "servers", { type: "stdio" }), page: "vscode" },
+	// `cursor-agent` is Cursor's CLI agent; `cursor` is the editor's shell command.
+	{ agent: "cursor", label: "Cursor", mcp: mcpServers(".cursor/mcp.json"), page: "cursor", clis: ["cursor-agent", "cursor"] },
+	{ agent: "gemini", label: "Gemini CLI", pointer: "GEMINI.md", mcp: mcpServers(".gemini/settings.json"), page: "gemini", clis: ["gemini"] },
+	{
+		agent: "copilot",
+		label: "GitHub Copilot (VS Code)",
+		mcp: mcpServers(".vscode/mcp.json", "servers", { type: "stdio" }),
+		page: "vscode",
+		// The Copilot CLI reads AGENTS.md; `gh copilot` (an extension of gh) cannot be seen without running gh.
+		clis: ["copilot"],
+		cliNote: "GitHub's Copilot CLI; it reads AGENTS.md, and the MCP entry goes to .vscode/mcp.json for VS Code",
+	},
 ];
 
 /** The providers of the configured agents, in registry order. */
 export function providersFor(agents: readonly string[]): Provider[] {
 	return PROVIDERS.filter((provider) => agents.includes(provider.agent));
+}
+
+export interface DetectedAgent {
+	agent: Agent;
+	/** The program found, and where. */
+	program: string;
+	path: string;
+	/** Why setup proposes it, in a few words. */
+	reason: string;
+}
+
+/** The agents whose CLI is on this PATH, in registry order: what `setup` proposes when `--agents` is not given. */
+export function detectAgents(which: (program: string) => string | null): DetectedAgent[] {
+	return PROVIDERS.flatMap((provider) => {
+		for (const program of provider.clis) {
+			const path = which(program);
+			if (path !== null) return [{ agent: provider.agent, program, path, reason: `\`${program}\` is on PATH (${path})${provider.cliNote ? `: ${provider.cliNote}` : ""}` }];
+		}
+		return [];
+	});
 }
 
 /** Every path discern may write for any agent (the write surface), AGENTS.md first. */

@@ -11,13 +11,17 @@ export interface RenderOptions {
 	trunk: string | null;
 	/** Agents to brief and wire; omitted or empty leaves `agents` out (the default is none). */
 	agents?: readonly string[];
+	/** Why those agents, for the comment beside them (e.g. found on PATH). */
+	agentsWhy?: string;
+	/** Hand-written instruction files refresh compiles into AGENTS.md; omitted or empty leaves [instructions] out. */
+	instructionSources?: readonly string[];
 }
 
 /** What rendering needs of a proposal (scopes are optional, for callers that build one by hand). */
 export type RenderedProposal = Pick<SetupProposal, "stacks" | "jobs"> & Partial<Pick<SetupProposal, "scopes">>;
 
 export function renderConfig(proposal: RenderedProposal, options: RenderOptions): string {
-	const sections = [header(), project(options.projectName, options.agents ?? []), repository(options.trunk), jobs(proposal), ...scopes(proposal), gate(), map()];
+	const sections = [header(), project(options.projectName, options.agents ?? [], options.agentsWhy), repository(options.trunk), jobs(proposal), ...scopes(proposal), gate(), map(), ...instructions(options.instructionSources ?? [])];
 	return `${sections.map((lines) => lines.join("\n")).join("\n\n")}\n`;
 }
 
@@ -29,9 +33,9 @@ function header(): string[] {
 	];
 }
 
-function project(name: string, agents: readonly string[]): string[] {
+function project(name: string, agents: readonly string[], why: string | undefined): string[] {
 	const agentRows: [string, string][] =
-		agents.length > 0 ? [[`agents = [${agents.map(tomlString).join(", ")}]`, "the coding agents this project works with"]] : [];
+		agents.length > 0 ? [[`agents = [${agents.map(tomlString).join(", ")}]`, `the coding agents this project works with${why ? ` (${why})` : ""}`]] : [];
 	if (name.trim() === "") {
 		return ["[project]", "# name = \"…\"  # display name; derived from the folder when absent", ...(agentRows.length > 0 ? aligned(agentRows) : [])];
 	}
@@ -104,6 +108,17 @@ function gate(): string[] {
 
 function map(): string[] {
 	return ["[map]", ...aligned([['dir = "docs/map/"', "the agent-maintained map of this repository"]])];
+}
+
+function instructions(sources: readonly string[]): string[][] {
+	if (sources.length === 0) return [];
+	return [
+		[
+			"[instructions]",
+			"# Your own instructions for agents: `discern refresh` compiles them into AGENTS.md after discern's briefing.",
+			`sources = [${sources.map(tomlString).join(", ")}]`,
+		],
+	];
 }
 
 /** `key = value  # comment` lines with their comments in one column, capped so one long command does not push the rest far right. */

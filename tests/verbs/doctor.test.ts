@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { chmod, mkdir, writeFile } from "node:fs/promises";
 import { doctor } from "../../src/verbs/doctor/doctor.ts";
+import { ensureBinary } from "../helpers/cli.ts";
 import { makeRepo, type TestRepo } from "../helpers/repo.ts";
 
 const made: TestRepo[] = [];
@@ -83,5 +84,55 @@ describe("doctor", () => {
 		const identity = byId((await doctor(r.ctx({ env }), {})).data?.checks ?? []).identity;
 		expect(identity?.state).toBe("warn");
 		expect(identity?.detail).toContain("user.name and user.email");
+	});
+
+	describe("it starts each configured agent's server and completes an MCP initialize", () => {
+		const mcp = (command: string, args: string[]) => JSON.stringify({ mcpServers: { discern: { command, args } } });
+		const agentConfig = '[project]\nagents = ["claude_code"]\n[jobs]\ntest = "true"\n';
+
+		test("a config naming the compiled binary: ok, with the version it answered", async () => {
+			const binary = await ensureBinary();
+			const version = (await Bun.file(`${import.meta.dir}/../../package.json`).json()).version as string;
+			const r = await repo({ config: agentConfig, files: { ".mcp.json": mcp(binary, ["mcp"]) } });
+			const check = byId((await doctor(r.ctx(), {})).data?.checks ?? [])["mcp:claude_code"] as { state: string; detail: string } | undefined;
+			expect(check?.state).toBe("ok");
+			expect(check?.detail).toContain(`answered \`initialize\` as discern ${version}`);
+		});
+
+		test("a command that is not on PATH fails: the editor would fail with spawn ENOENT", async () => {
+			const r = await repo({ config: agentConfig, files: { ".mcp.json": mcp("discern-not-installed-qq", ["mcp"]) } });
+			const result = await doctor(r.ctx(), {});
+			expect(result.ok ? "" : result.error).toBe("checks_failed");
+			const check = byId(result.data?.checks ?? [])["mcp:claude_code"] as { state: string; detail: string; fix?: string } | undefined;
+			expect(check?.state).toBe("fail");
+			expect(check?.detail).toContain("an editor using this config would fail with `spawn discern-not-installed-qq ENOENT`");
+			expect(check?.fix).toContain("discern refresh");
+		});
+
+		test("a program that is not an MCP server fails (cat echoes, true exits)", async () => {
+			for (const [command, words] of [
+				["cat", "echoed the `initialize` request back"],
+				["true", "without answering `initialize`"],
+			] as const) {
+				const r = await repo({ config: agentConfig, files: { ".mcp.json": mcp(command, []) } });
+				const check = byId((await doctor(r.ctx(), {})).data?.checks ?? [])["mcp:claude_code"] as { state: string; detail: string } | undefined;
+				expect(check?.state).toBe("fail");
+				expect(check?.detail).toContain(words);
+			}
+		});
+
+		test("agents naming the same command share one start; a missing entry is a warning pointing at refresh", async () => {
+			const binary = await ensureBinary();
+			const r = await repo({
+				config: '[project]\nagents = ["claude_code", "cursor", "gemini"]\n[jobs]\ntest = "true"\n',
+				files: { ".mcp.json": mcp(binary, ["mcp"]), ".cursor/mcp.json": mcp(binary, ["mcp"]) },
+			});
+			const checks = byId((await doctor(r.ctx(), {})).data?.checks ?? []) as Record<string, { state: string; detail: string; fix?: string }>;
+			expect(checks["mcp:claude_code"]?.state).toBe("ok");
+			expect(checks["mcp:cursor"]?.state).toBe("ok");
+			expect(checks["mcp:gemini"]?.state).toBe("warn");
+			expect(checks["mcp:gemini"]?.detail).toContain(".gemini/settings.json does not exist");
+			expect(checks["mcp:gemini"]?.fix).toBe("discern refresh");
+		});
 	});
 });

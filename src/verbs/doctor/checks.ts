@@ -4,7 +4,7 @@ import type { VerbContext } from "../../contract/context.ts";
 import { resolveJobs } from "../../config/jobs.ts";
 import type { ConfigLoad } from "../../config/load.ts";
 import { MCP_TARGETS, readEntry } from "../../agents/targets.ts";
-import { commandResolves } from "../../agents/command.ts";
+import { probeServer, type ProbeResult } from "../../agents/probe.ts";
 import { providersFor } from "../../agents/providers.ts";
 import { staleWiring } from "../../agents/wiring.ts";
 import { git } from "../../git/run.ts";
@@ -142,7 +142,7 @@ export function checkBinary(ctx: VerbContext, verbose: boolean): Check {
 		id: "binary",
 		title,
 		state: "warn",
-		detail: `\`discern\` is not on PATH (running ${process.execPath}); agents start the MCP server as \`discern mcp\`.`,
+		detail: `\`discern\` is not on PATH (running ${process.execPath}): a terminal cannot run \`discern\`, and agents' configs must name the binary by its absolute path (refresh writes it so).`,
 		fix: "Put the discern binary in a folder on PATH, e.g. ~/.local/bin.",
 	};
 }
@@ -151,19 +151,17 @@ export async function checkAgentWiring(ctx: VerbContext, root: string, config: C
 	const surface = ctx.surface;
 	const snippets = sayFor(surface)`See ${ref("docs", { target: "mcp" })} for each editor's snippet.`;
 	const wanted = config.state === "valid" ? config.config.project.agents : [];
-	const title = "agents can reach the discern MCP server";
 	if (config.state === "valid" && wanted.length > 0) {
-		// Configured agents: every file refresh owns is current, and each entry's command starts something that exists.
-		const [stale, unresolved] = await Promise.all([staleWiring(root, config.config), unresolvedCommands(ctx, root, wanted)]);
+		// Configured agents: every file refresh owns is current (whether each server starts is its own check: checkServers).
+		const title = "agent files are as refresh writes them";
+		const stale = await staleWiring(root, config.config);
 		if (stale.length > 0) {
 			const detail = stale.map((file) => `${file.path} (${file.blocked ? file.blocked.reason : file.action === "create" ? "missing" : "stale"})`).join(", ");
 			return { id: "agent_wiring", title, state: "warn", detail: clip(`not wired as refresh would: ${detail}`), fix: actionFor(surface)`${ref("refresh")}` };
 		}
-		if (unresolved.length > 0) {
-			return { id: "agent_wiring", title, state: "warn", detail: clip(`${unresolved.join("; ")}: the editor cannot start the server`), fix: actionFor(surface)`${ref("refresh")}` };
-		}
-		return { id: "agent_wiring", title, state: "ok", detail: `wired for ${wanted.join(", ")}; each command resolves` };
+		return { id: "agent_wiring", title, state: "ok", detail: `wired for ${wanted.join(", ")}` };
 	}
+	const title = "an agent MCP config declares discern";
 	const wired: string[] = [];
 	for (const target of MCP_TARGETS) {
 		const file = Bun.file(join(root, target.file));
@@ -172,18 +170,63 @@ export async function checkAgentWiring(ctx: VerbContext, root: string, config: C
 	if (wired.length === 0) {
 		return { id: "agent_wiring", title, state: "warn", detail: "No agent MCP config declares a discern server.", fix: snippets };
 	}
-	return { id: "agent_wiring", title, state: "ok", detail: `wired in ${wired.join(", ")}` };
+	// Only configured agents' servers are started (checkServers): these files are the person's own.
+	return { id: "agent_wiring", title, state: "ok", detail: `wired in ${wired.join(", ")} (not started: [project].agents lists no agent)` };
 }
 
-/** Entries whose `command` is neither on the PATH discern sees nor an existing absolute file. */
-async function unresolvedCommands(ctx: VerbContext, root: string, agents: readonly string[]): Promise<string[]> {
-	const found: string[] = [];
-	for (const provider of providersFor(agents)) {
-		const file = Bun.file(join(root, provider.mcp.file));
-		if (!(await file.exists())) continue;
-		const entry = readEntry(provider.mcp.format, await file.text(), provider.mcp.path) as { command?: unknown } | undefined;
-		const command = typeof entry?.command === "string" ? entry.command : "";
-		if (!(await commandResolves(command, ctx.env))) found.push(`${provider.mcp.file} starts \`${clip(command, 200)}\`, which is not on PATH`);
+/**
+ * For each configured agent, start the server its MCP config names, the way
+ * the editor would, and complete an MCP `initialize`: proof that the wiring
+ * works, not that a file exists. Agents run side by side; agents naming the
+ * same command, args and env share one start. Doctor only: it takes a moment.
+ */
+export async function checkServers(ctx: VerbContext, root: string, config: ConfigLoad, options: { timeoutMs?: number } = {}): Promise<Check[]> {
+	if (config.state !== "valid") return [];
+	const refresh = actionFor(ctx.surface)`${ref("refresh")}`;
+	const probes = new Map<string, Promise<ProbeResult>>();
+	return Promise.all(
+		providersFor(config.config.project.agents).map(async (provider): Promise<Check> => {
+			const id = `mcp:${provider.agent}`;
+			const title = `${provider.label} can start the discern MCP server`;
+			const file = provider.mcp.file;
+			const text = await Bun.file(join(root, file)).text().catch(() => null);
+			const entry = text === null ? undefined : readEntry(provider.mcp.format, text, provider.mcp.path);
+			if (entry === undefined) {
+				return { id, title, state: "warn", detail: `${file} ${text === null ? "does not exist" : "has no discern server entry"}: ${provider.label} does not know the server.`, fix: refresh };
+			}
+			const server = serverOf(entry);
+			if (!server) return { id, title, state: "fail", detail: `${file}: the discern entry has no \`command\` string and \`args\` list of strings.`, fix: refresh };
+			const key = JSON.stringify([server.command, server.args, server.env]);
+			let probe = probes.get(key);
+			if (!probe) {
+				probe = probeServer(server.command, server.args, { cwd: root, env: { ...ctx.env, ...server.env }, clientVersion: ctx.version, ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) });
+				probes.set(key, probe);
+			}
+			const result = await probe;
+			const line = clip([server.command, ...server.args].map((word) => (/\s/.test(word) ? JSON.stringify(word) : word)).join(" "), 300);
+			if (!result.ok) {
+				const fix = result.reason === "not_found" ? sayFor(ctx.surface)`Run ${ref("refresh")}: it writes a command that resolves (the absolute path of the binary when \`discern\` is not on PATH).` : `Point the discern entry in ${file} at the discern binary (${refresh} writes one).`;
+				return { id, title, state: "fail", detail: clip(`${file} starts \`${line}\`: ${result.detail}.`), fix };
+			}
+			const answered = `\`${line}\` answered \`initialize\` as ${result.name} ${result.version} (MCP ${result.protocol})`;
+			if (result.name !== "discern") return { id, title, state: "warn", detail: clip(`${file}: ${answered}, which is not discern.`), fix: `Point the discern entry in ${file} at the discern binary (${refresh} writes one).` };
+			if (!result.exited) return { id, title, state: "warn", detail: clip(`${file}: ${answered}, but kept running after its stdin closed (it was killed).`), fix: "Check the command: an MCP stdio server exits when its client closes stdin." };
+			const other = result.version !== ctx.version ? ` (this discern is ${ctx.version})` : "";
+			return { id, title, state: "ok", detail: clip(`${answered}${other}`) };
+		}),
+	);
+}
+
+/** The command, args and env an MCP entry names; null when malformed. */
+function serverOf(entry: unknown): { command: string; args: string[]; env: Record<string, string> } | null {
+	if (typeof entry !== "object" || entry === null || Array.isArray(entry)) return null;
+	const { command, args, env } = entry as { command?: unknown; args?: unknown; env?: unknown };
+	if (typeof command !== "string" || command.trim() === "") return null;
+	const list = args === undefined ? [] : args;
+	if (!Array.isArray(list) || !list.every((arg) => typeof arg === "string")) return null;
+	const vars: Record<string, string> = {};
+	if (typeof env === "object" && env !== null && !Array.isArray(env)) {
+		for (const [key, value] of Object.entries(env)) if (typeof value === "string") vars[key] = value;
 	}
-	return found;
+	return { command, args: list, env: vars };
 }

@@ -15,6 +15,7 @@ import {
 	checkIdentity,
 	checkJobExecutables,
 	checkRepository,
+	checkServers,
 	checkTestJob,
 	checkTrunk,
 } from "./checks.ts";
@@ -34,16 +35,17 @@ export async function doctor(ctx: VerbContext, input: v.InferOutput<typeof Docto
 	if (located.found) {
 		const root = located.repository.root;
 		const config = await loadConfig(root, ctx.narrate);
-		const [access, identity, trunk, jobs, wiring] = await Promise.all([
+		const [access, identity, trunk, jobs, wiring, servers] = await Promise.all([
 			checkGitAccess(root),
 			checkIdentity(ctx, root),
 			checkTrunk(ctx, root, config),
 			checkJobExecutables(ctx, root, config),
 			checkAgentWiring(ctx, root, config),
+			checkServers(ctx, root, config),
 		]);
 		const testJob = checkTestJob(config);
 		checks.push(access, identity, trunk, checkConfig(config, ctx.surface), ...(testJob ? [testJob] : []), ...jobs);
-		checks.push(checkBinary(ctx, verbose), wiring);
+		checks.push(checkBinary(ctx, verbose), wiring, ...servers);
 	} else {
 		checks.push(checkBinary(ctx, verbose));
 	}

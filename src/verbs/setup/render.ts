@@ -11,10 +11,24 @@ export function renderSetup(result: Result<"setup" | "setup verify", SetupData>,
 	for (const stack of data.stacks) lines.push(`stack  ${stack.kind}${stack.manager ? ` (${stack.manager})` : ""}  from ${stack.evidence}`);
 	for (const job of data.jobs) lines.push(`job    ${paint(job.name, "cyan", color)} [${job.stage}]  ${job.run}    # ${job.reason}`);
 	for (const scope of data.scopes) lines.push(`scope  ${paint(scope.name, "cyan", color)}  ${scope.paths.join(" ")}${scope.gate ? `  gate: ${scope.gate}` : ""}    # ${scope.reason}`);
+	for (const choice of data.agents) lines.push(`agent  ${paint(choice.agent, "cyan", color)}    # ${choice.reason}`);
 	if (lines.length > 0) lines.push("");
-	for (const file of data.files) lines.push(`${file.action === "create" ? (data.written ? "wrote " : "create") : "keep  "} ${file.path}`);
+	for (const file of data.files) lines.push(fileLine(file, data.written));
 	if (!data.written && !data.config_exists) lines.push("", paint("Proposed discern.toml:", "bold", color), "", data.config_text.trimEnd());
 	return lines.join("\n");
+}
+
+function fileLine(file: SetupData["files"][number], written: boolean): string {
+	switch (file.action) {
+		case "create":
+			return `${written ? "wrote " : "create"} ${file.path}`;
+		case "keep":
+			return `keep   ${file.path}`;
+		case "move":
+			return `${written ? "moved " : "move  "} ${file.from} → ${file.path}    # ${file.reason ?? ""}`;
+		case "remove":
+			return `${written ? "removed" : "remove"} ${file.path}    # ${file.reason ?? ""}`;
+	}
 }
 
 /** `setup verify` on a configured repository: the problems first, then the advice. */

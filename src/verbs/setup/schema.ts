@@ -43,10 +43,19 @@ export const SetupData = v.strictObject({
 	stacks: v.array(v.strictObject({ kind: v.string(), evidence: v.string(), manager: v.optional(v.string()) })),
 	jobs: v.array(v.strictObject({ name: v.string(), stage: v.picklist(STAGES), run: v.string(), reason: v.string() })),
 	scopes: v.array(v.strictObject({ name: v.string(), paths: v.array(v.string()), gate: v.optional(v.string()), reason: v.string() })),
+	agents: v.pipe(
+		v.array(v.strictObject({ agent: v.picklist(AGENTS), reason: v.pipe(v.string(), v.description("Named with --agents, or which program was found on PATH.")) })),
+		v.description("The agents setup records in [project].agents, and why each: those named with --agents, else those whose CLI is on PATH."),
+	),
 	files: v.array(
 		v.strictObject({
 			path: v.string(),
-			action: v.pipe(v.picklist(["create", "keep"]), v.description("`keep`: it exists and setup leaves it alone.")),
+			action: v.pipe(
+				v.picklist(["create", "keep", "move", "remove"]),
+				v.description("`keep`: it exists and setup leaves it alone. `move`: a hand-written instruction file moves from `from` to `path` and is listed in [instructions].sources. `remove`: a link at a generated path (its target is kept)."),
+			),
+			from: v.optional(v.pipe(v.string(), v.description("For `move`: where the file was."))),
+			reason: v.optional(v.string()),
 		}),
 	),
 	config_exists: v.boolean(),

@@ -9,6 +9,9 @@ import { clip } from "../../text/clip.ts";
 import { nearest } from "../../text/suggest.ts";
 import { resolveTrunk } from "../../git/trunk.ts";
 import type { RunningBinary } from "../../agents/command.ts";
+import { detectAgents, PROVIDERS } from "../../agents/providers.ts";
+import { findExecutable } from "../../platform/process.ts";
+import { applyFolds, type Fold, planFolds } from "../../setup/instructions.ts";
 import { refresh } from "../refresh/refresh.ts";
 import { exists, resolveInside, writeFileAtomic, WriteDeniedError } from "../../platform/files.ts";
 import { openRepository } from "../../project/open.ts";
@@ -95,7 +98,7 @@ export async function setup(ctx: VerbContext, input: v.InferOutput<typeof SetupI
 	const confirmed = ref("setup", { confirmed: true });
 	const proposed = await propose(ctx, input.agents);
 	if (!proposed.ok) return asVerb("setup", proposed.refusal);
-	const { data, found, root, configText } = proposed;
+	const { data, found, root, configText, folds } = proposed;
 	const creating = data.files.filter((file) => file.action === "create").map((file) => file.path);
 	const kept = data.config_exists ? ` ${CONFIG_FILE} exists and is left alone.` : "";
 	if (creating.length === 0) {
@@ -104,10 +107,10 @@ export async function setup(ctx: VerbContext, input: v.InferOutput<typeof SetupI
 		});
 	}
 	const plan: PlanItem[] = data.files.map((file) => ({
-		kind: "write",
-		label: file.path,
-		disposition: file.action === "create" ? "run" : "skip",
-		...(file.action === "keep" ? { note: "exists; left alone" } : {}),
+		kind: file.action === "move" || file.action === "remove" ? file.action : "write",
+		label: file.action === "move" ? `${file.from} → ${file.path}` : file.path,
+		disposition: file.action === "keep" ? "skip" : "run",
+		...(file.action === "keep" ? { note: "exists; left alone" } : file.reason ? { note: file.reason } : {}),
 	}));
 	if (!input.confirmed || input.dry_run) {
 		const preview = ok("setup", `Would write ${data.config_exists ? creating.join(" and ") : CONFIG_FILE}.${kept} ${found}`, data, {
@@ -123,9 +126,11 @@ export async function setup(ctx: VerbContext, input: v.InferOutput<typeof SetupI
 	}
 	try {
 		// Check every target first, so a refusal leaves nothing half-written.
-		await Promise.all(creating.map((path) => resolveInside(root, path)));
+		await Promise.all([...creating, ...folds.filter((fold) => fold.action === "move").map((fold) => fold.to)].map((path) => resolveInside(root, path)));
 		// discern.toml last: it is what marks the repository as set up.
 		if (creating.includes(MAP_README_PATH)) await writeFileAtomic(root, MAP_README_PATH, MAP_README);
+		// The person's own instruction files move before refresh generates those paths.
+		await applyFolds(root, folds);
 		if (creating.includes(CONFIG_FILE)) await writeFileAtomic(root, CONFIG_FILE, configText);
 	} catch (error) {
 		if (error instanceof WriteDeniedError) {
@@ -133,7 +138,7 @@ export async function setup(ctx: VerbContext, input: v.InferOutput<typeof SetupI
 		}
 		throw error;
 	}
-	const wrote = `Wrote ${creating.join(" and ")}.${kept}`;
+	const wrote = `Wrote ${creating.join(" and ")}.${kept}${describeFolds(folds)}`;
 	const review = data.config_exists
 		? say`Run ${ref("setup verify")} to check discern.toml and compare it with what setup would propose.`
 		: say`Review discern.toml, commit it, then run ${ref("doctor")}.`;
@@ -152,6 +157,7 @@ interface Proposal {
 	root: string;
 	configText: string;
 	agents: string[];
+	folds: Fold[];
 }
 
 /** What setup would write here, and what is in place already. */
@@ -168,21 +174,49 @@ async function propose(ctx: VerbContext, agentList: string | undefined): Promise
 		exists(join(root, MAP_README_PATH)),
 	]);
 	const projectName = proposal.projectName ?? basename(root);
-	const configText = renderConfig(proposal, { projectName, trunk: trunk.name, agents: agents.agents });
+	// Named with --agents, else the agents whose CLI is on PATH (each provider lists its programs).
+	const chosen =
+		agentList !== undefined
+			? agents.agents.map((agent) => ({ agent: agent as (typeof AGENTS)[number], reason: "named with --agents" }))
+			: detectAgents((program) => findExecutable(program, ctx.env)).map(({ agent, reason }) => ({ agent, reason }));
+	const names = chosen.map((choice) => choice.agent);
+	// Only a new discern.toml records agents, so only then are their instruction files generated (and a person's own folded in).
+	const fold = configExists ? { folds: [], sources: [] } : await planFolds(root, names);
+	const agentsWhy = agentList !== undefined ? "named with --agents" : names.length > 0 ? `found on PATH: ${chosenPrograms(chosen)}` : undefined;
+	const configText = renderConfig(proposal, { projectName, trunk: trunk.name, agents: names, ...(agentsWhy ? { agentsWhy } : {}), instructionSources: fold.sources });
 	const data: SetupData = {
 		project_name: projectName,
 		stacks: proposal.stacks.map((stack) => ({ ...stack })),
 		jobs: proposal.jobs.map((job) => ({ ...job })),
 		scopes: proposal.scopes.map((scope) => ({ ...scope, paths: [...scope.paths] })),
+		agents: chosen,
 		files: [
 			{ path: CONFIG_FILE, action: configExists ? "keep" : "create" },
 			{ path: MAP_README_PATH, action: mapExists ? "keep" : "create" },
+			...fold.folds.map((item) => (item.action === "move" ? { path: item.to, action: "move" as const, from: item.from, reason: item.reason } : { path: item.from, action: "remove" as const, reason: item.reason })),
 		],
 		config_exists: configExists,
 		written: false,
 		config_text: configText,
 	};
-	return { ok: true, data, found: describeProposal(data), root, configText, agents: agents.agents };
+	const found = `${describeProposal(data)} ${describeAgents(data.agents, agentList !== undefined)}`;
+	return { ok: true, data, found, root, configText, agents: names, folds: fold.folds };
+}
+
+/** `claude, codex`: the programs named in the detection reasons. */
+function chosenPrograms(chosen: readonly { reason: string }[]): string {
+	return chosen.map((choice) => /^`([^`]+)`/.exec(choice.reason)?.[1] ?? "?").join(", ");
+}
+
+function describeAgents(agents: SetupData["agents"], named: boolean): string {
+	if (agents.length > 0) return `Agents: ${agents.map((choice) => `${choice.agent} (${choice.reason})`).join("; ")}.`;
+	if (named) return "No agents.";
+	const programs = [...new Set(PROVIDERS.flatMap((provider) => provider.clis))];
+	return `No agent CLI on PATH (looked for ${programs.join(", ")}); name agents with --agents.`;
+}
+
+function describeFolds(folds: readonly Fold[]): string {
+	return folds.map((fold) => (fold.action === "move" ? ` Moved ${fold.from} to ${fold.to} (listed in [instructions].sources).` : ` Removed the link ${fold.from} (to ${fold.to}).`)).join("");
 }
 
 /** `--agents claude_code,codex` → a checked list; an unknown name is refused with the nearest known one. */
