@@ -36,7 +36,7 @@ export interface VerbModule<Name extends string, Input, Data> {
 	 * stay: `start` moves it into the new worktree, `accept` back to the main
 	 * checkout once it removed the worktree (SPEC §10).
 	 */
-	workingRoot?: (result: Result<Name, Data>) => string | null;
+	workingRoot?: (result: Result<Name, Data>, currentRoot: string) => string | null;
 }
 
 /** The exit code that answers a yes/no question, and a one-line warning for stderr when the answer is a guess. */

@@ -47,7 +47,12 @@ function template(surface: Surface, code: boolean) {
 	return (strings: TemplateStringsArray, ...values: readonly (VerbRef | string | number)[]): string =>
 		strings.reduce((text, part, index) => {
 			const value = values[index - 1];
-			return `${text}${typeof value === "object" ? render(value, surface, code) : String(value)}${part}`;
+			if (typeof value !== "object") return `${text}${String(value)}${part}`;
+			const rendered = render(value, surface, code);
+			// "Run `discern setup`" over MCP must not read "Run ask the owner to run …": the owner's part replaces the verb.
+			const asked = /\b([Rr])un $/.exec(text);
+			if (asked && rendered.startsWith("ask the owner to run ")) return `${text.slice(0, asked.index)}${asked[1] === "R" ? "Ask" : "ask"}${rendered.slice("ask".length)}${part}`;
+			return `${text}${rendered}${part}`;
 		});
 }
 

@@ -8,9 +8,9 @@ import { composeText, invoke } from "../invoke.ts";
  * and its text twin for `content`. A crash is logged to stderr (stdout is
  * the protocol's) and becomes an `internal_error` envelope.
  */
-export async function invokeVerb(verb: LooseVerb, ctx: Omit<VerbContext, "repository">, input: unknown): Promise<{ result: AnyResult; text: string; workingRoot: string | null }> {
+export async function invokeVerb(verb: LooseVerb, ctx: Omit<VerbContext, "repository">, input: unknown, currentRoot = ctx.cwd): Promise<{ result: AnyResult; text: string; workingRoot: string | null }> {
 	const { result, module, crash } = await invoke(verb, ctx, input, ["mcp", verb.name]);
 	if (crash) process.stderr.write(`discern mcp: ${verb.name} crashed.${crash.report ? ` Crash report: ${crash.report}` : ""}\n`);
 	const body = module && !crash ? module.render(result, { color: false, verbose: false }) : "";
-	return { result, text: composeText(result, body), workingRoot: (!crash && module?.workingRoot?.(result)) || null };
+	return { result, text: composeText(result, body), workingRoot: (!crash && module?.workingRoot?.(result, currentRoot)) || null };
 }

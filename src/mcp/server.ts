@@ -21,11 +21,13 @@ import { oneLine } from "../text/terminal.ts";
 import { VERSION } from "../version.ts";
 import { INSTRUCTIONS } from "./instructions.ts";
 import { invokeVerb } from "./invoke.ts";
+import { composeText } from "../invoke.ts";
 import { callProgress, HEARTBEAT_MS } from "./progress.ts";
 import { listResources, RESOURCE_TEMPLATES, readResource } from "./resources.ts";
 import { failure, ScreenedTransport } from "./screen.ts";
 import { folderOf, type ToolEntry, toolEntries } from "./tools.ts";
 import { endSentence } from "../text/sentence.ts";
+import { exists } from "../platform/files.ts";
 
 export interface ServerOptions {
 	/** The working root: where tools act when a call gives no `path`. */
@@ -80,6 +82,8 @@ export function createServer(options: ServerOptions): Server {
 			return invalidArguments(entry, message);
 		}
 		const { path, ...input } = parsed.output as { path?: string } & Record<string, unknown>;
+		// A root whose folder is gone (its worktree was landed or dropped from a terminal) falls back to where the server started.
+		if (path === undefined && !(await exists(root)) && (await exists(options.root))) root = options.root;
 		const ctx = context(path === undefined ? root : await folderOf(path), extra.signal);
 		const token = request.params._meta?.progressToken;
 		const progress = token === undefined ? undefined : callProgress(token, (notification) => extra.sendNotification(notification), options.heartbeatMs ?? HEARTBEAT_MS);
@@ -88,7 +92,7 @@ export function createServer(options: ServerOptions): Server {
 			// A cancelled request's token is forgotten by its client: progress for it would be an error there.
 			extra.signal.addEventListener("abort", progress.stop, { once: true });
 		}
-		const call = invokeVerb(entry.verb, ctx, input);
+		const call = invokeVerb(entry.verb, ctx, input, root);
 		calls.add(call);
 		try {
 			const { result, text, workingRoot } = await call;
@@ -113,7 +117,8 @@ export function createServer(options: ServerOptions): Server {
 /** Bad arguments are the tool's own envelope, valid against its outputSchema, like every other failure. */
 function invalidArguments(entry: ToolEntry, problem: string): CallToolResult {
 	const result = fail(entry.verb.name, "invalid_arguments", `Invalid arguments for ${entry.name}: ${endSentence(problem)}`, [`See the inputSchema of ${entry.name} in tools/list.`]);
-	return { structuredContent: asObject(result), content: [{ type: "text", text: result.message }], isError: true };
+	// The text carries what every other failure's does: the message, its code and every hint.
+	return { structuredContent: asObject(result), content: [{ type: "text", text: composeText(result, "") }], isError: true };
 }
 
 /**

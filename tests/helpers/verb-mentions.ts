@@ -23,7 +23,7 @@ export type MentionSurface = "cli" | "mcp" | "doc";
 const TOOLS = toolEntries();
 const GLOBALS = new Set(globalSpellings());
 const VERBS = new Map<string, LooseVerb>(LOOSE_VERBS.map((verb) => [verb.name, verb]));
-const OWNER_ASK = /ask the owner to run `?$/;
+const OWNER_ASK = /[Aa]sk the owner to run `?$/;
 const IN_A_TERMINAL = /^`? in a terminal/;
 
 export function mentionProblems(text: string, surface: MentionSurface, options: { plain?: boolean; markdown?: boolean } = {}): string[] {

@@ -139,6 +139,10 @@ describe("tools/call", () => {
 		expect(result.isError).toBe(true);
 		expect(result.structuredContent?.error).toBe("invalid_arguments");
 		expect(String(result.structuredContent?.message)).toContain("`path` must be an absolute path");
+		// The text an agent reads carries the code and every hint, as for any other failure.
+		const text = (result.content as { text: string }[])[0]?.text ?? "";
+		expect(text).toContain("(invalid_arguments)");
+		for (const hint of result.structuredContent?.hints as string[]) expect(text).toContain(hint);
 	});
 
 	test("an unknown argument is refused, never silently dropped", async () => {

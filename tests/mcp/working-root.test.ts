@@ -56,3 +56,30 @@ describe("the working root", () => {
 		}
 	});
 });
+
+describe("the working root and other worktrees", () => {
+	test("accepting another worktree leaves the root where the agent works; a root whose folder is gone falls back to where the server started", async () => {
+		const r = await makeRepo({ config: '[jobs]\ntest = "true"\n' });
+		made.push(r);
+		const { client, close } = await connectInMemory(r.root);
+		try {
+			const call = async (name: string, args: Record<string, unknown>) => ((await client.callTool({ name, arguments: args })) as unknown as Structured).structuredContent;
+			const root = async () => String((await call("discern_status", {})).data?.root);
+			const y = String((await call("discern_start", { title: "y" })).data?.path);
+			await Bun.write(`${y}/y.txt`, "y\n");
+			await r.git("-C", y, "add", "y.txt");
+			await r.git("-C", y, "commit", "-q", "-m", "y");
+			const x = String((await call("discern_start", { path: r.root, title: "x" })).data?.path);
+			expect(await realpath(await root())).toBe(await realpath(x));
+			// Landing y from the main checkout: the agent's root stays in x.
+			const landed = await call("discern_accept", { path: r.root, target: (await realpath(y)).split("/").at(-1), confirmed: true });
+			expect(landed.ok).toBe(true);
+			expect(await realpath(await root())).toBe(await realpath(x));
+			// x dropped from a terminal: the next call without `path` acts where the server started.
+			await r.git("worktree", "remove", "--force", x);
+			expect(await realpath(await root())).toBe(await realpath(r.root));
+		} finally {
+			await close();
+		}
+	});
+});

@@ -21,6 +21,14 @@ describe("a hint's verb reference, rendered per surface", () => {
 		expect(line("mcp")).toBe('If it was flaky, `discern_done` with `{"rerun":true}` runs it anyway (2 tries).');
 	});
 
+	test("\"Run\" before a CLI-only verb over MCP becomes the owner's part, never \"Run ask the owner…\"", () => {
+		expect(sayFor("mcp")`Run ${ref("setup")} to detect the stack.`).toBe("Ask the owner to run `discern setup` in a terminal to detect the stack.");
+		expect(sayFor("mcp")`Edit it, then run ${ref("config validate")}.`).toBe("Edit it, then ask the owner to run `discern config validate` in a terminal.");
+		expect(sayFor("cli")`Run ${ref("setup")} to detect the stack.`).toBe("Run `discern setup` to detect the stack.");
+		// A tool keeps the sentence as written.
+		expect(sayFor("mcp")`Run ${ref("done")} again.`).toBe("Run `discern_done` again.");
+	});
+
 	test("a next action names the command bare, as the thing to type", () => {
 		expect(actionFor("cli")`git commit, then ${ref("done")}`).toBe("git commit, then discern done");
 		expect(actionFor("mcp")`git commit, then ${ref("done", { rerun: true })}`).toBe('git commit, then discern_done with {"rerun":true}');
