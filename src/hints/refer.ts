@@ -80,12 +80,17 @@ function cliCommand(verb: LooseVerb, args: Readonly<Record<string, unknown>>): s
 	const positionals = verb.cli.positionals ?? [];
 	for (const key of positionals) {
 		const value = args[key];
-		if (value !== undefined) words.push(Array.isArray(value) ? value.join(" ") : String(value));
+		if (value !== undefined) words.push(Array.isArray(value) ? value.map((item) => shellWord(String(item))).join(" ") : shellWord(String(value)));
 	}
 	for (const [key, value] of Object.entries(args)) {
 		if (positionals.includes(key) || value === undefined || value === false) continue;
 		const flag = `--${key.replaceAll("_", "-")}`;
-		words.push(value === true ? flag : `${flag} ${String(value)}`);
+		words.push(value === true ? flag : `${flag} ${shellWord(String(value))}`);
 	}
 	return words.join(" ");
+}
+
+/** A value as one word a person can paste into a shell: bare when safe, else single-quoted. */
+function shellWord(value: string): string {
+	return /^[A-Za-z0-9_./:@%+=,…-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
 }

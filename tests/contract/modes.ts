@@ -177,6 +177,7 @@ function pinModes(verb: "standards" | "standards pin", pin: Record<string, unkno
 		{ verb, mode: "pin dry run", arrange: withStandards({ ...pin, dry_run: true }), expectOk: true, dryRun: true },
 		{ verb, mode: "pin: nothing to tighten", arrange: withStandards({ ...pin, names: ["warnings"] }), expectOk: true },
 		{ verb, mode: "refusal: pin on a dirty tree", arrange: withStandards({ ...pin }, (made) => made.write("notes.txt", "wip")), expectOk: false, error: "dirty_worktree" },
+		{ verb, mode: "refusal: pin on the trunk (a commit there lands without consent)", arrange: withStandards({ ...pin }, (made) => made.git("switch", "-q", "main")), expectOk: false, error: "awaiting_consent" },
 		{ verb, mode: "refusal: pin on a detached HEAD", arrange: withStandards({ ...pin }, (made) => made.git("checkout", "-q", "--detach")), expectOk: false, error: "detached_head" },
 		{ verb, mode: "refusal: pin while a standard fails", arrange: withStandards({ ...pin }, undefined, STANDARDS_CONFIG.replace("limit = 3", "limit = 2")), expectOk: false, error: "gate_failed" },
 		{

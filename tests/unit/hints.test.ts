@@ -7,6 +7,9 @@ describe("a hint's verb reference, rendered per surface", () => {
 		expect(render(ref("done", { dry_run: true, rerun: false }), "cli")).toBe("`discern done --dry-run`");
 		expect(render(ref("config get", { key: "gate.timeout" }), "cli")).toBe("`discern config get gate.timeout`");
 		expect(render(ref("impact", { has: "web" }), "cli")).toBe("`discern impact --has web`");
+		// A value is one word a person can paste: quoted when it holds spaces or shell characters.
+		expect(render(ref("start", { title: "pin standards" }), "cli")).toBe("`discern start --title 'pin standards'`");
+		expect(render(ref("start", { title: "it's $HOME" }), "cli")).toBe("`discern start --title 'it'\\''s $HOME'`");
 	});
 
 	test("over MCP: the tool with its arguments, or the owner asked to run a CLI-only verb", () => {

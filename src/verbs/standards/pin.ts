@@ -1,3 +1,4 @@
+import { resolveTrunk } from "../../git/trunk.ts";
 import { stat } from "node:fs/promises";
 import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
 import type { VerbContext } from "../../contract/context.ts";
@@ -66,6 +67,13 @@ export async function pinStandards<const Verb extends PinVerb>(ctx: VerbContext,
 	if (!working) return fail(verb, "dirty_worktree", "git could not report the working tree, so it cannot be trusted as clean.", ["Run `git status` and repair the repository."], { data: empty });
 	if (working.head === null) return fail(verb, "dirty_worktree", "Nothing is committed on this branch yet: a pin commits on top of committed work.", [say`Commit the work, then run ${again}.`], { data: empty });
 	if (working.branch === null) return fail(verb, "detached_head", `HEAD is detached at ${working.head.slice(0, 7)}: a pin commits on a branch.`, [say`Switch to a branch (\`git switch -c NAME\`), then run ${again}.`], { data: empty });
+	// A pin commits. On the trunk that commit would land without the owner's consent: it belongs on a task's branch.
+	const trunk = await resolveTrunk(repository.root, config.repository.trunk, ctx.env.DISCERN_TRUNK);
+	if (trunk.name !== null && working.branch === trunk.name) {
+		return fail(verb, "awaiting_consent", `This is the trunk \`${trunk.name}\`: a pin commits, and a commit on the trunk lands without the owner's consent.`, [
+			say`Pin on a task's branch: ${ref("start", { title: "pin standards" })}, run ${again} there, then land it with ${ref("accept")} once the owner consents.`,
+		], { data: empty });
+	}
 	if (working.changes.length > 0) {
 		const listed = working.changes.slice(0, 10).map((change) => quoteName(change.path)).join(", ");
 		const more = working.changes.length > 10 ? ` and ${working.changes.length - 10} more` : "";

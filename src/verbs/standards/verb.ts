@@ -3,7 +3,7 @@ import { StandardsData, StandardsInput, StandardsPinInput } from "./schema.ts";
 
 const ERRORS = ["no_repository", "no_project", "invalid_config", "unknown_standard", "gate_failed", "locked", "interrupted"] as const;
 /** What a pin adds: it needs a clean tree on a branch, and writes and commits discern.toml. */
-const PIN_ERRORS = ["dirty_worktree", "detached_head", "pin_failed", "write_denied"] as const;
+const PIN_ERRORS = ["dirty_worktree", "detached_head", "awaiting_consent", "pin_failed", "write_denied"] as const;
 
 /**
  * `standards` measures; `standards pin` (a sub-command, so no standard may
