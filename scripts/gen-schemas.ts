@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { DiscernConfig } from "../src/config/schema.ts";
 import { toJsonSchema2020 } from "../src/contract/json-schema.ts";
 import { LOOSE_VERBS } from "../src/registry.ts";
+import { VersionEnvelope } from "../src/cli/version.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const DIALECT = "https://json-schema.org/draft/2020-12/schema";
@@ -26,14 +27,16 @@ function withoutDialect(schema: Record<string, unknown>): Record<string, unknown
 const defKey = (name: string) => name.replaceAll(" ", "_");
 
 export function renderResultsSchema(): string {
-	const defs = Object.fromEntries(LOOSE_VERBS.map((verb) => [defKey(verb.name), withoutDialect(toJsonSchema2020(verb.envelope))]));
+	// `--version --json` answers with an envelope too (verb "version"), though `--version` is a flag, not a verb.
+	const envelopes = [...LOOSE_VERBS.map((verb) => [verb.name, verb.envelope] as const), ["version", VersionEnvelope] as const];
+	const defs = Object.fromEntries(envelopes.map(([name, envelope]) => [defKey(name), withoutDialect(toJsonSchema2020(envelope))]));
 	const schema = {
 		$schema: DIALECT,
 		$id: "https://discern.sh/schema/discern-results.schema.json",
 		title: "discern result envelope",
 		description: "What every discern verb returns: printed by --json, returned as MCP structuredContent.",
 		type: "object",
-		oneOf: LOOSE_VERBS.map((verb) => ({ $ref: `#/$defs/${defKey(verb.name)}` })),
+		oneOf: envelopes.map(([name]) => ({ $ref: `#/$defs/${defKey(name)}` })),
 		$defs: defs,
 	};
 	return `${JSON.stringify(schema, null, "\t")}\n`;

@@ -5,7 +5,8 @@ import pkg from "../../package.json" with { type: "json" };
 import { firstTry, firstTryWords } from "../../src/cli/suggest-first-tries.ts";
 import { findVerb } from "../../src/registry.ts";
 import { VersionEnvelope } from "../../src/cli/version.ts";
-import { onlyJson, runDiscern } from "../helpers/cli.ts";
+import Ajv2020 from "ajv/dist/2020.js";
+import { onlyJson, REPO_ROOT, runDiscern } from "../helpers/cli.ts";
 import { makeTempDir } from "../helpers/repo.ts";
 
 /** discern tried the way a newcomer tries a CLI: typos, short flags, other tools' verbs. */
@@ -74,6 +75,13 @@ describe("--version --json", () => {
 			expect(envelope).toEqual({ ok: true, verb: "version", message: `discern ${pkg.version}`, data: { version: pkg.version } });
 			expect(v.safeParse(VersionEnvelope, envelope).success).toBe(true);
 		}
+	});
+
+	test("validates against the published schema, like every verb's envelope", async () => {
+		const published = JSON.parse(await Bun.file(`${REPO_ROOT}/schema/discern-results.schema.json`).text()) as object;
+		const validate = new Ajv2020({ strict: false }).compile(published);
+		const { envelope } = await json(["--version"]);
+		expect(validate(envelope)).toBe(true);
 	});
 });
 
