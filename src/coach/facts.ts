@@ -35,7 +35,8 @@ export interface Facts {
 	};
 }
 
-export async function gatherFacts(repository: RepositoryLocation, config: DiscernConfig): Promise<Facts> {
+/** `known.head`: HEAD when the caller read it already (`status`), sparing a git call. */
+export async function gatherFacts(repository: RepositoryLocation, config: DiscernConfig, known: { head?: string | null } = {}): Promise<Facts> {
 	const { root, gitDir } = repository;
 	const [proposal, workspace, map, instructions, agents, head, proof, lastDone, lastRun] = await Promise.all([
 		detectStack(root).catch(() => ({ stacks: [], jobs: [] })),
@@ -43,7 +44,7 @@ export async function gatherFacts(repository: RepositoryLocation, config: Discer
 		readMap(root, config.map.dir),
 		readInstructions(root, config.instructions.sources),
 		readAgents(root, config.project.agents),
-		gitLine(["rev-parse", "--verify", "-q", "HEAD"], root),
+		known.head !== undefined ? known.head : gitLine(["rev-parse", "--verify", "-q", "HEAD"], root),
 		readProof(gitDir),
 		readLastDone(gitDir),
 		readLastRun(gitDir),

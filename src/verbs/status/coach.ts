@@ -11,10 +11,10 @@ import type { StatusData } from "./schema.ts";
  * improvement, as one hint. Only then: the coach reads more files than
  * `status` otherwise needs, and a person mid-task has better things to do.
  */
-export async function coachHint(surface: Surface, repository: RepositoryLocation, config: DiscernConfig, data: StatusData): Promise<string | null> {
+export async function coachHint(surface: Surface, repository: RepositoryLocation, config: DiscernConfig, data: StatusData, head: string | null): Promise<string | null> {
 	const idle = data.location === "main" && data.clean === true && data.next.action === actionFor(surface)`${ref("start", { title: "TITLE" })}`;
 	if (!idle) return null;
-	const rules = evaluate(await gatherFacts(repository, config), surface);
+	const rules = evaluate(await gatherFacts(repository, config, { head }), surface);
 	const next = nextRule(rules);
 	if (!next) return null;
 	const say = sayFor(surface);

@@ -85,7 +85,7 @@ export async function status(ctx: VerbContext, _input: Record<string, never>): P
 	};
 	data.next = nextAction(ctx.surface, data, describeConfig(config), working ? null : await gitProblem(repository.root));
 	const near = configured ? nearLimits(ctx.surface, data, configured, proof) : null;
-	const coach = configured ? await coachHint(ctx.surface, repository, configured, data).catch(() => null) : null;
+	const coach = configured ? await coachHint(ctx.surface, repository, configured, data, working?.head ?? null).catch(() => null) : null;
 	const hints = [near, coach].filter((hint): hint is string => hint !== null);
 	return ok("status", summarize(data), data, hints.length > 0 ? { hints } : {});
 }
