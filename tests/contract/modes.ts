@@ -366,7 +366,7 @@ export const MODES: Mode[] = [
 	{ verb: "docs", mode: "refusal: unknown target", arrange: async () => ({ ctx: await notARepo(), input: { target: "confgi" } }), expectOk: false, error: "unknown_target" },
 
 	{ verb: "setup", mode: "dry-run (default)", arrange: async () => ({ ctx: (await repo({ files: { "package.json": '{"scripts":{"test":"vitest"}}' } })).ctx(), input: {} }), expectOk: true, dryRun: true },
-	{ verb: "setup verify", mode: "not set up yet", arrange: async () => ({ ctx: (await repo()).ctx(), input: {} }), expectOk: true },
+	{ verb: "setup verify", mode: "failure: not set up yet (CI must see it)", arrange: async () => ({ ctx: (await repo()).ctx(), input: {} }), expectOk: false, error: "no_project" },
 	{ verb: "setup verify", mode: "set up", arrange: () => configured(), expectOk: true },
 	{ verb: "setup verify", mode: "refusal: an unknown agent", arrange: () => configured({ agents: "claude_cod" }), expectOk: false, error: "invalid_arguments" },
 	{ verb: "setup verify", mode: "failure: an invalid discern.toml", arrange: withConfig(INVALID_CONFIG), expectOk: false, error: "invalid_config" },

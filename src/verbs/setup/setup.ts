@@ -33,7 +33,8 @@ export async function verifySetup(ctx: VerbContext, input: v.InferOutput<typeof 
 	const proposed = await propose(ctx, input.agents);
 	if (!proposed.ok) return asVerb("setup verify", proposed.refusal);
 	const { data, found, root } = proposed;
-	if (!data.config_exists) return ok("setup verify", `Not set up yet. ${found}`, data, { hints: [say`Run ${ref("setup", { confirmed: true })} to write discern.toml.`] });
+	// Unadopted is a problem for a check that runs in CI: it fails, with the proposal in `data`.
+	if (!data.config_exists) return fail("setup verify", "no_project", `Not set up yet: there is no ${CONFIG_FILE}. ${found}`, [say`Run ${ref("setup", { confirmed: true, ...(input.agents ? { agents: input.agents } : {}) })} to write discern.toml.`], { data });
 	const load = await loadConfig(root, ctx.narrate);
 	if (load.state !== "valid") {
 		const issues = load.state === "invalid" ? load.issues : [{ message: `${CONFIG_FILE} could not be read` }];

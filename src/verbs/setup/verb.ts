@@ -25,7 +25,7 @@ export const setupVerifyVerb = defineVerb({
 	group: "Setup and admin",
 	input: SetupVerifyInput,
 	data: SetupData,
-	errors: ["no_repository", "invalid_config", "checks_failed"] as const,
+	errors: ["no_repository", "no_project", "invalid_config", "checks_failed"] as const,
 	annotations: "readOnly",
 	exposure: { cliOnly: "Adopting discern is the owner's decision, made once at a terminal; agents get a configured project." },
 	cli: { examples: ["discern setup verify", "discern setup verify --json"] },
