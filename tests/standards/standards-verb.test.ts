@@ -77,6 +77,9 @@ describe("standards: measured fresh", () => {
 		expect(cli.hints?.[0]).toBe("Did you mean `discern standards coverage`?");
 		const mcp = await run(r, "standards pin", { names: ["warnigns"] }, "mcp");
 		expect(mcp.hints?.[0]).toBe('Did you mean `discern_standards` with `{"names":["warnings"],"pin":true}`?');
+		// `discern standards pinn`: the mistyped sub-command, not a standard's name.
+		const pinn = await run(r, "standards", { names: ["pinn"] });
+		expect(pinn.hints?.[0]).toBe("Did you mean `discern standards pin`?");
 	});
 
 	test("a regressed standard, a missing metric line and a metric that is not a number fail with a diagnostic each", async () => {

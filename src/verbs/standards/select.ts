@@ -24,8 +24,12 @@ export function selectStandards<const Verb extends "standards" | "standards pin"
 	const suggestion = nearest(unknown, declared);
 	const listed = declared.length > 0 ? `Declared: ${declared.map((name) => `\`${name}\``).join(", ")}.` : "discern.toml declares no standard yet; add one under [standards.NAME].";
 	const message = `No standard \`${clip(oneLine(unknown))}\` in discern.toml.${suggestion ? ` Did you mean \`${suggestion}\`?` : ""}`;
-	const hints: [string, ...string[]] = suggestion
-		? [say`Did you mean ${verb === "standards pin" ? ref("standards pin", { names: [suggestion] }) : ref("standards", { names: [suggestion] })}?`, listed]
-		: [listed];
+	// `discern standards pinn`: the word was the sub-command, mistyped, more likely than a standard's name.
+	const meantPin = verb === "standards" && names?.[0] === unknown && unknown !== "pin" && nearest(unknown, ["pin"]) === "pin";
+	const hints: [string, ...string[]] = meantPin
+		? [say`Did you mean ${ref("standards pin")}?`, listed]
+		: suggestion
+			? [say`Did you mean ${verb === "standards pin" ? ref("standards pin", { names: [suggestion] }) : ref("standards", { names: [suggestion] })}?`, listed]
+			: [listed];
 	return { ok: false, result: fail(verb, "unknown_standard", message, hints, { data: { standards: [], interrupted: false } }) };
 }
