@@ -10,6 +10,11 @@ export const INSTRUCTIONS_FILE = "AGENTS.md";
 /** What a pointer file (CLAUDE.md, GEMINI.md) holds, and nothing else. */
 export const POINTER_TEXT = `@${INSTRUCTIONS_FILE}\n`;
 
+/** Is this text the pointer discern writes (line endings and a byte-order mark aside)? */
+export function isPointer(text: string): boolean {
+	return text.trim() === POINTER_TEXT.trim();
+}
+
 /** How discern's server is started: `command` then `args` (the last is always `mcp`). */
 export interface ServerCommand {
 	command: string;
