@@ -2,12 +2,10 @@ import type { JSONPath } from "jsonc-parser";
 import { readJsonc, removeJsonPath } from "../edit/jsonc.ts";
 import { removeKey } from "../edit/toml.ts";
 import { isGenerated } from "./instructions.ts";
-import { type Agent, type HookWiring, INSTRUCTIONS_FILE, isEnsureHook, isPointer, type McpWiring, PROVIDERS, type Provider } from "./providers.ts";
+import { type Agent, type HookWiring, INSTRUCTIONS_FILE, isEnsureHook, isPointer, type McpWiring, PROVIDERS, type Provider, type UNWIRE_ACTIONS } from "./providers.ts";
 import { readEntry } from "./targets.ts";
 import { addHookGroup, type Blocked, readTarget, type WiringKind, writeMcpEntry } from "./wiring.ts";
 
-/** What `uninstall` does to a file `refresh` writes or merges into. */
-export const UNWIRE_ACTIONS = ["delete", "strip", "keep"] as const;
 export type UnwireAction = (typeof UNWIRE_ACTIONS)[number];
 
 export interface UnwiringFile {

@@ -254,13 +254,13 @@ describe("uninstall", () => {
 		const before = await snapshot(r.root);
 		const result = await run(r, "uninstall", { yes: true });
 		expect(result.ok).toBe(false);
-		expect(result.error).toBe("active_worktrees");
+		expect(result.ok ? null : result.error).toBe("active_worktrees");
 		expect((result.data as { worktrees: { path: string; branch: string | null }[] }).worktrees).toEqual([{ path: wt, branch: "agent/x" }]);
 		expect(result.hints?.join(" ")).toContain("discern worktree drop agent/x");
 		expect(await snapshot(r.root)).toEqual(before);
 		// From inside the worktree, too.
 		const inside = await invokeVerb("uninstall", r.ctx({ env: r.env, cwd: wt }), { yes: true });
-		expect(inside.error).toBe("active_worktrees");
+		expect(inside.ok ? null : inside.error).toBe("active_worktrees");
 		await runGit(r.root, ["worktree", "remove", "--force", wt]);
 		expect((await run(r, "uninstall", { yes: true })).ok).toBe(true);
 	});
@@ -273,7 +273,7 @@ describe("uninstall", () => {
 		const before = await snapshot(r.root);
 		const result = await run(r, "uninstall", { yes: true });
 		expect(result.ok).toBe(false);
-		expect(result.error).toBe("provisioned_resources");
+		expect(result.ok ? null : result.error).toBe("provisioned_resources");
 		expect((result.data as { resources: string[] }).resources).toEqual([join(r.root, ".git", "discern", "resources", "x-a1b2c3.json")]);
 		expect(await snapshot(r.root)).toEqual(before);
 	});

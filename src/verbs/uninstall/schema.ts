@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { UNWIRE_ACTIONS } from "../../agents/unwiring.ts";
+import { UNWIRE_ACTIONS } from "../../agents/providers.ts";
 import { DryRunFlag } from "../../gate/schema.ts";
 
 export const UninstallInput = v.strictObject({
