@@ -1,5 +1,5 @@
 import type { JSONPath } from "jsonc-parser";
-import { readJsonc, removeJsonPath } from "../edit/jsonc.ts";
+import { commentCount, readJsonc, removalsOf } from "../edit/jsonc.ts";
 import { removeKey } from "../edit/toml.ts";
 import { isGenerated } from "./instructions.ts";
 import { type Agent, type HookWiring, INSTRUCTIONS_FILE, isEnsureHook, isPointer, type McpWiring, PROVIDERS, type Provider, type UNWIRE_ACTIONS } from "./providers.ts";
@@ -29,9 +29,10 @@ export interface UnwiringFile {
  *
  * How a co-owned file gets its earlier bytes back: refresh's edit is
  * replayed (`writeMcpEntry`, `addHookGroup`, the very functions refresh
- * writes with) on each candidate for the earlier text — no file at all,
- * then the file without discern's entry and the containers discern's entry
- * alone filled, then without the entry only. The first candidate that
+ * writes with) on each candidate for the earlier text — HEAD's version when
+ * it holds nothing of discern's, no file at all, then the file without
+ * discern's entry and the containers discern's entry alone filled, then
+ * without the entry only (each cut every way `removalsOf` knows). The first candidate that
  * refresh would turn into exactly the bytes there now is what the file was:
  * none means discern created the file (it is deleted), else that text is
  * written back. When no candidate replays (the file was edited after
@@ -40,7 +41,7 @@ export interface UnwiringFile {
  * deleted only when nothing else is left in it (`{}` without comments, or
  * an empty TOML file).
  */
-export async function planUnwiring(root: string, configuredAgents: readonly string[]): Promise<UnwiringFile[]> {
+export async function planUnwiring(root: string, configuredAgents: readonly string[], committed: Committed = async () => null): Promise<UnwiringFile[]> {
 	const files: UnwiringFile[] = [];
 	const instructions = await readTarget(root, INSTRUCTIONS_FILE);
 	const ours = instructions.ok && instructions.text !== null && isGenerated(instructions.text);
@@ -50,8 +51,8 @@ export async function planUnwiring(root: string, configuredAgents: readonly stri
 	for (const provider of PROVIDERS) {
 		const planned = [
 			provider.pointer ? await planPointer(root, provider, configuredAgents.includes(provider.agent) || ours) : null,
-			await planMcp(root, provider),
-			provider.hook ? await planHook(root, provider, provider.hook) : null,
+			await planMcp(root, provider, committed),
+			provider.hook ? await planHook(root, provider, provider.hook, committed) : null,
 		];
 		for (const file of planned) {
 			if (!file || seen.has(file.path)) continue;
@@ -91,6 +92,19 @@ async function planPointer(root: string, provider: Provider, discernWroteIt: boo
 
 type Replay = (earlier: string | null) => string | null;
 
+/** The file's text as HEAD has it, or null when HEAD has no such file. */
+export type Committed = (path: string) => Promise<string | null>;
+
+/**
+ * HEAD's version of the file, when it holds nothing of discern's: the first
+ * candidate for what the file was (a file committed before refresh, even
+ * one refresh cannot tell from no file, such as `{}`).
+ */
+async function committedWithout(committed: Committed, path: string, withoutDiscern: (text: string) => boolean): Promise<string[]> {
+	const text = await committed(path);
+	return text !== null && withoutDiscern(text) ? [text] : [];
+}
+
 /** The first candidate that refresh's edit turns into `current`: `null` (no file) or the earlier text; undefined when none does. */
 function earlierText(current: string, candidates: readonly (string | null)[], replay: Replay): string | null | undefined {
 	for (const candidate of candidates) if (replay(candidate) === current) return candidate;
@@ -106,7 +120,7 @@ function leftover(path: string, kind: WiringKind, agent: Agent | null, after: st
 	return empty ? drop(path, kind, agent, "nothing but discern's entry was in it") : strip(path, kind, agent, after, "discern's entry removed (the file changed since refresh; every other byte kept)");
 }
 
-async function planMcp(root: string, provider: Provider): Promise<UnwiringFile | null> {
+async function planMcp(root: string, provider: Provider, committed: Committed): Promise<UnwiringFile | null> {
 	const { file, format, path } = provider.mcp;
 	const current = await readTarget(root, file);
 	if (!current.ok) return keep(file, "mcp", provider.agent, "not a regular file; discern never writes through it");
@@ -128,10 +142,9 @@ async function planMcp(root: string, provider: Provider): Promise<UnwiringFile |
 		return written.ok ? written.text : null;
 	};
 	if (format === "jsonc") {
-		const without = removeJsonPath(text, [...path]);
-		const pruned = pruneEmpty(without, path.slice(0, -1));
-		const earlier = earlierText(text, unique([null, ...pruned.steps.toReversed(), without]), replay);
+		const earlier = earlierText(text, unique([...(await committedWithout(committed, file, (candidate) => readEntry(format, candidate, path) === undefined)), null, ...withoutEntry(text, [...path])]), replay);
 		if (earlier !== undefined) return restored(file, "mcp", provider.agent, earlier);
+		const pruned = pruneEmpty(keepingComments(text, [...path]), path.slice(0, -1));
 		return leftover(file, "mcp", provider.agent, pruned.text, bareJson(pruned.text));
 	}
 	const variants = [Number.POSITIVE_INFINITY, 1, 0].map((blank) => removeKey(text, path, blank));
@@ -140,7 +153,7 @@ async function planMcp(root: string, provider: Provider): Promise<UnwiringFile |
 		if (!variant.ok) return blocked(file, "mcp", provider.agent, `${file}: ${variant.reason}`, `Remove the [${path.join(".")}] table from ${file} by hand.`);
 		texts.push(variant.text);
 	}
-	const earlier = earlierText(text, unique([null, ...texts]), replay);
+	const earlier = earlierText(text, unique([...(await committedWithout(committed, file, (candidate) => readEntry(format, candidate, path) === undefined)), null, ...texts]), replay);
 	if (earlier !== undefined) return restored(file, "mcp", provider.agent, earlier);
 	// At the end of the file, the blank lines before discern's table go with it.
 	const [all = "", , plain = ""] = texts;
@@ -156,7 +169,7 @@ function refreshedEntry(mcp: McpWiring, existing: unknown): Record<string, unkno
 	return mcp.entry({ command, args });
 }
 
-async function planHook(root: string, provider: Provider, hook: HookWiring): Promise<UnwiringFile | null> {
+async function planHook(root: string, provider: Provider, hook: HookWiring, committed: Committed): Promise<UnwiringFile | null> {
 	const current = await readTarget(root, hook.file);
 	if (!current.ok) return keep(hook.file, "hook", provider.agent, "not a regular file; discern never writes through it");
 	if (current.text === null) return null;
@@ -174,10 +187,12 @@ async function planHook(root: string, provider: Provider, hook: HookWiring): Pro
 	const group = list[index];
 	const command = hook.commandsOf(group).find(isEnsureHook) ?? "";
 	if (ours.length === 1 && Bun.deepEquals(group, hook.group(command))) {
-		const without = removeJsonPath(text, [...hook.path, index]);
-		const pruned = pruneEmpty(without, hook.path);
 		const replay: Replay = (earlier) => addHookGroup(hook, earlier ?? "", group as Record<string, unknown>);
-		const earlier = earlierText(text, unique([null, ...pruned.steps.toReversed(), without]), replay);
+		const hookless = (candidate: string) => {
+			const listed = readEntry("jsonc", candidate, hook.path);
+			return !Array.isArray(listed) || !listed.some((entry) => hook.commandsOf(entry).some(isEnsureHook));
+		};
+		const earlier = earlierText(text, unique([...(await committedWithout(committed, hook.file, hookless)), null, ...withoutEntry(text, [...hook.path, index])]), replay);
 		if (earlier !== undefined) return restored(hook.file, "hook", provider.agent, earlier);
 	}
 	// Each group of discern's goes; a group a person added hooks to keeps them and loses only discern's.
@@ -185,13 +200,13 @@ async function planHook(root: string, provider: Provider, hook: HookWiring): Pro
 	for (const at of ours.toReversed()) {
 		const commands = hook.commandsOf(list[at]);
 		if (commands.every(isEnsureHook)) {
-			after = removeJsonPath(after, [...hook.path, at]);
+			after = keepingComments(after, [...hook.path, at]);
 			continue;
 		}
 		const hooks = (list[at] as { hooks: unknown[] }).hooks;
 		for (let inner = hooks.length - 1; inner >= 0; inner--) {
 			const entry = hooks[inner] as { command?: unknown };
-			if (typeof entry?.command === "string" && isEnsureHook(entry.command)) after = removeJsonPath(after, [...hook.path, at, "hooks", inner]);
+			if (typeof entry?.command === "string" && isEnsureHook(entry.command)) after = keepingComments(after, [...hook.path, at, "hooks", inner]);
 		}
 	}
 	const pruned = pruneEmpty(after, hook.path);
@@ -199,22 +214,40 @@ async function planHook(root: string, provider: Provider, hook: HookWiring): Pro
 }
 
 /**
- * Remove the containers along `path` that are empty, deepest first (an
- * emptied `mcpServers`, then an emptied parent); each step's text too, for
- * the candidates.
+ * The candidates for the text before discern's entry at `path` was added:
+ * each way of cutting it out (`removalsOf`), each preceded by the same with
+ * the containers it leaves empty cut out too (an emptied `mcpServers`, then
+ * an emptied parent), the most removed first.
  */
-function pruneEmpty(text: string, path: readonly string[]): { text: string; steps: string[] } {
-	const steps: string[] = [];
+function withoutEntry(text: string, path: JSONPath): string[] {
+	const found: string[] = [];
+	for (const removed of removalsOf(text, path)) {
+		const parent = path.slice(0, -1);
+		if (parent.length > 0 && isEmpty(valueAt(removed, parent as string[]))) found.push(...withoutEntry(removed, parent));
+		found.push(removed);
+	}
+	return found;
+}
+
+/** Remove the containers along `path` that are empty, deepest first (an emptied `mcpServers`, then an emptied parent). */
+function pruneEmpty(text: string, path: readonly (string | number)[]): { text: string } {
 	let current = text;
 	for (let length = path.length; length > 0; length--) {
 		const at = path.slice(0, length);
-		const value = valueAt(current, at);
-		const empty = Array.isArray(value) ? value.length === 0 : typeof value === "object" && value !== null && Object.keys(value).length === 0;
-		if (!empty) break;
-		current = removeJsonPath(current, at as JSONPath);
-		steps.push(current);
+		if (!isEmpty(valueAt(current, at.map(String)))) break;
+		current = keepingComments(current, at);
 	}
-	return { text: current, steps };
+	return { text: current };
+}
+
+/** The value at `path` cut out, the way that keeps the most comments (the library's removal on a tie). */
+function keepingComments(text: string, path: JSONPath): string {
+	const [first = text, ...rest] = removalsOf(text, path);
+	return rest.reduce((best, candidate) => (commentCount(candidate) > commentCount(best) ? candidate : best), first);
+}
+
+function isEmpty(value: unknown): boolean {
+	return Array.isArray(value) ? value.length === 0 : typeof value === "object" && value !== null && Object.keys(value).length === 0;
 }
 
 function valueAt(text: string, path: readonly string[]): unknown {

@@ -198,6 +198,46 @@ describe("uninstall", () => {
 		expect(await readFile(join(r.root, ".codex/config.toml"), "utf8")).toBe('\n# mine\n[profiles.fast]\nmodel = "o4-mini"\n');
 	});
 
+	test("a person's own SessionStart hooks stay, byte for byte", async () => {
+		const settings = '{\n  "hooks": {\n    "SessionStart": [\n      { "matcher": "resume", "hooks": [{ "type": "command", "command": "echo hi" }] }\n    ]\n  }\n}\n';
+		const r = await repo({ config: '[project]\nagents = ["claude_code"]\n[jobs]\ntest = "true"\n', files: { ".claude/settings.json": settings } });
+		expect((await run(r, "refresh")).ok).toBe(true);
+		expect(await readFile(join(r.root, ".claude/settings.json"), "utf8")).toContain("worktree ensure");
+		const result = await run(r, "uninstall", { yes: true });
+		expect(actions(result)).toMatchObject({ ".claude/settings.json": "strip" });
+		expect(await readFile(join(r.root, ".claude/settings.json"), "utf8")).toBe(settings);
+	});
+
+	test("co-owned files of every layout come back byte for byte", async () => {
+		// Committed before refresh (makeRepo commits them): even `{}`, which refresh turns into what it writes for a new file, comes back.
+		const layouts = [
+			"{}\n",
+			"{}",
+			'{\n  "mcpServers": {}\n}\n',
+			'{ "mcpServers": {} }\n',
+			'{"theme":"x"}',
+			'\uFEFF{\r\n\t"theme": "x", // mine\r\n\t"mcpServers": {\r\n\t\t"a": { "command": "a" },\r\n\t},\r\n}\r\n',
+			'// top\n{\n    "mcpServers": {\n        "a": {\n            "command": "a"\n        }\n    }\n}\n',
+			'{\n  "a": 1,\n  "mcpServers": { "b": { "command": "b" } },\n  "z": [1]\n}\n',
+		];
+		for (const layout of layouts) {
+			const r = await repo({ config: '[project]\nagents = ["gemini"]\n[jobs]\ntest = "true"\n', files: { ".gemini/settings.json": layout } });
+			expect((await run(r, "refresh")).ok).toBe(true);
+			expect(await readFile(join(r.root, ".gemini/settings.json"), "utf8")).toContain('"discern"');
+			expect((await run(r, "uninstall", { yes: true })).ok).toBe(true);
+			expect({ layout, after: await readFile(join(r.root, ".gemini/settings.json"), "utf8") }).toEqual({ layout, after: layout });
+		}
+	});
+
+	test("a file edited after refresh: discern's entry goes, the person's comments stay", async () => {
+		const r = await repo({ config: '[project]\nagents = ["cursor"]\n[jobs]\ntest = "true"\n' });
+		await mkdir(join(r.root, ".cursor"), { recursive: true });
+		await writeFile(join(r.root, ".cursor/mcp.json"), '{\n  "mcpServers": {\n    "mine": { "command": "mine" }, // my server\n    "discern": { "command": "discern", "args": ["mcp"], "env": { "X": "1" } }\n  }\n}\n');
+		const result = await run(r, "uninstall", { yes: true });
+		expect(actions(result)).toMatchObject({ ".cursor/mcp.json": "strip" });
+		expect(await readFile(join(r.root, ".cursor/mcp.json"), "utf8")).toBe('{\n  "mcpServers": {\n    "mine": { "command": "mine" } // my server\n  }\n}\n');
+	});
+
 	test("a hand-written AGENTS.md and a CLAUDE.md that is not the pointer are kept", async () => {
 		const r = await repo({ config: '[jobs]\ntest = "true"\n', files: { "AGENTS.md": "# ours\n", "CLAUDE.md": "@AGENTS.md\nand more\n", "GEMINI.md": "@AGENTS.md\n" } });
 		const result = await run(r, "uninstall", { yes: true });

@@ -6,6 +6,7 @@ import { loadConfig } from "../../config/load.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type PlanItem, type Result } from "../../contract/envelope.ts";
 import { writeDenied } from "../../gate/write-denied.ts";
+import { git } from "../../git/run.ts";
 import { hasLinkedWorktrees, listWorktrees } from "../../git/worktrees.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
 import { isInside, resolveInside, writeFileAtomic, WriteDeniedError } from "../../platform/files.ts";
@@ -61,7 +62,12 @@ export async function uninstall(ctx: VerbContext, input: v.InferOutput<typeof Un
 
 	const load = await loadConfig(root, ctx.narrate);
 	const config = load.state === "valid" ? load.config : null;
-	const wiring = await planUnwiring(root, config?.project.agents ?? []);
+	// What HEAD holds of a file: a co-owned file committed before refresh comes back exactly.
+	const committed = async (path: string) => {
+		const shown = await git(["cat-file", "blob", `HEAD:${path}`], root);
+		return shown.exitCode === 0 ? shown.stdout : null;
+	};
+	const wiring = await planUnwiring(root, config?.project.agents ?? [], committed);
 	const state = await planState(root, commonDir);
 	const kept = await planKept(root, config?.instructions.sources ?? []);
 	data.files = [...wiring.map(listedOf), ...state.map(listedOf), ...kept];
