@@ -14,6 +14,7 @@ import { setupVerb, setupVerifyVerb } from "./verbs/setup/verb.ts";
 import { configGetVerb, configSetVerb, configValidateVerb } from "./verbs/config/verb.ts";
 import { worktreeDropVerb, worktreeEnsureVerb, worktreeListVerb, worktreePruneVerb, worktreeTeardownVerb } from "./verbs/worktree/verb.ts";
 import { refreshVerb } from "./verbs/refresh/verb.ts";
+import { uninstallVerb } from "./verbs/uninstall/verb.ts";
 import { helpVerb } from "./verbs/help/verb.ts";
 import { standardsPinVerb, standardsVerb } from "./verbs/standards/verb.ts";
 import type { LooseVerb } from "./contract/verb.ts";
@@ -43,6 +44,7 @@ export const VERBS = [
 	improvementVerb,
 	doctorVerb,
 	refreshVerb,
+	uninstallVerb,
 	docsVerb,
 	mapVerb,
 	setupVerb,

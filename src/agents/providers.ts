@@ -4,11 +4,18 @@ export type Agent = (typeof AGENTS)[number];
 
 /** What `refresh` does to each file. */
 export const FILE_ACTIONS = ["create", "update", "unchanged"] as const;
+/** What `uninstall` does to each (its inverse): delete it, take discern's entry out of it, or leave it. */
+export const UNWIRE_ACTIONS = ["delete", "strip", "keep"] as const;
 
 /** The file every agent reads its briefing from (compiled by `refresh`). */
 export const INSTRUCTIONS_FILE = "AGENTS.md";
 /** What a pointer file (CLAUDE.md, GEMINI.md) holds, and nothing else. */
 export const POINTER_TEXT = `@${INSTRUCTIONS_FILE}\n`;
+
+/** Is this text the pointer discern writes (line endings and a byte-order mark aside)? */
+export function isPointer(text: string): boolean {
+	return text.trim() === POINTER_TEXT.trim();
+}
 
 /** How discern's server is started: `command` then `args` (the last is always `mcp`). */
 export interface ServerCommand {

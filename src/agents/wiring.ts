@@ -7,7 +7,7 @@ import { resolveTrunk } from "../git/trunk.ts";
 import { resolveInside, WriteDeniedError } from "../platform/files.ts";
 import { type ChosenCommand, commandLine, commandResolves } from "./command.ts";
 import { compileInstructions, type InstructionSource, isGenerated } from "./instructions.ts";
-import { type Agent, FILE_ACTIONS, INSTRUCTIONS_FILE, isEnsureHook, POINTER_TEXT, type Provider, providersFor, type ServerCommand } from "./providers.ts";
+import { type Agent, FILE_ACTIONS, type HookWiring, INSTRUCTIONS_FILE, isEnsureHook, type McpWiring, POINTER_TEXT, type Provider, providersFor, type ServerCommand } from "./providers.ts";
 import { readEntry } from "./targets.ts";
 
 export type FileAction = (typeof FILE_ACTIONS)[number];
@@ -80,9 +80,10 @@ export async function staleWiring(root: string, config: DiscernConfig): Promise<
 	return stale.filter((file) => !skip.has(file.path));
 }
 
-type Target = { ok: true; text: string | null } | { ok: false; blocked: Blocked };
+export type Target = { ok: true; text: string | null } | { ok: false; blocked: Blocked };
 
-async function readTarget(root: string, path: string): Promise<Target> {
+/** A file discern writes or merges into: its text, null when absent, or why discern will not touch it (a link, not a file). */
+export async function readTarget(root: string, path: string): Promise<Target> {
 	try {
 		const full = await resolveInside(root, path);
 		const stat = await lstat(full).catch(() => null);
@@ -155,16 +156,33 @@ async function planMcp(root: string, provider: Provider, options: WiringOptions)
 	const existing = readEntry(format, text, path);
 	const wanted = provider.mcp.entry(options.server);
 	if (current.text !== null && (await entryCurrent(existing, wanted, options))) return decided(file, "mcp", provider.agent, text, text);
-	if (format === "jsonc") return decided(file, "mcp", provider.agent, current.text, mergeJsonPath(text, [...path], wanted));
+	const written = writeMcpEntry(provider.mcp, text, existing, wanted);
+	if (!written.ok) return refused(file, "mcp", provider.agent, { error: "write_denied", reason: `${file}: ${written.reason}`, fix: `Add the [${path.join(".")}] table by hand (the manual page mcp/${provider.page} shows it).` });
+	return decided(file, "mcp", provider.agent, current.text, written.text);
+}
+
+/**
+ * What refresh does to an MCP config's text to put discern's entry in
+ * (`existing` is the entry there now, if any): merged into JSONC, key by key
+ * into TOML. `uninstall` replays it to tell which earlier text refresh
+ * turned into what is there now.
+ */
+export function writeMcpEntry(mcp: McpWiring, text: string, existing: unknown, wanted: Record<string, unknown>): { ok: true; text: string } | { ok: false; reason: string } {
+	if (mcp.format === "jsonc") return { ok: true, text: mergeJsonPath(text, [...mcp.path], wanted) };
 	const bom = text.startsWith("\uFEFF") ? "\uFEFF" : "";
 	let body = text.slice(bom.length);
 	for (const [key, value] of Object.entries(wanted)) {
 		if (Bun.deepEquals((existing as Record<string, unknown> | undefined)?.[key], value)) continue;
-		const edit = setKey(body, [...path, key], JSON.stringify(value));
-		if (!edit.ok) return refused(file, "mcp", provider.agent, { error: "write_denied", reason: `${file}: ${edit.reason}`, fix: `Add the [${path.join(".")}] table by hand (the manual page mcp/${provider.page} shows it).` });
+		const edit = setKey(body, [...mcp.path, key], JSON.stringify(value));
+		if (!edit.ok) return edit;
 		body = edit.text;
 	}
-	return decided(file, "mcp", provider.agent, current.text, `${bom}${body}`);
+	return { ok: true, text: `${bom}${body}` };
+}
+
+/** What refresh does to a settings file's text to add discern's hook group: appended to the list, or the list made. */
+export function addHookGroup(hook: HookWiring, text: string, group: Record<string, unknown>): string {
+	return Array.isArray(readEntry("jsonc", text, hook.path)) ? setJsonPath(text, [...hook.path, -1], group) : setJsonPath(text, [...hook.path], [group]);
 }
 
 async function planHook(root: string, provider: Provider, options: WiringOptions): Promise<WiringFile> {
@@ -185,8 +203,7 @@ async function planHook(root: string, provider: Provider, options: WiringOptions
 		if (options.mode === "check" || (await commandResolves(program, options.env))) return decided(hook.file, "hook", provider.agent, text, text);
 		return decided(hook.file, "hook", provider.agent, current.text, setJsonPath(text, [...hook.path, index], wanted));
 	}
-	const after = list ? setJsonPath(text, [...hook.path, -1], wanted) : setJsonPath(text, [...hook.path], [wanted]);
-	return decided(hook.file, "hook", provider.agent, current.text, after);
+	return decided(hook.file, "hook", provider.agent, current.text, addHookGroup(hook, text, wanted));
 }
 
 /** A discern entry that starts `… mcp` the way the agent needs (and, when writing, with a command that resolves). */

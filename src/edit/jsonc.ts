@@ -1,4 +1,4 @@
-import { applyEdits, findNodeAtLocation, format, type FormattingOptions, getNodeValue, type JSONPath, modify, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
+import { applyEdits, createScanner, findNodeAtLocation, format, type FormattingOptions, getNodeValue, type JSONPath, modify, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
 
 /**
  * Editing a JSON-with-comments file a person also owns (`.mcp.json`,
@@ -55,6 +55,46 @@ export function mergeJsonPath(text: string, path: JSONPath, value: Record<string
 /** Remove the value at `path`; a path that is not there leaves the text as it was. */
 export function removeJsonPath(text: string, path: JSONPath): string {
 	return valueAt(text, path) === undefined ? text : edit(text, path, undefined);
+}
+
+/**
+ * The ways the value at `path` can be cut out of the text, each leaving
+ * every other byte: the library's removal, and the plain cuts from the end
+ * of the previous sibling (its comma and the whitespace with it) or up to
+ * the next one. An inserted entry is undone exactly by one of them, which
+ * the caller finds by replaying the insertion (uninstall). A path that is not
+ * there gives the text alone.
+ */
+export function removalsOf(text: string, path: JSONPath): string[] {
+	const bom = text.startsWith(BOM) ? BOM : "";
+	const body = text.slice(bom.length);
+	const tree = parseTree(body, [], PARSE_OPTIONS);
+	const node = tree && path.length > 0 ? findNodeAtLocation(tree, path) : undefined;
+	if (!node) return [text];
+	// In an object the unit is the property: its key and its value.
+	const unit = node.parent?.type === "property" ? node.parent : node;
+	const siblings = unit.parent?.children ?? [];
+	const index = siblings.indexOf(unit);
+	const found = [removeJsonPath(text, path)];
+	const previous = siblings[index - 1];
+	const next = siblings[index + 1];
+	if (previous) found.push(`${bom}${body.slice(0, previous.offset + previous.length)}${body.slice(unit.offset + unit.length)}`);
+	if (next) found.push(`${bom}${body.slice(0, unit.offset)}${body.slice(next.offset)}`);
+	// The last one: its comma goes, and a comment after that comma stays on the previous line.
+	const comma = previous && !next ? body.indexOf(",", previous.offset + previous.length) : -1;
+	if (previous && comma >= 0 && comma < unit.offset) found.push(`${bom}${body.slice(0, comma)}${body.slice(comma + 1, unit.offset).trimEnd()}${body.slice(unit.offset + unit.length)}`);
+	return [...new Set(found)].filter((candidate) => readJsonc(candidate).ok);
+}
+
+/** How many comments the text holds: to prefer, of several removals, one that keeps them. */
+export function commentCount(text: string): number {
+	const scanner = createScanner(withoutBom(text), false);
+	let count = 0;
+	// jsonc-parser's SyntaxKind is a const enum (not importable here): 12 and 13 are its comments, 17 the end.
+	for (let kind: number = scanner.scan(); kind !== 17; kind = scanner.scan()) {
+		if (kind === 12 || kind === 13) count++;
+	}
+	return count;
 }
 
 /** How the file indents (the first indented line decides; two spaces for a file with none) and ends its lines. */

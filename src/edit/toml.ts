@@ -314,3 +314,65 @@ function quoteKey(key: string): string {
 function firstLine(error: unknown): string {
 	return (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";
 }
+
+/**
+ * Remove `path` and everything under it: each `[path]` / `[path.sub]` table
+ * (its header through its last key; a comment after that stays) and each
+ * key-value line written under another table (`path = { … }`, dotted
+ * `path.key = …`). Every other byte stays. `blankBefore` blank lines directly
+ * before the first removed line go too (`Infinity`: all of them), for a
+ * table that was appended after a blank line. The result is checked: every
+ * other key keeps its value; else it is refused (edit it by hand).
+ */
+export function removeKey(source: string, path: readonly string[], blankBefore = 0): { ok: true; text: string } | { ok: false; reason: string } {
+	let blocks: BlockNode[];
+	let tree: Tree;
+	try {
+		blocks = parseDocument(source).cst as unknown as BlockNode[];
+		tree = readTree(source);
+	} catch (error) {
+		return { ok: false, reason: `the file is not valid TOML (${firstLine(error)})` };
+	}
+	const lines = lineStarts(source);
+	const lineStart = (line: number) => lines[line - 1] ?? source.length;
+	const ranges: [number, number][] = [];
+	for (const block of blocks) {
+		if (block.type !== "Table" && block.type !== "TableArray") continue;
+		const key = [...(block.key?.item.value ?? [])];
+		if (!startsWith(key, path)) continue;
+		if (block.type === "TableArray") return { ok: false, reason: `\`${key.join(".")}\` is an array of tables; edit it by hand` };
+		const last = Math.max(block.loc.start.line, ...(block.items ?? []).filter((item) => item.type === "KeyValue").map((item) => item.loc.end.line));
+		ranges.push([lineStart(block.loc.start.line), lineStart(last + 1)]);
+	}
+	for (const entry of tree.written) {
+		if (entry.inline || !startsWith(entry.path, path) || startsWith(entry.table, path)) continue;
+		const [start, end] = [lineStart(entry.node.loc.start.line), lineStart(entry.node.loc.end.line + 1)];
+		const before = source.slice(start, lineStart(entry.node.loc.start.line) + entry.node.loc.start.column);
+		if (before.trim() !== "") return { ok: false, reason: `\`${entry.path.join(".")}\` shares its line with other text; edit it by hand` };
+		ranges.push([start, end]);
+	}
+	if (ranges.length === 0) return { ok: true, text: source };
+	ranges.sort((a, b) => a[0] - b[0]);
+	const first = ranges[0] as [number, number];
+	for (let taken = 0; taken < blankBefore && first[0] > 0; taken++) {
+		const previous = source.lastIndexOf("\n", first[0] - 2) + 1;
+		if (source.slice(previous, first[0]).trim() !== "") break;
+		first[0] = previous;
+	}
+	let text = source;
+	for (const [start, end] of [...ranges].reverse()) text = `${text.slice(0, start)}${text.slice(end)}`;
+	const kept = tree.written.filter((entry) => !startsWith(entry.path, path)).map((entry) => entry.path);
+	if (!parses(text) || valueAt(text, path) !== undefined || kept.some((key) => !Bun.deepEquals(valueAt(text, key), valueAt(source, key)))) {
+		return { ok: false, reason: `\`${path.join(".")}\` cannot be removed without changing other keys; edit it by hand` };
+	}
+	return { ok: true, text };
+}
+
+function parses(text: string): boolean {
+	try {
+		parse(text);
+		return true;
+	} catch {
+		return false;
+	}
+}

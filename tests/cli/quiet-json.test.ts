@@ -47,6 +47,7 @@ const CASES: { verb: string; args: string[]; where: "configured" | "bare"; exit:
 	{ verb: "worktree ensure", args: ["worktree", "ensure", "--dry-run"], where: "configured", exit: 0 },
 	{ verb: "refresh", args: ["refresh", "--dry-run"], where: "configured", exit: 0 },
 	{ verb: "refresh", args: ["refresh"], where: "bare", exit: 1 },
+	{ verb: "uninstall", args: ["uninstall", "--dry-run"], where: "configured", exit: 0 },
 	{ verb: "worktree drop", args: ["worktree", "drop", "nope"], where: "configured", exit: 1 },
 	{ verb: "worktree drop", args: ["worktree", "drop"], where: "configured", exit: 2 },
 	{ verb: "worktree prune", args: ["worktree", "prune"], where: "configured", exit: 0 },

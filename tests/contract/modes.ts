@@ -2,6 +2,7 @@ import { afterAll } from "bun:test";
 import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { processStart } from "../../src/platform/process-start.ts";
+import { GENERATED_HEADER } from "../../src/agents/instructions.ts";
 import type { VerbContext } from "../../src/contract/context.ts";
 import { LOOSE_VERBS } from "../../src/registry.ts";
 import { BASIC_CONFIG, makeRepo, makeTempDir, runGit, testContext } from "../helpers/repo.ts";
@@ -132,6 +133,12 @@ const mapRepo = async (input: Record<string, unknown> = {}) => {
 		"src/routes.ts": "export {};\n",
 	};
 	return { ctx: (await repo({ config: BASIC_CONFIG, files })).ctx(), input };
+};
+
+/** A repository refresh wired for Claude Code (the files as it writes them), for `uninstall`. */
+const wired = (input: Record<string, unknown>) => async () => {
+	const files = { "AGENTS.md": `${GENERATED_HEADER}\n`, "CLAUDE.md": "@AGENTS.md\n", ".mcp.json": '{\n  "mcpServers": {\n    "discern": {\n      "command": "discern",\n      "args": [\n        "mcp"\n      ]\n    }\n  }\n}\n' };
+	return { ctx: (await repo({ config: `[project]\nagents = ["claude_code"]\n${BASIC_CONFIG}`, files })).ctx(), input };
 };
 
 /** A repository with a worktree `agent/x` one commit ahead of the trunk (`arrange` may change either side first). */
@@ -296,6 +303,25 @@ export const MODES: Mode[] = [
 	{ verb: "refresh", mode: "refusal: no repository", arrange: nowhere, expectOk: false, error: "no_repository" },
 	{ verb: "refresh", mode: "refusal: no project", arrange: noProject, expectOk: false, error: "no_project" },
 	{ verb: "refresh", mode: "refusal: invalid config", arrange: withConfig(INVALID_CONFIG), expectOk: false, error: "invalid_config" },
+	{ verb: "uninstall", mode: "removes", arrange: wired({ yes: true }), expectOk: true },
+	{ verb: "uninstall", mode: "dry-run", arrange: wired({ dry_run: true }), expectOk: true, dryRun: true },
+	{ verb: "uninstall", mode: "the plan, without --yes", arrange: wired({}), expectOk: true, dryRun: true },
+	{ verb: "uninstall", mode: "refusal: an unreadable .mcp.json with discern in it", arrange: async () => ({ ctx: (await repo({ config: BASIC_CONFIG, files: { ".mcp.json": '{"mcpServers": {"discern": ' } })).ctx(), input: { yes: true } }), expectOk: false, error: "write_denied" },
+	{ verb: "uninstall", mode: "refusal: a linked worktree", arrange: inMain({}, { yes: true }), expectOk: false, error: "active_worktrees" },
+	{
+		verb: "uninstall",
+		mode: "refusal: a resource ledger",
+		arrange: async () => {
+			const made = await repo({ config: BASIC_CONFIG });
+			await mkdir(join(made.root, ".git", "discern", "resources"), { recursive: true });
+			await writeFile(join(made.root, ".git", "discern", "resources", "task-a1b2c3.json"), "{}\n");
+			return { ctx: made.ctx(), input: { yes: true } };
+		},
+		expectOk: false,
+		error: "provisioned_resources",
+	},
+	{ verb: "uninstall", mode: "refusal: locked", arrange: lockedBy({ yes: true }), expectOk: false, error: "locked" },
+	{ verb: "uninstall", mode: "refusal: no repository", arrange: nowhere, expectOk: false, error: "no_repository" },
 	{ verb: "worktree drop", mode: "dry-run", arrange: inMain({ commits: 1 }, { id: "task-a1b2c3", force: true, dry_run: true }), expectOk: true, dryRun: true },
 	{ verb: "worktree drop", mode: "forced", arrange: inMain({ commits: 1, dirty: true, ledger: "ok" }, { id: "agent/task", force: true }), expectOk: true },
 	{ verb: "worktree drop", mode: "landed", arrange: inMain({ commits: 1, landed: true }, { id: "task-a1b2c3" }), expectOk: true },

@@ -156,9 +156,9 @@ describe("the scanner itself", () => {
 		expect(check("Run `discern frobnicate` to land it.", "cli")).toHaveLength(1);
 		expect(check("`discern done --force` runs it anyway.", "cli")).toHaveLength(1);
 		expect(check("`discern config gett gate.timeout`", "cli")).toHaveLength(1);
-		expect(check("Call discern_uninstall first.", "doc")).toHaveLength(1);
+		expect(check("Call discern_teleport first.", "doc")).toHaveLength(1);
 		expect(check('`discern_done` with `{"force":true}`', "mcp")).toHaveLength(1);
-		expect(check("git commit, or discern uninstall", "cli", true)).toHaveLength(1);
+		expect(check("git commit, or discern teleport", "cli", true)).toHaveLength(1);
 		expect(mentionProblems("Run it:\n\n```sh\n$ discern update --onto main\n```\n", "doc", { markdown: true })).toHaveLength(1);
 	});
 

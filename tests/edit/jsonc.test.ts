@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { detectLayout, mergeJsonPath, readJsonc, removeJsonPath, setJsonPath } from "../../src/edit/jsonc.ts";
+import { detectLayout, mergeJsonPath, readJsonc, commentCount, removalsOf, removeJsonPath, setJsonPath } from "../../src/edit/jsonc.ts";
 
 const ENTRY = { command: "discern", args: ["mcp"] };
 const SERVER = ["mcpServers", "discern"];
@@ -91,5 +91,21 @@ describe("setJsonPath, removeJsonPath, readJsonc, detectLayout", () => {
 		expect(detectLayout('{\n    "a": 1\n}').formatting).toMatchObject({ insertSpaces: true, tabSize: 4, eol: "\n" });
 		expect(detectLayout('{\r\n\t"a": 1\r\n}').formatting).toMatchObject({ insertSpaces: false, eol: "\r\n" });
 		expect(detectLayout("{}").formatting).toMatchObject({ insertSpaces: true, tabSize: 2 });
+	});
+});
+
+describe("removalsOf: every way to cut a value out, each undoing some insertion exactly", () => {
+	test("an appended array element comes out with its comma, the closing line kept", () => {
+		const before = '{\n  "list": [\n    { "a": 1 }\n  ]\n}\n';
+		const after = setJsonPath(before, ["list", -1], { b: 2 });
+		expect(removalsOf(after, ["list", 1])).toContain(before);
+	});
+
+	test("a property, first or last, with a comment after it staying", () => {
+		const text = '{\n  "a": 1, // one\n  "b": 2\n}\n';
+		expect(removalsOf(text, ["b"])).toContain('{\n  "a": 1 // one\n}\n');
+		expect(commentCount('{ /* x */ "a": 1 // y\n}')).toBe(2);
+		expect(removalsOf(text, ["a"])).toContain('{\n  "b": 2\n}\n');
+		expect(removalsOf(text, ["nope"])).toEqual([text]);
 	});
 });

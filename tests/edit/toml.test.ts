@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { indexKeyPositions, setKey } from "../../src/edit/toml.ts";
+import { indexKeyPositions, removeKey, setKey } from "../../src/edit/toml.ts";
 import { tomlValue } from "../../src/verbs/config/value.ts";
 import { parseConfig } from "../../src/config/load.ts";
 
@@ -202,5 +202,35 @@ describe("indexKeyPositions", () => {
 
 	test("a document the parser refuses has no positions", () => {
 		expect(indexKeyPositions("a = \n").size).toBe(0);
+	});
+});
+
+describe("removeKey: a table and everything under it, every other byte kept (exact bytes)", () => {
+	const removed = (source: string, path: string[], blank = 0) => {
+		const result = removeKey(source, path, blank);
+		if (!result.ok) throw new Error(result.reason);
+		return result.text;
+	};
+
+	test("the table with its subtables; comments elsewhere and CRLF stay", () => {
+		const source = '# Codex\r\nmodel = "o3" # the model\r\n\r\n[mcp_servers.discern]\r\ncommand = "discern"\r\nargs = ["mcp"]\r\n# about z\r\n[mcp_servers.discern.env]\r\nX = "1"\r\n\r\n[z]\r\na = 1\r\n';
+		expect(removed(source, ["mcp_servers", "discern"])).toBe('# Codex\r\nmodel = "o3" # the model\r\n\r\n# about z\r\n\r\n[z]\r\na = 1\r\n');
+	});
+
+	test("blank lines before it go on request (a table refresh appended after one)", () => {
+		const source = 'model = "o3"\n\n[mcp_servers.discern]\ncommand = "discern"\nargs = ["mcp"]\n';
+		expect(removed(source, ["mcp_servers", "discern"], Number.POSITIVE_INFINITY)).toBe('model = "o3"\n');
+		expect(removed(source, ["mcp_servers", "discern"])).toBe('model = "o3"\n\n');
+	});
+
+	test("an inline table or dotted keys under the parent's header", () => {
+		expect(removed('[mcp_servers]\nother = { command = "o" }\ndiscern = { command = "discern", args = ["mcp"] } # ours\n', ["mcp_servers", "discern"])).toBe('[mcp_servers]\nother = { command = "o" }\n');
+		expect(removed('[mcp_servers]\ndiscern.command = "discern"\ndiscern.args = ["mcp"]\nother.command = "o"\n', ["mcp_servers", "discern"])).toBe('[mcp_servers]\nother.command = "o"\n');
+	});
+
+	test("nothing there leaves the text as it was; an array of tables is left to the person", () => {
+		expect(removed("[a]\nb = 1\n", ["mcp_servers", "discern"])).toBe("[a]\nb = 1\n");
+		const refused = removeKey('[[mcp_servers.discern]]\ncommand = "x"\n', ["mcp_servers", "discern"]);
+		expect(refused.ok).toBe(false);
 	});
 });

@@ -78,7 +78,7 @@ describe("tools/list", () => {
 			expect({ tool: tool.name, when: /\bCall (it|this)\b/.test(description) }).toEqual({ tool: tool.name, when: true });
 			for (const [named] of description.matchAll(/\bdiscern_[a-z_]+/g)) expect({ tool: tool.name, named, exists: names.has(named) }).toEqual({ tool: tool.name, named, exists: true });
 			for (const [, verb] of description.matchAll(/`discern ([a-z-]+)/g)) expect({ tool: tool.name, verb, exists: verbs.has(verb ?? "") }).toEqual({ tool: tool.name, verb, exists: true });
-			// Verbs that are coming but not in this build: no description may send an agent to them.
+			// uninstall is the owner's, at a terminal (CLI-only): no description may send an agent to it.
 			expect(description).not.toMatch(/\buninstall\b/);
 		}
 		const done = tools.find((tool) => tool.name === "discern_done")?.description ?? "";

@@ -12,7 +12,7 @@ import type { HelpData, HelpInput } from "./schema.ts";
 import { ref, sayFor, type Surface } from "../../hints/refer.ts";
 
 /** Verbs of the design that are not in this build yet; named so help can say so instead of "unknown". */
-export const COMING_VERBS = ["uninstall"] as const;
+export const COMING_VERBS: readonly string[] = [];
 
 const MCP_SUMMARY = "Run the MCP server over stdio (for editors and agents).";
 const MCP_DETAILS =
@@ -76,13 +76,13 @@ function wordsAfter(family: string, subCommands: readonly { name: string }[]): s
 }
 
 /** The result for a verb discern does not know: a newcomer's first try, the closest real one, or a note that it is still to come. */
-export function unknownVerb(name: string, groups?: HelpData["groups"], surface: Surface = "cli"): Result<"help", HelpData> {
+export function unknownVerb(name: string, groups?: HelpData["groups"], surface: Surface = "cli", coming: readonly string[] = COMING_VERBS): Result<"help", HelpData> {
 	const say = sayFor(surface);
 	const everyVerb = say`Run ${ref("help")} for every verb.`;
 	// First words: a family (`config`) is what a person types first.
 	const known = [...new Set(LOOSE_VERBS.map((verb) => verb.name.split(" ")[0] ?? verb.name)), "mcp"];
 	const withGroups = groups ? { data: { groups, global_flags: globalFlags({ inVerbHelp: false }) } } : {};
-	if ((COMING_VERBS as readonly string[]).includes(name)) {
+	if (coming.includes(name)) {
 		return fail("help", "unknown_command", `\`discern ${name}\` is part of the design but not in this build yet.`, [say`Run ${ref("help")} for the verbs this build has.`], withGroups);
 	}
 	const tried = firstTry(name);
