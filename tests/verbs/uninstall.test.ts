@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { chmod, mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { declaredPaths } from "../../src/agents/providers.ts";
 import { parseConfig } from "../../src/config/load.ts";
 import type { AnyResult } from "../../src/contract/envelope.ts";
@@ -150,7 +150,9 @@ describe("uninstall", () => {
 		expect(added).toEqual([source, "discern.toml", "docs/map/README.md"].sort());
 		expect(after.has("CLAUDE.md")).toBe(false);
 		// The folders discern made (.cursor) are gone; the person's are all there.
-		expect(await folders(r.root)).toEqual([...originalFolders, "docs", "docs/map"].sort());
+		// (the folded source's own folder stays with it: it holds the person's text now).
+		const sourceFolder = dirname(source);
+		expect(await folders(r.root)).toEqual([...new Set([...originalFolders, "docs", "docs/map", ...(sourceFolder === "." ? [] : [sourceFolder])])].sort());
 		// Under the git dir: the run history and the accept journals only.
 		expect((await readdir(state)).sort()).toEqual(["accept", "logbook"]);
 		expect(await readFile(join(state, "accept", "agent%2Fx.json"), "utf8")).toBe("{}\n");
