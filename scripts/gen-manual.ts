@@ -4,9 +4,28 @@
  * checked-in file differs from what this would write.
  */
 import { join, relative } from "node:path";
+import { envelopeErrorCodes } from "../src/contract/error-codes.ts";
+import { LOOSE_VERBS } from "../src/registry.ts";
 
 const ROOT = join(import.meta.dir, "..");
 export const MANUAL_MODULE = join(ROOT, "src/manual/pages.generated.ts");
+/** The page whose table of codes by verb is written from the registry (between the markers below). */
+export const ENVELOPE_PAGE = join(ROOT, "docs/envelope.md");
+const BEGIN = "<!-- codes by verb: written by scripts/gen-manual.ts from the registry; do not edit by hand -->";
+const END = "<!-- end of codes by verb -->";
+
+/**
+ * `docs/envelope.md` with its table of the codes each verb can return,
+ * as the verbs declare them: prose about a code can drift, this cannot.
+ */
+export function withCodesByVerb(page: string): string {
+	const rows = LOOSE_VERBS.map((verb) => `| \`${verb.name}\` | ${envelopeErrorCodes(verb.errors).map((code) => `\`${code}\``).join(", ")} |`);
+	const table = [BEGIN, "", "| verb | codes it can return |", "|---|---|", ...rows, "", END].join("\n");
+	const start = page.indexOf(BEGIN);
+	const end = page.indexOf(END);
+	if (start < 0 || end < start) throw new Error(`${relative(ROOT, ENVELOPE_PAGE)} lacks the markers for the table of codes by verb`);
+	return `${page.slice(0, start)}${table}${page.slice(end + END.length)}`;
+}
 
 export async function renderManualModule(): Promise<string> {
 	const files = (await Array.fromAsync(new Bun.Glob("**/*.md").scan({ cwd: join(ROOT, "docs") }))).sort();
@@ -25,6 +44,7 @@ export async function renderManualModule(): Promise<string> {
 }
 
 if (import.meta.main) {
+	await Bun.write(ENVELOPE_PAGE, withCodesByVerb(await Bun.file(ENVELOPE_PAGE).text()));
 	await Bun.write(MANUAL_MODULE, await renderManualModule());
 	console.log(`wrote ${relative(ROOT, MANUAL_MODULE)}`);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import Ajv2020 from "ajv/dist/2020.js";
-import { MANUAL_MODULE, renderManualModule } from "../../scripts/gen-manual.ts";
+import { ENVELOPE_PAGE, MANUAL_MODULE, renderManualModule, withCodesByVerb } from "../../scripts/gen-manual.ts";
 import { renderConfigSchema, renderResultsSchema, SCHEMA_FILES } from "../../scripts/gen-schemas.ts";
 import { fail } from "../../src/contract/envelope.ts";
 import { parseConfig } from "../../src/config/load.ts";
@@ -16,6 +16,9 @@ describe("generated files do not drift", () => {
 	});
 	test("src/manual/pages.generated.ts covers every page in docs/", async () => {
 		expect(await Bun.file(MANUAL_MODULE).text()).toBe(await renderManualModule());
+		// The manual's table of codes by verb is the registry's own (npm run generate writes it).
+		const envelopePage = await Bun.file(ENVELOPE_PAGE).text();
+		expect(envelopePage).toBe(withCodesByVerb(envelopePage));
 	});
 });
 
