@@ -622,3 +622,28 @@ describe("accept", () => {
 		expect(await readFile(marker, "utf8")).toBe("x\n");
 	});
 });
+
+describe("accept: refs and checkouts an agent can rig", () => {
+	/** A landing left partial (the worktree locked by git), then unlocked: the resume is what these tests rig. */
+	async function partial(repo: WorktreeRepo): Promise<string> {
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		const head = (await repo.wtGit("rev-parse", "HEAD")).trim();
+		await repo.git("worktree", "lock", repo.wt);
+		const first = await invokeVerb("accept", testContext(repo.wt), { confirmed: true });
+		expect(first.ok ? "" : first.error).toBe("partial_acceptance");
+		await repo.git("worktree", "unlock", repo.wt);
+		return head;
+	}
+
+	test("a resumed accept never deletes the trunk through a branch made a symbolic ref to it", async () => {
+		const repo = await fixture();
+		const head = await partial(repo);
+		await repo.git("symbolic-ref", `refs/heads/${repo.branch}`, "refs/heads/main");
+		const result = await invokeVerb("accept", testContext(repo.root), { target: repo.branch });
+		expect(await repo.sha("main")).toBe(head);
+		expect((await repo.git("reflog", "show", "--format=%gs", "refs/heads/main")).trim()).not.toBe("");
+		expect(data(result).branch_deleted).toBe(false);
+		expect(JSON.stringify(result)).toContain("symbolic ref");
+	});
+});

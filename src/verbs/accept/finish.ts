@@ -16,7 +16,7 @@ import { realPathOf } from "../../platform/files.ts";
 import { destroyResources } from "../../worktree/resources.ts";
 import { type AcceptResult, emptyData } from "./schema.ts";
 import { type AcceptStep, type Journal, removeJournal, writeJournal } from "./journal.ts";
-import { commitOf, firstLine, isAncestor, moveCheckout, NOTE_REF, proofNote, writeNote } from "./land.ts";
+import { commitOf, firstLine, isAncestor, moveCheckout, NOTE_REF, pinnedGit, proofNote, writeNote } from "./land.ts";
 
 const WHAT: Record<AcceptStep, string> = {
 	landed: "land the trunk",
@@ -38,6 +38,7 @@ export async function finish(ctx: VerbContext, here: RepositoryLocation, mainPat
 	const failed: string[] = [];
 	let resourcesFailed: string[] = [];
 	let branchKept: string | null = null;
+	let branchSymbolic: string | null = null;
 	const mark = async (step: AcceptStep) => {
 		journal = { ...journal, done: [...journal.done, step] };
 		await writeJournal(here.commonDir, journal).catch(() => undefined);
@@ -112,12 +113,15 @@ export async function finish(ctx: VerbContext, here: RepositoryLocation, mainPat
 		} else await mark("worktree_removed");
 	}
 	if (pending("branch_deleted")) {
-		const tip = await branchTip(root, journal.branch);
-		if (tip === undefined) failed.push("git could not read the branch");
+		// A branch made a symbolic ref (to the trunk, say) is never deleted: git would delete what it points to.
+		const symbolic = await git(["symbolic-ref", "-q", `refs/heads/${journal.branch}`], root);
+		const tip = symbolic.exitCode === 0 ? null : symbolic.exitCode === 1 ? await branchTip(root, journal.branch) : undefined;
+		if (symbolic.exitCode === 0) branchSymbolic = symbolic.stdout.trim();
+		else if (tip === undefined) failed.push("git could not read the branch");
 		else if (tip === null) await mark("branch_deleted");
 		else if ((await isAncestor(root, tip, `refs/heads/${journal.trunk}`)) === true) {
-			// Compare-and-swap again: deleted only while it still points at a commit the trunk holds.
-			const deleted = await git(["update-ref", "-d", `refs/heads/${journal.branch}`, tip], root);
+			// Compare-and-swap again: deleted only while it still points at a commit the trunk holds; the ref itself, never what it points to.
+			const deleted = await pinnedGit(["update-ref", "--no-deref", "-d", `refs/heads/${journal.branch}`, tip], root);
 			if (deleted.exitCode !== 0) failed.push(`the branch could not be deleted: ${clip(firstLine(deleted.stderr) || `exit ${deleted.exitCode}`)}`);
 			else await mark("branch_deleted");
 		} else branchKept = tip;
@@ -153,6 +157,7 @@ export async function finish(ctx: VerbContext, here: RepositoryLocation, mainPat
 		...(data.worktree_removed ? [`The worktree is gone: work continues in the main checkout, ${mainPath}.`] : []),
 		...(gateSentence ? [`Tell the owner plainly: ${gateSentence}`] : []),
 		...(wentOn ? [`The worktree at ${quoteName(journal.path)} was kept with its resources and branch: its HEAD (${wentOn.slice(0, 7)}) went on past what landed. Prove and accept it again to land the rest.`] : []),
+		...(branchSymbolic ? [`The branch \`${clip(journal.branch)}\` was not deleted: it is a symbolic ref to \`${clip(branchSymbolic)}\`, and deleting it would delete that. Remove it yourself if it is not wanted (\`git symbolic-ref --delete refs/heads/${clip(journal.branch)}\`).`] : []),
 		...(branchKept ? [`The branch \`${clip(journal.branch)}\` was kept: it holds commits beyond what landed (tip ${branchKept.slice(0, 7)}).`] : []),
 	];
 	return ok("accept", `${landedSentence} ${journal.proof_line}${gateSentence ? ` ${gateSentence}` : ""}`, data, { hints });

@@ -9,6 +9,21 @@ import { quoteName } from "../../text/terminal.ts";
 
 export const NOTE_REF = "refs/notes/discern";
 
+/**
+ * Settings pinned on every git call accept makes that writes a ref or a
+ * file, or judges a checkout whose files move: no hooks (a
+ * `reference-transaction` or `post-checkout` hook could abort or redirect
+ * the write), and git looks at the files themselves — no fsmonitor hook,
+ * untracked cache or stat shortcut the checkout's own config could use to
+ * report an edited file as unchanged (and have it overwritten).
+ */
+export const PINNED = ["core.hooksPath=/dev/null", "core.fsmonitor=false", "core.untrackedCache=false", "core.checkStat=default", "core.trustctime=true", "core.ignoreStat=false"].flatMap((setting) => ["-c", setting]);
+
+/** git with {@link PINNED}: for every ref or file accept writes, and every judgement of a checkout that moves. */
+export function pinnedGit(args: readonly string[], cwd: string, options: Parameters<typeof git>[2] = {}): ReturnType<typeof git> {
+	return git([...PINNED, ...args], cwd, options);
+}
+
 /** A commit's full sha, or null. */
 export function commitOf(root: string, revision: string): Promise<string | null> {
 	return gitLine(["rev-parse", "--verify", "--quiet", "--end-of-options", `${revision}^{commit}`], root);
