@@ -464,10 +464,11 @@ describe("accept", () => {
 		await rename(repo.wt, `${repo.wt}-moved`);
 		await symlink(other, repo.wt);
 		const before = await repo.sha("main");
-		for (const target of [repo.branch, repo.wt]) {
-			const result = await invokeVerb("accept", testContext(repo.root), { confirmed: true, target });
-			expect(result.ok ? "" : result.error).toBe("unknown_target");
-		}
+		const byBranch = await invokeVerb("accept", testContext(repo.root), { confirmed: true, target: repo.branch });
+		expect(byBranch.ok ? "" : byBranch.error).toBe("unknown_target");
+		// By path, the symlink resolves to both worktrees' folders: ambiguous.
+		const byPath = await invokeVerb("accept", testContext(repo.root), { confirmed: true, target: repo.wt });
+		expect(byPath.ok ? "" : byPath.error).toBe("invalid_arguments");
 		expect(await repo.sha("main")).toBe(before);
 	});
 
@@ -645,5 +646,29 @@ describe("accept: refs and checkouts an agent can rig", () => {
 		expect((await repo.git("reflog", "show", "--format=%gs", "refs/heads/main")).trim()).not.toBe("");
 		expect(data(result).branch_deleted).toBe(false);
 		expect(JSON.stringify(result)).toContain("symbolic ref");
+	});
+
+	test("--target naming one worktree's task id and another's branch is ambiguous: refused, listing both, nothing lands", async () => {
+		const repo = await fixture(CONFIG, { id: "fix-1a2b3c" });
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		const head = (await repo.wtGit("rev-parse", "HEAD")).trim();
+		const other = `${repo.wt}-other`;
+		made.push(other);
+		await repo.git("worktree", "add", "-q", "-b", "fix-1a2b3c", other);
+		await runGitIn(other, "commit", "-q", "--allow-empty", "-m", "unproven");
+		const before = await snapshot(repo);
+		const result = await invokeVerb("accept", testContext(repo.root), { confirmed: true, target: "fix-1a2b3c" });
+		expect(result.ok ? "" : result.error).toBe("invalid_arguments");
+		expect(result.message).toContain(repo.wt);
+		expect(result.message).toContain(other);
+		expect(result.message).toContain("task id");
+		expect(result.message).toContain("branch");
+		expect(await snapshot(repo)).toBe(before);
+		// Its path names it alone.
+		const landed = await invokeVerb("accept", testContext(repo.root), { confirmed: true, target: repo.wt });
+		expect(landed.ok).toBe(true);
+		expect(await repo.sha("main")).toBe(head);
+		expect(await repo.sha("main")).not.toBe(await repo.sha("fix-1a2b3c"));
 	});
 });

@@ -40,7 +40,25 @@ export async function findTarget(ctx: VerbContext, here: RepositoryLocation, wan
 	}
 	const hereReal = await realPathOf(here.root);
 	const linked = entries.filter((entry) => !entry.main);
-	const byName = wanted === undefined ? undefined : await matchEntry(linked, wanted, ctx.cwd);
+	const matches = wanted === undefined ? [] : await matchEntries(linked, wanted, ctx.cwd);
+	// An interrupted accept whose worktree is gone is one more thing the name can mean.
+	const journals = wanted === undefined ? [] : (await readJournals(here.commonDir)).filter((candidate) => candidate.branch === wanted || candidate.id === wanted || candidate.path === wanted);
+	const orphans = journals.filter((journal) => !linked.some((entry) => entry.branch === journal.branch));
+	if (wanted !== undefined && matches.length + orphans.length > 1) {
+		const listed = [
+			...matches.map((match) => `${quoteName(match.entry.path)} (branch \`${clip(match.entry.branch ?? "detached")}\`, id ${match.id ? `\`${clip(match.id)}\`` : "none"}; matched by ${match.by.join(" and ")})`),
+			...orphans.map((journal) => `${quoteName(journal.path)} (branch \`${clip(journal.branch)}\`, id ${journal.id ? `\`${clip(journal.id)}\`` : "none"}; an interrupted accept, its worktree gone)`),
+		];
+		return {
+			ok: false,
+			refusal: {
+				error: "invalid_arguments",
+				message: `\`${clip(wanted)}\` names ${listed.length} worktrees: ${listed.join(", ")}. Nothing changed.`,
+				hints: [say`Name exactly one: pass its path (${ref("accept", { target: matches[0]?.entry.path ?? orphans[0]?.path ?? "PATH" })}) or another of its names.`],
+			},
+		};
+	}
+	const byName = matches[0]?.entry;
 
 	let entry: ListedWorktree | undefined;
 	if (here.location === "worktree") {
@@ -71,7 +89,7 @@ export async function findTarget(ctx: VerbContext, here: RepositoryLocation, wan
 		}
 		entry = byName;
 		if (!entry) {
-			const journal = (await readJournals(here.commonDir)).find((candidate) => candidate.branch === wanted || candidate.id === wanted || candidate.path === wanted);
+			const journal = orphans[0] ?? journals[0];
 			if (journal) return { ok: true, main, target: null, journal };
 			return {
 				ok: false,
@@ -118,13 +136,26 @@ async function headBranch(gitDir: string): Promise<string | null> {
 	return text.startsWith("ref: refs/heads/") ? text.slice("ref: refs/heads/".length) : null;
 }
 
-async function matchEntry(linked: readonly ListedWorktree[], wanted: string, cwd: string): Promise<ListedWorktree | undefined> {
-	const byBranch = linked.find((entry) => entry.branch !== null && (entry.branch === wanted || `refs/heads/${entry.branch}` === wanted));
-	if (byBranch) return byBranch;
+/** One worktree a name matches, and by what (several at once when its id is its branch). */
+interface Match {
+	entry: ListedWorktree;
+	id: string | null;
+	by: ("branch" | "path" | "task id")[];
+}
+
+/** Every linked worktree the name matches by branch, path (symlinks resolved) or task id: more than one is ambiguous. */
+async function matchEntries(linked: readonly ListedWorktree[], wanted: string, cwd: string): Promise<Match[]> {
 	const wantedReal = await realPathOf(resolve(cwd, wanted));
-	const byPath = await findAsync(linked, async (entry) => (await realPathOf(entry.path)) === wantedReal);
-	if (byPath) return byPath;
-	return findAsync(linked, async (entry) => (entry.gitDir ? (await readTask(entry.gitDir))?.id === wanted : false));
+	const matches: Match[] = [];
+	for (const entry of linked) {
+		const id = entry.gitDir ? ((await readTask(entry.gitDir))?.id ?? null) : null;
+		const by: Match["by"] = [];
+		if (entry.branch !== null && (entry.branch === wanted || `refs/heads/${entry.branch}` === wanted)) by.push("branch");
+		if ((await realPathOf(entry.path)) === wantedReal) by.push("path");
+		if (id === wanted) by.push("task id");
+		if (by.length > 0) matches.push({ entry, id, by });
+	}
+	return matches;
 }
 
 async function findAsync<T>(items: readonly T[], test: (item: T) => Promise<boolean>): Promise<T | undefined> {
