@@ -671,4 +671,38 @@ describe("accept: refs and checkouts an agent can rig", () => {
 		expect(await repo.sha("main")).toBe(head);
 		expect(await repo.sha("main")).not.toBe(await repo.sha("fix-1a2b3c"));
 	});
+
+	test("a notes ref made a symbolic ref to the trunk, or pointed at a branch tip: refused before landing (dry run too); a resume never writes through it", async () => {
+		for (const rig of [["symbolic-ref", "refs/notes/discern", "refs/heads/main"], ["update-ref", "refs/notes/discern", "refs/heads/main"]]) {
+			const repo = await fixture();
+			await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+			await repo.wtCommit("b");
+			await repo.git(...rig);
+			const before = await snapshot(repo);
+			const dry = await invokeVerb("accept", testContext(repo.wt), { confirmed: true, dry_run: true });
+			expect(dry.ok ? "" : dry.error).toBe("write_denied");
+			const result = await invokeVerb("accept", testContext(repo.wt), { confirmed: true });
+			expect(result.ok ? "" : result.error).toBe("write_denied");
+			expect(result.message).toContain("refs/notes/discern");
+			expect(await snapshot(repo)).toBe(before);
+		}
+		// A landing interrupted before its note; the notes ref is rigged before it resumes.
+		const repo = await fixture();
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		const head = (await repo.wtGit("rev-parse", "HEAD")).trim();
+		const old = await repo.sha("main");
+		await repo.git("merge", "-q", "--ff-only", head);
+		const proofRecord = { version: 2, head, tree: "t", branch: repo.branch, config_digest: "d", judgement: { trunk: { name: "main", sha: old }, scopes_changed: [], all_scopes_because: null, never_loosen: "checked", gate_changes: [] }, jobs: [], standards: [], time: "now", duration_s: 0, line: "Proof: agent/x" };
+		await mkdir(join(repo.root, ".git", "discern", "accept"), { recursive: true });
+		await writeFile(
+			join(repo.root, ".git", "discern", "accept", "agent%2Fx.json"),
+			JSON.stringify({ version: 1, state: "landed", branch: repo.branch, id: null, path: repo.wt, trunk: "main", sha: head, previous_trunk_sha: old, proof_line: "Proof: agent/x", proof: proofRecord, checkout: repo.root, consent: "confirmed", done: ["landed", "checkout_moved"], destroyed: [], time: "now" }),
+		);
+		await repo.git("symbolic-ref", "refs/notes/discern", "refs/heads/main");
+		const resumed = await invokeVerb("accept", testContext(repo.root), { target: repo.branch });
+		expect(resumed.ok ? "" : resumed.error).toBe("partial_acceptance");
+		expect(resumed.message).toContain("symbolic ref");
+		expect(await repo.sha("main")).toBe(head);
+	});
 });

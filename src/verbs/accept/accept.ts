@@ -17,7 +17,7 @@ import { done } from "../done/done.ts";
 import { gateChangeSentence, type Landing, readLanding } from "./consent.ts";
 import { finish, settleEarlier } from "./finish.ts";
 import { type Journal, readJournal, removeJournal, writeJournal } from "./journal.ts";
-import { checkoutProblem, commitOf, fastForwardCheckout, filesInTheWay, isAncestor, isSymbolicBranch, operationOnTrunk, pinnedGit, staleRefLock } from "./land.ts";
+import { checkoutProblem, commitOf, fastForwardCheckout, filesInTheWay, isAncestor, isSymbolicBranch, noteRefProblem, operationOnTrunk, pinnedGit, staleRefLock } from "./land.ts";
 import { type AcceptData, type AcceptInput, type AcceptResult, emptyData } from "./schema.ts";
 import { findTarget, type Target } from "./target.ts";
 
@@ -121,12 +121,15 @@ function catchUpHint(ctx: VerbContext, here: RepositoryLocation, target: Target,
 }
 
 /** The one checkout with the trunk checked out (null: none), or why the trunk cannot move under the checkouts now. */
-type Checkouts = { ok: true; onTrunk: ListedWorktree | null } | { ok: false; error: "dirty_worktree" | "locked" | "no_trunk" | "no_repository"; message: string };
+type Checkouts = { ok: true; onTrunk: ListedWorktree | null } | { ok: false; error: "dirty_worktree" | "locked" | "no_trunk" | "no_repository" | "write_denied"; message: string };
 
 async function checkoutsOnTrunk(here: RepositoryLocation, trunk: string, from: string, to: string): Promise<Checkouts> {
 	const entries = await listWorktrees(here.root, here.commonDir);
 	if (!entries) return { ok: false, error: "no_repository", message: "git could not list the worktrees" };
 	if ((await isSymbolicBranch(here.root, trunk)) !== false) return { ok: false, error: "no_trunk", message: `the trunk \`${clip(trunk)}\` is a symbolic ref to another branch (or git could not say): a trunk must be a branch of its own` };
+	// The note is written after the trunk moved: a notes ref it cannot be written to safely is refused while nothing has landed.
+	const notes = await noteRefProblem(here.root);
+	if (notes) return { ok: false, error: "write_denied", message: notes };
 	const lock = await staleRefLock(here.commonDir, trunk);
 	if (lock) return { ok: false, error: "locked", message: `git's ref lock ${quoteName(lock)} exists (another git process is updating the trunk, or one died midway)` };
 	const live = entries.filter((entry) => !entry.bare && !entry.prunable);

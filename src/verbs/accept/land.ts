@@ -93,12 +93,33 @@ export function proofNote(proof: ProofRecord, subject: string): string {
  * writing it); any other note on that commit (another branch's Proof) is kept.
  */
 export async function writeNote(root: string, sha: string, note: string): Promise<string | null> {
+	const unsafe = await noteRefProblem(root);
+	if (unsafe) return `the Proof note was not written: ${unsafe}`;
 	const existing = await git(["notes", `--ref=${NOTE_REF}`, "show", sha], root);
 	if (existing.exitCode === 0) {
 		return existing.stdout.trim() === note.trim() ? null : `${sha.slice(0, 7)} already carries another Proof note under ${NOTE_REF}; it was kept, not overwritten`;
 	}
-	const added = await git(["notes", `--ref=${NOTE_REF}`, "add", "-F", "-", sha], root, { input: `${note}\n` });
+	const added = await pinnedGit(["notes", `--ref=${NOTE_REF}`, "add", "-F", "-", sha], root, { input: `${note}\n` });
 	return added.exitCode === 0 ? null : `the Proof note could not be written: ${clip(firstLine(added.stderr) || `exit ${added.exitCode}`)}`;
+}
+
+/**
+ * Why the Proof note cannot be written safely under {@link NOTE_REF}, or
+ * null: \`git notes add\` commits onto whatever the ref resolves to, so a
+ * notes ref made a symbolic ref (to the trunk, say), or pointed at a
+ * branch's tip, would put a notes commit on that branch. It must be absent,
+ * or a plain ref that no branch head shares.
+ */
+export async function noteRefProblem(root: string): Promise<string | null> {
+	const symbolic = await git(["symbolic-ref", "-q", NOTE_REF], root);
+	if (symbolic.exitCode === 0) return `${NOTE_REF} is a symbolic ref to \`${clip(symbolic.stdout.trim())}\`, and a note written through it would commit there`;
+	if (symbolic.exitCode !== 1) return `git could not read ${NOTE_REF}`;
+	const [value, heads] = await Promise.all([git(["rev-parse", "--verify", "--quiet", NOTE_REF], root), git(["for-each-ref", "--format=%(objectname) %(refname)", "refs/heads/"], root)]);
+	if (value.exitCode === 1) return null;
+	if (value.exitCode !== 0 || heads.exitCode !== 0) return `git could not read ${NOTE_REF}`;
+	const sha = value.stdout.trim();
+	const branch = heads.stdout.split("\n").find((line) => line.startsWith(`${sha} `));
+	return branch ? `${NOTE_REF} points at the tip of the branch \`${clip(branch.slice(sha.length + 1))}\` (${sha.slice(0, 7)}), not at notes of its own` : null;
 }
 
 /** git's first line of complaint, without its closing period (the sentence it goes in has its own). */
