@@ -705,4 +705,37 @@ describe("accept: refs and checkouts an agent can rig", () => {
 		expect(resumed.message).toContain("symbolic ref");
 		expect(await repo.sha("main")).toBe(head);
 	});
+
+	test("an fsmonitor hook that reports nothing changed cannot hide the person's edit on the trunk checkout: refused, the edit kept", async () => {
+		const repo = await fixture();
+		await repo.wtWrite("src/a.ts", "export const a = 2;\n");
+		await repo.wtCommit("a");
+		const hook = join(repo.cleanupDirs[1] ?? repo.root, "fsmonitor.sh");
+		await writeFile(hook, "#!/bin/sh\nprintf 'token\\0'\n", { mode: 0o755 });
+		await repo.git("config", "core.fsmonitor", hook);
+		await repo.git("status", "--porcelain");
+		await Bun.sleep(1100);
+		await repo.git("status", "--porcelain");
+		await repo.write("src/a.ts", "the person's edit\n");
+		expect((await repo.git("status", "--porcelain")).trim()).toBe("");
+		const result = await invokeVerb("accept", testContext(repo.wt), { confirmed: true });
+		expect(result.ok ? "" : result.error).toBe("dirty_worktree");
+		expect(await readFile(join(repo.root, "src/a.ts"), "utf8")).toBe("the person's edit\n");
+	});
+
+	test("a resumed accept never removes a worktree whose edit an fsmonitor hook hides", async () => {
+		const repo = await fixture();
+		await partial(repo);
+		const hook = join(repo.cleanupDirs[1] ?? repo.root, "fsmonitor.sh");
+		await writeFile(hook, "#!/bin/sh\nprintf 'token\\0'\n", { mode: 0o755 });
+		await repo.git("config", "core.fsmonitor", hook);
+		await repo.wtGit("status", "--porcelain");
+		await Bun.sleep(1100);
+		await repo.wtGit("status", "--porcelain");
+		await repo.wtWrite("src/b.ts", "an edit after the landing\n");
+		expect((await repo.wtGit("status", "--porcelain")).trim()).toBe("");
+		const result = await invokeVerb("accept", testContext(repo.root), { target: repo.branch });
+		expect(result.ok ? "" : result.error).toBe("partial_acceptance");
+		expect(await readFile(join(repo.wt, "src/b.ts"), "utf8")).toBe("an edit after the landing\n");
+	});
 });

@@ -107,7 +107,7 @@ export async function finish(ctx: VerbContext, here: RepositoryLocation, mainPat
 		if (entries === null) failed.push("git could not list the worktrees");
 		else if (listed) {
 			// Never --force: a worktree holding anything git would lose stays, and the step is reported.
-			const removed = await git(["worktree", "remove", journal.path], mainPath);
+			const removed = await pinnedGit(["worktree", "remove", journal.path], mainPath);
 			if (removed.exitCode !== 0) failed.push(`the worktree could not be removed: ${clip(firstLine(removed.stderr) || `exit ${removed.exitCode}`)}`);
 			else await mark("worktree_removed");
 		} else await mark("worktree_removed");

@@ -37,15 +37,16 @@ export async function isAncestor(root: string, ancestor: string, descendant: str
 
 /**
  * Why a checkout on the trunk cannot follow it from `from` to `to`, or null:
- * it must be tracked-clean, hide no tracked file from status, and git's own
+ * it must be tracked-clean (judged with {@link PINNED}: no fsmonitor hook or
+ * stat shortcut of its own config), hide no tracked file from status, and git's own
  * dry run of the two-tree move must pass (no untracked or ignored file in
  * the way). Asked before the trunk moves, so a refusal changes nothing.
  */
 export async function checkoutProblem(path: string, from: string, to: string): Promise<string | null> {
 	const [status, hidden, trial] = await Promise.all([
-		git(["status", "--porcelain=v2", "-z", "--untracked-files=no", "--ignore-submodules=none"], path),
+		pinnedGit(["status", "--porcelain=v2", "-z", "--untracked-files=no", "--ignore-submodules=none"], path),
 		filesHiddenFromStatus(path),
-		git(["read-tree", "-m", "-u", "-n", from, to], path),
+		pinnedGit(["read-tree", "-m", "-u", "-n", from, to], path),
 	]);
 	if (status.exitCode !== 0) return `git could not report the state of the checkout at ${clip(quoteName(path))}`;
 	const changes = parsePorcelainV2(status.stdout).changes;
@@ -64,12 +65,15 @@ export async function checkoutProblem(path: string, from: string, to: string): P
  * change or an untracked file. Null when done (or already done).
  */
 export async function moveCheckout(path: string, from: string, to: string): Promise<string | null> {
-	const already = await git(["diff-index", "--cached", "--quiet", to, "--"], path);
+	const already = await pinnedGit(["diff-index", "--cached", "--quiet", to, "--"], path);
 	if (already.exitCode === 0) {
-		const files = await git(["diff-files", "--quiet"], path);
+		const files = await pinnedGit(["diff-files", "--quiet"], path);
 		if (files.exitCode === 0) return null;
 	}
-	const moved = await git(["read-tree", "-m", "-u", from, to], path);
+	// A tracked file git is told not to look at could hold an edit read-tree would overwrite.
+	const hidden = await filesHiddenFromStatus(path);
+	if (hidden === null || hidden.length > 0) return `the files of the checkout at ${clip(quoteName(path))} did not follow the trunk: git is told to ignore changes to some of its tracked files (assume-unchanged or skip-worktree)`;
+	const moved = await pinnedGit(["read-tree", "-m", "-u", from, to], path);
 	return moved.exitCode === 0 ? null : `the files of the checkout at ${clip(quoteName(path))} did not follow the trunk: ${clip(firstLine(moved.stderr) || `exit ${moved.exitCode}`)}`;
 }
 
@@ -181,8 +185,8 @@ export async function operationOnTrunk(gitDir: string, branch: string | null, tr
  */
 export async function filesInTheWay(checkout: string, from: string, to: string): Promise<string[] | null> {
 	const [added, tracked] = await Promise.all([
-		git(["diff", "--name-only", "-z", "--no-renames", "--diff-filter=A", from, to, "--"], checkout),
-		git(["ls-tree", "-r", "-t", "-z", "--name-only", "--full-tree", from], checkout),
+		pinnedGit(["diff", "--name-only", "-z", "--no-renames", "--diff-filter=A", from, to, "--"], checkout),
+		pinnedGit(["ls-tree", "-r", "-t", "-z", "--name-only", "--full-tree", from], checkout),
 	]);
 	if (added.exitCode !== 0 || tracked.exitCode !== 0) return null;
 	const before = new Set(tracked.stdout.split("\0").filter((path) => path !== ""));
@@ -206,7 +210,7 @@ export async function filesInTheWay(checkout: string, from: string, to: string):
 	}
 	if (folders.size > 0) {
 		// An existing folder git ignores (a `build/`, a `.venv/`) is the owner's: nothing lands inside it.
-		const ignored = await git(["check-ignore", "-z", "--stdin"], checkout, { input: [...folders].join("\0") });
+		const ignored = await pinnedGit(["check-ignore", "-z", "--stdin"], checkout, { input: [...folders].join("\0") });
 		if (ignored.exitCode > 1) return null;
 		for (const folder of ignored.stdout.split("\0")) if (folder !== "" && !before.has(folder)) blocked.add(`${folder}/`);
 	}
@@ -221,7 +225,7 @@ export async function filesInTheWay(checkout: string, from: string, to: string):
  * no autostash. Null on success, else git's first line.
  */
 export async function fastForwardCheckout(checkout: string, to: string, env: Readonly<Record<string, string | undefined>>): Promise<string | null> {
-	const merged = await git(["-c", "core.hooksPath=/dev/null", "-c", "merge.autoStash=false", "merge", "--ff-only", "--no-edit", "--no-stat", "--quiet", "--no-autostash", to], checkout, {
+	const merged = await pinnedGit(["-c", "merge.autoStash=false", "merge", "--ff-only", "--no-edit", "--no-stat", "--quiet", "--no-autostash", to], checkout, {
 		// The trunk's reflog says who moved it, as the compare-and-swap's `-m` does.
 		env: { ...env, GIT_REFLOG_ACTION: "discern accept" },
 	});
