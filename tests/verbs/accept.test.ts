@@ -738,4 +738,23 @@ describe("accept: refs and checkouts an agent can rig", () => {
 		expect(result.ok ? "" : result.error).toBe("partial_acceptance");
 		expect(await readFile(join(repo.wt, "src/b.ts"), "utf8")).toBe("an edit after the landing\n");
 	});
+
+	test("no git hook runs while accept writes refs: a reference-transaction hook can neither abort nor see the trunk's move, the note or the branch deletion", async () => {
+		for (const onTrunk of [false, true]) {
+			const repo = await fixture();
+			if (!onTrunk) await repo.git("switch", "-q", "-c", "elsewhere");
+			await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+			await repo.wtCommit("b");
+			const head = (await repo.wtGit("rev-parse", "HEAD")).trim();
+			const marker = join(repo.cleanupDirs[1] ?? repo.root, "hook-ran");
+			const hooks = join(repo.root, ".git", "hooks");
+			await mkdir(hooks, { recursive: true });
+			await writeFile(join(hooks, "reference-transaction"), `#!/bin/sh\necho "$1" >> '${marker}'\nexit 1\n`, { mode: 0o755 });
+			const result = await invokeVerb("accept", testContext(repo.wt), { confirmed: true });
+			expect(result.ok).toBe(true);
+			expect(data(result)).toMatchObject({ sha: head, note_ref: "refs/notes/discern", branch_deleted: true });
+			expect(await repo.sha("main")).toBe(head);
+			expect(existsSync(marker)).toBe(false);
+		}
+	});
 });
