@@ -757,4 +757,32 @@ describe("accept: refs and checkouts an agent can rig", () => {
 			expect(existsSync(marker)).toBe(false);
 		}
 	});
+
+	test("a resumed accept never removes another worktree the journal's folder was swapped for (a symlink to it)", async () => {
+		const repo = await fixture();
+		await partial(repo);
+		const other = `${repo.wt}-y`;
+		made.push(other, `${repo.wt}-moved`);
+		await repo.git("worktree", "add", "-q", "-b", "agent/y", other);
+		// Its worktree gone from git's list, the folder replaced by a symlink to a clean worktree of another branch.
+		await rename(repo.wt, `${repo.wt}-moved`);
+		await repo.git("worktree", "prune");
+		await symlink(other, repo.wt);
+		const result = await invokeVerb("accept", testContext(repo.root), { target: repo.branch });
+		expect(existsSync(join(other, "README.md"))).toBe(true);
+		expect(await repo.git("worktree", "list", "--porcelain")).toContain("branch refs/heads/agent/y");
+		expect(JSON.stringify(result)).not.toContain("agent/y");
+		// Still listed but swapped: refused, nothing removed.
+		const again = await fixture();
+		await partial(again);
+		const other2 = `${again.wt}-y`;
+		made.push(other2, `${again.wt}-moved`);
+		await again.git("worktree", "add", "-q", "-b", "agent/y", other2);
+		await rename(again.wt, `${again.wt}-moved`);
+		await symlink(other2, again.wt);
+		const refused = await invokeVerb("accept", testContext(again.root), { target: again.branch });
+		expect(refused.ok).toBe(false);
+		expect(existsSync(join(other2, "README.md"))).toBe(true);
+		expect(existsSync(join(`${again.wt}-moved`, "src/b.ts"))).toBe(true);
+	});
 });

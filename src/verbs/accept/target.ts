@@ -104,19 +104,8 @@ export async function findTarget(ctx: VerbContext, here: RepositoryLocation, wan
 	if (!entry.branch) {
 		return { ok: false, refusal: { error: "detached_head", message: `The worktree at ${clip(quoteName(entry.path))} has a detached HEAD: only a branch can land.`, hints: ["Switch it to its branch (`git switch NAME`), then accept again."] } };
 	}
-	const located = await locateRepository(entry.path, ctx.env);
-	// The folder is checked against git's own admin files for this entry: a folder swapped for a symlink
-	// into another worktree (or another repository) opens as that one, whose commit must never land under this name.
-	const [adminDir, locatedDir] = await Promise.all([entry.gitDir ? realPathOf(entry.gitDir) : null, located.found ? realPathOf(located.repository.gitDir) : null]);
-	const branchHere = adminDir ? await headBranch(adminDir) : null;
-	if (
-		!located.found ||
-		!adminDir ||
-		locatedDir !== adminDir ||
-		(await realPathOf(located.repository.commonDir)) !== (await realPathOf(here.commonDir)) ||
-		located.repository.location !== "worktree" ||
-		branchHere !== entry.branch
-	) {
+	const opened = await opensAsListed(entry, entry.path, here.commonDir, ctx.env);
+	if (!opened) {
 		return {
 			ok: false,
 			refusal: {
@@ -126,8 +115,34 @@ export async function findTarget(ctx: VerbContext, here: RepositoryLocation, wan
 			},
 		};
 	}
-	const task = await readTask(adminDir);
-	return { ok: true, main, target: { path: located.repository.root, branch: entry.branch, location: { ...located.repository, gitDir: adminDir }, id: task?.id ?? null }, journal: null };
+	const task = await readTask(opened.adminDir);
+	return { ok: true, main, target: { path: opened.repository.root, branch: entry.branch, location: { ...opened.repository, gitDir: opened.adminDir }, id: task?.id ?? null }, journal: null };
+}
+
+/**
+ * Whether the folder at `path` opens as the listed worktree `entry`, checked
+ * against git's own admin files for it: a folder swapped for a symlink into
+ * another worktree (or another repository) opens as that one, whose commit
+ * must never land, nor its folder be removed, under this name. The
+ * repository it opens as and the entry's admin dir (real path), or null.
+ */
+export async function opensAsListed(entry: ListedWorktree, path: string, commonDir: string, env: Readonly<Record<string, string | undefined>>): Promise<{ repository: RepositoryLocation; adminDir: string } | null> {
+	if (!entry.branch) return null;
+	const located = await locateRepository(path, env);
+	const [adminDir, locatedDir] = await Promise.all([entry.gitDir ? realPathOf(entry.gitDir) : null, located.found ? realPathOf(located.repository.gitDir) : null]);
+	const branchHere = adminDir ? await headBranch(adminDir) : null;
+	if (
+		!located.found ||
+		!adminDir ||
+		locatedDir !== adminDir ||
+		(await realPathOf(located.repository.commonDir)) !== (await realPathOf(commonDir)) ||
+		located.repository.location !== "worktree" ||
+		branchHere !== entry.branch ||
+		(await realPathOf(located.repository.root)) !== (await realPathOf(entry.path))
+	) {
+		return null;
+	}
+	return { repository: located.repository, adminDir };
 }
 
 /** The branch a git dir's HEAD names (`ref: refs/heads/X`), or null (detached, unreadable). */
