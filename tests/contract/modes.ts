@@ -161,6 +161,13 @@ const lockedWorktree = async (made: Awaited<ReturnType<typeof makeWorktreeRepo>>
 	await mkdir(join(gitDir, "discern"), { recursive: true });
 	await writeFile(join(gitDir, "discern", "lock"), JSON.stringify({ pid: process.pid, verb: "done", since: "now", nonce: "held", started: processStart(process.pid) }));
 };
+/** The worktree of `agent/x` carries the task id `agent/y`, and another worktree is on the branch `agent/y`. */
+const ambiguousTarget = async (made: Awaited<ReturnType<typeof makeWorktreeRepo>>) => {
+	const gitDir = (await made.wtGit("rev-parse", "--path-format=absolute", "--git-dir")).trim();
+	await mkdir(join(gitDir, "discern"), { recursive: true });
+	await writeFile(join(gitDir, "discern", "task.json"), JSON.stringify({ version: 1, id: "agent/y", title: "x", brief: "", branch: made.branch, base: "main", from: "main", created_at: "now", created_by: "discern" }));
+	await made.git("worktree", "add", "-q", "-b", "agent/y", `${made.wt}-y`);
+};
 
 /** A configured repository with two standards on a branch: `coverage` gains beyond its margin, `warnings` holds. */
 const STANDARDS_CONFIG = `${BASIC_CONFIG}[standards.coverage]\nrun = "echo DISCERN_METRIC coverage 91.7"\ndirection = "up"\nlimit = 90\nmargin = 0.5\n[standards.warnings]\nrun = "echo DISCERN_METRIC warnings 3"\ndirection = "down"\nlimit = 3\n`;
@@ -595,6 +602,7 @@ export const MODES: Mode[] = [
 	{ verb: "accept", mode: "refusal: red gate", arrange: inTaskWorktree({ confirmed: true }, '[jobs]\ntest = "test ! -f work.txt"\n'), expectOk: false, error: "gate_failed" },
 	{ verb: "accept", mode: "refusal: target locked", arrange: fromMain({ confirmed: true, target: "agent/x" }, lockedWorktree), expectOk: false, error: "locked" },
 	{ verb: "accept", mode: "partial: the worktree is locked by git", arrange: inTaskWorktree({ confirmed: true }, BASIC_CONFIG, (made) => made.git("worktree", "lock", made.wt).then(() => undefined)), expectOk: false, error: "partial_acceptance" },
+	{ verb: "accept", mode: "refusal: ambiguous target", arrange: fromMain({ confirmed: true, target: "agent/y" }, ambiguousTarget), expectOk: false, error: "invalid_arguments" },
 	{ verb: "accept", mode: "refusal: detached", arrange: inTaskWorktree({ confirmed: true }, BASIC_CONFIG, (made) => made.wtGit("switch", "-q", "--detach").then(() => undefined)), expectOk: false, error: "detached_head" },
 	{ verb: "update", mode: "success: merge", arrange: inTaskWorktree({}, BASIC_CONFIG, async (made) => { await made.write("other.txt", "x\n"); await made.commitAll("trunk"); }), expectOk: true },
 	{ verb: "update", mode: "dry run", arrange: inTaskWorktree({ dry_run: true }, BASIC_CONFIG, async (made) => { await made.write("other.txt", "x\n"); await made.commitAll("trunk"); }), expectOk: true, dryRun: true },

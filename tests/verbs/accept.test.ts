@@ -464,10 +464,11 @@ describe("accept", () => {
 		await rename(repo.wt, `${repo.wt}-moved`);
 		await symlink(other, repo.wt);
 		const before = await repo.sha("main");
-		for (const target of [repo.branch, repo.wt]) {
-			const result = await invokeVerb("accept", testContext(repo.root), { confirmed: true, target });
-			expect(result.ok ? "" : result.error).toBe("unknown_target");
-		}
+		const byBranch = await invokeVerb("accept", testContext(repo.root), { confirmed: true, target: repo.branch });
+		expect(byBranch.ok ? "" : byBranch.error).toBe("unknown_target");
+		// By path, the symlink resolves to both worktrees' folders: ambiguous.
+		const byPath = await invokeVerb("accept", testContext(repo.root), { confirmed: true, target: repo.wt });
+		expect(byPath.ok ? "" : byPath.error).toBe("invalid_arguments");
 		expect(await repo.sha("main")).toBe(before);
 	});
 
@@ -620,5 +621,168 @@ describe("accept", () => {
 		expect(finished.ok).toBe(true);
 		expect(data(finished)).toMatchObject({ worktree_removed: true, resources: { destroyed: ["db"], failed: [] } });
 		expect(await readFile(marker, "utf8")).toBe("x\n");
+	});
+});
+
+describe("accept: refs and checkouts an agent can rig", () => {
+	/** A landing left partial (the worktree locked by git), then unlocked: the resume is what these tests rig. */
+	async function partial(repo: WorktreeRepo): Promise<string> {
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		const head = (await repo.wtGit("rev-parse", "HEAD")).trim();
+		await repo.git("worktree", "lock", repo.wt);
+		const first = await invokeVerb("accept", testContext(repo.wt), { confirmed: true });
+		expect(first.ok ? "" : first.error).toBe("partial_acceptance");
+		await repo.git("worktree", "unlock", repo.wt);
+		return head;
+	}
+
+	test("a resumed accept never deletes the trunk through a branch made a symbolic ref to it", async () => {
+		const repo = await fixture();
+		const head = await partial(repo);
+		await repo.git("symbolic-ref", `refs/heads/${repo.branch}`, "refs/heads/main");
+		const result = await invokeVerb("accept", testContext(repo.root), { target: repo.branch });
+		expect(await repo.sha("main")).toBe(head);
+		expect((await repo.git("reflog", "show", "--format=%gs", "refs/heads/main")).trim()).not.toBe("");
+		expect(data(result).branch_deleted).toBe(false);
+		expect(JSON.stringify(result)).toContain("symbolic ref");
+	});
+
+	test("--target naming one worktree's task id and another's branch is ambiguous: refused, listing both, nothing lands", async () => {
+		const repo = await fixture(CONFIG, { id: "fix-1a2b3c" });
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		const head = (await repo.wtGit("rev-parse", "HEAD")).trim();
+		const other = `${repo.wt}-other`;
+		made.push(other);
+		await repo.git("worktree", "add", "-q", "-b", "fix-1a2b3c", other);
+		await runGitIn(other, "commit", "-q", "--allow-empty", "-m", "unproven");
+		const before = await snapshot(repo);
+		const result = await invokeVerb("accept", testContext(repo.root), { confirmed: true, target: "fix-1a2b3c" });
+		expect(result.ok ? "" : result.error).toBe("invalid_arguments");
+		expect(result.message).toContain(repo.wt);
+		expect(result.message).toContain(other);
+		expect(result.message).toContain("task id");
+		expect(result.message).toContain("branch");
+		expect(await snapshot(repo)).toBe(before);
+		// Its path names it alone.
+		const landed = await invokeVerb("accept", testContext(repo.root), { confirmed: true, target: repo.wt });
+		expect(landed.ok).toBe(true);
+		expect(await repo.sha("main")).toBe(head);
+		expect(await repo.sha("main")).not.toBe(await repo.sha("fix-1a2b3c"));
+	});
+
+	test("a notes ref made a symbolic ref to the trunk, or pointed at a branch tip: refused before landing (dry run too); a resume never writes through it", async () => {
+		for (const rig of [["symbolic-ref", "refs/notes/discern", "refs/heads/main"], ["update-ref", "refs/notes/discern", "refs/heads/main"]]) {
+			const repo = await fixture();
+			await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+			await repo.wtCommit("b");
+			await repo.git(...rig);
+			const before = await snapshot(repo);
+			const dry = await invokeVerb("accept", testContext(repo.wt), { confirmed: true, dry_run: true });
+			expect(dry.ok ? "" : dry.error).toBe("write_denied");
+			const result = await invokeVerb("accept", testContext(repo.wt), { confirmed: true });
+			expect(result.ok ? "" : result.error).toBe("write_denied");
+			expect(result.message).toContain("refs/notes/discern");
+			expect(await snapshot(repo)).toBe(before);
+		}
+		// A landing interrupted before its note; the notes ref is rigged before it resumes.
+		const repo = await fixture();
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		const head = (await repo.wtGit("rev-parse", "HEAD")).trim();
+		const old = await repo.sha("main");
+		await repo.git("merge", "-q", "--ff-only", head);
+		const proofRecord = { version: 2, head, tree: "t", branch: repo.branch, config_digest: "d", judgement: { trunk: { name: "main", sha: old }, scopes_changed: [], all_scopes_because: null, never_loosen: "checked", gate_changes: [] }, jobs: [], standards: [], time: "now", duration_s: 0, line: "Proof: agent/x" };
+		await mkdir(join(repo.root, ".git", "discern", "accept"), { recursive: true });
+		await writeFile(
+			join(repo.root, ".git", "discern", "accept", "agent%2Fx.json"),
+			JSON.stringify({ version: 1, state: "landed", branch: repo.branch, id: null, path: repo.wt, trunk: "main", sha: head, previous_trunk_sha: old, proof_line: "Proof: agent/x", proof: proofRecord, checkout: repo.root, consent: "confirmed", done: ["landed", "checkout_moved"], destroyed: [], time: "now" }),
+		);
+		await repo.git("symbolic-ref", "refs/notes/discern", "refs/heads/main");
+		const resumed = await invokeVerb("accept", testContext(repo.root), { target: repo.branch });
+		expect(resumed.ok ? "" : resumed.error).toBe("partial_acceptance");
+		expect(resumed.message).toContain("symbolic ref");
+		expect(await repo.sha("main")).toBe(head);
+	});
+
+	test("an fsmonitor hook that reports nothing changed cannot hide the person's edit on the trunk checkout: refused, the edit kept", async () => {
+		const repo = await fixture();
+		await repo.wtWrite("src/a.ts", "export const a = 2;\n");
+		await repo.wtCommit("a");
+		const hook = join(repo.cleanupDirs[1] ?? repo.root, "fsmonitor.sh");
+		await writeFile(hook, "#!/bin/sh\nprintf 'token\\0'\n", { mode: 0o755 });
+		await repo.git("config", "core.fsmonitor", hook);
+		await repo.git("status", "--porcelain");
+		await Bun.sleep(1100);
+		await repo.git("status", "--porcelain");
+		await repo.write("src/a.ts", "the person's edit\n");
+		expect((await repo.git("status", "--porcelain")).trim()).toBe("");
+		const result = await invokeVerb("accept", testContext(repo.wt), { confirmed: true });
+		expect(result.ok ? "" : result.error).toBe("dirty_worktree");
+		expect(await readFile(join(repo.root, "src/a.ts"), "utf8")).toBe("the person's edit\n");
+	});
+
+	test("a resumed accept never removes a worktree whose edit an fsmonitor hook hides", async () => {
+		const repo = await fixture();
+		await partial(repo);
+		const hook = join(repo.cleanupDirs[1] ?? repo.root, "fsmonitor.sh");
+		await writeFile(hook, "#!/bin/sh\nprintf 'token\\0'\n", { mode: 0o755 });
+		await repo.git("config", "core.fsmonitor", hook);
+		await repo.wtGit("status", "--porcelain");
+		await Bun.sleep(1100);
+		await repo.wtGit("status", "--porcelain");
+		await repo.wtWrite("src/b.ts", "an edit after the landing\n");
+		expect((await repo.wtGit("status", "--porcelain")).trim()).toBe("");
+		const result = await invokeVerb("accept", testContext(repo.root), { target: repo.branch });
+		expect(result.ok ? "" : result.error).toBe("partial_acceptance");
+		expect(await readFile(join(repo.wt, "src/b.ts"), "utf8")).toBe("an edit after the landing\n");
+	});
+
+	test("no git hook runs while accept writes refs: a reference-transaction hook can neither abort nor see the trunk's move, the note or the branch deletion", async () => {
+		for (const onTrunk of [false, true]) {
+			const repo = await fixture();
+			if (!onTrunk) await repo.git("switch", "-q", "-c", "elsewhere");
+			await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+			await repo.wtCommit("b");
+			const head = (await repo.wtGit("rev-parse", "HEAD")).trim();
+			const marker = join(repo.cleanupDirs[1] ?? repo.root, "hook-ran");
+			const hooks = join(repo.root, ".git", "hooks");
+			await mkdir(hooks, { recursive: true });
+			await writeFile(join(hooks, "reference-transaction"), `#!/bin/sh\necho "$1" >> '${marker}'\nexit 1\n`, { mode: 0o755 });
+			const result = await invokeVerb("accept", testContext(repo.wt), { confirmed: true });
+			expect(result.ok).toBe(true);
+			expect(data(result)).toMatchObject({ sha: head, note_ref: "refs/notes/discern", branch_deleted: true });
+			expect(await repo.sha("main")).toBe(head);
+			expect(existsSync(marker)).toBe(false);
+		}
+	});
+
+	test("a resumed accept never removes another worktree the journal's folder was swapped for (a symlink to it)", async () => {
+		const repo = await fixture();
+		await partial(repo);
+		const other = `${repo.wt}-y`;
+		made.push(other, `${repo.wt}-moved`);
+		await repo.git("worktree", "add", "-q", "-b", "agent/y", other);
+		// Its worktree gone from git's list, the folder replaced by a symlink to a clean worktree of another branch.
+		await rename(repo.wt, `${repo.wt}-moved`);
+		await repo.git("worktree", "prune");
+		await symlink(other, repo.wt);
+		const result = await invokeVerb("accept", testContext(repo.root), { target: repo.branch });
+		expect(existsSync(join(other, "README.md"))).toBe(true);
+		expect(await repo.git("worktree", "list", "--porcelain")).toContain("branch refs/heads/agent/y");
+		expect(JSON.stringify(result)).not.toContain("agent/y");
+		// Still listed but swapped: refused, nothing removed.
+		const again = await fixture();
+		await partial(again);
+		const other2 = `${again.wt}-y`;
+		made.push(other2, `${again.wt}-moved`);
+		await again.git("worktree", "add", "-q", "-b", "agent/y", other2);
+		await rename(again.wt, `${again.wt}-moved`);
+		await symlink(other2, again.wt);
+		const refused = await invokeVerb("accept", testContext(again.root), { target: again.branch });
+		expect(refused.ok).toBe(false);
+		expect(existsSync(join(other2, "README.md"))).toBe(true);
+		expect(existsSync(join(`${again.wt}-moved`, "src/b.ts"))).toBe(true);
 	});
 });

@@ -6,7 +6,6 @@ import { type ProofRecord, readProof } from "../../gate/state.ts";
 import { trunkAuthority } from "../../gate/trunk-authority.ts";
 import { writeDenied } from "../../gate/write-denied.ts";
 import type { RepositoryLocation } from "../../git/repository.ts";
-import { git } from "../../git/run.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
 import { openProject, openRepository } from "../../project/open.ts";
 import { realPathOf } from "../../platform/files.ts";
@@ -18,7 +17,7 @@ import { done } from "../done/done.ts";
 import { gateChangeSentence, type Landing, readLanding } from "./consent.ts";
 import { finish, settleEarlier } from "./finish.ts";
 import { type Journal, readJournal, removeJournal, writeJournal } from "./journal.ts";
-import { checkoutProblem, commitOf, fastForwardCheckout, filesInTheWay, isAncestor, isSymbolicBranch, operationOnTrunk, staleRefLock } from "./land.ts";
+import { checkoutProblem, commitOf, fastForwardCheckout, filesInTheWay, isAncestor, isSymbolicBranch, noteRefProblem, operationOnTrunk, pinnedGit, staleRefLock } from "./land.ts";
 import { type AcceptData, type AcceptInput, type AcceptResult, emptyData } from "./schema.ts";
 import { findTarget, type Target } from "./target.ts";
 
@@ -122,12 +121,15 @@ function catchUpHint(ctx: VerbContext, here: RepositoryLocation, target: Target,
 }
 
 /** The one checkout with the trunk checked out (null: none), or why the trunk cannot move under the checkouts now. */
-type Checkouts = { ok: true; onTrunk: ListedWorktree | null } | { ok: false; error: "dirty_worktree" | "locked" | "no_trunk" | "no_repository"; message: string };
+type Checkouts = { ok: true; onTrunk: ListedWorktree | null } | { ok: false; error: "dirty_worktree" | "locked" | "no_trunk" | "no_repository" | "write_denied"; message: string };
 
 async function checkoutsOnTrunk(here: RepositoryLocation, trunk: string, from: string, to: string): Promise<Checkouts> {
 	const entries = await listWorktrees(here.root, here.commonDir);
 	if (!entries) return { ok: false, error: "no_repository", message: "git could not list the worktrees" };
 	if ((await isSymbolicBranch(here.root, trunk)) !== false) return { ok: false, error: "no_trunk", message: `the trunk \`${clip(trunk)}\` is a symbolic ref to another branch (or git could not say): a trunk must be a branch of its own` };
+	// The note is written after the trunk moved: a notes ref it cannot be written to safely is refused while nothing has landed.
+	const notes = await noteRefProblem(here.root);
+	if (notes) return { ok: false, error: "write_denied", message: notes };
 	const lock = await staleRefLock(here.commonDir, trunk);
 	if (lock) return { ok: false, error: "locked", message: `git's ref lock ${quoteName(lock)} exists (another git process is updating the trunk, or one died midway)` };
 	const live = entries.filter((entry) => !entry.bare && !entry.prunable);
@@ -330,7 +332,8 @@ async function swap(ctx: VerbContext, here: RepositoryLocation, main: ListedWork
 	let problem: string | null;
 	if (s.checkout) problem = await fastForwardCheckout(s.checkout.path, s.head, ctx.env);
 	else {
-		const swapped = await git(["update-ref", "-m", "discern accept", ref_, s.head, s.trunkSha], here.root);
+		// The trunk ref itself, never a ref it was made to point to since it was checked; hooks off.
+		const swapped = await pinnedGit(["update-ref", "--no-deref", "-m", "discern accept", ref_, s.head, s.trunkSha], here.root);
 		problem = swapped.exitCode === 0 ? null : swapped.stderr.trim().split("\n")[0]?.replace(/[.\s]+$/, "") || `git update-ref exited ${swapped.exitCode}`;
 	}
 	const after = await commitOf(here.root, ref_);
@@ -342,7 +345,7 @@ async function swap(ctx: VerbContext, here: RepositoryLocation, main: ListedWork
 			return fail("accept", "trunk_moved", `The trunk \`${clip(s.trunk)}\` moved while accept ran (now ${short(after)}, judged at ${short(s.trunkSha)}). Nothing landed${why ? ` (git${why})` : ""}.`, [catchUpHint(ctx, here, target, s.given === "confirmed")], { data: s.data });
 		}
 		const lockish = problem !== null && /\.lock\b|unable to create|cannot lock/i.test(problem);
-		const stray = s.checkout ? await git(["diff-index", "--cached", "--quiet", s.trunkSha, "--"], s.checkout.path) : null;
+		const stray = s.checkout ? await pinnedGit(["diff-index", "--cached", "--quiet", s.trunkSha, "--"], s.checkout.path) : null;
 		const left = stray && stray.exitCode !== 0 ? ` The index of that checkout no longer matches the trunk: check it with \`git status\` there.` : "";
 		return fail("accept", lockish ? "locked" : "dirty_worktree", `The trunk \`${clip(s.trunk)}\` could not be moved${where}${why}. It is still at ${short(s.trunkSha)}: nothing landed.${left}`, [
 			lockish ? "If no git process is running, remove the stale `.lock` file git names." : "Fix what git names in that checkout.",

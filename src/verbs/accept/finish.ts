@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { stat } from "node:fs/promises";
+import { lstat, stat } from "node:fs/promises";
 import { processStart } from "../../platform/process-start.ts";
 import * as v from "valibot";
 import { fail, ok } from "../../contract/envelope.ts";
@@ -16,7 +16,8 @@ import { realPathOf } from "../../platform/files.ts";
 import { destroyResources } from "../../worktree/resources.ts";
 import { type AcceptResult, emptyData } from "./schema.ts";
 import { type AcceptStep, type Journal, removeJournal, writeJournal } from "./journal.ts";
-import { commitOf, firstLine, isAncestor, moveCheckout, NOTE_REF, proofNote, writeNote } from "./land.ts";
+import { opensAsListed } from "./target.ts";
+import { commitOf, firstLine, isAncestor, moveCheckout, NOTE_REF, pinnedGit, proofNote, writeNote } from "./land.ts";
 
 const WHAT: Record<AcceptStep, string> = {
 	landed: "land the trunk",
@@ -38,6 +39,7 @@ export async function finish(ctx: VerbContext, here: RepositoryLocation, mainPat
 	const failed: string[] = [];
 	let resourcesFailed: string[] = [];
 	let branchKept: string | null = null;
+	let branchSymbolic: string | null = null;
 	const mark = async (step: AcceptStep) => {
 		journal = { ...journal, done: [...journal.done, step] };
 		await writeJournal(here.commonDir, journal).catch(() => undefined);
@@ -63,8 +65,13 @@ export async function finish(ctx: VerbContext, here: RepositoryLocation, mainPat
 		else await mark("noted");
 	}
 	if (keepWorktree) return keptResult(ctx, here, mainPath, journal, failed);
+	// The journal's path is checked again against git's list: a folder swapped (for a symlink into another worktree, say)
+	// since the landing is never read, run in or removed as this worktree.
+	const place = pending("worktree_removed") ? await journalWorktree(ctx, here, mainPath, journal) : ({ state: "gone" } as const);
+	if (place.state === "unsure") failed.push(place.why);
+	const wtPath = place.state === "here" ? place.path : null;
 	// The worktree went on past what landed (a commit after the Proof): it is kept with its resources and branch.
-	const wtHead = pending("worktree_removed") && (await isDirectory(journal.path)) ? await commitOf(journal.path, "HEAD") : null;
+	const wtHead = wtPath ? await commitOf(wtPath, "HEAD") : null;
 	const wentOn = wtHead !== null && wtHead !== journal.sha && (await isAncestor(root, wtHead, `refs/heads/${journal.trunk}`)) !== true ? wtHead : null;
 	if (pending("resources_destroyed") && !wentOn) {
 		// A destroy an earlier accept started (and was killed during) may still run: never start a second one beside it.
@@ -76,7 +83,7 @@ export async function finish(ctx: VerbContext, here: RepositoryLocation, mainPat
 		}
 		if (journal.id) {
 			const env = Object.fromEntries(Object.entries(ctx.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
-			const cwd = (await isDirectory(journal.path)) ? journal.path : mainPath;
+			const cwd = wtPath ?? mainPath;
 			let writing: Promise<unknown> = Promise.resolve();
 			const ledger = {
 				tokenPrefix: randomUUID(),
@@ -99,25 +106,23 @@ export async function finish(ctx: VerbContext, here: RepositoryLocation, mainPat
 		} else await mark("resources_destroyed");
 	}
 	if (pending("worktree_removed") && !wentOn) {
-		const entries = await listWorktrees(mainPath, here.commonDir);
-		const wanted = await realPathOf(journal.path);
-		let listed = false;
-		for (const entry of entries ?? []) if (!entry.main && (await realPathOf(entry.path)) === wanted) listed = true;
-		if (entries === null) failed.push("git could not list the worktrees");
-		else if (listed) {
+		if (wtPath) {
 			// Never --force: a worktree holding anything git would lose stays, and the step is reported.
-			const removed = await git(["worktree", "remove", journal.path], mainPath);
+			const removed = await pinnedGit(["worktree", "remove", wtPath], mainPath);
 			if (removed.exitCode !== 0) failed.push(`the worktree could not be removed: ${clip(firstLine(removed.stderr) || `exit ${removed.exitCode}`)}`);
 			else await mark("worktree_removed");
 		} else await mark("worktree_removed");
 	}
 	if (pending("branch_deleted")) {
-		const tip = await branchTip(root, journal.branch);
-		if (tip === undefined) failed.push("git could not read the branch");
+		// A branch made a symbolic ref (to the trunk, say) is never deleted: git would delete what it points to.
+		const symbolic = await git(["symbolic-ref", "-q", `refs/heads/${journal.branch}`], root);
+		const tip = symbolic.exitCode === 0 ? null : symbolic.exitCode === 1 ? await branchTip(root, journal.branch) : undefined;
+		if (symbolic.exitCode === 0) branchSymbolic = symbolic.stdout.trim();
+		else if (tip === undefined) failed.push("git could not read the branch");
 		else if (tip === null) await mark("branch_deleted");
 		else if ((await isAncestor(root, tip, `refs/heads/${journal.trunk}`)) === true) {
-			// Compare-and-swap again: deleted only while it still points at a commit the trunk holds.
-			const deleted = await git(["update-ref", "-d", `refs/heads/${journal.branch}`, tip], root);
+			// Compare-and-swap again: deleted only while it still points at a commit the trunk holds; the ref itself, never what it points to.
+			const deleted = await pinnedGit(["update-ref", "--no-deref", "-d", `refs/heads/${journal.branch}`, tip], root);
 			if (deleted.exitCode !== 0) failed.push(`the branch could not be deleted: ${clip(firstLine(deleted.stderr) || `exit ${deleted.exitCode}`)}`);
 			else await mark("branch_deleted");
 		} else branchKept = tip;
@@ -153,6 +158,7 @@ export async function finish(ctx: VerbContext, here: RepositoryLocation, mainPat
 		...(data.worktree_removed ? [`The worktree is gone: work continues in the main checkout, ${mainPath}.`] : []),
 		...(gateSentence ? [`Tell the owner plainly: ${gateSentence}`] : []),
 		...(wentOn ? [`The worktree at ${quoteName(journal.path)} was kept with its resources and branch: its HEAD (${wentOn.slice(0, 7)}) went on past what landed. Prove and accept it again to land the rest.`] : []),
+		...(branchSymbolic ? [`The branch \`${clip(journal.branch)}\` was not deleted: it is a symbolic ref to \`${clip(branchSymbolic)}\`, and deleting it would delete that. Remove it yourself if it is not wanted (\`git symbolic-ref --delete refs/heads/${clip(journal.branch)}\`).`] : []),
 		...(branchKept ? [`The branch \`${clip(journal.branch)}\` was kept: it holds commits beyond what landed (tip ${branchKept.slice(0, 7)}).`] : []),
 	];
 	return ok("accept", `${landedSentence} ${journal.proof_line}${gateSentence ? ` ${gateSentence}` : ""}`, data, { hints });
@@ -179,6 +185,30 @@ async function keptResult(ctx: VerbContext, here: RepositoryLocation, mainPath: 
 export async function settleEarlier(ctx: VerbContext, here: RepositoryLocation, mainPath: string, journal: Journal): Promise<{ ok: true; sentence: string } | { ok: false; result: AcceptResult }> {
 	const result = await finish(ctx, here, mainPath, journal, true, true);
 	return result.ok ? { ok: true, sentence: result.message } : { ok: false, result };
+}
+
+/**
+ * Where the journal's worktree is now: `here` (its folder, checked to open
+ * as the worktree git lists for the journal's branch: same real path, same
+ * admin dir, on that branch), `gone` (git lists no worktree of that branch,
+ * or its folder no longer exists: whatever is at the path now is not it,
+ * and is left alone), or `unsure` (the folder opens as something else, or
+ * git lists the branch's worktree elsewhere: nothing is removed).
+ */
+async function journalWorktree(ctx: VerbContext, here: RepositoryLocation, mainPath: string, journal: Journal): Promise<{ state: "here"; path: string } | { state: "gone" } | { state: "unsure"; why: string }> {
+	const entries = await listWorktrees(mainPath, here.commonDir);
+	if (entries === null) return { state: "unsure", why: "git could not list the worktrees" };
+	const mine = entries.filter((entry) => !entry.main && !entry.bare && entry.branch === journal.branch);
+	if (mine.length === 0) return { state: "gone" };
+	const wanted = await realPathOf(journal.path);
+	for (const entry of mine) {
+		if ((await realPathOf(entry.path)) !== wanted) continue;
+		if (!(await isDirectory(entry.path)) && !(await lstat(journal.path).catch(() => null))) return { state: "gone" };
+		const opened = (await lstat(journal.path).catch(() => null))?.isSymbolicLink() ? null : await opensAsListed(entry, journal.path, here.commonDir, ctx.env);
+		if (opened) return { state: "here", path: journal.path };
+		return { state: "unsure", why: `the folder at ${quoteName(journal.path)} no longer opens as the worktree of \`${clip(journal.branch)}\` git lists there (it was moved, replaced or switched): it was not removed` };
+	}
+	return { state: "unsure", why: `git lists the worktree of \`${clip(journal.branch)}\` at ${mine.map((entry) => quoteName(entry.path)).join(", ")}, not at ${quoteName(journal.path)} where it was landed from: nothing was removed` };
 }
 
 async function isDirectory(path: string): Promise<boolean> {

@@ -9,6 +9,21 @@ import { quoteName } from "../../text/terminal.ts";
 
 export const NOTE_REF = "refs/notes/discern";
 
+/**
+ * Settings pinned on every git call accept makes that writes a ref or a
+ * file, or judges a checkout whose files move: no hooks (a
+ * `reference-transaction` or `post-checkout` hook could abort or redirect
+ * the write), and git looks at the files themselves — no fsmonitor hook,
+ * untracked cache or stat shortcut the checkout's own config could use to
+ * report an edited file as unchanged (and have it overwritten).
+ */
+export const PINNED = ["core.hooksPath=/dev/null", "core.fsmonitor=false", "core.untrackedCache=false", "core.checkStat=default", "core.trustctime=true", "core.ignoreStat=false"].flatMap((setting) => ["-c", setting]);
+
+/** git with {@link PINNED}: for every ref or file accept writes, and every judgement of a checkout that moves. */
+export function pinnedGit(args: readonly string[], cwd: string, options: Parameters<typeof git>[2] = {}): ReturnType<typeof git> {
+	return git([...PINNED, ...args], cwd, options);
+}
+
 /** A commit's full sha, or null. */
 export function commitOf(root: string, revision: string): Promise<string | null> {
 	return gitLine(["rev-parse", "--verify", "--quiet", "--end-of-options", `${revision}^{commit}`], root);
@@ -22,15 +37,16 @@ export async function isAncestor(root: string, ancestor: string, descendant: str
 
 /**
  * Why a checkout on the trunk cannot follow it from `from` to `to`, or null:
- * it must be tracked-clean, hide no tracked file from status, and git's own
+ * it must be tracked-clean (judged with {@link PINNED}: no fsmonitor hook or
+ * stat shortcut of its own config), hide no tracked file from status, and git's own
  * dry run of the two-tree move must pass (no untracked or ignored file in
  * the way). Asked before the trunk moves, so a refusal changes nothing.
  */
 export async function checkoutProblem(path: string, from: string, to: string): Promise<string | null> {
 	const [status, hidden, trial] = await Promise.all([
-		git(["status", "--porcelain=v2", "-z", "--untracked-files=no", "--ignore-submodules=none"], path),
+		pinnedGit(["status", "--porcelain=v2", "-z", "--untracked-files=no", "--ignore-submodules=none"], path),
 		filesHiddenFromStatus(path),
-		git(["read-tree", "-m", "-u", "-n", from, to], path),
+		pinnedGit(["read-tree", "-m", "-u", "-n", from, to], path),
 	]);
 	if (status.exitCode !== 0) return `git could not report the state of the checkout at ${clip(quoteName(path))}`;
 	const changes = parsePorcelainV2(status.stdout).changes;
@@ -49,12 +65,15 @@ export async function checkoutProblem(path: string, from: string, to: string): P
  * change or an untracked file. Null when done (or already done).
  */
 export async function moveCheckout(path: string, from: string, to: string): Promise<string | null> {
-	const already = await git(["diff-index", "--cached", "--quiet", to, "--"], path);
+	const already = await pinnedGit(["diff-index", "--cached", "--quiet", to, "--"], path);
 	if (already.exitCode === 0) {
-		const files = await git(["diff-files", "--quiet"], path);
+		const files = await pinnedGit(["diff-files", "--quiet"], path);
 		if (files.exitCode === 0) return null;
 	}
-	const moved = await git(["read-tree", "-m", "-u", from, to], path);
+	// A tracked file git is told not to look at could hold an edit read-tree would overwrite.
+	const hidden = await filesHiddenFromStatus(path);
+	if (hidden === null || hidden.length > 0) return `the files of the checkout at ${clip(quoteName(path))} did not follow the trunk: git is told to ignore changes to some of its tracked files (assume-unchanged or skip-worktree)`;
+	const moved = await pinnedGit(["read-tree", "-m", "-u", from, to], path);
 	return moved.exitCode === 0 ? null : `the files of the checkout at ${clip(quoteName(path))} did not follow the trunk: ${clip(firstLine(moved.stderr) || `exit ${moved.exitCode}`)}`;
 }
 
@@ -78,12 +97,33 @@ export function proofNote(proof: ProofRecord, subject: string): string {
  * writing it); any other note on that commit (another branch's Proof) is kept.
  */
 export async function writeNote(root: string, sha: string, note: string): Promise<string | null> {
+	const unsafe = await noteRefProblem(root);
+	if (unsafe) return `the Proof note was not written: ${unsafe}`;
 	const existing = await git(["notes", `--ref=${NOTE_REF}`, "show", sha], root);
 	if (existing.exitCode === 0) {
 		return existing.stdout.trim() === note.trim() ? null : `${sha.slice(0, 7)} already carries another Proof note under ${NOTE_REF}; it was kept, not overwritten`;
 	}
-	const added = await git(["notes", `--ref=${NOTE_REF}`, "add", "-F", "-", sha], root, { input: `${note}\n` });
+	const added = await pinnedGit(["notes", `--ref=${NOTE_REF}`, "add", "-F", "-", sha], root, { input: `${note}\n` });
 	return added.exitCode === 0 ? null : `the Proof note could not be written: ${clip(firstLine(added.stderr) || `exit ${added.exitCode}`)}`;
+}
+
+/**
+ * Why the Proof note cannot be written safely under {@link NOTE_REF}, or
+ * null: \`git notes add\` commits onto whatever the ref resolves to, so a
+ * notes ref made a symbolic ref (to the trunk, say), or pointed at a
+ * branch's tip, would put a notes commit on that branch. It must be absent,
+ * or a plain ref that no branch head shares.
+ */
+export async function noteRefProblem(root: string): Promise<string | null> {
+	const symbolic = await git(["symbolic-ref", "-q", NOTE_REF], root);
+	if (symbolic.exitCode === 0) return `${NOTE_REF} is a symbolic ref to \`${clip(symbolic.stdout.trim())}\`, and a note written through it would commit there`;
+	if (symbolic.exitCode !== 1) return `git could not read ${NOTE_REF}`;
+	const [value, heads] = await Promise.all([git(["rev-parse", "--verify", "--quiet", NOTE_REF], root), git(["for-each-ref", "--format=%(objectname) %(refname)", "refs/heads/"], root)]);
+	if (value.exitCode === 1) return null;
+	if (value.exitCode !== 0 || heads.exitCode !== 0) return `git could not read ${NOTE_REF}`;
+	const sha = value.stdout.trim();
+	const branch = heads.stdout.split("\n").find((line) => line.startsWith(`${sha} `));
+	return branch ? `${NOTE_REF} points at the tip of the branch \`${clip(branch.slice(sha.length + 1))}\` (${sha.slice(0, 7)}), not at notes of its own` : null;
 }
 
 /** git's first line of complaint, without its closing period (the sentence it goes in has its own). */
@@ -145,8 +185,8 @@ export async function operationOnTrunk(gitDir: string, branch: string | null, tr
  */
 export async function filesInTheWay(checkout: string, from: string, to: string): Promise<string[] | null> {
 	const [added, tracked] = await Promise.all([
-		git(["diff", "--name-only", "-z", "--no-renames", "--diff-filter=A", from, to, "--"], checkout),
-		git(["ls-tree", "-r", "-t", "-z", "--name-only", "--full-tree", from], checkout),
+		pinnedGit(["diff", "--name-only", "-z", "--no-renames", "--diff-filter=A", from, to, "--"], checkout),
+		pinnedGit(["ls-tree", "-r", "-t", "-z", "--name-only", "--full-tree", from], checkout),
 	]);
 	if (added.exitCode !== 0 || tracked.exitCode !== 0) return null;
 	const before = new Set(tracked.stdout.split("\0").filter((path) => path !== ""));
@@ -170,7 +210,7 @@ export async function filesInTheWay(checkout: string, from: string, to: string):
 	}
 	if (folders.size > 0) {
 		// An existing folder git ignores (a `build/`, a `.venv/`) is the owner's: nothing lands inside it.
-		const ignored = await git(["check-ignore", "-z", "--stdin"], checkout, { input: [...folders].join("\0") });
+		const ignored = await pinnedGit(["check-ignore", "-z", "--stdin"], checkout, { input: [...folders].join("\0") });
 		if (ignored.exitCode > 1) return null;
 		for (const folder of ignored.stdout.split("\0")) if (folder !== "" && !before.has(folder)) blocked.add(`${folder}/`);
 	}
@@ -185,7 +225,7 @@ export async function filesInTheWay(checkout: string, from: string, to: string):
  * no autostash. Null on success, else git's first line.
  */
 export async function fastForwardCheckout(checkout: string, to: string, env: Readonly<Record<string, string | undefined>>): Promise<string | null> {
-	const merged = await git(["-c", "core.hooksPath=/dev/null", "-c", "merge.autoStash=false", "merge", "--ff-only", "--no-edit", "--no-stat", "--quiet", "--no-autostash", to], checkout, {
+	const merged = await pinnedGit(["-c", "merge.autoStash=false", "merge", "--ff-only", "--no-edit", "--no-stat", "--quiet", "--no-autostash", to], checkout, {
 		// The trunk's reflog says who moved it, as the compare-and-swap's `-m` does.
 		env: { ...env, GIT_REFLOG_ACTION: "discern accept" },
 	});

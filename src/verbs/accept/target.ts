@@ -40,7 +40,25 @@ export async function findTarget(ctx: VerbContext, here: RepositoryLocation, wan
 	}
 	const hereReal = await realPathOf(here.root);
 	const linked = entries.filter((entry) => !entry.main);
-	const byName = wanted === undefined ? undefined : await matchEntry(linked, wanted, ctx.cwd);
+	const matches = wanted === undefined ? [] : await matchEntries(linked, wanted, ctx.cwd);
+	// An interrupted accept whose worktree is gone is one more thing the name can mean.
+	const journals = wanted === undefined ? [] : (await readJournals(here.commonDir)).filter((candidate) => candidate.branch === wanted || candidate.id === wanted || candidate.path === wanted);
+	const orphans = journals.filter((journal) => !linked.some((entry) => entry.branch === journal.branch));
+	if (wanted !== undefined && matches.length + orphans.length > 1) {
+		const listed = [
+			...matches.map((match) => `${quoteName(match.entry.path)} (branch \`${clip(match.entry.branch ?? "detached")}\`, id ${match.id ? `\`${clip(match.id)}\`` : "none"}; matched by ${match.by.join(" and ")})`),
+			...orphans.map((journal) => `${quoteName(journal.path)} (branch \`${clip(journal.branch)}\`, id ${journal.id ? `\`${clip(journal.id)}\`` : "none"}; an interrupted accept, its worktree gone)`),
+		];
+		return {
+			ok: false,
+			refusal: {
+				error: "invalid_arguments",
+				message: `\`${clip(wanted)}\` names ${listed.length} worktrees: ${listed.join(", ")}. Nothing changed.`,
+				hints: [say`Name exactly one: pass its path (${ref("accept", { target: matches[0]?.entry.path ?? orphans[0]?.path ?? "PATH" })}) or another of its names.`],
+			},
+		};
+	}
+	const byName = matches[0]?.entry;
 
 	let entry: ListedWorktree | undefined;
 	if (here.location === "worktree") {
@@ -71,7 +89,7 @@ export async function findTarget(ctx: VerbContext, here: RepositoryLocation, wan
 		}
 		entry = byName;
 		if (!entry) {
-			const journal = (await readJournals(here.commonDir)).find((candidate) => candidate.branch === wanted || candidate.id === wanted || candidate.path === wanted);
+			const journal = orphans[0] ?? journals[0];
 			if (journal) return { ok: true, main, target: null, journal };
 			return {
 				ok: false,
@@ -86,19 +104,8 @@ export async function findTarget(ctx: VerbContext, here: RepositoryLocation, wan
 	if (!entry.branch) {
 		return { ok: false, refusal: { error: "detached_head", message: `The worktree at ${clip(quoteName(entry.path))} has a detached HEAD: only a branch can land.`, hints: ["Switch it to its branch (`git switch NAME`), then accept again."] } };
 	}
-	const located = await locateRepository(entry.path, ctx.env);
-	// The folder is checked against git's own admin files for this entry: a folder swapped for a symlink
-	// into another worktree (or another repository) opens as that one, whose commit must never land under this name.
-	const [adminDir, locatedDir] = await Promise.all([entry.gitDir ? realPathOf(entry.gitDir) : null, located.found ? realPathOf(located.repository.gitDir) : null]);
-	const branchHere = adminDir ? await headBranch(adminDir) : null;
-	if (
-		!located.found ||
-		!adminDir ||
-		locatedDir !== adminDir ||
-		(await realPathOf(located.repository.commonDir)) !== (await realPathOf(here.commonDir)) ||
-		located.repository.location !== "worktree" ||
-		branchHere !== entry.branch
-	) {
+	const opened = await opensAsListed(entry, entry.path, here.commonDir, ctx.env);
+	if (!opened) {
 		return {
 			ok: false,
 			refusal: {
@@ -108,8 +115,34 @@ export async function findTarget(ctx: VerbContext, here: RepositoryLocation, wan
 			},
 		};
 	}
-	const task = await readTask(adminDir);
-	return { ok: true, main, target: { path: located.repository.root, branch: entry.branch, location: { ...located.repository, gitDir: adminDir }, id: task?.id ?? null }, journal: null };
+	const task = await readTask(opened.adminDir);
+	return { ok: true, main, target: { path: opened.repository.root, branch: entry.branch, location: { ...opened.repository, gitDir: opened.adminDir }, id: task?.id ?? null }, journal: null };
+}
+
+/**
+ * Whether the folder at `path` opens as the listed worktree `entry`, checked
+ * against git's own admin files for it: a folder swapped for a symlink into
+ * another worktree (or another repository) opens as that one, whose commit
+ * must never land, nor its folder be removed, under this name. The
+ * repository it opens as and the entry's admin dir (real path), or null.
+ */
+export async function opensAsListed(entry: ListedWorktree, path: string, commonDir: string, env: Readonly<Record<string, string | undefined>>): Promise<{ repository: RepositoryLocation; adminDir: string } | null> {
+	if (!entry.branch) return null;
+	const located = await locateRepository(path, env);
+	const [adminDir, locatedDir] = await Promise.all([entry.gitDir ? realPathOf(entry.gitDir) : null, located.found ? realPathOf(located.repository.gitDir) : null]);
+	const branchHere = adminDir ? await headBranch(adminDir) : null;
+	if (
+		!located.found ||
+		!adminDir ||
+		locatedDir !== adminDir ||
+		(await realPathOf(located.repository.commonDir)) !== (await realPathOf(commonDir)) ||
+		located.repository.location !== "worktree" ||
+		branchHere !== entry.branch ||
+		(await realPathOf(located.repository.root)) !== (await realPathOf(entry.path))
+	) {
+		return null;
+	}
+	return { repository: located.repository, adminDir };
 }
 
 /** The branch a git dir's HEAD names (`ref: refs/heads/X`), or null (detached, unreadable). */
@@ -118,13 +151,26 @@ async function headBranch(gitDir: string): Promise<string | null> {
 	return text.startsWith("ref: refs/heads/") ? text.slice("ref: refs/heads/".length) : null;
 }
 
-async function matchEntry(linked: readonly ListedWorktree[], wanted: string, cwd: string): Promise<ListedWorktree | undefined> {
-	const byBranch = linked.find((entry) => entry.branch !== null && (entry.branch === wanted || `refs/heads/${entry.branch}` === wanted));
-	if (byBranch) return byBranch;
+/** One worktree a name matches, and by what (several at once when its id is its branch). */
+interface Match {
+	entry: ListedWorktree;
+	id: string | null;
+	by: ("branch" | "path" | "task id")[];
+}
+
+/** Every linked worktree the name matches by branch, path (symlinks resolved) or task id: more than one is ambiguous. */
+async function matchEntries(linked: readonly ListedWorktree[], wanted: string, cwd: string): Promise<Match[]> {
 	const wantedReal = await realPathOf(resolve(cwd, wanted));
-	const byPath = await findAsync(linked, async (entry) => (await realPathOf(entry.path)) === wantedReal);
-	if (byPath) return byPath;
-	return findAsync(linked, async (entry) => (entry.gitDir ? (await readTask(entry.gitDir))?.id === wanted : false));
+	const matches: Match[] = [];
+	for (const entry of linked) {
+		const id = entry.gitDir ? ((await readTask(entry.gitDir))?.id ?? null) : null;
+		const by: Match["by"] = [];
+		if (entry.branch !== null && (entry.branch === wanted || `refs/heads/${entry.branch}` === wanted)) by.push("branch");
+		if ((await realPathOf(entry.path)) === wantedReal) by.push("path");
+		if (id === wanted) by.push("task id");
+		if (by.length > 0) matches.push({ entry, id, by });
+	}
+	return matches;
 }
 
 async function findAsync<T>(items: readonly T[], test: (item: T) => Promise<boolean>): Promise<T | undefined> {
