@@ -3,10 +3,10 @@ import { lstat } from "node:fs/promises";
 import { loadConfig } from "../config/load.ts";
 import { judgeProof, type ProofState } from "../gate/proof-state.ts";
 import { configDigest, readLastDone, readLastRun, readProof } from "../gate/state.ts";
-import { readWorkingState } from "../git/repository.ts";
 import type { Trunk } from "../git/trunk.ts";
 import { aheadBehindOf, commitTimes, type ListedWorktree, listWorktrees } from "../git/worktrees.ts";
 import { readTask, type TaskRecord } from "./task.ts";
+import { readTreeWork } from "./tree-work.ts";
 import { git } from "../git/run.ts";
 
 /** One worktree of the fleet, as `worktree list` and the main checkout's `status` report it. */
@@ -24,7 +24,7 @@ export interface FleetWorktree {
 	/** `start` made it: its task record (in the admin dir, out of any branch's reach) says so. */
 	created_by_discern: boolean;
 	task: TaskRecord | null;
-	/** Tracked and untracked changes counted; null when git could not tell (never read as clean). */
+	/** Tracked and untracked changes, and hidden files holding work (tree-work.ts), counted; null when git could not tell (never read as clean). */
 	clean: boolean | null;
 	changes: number | null;
 	ahead: number | null;
@@ -74,15 +74,17 @@ async function readOne(root: string, worktree: ListedWorktree, trunk: Trunk): Pr
 		gitDir ? readLastDone(gitDir) : null,
 		gitDir ? readLastRun(gitDir) : null,
 	]);
-	const [working, config, counts] = await Promise.all([
-		problem ? null : readWorkingState(worktree.path),
+	const [work, config, counts] = await Promise.all([
+		// Judged with git's shortcuts pinned off, hidden files included: what drop and prune decide on.
+		problem ? null : readTreeWork(worktree.path),
 		problem ? null : loadConfig(worktree.path),
 		trunk.exists && trunk.name && worktree.head ? distance(root, trunk, worktree.head) : null,
 	]);
+	const working = work?.working ?? null;
 	const head = working ? working.head : worktree.head;
 	const landed = await hasLanded(root, task, head, counts?.ahead ?? null);
 	const branch = working ? working.branch : worktree.branch;
-	const clean = working ? working.changes.length === 0 : null;
+	const clean = work ? work.clean : null;
 	return {
 		id: task?.id ?? null,
 		title: task?.title ?? null,
@@ -94,7 +96,7 @@ async function readOne(root: string, worktree: ListedWorktree, trunk: Trunk): Pr
 		created_by_discern: task?.created_by === "discern",
 		task,
 		clean,
-		changes: working ? working.changes.length : null,
+		changes: work ? work.working.changes.length + work.hidden.length : null,
 		ahead: counts?.ahead ?? null,
 		behind: counts?.behind ?? null,
 		proof: judgeProof(proof, lastDone, {

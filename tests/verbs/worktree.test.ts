@@ -359,3 +359,56 @@ describe("worktree prune: a fresh worktree has not landed", () => {
 		expect((await r.git("worktree", "list")).split("\n").filter(Boolean)).toHaveLength(2);
 	});
 });
+
+describe("drop and prune see work hidden from a plain `git status`", () => {
+	test("an assume-unchanged or skip-worktree edit is uncommitted work: drop refuses; --force saves the edit", async () => {
+		const r = await repo();
+		const path = await worktree(r, "hidden", { task: true, commits: 2 });
+		await runGit(path, ["update-index", "--assume-unchanged", "hidden-0.txt"]);
+		await runGit(path, ["update-index", "--skip-worktree", "hidden-1.txt"]);
+		await writeFile(join(path, "hidden-0.txt"), "edited under assume-unchanged");
+		await writeFile(join(path, "hidden-1.txt"), "edited under skip-worktree");
+		// Settings that let status skip files (stat shortcuts, the untracked cache) are pinned off too.
+		await runGit(path, ["config", "core.ignoreStat", "true"]);
+		await runGit(path, ["config", "core.untrackedCache", "true"]);
+		expect((await runGit(path, ["status", "--porcelain"])).trim()).toBe("");
+		const refused = await invokeVerb("worktree drop", ctxAt(r), { id: "hidden-a1b2c3" });
+		expect(refused).toMatchObject({ ok: false, error: "dirty_worktree" });
+		const listed = dataOf<WorktreeListData>(await invokeVerb("worktree list", ctxAt(r)));
+		expect(listed.worktrees.find((w) => w.path === path)?.clean).toBe(false);
+		const forced = await invokeVerb("worktree drop", ctxAt(r), { id: "hidden-a1b2c3", force: true });
+		expect(forced.ok).toBe(true);
+		const wip = (await r.git("for-each-ref", "--format=%(refname)", "refs/discern/recovery")).split("\n").find((name) => name.endsWith("-wip"));
+		expect(wip).toBeString();
+		expect(await r.git("show", `${wip}:hidden-0.txt`)).toBe("edited under assume-unchanged");
+		expect(await r.git("show", `${wip}:hidden-1.txt`)).toBe("edited under skip-worktree");
+	});
+
+	test("prune keeps a landed worktree whose hidden file holds an edit", async () => {
+		const r = await repo();
+		const path = await worktree(r, "landedhidden", { task: true, commits: 1 });
+		await r.git("merge", "-q", "--ff-only", "agent/landedhidden");
+		await runGit(path, ["update-index", "--assume-unchanged", "landedhidden-0.txt"]);
+		await writeFile(join(path, "landedhidden-0.txt"), "edit");
+		const data = dataOf<WorktreePruneData>(await invokeVerb("worktree prune", ctxAt(r), { yes: true }));
+		expect(data.removed).toEqual([]);
+		expect(data.skipped.find((entry) => entry.path === path)?.reason).toContain("uncommitted");
+		expect(await readFile(join(path, "landedhidden-0.txt"), "utf8")).toBe("edit");
+	});
+
+	test("prune says how many ignored files it deletes", async () => {
+		const r = await repo();
+		const path = await worktree(r, "ign", { task: true, commits: 1 });
+		await r.git("merge", "-q", "--ff-only", "agent/ign");
+		await writeFile(join(path, ".git-info-exclude-test"), "");
+		const exclude = join((await runGit(path, ["rev-parse", "--path-format=absolute", "--git-common-dir"])).trim(), "info", "exclude");
+		await mkdir(join(exclude, ".."), { recursive: true });
+		await writeFile(exclude, "*.local\n.git-info-exclude-test\n");
+		await writeFile(join(path, "a.local"), "x");
+		const preview = await invokeVerb("worktree prune", ctxAt(r), {});
+		expect(preview.message).toContain("2 ignored files or folders");
+		const done = await invokeVerb("worktree prune", ctxAt(r), { yes: true });
+		expect(dataOf<WorktreePruneData>(done).removed).toHaveLength(1);
+		expect(done.message).toContain("2 ignored files or folders");
+	});
+});
