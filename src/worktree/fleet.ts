@@ -7,6 +7,8 @@ import type { Trunk } from "../git/trunk.ts";
 import { aheadBehindOf, commitTimes, type ListedWorktree, listWorktrees } from "../git/worktrees.ts";
 import { readTask, type TaskRecord } from "./task.ts";
 import { readTreeWork } from "./tree-work.ts";
+import { ledgerIds, readLedger } from "./ledger.ts";
+import { canonical } from "./resources.ts";
 import { git } from "../git/run.ts";
 
 /** One worktree of the fleet, as `worktree list` and the main checkout's `status` report it. */
@@ -62,7 +64,35 @@ export async function readFleet(where: { root: string; commonDir: string }, trun
 	);
 	const times = await commitTimes(where.root, read.flatMap((entry) => (entry.head ? [entry.head] : [])));
 	for (const entry of read) entry.last_activity = latest(entry.head ? times.get(entry.head) : undefined, entry.last_activity);
+	await markClaims(where.commonDir, read);
 	return read;
+}
+
+/**
+ * A task record and a resource ledger are unsigned files: a worktree can
+ * claim another's task id, or a ledger can name another worktree. Either
+ * makes which resources belong to whom ambiguous, so the worktree gets a
+ * problem (drop and prune leave it; destroyResources refuses too).
+ */
+async function markClaims(commonDir: string, fleet: FleetWorktree[]): Promise<void> {
+	const claimants = new Map<string, FleetWorktree[]>();
+	for (const worktree of fleet) if (worktree.id) claimants.set(worktree.id, [...(claimants.get(worktree.id) ?? []), worktree]);
+	const paths = new Map<string, FleetWorktree>();
+	for (const worktree of fleet) paths.set(await canonical(worktree.path), worktree);
+	const mark = (worktree: FleetWorktree, problem: string) => {
+		if (!worktree.problem) worktree.problem = problem;
+	};
+	for (const [id, claiming] of claimants) {
+		if (claiming.length > 1) for (const worktree of claiming) mark(worktree, `its task id ${JSON.stringify(id)} is claimed by ${claiming.length} worktrees (${claiming.map((other) => other.path).join(", ")}): whose resources are whose is ambiguous`);
+	}
+	for (const id of await ledgerIds(commonDir)) {
+		const ledger = await readLedger(commonDir, id).catch(() => null);
+		if (!ledger) continue;
+		const owner = paths.get(await canonical(ledger.worktree));
+		const claiming = claimants.get(id) ?? [];
+		if (owner && owner.id !== id) mark(owner, `the resource ledger of ${JSON.stringify(id)} names this worktree, but its task record says ${owner.id ? JSON.stringify(owner.id) : "nothing"}`);
+		for (const worktree of claiming) if (worktree !== owner) mark(worktree, `the resource ledger of its task id names another worktree (${ledger.worktree})`);
+	}
 }
 
 async function readOne(root: string, worktree: ListedWorktree, trunk: Trunk): Promise<FleetWorktree> {

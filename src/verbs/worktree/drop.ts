@@ -103,7 +103,7 @@ export async function worktreeDrop(ctx: VerbContext, input: Input): Promise<Drop
 async function unknown(ctx: VerbContext, input: Input, fleet: readonly FleetWorktree[], root: string, commonDir: string): Promise<DropResult> {
 	const say = sayFor(ctx.surface);
 	const ledger = isWorktreeId(input.id) ? await readLedger(commonDir, input.id).catch(() => null) : null;
-	if (ledger) return dropOrphan(ctx, input, root, commonDir, ledger.entries.filter((entry) => entry.state !== "destroyed").map((entry) => entry.name));
+	if (ledger) return dropOrphan(ctx, input, root, commonDir, ledger.worktree, ledger.entries.filter((entry) => entry.state !== "destroyed").map((entry) => entry.name));
 	const guesses = didYouMean(input.id, knownNames(fleet));
 	return fail("worktree drop", "unknown_target", `No worktree is named ${clip(quoteName(input.id))} (by task id, branch or path).`, [
 		guesses.length > 0 ? say`Did you mean ${guesses.map((guess) => say`${ref("worktree drop", { id: guess })}`).join(" or ")}?` : say`Run ${ref("worktree list")} to see every worktree.`,
@@ -111,7 +111,7 @@ async function unknown(ctx: VerbContext, input: Input, fleet: readonly FleetWork
 }
 
 /** A resource ledger whose worktree git no longer lists: its resources still exist; destroy them (with --force). */
-async function dropOrphan(ctx: VerbContext, input: Input, root: string, commonDir: string, pending: string[]): Promise<DropResult> {
+async function dropOrphan(ctx: VerbContext, input: Input, root: string, commonDir: string, worktree: string, pending: string[]): Promise<DropResult> {
 	const say = sayFor(ctx.surface);
 	const empty: WorktreeDropData = {
 		worktree: { id: input.id, title: null, branch: null, path: "", main: false, created_by_discern: true, clean: null, ahead: null, behind: null, proof: "missing", last_activity: null, problem: "its worktree is gone; its resource ledger remains", locked: false, landed: null },
@@ -125,7 +125,8 @@ async function dropOrphan(ctx: VerbContext, input: Input, root: string, commonDi
 		return fail("worktree drop", "provisioned_resources", `${what}; nothing was destroyed.`, [say`Run ${ref("worktree drop", { id: input.id, force: true })} to destroy them with the environment they were created with.`], { data: empty });
 	}
 	if (input.dry_run) return ok("worktree drop", `${what}: would destroy them, newest first.`, empty, { dry_run: true, plan: pending.toReversed().map((label) => ({ kind: "destroy", label, disposition: "run" as const })) });
-	const destroyed = await destroyResources(commonDir, input.id, { cwd: root, env: ctx.env, signal: ctx.signal });
+	// The ledger's own worktree: destroyResources still refuses when a listed worktree is at that path or claims the id.
+	const destroyed = await destroyResources(commonDir, input.id, { cwd: root, env: ctx.env, signal: ctx.signal, worktree });
 	const data = { ...empty, resources: { destroyed: destroyed.destroyed, failed: destroyed.failed } };
 	if (!destroyed.ok) {
 		return fail("worktree drop", "provisioned_resources", `${what}; ${plural(destroyed.failed.length, "resource")} could not be destroyed (${destroyed.failed.map((failure) => `${failure.name}: ${failure.message}`).join("; ")}).`, [
@@ -168,7 +169,8 @@ async function carryOut(ctx: VerbContext, where: { root: string; commonDir: stri
 	const { root, commonDir } = where;
 	const { saved, wip } = plan;
 	if (saved && target.head) {
-		const created = await createRef(root, saved, target.head);
+		// A ref of this name already at this tip (a drop run again within the second) is the same save.
+		const created = await createRef(root, saved, target.head).then(async (made) => (made.ok || (await git(["rev-parse", "--verify", "--quiet", `${saved}^{commit}`], root)).stdout.trim() === target.head ? { ok: true as const } : made));
 		if (!created.ok) return fail("worktree drop", "write_denied", `Nothing was removed: the tip could not be saved as ${saved} (${clip(oneLine(created.reason))}).`, ["Check that the repository is writable, then run this again."], { data });
 		data.recovery_ref = saved;
 	}
@@ -190,7 +192,7 @@ async function carryOut(ctx: VerbContext, where: { root: string; commonDir: stri
 	// What a killed `start` or gate left running there: recorded in its state dir, stopped before its folder goes.
 	const stopped = target.gitDir ? await killLeftovers(target.gitDir).catch(() => [] as string[]) : [];
 	if (target.id) {
-		const destroyed = await destroyResources(commonDir, target.id, { cwd: plan.folderGone ? root : target.path, env: ctx.env, signal: ctx.signal });
+		const destroyed = await destroyResources(commonDir, target.id, { cwd: plan.folderGone ? root : target.path, env: ctx.env, signal: ctx.signal, worktree: target.path });
 		data.resources = { destroyed: destroyed.destroyed, failed: destroyed.failed };
 		if (!destroyed.ok) {
 			return fail("worktree drop", "provisioned_resources", `Worktree ${name} was kept: ${plural(destroyed.failed.length, "resource")} could not be destroyed (${destroyed.failed.map((failure) => failure.name).join(", ")}).${wipNote}`, [

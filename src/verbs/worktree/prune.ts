@@ -108,7 +108,7 @@ async function pruneOne(ctx: VerbContext, repository: { root: string; commonDir:
 		if (again) return { reason: again };
 		if (now?.head !== worktree.head) return { reason: "its HEAD moved since the plan" };
 		if (worktree.id) {
-			const destroyed = await destroyResources(repository.commonDir, worktree.id, { cwd: worktree.path, env: ctx.env, signal: ctx.signal });
+			const destroyed = await destroyResources(repository.commonDir, worktree.id, { cwd: worktree.path, env: ctx.env, signal: ctx.signal, worktree: worktree.path });
 			if (!destroyed.ok) return { reason: `resources not destroyed: ${destroyed.failed.map((failure) => `${failure.name} (${failure.message})`).join("; ")}`, resources: true };
 		}
 		// The destroy commands ran for up to minutes: judged once more right before the folder goes.
