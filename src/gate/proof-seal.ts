@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { lstat, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
 
 /**
@@ -18,6 +18,7 @@ import { isAbsolute, join, resolve } from "node:path";
  */
 const KEY_FILE = join("discern", "proof-key");
 
+/** The seal of `content`; null only when reading (`create: false`) and no usable key exists. Writing throws rather than return null. */
 export async function sealOf(gitDir: string, content: string, options: { create: boolean }): Promise<string | null> {
 	const key = await proofKey(await commonDirOf(gitDir), options.create);
 	return key ? createHmac("sha256", key).update(content).digest("hex") : null;
@@ -38,22 +39,68 @@ async function commonDirOf(gitDir: string): Promise<string> {
 
 const keys = new Map<string, Buffer>();
 
+/**
+ * The repository's seal key. Reading (`create: false`): null when there is
+ * none or it is not one (nothing seals, nothing holds). Writing (`create:
+ * true`): a missing key is created exclusively; one that is malformed,
+ * unreadable or not a regular file is replaced atomically (a temp file,
+ * then a rename) by a fresh one — Proofs sealed under the old one stop
+ * holding, which they already did — so a new Proof always seals. When no
+ * key can be made, it throws a file-system error naming the key file
+ * (the caller's write_denied): a Proof is never written without a seal.
+ */
 async function proofKey(commonDir: string, create: boolean): Promise<Buffer | null> {
 	const path = join(commonDir, KEY_FILE);
 	const known = keys.get(path);
 	if (known) return known;
-	let text = await readFile(path, "utf8").catch(() => null);
-	if (text === null && create) {
+	let key = await readKey(path);
+	if (!key && create) {
 		await mkdir(join(commonDir, "discern"), { recursive: true });
 		// Created exclusively: two first runs at once agree on one key.
-		await writeFile(path, `${randomBytes(32).toString("hex")}\n`, { mode: 0o600, flag: "wx" }).catch((error: unknown) => {
-			if ((error as { code?: string }).code !== "EEXIST") throw error;
-		});
-		text = await readFile(path, "utf8");
+		const fresh = `${randomBytes(32).toString("hex")}\n`;
+		const made = await writeFile(path, fresh, { mode: 0o600, flag: "wx" }).then(
+			() => true,
+			(error: unknown) => {
+				if ((error as { code?: string }).code !== "EEXIST") throw named(error, path);
+				return false;
+			},
+		);
+		key = await readKey(path);
+		if (!key && !made) {
+			// Something unusable is there: replace it whole, never write into it.
+			await replaceKey(path, fresh);
+			key = await readKey(path);
+		}
+		if (!key) throw Object.assign(new Error(`the Proof seal key ${path} cannot be made usable`), { code: "EPERM", path });
 	}
-	const hex = text?.trim() ?? "";
-	if (!/^[0-9a-f]{64}$/.test(hex)) return null;
-	const key = Buffer.from(hex, "hex");
-	keys.set(path, key);
+	if (key) keys.set(path, key);
 	return key;
+}
+
+/** The key in a regular file of 64 hex digits; null for anything else (missing, a folder, a symlink, malformed, unreadable). */
+async function readKey(path: string): Promise<Buffer | null> {
+	const info = await lstat(path).catch(() => null);
+	if (!info?.isFile()) return null;
+	const hex = (await readFile(path, "utf8").catch(() => null))?.trim() ?? "";
+	return /^[0-9a-f]{64}$/.test(hex) ? Buffer.from(hex, "hex") : null;
+}
+
+async function replaceKey(path: string, fresh: string): Promise<void> {
+	const temporary = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+	try {
+		await writeFile(temporary, fresh, { mode: 0o600, flag: "wx" });
+		// A folder where the key goes is discern's own path gone wrong: it goes (a rename cannot replace it).
+		if ((await lstat(path).catch(() => null))?.isDirectory()) await rm(path, { recursive: true, force: true });
+		await rename(temporary, path);
+	} catch (error) {
+		throw named(error, path);
+	} finally {
+		await rm(temporary, { force: true }).catch(() => undefined);
+	}
+}
+
+/** A file-system error, reported against the key file (what a person has to look at). */
+function named(error: unknown, path: string): unknown {
+	if (typeof error === "object" && error !== null && "code" in error) return Object.assign(error, { path });
+	return error;
 }

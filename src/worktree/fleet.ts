@@ -3,10 +3,12 @@ import { lstat } from "node:fs/promises";
 import { loadConfig } from "../config/load.ts";
 import { judgeProof, type ProofState } from "../gate/proof-state.ts";
 import { configDigest, readLastDone, readLastRun, readProof } from "../gate/state.ts";
-import { readWorkingState } from "../git/repository.ts";
 import type { Trunk } from "../git/trunk.ts";
 import { aheadBehindOf, commitTimes, type ListedWorktree, listWorktrees } from "../git/worktrees.ts";
 import { readTask, type TaskRecord } from "./task.ts";
+import { readTreeWork } from "./tree-work.ts";
+import { ledgerIds, readLedger } from "./ledger.ts";
+import { canonical } from "./resources.ts";
 import { git } from "../git/run.ts";
 
 /** One worktree of the fleet, as `worktree list` and the main checkout's `status` report it. */
@@ -24,7 +26,7 @@ export interface FleetWorktree {
 	/** `start` made it: its task record (in the admin dir, out of any branch's reach) says so. */
 	created_by_discern: boolean;
 	task: TaskRecord | null;
-	/** Tracked and untracked changes counted; null when git could not tell (never read as clean). */
+	/** Tracked and untracked changes, and hidden files holding work (tree-work.ts), counted; null when git could not tell (never read as clean). */
 	clean: boolean | null;
 	changes: number | null;
 	ahead: number | null;
@@ -62,7 +64,35 @@ export async function readFleet(where: { root: string; commonDir: string }, trun
 	);
 	const times = await commitTimes(where.root, read.flatMap((entry) => (entry.head ? [entry.head] : [])));
 	for (const entry of read) entry.last_activity = latest(entry.head ? times.get(entry.head) : undefined, entry.last_activity);
+	await markClaims(where.commonDir, read);
 	return read;
+}
+
+/**
+ * A task record and a resource ledger are unsigned files: a worktree can
+ * claim another's task id, or a ledger can name another worktree. Either
+ * makes which resources belong to whom ambiguous, so the worktree gets a
+ * problem (drop and prune leave it; destroyResources refuses too).
+ */
+async function markClaims(commonDir: string, fleet: FleetWorktree[]): Promise<void> {
+	const claimants = new Map<string, FleetWorktree[]>();
+	for (const worktree of fleet) if (worktree.id) claimants.set(worktree.id, [...(claimants.get(worktree.id) ?? []), worktree]);
+	const paths = new Map<string, FleetWorktree>();
+	for (const worktree of fleet) paths.set(await canonical(worktree.path), worktree);
+	const mark = (worktree: FleetWorktree, problem: string) => {
+		if (!worktree.problem) worktree.problem = problem;
+	};
+	for (const [id, claiming] of claimants) {
+		if (claiming.length > 1) for (const worktree of claiming) mark(worktree, `its task id ${JSON.stringify(id)} is claimed by ${claiming.length} worktrees (${claiming.map((other) => other.path).join(", ")}): whose resources are whose is ambiguous`);
+	}
+	for (const id of await ledgerIds(commonDir)) {
+		const ledger = await readLedger(commonDir, id).catch(() => null);
+		if (!ledger) continue;
+		const owner = paths.get(await canonical(ledger.worktree));
+		const claiming = claimants.get(id) ?? [];
+		if (owner && owner.id !== id) mark(owner, `the resource ledger of ${JSON.stringify(id)} names this worktree, but its task record says ${owner.id ? JSON.stringify(owner.id) : "nothing"}`);
+		for (const worktree of claiming) if (worktree !== owner) mark(worktree, `the resource ledger of its task id names another worktree (${ledger.worktree})`);
+	}
 }
 
 async function readOne(root: string, worktree: ListedWorktree, trunk: Trunk): Promise<FleetWorktree> {
@@ -74,15 +104,17 @@ async function readOne(root: string, worktree: ListedWorktree, trunk: Trunk): Pr
 		gitDir ? readLastDone(gitDir) : null,
 		gitDir ? readLastRun(gitDir) : null,
 	]);
-	const [working, config, counts] = await Promise.all([
-		problem ? null : readWorkingState(worktree.path),
+	const [work, config, counts] = await Promise.all([
+		// Judged with git's shortcuts pinned off, hidden files included: what drop and prune decide on.
+		problem ? null : readTreeWork(worktree.path),
 		problem ? null : loadConfig(worktree.path),
 		trunk.exists && trunk.name && worktree.head ? distance(root, trunk, worktree.head) : null,
 	]);
+	const working = work?.working ?? null;
 	const head = working ? working.head : worktree.head;
 	const landed = await hasLanded(root, task, head, counts?.ahead ?? null);
 	const branch = working ? working.branch : worktree.branch;
-	const clean = working ? working.changes.length === 0 : null;
+	const clean = work ? work.clean : null;
 	return {
 		id: task?.id ?? null,
 		title: task?.title ?? null,
@@ -94,7 +126,7 @@ async function readOne(root: string, worktree: ListedWorktree, trunk: Trunk): Pr
 		created_by_discern: task?.created_by === "discern",
 		task,
 		clean,
-		changes: working ? working.changes.length : null,
+		changes: work ? work.working.changes.length + work.hidden.length : null,
 		ahead: counts?.ahead ?? null,
 		behind: counts?.behind ?? null,
 		proof: judgeProof(proof, lastDone, {

@@ -1,7 +1,7 @@
 import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import * as v from "valibot";
-import { writeFileAtomic } from "../platform/files.ts";
+import { realPathOf, writeFileAtomic } from "../platform/files.ts";
 import { isWorktreeId } from "./id.ts";
 
 /**
@@ -19,18 +19,17 @@ export const RESOURCE_STATES = ["creating", "created", "destroyed", "failed"] as
 export type ResourceState = (typeof RESOURCE_STATES)[number];
 
 export const LedgerEntry = v.object({
+	/** The resource's name in `[worktree.resources]`: its destroy command is the one discern.toml declares for it, never text read from here. */
 	name: v.string(),
-	/** The command as run: tokens already expanded, so destroying needs no config. */
-	create: v.string(),
-	destroy: v.string(),
 	state: v.picklist(RESOURCE_STATES),
 });
 export type LedgerEntry = v.InferOutput<typeof LedgerEntry>;
 
 /**
  * What the create commands' environment was built from (env.ts `EnvSpec`):
- * names and paths only, never a value, so a destroy rebuilds the same
- * environment. Absent in a ledger written before it was recorded.
+ * names and paths only, never a value. A record of what was, not an
+ * instruction: a destroy rebuilds its environment from the configuration
+ * (resources.ts). Absent in a ledger written before it was recorded.
  */
 export const LedgerEnv = v.object({
 	main_root: v.string(),
@@ -93,12 +92,16 @@ export async function ledgerIds(commonDir: string): Promise<string[]> {
  * that has it lost its folder. An unreadable ledger is reported too (its
  * resources are unknown, not absent).
  */
-export async function orphanedLedgers(commonDir: string, worktrees: readonly { id: string | null; problem: string | null }[]): Promise<{ id: string; path: string; resources: string[] }[]> {
-	const alive = new Set(worktrees.filter((worktree) => !worktree.problem?.startsWith("its folder is gone")).flatMap((worktree) => (worktree.id ? [worktree.id] : [])));
+export async function orphanedLedgers(commonDir: string, worktrees: readonly { id: string | null; path: string; problem: string | null }[]): Promise<{ id: string; path: string; resources: string[] }[]> {
+	const living = worktrees.filter((worktree) => !worktree.problem?.startsWith("its folder is gone"));
+	const alive = new Set(living.flatMap((worktree) => (worktree.id ? [worktree.id] : [])));
+	const livingPaths = new Set(await Promise.all(living.map((worktree) => realPathOf(worktree.path))));
 	const out: { id: string; path: string; resources: string[] }[] = [];
 	for (const id of await ledgerIds(commonDir)) {
 		if (alive.has(id)) continue;
 		const ledger = await readLedger(commonDir, id).catch(() => null);
+		// A ledger naming a worktree that is there is not a gone worktree's: that worktree reports the mismatch (fleet.ts).
+		if (ledger && livingPaths.has(await realPathOf(ledger.worktree))) continue;
 		if (ledger && ledger.entries.every((entry) => entry.state === "destroyed")) continue;
 		out.push({ id, path: ledger?.worktree ?? "", resources: ledger ? ledger.entries.filter((entry) => entry.state !== "destroyed").map((entry) => entry.name) : ["(ledger unreadable)"] });
 	}

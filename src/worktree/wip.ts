@@ -3,11 +3,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { git } from "../git/run.ts";
 import type { ProcessEnv } from "./env.ts";
+import { PINNED_STATUS } from "./tree-work.ts";
 
 /**
  * Uncommitted work of a checkout, as a commit object no branch points at:
  * tracked changes and untracked files (not ignored ones), staged in a
- * temporary index so the checkout's own index is never touched. Its parent
+ * temporary index so the checkout's own index is never touched. The
+ * temporary index starts from HEAD's tree with no flags and no stat data,
+ * and git's shortcuts are pinned off: every file's real content is read,
+ * including files the checkout's index marks assume-unchanged or
+ * skip-worktree. Its parent
  * is HEAD; `git restore --source=<commit> -- .` in a checkout of the branch
  * brings the files back. Null (with git's reason) when it could not be made.
  */
@@ -16,11 +21,11 @@ export async function snapshotWork(path: string, head: string | null, env: Proce
 	const withIndex: Record<string, string | undefined> = { ...env, GIT_INDEX_FILE: join(dir, "index") };
 	const failed = (what: string, result: { exitCode: number; stderr: string }) => ({ ok: false as const, reason: `${what}: ${result.stderr.trim().split("\n")[0] || `exit ${result.exitCode}`}` });
 	try {
-		const read = await git(head ? ["read-tree", head] : ["read-tree", "--empty"], path, { env: withIndex });
+		const read = await git([...PINNED_STATUS, ...(head ? ["read-tree", head] : ["read-tree", "--empty"])], path, { env: withIndex });
 		if (read.exitCode !== 0) return failed("git read-tree", read);
-		const added = await git(["add", "-A", "--", "."], path, { env: withIndex });
+		const added = await git([...PINNED_STATUS, "add", "-A", "--", "."], path, { env: withIndex });
 		if (added.exitCode !== 0) return failed("git add", added);
-		const tree = await git(["write-tree"], path, { env: withIndex });
+		const tree = await git([...PINNED_STATUS, "write-tree"], path, { env: withIndex });
 		if (tree.exitCode !== 0) return failed("git write-tree", tree);
 		// A commit needs an author: discern's own when git has none configured here.
 		const known = (await git(["var", "GIT_COMMITTER_IDENT"], path, { env })).exitCode === 0 && (await git(["var", "GIT_AUTHOR_IDENT"], path, { env })).exitCode === 0;

@@ -86,7 +86,8 @@ const startIn = (config: string, input: Record<string, unknown> = {}) => async (
 const START_CONFIG = `${BASIC_CONFIG}[worktree.setup]\nsteps = ["echo $DISCERN_WORKTREE_PORT > port.txt"]\n[worktree.resources.db]\ncreate = "true @db@"\ndestroy = "true @db@"\n`;
 /** A configured repository with a linked worktree `agent/<name>` (its task record written as `start` would), `commits` ahead of the trunk. */
 async function withWorktree(name: string, options: { commits?: number; landed?: boolean; dirty?: boolean; ledger?: "ok" | "failing" } = {}) {
-	const made = await repo({ config: BASIC_CONFIG });
+	// A destroy runs only what the committed discern.toml declares: the resource is declared there, the ledger names it.
+	const made = await repo({ config: options.ledger ? `${BASIC_CONFIG}[worktree.resources.db]\ncreate = "true"\ndestroy = "${options.ledger === "ok" ? "true" : "exit 3"}"\n` : BASIC_CONFIG });
 	const path = `${made.root}.wt/${name}`;
 	cleanup.push(`${made.root}.wt`);
 	// The commit the branch starts from, as `start` records it (a fresh branch has not landed).
@@ -106,8 +107,7 @@ async function withWorktree(name: string, options: { commits?: number; landed?: 
 	await writeFile(join(gitDir, "discern", "task.json"), JSON.stringify({ version: 1, id, title: name, brief: "b", branch: `agent/${name}`, base, from: "main", created_at: "2026-01-01T00:00:00Z", created_by: "discern" }));
 	if (options.ledger) {
 		await mkdir(join(made.root, ".git", "discern", "resources"), { recursive: true });
-		const destroy = options.ledger === "ok" ? "true" : "exit 3";
-		await writeFile(join(made.root, ".git", "discern", "resources", `${id}.json`), JSON.stringify({ version: 1, id, worktree: path, entries: [{ name: "db", create: "true", destroy, state: "created" }] }));
+		await writeFile(join(made.root, ".git", "discern", "resources", `${id}.json`), JSON.stringify({ version: 1, id, worktree: path, entries: [{ name: "db", state: "created" }] }));
 	}
 	return { made, path, gitDir, id };
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmod, mkdir, rm, symlink, utimes, writeFile, stat } from "node:fs/promises";
+import { chmod, lstat, mkdir, rm, symlink, utimes, writeFile, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { AnyResult } from "../../src/contract/envelope.ts";
 import { done } from "../../src/verbs/done/done.ts";
@@ -831,4 +831,30 @@ describe("the trunk moving while a worktree's gate runs", () => {
 		const gitDir = (await made.wtGit("rev-parse", "--absolute-git-dir")).trim();
 		expect(await Bun.file(join(gitDir, "discern", "proof.json")).exists()).toBe(false);
 	});
+});
+
+describe("a seal key that is not one", () => {
+	for (const [what, arrange] of [
+		["malformed", async (key: string) => writeFile(key, "not a key\n")],
+		["a folder", async (key: string) => mkdir(join(key, "inside"), { recursive: true })],
+		["a symlink to a valid-looking key elsewhere", async (key: string) => {
+			const elsewhere = join(dirname(key), "..", "elsewhere-key");
+			await writeFile(elsewhere, `${"ab".repeat(32)}\n`);
+			await symlink(elsewhere, key);
+		}],
+	] as const) {
+		test(`${what}: replaced by a fresh key, so done seals its Proof and status calls it honored`, async () => {
+			const r = await repo('[jobs]\ntest = "true"\n');
+			const key = join(r.root, ".git", "discern", "proof-key");
+			await mkdir(dirname(key), { recursive: true });
+			await arrange(key);
+			const result = await runDone(r);
+			expect(result.ok).toBe(true);
+			const marker = JSON.parse(await Bun.file(join(r.root, ".git/discern/proof.json")).text()) as { seal: unknown };
+			expect(marker.seal).toBeString();
+			expect((await lstat(key)).isFile()).toBe(true);
+			expect((await stat(key)).mode & 0o777).toBe(0o600);
+			expect(((await status(r.ctx(), {})).data as { proof: { state: string } }).proof.state).toBe("honored");
+		});
+	}
 });

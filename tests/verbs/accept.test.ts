@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, rename, rm, symlink, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { testContext } from "../helpers/repo.ts";
 import { invokeVerb } from "../helpers/invoke.ts";
 import { makeWorktreeRepo, type WorktreeRepo } from "../helpers/worktree.ts";
@@ -591,15 +591,16 @@ describe("accept", () => {
 	});
 
 	test("a destroy an earlier (killed) accept started still runs: no second destroy beside it, then it finishes once it is gone", async () => {
-		const repo = await fixture(CONFIG, { id: "x-1a2b3c" });
+		// The destroy command is the one the committed discern.toml declares (the ledger names the resource only).
+		const repo = await fixture(`${CONFIG}\n[worktree.resources.db]\ncreate = "true"\ndestroy = "echo x >> \\"$DISCERN_ROOT/../destroyed-x\\""\n`, { id: "x-1a2b3c" });
 		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
 		await repo.wtCommit("b");
 		const head = (await repo.wtGit("rev-parse", "HEAD")).trim();
 		const old = await repo.sha("main");
 		await repo.git("merge", "-q", "--ff-only", head);
-		const marker = join(repo.cleanupDirs[1] ?? repo.root, "destroyed-x");
+		const marker = join(dirname(repo.wt), "destroyed-x");
 		await mkdir(join(repo.root, ".git", "discern", "resources"), { recursive: true });
-		await writeFile(join(repo.root, ".git", "discern", "resources", "x-1a2b3c.json"), JSON.stringify({ version: 1, id: "x-1a2b3c", worktree: repo.wt, entries: [{ name: "db", create: "true", destroy: `echo x >> '${marker}'`, state: "created" }] }));
+		await writeFile(join(repo.root, ".git", "discern", "resources", "x-1a2b3c.json"), JSON.stringify({ version: 1, id: "x-1a2b3c", worktree: repo.wt, entries: [{ name: "db", state: "created" }] }));
 		const sleeper = Bun.spawn(["sleep", "30"], { stdout: "ignore", stderr: "ignore" });
 		const proofRecord = { version: 2, head, tree: "t", branch: repo.branch, config_digest: "d", judgement: { trunk: { name: "main", sha: old }, scopes_changed: [], all_scopes_because: null, never_loosen: "checked", gate_changes: [] }, jobs: [], standards: [], time: "now", duration_s: 0, line: "Proof: agent/x" };
 		await mkdir(join(repo.root, ".git", "discern", "accept"), { recursive: true });

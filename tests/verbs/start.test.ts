@@ -104,11 +104,11 @@ describe("start", () => {
 		expect(await lines(log)).toEqual([`create db ${data.id.replaceAll("-", "_")}`, `create cache ${data.id.replaceAll("-", "_")}`]);
 
 		// What accept and drop will call: reverse order, then the ledger is gone.
-		const destroyed = await destroyResources(commonDir, data.id, { cwd: data.path, env: { PATH: process.env.PATH ?? "" }, signal: new AbortController().signal });
+		const destroyed = await destroyResources(commonDir, data.id, { cwd: data.path, env: { PATH: process.env.PATH ?? "" }, signal: new AbortController().signal, worktree: data.path });
 		expect(destroyed).toEqual({ ok: true, destroyed: ["cache", "db"], failed: [] });
 		expect((await lines(log)).slice(2)).toEqual(["destroy cache", "destroy db"]);
 		expect(await Bun.file(ledgerPath(commonDir, data.id)).exists()).toBe(false);
-		expect(await destroyResources(commonDir, data.id, { cwd: data.path, env: {}, signal: new AbortController().signal })).toEqual({ ok: true, destroyed: [], failed: [] });
+		expect(await destroyResources(commonDir, data.id, { cwd: data.path, env: {}, signal: new AbortController().signal, worktree: data.path })).toEqual({ ok: true, destroyed: [], failed: [] });
 	});
 
 	test("a failing setup step rolls back everything: resources in reverse, worktree, branch, folder", async () => {

@@ -3,6 +3,7 @@ import { mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { AnyResult } from "../../src/contract/envelope.ts";
 import type { WorktreeDropData, WorktreeListData, WorktreePruneData, WorktreeTeardownData } from "../../src/verbs/worktree/schema.ts";
+import { worktreePort } from "../../src/worktree/id.ts";
 import { invokeVerb } from "../helpers/invoke.ts";
 import { BASIC_CONFIG, makeRepo, runGit, type TestRepo } from "../helpers/repo.ts";
 
@@ -38,6 +39,13 @@ async function worktree(r: TestRepo, name: string, options: { task?: boolean | R
 }
 
 const ctxAt = (r: TestRepo, cwd = r.root) => r.ctx({ cwd });
+
+/** Commit a discern.toml declaring these resources (name → destroy command): the only commands a destroy runs. */
+async function declare(r: TestRepo, destroys: Record<string, string>, worktreeTable = ""): Promise<void> {
+	const tables = Object.entries(destroys).map(([name, destroy]) => `[worktree.resources.${name}]\ncreate = "true"\ndestroy = ${JSON.stringify(destroy)}\n`);
+	await r.write("discern.toml", `${BASIC_CONFIG}${worktreeTable ? `[worktree]\n${worktreeTable}\n` : ""}${tables.join("")}`);
+	await r.commitAll("declare resources");
+}
 
 function dataOf<T>(result: AnyResult): T {
 	if (!result.data) throw new Error(`no data: ${result.message}`);
@@ -213,7 +221,8 @@ describe("worktree teardown", () => {
 		const log = join(`${r.root}.wt`, "order.log");
 		const ledgerDir = join(r.root, ".git", "discern", "resources");
 		await mkdir(ledgerDir, { recursive: true });
-		const entry = (name: string) => ({ name, create: "true", destroy: `echo ${name} >> '${log}'`, state: "created" });
+		await declare(r, { db: `echo db >> '${log}'`, cache: `echo cache >> '${log}'`, queue: `echo queue >> '${log}'` });
+		const entry = (name: string) => ({ name, state: "created" });
 		await writeFile(join(ledgerDir, "res-a1b2c3.json"), JSON.stringify({ version: 1, id: "res-a1b2c3", worktree: path, entries: [entry("db"), entry("cache"), entry("queue")] }));
 		expect(await invokeVerb("worktree teardown", ctxAt(r), {})).toMatchObject({ ok: false, error: "not_in_worktree" });
 		const preview = await invokeVerb("worktree teardown", r.ctx({ cwd: path }), { dry_run: true });
@@ -232,11 +241,12 @@ describe("worktree teardown", () => {
 		const flag = join(`${r.root}.wt`, "fixed");
 		const ledgerDir = join(r.root, ".git", "discern", "resources");
 		await mkdir(ledgerDir, { recursive: true });
+		await declare(r, { stubborn: `test -e '${flag}' && echo stubborn >> '${log}'`, easy: `echo easy >> '${log}'` });
 		await writeFile(
 			join(ledgerDir, "res-a1b2c3.json"),
 			JSON.stringify({ version: 1, id: "res-a1b2c3", worktree: path, entries: [
-				{ name: "stubborn", create: "true", destroy: `test -e '${flag}' && echo stubborn >> '${log}'`, state: "created" },
-				{ name: "easy", create: "true", destroy: `echo easy >> '${log}'`, state: "created" },
+				{ name: "stubborn", state: "created" },
+				{ name: "easy", state: "created" },
 			] }),
 		);
 		expect(await invokeVerb("worktree teardown", r.ctx({ cwd: path }), {})).toMatchObject({ ok: false, error: "provisioned_resources" });
@@ -248,10 +258,11 @@ describe("worktree teardown", () => {
 
 describe("worktree drop: nothing destroyed before the removal is sure, work saved, gone folders", () => {
 	/** A ledger whose destroy writes what it saw to `log`. */
-	async function ledger(r: TestRepo, id: string, path: string, log: string, env?: Record<string, unknown>) {
+	async function ledger(r: TestRepo, id: string, path: string, log: string, env?: Record<string, unknown>, worktreeTable = "") {
 		const dir = join(r.root, ".git", "discern", "resources");
 		await mkdir(dir, { recursive: true });
-		const entry = { name: "db", create: "true", destroy: `echo "destroy $DISCERN_WORKTREE_ID:$DISCERN_WORKTREE_PORT:$DB_HOST" >> '${log}'`, state: "created" };
+		await declare(r, { db: `echo "destroy $DISCERN_WORKTREE_ID:$DISCERN_WORKTREE_PORT:$DB_HOST" >> '${log}'` }, worktreeTable);
+		const entry = { name: "db", state: "created" };
 		await writeFile(join(dir, `${id}.json`), JSON.stringify({ version: 1, id, worktree: path, ...(env ? { env } : {}), entries: [entry] }));
 	}
 
@@ -320,7 +331,7 @@ describe("worktree drop: nothing destroyed before the removal is sure, work save
 		await writeFile(join(r.root, ".env"), "DB_HOST=db.example\nAPI_KEY=secret\n");
 		const path = await worktree(r, "lost", { task: true, commits: 1 });
 		const log = join(`${r.root}.wt`, "log");
-		await ledger(r, "lost-a1b2c3", path, log, { main_root: r.root, env_files: [".env"], inherit_env: ["DB_HOST"], id: "lost-a1b2c3", port: 17301, dir: path });
+		await ledger(r, "lost-a1b2c3", path, log, { main_root: r.root, env_files: [".env"], inherit_env: ["DB_HOST"], id: "lost-a1b2c3", port: 17301, dir: path }, `env_files = [".env"]\ninherit_env = ["DB_HOST"]`);
 		await rm(path, { recursive: true, force: true });
 		const listed = dataOf<WorktreeListData>(await invokeVerb("worktree list", ctxAt(r)));
 		expect(listed.orphaned_ledgers).toEqual([{ id: "lost-a1b2c3", path, resources: ["db"] }]);
@@ -329,7 +340,7 @@ describe("worktree drop: nothing destroyed before the removal is sure, work save
 		expect(refused.ok ? "" : refused.hints.join(" ")).toContain("discern worktree drop lost-a1b2c3 --force");
 		const result = await invokeVerb("worktree drop", ctxAt(r), { id: "lost-a1b2c3", force: true });
 		expect(result.ok).toBe(true);
-		expect(await readFile(log, "utf8")).toBe("destroy lost-a1b2c3:17301:db.example\n");
+		expect(await readFile(log, "utf8")).toBe(`destroy lost-a1b2c3:${worktreePort("lost-a1b2c3")}:db.example\n`);
 		expect(await r.git("branch", "--list", "agent/lost")).toBe("");
 		expect((await r.git("worktree", "list")).split("\n").filter(Boolean)).toHaveLength(1);
 		expect(dataOf<WorktreeListData>(await invokeVerb("worktree list", ctxAt(r))).orphaned_ledgers).toEqual([]);
@@ -344,7 +355,7 @@ describe("worktree drop: nothing destroyed before the removal is sure, work save
 		expect((status.data as { orphaned_ledgers?: unknown[] }).orphaned_ledgers).toHaveLength(1);
 		expect(await invokeVerb("worktree drop", ctxAt(r), { id: "ghost-a1b2c3" })).toMatchObject({ ok: false, error: "provisioned_resources" });
 		expect((await invokeVerb("worktree drop", ctxAt(r), { id: "ghost-a1b2c3", force: true })).ok).toBe(true);
-		expect(await readFile(log, "utf8")).toBe("destroy ghost-a1b2c3:17302:\n");
+		expect(await readFile(log, "utf8")).toBe(`destroy ghost-a1b2c3:${worktreePort("ghost-a1b2c3")}:\n`);
 	});
 });
 
@@ -357,5 +368,145 @@ describe("worktree prune: a fresh worktree has not landed", () => {
 		expect(data.removed).toEqual([]);
 		expect(data.skipped.find((entry) => entry.branch === "agent/fresh")?.reason).toContain("nothing committed");
 		expect((await r.git("worktree", "list")).split("\n").filter(Boolean)).toHaveLength(2);
+	});
+});
+
+describe("drop and prune see work hidden from a plain `git status`", () => {
+	test("an assume-unchanged or skip-worktree edit is uncommitted work: drop refuses; --force saves the edit", async () => {
+		const r = await repo();
+		const path = await worktree(r, "hidden", { task: true, commits: 2 });
+		await runGit(path, ["update-index", "--assume-unchanged", "hidden-0.txt"]);
+		await runGit(path, ["update-index", "--skip-worktree", "hidden-1.txt"]);
+		await writeFile(join(path, "hidden-0.txt"), "edited under assume-unchanged");
+		await writeFile(join(path, "hidden-1.txt"), "edited under skip-worktree");
+		// Settings that let status skip files (stat shortcuts, the untracked cache) are pinned off too.
+		await runGit(path, ["config", "core.ignoreStat", "true"]);
+		await runGit(path, ["config", "core.untrackedCache", "true"]);
+		expect((await runGit(path, ["status", "--porcelain"])).trim()).toBe("");
+		const refused = await invokeVerb("worktree drop", ctxAt(r), { id: "hidden-a1b2c3" });
+		expect(refused).toMatchObject({ ok: false, error: "dirty_worktree" });
+		const listed = dataOf<WorktreeListData>(await invokeVerb("worktree list", ctxAt(r)));
+		expect(listed.worktrees.find((w) => w.path === path)?.clean).toBe(false);
+		const forced = await invokeVerb("worktree drop", ctxAt(r), { id: "hidden-a1b2c3", force: true });
+		expect(forced.ok).toBe(true);
+		const wip = (await r.git("for-each-ref", "--format=%(refname)", "refs/discern/recovery")).split("\n").find((name) => name.endsWith("-wip"));
+		expect(wip).toBeString();
+		expect(await r.git("show", `${wip}:hidden-0.txt`)).toBe("edited under assume-unchanged");
+		expect(await r.git("show", `${wip}:hidden-1.txt`)).toBe("edited under skip-worktree");
+	});
+
+	test("prune keeps a landed worktree whose hidden file holds an edit", async () => {
+		const r = await repo();
+		const path = await worktree(r, "landedhidden", { task: true, commits: 1 });
+		await r.git("merge", "-q", "--ff-only", "agent/landedhidden");
+		await runGit(path, ["update-index", "--assume-unchanged", "landedhidden-0.txt"]);
+		await writeFile(join(path, "landedhidden-0.txt"), "edit");
+		const data = dataOf<WorktreePruneData>(await invokeVerb("worktree prune", ctxAt(r), { yes: true }));
+		expect(data.removed).toEqual([]);
+		expect(data.skipped.find((entry) => entry.path === path)?.reason).toContain("uncommitted");
+		expect(await readFile(join(path, "landedhidden-0.txt"), "utf8")).toBe("edit");
+	});
+
+	test("prune says how many ignored files it deletes", async () => {
+		const r = await repo();
+		const path = await worktree(r, "ign", { task: true, commits: 1 });
+		await r.git("merge", "-q", "--ff-only", "agent/ign");
+		await writeFile(join(path, ".git-info-exclude-test"), "");
+		const exclude = join((await runGit(path, ["rev-parse", "--path-format=absolute", "--git-common-dir"])).trim(), "info", "exclude");
+		await mkdir(join(exclude, ".."), { recursive: true });
+		await writeFile(exclude, "*.local\n.git-info-exclude-test\n");
+		await writeFile(join(path, "a.local"), "x");
+		const preview = await invokeVerb("worktree prune", ctxAt(r), {});
+		expect(preview.message).toContain("2 ignored files or folders");
+		const done = await invokeVerb("worktree prune", ctxAt(r), { yes: true });
+		expect(dataOf<WorktreePruneData>(done).removed).toHaveLength(1);
+		expect(done.message).toContain("2 ignored files or folders");
+	});
+});
+
+describe("unsigned admin-dir files never steer a destroy", () => {
+	async function ledgerFor(r: TestRepo, id: string, path: string, entries: Record<string, unknown>[]) {
+		const dir = join(r.root, ".git", "discern", "resources");
+		await mkdir(dir, { recursive: true });
+		await writeFile(join(dir, `${id}.json`), JSON.stringify({ version: 1, id, worktree: path, entries }));
+	}
+
+	test("a worktree that takes another's task id cannot tear down its resources; list calls neither gone; drop refuses both", async () => {
+		const r = await repo();
+		const log = join(`${r.root}.wt`, "log");
+		const victim = await worktree(r, "victim", { task: true });
+		const attacker = await worktree(r, "attacker", { task: true });
+		await declare(r, { db: `echo "destroy $DISCERN_WORKTREE_ID" >> '${log}'` });
+		await ledgerFor(r, "victim-a1b2c3", victim, [{ name: "db", state: "created" }]);
+		await ledgerFor(r, "attacker-a1b2c3", attacker, [{ name: "db", state: "created" }]);
+		const taskFile = join((await runGit(attacker, ["rev-parse", "--path-format=absolute", "--git-dir"])).trim(), "discern", "task.json");
+		await writeFile(taskFile, (await readFile(taskFile, "utf8")).replace("attacker-a1b2c3", "victim-a1b2c3"));
+		const torn = await invokeVerb("worktree teardown", r.ctx({ cwd: attacker }), {});
+		expect(torn).toMatchObject({ ok: false, error: "provisioned_resources" });
+		expect(await Bun.file(log).exists()).toBe(false);
+		// The victim itself: two claim the id, so neither destroys.
+		expect(await invokeVerb("worktree teardown", r.ctx({ cwd: victim }), {})).toMatchObject({ ok: false, error: "provisioned_resources" });
+		expect(await Bun.file(log).exists()).toBe(false);
+		const listed = dataOf<WorktreeListData>(await invokeVerb("worktree list", ctxAt(r)));
+		expect(listed.orphaned_ledgers).toEqual([]);
+		expect(listed.worktrees.find((w) => w.path === attacker)?.problem).toContain("claimed by 2 worktrees");
+		expect(await invokeVerb("worktree drop", ctxAt(r), { id: attacker, force: true })).toMatchObject({ ok: false, error: "write_denied" });
+		expect(await invokeVerb("worktree drop", ctxAt(r), { id: victim, force: true })).toMatchObject({ ok: false, error: "write_denied" });
+		expect(await Bun.file(log).exists()).toBe(false);
+		expect(await Bun.file(victim).exists()).toBe(false); // Bun.file on a folder: not a file
+		expect((await r.git("worktree", "list")).split("\n").filter(Boolean)).toHaveLength(3);
+	});
+
+	test("a command written into the ledger is never run: the declared one is, and an undeclared name is left for a person", async () => {
+		const r = await repo();
+		const log = join(`${r.root}.wt`, "log");
+		const pwned = join(`${r.root}.wt`, "pwned");
+		const path = await worktree(r, "edited", { task: true });
+		await declare(r, { db: `echo declared >> '${log}'` });
+		await ledgerFor(r, "edited-a1b2c3", path, [
+			{ name: "db", create: "true", destroy: `touch '${pwned}'`, state: "created" },
+			{ name: "rogue", create: "true", destroy: `touch '${pwned}'`, state: "created" },
+		]);
+		const preview = await invokeVerb("worktree teardown", r.ctx({ cwd: path }), { dry_run: true });
+		expect(JSON.stringify(preview.ok && preview.plan)).not.toContain("pwned");
+		const result = await invokeVerb("worktree teardown", r.ctx({ cwd: path }), {});
+		expect(result).toMatchObject({ ok: false, error: "provisioned_resources" });
+		const data = dataOf<WorktreeTeardownData>(result);
+		expect(data.destroyed).toEqual(["db"]);
+		expect(data.failed.map((failure) => failure.name)).toEqual(["rogue"]);
+		expect(data.failed[0]?.message).toContain("by hand");
+		expect(await readFile(log, "utf8")).toBe("declared\n");
+		expect(await Bun.file(pwned).exists()).toBe(false);
+	});
+
+	test("a ledger moved to name another, live worktree is refused", async () => {
+		const r = await repo();
+		const log = join(`${r.root}.wt`, "log");
+		const owner = await worktree(r, "owner", { task: true });
+		const other = await worktree(r, "other", { task: true });
+		await declare(r, { db: `echo "destroy $DISCERN_ROOT" >> '${log}'` });
+		await ledgerFor(r, "owner-a1b2c3", other, [{ name: "db", state: "created" }]);
+		expect(await invokeVerb("worktree teardown", r.ctx({ cwd: owner }), {})).toMatchObject({ ok: false, error: "provisioned_resources" });
+		expect(await invokeVerb("worktree teardown", r.ctx({ cwd: other }), {})).toMatchObject({ ok: true });
+		expect(await Bun.file(log).exists()).toBe(false);
+	});
+});
+
+describe("drop judges the worktree again after the destroy commands ran", () => {
+	test("an edit written while the resources were destroyed stops the removal (and says the resources are gone); --force saves it", async () => {
+		const r = await repo();
+		const path = await worktree(r, "racy", { task: true });
+		await declare(r, { db: `echo late > "$DISCERN_ROOT/late.txt"` });
+		const dir = join(r.root, ".git", "discern", "resources");
+		await mkdir(dir, { recursive: true });
+		await writeFile(join(dir, "racy-a1b2c3.json"), JSON.stringify({ version: 1, id: "racy-a1b2c3", worktree: path, entries: [{ name: "db", state: "created" }] }));
+		const refused = await invokeVerb("worktree drop", ctxAt(r), { id: "racy-a1b2c3" });
+		expect(refused).toMatchObject({ ok: false, error: "dirty_worktree" });
+		expect(refused.message).toContain("already destroyed");
+		expect(await readFile(join(path, "late.txt"), "utf8")).toBe("late\n");
+		const forced = await invokeVerb("worktree drop", ctxAt(r), { id: "racy-a1b2c3", force: true });
+		expect(forced.ok).toBe(true);
+		const wip = (await r.git("for-each-ref", "--format=%(refname)", "refs/discern/recovery")).split("\n").find((name) => name.endsWith("-wip"));
+		expect(await r.git("show", `${wip}:late.txt`)).toBe("late\n");
 	});
 });

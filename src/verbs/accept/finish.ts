@@ -95,7 +95,7 @@ export async function finish(ctx: VerbContext, here: RepositoryLocation, mainPat
 					writing = writing.then(() => writeJournal(here.commonDir, snapshot)).catch(() => undefined);
 				},
 			};
-			const outcome = await destroyResources(here.commonDir, journal.id, { cwd, env, signal: ctx.signal, ledger });
+			const outcome = await destroyResources(here.commonDir, journal.id, { cwd, env, signal: ctx.signal, ledger, worktree: journal.path });
 			await writing;
 			journal = { ...journal, destroyed: [...journal.destroyed, ...outcome.destroyed], destroying: [] };
 			resourcesFailed = outcome.failed.map((entry) => entry.name);

@@ -140,6 +140,8 @@ interface Made {
 	worktree: boolean;
 	branch: boolean;
 	ledger: boolean;
+	/** The configuration the resources were created from: the rollback destroys with its commands. */
+	config: DiscernConfig;
 }
 
 type FailureCode = "gate_failed" | "interrupted" | "write_denied" | "invalid_config";
@@ -147,7 +149,7 @@ type FailureCode = "gate_failed" | "interrupted" | "write_denied" | "invalid_con
 async function create(ctx: VerbContext, run: Creation, running?: RunningBinary): Promise<StartResult> {
 	const say = sayFor(ctx.surface);
 	const { repository, config, data } = run;
-	const made: Made = { folders: [], worktree: false, branch: false, ledger: false };
+	const made: Made = { folders: [], worktree: false, branch: false, ledger: false, config };
 	const steps: Step[] = [];
 	const diagnostics: Diagnostic[] = [];
 	let failed: { code: FailureCode; what: string } | null = null;
@@ -196,7 +198,8 @@ async function create(ctx: VerbContext, run: Creation, running?: RunningBinary):
 			const options = { cwd: data.path, env: commandEnv, signal: ctx.signal, logDir, timeoutS: config.gate.timeout, ledger: running, ...(ctx.progress ? { onEvent: ctx.progress } : {}) };
 			const ledger: Ledger = { version: 1, id: data.id, worktree: data.path, env: spec, entries: [] };
 			for (const resource of run.resources) {
-				const entry = { ...resource, state: "creating" as const } as Ledger["entries"][number];
+				// Names and states only: a destroy takes its command from discern.toml, never from this file.
+				const entry: Ledger["entries"][number] = { name: resource.name, state: "creating" };
 				ledger.entries.push(entry);
 				made.ledger = true;
 				// Written before the command runs: a discern killed mid-create still leaves the record.
@@ -306,7 +309,8 @@ async function rollBack(ctx: VerbContext, repository: RepositoryLocation, data: 
 	if (made.ledger) {
 		// The caller's signal may be the reason for the rollback: the rollback itself must still run.
 		// The destroy gets the create's environment, rebuilt from the ledger (worktree/env.ts).
-		const destroyed = await destroyResourcesDetailed(repository.commonDir, data.id, { cwd: (await exists(data.path)) ? data.path : repository.root, env: ctx.env, signal: new AbortController().signal });
+		// The commands come from the configuration this start created them from.
+		const destroyed = await destroyResourcesDetailed(repository.commonDir, data.id, { cwd: (await exists(data.path)) ? data.path : repository.root, env: ctx.env, signal: new AbortController().signal, worktree: data.path, config: made.config });
 		steps.push(...destroyed.steps);
 		diagnostics.push(...destroyed.diagnostics);
 		for (const problem of destroyed.failed) leftBehind.push(`resource ${problem.name} (${problem.message})`);

@@ -16,6 +16,7 @@ import { isWorktreeId } from "../../worktree/id.ts";
 import { toItem } from "../../worktree/item.ts";
 import { readLedger } from "../../worktree/ledger.ts";
 import { destroyResources } from "../../worktree/resources.ts";
+import { readTreeWork } from "../../worktree/tree-work.ts";
 import { ignoredCount, snapshotWork } from "../../worktree/wip.ts";
 import { openFleet } from "./open.ts";
 import type { WorktreeDropData, WorktreeDropInput } from "./schema.ts";
@@ -75,7 +76,8 @@ export async function worktreeDrop(ctx: VerbContext, input: Input): Promise<Drop
 	const now = new Date();
 	const saved = target.head ? recoveryRef(target.branch, now) : null;
 	const dirty = !folderGone && target.clean !== true;
-	const wip = dirty ? recoveryRef(target.branch, now, "-wip") : null;
+	const wipName = recoveryRef(target.branch, now, "-wip");
+	const wip = dirty ? wipName : null;
 	const others = checkedOutElsewhere(fleet, target);
 	const keepBranch = others.length > 0 ? `it is also checked out in ${others.map((other) => quoteName(other.path)).join(", ")}` : null;
 	const ignored = folderGone ? null : await ignoredCount(target.path);
@@ -91,7 +93,7 @@ export async function worktreeDrop(ctx: VerbContext, input: Input): Promise<Drop
 	const locked = lockTarget(repository, target, "worktree drop");
 	if (locked && !locked.ok) return { ...asVerb("worktree drop", locked.refusal), data: base() };
 	try {
-		return await carryOut(ctx, { root: repository.root, commonDir: repository.commonDir }, target, { saved, wip, folderGone, keepBranch, ignored }, base(), name);
+		return await carryOut(ctx, { root: repository.root, commonDir: repository.commonDir }, target, { saved, wip, wipName, folderGone, keepBranch, ignored, force: input.force === true }, base(), name);
 	} finally {
 		if (locked?.ok) locked.lock.release();
 	}
@@ -101,7 +103,7 @@ export async function worktreeDrop(ctx: VerbContext, input: Input): Promise<Drop
 async function unknown(ctx: VerbContext, input: Input, fleet: readonly FleetWorktree[], root: string, commonDir: string): Promise<DropResult> {
 	const say = sayFor(ctx.surface);
 	const ledger = isWorktreeId(input.id) ? await readLedger(commonDir, input.id).catch(() => null) : null;
-	if (ledger) return dropOrphan(ctx, input, root, commonDir, ledger.entries.filter((entry) => entry.state !== "destroyed").map((entry) => entry.name));
+	if (ledger) return dropOrphan(ctx, input, root, commonDir, ledger.worktree, ledger.entries.filter((entry) => entry.state !== "destroyed").map((entry) => entry.name));
 	const guesses = didYouMean(input.id, knownNames(fleet));
 	return fail("worktree drop", "unknown_target", `No worktree is named ${clip(quoteName(input.id))} (by task id, branch or path).`, [
 		guesses.length > 0 ? say`Did you mean ${guesses.map((guess) => say`${ref("worktree drop", { id: guess })}`).join(" or ")}?` : say`Run ${ref("worktree list")} to see every worktree.`,
@@ -109,7 +111,7 @@ async function unknown(ctx: VerbContext, input: Input, fleet: readonly FleetWork
 }
 
 /** A resource ledger whose worktree git no longer lists: its resources still exist; destroy them (with --force). */
-async function dropOrphan(ctx: VerbContext, input: Input, root: string, commonDir: string, pending: string[]): Promise<DropResult> {
+async function dropOrphan(ctx: VerbContext, input: Input, root: string, commonDir: string, worktree: string, pending: string[]): Promise<DropResult> {
 	const say = sayFor(ctx.surface);
 	const empty: WorktreeDropData = {
 		worktree: { id: input.id, title: null, branch: null, path: "", main: false, created_by_discern: true, clean: null, ahead: null, behind: null, proof: "missing", last_activity: null, problem: "its worktree is gone; its resource ledger remains", locked: false, landed: null },
@@ -123,7 +125,8 @@ async function dropOrphan(ctx: VerbContext, input: Input, root: string, commonDi
 		return fail("worktree drop", "provisioned_resources", `${what}; nothing was destroyed.`, [say`Run ${ref("worktree drop", { id: input.id, force: true })} to destroy them with the environment they were created with.`], { data: empty });
 	}
 	if (input.dry_run) return ok("worktree drop", `${what}: would destroy them, newest first.`, empty, { dry_run: true, plan: pending.toReversed().map((label) => ({ kind: "destroy", label, disposition: "run" as const })) });
-	const destroyed = await destroyResources(commonDir, input.id, { cwd: root, env: ctx.env, signal: ctx.signal });
+	// The ledger's own worktree: destroyResources still refuses when a listed worktree is at that path or claims the id.
+	const destroyed = await destroyResources(commonDir, input.id, { cwd: root, env: ctx.env, signal: ctx.signal, worktree });
 	const data = { ...empty, resources: { destroyed: destroyed.destroyed, failed: destroyed.failed } };
 	if (!destroyed.ok) {
 		return fail("worktree drop", "provisioned_resources", `${what}; ${plural(destroyed.failed.length, "resource")} could not be destroyed (${destroyed.failed.map((failure) => `${failure.name}: ${failure.message}`).join("; ")}).`, [
@@ -154,7 +157,10 @@ function unforced(target: FleetWorktree, trunk: string | null, say: Say, input: 
 interface DropPlan {
 	saved: string | null;
 	wip: string | null;
+	/** Where uncommitted work goes: `wip` when there was some at the plan, this name when some appears later. */
+	wipName: string;
 	folderGone: boolean;
+	force: boolean;
 	keepBranch: string | null;
 	ignored: number | null;
 }
@@ -163,14 +169,18 @@ async function carryOut(ctx: VerbContext, where: { root: string; commonDir: stri
 	const { root, commonDir } = where;
 	const { saved, wip } = plan;
 	if (saved && target.head) {
-		const created = await createRef(root, saved, target.head);
+		// A ref of this name already at this tip (a drop run again within the second) is the same save.
+		const created = await createRef(root, saved, target.head).then(async (made) => (made.ok || (await git(["rev-parse", "--verify", "--quiet", `${saved}^{commit}`], root)).stdout.trim() === target.head ? { ok: true as const } : made));
 		if (!created.ok) return fail("worktree drop", "write_denied", `Nothing was removed: the tip could not be saved as ${saved} (${clip(oneLine(created.reason))}).`, ["Check that the repository is writable, then run this again."], { data });
 		data.recovery_ref = saved;
 	}
 	let wipNote = "";
+	let wipCommit: string | null = null;
+	const wipMessage = `discern: uncommitted work of ${target.branch ?? target.path}, saved by worktree drop --force`;
 	if (wip) {
-		const snapshot = await snapshotWork(target.path, target.head, ctx.env, `discern: uncommitted work of ${target.branch ?? target.path}, saved by worktree drop --force`);
+		const snapshot = await snapshotWork(target.path, target.head, ctx.env, wipMessage);
 		const stored = snapshot.ok ? await createRef(root, wip, snapshot.commit) : snapshot;
+		if (snapshot.ok && stored.ok) wipCommit = snapshot.commit;
 		if (!stored.ok) {
 			return fail("worktree drop", "write_denied", `Nothing was removed: the uncommitted work could not be saved (${clip(oneLine(stored.reason))}), and --force never discards work without a copy.`, [
 				"Commit or copy the changes yourself, then drop it again.",
@@ -182,12 +192,34 @@ async function carryOut(ctx: VerbContext, where: { root: string; commonDir: stri
 	// What a killed `start` or gate left running there: recorded in its state dir, stopped before its folder goes.
 	const stopped = target.gitDir ? await killLeftovers(target.gitDir).catch(() => [] as string[]) : [];
 	if (target.id) {
-		const destroyed = await destroyResources(commonDir, target.id, { cwd: plan.folderGone ? root : target.path, env: ctx.env, signal: ctx.signal });
+		const destroyed = await destroyResources(commonDir, target.id, { cwd: plan.folderGone ? root : target.path, env: ctx.env, signal: ctx.signal, worktree: target.path });
 		data.resources = { destroyed: destroyed.destroyed, failed: destroyed.failed };
 		if (!destroyed.ok) {
 			return fail("worktree drop", "provisioned_resources", `Worktree ${name} was kept: ${plural(destroyed.failed.length, "resource")} could not be destroyed (${destroyed.failed.map((failure) => failure.name).join(", ")}).${wipNote}`, [
 				"Fix what the destroy command needs, then drop it again: what was destroyed is not destroyed twice.",
 			], { data });
+		}
+	}
+	// The destroy commands ran for up to minutes: whatever was written there meanwhile is judged again right before the folder goes.
+	if (!plan.folderGone) {
+		const destroyedNote = data.resources.destroyed.length > 0 ? ` Its resources were already destroyed (${data.resources.destroyed.join(", ")}); the worktree and its branch remain.` : " The worktree and its branch remain.";
+		const work = await readTreeWork(target.path);
+		if (!work || !work.clean) {
+			const what = !work ? "git could not tell whether it has uncommitted changes" : `it has uncommitted changes${work.hidden.length > 0 ? ` (including ${plural(work.hidden.length, "file")} hidden from \`git status\`: ${clip(work.hidden.join(", "), 200)})` : ""}`;
+			if (!plan.force) {
+				return fail("worktree drop", "dirty_worktree", `Worktree ${name} was not removed: ${what}, written while its resources were destroyed.${destroyedNote}`, [
+					`Commit or discard the changes there, then drop it again; or drop it with --force (the uncommitted work is saved under refs/discern/recovery/ first).`,
+				], { data });
+			}
+			const snapshot = work ? await snapshotWork(target.path, work.working.head ?? target.head, ctx.env, wipMessage) : ({ ok: false, reason: what } as const);
+			const stored = !snapshot.ok ? snapshot : wipCommit && wip ? await moveRef(root, wip, snapshot.commit, wipCommit) : await createRef(root, plan.wipName, snapshot.commit);
+			if (!stored.ok) {
+				return fail("worktree drop", "write_denied", `Worktree ${name} was not removed: its uncommitted work could not be saved (${clip(oneLine(stored.reason))}), and --force never discards work without a copy.${destroyedNote}`, [
+					"Commit or copy the changes yourself, then drop it again.",
+				], { data });
+			}
+			const savedAs = wip ?? plan.wipName;
+			wipNote = ` Its uncommitted work is saved as ${savedAs}: restore it with \`git restore --source=${savedAs} -- .\` in a checkout of the branch.`;
 		}
 	}
 	const removed = plan.folderGone ? await forgetWorktree(root, commonDir, target) : await removeWorktree(root, target.path);
@@ -205,6 +237,12 @@ async function carryOut(ctx: VerbContext, where: { root: string; commonDir: stri
 	// The restore hint only when the branch is really gone.
 	const restore = data.branch_deleted && saved ? ` Its tip ${target.head?.slice(0, 7)} is saved as ${saved}; restore it with \`git branch ${target.branch ?? "BRANCH"} ${saved}\`.` : saved ? ` Its tip is also saved as ${saved}.` : "";
 	return ok("worktree drop", `Dropped worktree ${name}.${restore}${wipNote}${lostNote}`, data, hints.length > 0 ? { hints } : {});
+}
+
+/** Point `ref` at `sha`, only while it still points at `old`. */
+async function moveRef(cwd: string, name: string, sha: string, old: string): Promise<{ ok: true } | { ok: false; reason: string }> {
+	const result = await git(["update-ref", "--no-deref", "-m", "discern: recovery", name, sha, old], cwd);
+	return result.exitCode === 0 ? { ok: true } : { ok: false, reason: result.stderr.trim() || `git update-ref exited ${result.exitCode}` };
 }
 
 /** A worktree whose folder is gone: remove git's admin files for it (what `git worktree prune` does for this one only). */

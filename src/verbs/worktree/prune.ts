@@ -1,7 +1,6 @@
 import type * as v from "valibot";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type PlanItem, type Result } from "../../contract/envelope.ts";
-import { readWorkingState } from "../../git/repository.ts";
 import { deleteBranchAt, removeWorktree } from "../../git/worktrees.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
 import { clip } from "../../text/clip.ts";
@@ -10,6 +9,8 @@ import { oneLine } from "../../text/terminal.ts";
 import { type FleetWorktree, hasLanded } from "../../worktree/fleet.ts";
 import { destroyResources } from "../../worktree/resources.ts";
 import { readTask } from "../../worktree/task.ts";
+import { readTreeWork } from "../../worktree/tree-work.ts";
+import { ignoredCount } from "../../worktree/wip.ts";
 import { openFleet } from "./open.ts";
 import type { WorktreePruneData, WorktreePruneInput } from "./schema.ts";
 import { checkedOutElsewhere, lockTarget } from "./target.ts";
@@ -35,13 +36,19 @@ export async function worktreePrune(ctx: VerbContext, input: v.InferOutput<typeo
 		else chosen.push(worktree);
 	}
 	data.would_remove = chosen.map((worktree) => worktree.path);
+	// Ignored files (build output, a local .env) go with the folder: the plan says how many.
+	const ignoredAt = await Promise.all(chosen.map((worktree) => ignoredCount(worktree.path)));
+	const ignoredTotal = ignoredAt.reduce<number>((sum, count) => sum + (count ?? 0), 0);
 	const plan: PlanItem[] = [
-		...chosen.map((worktree): PlanItem => ({ kind: "remove", label: worktree.path, disposition: "run", note: `${worktree.branch ?? "detached"}: landed and clean` })),
+		...chosen.map((worktree, index): PlanItem => {
+			const ignored = ignoredAt[index];
+			return { kind: "remove", label: worktree.path, disposition: "run", note: `${worktree.branch ?? "detached"}: landed and clean${ignored ? `; ${plural(ignored, "ignored file or folder", "ignored files or folders")} deleted with it` : ""}` };
+		}),
 		...data.skipped.map((skipped): PlanItem => ({ kind: "remove", label: skipped.path, disposition: "skip", note: skipped.reason })),
 	];
 	const kept = data.skipped.length > 0 ? ` ${plural(data.skipped.length, "worktree")} kept (see the reasons).` : "";
 	if (chosen.length === 0) return ok("worktree prune", `Nothing to prune: no worktree discern started has landed and is clean.${kept}`, data);
-	const would = `Would remove ${plural(chosen.length, "landed worktree")} and ${chosen.length === 1 ? "its branch" : "their branches"}.${kept}`;
+	const would = `Would remove ${plural(chosen.length, "landed worktree")} and ${chosen.length === 1 ? "its branch" : "their branches"}${ignoredTotal > 0 ? `, deleting ${plural(ignoredTotal, "ignored file or folder", "ignored files or folders")} in ${chosen.length === 1 ? "it" : "them"}` : ""}.${kept}`;
 	if (input.dry_run) return ok("worktree prune", would, data, { dry_run: true, plan });
 	if (!input.yes) {
 		const preview = ok("worktree prune", would, data, { dry_run: true, plan, hints: [say`Run ${ref("worktree prune", { yes: true })} to remove them.`] });
@@ -51,8 +58,9 @@ export async function worktreePrune(ctx: VerbContext, input: v.InferOutput<typeo
 		}
 	}
 	let failedResources = 0;
+	const lost: string[] = [];
 	for (const worktree of chosen) {
-		const outcome = await pruneOne(ctx, repository, worktree, trunk.name, checkedOutElsewhere(fleet, worktree).length > 0);
+		const outcome = await pruneOne(ctx, repository, worktree, trunk.name, checkedOutElsewhere(fleet, worktree).length > 0, lost);
 		if (outcome === null) data.removed.push(named(worktree));
 		else {
 			data.skipped.push({ ...named(worktree), reason: outcome.reason });
@@ -60,7 +68,7 @@ export async function worktreePrune(ctx: VerbContext, input: v.InferOutput<typeo
 		}
 	}
 	data.would_remove = [];
-	const message = `Removed ${plural(data.removed.length, "worktree")}${data.skipped.length > 0 ? `; kept ${data.skipped.length}` : ""}.`;
+	const message = `Removed ${plural(data.removed.length, "worktree")}${data.skipped.length > 0 ? `; kept ${data.skipped.length}` : ""}.${lost.length > 0 ? ` Deleted with them: ${lost.join("; ")}.` : ""}`;
 	if (failedResources > 0) {
 		return fail("worktree prune", "provisioned_resources", `${message} ${plural(failedResources, "worktree")} kept because its resources could not be destroyed.`, [
 			"Fix what the destroy commands need (the reasons are in `data.skipped`), then prune again.",
@@ -88,22 +96,31 @@ function whyKept(worktree: FleetWorktree, trunk: string | null): string | null {
 }
 
 /** Remove one worktree under its own lock, judged again right before: null when removed, else why not. */
-async function pruneOne(ctx: VerbContext, repository: { root: string; commonDir: string; gitDir: string; location: "main" | "worktree" }, worktree: FleetWorktree, trunk: string | null, branchInUse: boolean): Promise<{ reason: string; resources?: true } | null> {
+async function pruneOne(ctx: VerbContext, repository: { root: string; commonDir: string; gitDir: string; location: "main" | "worktree" }, worktree: FleetWorktree, trunk: string | null, branchInUse: boolean, lost: string[]): Promise<{ reason: string; resources?: true } | null> {
 	const locked = lockTarget(repository, worktree, "worktree prune");
 	if (!locked) return { reason: "git's admin files do not name it" };
 	if (!locked.ok) return { reason: "a discern run there holds its lock" };
 	try {
 		// Between the plan and now a person may have typed there: read it again.
-		const [now, task] = await Promise.all([readWorkingState(worktree.path), worktree.gitDir ? readTask(worktree.gitDir) : null]);
-		const again = whyKept({ ...worktree, task, created_by_discern: task?.created_by === "discern", clean: now ? now.changes.length === 0 : null, branch: now?.branch ?? null, landed: await hasLanded(repository.root, task, now?.head ?? null, worktree.ahead) }, trunk);
+		const [work, task] = await Promise.all([readTreeWork(worktree.path), worktree.gitDir ? readTask(worktree.gitDir) : null]);
+		const now = work?.working ?? null;
+		const again = whyKept({ ...worktree, task, created_by_discern: task?.created_by === "discern", clean: work ? work.clean : null, branch: now?.branch ?? null, landed: await hasLanded(repository.root, task, now?.head ?? null, worktree.ahead) }, trunk);
 		if (again) return { reason: again };
 		if (now?.head !== worktree.head) return { reason: "its HEAD moved since the plan" };
 		if (worktree.id) {
-			const destroyed = await destroyResources(repository.commonDir, worktree.id, { cwd: worktree.path, env: ctx.env, signal: ctx.signal });
+			const destroyed = await destroyResources(repository.commonDir, worktree.id, { cwd: worktree.path, env: ctx.env, signal: ctx.signal, worktree: worktree.path });
 			if (!destroyed.ok) return { reason: `resources not destroyed: ${destroyed.failed.map((failure) => `${failure.name} (${failure.message})`).join("; ")}`, resources: true };
 		}
+		// The destroy commands ran for up to minutes: judged once more right before the folder goes.
+		const after = await readTreeWork(worktree.path);
+		if (!after || !after.clean || after.working.head !== worktree.head) {
+			const what = !after ? "git could not tell whether it is clean" : !after.clean ? "it has uncommitted changes" : "its HEAD moved";
+			return { reason: `${what} since its resources were destroyed (they are destroyed; the worktree stays)` };
+		}
+		const ignored = await ignoredCount(worktree.path);
 		const removed = await removeWorktree(repository.root, worktree.path);
 		if (!removed.ok) return { reason: `git could not remove it: ${clip(oneLine(removed.reason))}` };
+		if (ignored) lost.push(`${plural(ignored, "ignored file or folder", "ignored files or folders")} in ${worktree.path}`);
 		// Landed work only: the branch holds nothing the trunk lacks, and it is deleted only while it still points at that tip.
 		// A branch another worktree has checked out stays: deleting it would leave that one on a missing branch.
 		if (worktree.branch && worktree.head && !branchInUse) await deleteBranchAt(repository.root, worktree.branch, worktree.head);

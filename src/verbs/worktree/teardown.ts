@@ -1,5 +1,3 @@
-import { lstat, readFile } from "node:fs/promises";
-import { join } from "node:path";
 import type * as v from "valibot";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type PlanItem, type Result } from "../../contract/envelope.ts";
@@ -7,7 +5,7 @@ import { ref, sayFor } from "../../hints/refer.ts";
 import { openRepository } from "../../project/open.ts";
 import { clip } from "../../text/clip.ts";
 import { plural } from "../../text/plural.ts";
-import { destroyResources } from "../../worktree/resources.ts";
+import { destroyResources, planDestroys } from "../../worktree/resources.ts";
 import { readTask } from "../../worktree/task.ts";
 import type { WorktreeTeardownData, WorktreeTeardownInput } from "./schema.ts";
 
@@ -26,13 +24,13 @@ export async function worktreeTeardown(ctx: VerbContext, input: v.InferOutput<ty
 	const data: WorktreeTeardownData = { id: task?.id ?? null, path: repository.root, destroyed: [], failed: [] };
 	if (!task) return ok("worktree teardown", "This worktree has no task record, so discern created no resources for it.", data);
 	if (input.dry_run) {
-		const plan = await plannedDestroys(repository.commonDir, task.id);
+		const plan = await plannedDestroys(repository.commonDir, task.id, repository.root);
 		return ok("worktree teardown", plan.some((item) => item.disposition === "run") ? `Would destroy ${plural(plan.filter((item) => item.disposition === "run").length, "resource")}, newest first.` : "No resources to destroy.", data, {
 			dry_run: true,
 			plan: plan.length > 0 ? plan : [{ kind: "destroy", label: "(no resources recorded)", disposition: "skip" }],
 		});
 	}
-	const outcome = await destroyResources(repository.commonDir, task.id, { cwd: repository.root, env: ctx.env, signal: ctx.signal });
+	const outcome = await destroyResources(repository.commonDir, task.id, { cwd: repository.root, env: ctx.env, signal: ctx.signal, worktree: repository.root });
 	const result: WorktreeTeardownData = { ...data, destroyed: outcome.destroyed, failed: outcome.failed };
 	if (!outcome.ok) {
 		const first = outcome.failed[0];
@@ -44,25 +42,19 @@ export async function worktreeTeardown(ctx: VerbContext, input: v.InferOutput<ty
 }
 
 /**
- * What a teardown would destroy, newest first, from the ledger `start`
- * writes (`<common>/discern/resources/<id>.json`). Read here only for the
- * preview: the destroying itself is `destroyResources`'s.
+ * What a teardown would destroy, newest first: the ledger `start` writes
+ * (`<common>/discern/resources/<id>.json`) checked as the destroy checks it,
+ * each with the command discern.toml declares for it. Read here only for
+ * the preview: the destroying itself is `destroyResources`'s.
  */
-async function plannedDestroys(commonDir: string, id: string): Promise<PlanItem[]> {
-	const path = join(commonDir, "discern", "resources", `${id}.json`);
-	if (!/^[a-z0-9][a-z0-9-]{0,80}$/.test(id) || !(await lstat(path).catch(() => null))?.isFile()) return [];
-	try {
-		const ledger = JSON.parse(await readFile(path, "utf8")) as { entries?: unknown };
-		const entries = Array.isArray(ledger.entries) ? (ledger.entries as { name?: unknown; destroy?: unknown; state?: unknown }[]) : [];
-		return entries
-			.toReversed()
-			.map((entry) => ({
-				kind: "destroy",
-				label: clip(String(entry.name ?? "?")),
-				disposition: entry.state === "destroyed" ? ("skip" as const) : ("run" as const),
-				note: entry.state === "destroyed" ? "already destroyed" : clip(String(entry.destroy ?? "")),
-			}));
-	} catch {
-		return [{ kind: "destroy", label: "(ledger unreadable)", disposition: "skip", note: path }];
-	}
+async function plannedDestroys(commonDir: string, id: string, worktree: string): Promise<PlanItem[]> {
+	const prepared = await planDestroys(commonDir, id, { cwd: worktree, worktree });
+	if (!prepared.ok) return [{ kind: "destroy", label: prepared.failure.name, disposition: "skip", note: prepared.failure.message }];
+	if (!prepared.ledger) return [];
+	return prepared.planned.toReversed().map(({ entry, command, problem }) => ({
+		kind: "destroy",
+		label: clip(entry.name),
+		disposition: entry.state === "destroyed" || command === null ? ("skip" as const) : ("run" as const),
+		note: entry.state === "destroyed" ? "already destroyed" : clip(command ?? problem ?? ""),
+	}));
 }
