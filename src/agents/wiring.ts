@@ -1,4 +1,5 @@
 import { lstat, readFile } from "node:fs/promises";
+import { posix } from "node:path";
 import type { DiscernConfig } from "../config/schema.ts";
 import { mergeJsonPath, readJsonc, setJsonPath } from "../edit/jsonc.ts";
 import { setKey } from "../edit/toml.ts";
@@ -113,9 +114,14 @@ async function planInstructions(root: string, config: DiscernConfig): Promise<Wi
 		if (generatedTargets.has(source.replace(/^\.\//, ""))) {
 			return refused(path, "instructions", null, { error: "invalid_config", reason: `[instructions].sources lists ${source}, which discern generates`, fix: `Move its text to another file (e.g. docs/agent-instructions.md) and list that in [instructions].sources.` });
 		}
+		if (inGitDir(source)) {
+			return refused(path, "instructions", null, { error: "invalid_config", reason: `[instructions].sources lists ${source}, which is inside a git directory`, fix: `Remove ${source} from [instructions].sources in discern.toml: only files the repository tracks are compiled into ${INSTRUCTIONS_FILE}.` });
+		}
 		const read = await readTarget(root, source);
 		if (!read.ok) return refused(path, "instructions", null, { ...read.blocked, error: "invalid_config" });
 		if (read.text === null) return refused(path, "instructions", null, { error: "invalid_config", reason: `[instructions].sources lists ${source}, which does not exist`, fix: `Create ${source}, or remove it from [instructions].sources in discern.toml.` });
+		const untrusted = await untrackedSource(root, source);
+		if (untrusted) return refused(path, "instructions", null, { error: "invalid_config", reason: `[instructions].sources lists ${source}, ${untrusted.reason}`, fix: untrusted.fix });
 		sources.push({ path: source, text: read.text });
 	}
 	const trunk = await resolveTrunk(root, config.repository.trunk, undefined);
@@ -128,6 +134,32 @@ async function planInstructions(root: string, config: DiscernConfig): Promise<Wi
 		});
 	}
 	return decided(path, "instructions", null, current.text, after);
+}
+
+/** A path with a `.git` segment (any case: some file systems fold it) names git's own files, never a source. */
+function inGitDir(source: string): boolean {
+	return source.split(/[\\/]/).some((segment) => segment.toLowerCase() === ".git");
+}
+
+/**
+ * Why a source is not one `AGENTS.md` may carry, or null: it must be a
+ * regular file the repository tracks and does not ignore, so that what is
+ * compiled (and then committed) is only what was already shared — never a
+ * local secret (`.env`) or an untracked file.
+ */
+async function untrackedSource(root: string, source: string): Promise<{ reason: string; fix: string } | null> {
+	const normalized = posix.normalize(source.replace(/\\/g, "/"));
+	const listed = await git(["ls-files", "-z", "--stage", "--", `:(literal)${normalized}`], root);
+	const tracked =
+		listed.exitCode === 0 &&
+		listed.stdout.split("\0").some((record) => {
+			const tab = record.indexOf("\t");
+			return tab > 0 && record.slice(tab + 1) === normalized && /^100(644|755) /.test(record);
+		});
+	if (!tracked) return { reason: "which git does not track as a file", fix: `Commit ${source} (\`git add ${source}\`), or remove it from [instructions].sources in discern.toml: only tracked files are compiled into ${INSTRUCTIONS_FILE}.` };
+	const ignored = await git(["check-ignore", "-q", "--no-index", "--", normalized], root);
+	if (ignored.exitCode === 0) return { reason: "which git ignores", fix: `Remove ${source} from [instructions].sources in discern.toml: an ignored file is a checkout's own (a secret, a local note), never compiled into ${INSTRUCTIONS_FILE}.` };
+	return null;
 }
 
 async function planPointer(root: string, provider: Provider): Promise<WiringFile> {

@@ -139,9 +139,53 @@ describe("refresh", () => {
 		// Moved to a source, it is compiled after discern's briefing.
 		await rm(join(r.root, "AGENTS.md"));
 		await r.write("docs/agent-notes.md", "# Our notes\n");
+		await r.git("add", "docs/agent-notes.md");
 		await r.write("discern.toml", config('["codex"]', '[instructions]\nsources = ["docs/agent-notes.md"]\n'));
 		expect((await run(r, "refresh")).ok).toBe(true);
 		expect(await read(r, "AGENTS.md")).toEndWith("<!-- From docs/agent-notes.md -->\n\n# Our notes\n");
+	});
+
+	test("a source is only a tracked, unignored file outside the git directory; anything else is refused, named, before anything is written", async () => {
+		const r = await repo({ config: config('["codex"]'), files: { ".gitignore": ".env\n", "docs/notes.md": "# Notes\n" } });
+		await r.write(".env", "SECRET=hunter2\n");
+		await r.write("docs/draft.md", "# Draft\n");
+		await symlink("notes.md", join(r.root, "docs/link.md"));
+		await r.git("add", "docs/link.md");
+		const outside = await makeTempDir("discern-outside-");
+		cleanup.push(outside);
+		await writeFile(join(outside, "x.md"), "outside\n");
+		const cases: [string, string][] = [
+			[".git/config", "inside a git directory"],
+			["./.git/HEAD", "inside a git directory"],
+			["docs/.GIT/x", "inside a git directory"],
+			[".env", "which git does not track"],
+			["docs/draft.md", "which git does not track"],
+			[join(outside, "x.md"), "outside"],
+			["../x.md", "outside"],
+			["docs/link.md", "symlink"],
+		];
+		for (const [source, why] of cases) {
+			await r.write("discern.toml", config('["codex"]', `[instructions]\nsources = ["docs/notes.md", ${JSON.stringify(source)}]\n`));
+			const result = await run(r, "refresh");
+			expect(result.ok ? "" : result.error).toBe("invalid_config");
+			expect(result.message).toContain(source);
+			expect(result.message).toContain(why);
+			expect(await Bun.file(join(r.root, "AGENTS.md")).exists()).toBe(false);
+		}
+		// Tracked yet ignored (force-added): still a checkout's own, refused.
+		await r.git("add", "-f", ".env");
+		await r.write("discern.toml", config('["codex"]', '[instructions]\nsources = [".env"]\n'));
+		const ignored = await run(r, "refresh");
+		expect(ignored.ok ? "" : ignored.error).toBe("invalid_config");
+		expect(ignored.message).toContain("which git ignores");
+		// Added, a draft becomes a source.
+		await r.git("add", "docs/draft.md");
+		await r.write("discern.toml", config('["codex"]', '[instructions]\nsources = ["docs/notes.md", "./docs/draft.md"]\n'));
+		expect((await run(r, "refresh")).ok).toBe(true);
+		const agents = await read(r, "AGENTS.md");
+		expect(agents).toContain("# Notes");
+		expect(agents).toContain("# Draft");
+		expect(agents).not.toContain("hunter2");
 	});
 
 	test("a stale AGENTS.md makes done fail at stage instructions; refresh fixes it", async () => {
