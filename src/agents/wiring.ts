@@ -1,12 +1,12 @@
 import { lstat, readFile } from "node:fs/promises";
 import { posix } from "node:path";
 import type { DiscernConfig } from "../config/schema.ts";
-import { mergeJsonPath, readJsonc, setJsonPath } from "../edit/jsonc.ts";
+import { mergeJsonPath, readJsonc, removeJsonPath, setJsonPath } from "../edit/jsonc.ts";
 import { setKey } from "../edit/toml.ts";
 import { git } from "../git/run.ts";
 import { resolveTrunk } from "../git/trunk.ts";
 import { resolveInside, WriteDeniedError } from "../platform/files.ts";
-import { type ChosenCommand, commandLine, commandResolves } from "./command.ts";
+import { type ChosenCommand, commandLine, commandResolves, hookServer, isDiscernServer } from "./command.ts";
 import { compileInstructions, type InstructionSource, isGenerated } from "./instructions.ts";
 import { type Agent, FILE_ACTIONS, INSTRUCTIONS_FILE, isEnsureHook, POINTER_TEXT, type Provider, providersFor, type ServerCommand } from "./providers.ts";
 import { readEntry } from "./targets.ts";
@@ -199,6 +199,8 @@ async function planMcp(root: string, provider: Provider, options: WiringOptions)
 	return decided(file, "mcp", provider.agent, current.text, `${bom}${body}`);
 }
 
+const ENSURE = ["worktree", "ensure"] as const;
+
 async function planHook(root: string, provider: Provider, options: WiringOptions): Promise<WiringFile> {
 	const hook = provider.hook;
 	if (!hook) throw new Error(`${provider.agent} has no hook`);
@@ -208,25 +210,34 @@ async function planHook(root: string, provider: Provider, options: WiringOptions
 	const unreadable = jsoncProblem(text);
 	if (unreadable) return refused(hook.file, "hook", provider.agent, { error: "write_denied", reason: `${hook.file} is not valid JSON (${unreadable})`, fix: `Fix ${hook.file} by hand.` });
 	const groups = readEntry("jsonc", text, hook.path);
-	const wanted = hook.group(commandLine(options.server, ["worktree", "ensure"]));
+	const wanted = hook.group(commandLine(options.server, ENSURE));
 	const list = Array.isArray(groups) ? groups : null;
-	const index = list ? list.findIndex((group) => hook.commandsOf(group).some(isEnsureHook)) : -1;
-	if (list && index >= 0) {
-		const command = hook.commandsOf(list[index]).find(isEnsureHook) ?? "";
-		const program = command.trim().split(/\s+/)[0]?.replace(/^'(.*)'$/, "$1") ?? "";
-		if (options.mode === "check" || (await commandResolves(program, options.env))) return decided(hook.file, "hook", provider.agent, text, text);
-		return decided(hook.file, "hook", provider.agent, current.text, setJsonPath(text, [...hook.path, index], wanted));
+	// Every group claiming to run `worktree ensure` is discern's: current only when there is one and its line is exactly what refresh writes.
+	const ours = list ? list.flatMap((group, index) => (hook.commandsOf(group).some(isEnsureHook) ? [index] : [])) : [];
+	if (list && ours.length > 0) {
+		const claims = hook.commandsOf(list[ours[0] ?? 0]).filter(isEnsureHook);
+		const servers = claims.map((line) => hookServer(line, ENSURE));
+		const exact = ours.length === 1 && claims.length === 1 && servers[0] ? servers[0] : null;
+		if (exact && (options.mode === "check" || (await commandResolves(exact.command, options.env)))) return decided(hook.file, "hook", provider.agent, text, text);
+		let after = setJsonPath(text, [...hook.path, ours[0] ?? 0], wanted);
+		for (const index of ours.slice(1).reverse()) after = removeJsonPath(after, [...hook.path, index]);
+		return decided(hook.file, "hook", provider.agent, current.text, after);
 	}
 	const after = list ? setJsonPath(text, [...hook.path, -1], wanted) : setJsonPath(text, [...hook.path], [wanted]);
 	return decided(hook.file, "hook", provider.agent, current.text, after);
 }
 
-/** A discern entry that starts `… mcp` the way the agent needs (and, when writing, with a command that resolves). */
+/**
+ * A discern entry whose command is one refresh could have written
+ * (`isDiscernServer`: discern, an absolute discern binary, or bun and
+ * discern's source — then `mcp`, nothing else, no shell), with the rest the
+ * way the agent needs it (and, when writing, a command that resolves).
+ * Anything else under the `discern` key is stale: refresh replaces it.
+ */
 async function entryCurrent(existing: unknown, wanted: Record<string, unknown>, options: WiringOptions): Promise<boolean> {
 	if (typeof existing !== "object" || existing === null || Array.isArray(existing)) return false;
 	const entry = existing as Record<string, unknown>;
-	if (typeof entry.command !== "string" || entry.command.trim() === "") return false;
-	if (!Array.isArray(entry.args) || !entry.args.every((arg) => typeof arg === "string") || entry.args.at(-1) !== "mcp") return false;
+	if (typeof entry.command !== "string" || !Array.isArray(entry.args) || !isDiscernServer(entry.command, entry.args)) return false;
 	for (const [key, value] of Object.entries(wanted)) if (key !== "command" && key !== "args" && !Bun.deepEquals(entry[key], value)) return false;
 	return options.mode === "check" || commandResolves(entry.command, options.env);
 }
