@@ -1,4 +1,4 @@
-import { basename, isAbsolute } from "node:path";
+import { basename, dirname, isAbsolute } from "node:path";
 import { findExecutable } from "../platform/process.ts";
 import type { ServerCommand } from "./providers.ts";
 
@@ -50,4 +50,50 @@ export function commandLine(server: ServerCommand, words: readonly string[]): st
 
 function shellWord(word: string): string {
 	return /^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/** A compiled discern binary's name: `discern`, or a release name such as `discern-linux-x64` (build.ts). */
+const BINARY_NAME = /^discern(?:-[a-z0-9]+)*(?:\.exe)?$/;
+const BUN_NAME = /^bun(?:-debug)?(?:\.exe)?$/;
+
+/**
+ * Is this a server command `refresh` could have written (`chooseCommand`):
+ * `discern mcp`; an absolute path to a discern binary, then `mcp`; or an
+ * absolute bun, the absolute path of discern's `src/main.ts`, then `mcp`.
+ * Nothing else is discern's entry — not a shell, not extra arguments —
+ * whatever the last word is.
+ */
+export function isDiscernServer(command: string, args: readonly unknown[]): boolean {
+	if (!args.every((arg) => typeof arg === "string")) return false;
+	if (args.length === 1 && args[0] === "mcp") return command === "discern" || (isAbsolute(command) && BINARY_NAME.test(basename(command)));
+	if (args.length === 2 && args[1] === "mcp") {
+		const script = args[0] as string;
+		return isAbsolute(command) && BUN_NAME.test(basename(command)) && isAbsolute(script) && basename(script) === "main.ts" && basename(dirname(script)) === "src";
+	}
+	return false;
+}
+
+/** The server a hook command line starts, when it is exactly what refresh writes for `words` (`worktree ensure`); null otherwise. */
+export function hookServer(line: string, words: readonly string[]): ServerCommand | null {
+	const tokens = splitShellWords(line);
+	if (!tokens || tokens.length < words.length + 1) return null;
+	const tail = tokens.slice(-words.length);
+	if (tail.some((word, index) => word !== words[index])) return null;
+	const [command = "", ...rest] = tokens.slice(0, -words.length);
+	const server = { command, args: [...rest, "mcp"] };
+	return isDiscernServer(server.command, server.args) && commandLine(server, words) === line ? server : null;
+}
+
+/** Words as `shellWord` writes them (bare safe words, or single-quoted with `'\\''`), one space apart; null for anything else. */
+function splitShellWords(line: string): string[] | null {
+	const word = /^(?:([A-Za-z0-9_./:=@%+-]+)|'((?:[^']|'\\'')*)')(?: |$)/;
+	const words: string[] = [];
+	let rest = line;
+	while (rest !== "") {
+		const match = word.exec(rest);
+		if (!match) return null;
+		words.push(match[1] ?? (match[2] ?? "").replaceAll("'\\''", "'"));
+		rest = rest.slice(match[0].length);
+	}
+	return words;
 }

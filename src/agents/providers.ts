@@ -135,7 +135,12 @@ export function declaredPaths(): string[] {
 	return [INSTRUCTIONS_FILE, ...new Set(PROVIDERS.flatMap((provider) => [provider.pointer, provider.mcp.file, provider.hook?.file].filter((path): path is string => path !== undefined)))];
 }
 
-/** Is a hook command line discern's `worktree ensure` (whatever the binary is called or where it lives)? */
+/**
+ * Does a hook command line claim to be discern's `worktree ensure` (it says
+ * `worktree ensure` anywhere)? Only recognises discern's group among a
+ * person's own; whether it is current — exactly the line refresh writes —
+ * is `hookServer` (command.ts). A claimant that is not exact is replaced.
+ */
 export function isEnsureHook(commandLine: string): boolean {
-	return /\sworktree ensure\s*$/.test(commandLine);
+	return /(^|\s)worktree\s+ensure(\s|;|&|\||$)/.test(commandLine);
 }

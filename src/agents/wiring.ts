@@ -1,11 +1,12 @@
 import { lstat, readFile } from "node:fs/promises";
+import { posix } from "node:path";
 import type { DiscernConfig } from "../config/schema.ts";
-import { mergeJsonPath, readJsonc, setJsonPath } from "../edit/jsonc.ts";
+import { mergeJsonPath, readJsonc, removeJsonPath, setJsonPath } from "../edit/jsonc.ts";
 import { setKey } from "../edit/toml.ts";
 import { git } from "../git/run.ts";
 import { resolveTrunk } from "../git/trunk.ts";
 import { resolveInside, WriteDeniedError } from "../platform/files.ts";
-import { type ChosenCommand, commandLine, commandResolves } from "./command.ts";
+import { type ChosenCommand, commandLine, commandResolves, hookServer, isDiscernServer } from "./command.ts";
 import { compileInstructions, type InstructionSource, isGenerated } from "./instructions.ts";
 import { type Agent, FILE_ACTIONS, type HookWiring, INSTRUCTIONS_FILE, isEnsureHook, type McpWiring, POINTER_TEXT, type Provider, providersFor, type ServerCommand } from "./providers.ts";
 import { readEntry } from "./targets.ts";
@@ -114,9 +115,14 @@ async function planInstructions(root: string, config: DiscernConfig): Promise<Wi
 		if (generatedTargets.has(source.replace(/^\.\//, ""))) {
 			return refused(path, "instructions", null, { error: "invalid_config", reason: `[instructions].sources lists ${source}, which discern generates`, fix: `Move its text to another file (e.g. docs/agent-instructions.md) and list that in [instructions].sources.` });
 		}
+		if (inGitDir(source)) {
+			return refused(path, "instructions", null, { error: "invalid_config", reason: `[instructions].sources lists ${source}, which is inside a git directory`, fix: `Remove ${source} from [instructions].sources in discern.toml: only files the repository tracks are compiled into ${INSTRUCTIONS_FILE}.` });
+		}
 		const read = await readTarget(root, source);
 		if (!read.ok) return refused(path, "instructions", null, { ...read.blocked, error: "invalid_config" });
 		if (read.text === null) return refused(path, "instructions", null, { error: "invalid_config", reason: `[instructions].sources lists ${source}, which does not exist`, fix: `Create ${source}, or remove it from [instructions].sources in discern.toml.` });
+		const untrusted = await untrackedSource(root, source);
+		if (untrusted) return refused(path, "instructions", null, { error: "invalid_config", reason: `[instructions].sources lists ${source}, ${untrusted.reason}`, fix: untrusted.fix });
 		sources.push({ path: source, text: read.text });
 	}
 	const trunk = await resolveTrunk(root, config.repository.trunk, undefined);
@@ -129,6 +135,32 @@ async function planInstructions(root: string, config: DiscernConfig): Promise<Wi
 		});
 	}
 	return decided(path, "instructions", null, current.text, after);
+}
+
+/** A path with a `.git` segment (any case: some file systems fold it) names git's own files, never a source. */
+function inGitDir(source: string): boolean {
+	return source.split(/[\\/]/).some((segment) => segment.toLowerCase() === ".git");
+}
+
+/**
+ * Why a source is not one `AGENTS.md` may carry, or null: it must be a
+ * regular file the repository tracks and does not ignore, so that what is
+ * compiled (and then committed) is only what was already shared — never a
+ * local secret (`.env`) or an untracked file.
+ */
+async function untrackedSource(root: string, source: string): Promise<{ reason: string; fix: string } | null> {
+	const normalized = posix.normalize(source.replace(/\\/g, "/"));
+	const listed = await git(["ls-files", "-z", "--stage", "--", `:(literal)${normalized}`], root);
+	const tracked =
+		listed.exitCode === 0 &&
+		listed.stdout.split("\0").some((record) => {
+			const tab = record.indexOf("\t");
+			return tab > 0 && record.slice(tab + 1) === normalized && /^100(644|755) /.test(record);
+		});
+	if (!tracked) return { reason: "which git does not track as a file", fix: `Commit ${source} (\`git add ${source}\`), or remove it from [instructions].sources in discern.toml: only tracked files are compiled into ${INSTRUCTIONS_FILE}.` };
+	const ignored = await git(["check-ignore", "-q", "--no-index", "--", normalized], root);
+	if (ignored.exitCode === 0) return { reason: "which git ignores", fix: `Remove ${source} from [instructions].sources in discern.toml: an ignored file is a checkout's own (a secret, a local note), never compiled into ${INSTRUCTIONS_FILE}.` };
+	return null;
 }
 
 async function planPointer(root: string, provider: Provider): Promise<WiringFile> {
@@ -185,6 +217,8 @@ export function addHookGroup(hook: HookWiring, text: string, group: Record<strin
 	return Array.isArray(readEntry("jsonc", text, hook.path)) ? setJsonPath(text, [...hook.path, -1], group) : setJsonPath(text, [...hook.path], [group]);
 }
 
+const ENSURE = ["worktree", "ensure"] as const;
+
 async function planHook(root: string, provider: Provider, options: WiringOptions): Promise<WiringFile> {
 	const hook = provider.hook;
 	if (!hook) throw new Error(`${provider.agent} has no hook`);
@@ -194,24 +228,33 @@ async function planHook(root: string, provider: Provider, options: WiringOptions
 	const unreadable = jsoncProblem(text);
 	if (unreadable) return refused(hook.file, "hook", provider.agent, { error: "write_denied", reason: `${hook.file} is not valid JSON (${unreadable})`, fix: `Fix ${hook.file} by hand.` });
 	const groups = readEntry("jsonc", text, hook.path);
-	const wanted = hook.group(commandLine(options.server, ["worktree", "ensure"]));
+	const wanted = hook.group(commandLine(options.server, ENSURE));
 	const list = Array.isArray(groups) ? groups : null;
-	const index = list ? list.findIndex((group) => hook.commandsOf(group).some(isEnsureHook)) : -1;
-	if (list && index >= 0) {
-		const command = hook.commandsOf(list[index]).find(isEnsureHook) ?? "";
-		const program = command.trim().split(/\s+/)[0]?.replace(/^'(.*)'$/, "$1") ?? "";
-		if (options.mode === "check" || (await commandResolves(program, options.env))) return decided(hook.file, "hook", provider.agent, text, text);
-		return decided(hook.file, "hook", provider.agent, current.text, setJsonPath(text, [...hook.path, index], wanted));
+	// Every group claiming to run `worktree ensure` is discern's: current only when there is one and its line is exactly what refresh writes.
+	const ours = list ? list.flatMap((group, index) => (hook.commandsOf(group).some(isEnsureHook) ? [index] : [])) : [];
+	if (list && ours.length > 0) {
+		const claims = hook.commandsOf(list[ours[0] ?? 0]).filter(isEnsureHook);
+		const servers = claims.map((line) => hookServer(line, ENSURE));
+		const exact = ours.length === 1 && claims.length === 1 && servers[0] ? servers[0] : null;
+		if (exact && (options.mode === "check" || (await commandResolves(exact.command, options.env)))) return decided(hook.file, "hook", provider.agent, text, text);
+		let after = setJsonPath(text, [...hook.path, ours[0] ?? 0], wanted);
+		for (const index of ours.slice(1).reverse()) after = removeJsonPath(after, [...hook.path, index]);
+		return decided(hook.file, "hook", provider.agent, current.text, after);
 	}
 	return decided(hook.file, "hook", provider.agent, current.text, addHookGroup(hook, text, wanted));
 }
 
-/** A discern entry that starts `… mcp` the way the agent needs (and, when writing, with a command that resolves). */
+/**
+ * A discern entry whose command is one refresh could have written
+ * (`isDiscernServer`: discern, an absolute discern binary, or bun and
+ * discern's source — then `mcp`, nothing else, no shell), with the rest the
+ * way the agent needs it (and, when writing, a command that resolves).
+ * Anything else under the `discern` key is stale: refresh replaces it.
+ */
 async function entryCurrent(existing: unknown, wanted: Record<string, unknown>, options: WiringOptions): Promise<boolean> {
 	if (typeof existing !== "object" || existing === null || Array.isArray(existing)) return false;
 	const entry = existing as Record<string, unknown>;
-	if (typeof entry.command !== "string" || entry.command.trim() === "") return false;
-	if (!Array.isArray(entry.args) || !entry.args.every((arg) => typeof arg === "string") || entry.args.at(-1) !== "mcp") return false;
+	if (typeof entry.command !== "string" || !Array.isArray(entry.args) || !isDiscernServer(entry.command, entry.args)) return false;
 	for (const [key, value] of Object.entries(wanted)) if (key !== "command" && key !== "args" && !Bun.deepEquals(entry[key], value)) return false;
 	return options.mode === "check" || commandResolves(entry.command, options.env);
 }

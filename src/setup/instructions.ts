@@ -81,14 +81,17 @@ async function freePath(root: string, wanted: string, taken: ReadonlySet<string>
 	}
 }
 
-/** Carry the plan out: `git mv` / `git rm` for tracked files (history follows), a rename or unlink otherwise. */
+/** Carry the plan out: `git mv` / `git rm` for tracked files (history follows), a rename (staged, unless ignored) or unlink otherwise. */
 export async function applyFolds(root: string, folds: readonly Fold[]): Promise<void> {
 	for (const fold of folds) {
 		const tracked = (await git(["ls-files", "--error-unmatch", "--", fold.from], root)).exitCode === 0;
 		if (fold.action === "move") {
 			await mkdir(dirname(join(root, fold.to)), { recursive: true });
 			if (tracked && (await git(["mv", "--", fold.from, fold.to], root)).exitCode === 0) continue;
+			const ignored = (await git(["check-ignore", "-q", "--", fold.from], root)).exitCode === 0;
 			await rename(join(root, fold.from), join(root, fold.to));
+			// A source must be tracked (refresh compiles nothing else): stage it, unless git ignored it (a checkout's own file stays unshared).
+			if (!ignored) await git(["add", "--", fold.to], root);
 		} else {
 			if (tracked && (await git(["rm", "-q", "--", fold.from], root)).exitCode === 0) continue;
 			await unlink(join(root, fold.from));

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmod, mkdir, writeFile } from "node:fs/promises";
+import { chmod, mkdir, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { doctor } from "../../src/verbs/doctor/doctor.ts";
 import { ensureBinary } from "../helpers/cli.ts";
-import { makeRepo, type TestRepo } from "../helpers/repo.ts";
+import { makeRepo, makeTempDir, type TestRepo } from "../helpers/repo.ts";
 
 const made: TestRepo[] = [];
 afterEach(async () => {
@@ -99,25 +100,49 @@ describe("doctor", () => {
 			expect(check?.detail).toContain(`answered \`initialize\` as discern ${version}`);
 		});
 
-		test("a command that is not on PATH fails: the editor would fail with spawn ENOENT", async () => {
-			const r = await repo({ config: agentConfig, files: { ".mcp.json": mcp("discern-not-installed-qq", ["mcp"]) } });
+		test("a command that is not there fails: the editor would fail with spawn ENOENT", async () => {
+			const r = await repo({ config: agentConfig, files: { ".mcp.json": mcp("/nonexistent-qq/bin/discern", ["mcp"]) } });
 			const result = await doctor(r.ctx(), {});
 			expect(result.ok ? "" : result.error).toBe("checks_failed");
 			const check = byId(result.data?.checks ?? [])["mcp:claude_code"] as { state: string; detail: string; fix?: string } | undefined;
 			expect(check?.state).toBe("fail");
-			expect(check?.detail).toContain("an editor using this config would fail with `spawn discern-not-installed-qq ENOENT`");
+			expect(check?.detail).toContain("an editor using this config would fail with `spawn /nonexistent-qq/bin/discern");
 			expect(check?.fix).toContain("discern refresh");
 		});
 
-		test("a program that is not an MCP server fails (cat echoes, true exits)", async () => {
-			for (const [command, words] of [
-				["cat", "echoed the `initialize` request back"],
-				["true", "without answering `initialize`"],
-			] as const) {
-				const r = await repo({ config: agentConfig, files: { ".mcp.json": mcp(command, []) } });
-				const check = byId((await doctor(r.ctx(), {})).data?.checks ?? [])["mcp:claude_code"] as { state: string; detail: string } | undefined;
+		test("a program named discern that is not an MCP server fails (one echoes, one exits)", async () => {
+			const bin = await makeTempDir("discern-fake-");
+			try {
+				for (const [body, words] of [
+					["exec cat", "echoed the `initialize` request back"],
+					["exit 0", "without answering `initialize`"],
+				] as const) {
+					await writeFile(join(bin, "discern"), `#!/bin/sh\n${body}\n`);
+					await chmod(join(bin, "discern"), 0o755);
+					const r = await repo({ config: agentConfig, files: { ".mcp.json": mcp(join(bin, "discern"), ["mcp"]) } });
+					const check = byId((await doctor(r.ctx(), {})).data?.checks ?? [])["mcp:claude_code"] as { state: string; detail: string } | undefined;
+					expect(check?.state).toBe("fail");
+					expect(check?.detail).toContain(words);
+				}
+			} finally {
+				await rm(bin, { recursive: true, force: true });
+			}
+		});
+
+		test("a command refresh would not write (a shell, other programs) is reported and never started", async () => {
+			const r = await repo({ config: agentConfig, files: { ".mcp.json": JSON.stringify({ mcpServers: { discern: { command: "sh", args: ["-c", "touch PWNED; exec discern mcp", "mcp"] } } }) } });
+			const checks = byId((await doctor(r.ctx(), {})).data?.checks ?? []) as Record<string, { state: string; detail: string; fix?: string }>;
+			expect(checks["mcp:claude_code"]?.state).toBe("fail");
+			expect(checks["mcp:claude_code"]?.detail).toContain("not a command refresh writes");
+			expect(checks["mcp:claude_code"]?.fix).toBe("discern refresh");
+			expect(checks.agent_wiring?.state).toBe("warn");
+			expect(checks.agent_wiring?.detail).toContain(".mcp.json");
+			expect(await Bun.file(join(r.root, "PWNED")).exists()).toBe(false);
+			for (const command of ["cat", "true"]) {
+				const other = await repo({ config: agentConfig, files: { ".mcp.json": mcp(command, []) } });
+				const check = byId((await doctor(other.ctx(), {})).data?.checks ?? [])["mcp:claude_code"] as { state: string; detail: string } | undefined;
 				expect(check?.state).toBe("fail");
-				expect(check?.detail).toContain(words);
+				expect(check?.detail).toContain("not started");
 			}
 		});
 

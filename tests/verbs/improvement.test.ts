@@ -94,7 +94,7 @@ describe("improvement", () => {
 		expect(before.data?.next?.rule).toBe("gate_green");
 		// Agents are configured, so the gate also checks the generated agent files: refresh writes them first.
 		const { refresh } = await import("../../src/verbs/refresh/refresh.ts");
-		expect((await refresh(r.ctx(), {}, { execPath: "/bin/sh", script: null })).ok).toBe(true);
+		expect((await refresh(r.ctx(), {}, { execPath: "/opt/discern/bin/discern", script: null })).ok).toBe(true);
 		await r.commitAll("agent wiring");
 		const done = await import("../../src/verbs/done/done.ts");
 		expect((await done.done(r.ctx(), {})).ok).toBe(true);

@@ -112,6 +112,16 @@ describe("setup learns agents", () => {
 		expect(parsed.ok && parsed.config.instructions.sources).toEqual(["docs/agents/instructions.md"]);
 	});
 
+	test("an untracked hand-written AGENTS.md is folded and staged, so refresh may compile it (a source must be tracked)", async () => {
+		const r = await repo({ "README.md": "# x\n" });
+		await r.write("AGENTS.md", HAND_AGENTS);
+		const result = await setup(r.ctx(), { confirmed: true, agents: "claude_code" }, RUNNING);
+		expect(result.ok).toBe(true);
+		expect(result.message).not.toContain("not wired");
+		expect(await r.git("ls-files", "--", "docs/agents/instructions.md")).toContain("docs/agents/instructions.md");
+		expect(await read(r, "AGENTS.md")).toContain("Run `make check` before pushing.");
+	});
+
 	test("instruction files discern generated already, and agents not chosen, are left alone", async () => {
 		const r = await repo({ "CLAUDE.md": "@AGENTS.md\n", "GEMINI.md": "# Gemini only\n" });
 		const result = await setup(r.ctx(), { confirmed: true, agents: "claude_code" }, RUNNING);

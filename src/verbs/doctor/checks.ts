@@ -4,6 +4,7 @@ import type { VerbContext } from "../../contract/context.ts";
 import { resolveJobs } from "../../config/jobs.ts";
 import type { ConfigLoad } from "../../config/load.ts";
 import { MCP_TARGETS, readEntry } from "../../agents/targets.ts";
+import { isDiscernServer } from "../../agents/command.ts";
 import { probeServer, type ProbeResult } from "../../agents/probe.ts";
 import { providersFor } from "../../agents/providers.ts";
 import { staleWiring } from "../../agents/wiring.ts";
@@ -196,6 +197,11 @@ export async function checkServers(ctx: VerbContext, root: string, config: Confi
 			}
 			const server = serverOf(entry);
 			if (!server) return { id, title, state: "fail", detail: `${file}: the discern entry has no \`command\` string and \`args\` list of strings.`, fix: refresh };
+			if (!isDiscernServer(server.command, server.args)) {
+				// Never started: a command refresh would not write (a shell, extra arguments) is not discern's to run.
+				const named = clip([server.command, ...server.args].map((word) => (/\s/.test(word) ? JSON.stringify(word) : word)).join(" "), 300);
+				return { id, title, state: "fail", detail: clip(`${file} names \`${named}\`, which is not a command refresh writes (\`discern mcp\`, an absolute path to discern then \`mcp\`, or bun and discern's src/main.ts then \`mcp\`): not started.`), fix: refresh };
+			}
 			const key = JSON.stringify([server.command, server.args, server.env]);
 			let probe = probes.get(key);
 			if (!probe) {

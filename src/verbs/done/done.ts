@@ -182,7 +182,7 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 				]
 			: []),
 		...(judgement.gate_changes.length > 0
-			? [`This branch changes what the gate runs, compared with the trunk \`${trunk.name ?? "?"}\`: ${judgement.gate_changes.join("; ")}. Whoever consents to landing should see this.`]
+			? [`This branch changes what the gate runs or what discern trusts, compared with the trunk \`${trunk.name ?? "?"}\`: ${judgement.gate_changes.join("; ")}. Whoever consents to landing should see this.`]
 			: []),
 		...(authority.namedByBranch ? [`Only this branch's own discern.toml names the trunk \`${trunk.name ?? "?"}\`; set DISCERN_TRUNK or commit discern.toml on the trunk.`] : []),
 	];
