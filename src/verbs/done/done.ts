@@ -1,3 +1,4 @@
+import { judgementOf } from "../../gate/judgement.ts";
 import * as v from "valibot";
 import { asVerb, fail, ok, type Result, type Step } from "../../contract/envelope.ts";
 import type { VerbContext } from "../../contract/context.ts";
@@ -14,7 +15,6 @@ import type { WorkingState } from "../../git/status.ts";
 import { type BranchClues, readBranchClues, type Trunk } from "../../git/trunk.ts";
 import { configNotCommitted } from "../../gate/committed-config.ts";
 import { type TrunkAuthority, trunkAuthority } from "../../gate/trunk-authority.ts";
-import { gateChanges } from "../../gate/gate-changes.ts";
 import { readTrunkRefs } from "../../gate/trunk-watch.ts";
 import { writeDenied } from "../../gate/write-denied.ts";
 import { openProject } from "../../project/open.ts";
@@ -163,14 +163,7 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 	if (ownTrunk && trunk.name && ownTrunk !== trunk.name && !ctx.env.DISCERN_TRUNK) {
 		loosened.push(`[repository].trunk names \`${ownTrunk}\`, but the trunk is \`${trunk.name}\``);
 	}
-	const judgement: Judgement = {
-		trunk: { name: trunk.name, sha: trunk.sha ?? null },
-		scopes_changed: scopes.touched,
-		all_scopes_because: scopes.allBecause,
-		// Compared with itself, never-loosen proves nothing: the branch is its own trunk here.
-		never_loosen: authority.config && trunk.name !== branch ? "checked" : "skipped",
-		gate_changes: authority.config && trunk.name !== branch ? gateChanges(authority.config, config) : [],
-	};
+	const judgement = judgementOf(trunk, branch, scopes, authority, config);
 	const scopeFacts = { scopes_changed: scopes.touched, ...(scopes.allBecause ? { all_scopes_because: scopes.allBecause } : {}) };
 	const warnings = [
 		...(scopes.allBecause ? [`Every scope gate runs: ${scopes.allBecause}.`] : []),

@@ -1,6 +1,6 @@
+import { judgementOf } from "../../gate/judgement.ts";
 import * as v from "valibot";
 import type { DiscernConfig } from "../../config/schema.ts";
-import { gateChanges } from "../../gate/gate-changes.ts";
 import { judgeProof } from "../../gate/proof-state.ts";
 import { configDigest, type Judgement, type ProofRecord, readLastDone, readProof, sameJudgement, writeProof } from "../../gate/state.ts";
 import type { TrunkAuthority } from "../../gate/trunk-authority.ts";
@@ -78,13 +78,8 @@ export async function carryProof(
 		return { line: null, why: `The proven run's readings do not meet the new limits (${[...unmet, ...unread].join(", ")}), so its Proof does not carry over.` };
 	}
 	const [tree, scopes] = await Promise.all([gitLine(["rev-parse", "--verify", "--quiet", `${head}^{tree}`], repository.root), scopesTouched(repository.root, trunk, branch, config)]);
-	const judgement: Judgement = {
-		trunk: { name: trunk.name, sha: trunk.sha ?? null },
-		scopes_changed: scopes.touched,
-		all_scopes_because: scopes.allBecause,
-		never_loosen: authority.config && trunk.name !== branch ? "checked" : "skipped",
-		gate_changes: authority.config && trunk.name !== branch ? gateChanges(authority.config, config) : [],
-	};
+	// Rebuilt exactly as `done` builds it: the Proof carries over only while it judges the same.
+	const judgement = judgementOf(trunk, branch, scopes, authority, config);
 	const loosened = authority.config ? loosenings(authority.config.standards, config.standards) : [];
 	if (!tree || loosened.length > 0 || !sameJudgement(judgement, before.judgement)) {
 		return { line: null, why: "The new commit is judged differently from the proven one (the scopes it touches or its trunk), so its Proof does not carry over." };

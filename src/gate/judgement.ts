@@ -1,0 +1,28 @@
+import type { DiscernConfig } from "../config/schema.ts";
+import type { Trunk } from "../git/trunk.ts";
+import { gateChanges } from "./gate-changes.ts";
+import type { Judgement } from "./state.ts";
+import type { TrunkAuthority } from "./trunk-authority.ts";
+
+/**
+ * What a Proof is judged against besides the tree (see `Judgement` in
+ * state.ts), built in one place: `done` records it, and a pin that carries
+ * a Proof to its commit must rebuild it exactly as `done` would.
+ */
+export function judgementOf(
+	trunk: Trunk,
+	branch: string,
+	scopes: { touched: string[]; allBecause: string | null },
+	authority: Pick<TrunkAuthority, "config">,
+	config: DiscernConfig,
+): Judgement {
+	// Compared with itself, never-loosen proves nothing: the branch is its own trunk here.
+	const trunkConfig = trunk.name !== branch ? authority.config : null;
+	return {
+		trunk: { name: trunk.name, sha: trunk.sha ?? null },
+		scopes_changed: scopes.touched,
+		all_scopes_because: scopes.allBecause,
+		never_loosen: trunkConfig ? "checked" : "skipped",
+		gate_changes: trunkConfig ? gateChanges(trunkConfig, config) : [],
+	};
+}
