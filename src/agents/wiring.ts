@@ -2,13 +2,13 @@ import { lstat, readFile } from "node:fs/promises";
 import { posix } from "node:path";
 import type { DiscernConfig } from "../config/schema.ts";
 import { mergeJsonPath, readJsonc, removeJsonPath, setJsonPath } from "../edit/jsonc.ts";
-import { setKey } from "../edit/toml.ts";
+import { removeKey, setKey } from "../edit/toml.ts";
 import { git } from "../git/run.ts";
 import { resolveTrunk } from "../git/trunk.ts";
 import { resolveInside, WriteDeniedError } from "../platform/files.ts";
-import { type ChosenCommand, commandLine, commandResolves, hookServer, isDiscernServer } from "./command.ts";
+import { type ChosenCommand, commandLine, commandResolves, hookServer } from "./command.ts";
 import { compileInstructions, type InstructionSource, isGenerated } from "./instructions.ts";
-import { type Agent, FILE_ACTIONS, type HookWiring, INSTRUCTIONS_FILE, isEnsureHook, type McpWiring, POINTER_TEXT, type Provider, providersFor, type ServerCommand } from "./providers.ts";
+import { type Agent, FILE_ACTIONS, type HookWiring, ENSURE_WORDS, INSTRUCTIONS_FILE, isDiscernEntry, isEnsureHook, type McpWiring, POINTER_TEXT, type Provider, providersFor, type ServerCommand } from "./providers.ts";
 import { readEntry } from "./targets.ts";
 
 export type FileAction = (typeof FILE_ACTIONS)[number];
@@ -205,7 +205,7 @@ async function planMcp(root: string, provider: Provider, options: WiringOptions)
 	if (unreadable) return refused(file, "mcp", provider.agent, { error: "write_denied", reason: `${file} is not valid JSON (${unreadable})`, fix: `Fix ${file} by hand.` });
 	const existing = readEntry(format, text, path);
 	const wanted = provider.mcp.entry(options.server);
-	if (current.text !== null && (await entryCurrent(existing, wanted, options))) return decided(file, "mcp", provider.agent, text, text);
+	if (current.text !== null && (await entryCurrent(provider.mcp, existing, options))) return decided(file, "mcp", provider.agent, text, text);
 	const written = writeMcpEntry(provider.mcp, text, existing, wanted);
 	if (!written.ok) return refused(file, "mcp", provider.agent, { error: "write_denied", reason: `${file}: ${written.reason}`, fix: `Add the [${path.join(".")}] table by hand (the manual page mcp/${provider.page} shows it).` });
 	return decided(file, "mcp", provider.agent, current.text, written.text);
@@ -218,11 +218,20 @@ async function planMcp(root: string, provider: Provider, options: WiringOptions)
  * turned into what is there now.
  */
 export function writeMcpEntry(mcp: McpWiring, text: string, existing: unknown, wanted: Record<string, unknown>): { ok: true; text: string } | { ok: false; reason: string } {
-	if (mcp.format === "jsonc") return { ok: true, text: mergeJsonPath(text, [...mcp.path], wanted) };
+	// discern's entry is exactly what refresh writes: one with keys of its own (`env`, `cwd`) or not a table is replaced whole.
+	const foreign = existing !== undefined && (typeof existing !== "object" || existing === null || Array.isArray(existing) || Object.keys(existing).some((key) => !(key in wanted)));
+	if (mcp.format === "jsonc") return { ok: true, text: foreign ? setJsonPath(text, [...mcp.path], wanted) : mergeJsonPath(text, [...mcp.path], wanted) };
 	const bom = text.startsWith("\uFEFF") ? "\uFEFF" : "";
 	let body = text.slice(bom.length);
+	let kept = existing as Record<string, unknown> | undefined;
+	if (foreign) {
+		const removed = removeKey(body, mcp.path, 1);
+		if (!removed.ok) return removed;
+		body = removed.text;
+		kept = undefined;
+	}
 	for (const [key, value] of Object.entries(wanted)) {
-		if (Bun.deepEquals((existing as Record<string, unknown> | undefined)?.[key], value)) continue;
+		if (Bun.deepEquals(kept?.[key], value)) continue;
 		const edit = setKey(body, [...mcp.path, key], JSON.stringify(value));
 		if (!edit.ok) return edit;
 		body = edit.text;
@@ -235,7 +244,7 @@ export function addHookGroup(hook: HookWiring, text: string, group: Record<strin
 	return Array.isArray(readEntry("jsonc", text, hook.path)) ? setJsonPath(text, [...hook.path, -1], group) : setJsonPath(text, [...hook.path], [group]);
 }
 
-const ENSURE = ["worktree", "ensure"] as const;
+const ENSURE = ENSURE_WORDS;
 
 async function planHook(root: string, provider: Provider, options: WiringOptions): Promise<WiringFile> {
 	const hook = provider.hook;
@@ -248,18 +257,34 @@ async function planHook(root: string, provider: Provider, options: WiringOptions
 	const groups = readEntry("jsonc", text, hook.path);
 	const wanted = hook.group(commandLine(options.server, ENSURE));
 	const list = Array.isArray(groups) ? groups : null;
-	// Every group claiming to run `worktree ensure` is discern's: current only when there is one and its line is exactly what refresh writes.
+	// A group holding the exact line refresh writes is discern's; it is current only when it is the one such group and exactly what refresh writes (matcher, nothing added).
 	const ours = list ? list.flatMap((group, index) => (hook.commandsOf(group).some(isEnsureHook) ? [index] : [])) : [];
 	if (list && ours.length > 0) {
-		const claims = hook.commandsOf(list[ours[0] ?? 0]).filter(isEnsureHook);
-		const servers = claims.map((line) => hookServer(line, ENSURE));
-		const exact = ours.length === 1 && claims.length === 1 && servers[0] ? servers[0] : null;
+		const first = ours[0] ?? 0;
+		const claims = hook.commandsOf(list[first]).filter(isEnsureHook);
+		const server = ours.length === 1 && claims.length === 1 && claims[0] ? hookServer(claims[0], ENSURE) : null;
+		const exact = server && Bun.deepEquals(list[first], hook.group(claims[0] ?? ""), true) ? server : null;
 		if (exact && (options.mode === "check" || (await commandResolves(exact.command, options.env)))) return decided(hook.file, "hook", provider.agent, text, text);
-		let after = setJsonPath(text, [...hook.path, ours[0] ?? 0], wanted);
-		for (const index of ours.slice(1).reverse()) after = removeJsonPath(after, [...hook.path, index]);
-		return decided(hook.file, "hook", provider.agent, current.text, after);
+		// Later groups: discern's alone go; a person's commands beside discern's stay, only discern's line leaves.
+		let after = text;
+		for (const index of ours.slice(1).reverse()) after = withoutOurHooks(hook, after, list[index], [...hook.path, index]);
+		if (hook.commandsOf(list[first]).every(isEnsureHook)) return decided(hook.file, "hook", provider.agent, current.text, setJsonPath(after, [...hook.path, first], wanted));
+		after = withoutOurHooks(hook, after, list[first], [...hook.path, first]);
+		return decided(hook.file, "hook", provider.agent, current.text, addHookGroup(hook, after, wanted));
 	}
 	return decided(hook.file, "hook", provider.agent, current.text, addHookGroup(hook, text, wanted));
+}
+
+/** The group at `at` without discern's hook lines: removed whole when nothing else is in it. */
+function withoutOurHooks(hook: HookWiring, text: string, group: unknown, at: (string | number)[]): string {
+	if (hook.commandsOf(group).every(isEnsureHook)) return removeJsonPath(text, at);
+	const hooks = (group as { hooks: unknown[] }).hooks;
+	let after = text;
+	for (let inner = hooks.length - 1; inner >= 0; inner--) {
+		const entry = hooks[inner] as { command?: unknown };
+		if (typeof entry?.command === "string" && isEnsureHook(entry.command)) after = removeJsonPath(after, [...at, "hooks", inner]);
+	}
+	return after;
 }
 
 /**
@@ -269,12 +294,9 @@ async function planHook(root: string, provider: Provider, options: WiringOptions
  * way the agent needs it (and, when writing, a command that resolves).
  * Anything else under the `discern` key is stale: refresh replaces it.
  */
-async function entryCurrent(existing: unknown, wanted: Record<string, unknown>, options: WiringOptions): Promise<boolean> {
-	if (typeof existing !== "object" || existing === null || Array.isArray(existing)) return false;
-	const entry = existing as Record<string, unknown>;
-	if (typeof entry.command !== "string" || !Array.isArray(entry.args) || !isDiscernServer(entry.command, entry.args)) return false;
-	for (const [key, value] of Object.entries(wanted)) if (key !== "command" && key !== "args" && !Bun.deepEquals(entry[key], value)) return false;
-	return options.mode === "check" || commandResolves(entry.command, options.env);
+async function entryCurrent(mcp: McpWiring, existing: unknown, options: WiringOptions): Promise<boolean> {
+	if (!isDiscernEntry(mcp, existing)) return false;
+	return options.mode === "check" || commandResolves(existing.command, options.env);
 }
 
 function jsoncProblem(text: string): string | null {

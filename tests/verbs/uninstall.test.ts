@@ -210,6 +210,16 @@ describe("uninstall", () => {
 		expect(await readFile(join(r.root, ".claude/settings.json"), "utf8")).toBe(settings);
 	});
 
+	test("a person's hook that mentions `worktree ensure` is not discern's: refresh and uninstall leave it, and its file", async () => {
+		const settings = JSON.stringify({ hooks: { SessionStart: [{ matcher: "startup", hooks: [{ type: "command", command: "just worktree ensure && echo ready" }] }] } }, null, 2);
+		const r = await repo({ config: '[project]\nagents = ["claude_code"]\n[jobs]\ntest = "true"\n', files: { ".claude/settings.json": settings } });
+		expect((await run(r, "refresh")).ok).toBe(true);
+		expect(await readFile(join(r.root, ".claude/settings.json"), "utf8")).toContain("just worktree ensure && echo ready");
+		const removed = await run(r, "uninstall", { yes: true });
+		expect(removed.ok).toBe(true);
+		expect(await readFile(join(r.root, ".claude/settings.json"), "utf8")).toBe(settings);
+	});
+
 	test("co-owned files of every layout come back byte for byte", async () => {
 		// Committed before refresh (makeRepo commits them): even `{}`, which refresh turns into what it writes for a new file, comes back.
 		const layouts = [
