@@ -181,6 +181,16 @@ describe("refresh", () => {
 		expect(await Bun.file(join(r.root, "PWNED")).exists()).toBe(false);
 	});
 
+	test("a co-owned file keeps its mode: a private (0600) .mcp.json and .codex/config.toml stay private", async () => {
+		const r = await repo({ config: config('["claude_code", "codex"]'), files: { ".mcp.json": '{"mcpServers": {"other": {"command": "x"}}}\n', ".codex/config.toml": 'model = "o3"\n' } });
+		await chmod(join(r.root, ".mcp.json"), 0o600);
+		await chmod(join(r.root, ".codex/config.toml"), 0o600);
+		expect(files(await run(r, "refresh"))).toMatchObject({ ".mcp.json": "update", ".codex/config.toml": "update" });
+		expect((await stat(join(r.root, ".mcp.json"))).mode & 0o777).toBe(0o600);
+		expect((await stat(join(r.root, ".codex/config.toml"))).mode & 0o777).toBe(0o600);
+		expect((await stat(join(r.root, "AGENTS.md"))).mode & 0o777).toBe(0o644);
+	});
+
 	test(".codex/config.toml keeps its comments and other tables", async () => {
 		const toml = '# Codex settings\nmodel = "o3" # the model\n\n[mcp_servers.other]\ncommand = "other"   # aligned\nargs = []\n';
 		const r = await repo({ config: config('["codex"]'), files: { ".codex/config.toml": toml } });

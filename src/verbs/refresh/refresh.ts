@@ -1,3 +1,5 @@
+import { lstat } from "node:fs/promises";
+import { join } from "node:path";
 import type * as v from "valibot";
 import { type ChosenCommand, chooseCommand, type RunningBinary } from "../../agents/command.ts";
 import { planWiring, type WiringFile } from "../../agents/wiring.ts";
@@ -45,7 +47,9 @@ export async function refresh(ctx: VerbContext, input: v.InferOutput<typeof Refr
 	}
 	for (const file of changing) {
 		try {
-			await writeFileAtomic(repository.root, file.path, file.after);
+			// An existing file keeps its mode (a 0600 .mcp.json stays private), as `config set` keeps discern.toml's.
+			const existing = await lstat(join(repository.root, file.path)).catch(() => null);
+			await writeFileAtomic(repository.root, file.path, file.after, existing?.isFile() ? { mode: existing.mode & 0o777 } : {});
 		} catch (error) {
 			const refusal = error instanceof WriteDeniedError ? { message: error.message, hints: [say`Remove the link, then run ${ref("refresh")} again.`] as [string, ...string[]] } : writeDenied(error, file.path);
 			if (!refusal) throw error;

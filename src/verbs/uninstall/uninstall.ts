@@ -69,6 +69,7 @@ export async function uninstall(ctx: VerbContext, input: v.InferOutput<typeof Un
 	};
 	const wiring = await planUnwiring(root, config?.project.agents ?? [], committed);
 	const state = await planState(root, commonDir);
+	if (!Array.isArray(state)) return fail("uninstall", "write_denied", `Nothing was removed: ${state.reason}.`, [state.fix, say`Then run ${ref("uninstall")} again.`], { data });
 	const kept = await planKept(root, config?.instructions.sources ?? []);
 	data.files = [...wiring.map(listedOf), ...state.map(listedOf), ...kept];
 
