@@ -52,7 +52,7 @@ export const CHECK_SERVER: ServerCommand = { command: "discern", args: ["mcp"] }
  */
 export async function planWiring(root: string, config: DiscernConfig, options: WiringOptions): Promise<WiringFile[]> {
 	const providers = providersFor(config.project.agents);
-	const files: WiringFile[] = [await planInstructions(root, config)];
+	const files: WiringFile[] = [await planInstructions(root, config, options.mode)];
 	for (const provider of providers) {
 		if (provider.pointer) files.push(await planPointer(root, provider));
 		files.push(await planMcp(root, provider, options));
@@ -105,7 +105,7 @@ function refused(path: string, kind: WiringKind, agent: Agent | null, blocked: B
 	return { path, kind, agent, action: "update", after: "", blocked };
 }
 
-async function planInstructions(root: string, config: DiscernConfig): Promise<WiringFile> {
+async function planInstructions(root: string, config: DiscernConfig, mode: WiringOptions["mode"] = "check"): Promise<WiringFile> {
 	const path = INSTRUCTIONS_FILE;
 	const current = await readTarget(root, path);
 	if (!current.ok) return refused(path, "instructions", null, current.blocked);
@@ -135,7 +135,21 @@ async function planInstructions(root: string, config: DiscernConfig): Promise<Wi
 			fix: `Move it to a source (\`git mv ${path} docs/agent-instructions.md\`) and list that file in [instructions].sources in discern.toml: refresh then compiles it into ${path} after discern's own briefing.`,
 		});
 	}
+	// The header says discern's, but someone is editing it now: uncommitted changes against HEAD are not overwritten.
+	if (mode === "write" && current.text !== null && current.text !== after && (await editedSinceHead(root, path, current.text))) {
+		return refused(path, "instructions", null, {
+			error: "write_denied",
+			reason: `${path} has uncommitted changes (someone is editing it; refresh would overwrite them)`,
+			fix: `Move what you added to a file listed in [instructions].sources, then drop the edits (\`git checkout -- ${path}\`) or commit ${path} as it is.`,
+		});
+	}
 	return decided(path, "instructions", null, current.text, after);
+}
+
+/** Does the file differ from HEAD's version of it (false when HEAD has none: a file refresh wrote and nobody committed yet)? */
+async function editedSinceHead(root: string, path: string, text: string): Promise<boolean> {
+	const head = await git(["cat-file", "blob", `HEAD:${path}`], root);
+	return head.exitCode === 0 && head.stdout !== text;
 }
 
 /** Does git ignore this untracked path: a checkout's own file (private notes)? */

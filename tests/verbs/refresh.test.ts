@@ -191,6 +191,21 @@ describe("refresh", () => {
 		expect((await stat(join(r.root, "AGENTS.md"))).mode & 0o777).toBe(0o644);
 	});
 
+	test("a generated AGENTS.md someone is editing (uncommitted changes against HEAD) is refused, saying so; committed, it is refreshed", async () => {
+		const r = await repo({ config: config('["codex"]') });
+		expect((await run(r, "refresh")).ok).toBe(true);
+		await r.commitAll("wired");
+		const edited = `${await read(r, "AGENTS.md")}\nMy note in progress.\n`;
+		await r.write("AGENTS.md", edited);
+		const refused = await run(r, "refresh");
+		expect(refused.ok ? "" : refused.error).toBe("write_denied");
+		expect(refused.message).toContain("uncommitted changes");
+		expect(refused.hints?.join(" ")).toContain("[instructions].sources");
+		expect(await read(r, "AGENTS.md")).toBe(edited);
+		await r.git("checkout", "--", "AGENTS.md");
+		expect(files(await run(r, "refresh"))["AGENTS.md"]).toBe("unchanged");
+	});
+
 	test(".codex/config.toml keeps its comments and other tables", async () => {
 		const toml = '# Codex settings\nmodel = "o3" # the model\n\n[mcp_servers.other]\ncommand = "other"   # aligned\nargs = []\n';
 		const r = await repo({ config: config('["codex"]'), files: { ".codex/config.toml": toml } });

@@ -344,6 +344,22 @@ describe("uninstall", () => {
 		expect(await readFile(join(outside, "precious.txt"), "utf8")).toBe("mine\n");
 	});
 
+	test("a generated AGENTS.md with uncommitted notes appended by hand is kept, saying why; an exact one goes", async () => {
+		const r = await repo({ config: '[project]\nagents = ["codex"]\n[jobs]\ntest = "true"\n' });
+		expect((await run(r, "refresh")).ok).toBe(true);
+		await r.commitAll("wired");
+		const generated = await readFile(join(r.root, "AGENTS.md"), "utf8");
+		await writeFile(join(r.root, "AGENTS.md"), `${generated}\n## My notes\n\nDo not lose these.\n`);
+		const kept = await run(r, "uninstall", { yes: true });
+		expect(kept.ok).toBe(true);
+		expect(actions(kept)["AGENTS.md"]).toBe("keep");
+		expect(files(kept).find((file) => file.path === "AGENTS.md")).toMatchObject({ note: expect.stringContaining("changed since") });
+		expect(await readFile(join(r.root, "AGENTS.md"), "utf8")).toContain("Do not lose these.");
+		// The committed generated file (what HEAD holds) is discern's.
+		await r.git("checkout", "--", "AGENTS.md");
+		expect(actions(await run(r, "uninstall", { yes: true }))["AGENTS.md"]).toBe("delete");
+	});
+
 	test("refuses while a resource ledger exists", async () => {
 		const r = await repo({ config: '[project]\nagents = ["claude_code"]\n[jobs]\ntest = "true"\n' });
 		expect((await run(r, "refresh")).ok).toBe(true);
