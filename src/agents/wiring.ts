@@ -28,6 +28,8 @@ export interface WiringFile {
 	action: FileAction;
 	/** The bytes to write (for create/update). */
 	after: string;
+	/** The text this plan was made against (null: no file); a write is skipped when the file no longer holds it. */
+	before?: string | null;
 	blocked?: Blocked;
 }
 
@@ -98,7 +100,7 @@ export async function readTarget(root: string, path: string): Promise<Target> {
 }
 
 function decided(path: string, kind: WiringKind, agent: Agent | null, before: string | null, after: string): WiringFile {
-	return { path, kind, agent, action: before === null ? "create" : before === after ? "unchanged" : "update", after };
+	return { path, kind, agent, action: before === null ? "create" : before === after ? "unchanged" : "update", after, before };
 }
 
 function refused(path: string, kind: WiringKind, agent: Agent | null, blocked: Blocked): WiringFile {
