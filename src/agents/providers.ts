@@ -1,4 +1,5 @@
 import { AGENTS } from "../config/schema.ts";
+import { hookServer, isDiscernServer } from "./command.ts";
 
 export type Agent = (typeof AGENTS)[number];
 
@@ -136,11 +137,25 @@ export function declaredPaths(): string[] {
 }
 
 /**
- * Does a hook command line claim to be discern's `worktree ensure` (it says
- * `worktree ensure` anywhere)? Only recognises discern's group among a
- * person's own; whether it is current — exactly the line refresh writes —
- * is `hookServer` (command.ts). A claimant that is not exact is replaced.
+ * Is this hook command line discern's `worktree ensure`: exactly the line
+ * refresh writes (`hookServer`, command.ts)? A person's own line that
+ * mentions `worktree ensure` (`just worktree ensure && echo ready`) is theirs.
  */
 export function isEnsureHook(commandLine: string): boolean {
-	return /(^|\s)worktree\s+ensure(\s|;|&|\||$)/.test(commandLine);
+	return hookServer(commandLine, ENSURE_WORDS) !== null;
+}
+
+export const ENSURE_WORDS = ["worktree", "ensure"] as const;
+
+/**
+ * Is this exactly the entry refresh writes under discern's key: a command
+ * refresh could have written (`isDiscernServer`) and the agent's fixed keys,
+ * nothing more (no `env`, no `cwd`)? Anything else is stale: refresh replaces
+ * it whole, done fails on it, doctor does not start it.
+ */
+export function isDiscernEntry(mcp: McpWiring, entry: unknown): entry is { command: string; args: string[] } {
+	if (typeof entry !== "object" || entry === null || Array.isArray(entry)) return false;
+	const { command, args } = entry as { command?: unknown; args?: unknown };
+	if (typeof command !== "string" || !Array.isArray(args) || !isDiscernServer(command, args)) return false;
+	return Bun.deepEquals(entry, mcp.entry({ command, args: args as string[] }), true);
 }

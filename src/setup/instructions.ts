@@ -24,6 +24,8 @@ export interface Fold {
 
 export interface FoldPlan {
 	folds: Fold[];
+	/** Instruction files git ignores (a person's private notes): never folded into a shared source, left in place. */
+	kept: { path: string; reason: string }[];
 	/** What `[instructions].sources` lists, in order. */
 	sources: string[];
 }
@@ -38,7 +40,7 @@ function destinationFor(path: string): string {
 }
 
 export async function planFolds(root: string, agents: readonly string[]): Promise<FoldPlan> {
-	if (agents.length === 0) return { folds: [], sources: [] };
+	if (agents.length === 0) return { folds: [], kept: [], sources: [] };
 	const candidates = [INSTRUCTIONS_FILE, ...providersFor(agents).flatMap((provider) => (provider.pointer ? [provider.pointer] : []))];
 	const realRoot = await realpath(root);
 	const folds: Fold[] = [];
@@ -46,10 +48,16 @@ export async function planFolds(root: string, agents: readonly string[]): Promis
 	/** Real path of a moved file → where it goes. */
 	const moved = new Map<string, string>();
 	const links: { path: string; real: string }[] = [];
+	const kept: { path: string; reason: string }[] = [];
 	for (const path of candidates) {
 		const full = join(root, path);
 		const stat = await lstat(full).catch(() => null);
 		if (!stat) continue;
+		// A file git ignores is this checkout's own (private notes): folding it would move it where git no longer ignores it, into a shared AGENTS.md.
+		if (await ignoredByGit(root, path)) {
+			kept.push({ path, reason: ignoredReason(path) });
+			continue;
+		}
 		if (stat.isSymbolicLink()) {
 			const real = await realpath(full).catch(() => null);
 			if (real !== null && isInside(realRoot, real) && (await lstat(real)).isFile()) links.push({ path, real });
@@ -65,12 +73,27 @@ export async function planFolds(root: string, agents: readonly string[]): Promis
 	}
 	for (const link of links) {
 		const to = moved.get(link.real) ?? relative(realRoot, link.real);
+		if (!moved.has(link.real) && !candidates.includes(to) && (await ignoredByGit(root, to))) {
+			kept.push({ path: link.path, reason: ignoredReason(link.path, to) });
+			continue;
+		}
 		// A link to a file discern generates (CLAUDE.md → AGENTS.md when AGENTS.md is generated) carries no text of its own.
 		const generated = candidates.includes(to) ? "" : `; ${to} becomes a source`;
 		folds.push({ from: link.path, to, action: "remove", reason: `${link.path} is a link to ${relative(realRoot, link.real)}: the link is removed${generated}` });
 	}
 	const sources = [...new Set(folds.map((fold) => fold.to).filter((to) => !candidates.includes(to)))];
-	return { folds, sources };
+	return { folds, kept, sources };
+}
+
+/** Does git ignore this path (and not track it): a checkout's own file, never shared. */
+async function ignoredByGit(root: string, path: string): Promise<boolean> {
+	if ((await git(["ls-files", "--error-unmatch", "--", path], root)).exitCode === 0) return false;
+	return (await git(["check-ignore", "-q", "--", path], root)).exitCode === 0;
+}
+
+function ignoredReason(path: string, target?: string): string {
+	const what = target ? `${path} links to ${target}, which git ignores` : `${path} is ignored by git`;
+	return `${what} (a checkout's own notes): left in place, not moved and not listed in [instructions].sources, so it stays private. Refresh will refuse to write ${path} over it: rename it (e.g. \`mv ${path} ${path.replace(/\.md$/i, "")}.local.md\`, and ignore that name) or delete it, then run \`discern refresh\`.`;
 }
 
 /** `docs/agents/instructions.md`, or `…-2.md` when that is taken. */
@@ -88,10 +111,9 @@ export async function applyFolds(root: string, folds: readonly Fold[]): Promise<
 		if (fold.action === "move") {
 			await mkdir(dirname(join(root, fold.to)), { recursive: true });
 			if (tracked && (await git(["mv", "--", fold.from, fold.to], root)).exitCode === 0) continue;
-			const ignored = (await git(["check-ignore", "-q", "--", fold.from], root)).exitCode === 0;
 			await rename(join(root, fold.from), join(root, fold.to));
-			// A source must be tracked (refresh compiles nothing else): stage it, unless git ignored it (a checkout's own file stays unshared).
-			if (!ignored) await git(["add", "--", fold.to], root);
+			// A source must be tracked (refresh compiles nothing else): stage it (planFolds never folds an ignored file).
+			await git(["add", "--", fold.to], root);
 		} else {
 			if (tracked && (await git(["rm", "-q", "--", fold.from], root)).exitCode === 0) continue;
 			await unlink(join(root, fold.from));

@@ -146,6 +146,24 @@ describe("doctor", () => {
 			}
 		});
 
+		test("a discern entry with keys refresh does not write (env, cwd) is tampered: reported and never started", async () => {
+			const bin = await makeTempDir();
+			try {
+				await writeFile(join(bin, "discern"), `#!/bin/sh\ntouch "${join(bin, "PWNED")}"\n`);
+				await chmod(join(bin, "discern"), 0o755);
+				const entry = { command: join(bin, "discern"), args: ["mcp"], env: { DISCERN_TRUNK: "agent/evil", PATH: "./tools:/usr/bin" }, cwd: "/tmp" };
+				const r = await repo({ config: agentConfig, files: { ".mcp.json": JSON.stringify({ mcpServers: { discern: entry } }) } });
+				const checks = byId((await doctor(r.ctx(), {})).data?.checks ?? []) as Record<string, { state: string; detail: string; fix?: string }>;
+				expect(checks["mcp:claude_code"]?.state).toBe("fail");
+				expect(checks["mcp:claude_code"]?.detail).toContain("keys of its own: env, cwd");
+				expect(checks["mcp:claude_code"]?.detail).toContain("not started");
+				expect(checks["mcp:claude_code"]?.fix).toBe("discern refresh");
+				expect(await Bun.file(join(bin, "PWNED")).exists()).toBe(false);
+			} finally {
+				await rm(bin, { recursive: true, force: true });
+			}
+		});
+
 		test("agents naming the same command share one start; a missing entry is a warning pointing at refresh", async () => {
 			const binary = await ensureBinary();
 			const r = await repo({

@@ -122,6 +122,28 @@ describe("setup learns agents", () => {
 		expect(await read(r, "AGENTS.md")).toContain("Run `make check` before pushing.");
 	});
 
+	test("a git-ignored AGENTS.md (private notes) is never folded: left in place, not a source, and no hint to commit it", async () => {
+		const r = await repo({ ".gitignore": "AGENTS.md\nCLAUDE.md\n" });
+		await r.write("AGENTS.md", HAND_AGENTS);
+		await r.write("CLAUDE.md", HAND_CLAUDE);
+		const preview = await setup(r.ctx(), { agents: "claude_code" });
+		expect(preview.data?.files.filter((file) => file.action === "move" || file.action === "remove")).toEqual([]);
+		expect(preview.data?.files.filter((file) => file.action === "keep").map((file) => file.path)).toEqual(["AGENTS.md", "CLAUDE.md"]);
+		const result = await setup(r.ctx(), { confirmed: true, agents: "claude_code" }, RUNNING);
+		expect(result.ok).toBe(true);
+		expect(await read(r, "AGENTS.md")).toBe(HAND_AGENTS);
+		expect(await read(r, "CLAUDE.md")).toBe(HAND_CLAUDE);
+		expect(await lstat(join(r.root, "docs/agents/instructions.md")).catch(() => null)).toBeNull();
+		expect(await read(r, "discern.toml")).not.toContain("[instructions]");
+		expect(result.message).toContain("AGENTS.md is ignored by git");
+		expect(result.message).toContain("not wired yet");
+		const said = [result.message, ...(result.hints ?? [])].join("\n");
+		expect(said).not.toContain("git mv");
+		expect(said).not.toContain("git add");
+		expect(said).toContain("mv AGENTS.md AGENTS.local.md");
+		expect(await r.git("status", "--porcelain", "--ignored")).toContain("!! AGENTS.md");
+	});
+
 	test("instruction files discern generated already, and agents not chosen, are left alone", async () => {
 		const r = await repo({ "CLAUDE.md": "@AGENTS.md\n", "GEMINI.md": "# Gemini only\n" });
 		const result = await setup(r.ctx(), { confirmed: true, agents: "claude_code" }, RUNNING);

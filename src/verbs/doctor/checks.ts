@@ -6,7 +6,7 @@ import type { ConfigLoad } from "../../config/load.ts";
 import { MCP_TARGETS, readEntry } from "../../agents/targets.ts";
 import { isDiscernServer } from "../../agents/command.ts";
 import { probeServer, type ProbeResult } from "../../agents/probe.ts";
-import { providersFor } from "../../agents/providers.ts";
+import { isDiscernEntry, providersFor } from "../../agents/providers.ts";
 import { staleWiring } from "../../agents/wiring.ts";
 import { git } from "../../git/run.ts";
 import { resolveTrunk } from "../../git/trunk.ts";
@@ -197,6 +197,11 @@ export async function checkServers(ctx: VerbContext, root: string, config: Confi
 			}
 			const server = serverOf(entry);
 			if (!server) return { id, title, state: "fail", detail: `${file}: the discern entry has no \`command\` string and \`args\` list of strings.`, fix: refresh };
+			if (isDiscernServer(server.command, server.args) && !isDiscernEntry(provider.mcp, entry)) {
+				// Never started: keys refresh does not write (`env`, `cwd`) change what the server runs on.
+				const extra = Object.keys(entry as object).filter((key) => !(key in provider.mcp.entry(server)));
+				return { id, title, state: "fail", detail: clip(`${file}: the discern entry is not what refresh writes${extra.length > 0 ? ` (keys of its own: ${extra.join(", ")})` : ""}: not started.`), fix: refresh };
+			}
 			if (!isDiscernServer(server.command, server.args)) {
 				// Never started: a command refresh would not write (a shell, extra arguments) is not discern's to run.
 				const named = clip([server.command, ...server.args].map((word) => (/\s/.test(word) ? JSON.stringify(word) : word)).join(" "), 300);

@@ -1,3 +1,5 @@
+import { lstat, readFile } from "node:fs/promises";
+import { join } from "node:path";
 import type * as v from "valibot";
 import { type ChosenCommand, chooseCommand, type RunningBinary } from "../../agents/command.ts";
 import { planWiring, type WiringFile } from "../../agents/wiring.ts";
@@ -43,14 +45,27 @@ export async function refresh(ctx: VerbContext, input: v.InferOutput<typeof Refr
 			...commandHint(data, server),
 		});
 	}
+	const raced: string[] = [];
 	for (const file of changing) {
 		try {
-			await writeFileAtomic(repository.root, file.path, file.after);
+			// Re-read right before writing: a save made since the plan is never overwritten.
+			const now = await readFile(join(repository.root, file.path), "utf8").catch(() => null);
+			if (file.before !== undefined && now !== file.before) {
+				raced.push(file.path);
+				continue;
+			}
+			// An existing file keeps its mode (a 0600 .mcp.json stays private), as `config set` keeps discern.toml's.
+			const existing = await lstat(join(repository.root, file.path)).catch(() => null);
+			await writeFileAtomic(repository.root, file.path, file.after, existing?.isFile() ? { mode: existing.mode & 0o777 } : {});
 		} catch (error) {
 			const refusal = error instanceof WriteDeniedError ? { message: error.message, hints: [say`Remove the link, then run ${ref("refresh")} again.`] as [string, ...string[]] } : writeDenied(error, file.path);
 			if (!refusal) throw error;
 			return fail("refresh", "write_denied", `${file.path} could not be written: ${refusal.message}`, refusal.hints as [string, ...string[]], { data });
 		}
+	}
+	if (raced.length > 0) {
+		const wrote = changing.filter((file) => !raced.includes(file.path));
+		return fail("refresh", "write_denied", `${raced.join(", ")} changed while refreshing: not written.${wrote.length > 0 ? ` Wrote ${wrote.map(describe).join(", ")}.` : ""}`, [say`Run ${ref("refresh")} again.`], { data });
 	}
 	return ok("refresh", changing.length === 0 ? "Everything is current; nothing was written." : `Wrote ${plural(changing.length, "file")}: ${changing.map(describe).join(", ")}.`, data, commandHint(data, server));
 }

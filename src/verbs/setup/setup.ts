@@ -111,7 +111,7 @@ export async function setup(ctx: VerbContext, input: v.InferOutput<typeof SetupI
 		kind: file.action === "move" || file.action === "remove" ? file.action : "write",
 		label: file.action === "move" ? `${file.from} → ${file.path}` : file.path,
 		disposition: file.action === "keep" ? "skip" : "run",
-		...(file.action === "keep" ? { note: "exists; left alone" } : file.reason ? { note: file.reason } : {}),
+		...(file.reason ? { note: file.reason } : file.action === "keep" ? { note: "exists; left alone" } : {}),
 	}));
 	if (!input.confirmed || input.dry_run) {
 		const preview = ok("setup", `Would write ${data.config_exists ? creating.join(" and ") : CONFIG_FILE}.${kept} ${found}`, data, {
@@ -139,7 +139,8 @@ export async function setup(ctx: VerbContext, input: v.InferOutput<typeof SetupI
 		}
 		throw error;
 	}
-	const wrote = `Wrote ${creating.join(" and ")}.${kept}${describeFolds(folds)}`;
+	const privateNotes = data.files.filter((file) => file.action === "keep" && file.reason).map((file) => ` ${file.reason}`);
+	const wrote = `Wrote ${creating.join(" and ")}.${kept}${describeFolds(folds)}${privateNotes.join("")}`;
 	const review = data.config_exists
 		? say`Run ${ref("setup verify")} to check discern.toml and compare it with what setup would propose.`
 		: say`Review discern.toml, commit it, then run ${ref("doctor")}.`;
@@ -182,7 +183,7 @@ async function propose(ctx: VerbContext, agentList: string | undefined): Promise
 			: detectAgents((program) => findExecutable(program, ctx.env)).map(({ agent, reason }) => ({ agent, reason }));
 	const names = chosen.map((choice) => choice.agent);
 	// Only a new discern.toml records agents, so only then are their instruction files generated (and a person's own folded in).
-	const fold = configExists ? { folds: [], sources: [] } : await planFolds(root, names);
+	const fold = configExists ? { folds: [], kept: [], sources: [] } : await planFolds(root, names);
 	const agentsWhy = agentList !== undefined ? "named with --agents" : names.length > 0 ? `found on PATH: ${chosenPrograms(chosen)}` : undefined;
 	const configText = renderConfig(proposal, { projectName, trunk: trunk.name, agents: names, ...(agentsWhy ? { agentsWhy } : {}), instructionSources: fold.sources });
 	const data: SetupData = {
@@ -195,6 +196,7 @@ async function propose(ctx: VerbContext, agentList: string | undefined): Promise
 			{ path: CONFIG_FILE, action: configExists ? "keep" : "create" },
 			{ path: MAP_README_PATH, action: mapExists ? "keep" : "create" },
 			...fold.folds.map((item) => (item.action === "move" ? { path: item.to, action: "move" as const, from: item.from, reason: item.reason } : { path: item.from, action: "remove" as const, reason: item.reason })),
+			...fold.kept.map((item) => ({ path: item.path, action: "keep" as const, reason: item.reason })),
 		],
 		config_exists: configExists,
 		written: false,

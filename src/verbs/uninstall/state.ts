@@ -1,4 +1,4 @@
-import { readdir } from "node:fs/promises";
+import { lstat, readdir } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { MAP_README_PATH } from "../setup/map-skeleton.ts";
 import { CONFIG_FILE } from "../../config/load.ts";
@@ -40,14 +40,40 @@ const NOTES: Readonly<Record<string, string>> = {
 	resources: "resource ledgers: none left",
 };
 
-export async function planState(root: string, commonDir: string): Promise<StateEntry[]> {
+/** The state folder is a link or not a folder: uninstall never follows it out of the repository. */
+export interface StateRefusal {
+	reason: string;
+	fix: string;
+}
+
+/**
+ * Only the names discern writes go (NOTES), each only as the kind discern
+ * makes (a file, or the `runs`/`resources` folder; `resources` only when
+ * empty); anything else found there is listed as kept.
+ */
+export async function planState(root: string, commonDir: string): Promise<StateEntry[] | StateRefusal> {
 	const dir = stateDir(commonDir);
+	const folder = await lstat(dir).catch(() => null);
+	if (!folder) return [];
+	if (folder.isSymbolicLink() || !folder.isDirectory()) {
+		return { reason: `${shown(root, dir)} is ${folder.isSymbolicLink() ? "a symbolic link" : "not a folder"}`, fix: `discern never follows its state folder elsewhere: look at ${dir} and remove it by hand if it is discern's.` };
+	}
 	const names = (await readdir(dir).catch(() => [] as string[])).filter((name) => !HELD.has(name)).sort();
-	return names.map((name) => {
-		const full = join(dir, name);
-		const kept = KEPT[name];
-		return { full, path: shown(root, full), kind: "state", action: kept ? "keep" : "delete", note: kept ?? NOTES[name] ?? "discern's runtime state" };
-	});
+	return Promise.all(
+		names.map(async (name): Promise<StateEntry> => {
+			const full = join(dir, name);
+			const entry = { full, path: shown(root, full), kind: "state" as const };
+			const kept = KEPT[name];
+			if (kept) return { ...entry, action: "keep", note: kept };
+			const note = NOTES[name];
+			const stat = await lstat(full).catch(() => null);
+			const folderName = name === "runs" || name === "resources";
+			const shaped = stat !== null && !stat.isSymbolicLink() && (folderName ? stat.isDirectory() : stat.isFile());
+			if (!note || !shaped) return { ...entry, action: "keep", note: "not a file discern writes: kept" };
+			if (name === "resources" && (await readdir(full)).length > 0) return { ...entry, action: "keep", note: "resource folder with files discern did not write: kept" };
+			return { ...entry, action: "delete", note };
+		}),
+	);
 }
 
 /** What uninstall keeps on purpose and says so: discern.toml, the instruction sources, the map, notes and refs. */

@@ -2,6 +2,7 @@ import { readdir, realpath, rm, rmdir, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type * as v from "valibot";
 import { planUnwiring, type UnwiringFile } from "../../agents/unwiring.ts";
+import { CHECK_SERVER, planWiring } from "../../agents/wiring.ts";
 import { loadConfig } from "../../config/load.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type PlanItem, type Result } from "../../contract/envelope.ts";
@@ -67,8 +68,12 @@ export async function uninstall(ctx: VerbContext, input: v.InferOutput<typeof Un
 		const shown = await git(["cat-file", "blob", `HEAD:${path}`], root);
 		return shown.exitCode === 0 ? shown.stdout : null;
 	};
-	const wiring = await planUnwiring(root, config?.project.agents ?? [], committed);
+	// What refresh would compile now: an AGENTS.md equal to it (or to HEAD's generated one) is discern's to delete.
+	const compiled = config ? (await planWiring(root, config, { env: {}, mode: "check", server: CHECK_SERVER }).catch(() => []))[0] : undefined;
+	const compiledNow = compiled && !compiled.blocked && compiled.kind === "instructions" ? compiled.after : null;
+	const wiring = await planUnwiring(root, config?.project.agents ?? [], committed, compiledNow);
 	const state = await planState(root, commonDir);
+	if (!Array.isArray(state)) return fail("uninstall", "write_denied", `Nothing was removed: ${state.reason}.`, [state.fix, say`Then run ${ref("uninstall")} again.`], { data });
 	const kept = await planKept(root, config?.instructions.sources ?? []);
 	data.files = [...wiring.map(listedOf), ...state.map(listedOf), ...kept];
 
