@@ -24,6 +24,7 @@ import { oneLine, quoteName } from "../../text/terminal.ts";
 import { carryProof, proofBefore } from "./carry-proof.ts";
 import type { StandardsData } from "./schema.ts";
 import { selectStandards } from "./select.ts";
+import { verifyPinCommit } from "./verify-commit.ts";
 
 const BOM = "\uFEFF";
 
@@ -169,13 +170,22 @@ export async function pinStandards<const Verb extends PinVerb>(ctx: VerbContext,
 		const why = oneLine(said.join(" ")) || `git commit exited ${committed.exitCode}`;
 		return pinFailed(verb, `git could not commit the pin (${clip(why, 300)}); discern.toml is back as it was.`, data, steps, say`Fix what git reports (a commit hook, the author identity), then run ${again}.`);
 	}
-	const head = (await gitLine(["rev-parse", "--verify", "HEAD"], repository.root)) ?? "";
 	const pinned = changes.map((change) => change.name);
+	// Hooks ran with that commit: a Proof carries over only to the commit the pin meant, checked, never assumed.
+	const verified = await verifyPinCommit(repository.root, working.head, working.branch, `${bom}${text}`);
+	if (!verified.ok) {
+		const at = verified.head ? `HEAD is now ${verified.head.slice(0, 7)}, and ` : "";
+		return fail(verb, "pin_failed", `git committed something other than the pin (a commit hook?): ${at}${verified.problems.join("; ")}. No Proof was carried over; the commit stays as it is for you to inspect.`, [
+			`Review it (\`git show --stat ${verified.head?.slice(0, 12) ?? "HEAD"}\`, and the hooks in \`git rev-parse --git-path hooks\`); keep it, or undo it yourself.`,
+			say`Then run ${ref("done")}: it runs the gate on what is really committed.`,
+		], { data: { ...data, ...(verified.head ? { commit: verified.head } : {}), proof: null }, steps });
+	}
+	const head = verified.head;
 
 	// 5. The Proof of the commit before, carried over when it held (see carry-proof.ts for why that is sound).
 	const carried = await carryProof(repository, checked.config as DiscernConfig, head, working.branch, await before, await authority, changes);
 	const result: StandardsData = { ...data, pinned, commit: head, proof: carried.line };
-	const committedLine = `Pinned ${listed.join(", ")} in ${head.slice(0, 7)} (discern.toml alone).`;
+	const committedLine = `Pinned ${listed.join(", ")} in ${head.slice(0, 7)}: checked to be one commit on ${working.head.slice(0, 7)}, changing discern.toml alone, to the bytes the pin wrote.`;
 	return ok(verb, carried.line ? `${committedLine} ${carried.line}` : committedLine, result, {
 		steps,
 		hints: [
