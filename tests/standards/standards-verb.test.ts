@@ -284,6 +284,33 @@ describe("a pin's commit is checked before a Proof carries to it", () => {
 	});
 });
 
+describe("a pin on the trunk", () => {
+	test("is refused: the trunk is the one done judges against, whatever discern.toml names", async () => {
+		const plain = await repo(CONFIG, "main");
+		const before = await head(plain);
+		const refused = await run(plain, "standards pin");
+		expect(refused.error).toBe("awaiting_consent");
+		expect(refused.message).toContain("This is the trunk `main`");
+		expect(await head(plain)).toBe(before);
+
+		// A discern.toml that names another trunk does not make `main` a branch to pin on.
+		const renamed = await repo(`[repository]\ntrunk = "develop"\n\n${CONFIG}`, "main");
+		const again = await run(renamed, "standards pin");
+		expect(again.error).toBe("awaiting_consent");
+		expect(again.message).toContain("This is the trunk `main`");
+		expect(await head(renamed)).toBe(await renamed.git("rev-parse", "main").then((line) => line.trim()));
+		expect(await renamed.git("log", "--format=%s")).toBe("initial\n");
+	});
+
+	test("a branch whose discern.toml names itself the trunk still pins: it is not the trunk done judges against", async () => {
+		const r = await repo();
+		await r.write("discern.toml", `[repository]\ntrunk = "feature"\n\n${CONFIG}`);
+		await r.git("commit", "-q", "-am", "this branch names itself the trunk");
+		const result = await run(r, "standards pin");
+		expect(result.ok).toBe(true);
+	});
+});
+
 describe("a standard named pin", () => {
 	test("is refused by the config: `discern standards pin` is the sub-command", async () => {
 		const { parseConfig } = await import("../../src/config/load.ts");

@@ -1,4 +1,3 @@
-import { resolveTrunk } from "../../git/trunk.ts";
 import { stat } from "node:fs/promises";
 import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
 import type { VerbContext } from "../../contract/context.ts";
@@ -69,7 +68,9 @@ export async function pinStandards<const Verb extends PinVerb>(ctx: VerbContext,
 	if (working.head === null) return fail(verb, "dirty_worktree", "Nothing is committed on this branch yet: a pin commits on top of committed work.", [say`Commit the work, then run ${again}.`], { data: empty });
 	if (working.branch === null) return fail(verb, "detached_head", `HEAD is detached at ${working.head.slice(0, 7)}: a pin commits on a branch.`, [say`Switch to a branch (\`git switch -c NAME\`), then run ${again}.`], { data: empty });
 	// A pin commits. On the trunk that commit would land without the owner's consent: it belongs on a task's branch.
-	const trunk = await resolveTrunk(repository.root, config.repository.trunk, ctx.env.DISCERN_TRUNK);
+	// The trunk is the one `done` judges against (trunkAuthority), never one this branch's discern.toml picks for itself.
+	const authority = trunkAuthority(repository.root, config, ctx.env.DISCERN_TRUNK);
+	const { trunk } = await authority;
 	if (trunk.name !== null && working.branch === trunk.name) {
 		return fail(verb, "awaiting_consent", `This is the trunk \`${trunk.name}\`: a pin commits, and a commit on the trunk lands without the owner's consent.`, [
 			say`Pin on a task's branch: ${ref("start", { title: "pin standards" })}, run ${again} there, then land it with ${ref("accept")} once the owner consents.`,
@@ -98,7 +99,6 @@ export async function pinStandards<const Verb extends PinVerb>(ctx: VerbContext,
 	}
 
 	// 2. Measure (and learn, meanwhile, whether the commit's Proof is honored: it can only carry over if it is).
-	const authority = trunkAuthority(repository.root, config, ctx.env.DISCERN_TRUNK);
 	const before = proofBefore(repository, config, working.head, working.branch, authority);
 	const measured = await measureStandards(ctx, repository, (await authority).trunk.name, config, names);
 	const { report, steps, leftovers } = measured.execution;
