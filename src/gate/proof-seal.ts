@@ -37,8 +37,6 @@ async function commonDirOf(gitDir: string): Promise<string> {
 	return isAbsolute(pointer) ? pointer : resolve(gitDir, pointer);
 }
 
-const keys = new Map<string, Buffer>();
-
 /**
  * The repository's seal key. Reading (`create: false`): null when there is
  * none or it is not one (nothing seals, nothing holds). Writing (`create:
@@ -50,9 +48,8 @@ const keys = new Map<string, Buffer>();
  * (the caller's write_denied): a Proof is never written without a seal.
  */
 async function proofKey(commonDir: string, create: boolean): Promise<Buffer | null> {
+	// Read every time, never cached: a long-running `discern mcp` must stop honouring a key that was deleted or replaced.
 	const path = join(commonDir, KEY_FILE);
-	const known = keys.get(path);
-	if (known) return known;
 	let key = await readKey(path);
 	if (!key && create) {
 		await mkdir(join(commonDir, "discern"), { recursive: true });
@@ -73,7 +70,6 @@ async function proofKey(commonDir: string, create: boolean): Promise<Buffer | nu
 		}
 		if (!key) throw Object.assign(new Error(`the Proof seal key ${path} cannot be made usable`), { code: "EPERM", path });
 	}
-	if (key) keys.set(path, key);
 	return key;
 }
 

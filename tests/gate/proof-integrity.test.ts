@@ -858,3 +858,27 @@ describe("a seal key that is not one", () => {
 		});
 	}
 });
+
+describe("the seal key is read afresh on every use (a long-running discern mcp)", () => {
+	test("deleted or replaced after sealing: the old seal no longer holds", async () => {
+		const { sealHolds, sealOf } = await import("../../src/gate/proof-seal.ts");
+		const r = await makeRepo({ config: "[jobs]\ntest = \"true\"\n" });
+		try {
+			const gitDir = join(r.root, ".git");
+			const keyFile = join(gitDir, "discern", "proof-key");
+			const seal = await sealOf(gitDir, "content", { create: true });
+			expect(await sealHolds(gitDir, "content", seal)).toBe(true);
+			await rm(keyFile);
+			expect(await sealHolds(gitDir, "content", seal)).toBe(false);
+			expect(await sealOf(gitDir, "content", { create: false })).toBeNull();
+			// A new key: the old seal stays dead, the new one seals afresh.
+			const fresh = await sealOf(gitDir, "content", { create: true });
+			expect(fresh).not.toBe(seal);
+			expect(await sealHolds(gitDir, "content", seal)).toBe(false);
+			await writeFile(keyFile, `${"ab".repeat(32)}\n`);
+			expect(await sealHolds(gitDir, "content", fresh)).toBe(false);
+		} finally {
+			await r.remove();
+		}
+	});
+});

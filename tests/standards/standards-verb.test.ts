@@ -221,6 +221,96 @@ describe("standards pin", () => {
 	});
 });
 
+/** A hook in the repository's hooks folder. */
+async function hook(r: TestRepo, name: string, script: string): Promise<void> {
+	const path = join(r.root, ".git", "hooks", name);
+	await writeFile(path, `#!/bin/sh\n${script}`);
+	await chmod(path, 0o755);
+}
+
+/** After a pin whose commit is not the pin: no Proof for the new HEAD, and done runs the gate again. */
+async function noProofFor(r: TestRepo, result: Awaited<ReturnType<typeof run>>, extra: string) {
+	expect(result.ok).toBe(false);
+	expect(result.error).toBe("pin_failed");
+	expect(result.message).toContain(extra);
+	expect(result.message).toContain("No Proof was carried over; the commit stays");
+	expect(result.hints?.join(" ")).toContain("`discern done`");
+	const data = result.data as StandardsData;
+	expect(data.proof).toBeNull();
+	expect(data.commit).toBe(await head(r));
+	const status = await invokeVerb("status", r.ctx(), {});
+	expect((status.data as { proof: { state: string } }).proof.state).not.toBe("honored");
+	const again = await run(r, "done");
+	expect((again.data as DoneData).gate_ran).toBe(true);
+}
+
+describe("a pin's commit is checked before a Proof carries to it", () => {
+	test("a pre-commit hook that adds a file: pin_failed naming it, the commit kept, no Proof", async () => {
+		const r = await repo();
+		expect((await run(r, "done")).ok).toBe(true);
+		const before = await head(r);
+		await hook(r, "pre-commit", "echo smuggled > smuggled.txt\ngit add smuggled.txt\n");
+		const result = await run(r, "standards pin");
+		expect(await r.git("show", "--name-only", "--format=", "HEAD")).toBe("discern.toml\nsmuggled.txt\n");
+		expect((await r.git("rev-parse", "HEAD~1")).trim()).toBe(before);
+		await noProofFor(r, result, "holds more than the pin: smuggled.txt");
+	});
+
+	test("a post-commit hook that amends: pin_failed, no Proof", async () => {
+		const r = await repo();
+		expect((await run(r, "done")).ok).toBe(true);
+		await hook(r, "post-commit", "[ -f .git/amended ] && exit 0\ntouch .git/amended\necho later > later.txt\ngit add later.txt\ngit commit -q --amend --no-edit --no-verify\n");
+		const result = await run(r, "standards pin");
+		expect(await r.git("show", "--name-only", "--format=", "HEAD")).toContain("later.txt");
+		await noProofFor(r, result, "holds more than the pin: later.txt");
+	});
+
+	test("a gate job that plants a pre-commit hook, then a pin: no Proof for the smuggled commit", async () => {
+		const planted = CONFIG.replace('test = "true"   # fast', 'test = "sh tools/plant.sh"');
+		const r = await repo(planted);
+		await r.write("tools/plant.sh", "printf '#!/bin/sh\\necho planted > planted.txt\\ngit add planted.txt\\n' > .git/hooks/pre-commit\nchmod +x .git/hooks/pre-commit\n");
+		await r.git("add", "tools/plant.sh");
+		await r.git("commit", "-q", "-m", "a job");
+		expect((await run(r, "done")).ok).toBe(true);
+		const result = await run(r, "standards pin");
+		await noProofFor(r, result, "holds more than the pin: planted.txt");
+	});
+
+	test("a clean pin says what was checked", async () => {
+		const r = await repo();
+		const before = await head(r);
+		const result = await run(r, "standards pin");
+		expect(result.message).toContain(`checked to be one commit on ${before.slice(0, 7)}, changing discern.toml alone, to the bytes the pin wrote`);
+	});
+});
+
+describe("a pin on the trunk", () => {
+	test("is refused: the trunk is the one done judges against, whatever discern.toml names", async () => {
+		const plain = await repo(CONFIG, "main");
+		const before = await head(plain);
+		const refused = await run(plain, "standards pin");
+		expect(refused.error).toBe("awaiting_consent");
+		expect(refused.message).toContain("This is the trunk `main`");
+		expect(await head(plain)).toBe(before);
+
+		// A discern.toml that names another trunk does not make `main` a branch to pin on.
+		const renamed = await repo(`[repository]\ntrunk = "develop"\n\n${CONFIG}`, "main");
+		const again = await run(renamed, "standards pin");
+		expect(again.error).toBe("awaiting_consent");
+		expect(again.message).toContain("This is the trunk `main`");
+		expect(await head(renamed)).toBe(await renamed.git("rev-parse", "main").then((line) => line.trim()));
+		expect(await renamed.git("log", "--format=%s")).toBe("initial\n");
+	});
+
+	test("a branch whose discern.toml names itself the trunk still pins: it is not the trunk done judges against", async () => {
+		const r = await repo();
+		await r.write("discern.toml", `[repository]\ntrunk = "feature"\n\n${CONFIG}`);
+		await r.git("commit", "-q", "-am", "this branch names itself the trunk");
+		const result = await run(r, "standards pin");
+		expect(result.ok).toBe(true);
+	});
+});
+
 describe("a standard named pin", () => {
 	test("is refused by the config: `discern standards pin` is the sub-command", async () => {
 		const { parseConfig } = await import("../../src/config/load.ts");

@@ -1,4 +1,3 @@
-import { resolveTrunk } from "../../git/trunk.ts";
 import { stat } from "node:fs/promises";
 import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
 import type { VerbContext } from "../../contract/context.ts";
@@ -24,6 +23,7 @@ import { oneLine, quoteName } from "../../text/terminal.ts";
 import { carryProof, proofBefore } from "./carry-proof.ts";
 import type { StandardsData } from "./schema.ts";
 import { selectStandards } from "./select.ts";
+import { verifyPinCommit } from "./verify-commit.ts";
 
 const BOM = "\uFEFF";
 
@@ -68,7 +68,9 @@ export async function pinStandards<const Verb extends PinVerb>(ctx: VerbContext,
 	if (working.head === null) return fail(verb, "dirty_worktree", "Nothing is committed on this branch yet: a pin commits on top of committed work.", [say`Commit the work, then run ${again}.`], { data: empty });
 	if (working.branch === null) return fail(verb, "detached_head", `HEAD is detached at ${working.head.slice(0, 7)}: a pin commits on a branch.`, [say`Switch to a branch (\`git switch -c NAME\`), then run ${again}.`], { data: empty });
 	// A pin commits. On the trunk that commit would land without the owner's consent: it belongs on a task's branch.
-	const trunk = await resolveTrunk(repository.root, config.repository.trunk, ctx.env.DISCERN_TRUNK);
+	// The trunk is the one `done` judges against (trunkAuthority), never one this branch's discern.toml picks for itself.
+	const authority = trunkAuthority(repository.root, config, ctx.env.DISCERN_TRUNK);
+	const { trunk } = await authority;
 	if (trunk.name !== null && working.branch === trunk.name) {
 		return fail(verb, "awaiting_consent", `This is the trunk \`${trunk.name}\`: a pin commits, and a commit on the trunk lands without the owner's consent.`, [
 			say`Pin on a task's branch: ${ref("start", { title: "pin standards" })}, run ${again} there, then land it with ${ref("accept")} once the owner consents.`,
@@ -97,7 +99,6 @@ export async function pinStandards<const Verb extends PinVerb>(ctx: VerbContext,
 	}
 
 	// 2. Measure (and learn, meanwhile, whether the commit's Proof is honored: it can only carry over if it is).
-	const authority = trunkAuthority(repository.root, config, ctx.env.DISCERN_TRUNK);
 	const before = proofBefore(repository, config, working.head, working.branch, authority);
 	const measured = await measureStandards(ctx, repository, (await authority).trunk.name, config, names);
 	const { report, steps, leftovers } = measured.execution;
@@ -169,13 +170,22 @@ export async function pinStandards<const Verb extends PinVerb>(ctx: VerbContext,
 		const why = oneLine(said.join(" ")) || `git commit exited ${committed.exitCode}`;
 		return pinFailed(verb, `git could not commit the pin (${clip(why, 300)}); discern.toml is back as it was.`, data, steps, say`Fix what git reports (a commit hook, the author identity), then run ${again}.`);
 	}
-	const head = (await gitLine(["rev-parse", "--verify", "HEAD"], repository.root)) ?? "";
 	const pinned = changes.map((change) => change.name);
+	// Hooks ran with that commit: a Proof carries over only to the commit the pin meant, checked, never assumed.
+	const verified = await verifyPinCommit(repository.root, working.head, working.branch, `${bom}${text}`);
+	if (!verified.ok) {
+		const at = verified.head ? `HEAD is now ${verified.head.slice(0, 7)}, and ` : "";
+		return fail(verb, "pin_failed", `git committed something other than the pin (a commit hook?): ${at}${verified.problems.join("; ")}. No Proof was carried over; the commit stays as it is for you to inspect.`, [
+			`Review it (\`git show --stat ${verified.head?.slice(0, 12) ?? "HEAD"}\`, and the hooks in \`git rev-parse --git-path hooks\`); keep it, or undo it yourself.`,
+			say`Then run ${ref("done")}: it runs the gate on what is really committed.`,
+		], { data: { ...data, ...(verified.head ? { commit: verified.head } : {}), proof: null }, steps });
+	}
+	const head = verified.head;
 
 	// 5. The Proof of the commit before, carried over when it held (see carry-proof.ts for why that is sound).
 	const carried = await carryProof(repository, checked.config as DiscernConfig, head, working.branch, await before, await authority, changes);
 	const result: StandardsData = { ...data, pinned, commit: head, proof: carried.line };
-	const committedLine = `Pinned ${listed.join(", ")} in ${head.slice(0, 7)} (discern.toml alone).`;
+	const committedLine = `Pinned ${listed.join(", ")} in ${head.slice(0, 7)}: checked to be one commit on ${working.head.slice(0, 7)}, changing discern.toml alone, to the bytes the pin wrote.`;
 	return ok(verb, carried.line ? `${committedLine} ${carried.line}` : committedLine, result, {
 		steps,
 		hints: [
