@@ -145,16 +145,27 @@ let ownSession: number | undefined;
  * Zombies among them are reaped here and not returned.
  */
 function adopted(): ProcStat[] {
+	return lookAtAdopted().found;
+}
+
+/**
+ * One look at discern's children: the adopted ones alive (`found`), and
+ * whether any adopted child was there at all, alive or a zombie reaped just
+ * now (`seen`). A look that saw none is clear: see `sweepAdopted`.
+ */
+function lookAtAdopted(): { found: ProcStat[]; seen: boolean } {
 	ownSession ??= readStat(process.pid)?.session ?? -1;
 	const found: ProcStat[] = [];
+	let seen = false;
 	for (const pid of childrenOf("self")) {
 		if (live.has(pid)) continue;
 		const stat = readStat(pid);
 		if (!stat || stat.session === ownSession) continue;
+		seen = true;
 		if (stat.zombie) reap(pid);
 		else found.push(stat);
 	}
-	return found;
+	return { found, seen };
 }
 
 /** The tree's live processes: below its leader, and adopted ones that are provably its own. */
@@ -187,21 +198,32 @@ async function sweepAdopted(ended: readonly JobTree[]): Promise<void> {
 	const deadline = Date.now() + SWEEP_LIMIT_MS;
 	// One empty look is not enough: a process that forks and exits in a loop is, between two reads of the
 	// children list, a zombie (reaped) whose child is not re-parented yet. Only several quiet looks in a row end the sweep.
+	// A look that saw no adopted child at all, not even a zombie, is clear: a process's orphans are re-parented
+	// to discern as it exits, before it becomes a zombie, and it stays in discern's list until discern reaps it,
+	// so some member of every family of leftovers is always in the list. Clear looks end the sweep sooner
+	// (the usual case: the jobs left nothing behind); one that saw anything puts it back on quiet looks.
 	let quiet = 0;
+	let clear = 0;
 	for (;;) {
-		const targets = adopted().filter((stat) => !live.has(stat.session) && !live.has(stat.group) && (live.size === 0 || provablyEnded(stat)));
-		if (targets.length === 0) quiet++;
-		else {
+		const look = lookAtAdopted();
+		const targets = look.found.filter((stat) => !live.has(stat.session) && !live.has(stat.group) && (live.size === 0 || provablyEnded(stat)));
+		if (targets.length === 0) {
+			quiet++;
+			clear = look.seen ? 0 : clear + 1;
+		} else {
 			quiet = 0;
+			clear = 0;
 			killWithDescendants(targets);
 		}
-		if (quiet >= QUIET_LOOKS || Date.now() > deadline) return;
-		await Bun.sleep(5);
+		if (quiet >= QUIET_LOOKS || clear >= CLEAR_LOOKS || Date.now() > deadline) return;
+		await Bun.sleep(clear > 0 ? 1 : 5);
 	}
 }
 
 /** Empty looks in a row that end a sweep. */
 const QUIET_LOOKS = 4;
+/** Clear looks in a row (no adopted child at all, 1 ms apart) that end a sweep; more than one, as the list is read while it may change. */
+const CLEAR_LOOKS = 3;
 
 function killWithDescendants(targets: readonly ProcStat[]): void {
 	for (const target of targets) {
