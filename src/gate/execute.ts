@@ -29,9 +29,12 @@ export async function executePlan(
 	afterPhase?: (phase: readonly PlannedJob[]) => Promise<string | null>,
 ): Promise<Execution> {
 	const started = performance.now();
-	const [leftovers, logDir] = await Promise.all([killLeftovers(repository.gitDir), newRunDir(repository.gitDir, plan.verb)]);
-	// Written before the first job starts, removed once the last is gone: what the next run reads if discern is killed outright.
-	const ledger = await openLedger(repository.gitDir);
+	// The ledger is written before the first job starts, removed once the last is gone: what the next run reads if
+	// discern is killed outright. It is written after the last run's is read (and removed), never before.
+	const [[leftovers, ledger], logDir] = await Promise.all([
+		killLeftovers(repository.gitDir).then(async (killed) => [killed, await openLedger(repository.gitDir)] as const),
+		newRunDir(repository.gitDir, plan.verb),
+	]);
 	let report: RunReport;
 	try {
 		report = await runPlan(plan, {

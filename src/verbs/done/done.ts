@@ -54,14 +54,17 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	const { repository, config } = opened;
 	// Independent reads together: each git call is a process start.
 	const branches = readBranchClues(repository.root);
-	const [evidence, authority, clues, hidden] = await Promise.all([
+	const authorityRead = trunkAuthority(repository.root, config, ctx.env.DISCERN_TRUNK, branches);
+	const [evidence, authority, clues, hidden, trunkRefs] = await Promise.all([
 		openEvidenceIndex(repository.root, "HEAD"),
-		trunkAuthority(repository.root, config, ctx.env.DISCERN_TRUNK, branches),
+		authorityRead,
 		branches,
 		standalone ? Promise.resolve([]) : filesHiddenFromStatus(repository.root),
+		// What names the trunk, read with the trunk itself: a job (or anyone) moving it from now on means no Proof against it.
+		authorityRead.then((read) => readTrunkRefs(repository.root, read.trunk.name)),
 	]);
 	try {
-		return await judge(ctx, input, { repository, config, configBytes: opened.configBytes, evidence, authority, clues, hidden, standalone });
+		return await judge(ctx, input, { repository, config, configBytes: opened.configBytes, evidence, authority, clues, hidden, trunkRefs, standalone });
 	} finally {
 		if (evidence.ok) await evidence.index.close();
 	}
@@ -76,6 +79,8 @@ interface Reads {
 	authority: TrunkAuthority;
 	clues: BranchClues;
 	hidden: string[] | null;
+	/** `readTrunkRefs` as the trunk was read: the gate compares it after every phase. */
+	trunkRefs: string | null;
 	standalone: boolean;
 }
 
@@ -223,7 +228,7 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 		return ok("done", `Would run ${plural(plan.phases.flat().length, "job")}; nothing ran.`, { ...base(standalone), ...scopeFacts }, { dry_run: true, plan: planItems(plan), ...(warnings.length > 0 ? { hints: warnings } : {}) });
 	}
 
-	return runGate(ctx, { repository, config, trunk, head, tree, digest, standalone, judgement, branch, plan, evidence, start: working, warnings });
+	return runGate(ctx, { repository, config, trunk, head, tree, digest, standalone, judgement, branch, plan, evidence, start: working, trunkRefs: reads.trunkRefs, warnings });
 }
 
 /**
@@ -259,6 +264,8 @@ interface GateRun {
 	evidence: EvidenceIndex;
 	/** The status read before the run: the first fingerprint. */
 	start: WorkingState;
+	/** The trunk's refs as read with the trunk the judgement names. */
+	trunkRefs: string | null;
 	/** Said loudly on every outcome (an unreadable trunk config, every scope gate running). */
 	warnings: string[];
 }
@@ -270,7 +277,7 @@ async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 	let drift: { stage: string; files: string[] } | undefined;
 	let trunkMoved = false;
 	// 7. Tree drift: after each green phase, no job may have changed the tree (tracked or untracked), HEAD or the branch.
-	const trunkRefs = await readTrunkRefs(repository.root, run.trunk.name);
+	const { trunkRefs } = run;
 	const afterPhase = async (phase: readonly PlannedJob[]) => {
 		const [state, refsNow] = await Promise.all([run.evidence.status(), readTrunkRefs(repository.root, run.trunk.name)]);
 		const now = await snapshotOf(repository.root, state);
