@@ -33,8 +33,10 @@ export async function executePlan(
 	// discern is killed outright. It is written after the last run's is read (and removed), never before.
 	const [[leftovers, ledger], logDir] = await Promise.all([
 		killLeftovers(repository.gitDir).then(async (killed) => [killed, await openLedger(repository.gitDir)] as const),
-		newRunDir(repository.gitDir, plan.verb),
+		newRunDir(repository.gitDir, plan.verb, { prune: false }),
 	]);
+	// Older runs make room while this one's jobs start (housekeeping: it never fails the run, never touches this run's folder).
+	const pruning = pruneRuns(logDir).catch(() => undefined);
 	let report: RunReport;
 	try {
 		report = await runPlan(plan, {
@@ -50,13 +52,13 @@ export async function executePlan(
 	} finally {
 		await ledger.close();
 	}
-	// Now that this run's size is known, older runs make room for it.
-	await pruneRuns(logDir);
+	// Now that this run's size is known, older runs make room for it (while the diagnostics are read).
+	const [diagnostics] = await Promise.all([diagnosticsOf(report.runs, repository.root), pruning.then(() => pruneRuns(logDir))]);
 	return {
 		leftovers,
 		report,
 		steps: stepsOf(report.runs),
-		diagnostics: await diagnosticsOf(report.runs, repository.root),
+		diagnostics,
 		durationS: Math.round((performance.now() - started) / 100) / 10,
 	};
 }

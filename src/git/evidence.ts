@@ -55,6 +55,8 @@ const PINNED = [
 ].flatMap((setting) => ["-c", setting]);
 
 export interface EvidenceIndex {
+	/** The commit the files are judged against (what `revision` named when the index was opened). */
+	commit: string;
 	/**
 	 * HEAD, the branch, and every path that differs from the commit
 	 * (untracked included; submodules' paths inside them), verified from the
@@ -98,8 +100,8 @@ export async function openEvidenceIndex(root: string, revision: string): Promise
 	const opened = await openIn(root, revision, dir, null, located);
 	if (!opened.ok) await rm(dir, { recursive: true, force: true });
 	if (!opened.ok) return opened;
-	const { status, close } = opened.index;
-	return { ok: true, index: { status, close: () => close().then(() => rm(dir, { recursive: true, force: true })) } };
+	const { commit, status, close } = opened.index;
+	return { ok: true, index: { commit, status, close: () => close().then(() => rm(dir, { recursive: true, force: true })) } };
 }
 
 /** Where git says the checkout's work tree and repository are, and the commit `revision` names. */
@@ -157,6 +159,7 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 	// Open just asked what the first look would: only later looks ask again.
 	let outsideAsked = true;
 	const index: EvidenceIndex = {
+		commit: sha,
 		async status() {
 			// Git's part of the first look was asked while the index was opened (before any job ran); every later look asks anew.
 			const reads = firstLook ?? askGit(run);

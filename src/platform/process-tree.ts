@@ -65,6 +65,10 @@ export interface TreeKeeper {
 const live = new Map<number, JobTree>();
 /** Open keepers, for the exit hook. */
 const keepers = new Set<Keeper>();
+/** Counts every tree started or ended, across runs. */
+let treeEvents = 0;
+/** `treeEvents` when a sweep last ended on clear looks (no adopted child at all) with no tree started or ended meanwhile. */
+let clearAt = -1;
 /** How long a sweep keeps killing what keeps appearing before it gives up until the next one. */
 const SWEEP_LIMIT_MS = 2000;
 
@@ -87,8 +91,12 @@ function baseKeeper(subreaper: boolean): Pick<Keeper, "pending" | "subreaper" | 
 	return {
 		subreaper,
 		pending,
-		started: (tree) => void live.set(tree.leader, tree),
+		started: (tree) => {
+			treeEvents++;
+			live.set(tree.leader, tree);
+		},
 		ended: (tree) => {
+			treeEvents++;
 			live.delete(tree.leader);
 			signalAll([-tree.leader], "SIGKILL");
 			pending.push(tree);
@@ -111,6 +119,9 @@ function subreaperKeeper(): Keeper {
 			signalAll([-tree.leader, ...last.map((member) => member.pid), ...stayed.map((member) => member.pid)], "SIGKILL");
 		},
 		sweep: async () => {
+			// Nothing ended since a sweep found discern with no adopted child at all: nobody can have been adopted since
+			// (a leftover always has a member in discern's list), so another look would find the same nothing.
+			if (base.pending.length === 0 && clearAt === treeEvents) return;
 			const ended = base.pending.splice(0);
 			await sweepAdopted(ended);
 		},
@@ -204,17 +215,21 @@ async function sweepAdopted(ended: readonly JobTree[]): Promise<void> {
 	// (the usual case: the jobs left nothing behind); one that saw anything puts it back on quiet looks.
 	let quiet = 0;
 	let clear = 0;
+	let clearSince = -1;
 	for (;;) {
+		const events = treeEvents;
 		const look = lookAtAdopted();
 		const targets = look.found.filter((stat) => !live.has(stat.session) && !live.has(stat.group) && (live.size === 0 || provablyEnded(stat)));
 		if (targets.length === 0) {
 			quiet++;
 			clear = look.seen ? 0 : clear + 1;
+			if (clear === 1) clearSince = events;
 		} else {
 			quiet = 0;
 			clear = 0;
 			killWithDescendants(targets);
 		}
+		if (clear >= CLEAR_LOOKS && clearSince === treeEvents) clearAt = treeEvents;
 		if (quiet >= QUIET_LOOKS || clear >= CLEAR_LOOKS || Date.now() > deadline) return;
 		await Bun.sleep(clear > 0 ? 1 : 5);
 	}

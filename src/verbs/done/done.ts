@@ -55,6 +55,14 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	// Independent reads together: each git call is a process start.
 	const branches = readBranchClues(repository.root);
 	const authorityRead = trunkAuthority(repository.root, config, ctx.env.DISCERN_TRUNK, branches);
+	// Reads of files that only a later step consults, started now: the git reads above are the long wait.
+	const early = {
+		proof: standalone ? null : readProof(repository.gitDir),
+		last: standalone ? null : readLastDone(repository.gitDir),
+		stale: staleWiring(repository.root, config),
+	};
+	// A step that refuses first never awaits the others: their failures surface where they are awaited, never as unhandled.
+	for (const read of Object.values(early)) void read?.catch(() => undefined);
 	const [evidence, authority, clues, hidden, trunkRefs] = await Promise.all([
 		openEvidenceIndex(repository.root, "HEAD"),
 		authorityRead,
@@ -64,7 +72,7 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 		authorityRead.then((read) => readTrunkRefs(repository.root, read.trunk.name)),
 	]);
 	try {
-		return await judge(ctx, input, { repository, config, configBytes: opened.configBytes, evidence, authority, clues, hidden, trunkRefs, standalone });
+		return await judge(ctx, input, { repository, config, configBytes: opened.configBytes, evidence, authority, clues, hidden, trunkRefs, early, standalone });
 	} finally {
 		if (evidence.ok) await evidence.index.close();
 	}
@@ -81,6 +89,12 @@ interface Reads {
 	hidden: string[] | null;
 	/** `readTrunkRefs` as the trunk was read: the gate compares it after every phase. */
 	trunkRefs: string | null;
+	/** Started with the reads above, awaited where they are needed. */
+	early: {
+		proof: Promise<ProofRecord | null> | null;
+		last: ReturnType<typeof readLastDone> | null;
+		stale: ReturnType<typeof staleWiring>;
+	};
 	standalone: boolean;
 }
 
@@ -90,6 +104,10 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 	const { trunk } = authority;
 	// A standalone run never earns a Proof: where the evidence index is refused, the checkout's own status will do.
 	const evidence = reads.evidence.ok ? reads.evidence.index : standalone && !reads.evidence.unborn ? plainStatus(repository.root) : null;
+	// The commit's discern.toml is checked while the first look reads the files (against the commit the evidence judges: HEAD, unless it moved).
+	const commit = reads.evidence.ok ? reads.evidence.index.commit : null;
+	const configCheck = !standalone && commit ? configNotCommitted(repository.root, commit, reads.configBytes) : null;
+	void configCheck?.catch(() => undefined);
 	const working = evidence ? await evidence.status() : await readWorkingState(repository.root);
 
 	// 1. The tree must be committed and on a branch.
@@ -130,10 +148,10 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 	// The branch's tree came with the branch list; ask git only if the branch moved in between.
 	const [tree, notCommitted, scopes, proof, last] = await Promise.all([
 		clues.localBranches.get(branch) === head ? (clues.trees.get(branch) ?? "") : gitLine(["rev-parse", "--verify", "--quiet", `${head}^{tree}`], repository.root).then((line) => line ?? ""),
-		standalone ? null : configNotCommitted(repository.root, head, reads.configBytes),
+		standalone ? null : head === commit && configCheck ? configCheck : configNotCommitted(repository.root, head, reads.configBytes),
 		scopesTouched(repository.root, trunk, branch, config),
-		standalone ? null : readProof(repository.gitDir),
-		standalone ? null : readLastDone(repository.gitDir),
+		reads.early.proof,
+		reads.early.last,
 	]);
 	if (notCommitted) {
 		return fail("done", "dirty_worktree", `The gate runs the jobs the commit declares, but ${notCommitted}.`, [
@@ -150,7 +168,7 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 	}
 
 	// The generated agent files must say what refresh would write now (only where agents are wired or AGENTS.md is discern's).
-	const stale = await staleWiring(repository.root, config);
+	const stale = await reads.early.stale;
 	if (stale.length > 0) {
 		const names = stale.slice(0, 5).map((file) => `${file.path} (${file.blocked ? file.blocked.reason : file.action === "create" ? "missing" : "out of date"})`);
 		const more = stale.length > 5 ? ` and ${stale.length - 5} more` : "";
@@ -261,7 +279,8 @@ interface GateRun {
 	judgement: Judgement;
 	branch: string;
 	plan: ReturnType<typeof planGate>;
-	evidence: EvidenceIndex;
+	/** The evidence index (a standalone run's plain status where the index was refused). */
+	evidence: Pick<EvidenceIndex, "status">;
 	/** The status read before the run: the first fingerprint. */
 	start: WorkingState;
 	/** The trunk's refs as read with the trunk the judgement names. */
@@ -332,25 +351,27 @@ async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 
 	// An interrupted run says nothing about the tree: it neither counts as red nor removes a Proof.
 	// Drift may have come from outside the gate (an editor): it is reported, never the commit's verdict.
-	if (!report.interrupted) {
-		await writeLastRun(
-			repository.gitDir,
-			{
-				verb: "done",
-				ok: green,
-				failed_stage: failedStage,
-				head: run.head,
-				tree: run.tree,
-				config_digest: run.digest,
-				standalone: run.standalone,
-				time: new Date().toISOString(),
-				duration_s: durationS,
-			},
-			{ verdict: !drift },
-		).catch(() => undefined);
-	}
+	// Written while the verdict is put together (and the Proof written): a different file, awaited before any return.
+	const lastRunWritten = report.interrupted
+		? Promise.resolve()
+		: writeLastRun(
+				repository.gitDir,
+				{
+					verb: "done",
+					ok: green,
+					failed_stage: failedStage,
+					head: run.head,
+					tree: run.tree,
+					config_digest: run.digest,
+					standalone: run.standalone,
+					time: new Date().toISOString(),
+					duration_s: durationS,
+				},
+				{ verdict: !drift },
+			).catch(() => undefined);
 
 	if (!green) {
+		await lastRunWritten;
 		if (!run.standalone && !report.interrupted && !drift) await removeProof(repository.gitDir).catch(() => undefined);
 		const message = drift
 			? `The ${drift.stage} stage changed the tree: ${drift.files.slice(0, 10).map(quoteName).join(", ")}${drift.files.length > 10 ? ` and ${drift.files.length - 10} more` : ""}. The gate must leave the tree as committed.`
@@ -370,6 +391,7 @@ async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 		return fail("done", report.interrupted ? "interrupted" : "gate_failed", message, hints, { data, steps, diagnostics });
 	}
 	if (run.standalone) {
+		await lastRunWritten;
 		return ok("done", `The gate passed on the working tree (${durationS} s), standalone: no Proof is issued for uncommitted work.`, data, {
 			steps,
 			hints: [say`Commit, then run ${ref("done")} for a Proof.`, ...warnings],
@@ -390,7 +412,7 @@ async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 	};
 	record.line = proofLine(record);
 	try {
-		await writeProof(repository.gitDir, record);
+		await Promise.all([writeProof(repository.gitDir, record), lastRunWritten]);
 	} catch (error) {
 		const refusal = writeDenied(error, "the Proof");
 		if (!refusal) throw error;
