@@ -17,7 +17,8 @@ import { type TrunkAuthority, trunkAuthority } from "../../gate/trunk-authority.
 import { gateChanges } from "../../gate/gate-changes.ts";
 import { readTrunkRefs } from "../../gate/trunk-watch.ts";
 import { writeDenied } from "../../gate/write-denied.ts";
-import { openProject } from "../../project/open.ts";
+import { configRefusal, openRepository } from "../../project/open.ts";
+import { loadConfig } from "../../config/load.ts";
 import { quoteName } from "../../text/terminal.ts";
 import { readingsOf, standardDiagnostics } from "../../standards/readings.ts";
 import { loosenings } from "../../standards/never-loosen.ts";
@@ -49,11 +50,24 @@ const base = (standalone: boolean): DoneData => ({
  */
 export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>): Promise<DoneResult> {
 	const standalone = input.standalone ?? false;
-	const opened = await openProject(ctx);
-	if (!opened.ok) return asVerb("done", opened.refusal);
-	const { repository, config } = opened;
-	// Independent reads together: each git call is a process start.
+	const located = await openRepository(ctx);
+	if (!located.ok) return asVerb("done", located.refusal);
+	const { repository } = located;
+	// Independent reads together: each git call is a process start. Those that need no config start while it loads.
+	const evidenceOpened = openEvidenceIndex(repository.root, "HEAD");
 	const branches = readBranchClues(repository.root);
+	const hiddenRead = standalone ? Promise.resolve([]) : filesHiddenFromStatus(repository.root);
+	// Without a config nothing more is asked: the started reads end, and the evidence's private folder goes.
+	const dropReads = () => Promise.all([evidenceOpened.then((opened) => (opened.ok ? opened.index.close() : undefined)), branches, hiddenRead]);
+	const load = await loadConfig(repository.root, ctx.narrate).catch(async (error: unknown) => {
+		await dropReads();
+		throw error;
+	});
+	if (load.state !== "valid") {
+		await dropReads();
+		return asVerb("done", configRefusal(load, ctx.surface));
+	}
+	const { config, bytes: configBytes } = load;
 	const authorityRead = trunkAuthority(repository.root, config, ctx.env.DISCERN_TRUNK, branches);
 	// Reads of files that only a later step consults, started now: the git reads above are the long wait.
 	const early = {
@@ -64,15 +78,15 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	// A step that refuses first never awaits the others: their failures surface where they are awaited, never as unhandled.
 	for (const read of Object.values(early)) void read?.catch(() => undefined);
 	const [evidence, authority, clues, hidden, trunkRefs] = await Promise.all([
-		openEvidenceIndex(repository.root, "HEAD"),
+		evidenceOpened,
 		authorityRead,
 		branches,
-		standalone ? Promise.resolve([]) : filesHiddenFromStatus(repository.root),
+		hiddenRead,
 		// What names the trunk, read with the trunk itself: a job (or anyone) moving it from now on means no Proof against it.
 		authorityRead.then((read) => readTrunkRefs(repository.root, read.trunk.name)),
 	]);
 	try {
-		return await judge(ctx, input, { repository, config, configBytes: opened.configBytes, evidence, authority, clues, hidden, trunkRefs, early, standalone });
+		return await judge(ctx, input, { repository, config, configBytes, evidence, authority, clues, hidden, trunkRefs, early, standalone });
 	} finally {
 		if (evidence.ok) await evidence.index.close();
 	}
