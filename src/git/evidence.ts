@@ -58,6 +58,12 @@ export interface EvidenceIndex {
 	/** The commit the files are judged against (what `revision` named when the index was opened). */
 	commit: string;
 	/**
+	 * What that commit holds at a path, as `git ls-tree` lists it: a blob,
+	 * a symbolic link or a submodule; a folder as `tree` (its object
+	 * unknown, empty); null for nothing.
+	 */
+	committed(path: string): { mode: string; type: string; object: string } | null;
+	/**
 	 * HEAD, the branch, and every path that differs from the commit
 	 * (untracked included; submodules' paths inside them), verified from the
 	 * files themselves; null when git could not answer.
@@ -75,6 +81,8 @@ export type EvidenceOutcome =
 interface Entry {
 	path: string;
 	mode: string;
+	/** `blob`, or `commit` for a submodule. */
+	type: string;
 	blob: string;
 	check: "raw" | "lfs" | "converted" | "submodule";
 }
@@ -100,8 +108,8 @@ export async function openEvidenceIndex(root: string, revision: string): Promise
 	const opened = await openIn(root, revision, dir, null, located);
 	if (!opened.ok) await rm(dir, { recursive: true, force: true });
 	if (!opened.ok) return opened;
-	const { commit, status, close } = opened.index;
-	return { ok: true, index: { commit, status, close: () => close().then(() => rm(dir, { recursive: true, force: true })) } };
+	const { commit, committed, status, close } = opened.index;
+	return { ok: true, index: { commit, committed, status, close: () => close().then(() => rm(dir, { recursive: true, force: true })) } };
 }
 
 /** Where git says the checkout's work tree and repository are, and the commit `revision` names. */
@@ -160,6 +168,11 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 	let outsideAsked = true;
 	const index: EvidenceIndex = {
 		commit: sha,
+		committed(path) {
+			const entry = entries.find((candidate) => candidate.path === path);
+			if (entry) return { mode: entry.mode, type: entry.type, object: entry.blob };
+			return entries.some((candidate) => candidate.path.startsWith(`${path}/`)) ? { mode: "040000", type: "tree", object: "" } : null;
+		},
 		async status() {
 			// Git's part of the first look was asked while the index was opened (before any job ran); every later look asks anew.
 			const reads = firstLook ?? askGit(run);
@@ -226,8 +239,8 @@ function parseTree(output: string): Entry[] {
 	for (const record of output.split("\0")) {
 		const tab = record.indexOf("\t");
 		if (tab < 0) continue;
-		const [mode = "", , blob = ""] = record.slice(0, tab).split(" ");
-		entries.push({ path: record.slice(tab + 1), mode, blob, check: mode === "160000" ? "submodule" : "raw" });
+		const [mode = "", type = "", blob = ""] = record.slice(0, tab).split(" ");
+		entries.push({ path: record.slice(tab + 1), mode, type, blob, check: mode === "160000" ? "submodule" : "raw" });
 	}
 	return entries;
 }

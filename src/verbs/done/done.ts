@@ -11,14 +11,15 @@ import { filesHiddenFromStatus, plainStatus, readWorkingState } from "../../git/
 import { type EvidenceIndex, type EvidenceOutcome, openEvidenceIndex } from "../../git/evidence.ts";
 import { git, gitLine } from "../../git/run.ts";
 import type { WorkingState } from "../../git/status.ts";
-import { type BranchClues, readBranchClues, type Trunk } from "../../git/trunk.ts";
-import { configNotCommitted } from "../../gate/committed-config.ts";
+import { type BranchClues, readBranchClues, readInitDefault, type Trunk } from "../../git/trunk.ts";
+import { committedConfigProblem, configNotCommitted } from "../../gate/committed-config.ts";
 import { type TrunkAuthority, trunkAuthority } from "../../gate/trunk-authority.ts";
 import { gateChanges } from "../../gate/gate-changes.ts";
 import { readTrunkRefs } from "../../gate/trunk-watch.ts";
 import { writeDenied } from "../../gate/write-denied.ts";
+import { preloadSubreaper } from "../../platform/subreaper.ts";
 import { configRefusal, openRepository } from "../../project/open.ts";
-import { loadConfig } from "../../config/load.ts";
+import { CONFIG_FILE, loadConfig } from "../../config/load.ts";
 import { quoteName } from "../../text/terminal.ts";
 import { readingsOf, standardDiagnostics } from "../../standards/readings.ts";
 import { loosenings } from "../../standards/never-loosen.ts";
@@ -56,9 +57,10 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	// Independent reads together: each git call is a process start. Those that need no config start while it loads.
 	const evidenceOpened = openEvidenceIndex(repository.root, "HEAD");
 	const branches = readBranchClues(repository.root);
+	const initDefault = readInitDefault(repository.root);
 	const hiddenRead = standalone ? Promise.resolve([]) : filesHiddenFromStatus(repository.root);
 	// Without a config nothing more is asked: the started reads end, and the evidence's private folder goes.
-	const dropReads = () => Promise.all([evidenceOpened.then((opened) => (opened.ok ? opened.index.close() : undefined)), branches, hiddenRead]);
+	const dropReads = () => Promise.all([evidenceOpened.then((opened) => (opened.ok ? opened.index.close() : undefined)), branches, initDefault, hiddenRead]);
 	const load = await loadConfig(repository.root, ctx.narrate).catch(async (error: unknown) => {
 		await dropReads();
 		throw error;
@@ -68,7 +70,9 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 		return asVerb("done", configRefusal(load, ctx.surface));
 	}
 	const { config, bytes: configBytes } = load;
-	const authorityRead = trunkAuthority(repository.root, config, ctx.env.DISCERN_TRUNK, branches);
+	// Jobs will likely run: the subreaper's libc loads beside the reads instead of before the first job.
+	void preloadSubreaper();
+	const authorityRead = trunkAuthority(repository.root, config, ctx.env.DISCERN_TRUNK, branches, initDefault);
 	// Reads of files that only a later step consults, started now: the git reads above are the long wait.
 	const early = {
 		proof: standalone ? null : readProof(repository.gitDir),
@@ -77,16 +81,17 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	};
 	// A step that refuses first never awaits the others: their failures surface where they are awaited, never as unhandled.
 	for (const read of Object.values(early)) void read?.catch(() => undefined);
-	const [evidence, authority, clues, hidden, trunkRefs] = await Promise.all([
-		evidenceOpened,
+	// The trunk is first needed after the tree is judged clean: its reads go on while the first look reads the files.
+	const trunkReads = Promise.all([
 		authorityRead,
 		branches,
-		hiddenRead,
 		// What names the trunk, read with the trunk itself: a job (or anyone) moving it from now on means no Proof against it.
 		authorityRead.then((read) => readTrunkRefs(repository.root, read.trunk.name)),
 	]);
+	void trunkReads.catch(() => undefined);
+	const [evidence, hidden] = await Promise.all([evidenceOpened, hiddenRead]);
 	try {
-		return await judge(ctx, input, { repository, config, configBytes, evidence, authority, clues, hidden, trunkRefs, early, standalone });
+		return await judge(ctx, input, { repository, config, configBytes, evidence, hidden, trunkReads, early, standalone });
 	} finally {
 		if (evidence.ok) await evidence.index.close();
 	}
@@ -98,11 +103,9 @@ interface Reads {
 	configBytes: Uint8Array;
 	/** Refused when git cannot build it or cannot be trusted to compare content here. */
 	evidence: EvidenceOutcome;
-	authority: TrunkAuthority;
-	clues: BranchClues;
 	hidden: string[] | null;
-	/** `readTrunkRefs` as the trunk was read: the gate compares it after every phase. */
-	trunkRefs: string | null;
+	/** The trunk, the branch list, and `readTrunkRefs` as the trunk was read (the gate compares it after every phase). */
+	trunkReads: Promise<[TrunkAuthority, BranchClues, string | null]>;
 	/** Started with the reads above, awaited where they are needed. */
 	early: {
 		proof: Promise<ProofRecord | null> | null;
@@ -114,14 +117,12 @@ interface Reads {
 
 async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, reads: Reads): Promise<DoneResult> {
 	const say = sayFor(ctx.surface);
-	const { repository, config, authority, clues, hidden, standalone } = reads;
-	const { trunk } = authority;
+	const { repository, config, hidden, standalone } = reads;
 	// A standalone run never earns a Proof: where the evidence index is refused, the checkout's own status will do.
 	const evidence = reads.evidence.ok ? reads.evidence.index : standalone && !reads.evidence.unborn ? plainStatus(repository.root) : null;
-	// The commit's discern.toml is checked while the first look reads the files (against the commit the evidence judges: HEAD, unless it moved).
+	// The commit's discern.toml, from the tree the evidence listed (the commit it judges: HEAD, unless HEAD moved since).
 	const commit = reads.evidence.ok ? reads.evidence.index.commit : null;
-	const configCheck = !standalone && commit ? configNotCommitted(repository.root, commit, reads.configBytes) : null;
-	void configCheck?.catch(() => undefined);
+	const configCheck = reads.evidence.ok ? committedConfigProblem(reads.evidence.index.committed(CONFIG_FILE), reads.configBytes) : null;
 	const working = evidence ? await evidence.status() : await readWorkingState(repository.root);
 
 	// 1. The tree must be committed and on a branch.
@@ -154,6 +155,8 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 	}
 	const head = working.head;
 	const branch = working.branch;
+	const [authority, clues, trunkRefs] = await reads.trunkReads;
+	const { trunk } = authority;
 	if (trunk.name && clues.symbolic.has(trunk.name)) {
 		return fail("done", "no_trunk", `The trunk \`${trunk.name}\` is a symbolic ref to another branch: a trunk must be a branch of its own to judge against.`, [
 			say`Make \`${trunk.name}\` a real branch again (\`git update-ref --no-deref refs/heads/${trunk.name} <commit>\`), then run ${ref("done")}.`,
@@ -162,7 +165,7 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 	// The branch's tree came with the branch list; ask git only if the branch moved in between.
 	const [tree, notCommitted, scopes, proof, last] = await Promise.all([
 		clues.localBranches.get(branch) === head ? (clues.trees.get(branch) ?? "") : gitLine(["rev-parse", "--verify", "--quiet", `${head}^{tree}`], repository.root).then((line) => line ?? ""),
-		standalone ? null : head === commit && configCheck ? configCheck : configNotCommitted(repository.root, head, reads.configBytes),
+		standalone ? null : head === commit ? configCheck : configNotCommitted(repository.root, head, reads.configBytes),
 		scopesTouched(repository.root, trunk, branch, config),
 		reads.early.proof,
 		reads.early.last,
@@ -260,7 +263,7 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 		return ok("done", `Would run ${plural(plan.phases.flat().length, "job")}; nothing ran.`, { ...base(standalone), ...scopeFacts }, { dry_run: true, plan: planItems(plan), ...(warnings.length > 0 ? { hints: warnings } : {}) });
 	}
 
-	return runGate(ctx, { repository, config, trunk, head, tree, digest, standalone, judgement, branch, plan, evidence, start: working, trunkRefs: reads.trunkRefs, warnings });
+	return runGate(ctx, { repository, config, trunk, head, tree, digest, standalone, judgement, branch, plan, evidence, start: working, trunkRefs, warnings });
 }
 
 /**
