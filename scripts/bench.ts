@@ -20,7 +20,7 @@ import { type Benchmark, measure, WHOLE } from "./bench/measure.ts";
 import { mcpSession, timeToExit, timeToFirstOutput, toolsListSize } from "./bench/probes.ts";
 import { judge, type Outcome, renderJson, renderTable } from "./bench/report.ts";
 import { buildDiscern, buildHello, makeFixture } from "./bench/setup.ts";
-import { type GateFixtures, gateRun, makeGateFixtures, NOISY_BYTES, shellRun } from "./bench/gate.ts";
+import { type GateFixtures, gateRun, lefthookBinary, lefthookPreflight, lefthookRun, makeGateFixtures, NOISY_BYTES, shellRun } from "./bench/gate.ts";
 import { checkGlobFixture, type GlobFixtures, makeGlobFixtures } from "./bench/globs.ts";
 import { type Crowd, idleCrowd, withCrowd } from "./bench/crowd.ts";
 
@@ -32,6 +32,8 @@ interface BenchContext {
 	discern: string;
 	hello: string;
 	git: string;
+	/** lefthook's Go binary, from the dev dependency. */
+	lefthook: string;
 	/** A small committed repository with `discern.toml`. */
 	fixture: string;
 	gate: GateFixtures;
@@ -93,6 +95,16 @@ const BENCHMARKS: readonly ((ctx: BenchContext) => Benchmark)[] = [
 		baseline: shellRun("sleep 1", "sleep 1"),
 		budgets: [{ phase: WHOLE, kind: "absolute", max: 1150 }],
 		maxRuns: 10,
+	}),
+	(ctx) => ({
+		// SPEC §13: the gate's overhead over the bare shell floor stays below lefthook's on the same four commands,
+		// all three measured in the same rounds; each side's overhead is its time minus the floor's of the same round.
+		name: "done vs lefthook: 4 parallel `sleep 1`",
+		candidate: gateRun("discern done", ctx.discern, ctx.gate.sleeps),
+		baseline: lefthookRun("lefthook run (4 parallel jobs)", ctx.lefthook, ctx.gate.lefthook),
+		floor: shellRun("sleep 1 & ×4; wait", "sleep 1 & sleep 1 & sleep 1 & sleep 1 & wait"),
+		budgets: [{ phase: WHOLE, kind: "overhead", max: 1 }],
+		maxRuns: 30,
 	}),
 	(ctx) => ({
 		// The gate must not slow down with the machine's process count: the same run with and without the crowd.
@@ -161,6 +173,9 @@ if (flags.build || !existsSync(DISCERN)) {
 
 const git = Bun.which("git");
 if (!git) throw new Error("git is not on PATH");
+// From the lockfile (`npm ci`): no network at bench time.
+const lefthook = lefthookBinary();
+if (!lefthook) throw new Error("lefthook's binary is missing: run `npm ci` (it is a dev dependency)");
 
 const temp = await mkdtemp(join(tmpdir(), "discern-bench-"));
 const crowd = idleCrowd(3000);
@@ -184,7 +199,7 @@ try {
 	log("making the gate fixtures (50 000 files for impact)");
 	const gate = await makeGateFixtures(join(temp, "gate"));
 	const globs = await makeGlobFixtures(join(temp, "globs"));
-	const ctx: BenchContext = { discern: DISCERN, hello: await buildHello(temp), git, fixture: await makeFixture(fixtureDir), gate, globs, scratch: temp, crowd };
+	const ctx: BenchContext = { discern: DISCERN, hello: await buildHello(temp), git, lefthook, fixture: await makeFixture(fixtureDir), gate, globs, scratch: temp, crowd };
 	await preflight(ctx);
 	outcomes = [];
 	for (const make of BENCHMARKS) {
@@ -193,7 +208,7 @@ try {
 		if (flags.only !== undefined && !benchmark.name.includes(flags.only)) continue;
 		const benchRuns = Math.min(runs, benchmark.maxRuns ?? runs);
 		log(`measuring ${benchmark.name}: ${warmups} warm-up${warmups === 1 ? "" : "s"} + ${benchRuns} runs`);
-		const measurement = await measure(benchmark.name, benchmark.candidate, benchmark.baseline, { runs: benchRuns, warmups });
+		const measurement = await measure(benchmark.name, benchmark.candidate, benchmark.baseline, { runs: benchRuns, warmups }, benchmark.floor);
 		outcomes.push({ benchmark, measurement });
 	}
 } finally {
@@ -219,6 +234,7 @@ async function preflight(ctx: BenchContext): Promise<void> {
 	}
 	if ((await capture([ctx.hello])) !== "hello\n") throw new Error("the hello-world baseline does not print hello");
 	for (const repo of [ctx.globs.pathological, ctx.globs.plain]) await checkGlobFixture(ctx.discern, repo);
+	await lefthookPreflight(ctx.lefthook, ctx.gate.lefthook);
 }
 
 async function capture(cmd: readonly string[]): Promise<string> {

@@ -14,6 +14,8 @@ const IMPACT_SCOPES = 20;
 export interface GateFixtures {
 	/** Four test-stage jobs of `sleep 1`. */
 	sleeps: string;
+	/** The same four `sleep 1` as one lefthook hook running its jobs in parallel. */
+	lefthook: string;
 	/** One test job printing 200 MB. */
 	noisy: string;
 	/** 20 scopes and 50 000 untracked files. */
@@ -22,10 +24,12 @@ export interface GateFixtures {
 
 export async function makeGateFixtures(dir: string): Promise<GateFixtures> {
 	const sleeps = join(dir, "sleeps");
+	const lefthook = join(dir, "lefthook");
 	const noisy = join(dir, "noisy");
 	const impact = join(dir, "impact");
 	const sleepJobs = [1, 2, 3, 4].map((n) => `[jobs.sleep${n}]\nstage = "test"\nrun = "sleep 1"\n`).join("");
 	await makeRepo(sleeps, sleepJobs);
+	await makeRepo(lefthook, "", { "lefthook.yml": LEFTHOOK_CONFIG });
 	await makeRepo(noisy, `[jobs]\ntest = "head -c ${NOISY_BYTES} /dev/zero | tr '\\\\0' x"\n`);
 	const scopes = Array.from({ length: IMPACT_SCOPES }, (_, i) => `[scopes.s${i}]\npaths = ["area${i}/**", "*.ext${i}"]\n`).join("");
 	await makeRepo(impact, `[jobs]\ntest = "true"\n${scopes}`);
@@ -35,12 +39,20 @@ export async function makeGateFixtures(dir: string): Promise<GateFixtures> {
 		await mkdir(path, { recursive: true });
 		await Promise.all(Array.from({ length: 500 }, (_, i) => writeFile(join(path, `f${i}.txt`), "")));
 	}
-	return { sleeps, noisy, impact };
+	return { sleeps, lefthook, noisy, impact };
 }
 
-async function makeRepo(dir: string, config: string): Promise<void> {
+/**
+ * A hook of lefthook's own name (`lefthook run gate`): a git hook name such
+ * as pre-commit skips jobs without staged files. Parallel, as discern runs a stage.
+ */
+const LEFTHOOK_HOOK = "gate";
+const LEFTHOOK_CONFIG = `${LEFTHOOK_HOOK}:\n  parallel: true\n  jobs:\n${[1, 2, 3, 4].map((n) => `    - name: sleep${n}\n      run: sleep 1\n`).join("")}`;
+
+async function makeRepo(dir: string, config: string, files: Readonly<Record<string, string>> = {}): Promise<void> {
 	await mkdir(dir, { recursive: true });
 	await writeFile(join(dir, "discern.toml"), config);
+	for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
 	for (const args of [
 		["init", "-q", "-b", "main"],
 		["config", "user.name", "discern bench"],
@@ -89,6 +101,45 @@ async function diskBytes(dir: string): Promise<number> {
 	let total = 0;
 	for (const name of await readdir(dir, { recursive: true })) total += ((await lstat(join(dir, name)).catch(() => null))?.blocks ?? 0) * 512;
 	return total;
+}
+
+/**
+ * lefthook's Go binary (from the `lefthook` dev dependency's package for this
+ * platform, run directly: no npx, no node wrapper) running the fixture's hook,
+ * from spawn to exit. Hooks are not installed into git (`--no-auto-install`):
+ * the run is what is compared, as `discern done` is.
+ */
+export function lefthookRun(label: string, lefthook: string, repo: string): Probe {
+	return {
+		label,
+		run: async () => {
+			const start = performance.now();
+			const proc = Bun.spawn([lefthook, "run", LEFTHOOK_HOOK, "--no-auto-install", "--no-tty", "--colors", "off"], { cwd: repo, stdin: "ignore", stdout: "ignore", stderr: "ignore" });
+			const code = await proc.exited;
+			const elapsed = performance.now() - start;
+			if (code !== 0) throw new Error(`lefthook run ${LEFTHOOK_HOOK} exited with ${code} in ${repo}`);
+			return { [WHOLE]: elapsed };
+		},
+	};
+}
+
+/** lefthook's binary for this platform, as its package resolves it (null when the dev dependency is not installed). */
+export function lefthookBinary(): string | null {
+	const exe = process.platform === "win32" ? ".exe" : "";
+	const os = process.platform === "win32" ? "windows" : process.platform;
+	try {
+		return require.resolve(`lefthook-${os}-${process.arch}/bin/lefthook${exe}`);
+	} catch {
+		return null;
+	}
+}
+
+/** lefthook's own output for one run of the fixture's hook: the check that it really ran all four jobs. */
+export async function lefthookPreflight(lefthook: string, repo: string): Promise<void> {
+	const proc = Bun.spawn([lefthook, "run", LEFTHOOK_HOOK, "--no-auto-install", "--no-tty", "--colors", "off"], { cwd: repo, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+	const [code, out, err] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+	const ran = [1, 2, 3, 4].filter((n) => new RegExp(`[✓✔]\\S* sleep${n} \\(`).test(out)).length;
+	if (code !== 0 || ran !== 4) throw new Error(`lefthook did not run the four jobs (exit ${code}, ${ran} passed): ${out}${err}`);
 }
 
 /** A shell running the same command straight, for the throughput baseline. */

@@ -21,12 +21,14 @@ export type Unit = "ms" | "MB" | "bytes";
 
 /**
  * A limit on one phase's median: absolute (`max` in the benchmark's unit),
- * as a ratio to the baseline's median for the same phase, or as the
- * difference between the two medians (what a condition adds to the same run).
+ * as a ratio to the baseline's median for the same phase, as the
+ * difference between the two medians (what a condition adds to the same run),
+ * or as the ratio of the two overheads over the floor (`overhead`: the
+ * candidate's median time above the floor over the baseline's; 1 is a tie).
  */
 export interface Budget {
 	phase: string;
-	kind: "absolute" | "ratio" | "difference";
+	kind: "absolute" | "ratio" | "difference" | "overhead";
 	max: number;
 }
 
@@ -35,6 +37,11 @@ export interface Benchmark {
 	candidate: Probe;
 	/** Measured in the same run; its phases pair with the candidate's phases of the same name. */
 	baseline?: Probe;
+	/**
+	 * What neither side can beat, measured in the same run too (the bare
+	 * shell running the same commands): each side's overhead is its time above it.
+	 */
+	floor?: Probe;
 	budgets: readonly Budget[];
 	unit?: Unit;
 	/** Caps the run count for slow benchmarks (a gate run takes seconds). */
@@ -57,12 +64,19 @@ export interface PhaseResult {
 	baseline?: Stats;
 	/** Candidate median over baseline median. */
 	ratio?: number;
+	floor?: Stats;
+	/**
+	 * Each side's time above the floor: the median over runs of (side − floor)
+	 * in the same round, so that drift in the machine's load cancels out.
+	 */
+	overhead?: { candidate: Stats; baseline?: Stats };
 }
 
 export interface Measurement {
 	name: string;
 	candidate: string;
 	baseline?: string;
+	floor?: string;
 	phases: PhaseResult[];
 }
 
@@ -73,19 +87,21 @@ export interface RunSettings {
 	onRun?: (done: number, total: number) => void;
 }
 
+type Side = "candidate" | "baseline" | "floor";
+
 /**
- * Time `candidate` (and `baseline`, when given) `settings.runs` times after
- * `settings.warmups` discarded runs. The order within each pair alternates
- * so that neither side always runs right after the other.
+ * Time `candidate` (and `baseline` and `floor`, when given) `settings.runs`
+ * times after `settings.warmups` discarded runs. The order within each round
+ * rotates so that no side always runs right after another.
  */
-export async function measure(name: string, candidate: Probe, baseline: Probe | undefined, settings: RunSettings): Promise<Measurement> {
-	const samples = { candidate: new Map<string, number[]>(), baseline: new Map<string, number[]>() };
+export async function measure(name: string, candidate: Probe, baseline: Probe | undefined, settings: RunSettings, floor?: Probe): Promise<Measurement> {
+	const samples: Record<Side, Map<string, number[]>> = { candidate: new Map(), baseline: new Map(), floor: new Map() };
 	const total = settings.warmups + settings.runs;
 	for (let i = 0; i < total; i++) {
-		const pair: ["candidate" | "baseline", Probe][] = [["candidate", candidate]];
-		if (baseline) pair.push(["baseline", baseline]);
-		if (i % 2 === 1) pair.reverse();
-		for (const [side, probe] of pair) {
+		const round: [Side, Probe][] = [["candidate", candidate]];
+		if (baseline) round.push(["baseline", baseline]);
+		if (floor) round.push(["floor", floor]);
+		for (const [side, probe] of orderOf(round, i)) {
 			const phases = await probe.run();
 			if (i < settings.warmups) continue;
 			for (const [phase, value] of Object.entries(phases)) {
@@ -105,9 +121,26 @@ export async function measure(name: string, candidate: Probe, baseline: Probe | 
 			result.baseline = summarize(paired);
 			result.ratio = result.candidate.median / result.baseline.median;
 		}
+		const floored = samples.floor.get(phase);
+		if (floored) {
+			result.floor = summarize(floored);
+			result.overhead = { candidate: summarize(above(values, floored)), ...(paired ? { baseline: summarize(above(paired, floored)) } : {}) };
+		}
 		phases.push(result);
 	}
-	return { name, candidate: candidate.label, ...(baseline ? { baseline: baseline.label } : {}), phases };
+	return { name, candidate: candidate.label, ...(baseline ? { baseline: baseline.label } : {}), ...(floor ? { floor: floor.label } : {}), phases };
+}
+
+/** Two sides alternate; three rotate and alternate direction (all six orders in six rounds). */
+function orderOf<T>(sides: readonly T[], round: number): T[] {
+	if (sides.length < 3) return round % 2 === 1 ? [...sides].reverse() : [...sides];
+	const turned = sides.map((_, k) => sides[(k + Math.floor(round / 2)) % sides.length] as T);
+	return round % 2 === 1 ? turned.reverse() : turned;
+}
+
+/** Each run's figure minus the floor's of the same round. */
+function above(values: readonly number[], floor: readonly number[]): number[] {
+	return values.map((value, i) => value - (floor[i] ?? Number.NaN));
 }
 
 export function summarize(values: readonly number[]): Stats {

@@ -5,8 +5,13 @@ export interface Verdict {
 	benchmark: string;
 	phase: string;
 	kind: Budget["kind"];
-	/** The candidate's median (absolute), its ratio to the baseline's median, or the difference of the two. */
+	/**
+	 * The candidate's median (absolute), its ratio to the baseline's median, the
+	 * difference of the two, or its overhead over the floor over the baseline's.
+	 */
 	figure: number;
+	/** For an `overhead` budget: each side's median time above the floor. */
+	overheads?: { candidate: number; baseline: number };
 	max: number;
 	unit: Unit | "×";
 	pass: boolean;
@@ -22,15 +27,22 @@ export function judge(outcomes: readonly Outcome[]): Verdict[] {
 		benchmark.budgets.map((budget): Verdict => {
 			const phase = measurement.phases.find((candidate) => candidate.phase === budget.phase);
 			if (!phase) throw new Error(`${benchmark.name}: its budget names phase "${budget.phase}", which the probe never reported`);
+			const overheads = phase.overhead?.baseline && { candidate: phase.overhead.candidate.median, baseline: phase.overhead.baseline.median };
 			const figure =
 				budget.kind === "ratio"
 					? phase.ratio
 					: budget.kind === "difference"
 						? phase.baseline && phase.candidate.median - phase.baseline.median
-						: phase.candidate.median;
-			if (figure === undefined) throw new Error(`${benchmark.name}: a ${budget.kind} budget needs a baseline for phase "${budget.phase}"`);
-			const unit = budget.kind === "ratio" ? "×" : (benchmark.unit ?? "ms");
-			return { benchmark: benchmark.name, phase: budget.phase, kind: budget.kind, figure, max: budget.max, unit, pass: figure <= budget.max };
+						: budget.kind === "overhead"
+							? overheads && overheads.candidate / overheads.baseline
+							: phase.candidate.median;
+			if (figure === undefined) {
+				throw new Error(`${benchmark.name}: a ${budget.kind} budget needs a baseline${budget.kind === "overhead" ? " and a floor" : ""} for phase "${budget.phase}"`);
+			}
+			const unit = budget.kind === "ratio" || budget.kind === "overhead" ? "×" : (benchmark.unit ?? "ms");
+			// A baseline with no overhead at all leaves nothing to be under (a division by zero or below): only a candidate at or under the floor passes.
+			const pass = budget.kind === "overhead" && overheads && overheads.baseline <= 0 ? overheads.candidate <= 0 : figure <= budget.max;
+			return { benchmark: benchmark.name, phase: budget.phase, kind: budget.kind, figure, max: budget.max, unit, pass, ...(budget.kind === "overhead" && overheads ? { overheads } : {}) };
 		}),
 	);
 }
@@ -43,7 +55,7 @@ export interface Header {
 }
 
 export function renderTable(header: Header, outcomes: readonly Outcome[], verdicts: readonly Verdict[]): string {
-	const rows: string[][] = [["benchmark", "median", "p90", "ratio", "budget"]];
+	const rows: string[][] = [["benchmark", "median", "p90", "ratio", "over floor", "budget"]];
 	for (const { benchmark, measurement } of outcomes) {
 		const unit = benchmark.unit ?? "ms";
 		for (const phase of measurement.phases) {
@@ -54,10 +66,15 @@ export function renderTable(header: Header, outcomes: readonly Outcome[], verdic
 				value(phase.candidate.median, unit),
 				value(phase.candidate.p90, unit),
 				phase.ratio === undefined ? "" : `${phase.ratio.toFixed(2)}×`,
+				phase.overhead ? `+${value(phase.overhead.candidate.median, unit)}` : "",
 				[...budgets, ...(note ? [note] : [])].join(", "),
 			]);
 			if (phase.baseline && measurement.baseline) {
-				rows.push([`  baseline: ${measurement.baseline}`, value(phase.baseline.median, unit), value(phase.baseline.p90, unit), "", ""]);
+				const over = phase.overhead?.baseline ? `+${value(phase.overhead.baseline.median, unit)}` : "";
+				rows.push([`  baseline: ${measurement.baseline}`, value(phase.baseline.median, unit), value(phase.baseline.p90, unit), "", over, ""]);
+			}
+			if (phase.floor && measurement.floor) {
+				rows.push([`  floor: ${measurement.floor}`, value(phase.floor.median, unit), value(phase.floor.p90, unit), "", "", ""]);
 			}
 		}
 	}
@@ -98,21 +115,37 @@ export function renderJson(header: Header, outcomes: readonly Outcome[], verdict
 			unit: benchmark.unit ?? "ms",
 			candidate: measurement.candidate,
 			...(measurement.baseline ? { baseline: measurement.baseline } : {}),
+			...(measurement.floor ? { floor: measurement.floor } : {}),
 			phases: measurement.phases.map((phase) => ({
 				phase: phase.phase,
 				candidate: rounded(phase.candidate),
 				...(phase.baseline ? { baseline: rounded(phase.baseline) } : {}),
 				...(phase.ratio === undefined ? {} : { ratio: round(phase.ratio) }),
+				...(phase.floor ? { floor: rounded(phase.floor) } : {}),
+				...(phase.overhead
+					? { overhead: { candidate: rounded(phase.overhead.candidate), ...(phase.overhead.baseline ? { baseline: rounded(phase.overhead.baseline) } : {}) } }
+					: {}),
 			})),
 		})),
-		budgets: verdicts.map((verdict) => ({ ...verdict, figure: round(verdict.figure) })),
+		budgets: verdicts.map((verdict) => ({
+			...verdict,
+			figure: round(verdict.figure),
+			...(verdict.overheads ? { overheads: { candidate: round(verdict.overheads.candidate), baseline: round(verdict.overheads.baseline) } } : {}),
+		})),
 		pass: verdicts.every((verdict) => verdict.pass),
 	};
 	return `${JSON.stringify(json)}\n`;
 }
 
 function verdictLine(verdict: Verdict): string {
-	const what = verdict.kind === "ratio" ? "median ratio to baseline" : verdict.kind === "difference" ? "median minus the baseline's" : "median";
+	const what =
+		verdict.kind === "ratio"
+			? "median ratio to baseline"
+			: verdict.kind === "difference"
+				? "median minus the baseline's"
+				: verdict.kind === "overhead" && verdict.overheads
+					? `overhead over the floor ${value(verdict.overheads.candidate, "ms")} vs the baseline's ${value(verdict.overheads.baseline, "ms")}, ratio`
+					: "median";
 	const name = verdict.phase === WHOLE ? verdict.benchmark : `${verdict.benchmark} ${verdict.phase}`;
 	const figure = verdict.unit === "×" ? `${verdict.figure.toFixed(2)}×` : value(verdict.figure, verdict.unit);
 	const max = verdict.unit === "×" ? `${verdict.max.toFixed(1)}×` : value(verdict.max, verdict.unit);
@@ -125,6 +158,7 @@ function rowName(benchmark: string, phase: PhaseResult): string {
 
 function budgetText(budget: Budget, unit: Unit): string {
 	if (budget.kind === "ratio") return `≤ ${budget.max.toFixed(1)}×`;
+	if (budget.kind === "overhead") return `overhead ≤ ${budget.max.toFixed(1)}× the baseline's`;
 	return budget.kind === "difference" ? `≤ baseline + ${value(budget.max, unit)}` : `≤ ${value(budget.max, unit)}`;
 }
 

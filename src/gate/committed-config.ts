@@ -15,9 +15,22 @@ export async function configNotCommitted(root: string, head: string, loaded: Uin
 	// `<mode> <type> <object>\t<path>`
 	const [meta] = listed.stdout.split("\t");
 	const [mode, type, object] = (meta ?? "").split(" ");
-	if (!object) return `${CONFIG_FILE} is not committed (it may be untracked or excluded locally)`;
+	return committedConfigProblem(object ? { mode: mode ?? "", type: type ?? "", object } : null, loaded);
+}
+
+/** What the commit holds at discern.toml, as `git ls-tree` lists it (null: nothing). */
+export interface CommittedEntry {
+	mode: string;
+	type: string;
+	object: string;
+}
+
+/** The same judgement on an entry already listed (the evidence index lists the commit's whole tree). */
+export function committedConfigProblem(entry: CommittedEntry | null, loaded: Uint8Array): string | null {
+	if (!entry) return `${CONFIG_FILE} is not committed (it may be untracked or excluded locally)`;
+	const { mode, type, object } = entry;
 	if (type !== "blob" || (mode !== "100644" && mode !== "100755")) {
-		return `${CONFIG_FILE} is committed as ${mode === "120000" ? "a symbolic link" : `a ${type ?? "?"} (mode ${mode ?? "?"})`}, not a regular file`;
+		return `${CONFIG_FILE} is committed as ${mode === "120000" ? "a symbolic link" : `a ${type || "?"} (mode ${mode || "?"})`}, not a regular file`;
 	}
 	if (blobId(loaded, object.length) !== object) return `the ${CONFIG_FILE} discern read differs from the committed one`;
 	return null;

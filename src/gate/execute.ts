@@ -29,9 +29,14 @@ export async function executePlan(
 	afterPhase?: (phase: readonly PlannedJob[]) => Promise<string | null>,
 ): Promise<Execution> {
 	const started = performance.now();
-	const [leftovers, logDir] = await Promise.all([killLeftovers(repository.gitDir), newRunDir(repository.gitDir, plan.verb)]);
-	// Written before the first job starts, removed once the last is gone: what the next run reads if discern is killed outright.
-	const ledger = await openLedger(repository.gitDir);
+	// The ledger is written before the first job starts, removed once the last is gone: what the next run reads if
+	// discern is killed outright. It is written after the last run's is read (and removed), never before.
+	const [[leftovers, ledger], logDir] = await Promise.all([
+		killLeftovers(repository.gitDir).then(async (killed) => [killed, await openLedger(repository.gitDir)] as const),
+		newRunDir(repository.gitDir, plan.verb, { prune: false }),
+	]);
+	// Older runs make room while this one's jobs start (housekeeping: it never fails the run, never touches this run's folder).
+	const pruning = pruneRuns(logDir).catch(() => undefined);
 	let report: RunReport;
 	try {
 		report = await runPlan(plan, {
@@ -47,13 +52,13 @@ export async function executePlan(
 	} finally {
 		await ledger.close();
 	}
-	// Now that this run's size is known, older runs make room for it.
-	await pruneRuns(logDir);
+	// Now that this run's size is known, older runs make room for it (while the diagnostics are read).
+	const [diagnostics] = await Promise.all([diagnosticsOf(report.runs, repository.root), pruning.then(() => pruneRuns(logDir))]);
 	return {
 		leftovers,
 		report,
 		steps: stepsOf(report.runs),
-		diagnostics: await diagnosticsOf(report.runs, repository.root),
+		diagnostics,
 		durationS: Math.round((performance.now() - started) / 100) / 10,
 	};
 }

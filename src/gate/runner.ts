@@ -1,5 +1,5 @@
 import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { ProgressEvent } from "../contract/context.ts";
 import type { Step } from "../contract/envelope.ts";
 import { randomUUID } from "node:crypto";
@@ -186,7 +186,7 @@ async function runJobCommands(
 	const reportBefore = job.report ? await fileStamp(join(options.root, job.report)) : null;
 	const withReport = async (run: JobRun): Promise<JobRun> =>
 		job.report ? { ...run, reportFresh: (await fileStamp(join(options.root, job.report))) !== reportBefore } : run;
-	const fd = openSync(logPath, "w", 0o600);
+	const fd = openLog(logPath);
 	const watch = watchLog(fd);
 	const seconds = () => Math.round((performance.now() - started) / 10) / 100;
 	try {
@@ -267,6 +267,21 @@ async function runCommand(
 		// Whatever the command left running would outlive discern: its group now, detached daemons at the phase's sweep.
 		await killing;
 		state.trees.ended(tree);
+	}
+}
+
+/**
+ * A job's log, opened for writing. A job of the same phase may already have
+ * removed the runs folder (discern's own state, not the tree): it is made
+ * again, so that the run ends with its result rather than a crash.
+ */
+function openLog(path: string): number {
+	try {
+		return openSync(path, "w", 0o600);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+		mkdirSync(dirname(path), { recursive: true });
+		return openSync(path, "w", 0o600);
 	}
 }
 

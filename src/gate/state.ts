@@ -123,13 +123,17 @@ const KEPT_RUNS = 5;
  */
 export const RUNS_BUDGET_BYTES = 64 * 1024 * 1024;
 
-/** A fresh folder for one run's job logs, named so that runs sort by time. */
-export async function newRunDir(gitDir: string, verb: string): Promise<string> {
+/**
+ * A fresh folder for one run's job logs, named so that runs sort by time.
+ * Older runs are pruned first unless `prune` is false (the caller prunes
+ * while its run is under way, off the path to its first job).
+ */
+export async function newRunDir(gitDir: string, verb: string, options: { prune?: boolean } = {}): Promise<string> {
 	const runs = join(stateDir(gitDir), "runs");
 	await mkdir(runs, { recursive: true });
 	const dir = join(runs, `${new Date().toISOString().replace(/[:.]/g, "-")}-${verb}-${process.pid}`);
 	await mkdir(dir, { recursive: true });
-	await pruneRuns(dir);
+	if (options.prune !== false) await pruneRuns(dir);
 	return dir;
 }
 

@@ -29,9 +29,10 @@ export async function trunkAuthority(
 	branchConfig: DiscernConfig,
 	fromEnv: string | undefined,
 	branches: Promise<BranchClues> = readBranchClues(root),
+	initDefault: Promise<string | null> = readInitDefault(root),
 ): Promise<TrunkAuthority> {
-	// Both reads at once: each git call is a process start, and done pays for every one.
-	const [clues, init] = await Promise.all([branches, readInitDefault(root)]);
+	// Both reads at once (a caller may have started them already): each git call is a process start, and done pays for every one.
+	const [clues, init] = await Promise.all([branches, initDefault]);
 	let trunk = decideTrunk({ ...clues, initDefault: init }, undefined, fromEnv);
 	let namedByBranch = false;
 	let committed = trunk.exists && trunk.name ? await committedConfig(root, trunk.name) : null;

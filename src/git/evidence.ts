@@ -5,6 +5,7 @@ import { join, resolve } from "node:path";
 import { blobId } from "./blob-id.ts";
 import { quoteName } from "../text/terminal.ts";
 import { contentTransformedFromOutside } from "./outside-the-tree.ts";
+import type { Captured } from "../platform/process.ts";
 import { git } from "./run.ts";
 import type { ChangedPath, WorkingState } from "./status.ts";
 
@@ -54,6 +55,14 @@ const PINNED = [
 ].flatMap((setting) => ["-c", setting]);
 
 export interface EvidenceIndex {
+	/** The commit the files are judged against (what `revision` named when the index was opened). */
+	commit: string;
+	/**
+	 * What that commit holds at a path, as `git ls-tree` lists it: a blob,
+	 * a symbolic link or a submodule; a folder as `tree` (its object
+	 * unknown, empty); null for nothing.
+	 */
+	committed(path: string): { mode: string; type: string; object: string } | null;
 	/**
 	 * HEAD, the branch, and every path that differs from the commit
 	 * (untracked included; submodules' paths inside them), verified from the
@@ -72,6 +81,8 @@ export type EvidenceOutcome =
 interface Entry {
 	path: string;
 	mode: string;
+	/** `blob`, or `commit` for a submodule. */
+	type: string;
 	blob: string;
 	check: "raw" | "lfs" | "converted" | "submodule";
 }
@@ -81,21 +92,38 @@ interface Entry {
  * against `revision`.
  */
 export async function openEvidenceIndex(root: string, revision: string): Promise<EvidenceOutcome> {
-	let dir: string;
-	try {
-		dir = await mkdtemp(join(tmpdir(), "discern-evidence-"));
-	} catch (error) {
+	// The private folder and git's first answer together: each is a wait of its own.
+	const [made, located] = await Promise.all([
+		mkdtemp(join(tmpdir(), "discern-evidence-")).then(
+			(dir) => ({ dir }),
+			(error: unknown) => ({ error }),
+		),
+		locate(root, revision),
+	]);
+	if ("error" in made) {
+		const { error } = made;
 		return { ok: false, reason: `discern could not make a private folder in ${quoteName(tmpdir())} (${error instanceof Error ? error.message : String(error)})` };
 	}
-	const opened = await openIn(root, revision, dir, null);
+	const { dir } = made;
+	const opened = await openIn(root, revision, dir, null, located);
 	if (!opened.ok) await rm(dir, { recursive: true, force: true });
-	return opened.ok ? { ok: true, index: { status: opened.index.status, close: () => rm(dir, { recursive: true, force: true }) } } : opened;
+	if (!opened.ok) return opened;
+	const { commit, committed, status, close } = opened.index;
+	return { ok: true, index: { commit, committed, status, close: () => close().then(() => rm(dir, { recursive: true, force: true })) } };
 }
 
-/** One repository level (`name`: a submodule's path, null for the checkout); `dir` holds its private index and its submodules' folders. */
-async function openIn(root: string, revision: string, dir: string, name: string | null): Promise<EvidenceOutcome> {
+/** Where git says the checkout's work tree and repository are, and the commit `revision` names. */
+function locate(root: string, revision: string): ReturnType<typeof git> {
+	return git(["rev-parse", "--show-toplevel", "--absolute-git-dir", "--git-common-dir", "--verify", "--quiet", `${revision}^{commit}`], root);
+}
+
+/**
+ * One repository level (`name`: a submodule's path, null for the checkout); `dir` holds its private index and its submodules' folders.
+ * `given`: what `locate(root, revision)` answered, when the caller asked it already.
+ */
+async function openIn(root: string, revision: string, dir: string, name: string | null, given?: Captured): Promise<EvidenceOutcome> {
 	const label = name ?? root;
-	const located = await git(["rev-parse", "--show-toplevel", "--absolute-git-dir", "--git-common-dir", "--verify", "--quiet", `${revision}^{commit}`], root);
+	const located = given ?? (await locate(root, revision));
 	const [top, gitDir, commonDir, sha] = located.stdout.trim().split("\n");
 	if (located.exitCode !== 0 || !top || !gitDir || !commonDir || !sha) {
 		return top && gitDir ? { ok: false, reason: "nothing is committed on this branch yet", unborn: true } : { ok: false, reason: `git cannot read ${quoteName(label)}` };
@@ -113,17 +141,24 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 	if (unreadable) return { ok: false, reason: `the tracked path ${quoteName(unreadable.path)} is not valid UTF-8, and discern compares paths as UTF-8` };
 
 	const tracked = entries.map((entry) => entry.path);
+	// The first look's questions to git need only the private index: asked now, with the attribute checks, not one wait later.
+	let firstLook: LookReads | null = askGit(run);
 	const [conversions, outside] = await Promise.all([conversionsOf(run, entries), contentTransformedFromOutside(run, resolve(root, commonDir), tracked)]);
+	// Refused: the first look's git processes end before the private index goes.
+	const refuse = async (reason: string): Promise<EvidenceOutcome> => {
+		if (firstLook) await Promise.all([firstLook.head, firstLook.untracked]);
+		return { ok: false, reason };
+	};
 	if (typeof conversions === "string" || outside.length > 0) {
-		return { ok: false, reason: `git is told to see the files differently from the commit: ${[...(typeof conversions === "string" ? [conversions] : []), ...outside].join("; ")}` };
+		return refuse(`git is told to see the files differently from the commit: ${[...(typeof conversions === "string" ? [conversions] : []), ...outside].join("; ")}`);
 	}
 	const pointers = await lfsPointers(run, entries.filter((entry) => entry.check === "lfs"));
-	if (typeof pointers === "string") return { ok: false, reason: pointers };
+	if (typeof pointers === "string") return refuse(pointers);
 
 	const gitlinks = entries.filter((entry) => entry.check === "submodule");
 	const submodules = await Promise.all(gitlinks.map((link, n) => openSubmodule(root, link, join(dir, `submodule-${n}`), name)));
 	const refused = submodules.flatMap((sub) => (sub.refused ? [sub.refused] : []));
-	if (refused.length > 0) return { ok: false, reason: refused.join("; ") };
+	if (refused.length > 0) return refuse(refused.join("; "));
 
 	const files = entries.filter((entry) => entry.check !== "submodule");
 	/** The stat each file was last verified at; `differing`: those then found to differ from the commit. */
@@ -132,15 +167,22 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 	// Open just asked what the first look would: only later looks ask again.
 	let outsideAsked = true;
 	const index: EvidenceIndex = {
+		commit: sha,
+		committed(path) {
+			const entry = entries.find((candidate) => candidate.path === path);
+			if (entry) return { mode: entry.mode, type: entry.type, object: entry.blob };
+			return entries.some((candidate) => candidate.path.startsWith(`${path}/`)) ? { mode: "040000", type: "tree", object: "" } : null;
+		},
 		async status() {
+			// Git's part of the first look was asked while the index was opened (before any job ran); every later look asks anew.
+			const reads = firstLook ?? askGit(run);
+			firstLook = null;
 			const stats = await fingerprint(root, files);
 			const suspects = files.filter((entry) => verified.get(entry.path) !== stats.get(entry.path));
 			const [found, head, untracked, inside, outsideNow] = await Promise.all([
 				verify(root, suspects, pointers, run, dir),
-				run(["rev-parse", "HEAD", "--symbolic-full-name", "HEAD"]),
-				// Untracked is what the commit's own .gitignore files do not ignore: info/exclude and a global
-				// excludes file are local, and could hide code the jobs run (an uncommitted conftest.py).
-				run(["ls-files", "-z", "--others", "--exclude-per-directory=.gitignore"]),
+				reads.head,
+				reads.untracked,
 				Promise.all(submodules.map((sub) => sub.changes())),
 				// A job may write attributes or ignore rules mid-run: what was refused at the start is refused at every look.
 				outsideAsked ? [] : contentTransformedFromOutside(run, resolve(root, commonDir), tracked),
@@ -168,9 +210,27 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 				changes,
 			};
 		},
-		close: async () => undefined,
+		// A first look never taken still has git processes reading the private index: they end before it goes.
+		close: async () => {
+			if (firstLook) await Promise.all([firstLook.head, firstLook.untracked]);
+		},
 	};
 	return { ok: true, index };
+}
+
+/** What only git answers in a look: HEAD and its branch, and the untracked files. */
+interface LookReads {
+	head: ReturnType<typeof git>;
+	untracked: ReturnType<typeof git>;
+}
+
+function askGit(run: (args: readonly string[]) => ReturnType<typeof git>): LookReads {
+	return {
+		head: run(["rev-parse", "HEAD", "--symbolic-full-name", "HEAD"]),
+		// Untracked is what the commit's own .gitignore files do not ignore: info/exclude and a global
+		// excludes file are local, and could hide code the jobs run (an uncommitted conftest.py).
+		untracked: run(["ls-files", "-z", "--others", "--exclude-per-directory=.gitignore"]),
+	};
 }
 
 /** `git ls-tree -r -z` records: `<mode> <type> <object>\t<path>`. */
@@ -179,8 +239,8 @@ function parseTree(output: string): Entry[] {
 	for (const record of output.split("\0")) {
 		const tab = record.indexOf("\t");
 		if (tab < 0) continue;
-		const [mode = "", , blob = ""] = record.slice(0, tab).split(" ");
-		entries.push({ path: record.slice(tab + 1), mode, blob, check: mode === "160000" ? "submodule" : "raw" });
+		const [mode = "", type = "", blob = ""] = record.slice(0, tab).split(" ");
+		entries.push({ path: record.slice(tab + 1), mode, type, blob, check: mode === "160000" ? "submodule" : "raw" });
 	}
 	return entries;
 }
@@ -325,17 +385,29 @@ async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T
 	);
 }
 
+/** Files up to this size are read whole (with READERS at once, a few MB of memory at most). */
+const WHOLE_READ_BYTES = 256 * 1024;
+
 /** A file's blob id (and sha256 when asked), streamed; null when it cannot be read. */
 async function hashFile(path: string, size: number, hexLength: number, withSha256: boolean): Promise<{ blob: string; sha256: string } | null> {
 	const blob = new Bun.CryptoHasher(hexLength === 64 ? "sha256" : "sha1").update(`blob ${size}\0`);
 	const sha256 = withSha256 ? new Bun.CryptoHasher("sha256") : null;
 	let read = 0;
 	try {
-		for await (const chunk of createReadStream(path)) {
-			const bytes = chunk as Buffer;
-			read += bytes.byteLength;
+		if (size <= WHOLE_READ_BYTES) {
+			// A small file in one read (setting up a stream costs more than reading it); one byte more than
+			// stat'ed tells a file that grew meanwhile, without reading whatever it grew to.
+			const bytes = await Bun.file(path).slice(0, size + 1).bytes();
+			read = bytes.byteLength;
 			blob.update(bytes);
 			sha256?.update(bytes);
+		} else {
+			for await (const chunk of createReadStream(path)) {
+				const bytes = chunk as Buffer;
+				read += bytes.byteLength;
+				blob.update(bytes);
+				sha256?.update(bytes);
+			}
 		}
 	} catch {
 		return null;

@@ -6,6 +6,9 @@ export class WriteDeniedError extends Error {
 	override readonly name = "WriteDeniedError";
 }
 
+/** Temp files made by this process so far. */
+let tempFiles = 0;
+
 /**
  * Write a file inside `root` atomically (temp file in the same folder, then
  * rename), refusing any path that resolves outside `root`, including through
@@ -21,7 +24,8 @@ export async function writeFileAtomic(
 	await mkdir(dirname(target), { recursive: true });
 	// Re-check after mkdir: a folder on the way may be a symlink.
 	await resolveInside(root, relativePath);
-	const temp = join(dirname(target), `.${process.pid}.${Date.now()}.discern-tmp`);
+	// Unique within the process too: two writes in one folder may be under way at once.
+	const temp = join(dirname(target), `.${process.pid}.${Date.now()}.${++tempFiles}.discern-tmp`);
 	try {
 		await writeFile(temp, content, { mode: options.mode ?? 0o644 });
 		await rename(temp, target);

@@ -65,6 +65,10 @@ export interface TreeKeeper {
 const live = new Map<number, JobTree>();
 /** Open keepers, for the exit hook. */
 const keepers = new Set<Keeper>();
+/** Counts every tree started or ended, across runs. */
+let treeEvents = 0;
+/** `treeEvents` when a sweep last ended on clear looks (no adopted child at all) with no tree started or ended meanwhile. */
+let clearAt = -1;
 /** How long a sweep keeps killing what keeps appearing before it gives up until the next one. */
 const SWEEP_LIMIT_MS = 2000;
 
@@ -87,8 +91,12 @@ function baseKeeper(subreaper: boolean): Pick<Keeper, "pending" | "subreaper" | 
 	return {
 		subreaper,
 		pending,
-		started: (tree) => void live.set(tree.leader, tree),
+		started: (tree) => {
+			treeEvents++;
+			live.set(tree.leader, tree);
+		},
 		ended: (tree) => {
+			treeEvents++;
 			live.delete(tree.leader);
 			signalAll([-tree.leader], "SIGKILL");
 			pending.push(tree);
@@ -111,6 +119,9 @@ function subreaperKeeper(): Keeper {
 			signalAll([-tree.leader, ...last.map((member) => member.pid), ...stayed.map((member) => member.pid)], "SIGKILL");
 		},
 		sweep: async () => {
+			// Nothing ended since a sweep found discern with no adopted child at all: nobody can have been adopted since
+			// (a leftover always has a member in discern's list), so another look would find the same nothing.
+			if (base.pending.length === 0 && clearAt === treeEvents) return;
 			const ended = base.pending.splice(0);
 			await sweepAdopted(ended);
 		},
@@ -145,16 +156,27 @@ let ownSession: number | undefined;
  * Zombies among them are reaped here and not returned.
  */
 function adopted(): ProcStat[] {
+	return lookAtAdopted().found;
+}
+
+/**
+ * One look at discern's children: the adopted ones alive (`found`), and
+ * whether any adopted child was there at all, alive or a zombie reaped just
+ * now (`seen`). A look that saw none is clear: see `sweepAdopted`.
+ */
+function lookAtAdopted(): { found: ProcStat[]; seen: boolean } {
 	ownSession ??= readStat(process.pid)?.session ?? -1;
 	const found: ProcStat[] = [];
+	let seen = false;
 	for (const pid of childrenOf("self")) {
 		if (live.has(pid)) continue;
 		const stat = readStat(pid);
 		if (!stat || stat.session === ownSession) continue;
+		seen = true;
 		if (stat.zombie) reap(pid);
 		else found.push(stat);
 	}
-	return found;
+	return { found, seen };
 }
 
 /** The tree's live processes: below its leader, and adopted ones that are provably its own. */
@@ -187,21 +209,36 @@ async function sweepAdopted(ended: readonly JobTree[]): Promise<void> {
 	const deadline = Date.now() + SWEEP_LIMIT_MS;
 	// One empty look is not enough: a process that forks and exits in a loop is, between two reads of the
 	// children list, a zombie (reaped) whose child is not re-parented yet. Only several quiet looks in a row end the sweep.
+	// A look that saw no adopted child at all, not even a zombie, is clear: a process's orphans are re-parented
+	// to discern as it exits, before it becomes a zombie, and it stays in discern's list until discern reaps it,
+	// so some member of every family of leftovers is always in the list. Clear looks end the sweep sooner
+	// (the usual case: the jobs left nothing behind); one that saw anything puts it back on quiet looks.
 	let quiet = 0;
+	let clear = 0;
+	let clearSince = -1;
 	for (;;) {
-		const targets = adopted().filter((stat) => !live.has(stat.session) && !live.has(stat.group) && (live.size === 0 || provablyEnded(stat)));
-		if (targets.length === 0) quiet++;
-		else {
+		const events = treeEvents;
+		const look = lookAtAdopted();
+		const targets = look.found.filter((stat) => !live.has(stat.session) && !live.has(stat.group) && (live.size === 0 || provablyEnded(stat)));
+		if (targets.length === 0) {
+			quiet++;
+			clear = look.seen ? 0 : clear + 1;
+			if (clear === 1) clearSince = events;
+		} else {
 			quiet = 0;
+			clear = 0;
 			killWithDescendants(targets);
 		}
-		if (quiet >= QUIET_LOOKS || Date.now() > deadline) return;
-		await Bun.sleep(5);
+		if (clear >= CLEAR_LOOKS && clearSince === treeEvents) clearAt = treeEvents;
+		if (quiet >= QUIET_LOOKS || clear >= CLEAR_LOOKS || Date.now() > deadline) return;
+		await Bun.sleep(clear > 0 ? 1 : 5);
 	}
 }
 
 /** Empty looks in a row that end a sweep. */
 const QUIET_LOOKS = 4;
+/** Clear looks in a row (no adopted child at all, 1 ms apart) that end a sweep; more than one, as the list is read while it may change. */
+const CLEAR_LOOKS = 3;
 
 function killWithDescendants(targets: readonly ProcStat[]): void {
 	for (const target of targets) {

@@ -42,6 +42,11 @@ async function load(): Promise<Libc | null> {
 	return libc;
 }
 
+/** Load libc now (nothing is set): a gate that will likely run jobs does it beside its first reads, off the path to its first job. */
+export function preloadSubreaper(): Promise<unknown> {
+	return load();
+}
+
 /** Become a child subreaper for as long as some caller holds it; false when the platform cannot. */
 export async function holdSubreaper(): Promise<boolean> {
 	const lib = await load();

@@ -12,12 +12,14 @@ import { filesHiddenFromStatus, plainStatus, readWorkingState } from "../../git/
 import { type EvidenceIndex, type EvidenceOutcome, openEvidenceIndex } from "../../git/evidence.ts";
 import { git, gitLine } from "../../git/run.ts";
 import type { WorkingState } from "../../git/status.ts";
-import { type BranchClues, readBranchClues, type Trunk } from "../../git/trunk.ts";
-import { configNotCommitted } from "../../gate/committed-config.ts";
+import { type BranchClues, readBranchClues, readInitDefault, type Trunk } from "../../git/trunk.ts";
+import { committedConfigProblem, configNotCommitted } from "../../gate/committed-config.ts";
 import { type TrunkAuthority, trunkAuthority } from "../../gate/trunk-authority.ts";
 import { readTrunkRefs } from "../../gate/trunk-watch.ts";
 import { writeDenied } from "../../gate/write-denied.ts";
-import { openProject } from "../../project/open.ts";
+import { preloadSubreaper } from "../../platform/subreaper.ts";
+import { configRefusal, openRepository } from "../../project/open.ts";
+import { CONFIG_FILE, loadConfig } from "../../config/load.ts";
 import { quoteName } from "../../text/terminal.ts";
 import { readingsOf, standardDiagnostics } from "../../standards/readings.ts";
 import { loosenings } from "../../standards/never-loosen.ts";
@@ -49,19 +51,47 @@ const base = (standalone: boolean): DoneData => ({
  */
 export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>): Promise<DoneResult> {
 	const standalone = input.standalone ?? false;
-	const opened = await openProject(ctx);
-	if (!opened.ok) return asVerb("done", opened.refusal);
-	const { repository, config } = opened;
-	// Independent reads together: each git call is a process start.
+	const located = await openRepository(ctx);
+	if (!located.ok) return asVerb("done", located.refusal);
+	const { repository } = located;
+	// Independent reads together: each git call is a process start. Those that need no config start while it loads.
+	const evidenceOpened = openEvidenceIndex(repository.root, "HEAD");
 	const branches = readBranchClues(repository.root);
-	const [evidence, authority, clues, hidden] = await Promise.all([
-		openEvidenceIndex(repository.root, "HEAD"),
-		trunkAuthority(repository.root, config, ctx.env.DISCERN_TRUNK, branches),
+	const initDefault = readInitDefault(repository.root);
+	const hiddenRead = standalone ? Promise.resolve([]) : filesHiddenFromStatus(repository.root);
+	// Without a config nothing more is asked: the started reads end, and the evidence's private folder goes.
+	const dropReads = () => Promise.all([evidenceOpened.then((opened) => (opened.ok ? opened.index.close() : undefined)), branches, initDefault, hiddenRead]);
+	const load = await loadConfig(repository.root, ctx.narrate).catch(async (error: unknown) => {
+		await dropReads();
+		throw error;
+	});
+	if (load.state !== "valid") {
+		await dropReads();
+		return asVerb("done", configRefusal(load, ctx.surface));
+	}
+	const { config, bytes: configBytes } = load;
+	// Jobs will likely run: the subreaper's libc loads beside the reads instead of before the first job.
+	void preloadSubreaper();
+	const authorityRead = trunkAuthority(repository.root, config, ctx.env.DISCERN_TRUNK, branches, initDefault);
+	// Reads of files that only a later step consults, started now: the git reads above are the long wait.
+	const early = {
+		proof: standalone ? null : readProof(repository.gitDir),
+		last: standalone ? null : readLastDone(repository.gitDir),
+		stale: staleWiring(repository.root, config),
+	};
+	// A step that refuses first never awaits the others: their failures surface where they are awaited, never as unhandled.
+	for (const read of Object.values(early)) void read?.catch(() => undefined);
+	// The trunk is first needed after the tree is judged clean: its reads go on while the first look reads the files.
+	const trunkReads = Promise.all([
+		authorityRead,
 		branches,
-		standalone ? Promise.resolve([]) : filesHiddenFromStatus(repository.root),
+		// What names the trunk, read with the trunk itself: a job (or anyone) moving it from now on means no Proof against it.
+		authorityRead.then((read) => readTrunkRefs(repository.root, read.trunk.name)),
 	]);
+	void trunkReads.catch(() => undefined);
+	const [evidence, hidden] = await Promise.all([evidenceOpened, hiddenRead]);
 	try {
-		return await judge(ctx, input, { repository, config, configBytes: opened.configBytes, evidence, authority, clues, hidden, standalone });
+		return await judge(ctx, input, { repository, config, configBytes, evidence, hidden, trunkReads, early, standalone });
 	} finally {
 		if (evidence.ok) await evidence.index.close();
 	}
@@ -73,18 +103,26 @@ interface Reads {
 	configBytes: Uint8Array;
 	/** Refused when git cannot build it or cannot be trusted to compare content here. */
 	evidence: EvidenceOutcome;
-	authority: TrunkAuthority;
-	clues: BranchClues;
 	hidden: string[] | null;
+	/** The trunk, the branch list, and `readTrunkRefs` as the trunk was read (the gate compares it after every phase). */
+	trunkReads: Promise<[TrunkAuthority, BranchClues, string | null]>;
+	/** Started with the reads above, awaited where they are needed. */
+	early: {
+		proof: Promise<ProofRecord | null> | null;
+		last: ReturnType<typeof readLastDone> | null;
+		stale: ReturnType<typeof staleWiring>;
+	};
 	standalone: boolean;
 }
 
 async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, reads: Reads): Promise<DoneResult> {
 	const say = sayFor(ctx.surface);
-	const { repository, config, authority, clues, hidden, standalone } = reads;
-	const { trunk } = authority;
+	const { repository, config, hidden, standalone } = reads;
 	// A standalone run never earns a Proof: where the evidence index is refused, the checkout's own status will do.
 	const evidence = reads.evidence.ok ? reads.evidence.index : standalone && !reads.evidence.unborn ? plainStatus(repository.root) : null;
+	// The commit's discern.toml, from the tree the evidence listed (the commit it judges: HEAD, unless HEAD moved since).
+	const commit = reads.evidence.ok ? reads.evidence.index.commit : null;
+	const configCheck = reads.evidence.ok ? committedConfigProblem(reads.evidence.index.committed(CONFIG_FILE), reads.configBytes) : null;
 	const working = evidence ? await evidence.status() : await readWorkingState(repository.root);
 
 	// 1. The tree must be committed and on a branch.
@@ -117,6 +155,8 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 	}
 	const head = working.head;
 	const branch = working.branch;
+	const [authority, clues, trunkRefs] = await reads.trunkReads;
+	const { trunk } = authority;
 	if (trunk.name && clues.symbolic.has(trunk.name)) {
 		return fail("done", "no_trunk", `The trunk \`${trunk.name}\` is a symbolic ref to another branch: a trunk must be a branch of its own to judge against.`, [
 			say`Make \`${trunk.name}\` a real branch again (\`git update-ref --no-deref refs/heads/${trunk.name} <commit>\`), then run ${ref("done")}.`,
@@ -125,10 +165,10 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 	// The branch's tree came with the branch list; ask git only if the branch moved in between.
 	const [tree, notCommitted, scopes, proof, last] = await Promise.all([
 		clues.localBranches.get(branch) === head ? (clues.trees.get(branch) ?? "") : gitLine(["rev-parse", "--verify", "--quiet", `${head}^{tree}`], repository.root).then((line) => line ?? ""),
-		standalone ? null : configNotCommitted(repository.root, head, reads.configBytes),
+		standalone ? null : head === commit ? configCheck : configNotCommitted(repository.root, head, reads.configBytes),
 		scopesTouched(repository.root, trunk, branch, config),
-		standalone ? null : readProof(repository.gitDir),
-		standalone ? null : readLastDone(repository.gitDir),
+		reads.early.proof,
+		reads.early.last,
 	]);
 	if (notCommitted) {
 		return fail("done", "dirty_worktree", `The gate runs the jobs the commit declares, but ${notCommitted}.`, [
@@ -145,7 +185,7 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 	}
 
 	// The generated agent files must say what refresh would write now (only where agents are wired or AGENTS.md is discern's).
-	const stale = await staleWiring(repository.root, config);
+	const stale = await reads.early.stale;
 	if (stale.length > 0) {
 		const names = stale.slice(0, 5).map((file) => `${file.path} (${file.blocked ? file.blocked.reason : file.action === "create" ? "missing" : "out of date"})`);
 		const more = stale.length > 5 ? ` and ${stale.length - 5} more` : "";
@@ -216,7 +256,7 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 		return ok("done", `Would run ${plural(plan.phases.flat().length, "job")}; nothing ran.`, { ...base(standalone), ...scopeFacts }, { dry_run: true, plan: planItems(plan), ...(warnings.length > 0 ? { hints: warnings } : {}) });
 	}
 
-	return runGate(ctx, { repository, config, trunk, head, tree, digest, standalone, judgement, branch, plan, evidence, start: working, warnings });
+	return runGate(ctx, { repository, config, trunk, head, tree, digest, standalone, judgement, branch, plan, evidence, start: working, trunkRefs, warnings });
 }
 
 /**
@@ -249,9 +289,12 @@ interface GateRun {
 	judgement: Judgement;
 	branch: string;
 	plan: ReturnType<typeof planGate>;
-	evidence: EvidenceIndex;
+	/** The evidence index (a standalone run's plain status where the index was refused). */
+	evidence: Pick<EvidenceIndex, "status">;
 	/** The status read before the run: the first fingerprint. */
 	start: WorkingState;
+	/** The trunk's refs as read with the trunk the judgement names. */
+	trunkRefs: string | null;
 	/** Said loudly on every outcome (an unreadable trunk config, every scope gate running). */
 	warnings: string[];
 }
@@ -263,7 +306,7 @@ async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 	let drift: { stage: string; files: string[] } | undefined;
 	let trunkMoved = false;
 	// 7. Tree drift: after each green phase, no job may have changed the tree (tracked or untracked), HEAD or the branch.
-	const trunkRefs = await readTrunkRefs(repository.root, run.trunk.name);
+	const { trunkRefs } = run;
 	const afterPhase = async (phase: readonly PlannedJob[]) => {
 		const [state, refsNow] = await Promise.all([run.evidence.status(), readTrunkRefs(repository.root, run.trunk.name)]);
 		const now = await snapshotOf(repository.root, state);
@@ -318,25 +361,27 @@ async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 
 	// An interrupted run says nothing about the tree: it neither counts as red nor removes a Proof.
 	// Drift may have come from outside the gate (an editor): it is reported, never the commit's verdict.
-	if (!report.interrupted) {
-		await writeLastRun(
-			repository.gitDir,
-			{
-				verb: "done",
-				ok: green,
-				failed_stage: failedStage,
-				head: run.head,
-				tree: run.tree,
-				config_digest: run.digest,
-				standalone: run.standalone,
-				time: new Date().toISOString(),
-				duration_s: durationS,
-			},
-			{ verdict: !drift },
-		).catch(() => undefined);
-	}
+	// Written while the verdict is put together (and the Proof written): a different file, awaited before any return.
+	const lastRunWritten = report.interrupted
+		? Promise.resolve()
+		: writeLastRun(
+				repository.gitDir,
+				{
+					verb: "done",
+					ok: green,
+					failed_stage: failedStage,
+					head: run.head,
+					tree: run.tree,
+					config_digest: run.digest,
+					standalone: run.standalone,
+					time: new Date().toISOString(),
+					duration_s: durationS,
+				},
+				{ verdict: !drift },
+			).catch(() => undefined);
 
 	if (!green) {
+		await lastRunWritten;
 		if (!run.standalone && !report.interrupted && !drift) await removeProof(repository.gitDir).catch(() => undefined);
 		const message = drift
 			? `The ${drift.stage} stage changed the tree: ${drift.files.slice(0, 10).map(quoteName).join(", ")}${drift.files.length > 10 ? ` and ${drift.files.length - 10} more` : ""}. The gate must leave the tree as committed.`
@@ -356,6 +401,7 @@ async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 		return fail("done", report.interrupted ? "interrupted" : "gate_failed", message, hints, { data, steps, diagnostics });
 	}
 	if (run.standalone) {
+		await lastRunWritten;
 		return ok("done", `The gate passed on the working tree (${durationS} s), standalone: no Proof is issued for uncommitted work.`, data, {
 			steps,
 			hints: [say`Commit, then run ${ref("done")} for a Proof.`, ...warnings],
@@ -376,7 +422,7 @@ async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 	};
 	record.line = proofLine(record);
 	try {
-		await writeProof(repository.gitDir, record);
+		await Promise.all([writeProof(repository.gitDir, record), lastRunWritten]);
 	} catch (error) {
 		const refusal = writeDenied(error, "the Proof");
 		if (!refusal) throw error;
