@@ -4,22 +4,22 @@ import type { FleetWorktree } from "./fleet.ts";
 
 /** One worktree as a result reports it: small, typed, the same in `worktree list` and `status`. */
 export const WorktreeItem = v.strictObject({
-	id: v.pipe(v.nullable(v.string()), v.description("The task id `start` gave it; null for a worktree discern did not start.")),
+	id: v.pipe(v.nullable(v.string()), v.description("Its task id; null when discern did not start it.")),
 	title: v.nullable(v.string()),
 	branch: v.pipe(v.nullable(v.string()), v.description("null when HEAD is detached.")),
 	path: v.string(),
 	main: v.pipe(v.boolean(), v.description("The main checkout (never dropped or pruned).")),
-	created_by_discern: v.pipe(v.boolean(), v.description("`start` made it (its task record, in git's admin dir, says so).")),
-	clean: v.pipe(v.nullable(v.boolean()), v.description("No tracked or untracked changes; null when git could not tell.")),
+	created_by_discern: v.pipe(v.boolean(), v.description("`start` made it.")),
+	clean: v.pipe(v.nullable(v.boolean()), v.description("No changes; null when git could not tell.")),
 	ahead: v.pipe(v.nullable(v.number()), v.description("Commits not on the trunk; 0 means its work has landed.")),
 	behind: v.pipe(v.nullable(v.number()), v.description("Trunk commits it lacks.")),
 	proof: v.pipe(v.picklist(PROOF_STATES), v.description("Its Proof, judged as `status` judges one checkout.")),
-	last_activity: v.pipe(v.nullable(v.string()), v.description("Latest of its HEAD commit's time and its last gate run (ISO 8601).")),
+	last_activity: v.pipe(v.nullable(v.string()), v.description("Its latest commit or gate run (ISO 8601).")),
 	problem: v.pipe(v.nullable(v.string()), v.description("Why its folder cannot be read; null when it can.")),
 	locked: v.pipe(v.boolean(), v.description("Locked with `git worktree lock`: git keeps it, and drop and prune leave it.")),
 	landed: v.pipe(
 		v.nullable(v.boolean()),
-		v.description("Its work has landed: commits beyond where the task started, all on the trunk. False for a fresh worktree with nothing committed; null when unknown (not started by discern)."),
+		v.description("Committed beyond its start and all on the trunk; false when nothing was committed; null when unknown."),
 	),
 });
 export type WorktreeItem = v.InferOutput<typeof WorktreeItem>;

@@ -60,7 +60,8 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	const initDefault = readInitDefault(repository.root);
 	const hiddenRead = standalone ? Promise.resolve([]) : filesHiddenFromStatus(repository.root);
 	// Without a config nothing more is asked: the started reads end, and the evidence's private folder goes.
-	const dropReads = () => Promise.all([evidenceOpened.then((opened) => (opened.ok ? opened.index.close() : undefined)), branches, initDefault, hiddenRead]);
+	// Settled, never rejected: a read that failed must not skip closing the evidence (its private folder) nor hide the refusal's own cause.
+	const dropReads = () => Promise.allSettled([evidenceOpened.then((opened) => (opened.ok ? opened.index.close() : undefined)), branches, initDefault, hiddenRead]);
 	const load = await loadConfig(repository.root, ctx.narrate).catch(async (error: unknown) => {
 		await dropReads();
 		throw error;

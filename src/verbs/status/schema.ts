@@ -69,11 +69,11 @@ export const StatusData = v.strictObject({
 	),
 	orphaned_ledgers: v.pipe(
 		v.optional(v.array(OrphanedLedger)),
-		v.description("In the main checkout: resource ledgers whose worktree is gone (their resources may still exist). Absent in a worktree."),
+		v.description("Main checkout: ledgers whose worktree is gone (resources may remain)."),
 	),
 	task: v.pipe(
 		v.optional(v.nullable(v.strictObject({ id: v.string(), title: v.nullable(v.string()), brief: v.nullable(v.string()) }))),
-		v.description("In a worktree: the task it was started for; null when discern did not start it. Absent in the main checkout."),
+		v.description("In a worktree: its task; null when discern did not start it."),
 	),
 	stale_wiring: v.pipe(v.array(v.string()), v.description("Agent files refresh would change (done fails on them).")),
 	next: v.strictObject({
