@@ -6,8 +6,7 @@ import { type AnyResult, fail } from "../contract/envelope.ts";
 import { EXIT, type ExitCode } from "../contract/exit-codes.ts";
 import { issueSentence } from "../contract/issues.ts";
 import type { LooseVerb, VerbModule } from "../contract/verb.ts";
-import { findVerb, type Resolved, resolveCommand, subCommandsOf } from "../registry.ts";
-import { openSession } from "../ui/session.ts";
+import type { Resolved } from "../registry.ts";
 import { wantsColor } from "../ui/style.ts";
 import { clip } from "../text/clip.ts";
 import { oneLine } from "../text/terminal.ts";
@@ -58,7 +57,10 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 			return await serveStdio({ cwd: resolveCwd(io.cwd, globals.cwd), env: io.env, signal: io.signal });
 		}
 		// `discern help --help` is help's own page; `discern help done --help` is done's; `discern config get --help` is that sub-command's.
-		const resolved = resolveCommand(globals.rest);
+		// Loaded only past --version: every verb's definition and schemas are the bulk of start-up.
+		const registry = await import("../registry.ts");
+		const resolved = registry.resolveCommand(globals.rest);
+		const findHelp = () => registry.findVerb("help") as unknown as LooseVerb;
 		if (globals.help) {
 			const target = word === "help" ? (tokens.length > 0 ? tokens : ["help"]) : resolved.kind === "verb" ? resolved.words : resolved.kind === "family" ? [resolved.family] : word === undefined ? [] : [word];
 			return await runVerb(findHelp(), target.length > 0 ? [target.join(" ")] : []);
@@ -69,7 +71,7 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 			const { unknownVerb } = await import("../verbs/help/help.ts");
 			return emit(unknownVerb(word), "", io, json, color);
 		}
-		if (resolved.kind === "family" || strayWord(resolved)) {
+		if (resolved.kind === "family" || strayWord(resolved, registry.subCommandsOf)) {
 			const { missingSubCommand } = await import("../verbs/help/help.ts");
 			const family = resolved.kind === "family" ? resolved.family : word;
 			return emit(missingSubCommand(family, resolved.rest[0]), "", io, json, color);
@@ -97,6 +99,7 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 		const loaded = await loose.load();
 		const cwd = resolveCwd(io.cwd, globals.cwd);
 		const render = (shown: AnyResult) => loaded.render(shown, { color, verbose: globals.verbose });
+		const { openSession } = await import("../ui/session.ts");
 		const session = await openSession({ json, globals, io, verb: loose.name, cwd, render });
 		const ctx: Omit<VerbContext, "repository"> = { cwd, env: io.env, surface: "cli", version: VERSION, signal: io.signal, ...session.context };
 		const { result, module, crash } = await invoke(loose, ctx, input.output, argv, loaded).finally(session.close);
@@ -125,12 +128,8 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 	}
 }
 
-function findHelp(): LooseVerb {
-	return findVerb("help") as unknown as LooseVerb;
-}
-
 /** `discern setup verfy`: a word after a verb that takes none, where the verb has sub-commands — a mistyped sub-command. */
-function strayWord(resolved: Extract<Resolved, { kind: "verb" }>): boolean {
+function strayWord(resolved: Extract<Resolved, { kind: "verb" }>, subCommandsOf: (family: string) => readonly unknown[]): boolean {
 	const next = resolved.rest[0];
 	if (next === undefined || next.startsWith("-") || resolved.words.length > 1) return false;
 	const verb = resolved.verb as unknown as LooseVerb;
