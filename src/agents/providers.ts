@@ -5,8 +5,8 @@ export type Agent = (typeof AGENTS)[number];
 
 /** What `refresh` does to each file. */
 export const FILE_ACTIONS = ["create", "update", "unchanged"] as const;
-/** What `uninstall` does to each (its inverse): delete it, take discern's entry out of it, or leave it. */
-export const UNWIRE_ACTIONS = ["delete", "strip", "keep"] as const;
+/** What `uninstall` does to each (its inverse): delete it, take discern's entry out of it, move setup's fold of a person's file back, or leave it. */
+export const UNWIRE_ACTIONS = ["delete", "strip", "move", "keep"] as const;
 
 /** The file every agent reads its briefing from (compiled by `refresh`). */
 export const INSTRUCTIONS_FILE = "AGENTS.md";

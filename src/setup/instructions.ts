@@ -33,7 +33,7 @@ export interface FoldPlan {
 const FOLDER = "docs/agents";
 
 /** Where a generated file's hand-written text goes: AGENTS.md → docs/agents/instructions.md, CLAUDE.md → docs/agents/claude-instructions.md. */
-function destinationFor(path: string): string {
+export function destinationFor(path: string): string {
 	const stem = path.replace(/\.md$/i, "").toLowerCase();
 	// Not docs/agents/CLAUDE.md: agents read nested instruction files of those names (and macOS ignores case).
 	return `${FOLDER}/${stem === "agents" ? "instructions" : `${stem}-instructions`}.md`;

@@ -134,25 +134,20 @@ describe("uninstall", () => {
 			".git/discern/accept": "keep",
 			".git/discern/logbook": "keep",
 			"discern.toml": "keep",
-			[source]: "keep",
+			// Setup's fold of the hand-written CLAUDE.md goes back to its name.
+			[source]: "move",
 			"docs/map/": "keep",
 		});
 
 		const after = await snapshot(r.root);
-		// Every pre-existing file is byte for byte what it was, except CLAUDE.md: its text lives on, unchanged, in the source it was folded into.
-		for (const [path, bytes] of original) {
-			if (path === "CLAUDE.md") continue;
-			expect({ path, bytes: after.get(path) }).toEqual({ path, bytes });
-		}
-		expect(after.get(source)).toBe(FIXTURE["CLAUDE.md"]);
-		// Nothing else is left but what setup wrote on purpose (discern.toml, the map skeleton) and the folded source.
+		// Every pre-existing file is byte for byte what it was, CLAUDE.md included (moved back from setup's fold).
+		for (const [path, bytes] of original) expect({ path, bytes: after.get(path) }).toEqual({ path, bytes });
+		// Nothing else is left but what setup wrote on purpose (discern.toml, the map skeleton).
 		const added = [...after.keys()].filter((path) => !original.has(path)).sort();
-		expect(added).toEqual([source, "discern.toml", "docs/map/README.md"].sort());
-		expect(after.has("CLAUDE.md")).toBe(false);
-		// The folders discern made (.cursor) are gone; the person's are all there.
-		// (the folded source's own folder stays with it: it holds the person's text now).
-		const sourceFolder = dirname(source);
-		expect(await folders(r.root)).toEqual([...new Set([...originalFolders, "docs", "docs/map", ...(sourceFolder === "." ? [] : [sourceFolder])])].sort());
+		expect(added).toEqual(["discern.toml", "docs/map/README.md"].sort());
+		expect(after.has(source)).toBe(false);
+		// The folders discern made (.cursor, the fold's) are gone; the person's are all there.
+		expect(await folders(r.root)).toEqual([...new Set([...originalFolders, "docs", "docs/map"])].sort());
 		// Under the git dir: the run history and the accept journals only.
 		expect((await readdir(state)).sort()).toEqual(["accept", "logbook"]);
 		expect(await readFile(join(state, "accept", "agent%2Fx.json"), "utf8")).toBe("{}\n");
@@ -358,6 +353,35 @@ describe("uninstall", () => {
 		// The committed generated file (what HEAD holds) is discern's.
 		await r.git("checkout", "--", "AGENTS.md");
 		expect(actions(await run(r, "uninstall", { yes: true }))["AGENTS.md"]).toBe("delete");
+	});
+
+	test("setup's folds go back: a hand-written AGENTS.md returns to its name, and the person's own CLAUDE.md pointer stays", async () => {
+		const r = await repo({ files: { "README.md": "# fixture\n", "AGENTS.md": "# Our rules\n", "CLAUDE.md": "@AGENTS.md\n" } });
+		expect((await run(r, "setup", { confirmed: true, agents: "claude_code" })).ok).toBe(true);
+		const config = parseConfig(await readFile(join(r.root, "discern.toml"), "utf8"));
+		if (!config.ok) throw new Error("setup wrote an invalid discern.toml");
+		expect(config.config.instructions.sources).toEqual(["docs/agents/instructions.md"]);
+		expect(await readFile(join(r.root, "AGENTS.md"), "utf8")).not.toBe("# Our rules\n");
+		await r.commitAll("discern setup");
+
+		const dry = await run(r, "uninstall", { dry_run: true });
+		expect(dry.ok).toBe(true);
+		expect(actions(dry)).toMatchObject({ "AGENTS.md": "delete", "docs/agents/instructions.md": "move", "CLAUDE.md": "keep" });
+		expect(files(dry).find((file) => file.path === "docs/agents/instructions.md")).toMatchObject({ note: expect.stringContaining("moved back to AGENTS.md") });
+		expect(files(dry).find((file) => file.path === "CLAUDE.md")).toMatchObject({ note: expect.stringContaining("AGENTS.md") });
+		expect(await Bun.file(join(r.root, "docs/agents/instructions.md")).exists()).toBe(true);
+
+		const removed = await run(r, "uninstall", { yes: true });
+		expect(removed.ok).toBe(true);
+		expect(await readFile(join(r.root, "AGENTS.md"), "latin1")).toBe("# Our rules\n");
+		expect(await readFile(join(r.root, "CLAUDE.md"), "latin1")).toBe("@AGENTS.md\n");
+		expect(await Bun.file(join(r.root, "docs/agents/instructions.md")).exists()).toBe(false);
+		// discern.toml is kept, and still names the moved file (said in the note above).
+		expect(await readFile(join(r.root, "discern.toml"), "utf8")).toContain("docs/agents/instructions.md");
+		// git: the person's files are not deleted; against the commit before setup, AGENTS.md and CLAUDE.md are unchanged.
+		const status = (await r.git("status", "--porcelain")).split("\n").filter((line) => line !== "");
+		expect(status.filter((line) => /^(D.|.D) (AGENTS|CLAUDE)\.md$/.test(line))).toEqual([]);
+		expect(await r.git("diff", "HEAD~1", "--", "AGENTS.md", "CLAUDE.md")).toBe("");
 	});
 
 	test("refuses while a resource ledger exists", async () => {

@@ -12,6 +12,6 @@ export function renderUninstall(result: Result<"uninstall", UninstallData>, { co
 	if (data.worktrees.length > 0) return joinLines(data.worktrees.map((worktree) => `  worktree  ${quoteName(worktree.path)}${worktree.branch ? `  (${worktree.branch})` : ""}`));
 	if (data.resources.length > 0) return joinLines(data.resources.map((ledger) => `  ledger  ${quoteName(ledger)}`));
 	const width = Math.max(0, ...data.files.map((file) => quoteName(file.path).length));
-	const verb = (action: string) => (data.removed ? { delete: "deleted", strip: "stripped", keep: "kept" }[action] ?? action : action).padEnd(8);
+	const verb = (action: string) => (data.removed ? { delete: "deleted", strip: "stripped", move: "moved", keep: "kept" }[action] ?? action : action).padEnd(8);
 	return joinLines(data.files.map((file) => `  ${verb(file.action)}  ${quoteName(file.path).padEnd(width)}  ${paint(file.note, "dim", color)}`));
 }

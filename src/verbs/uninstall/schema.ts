@@ -16,7 +16,7 @@ export const UninstallData = v.strictObject({
 			v.strictObject({
 				path: v.pipe(v.string(), v.description("Relative to the checkout (state: to the checkout when the git dir is inside it); refs by name.")),
 				kind: v.picklist(UNINSTALL_KINDS),
-				action: v.pipe(v.picklist(UNWIRE_ACTIONS), v.description("delete: removed; strip: discern's entry taken out, the rest kept; keep: left as it is.")),
+				action: v.pipe(v.picklist(UNWIRE_ACTIONS), v.description("delete: removed; strip: discern's entry taken out, the rest kept; move: setup's fold of a person's instruction file moved back to its own name; keep: left as it is.")),
 				note: v.string(),
 			}),
 		),

@@ -16,6 +16,7 @@ import { plural } from "../../text/plural.ts";
 import { readTask } from "../../worktree/task.ts";
 import type { UninstallData, UninstallInput } from "./schema.ts";
 import { type Listed, planKept, planState, type StateEntry } from "./state.ts";
+import { carryOutUnfold, planUnfolds, type Unfold } from "./unfold.ts";
 
 type UninstallResult = Result<"uninstall", UninstallData>;
 
@@ -74,8 +75,11 @@ export async function uninstall(ctx: VerbContext, input: v.InferOutput<typeof Un
 	const wiring = await planUnwiring(root, config?.project.agents ?? [], committed, compiledNow);
 	const state = await planState(root, commonDir);
 	if (!Array.isArray(state)) return fail("uninstall", "write_denied", `Nothing was removed: ${state.reason}.`, [state.fix, say`Then run ${ref("uninstall")} again.`], { data });
-	const kept = await planKept(root, config?.instructions.sources ?? []);
-	data.files = [...wiring.map(listedOf), ...state.map(listedOf), ...kept];
+	const sources = config?.instructions.sources ?? [];
+	// Setup's folds of a person's AGENTS.md / CLAUDE.md / GEMINI.md go back to their names (and a pointer stays when AGENTS.md will).
+	const unfolds = await planUnfolds(root, sources, wiring);
+	const kept = await planKept(root, sources.filter((source) => !unfolds.some((unfold) => unfold.path === source)));
+	data.files = [...wiring.map(listedOf), ...unfolds.map(listedOf), ...state.map(listedOf), ...kept];
 
 	const blocked = wiring.filter((file) => file.blocked);
 	const first = blocked[0]?.blocked;
@@ -84,7 +88,7 @@ export async function uninstall(ctx: VerbContext, input: v.InferOutput<typeof Un
 		return fail("uninstall", first.error, `Nothing was removed: ${first.reason}${more}.`, [first.fix, say`Then run ${ref("uninstall")} again.`], { data });
 	}
 
-	const changing = [...wiring, ...state].filter((file) => file.action !== "keep");
+	const changing = [...wiring, ...unfolds, ...state].filter((file) => file.action !== "keep");
 	const plan: PlanItem[] = data.files.map((file) => ({ kind: file.action, label: file.path, disposition: file.action === "keep" ? "skip" : "run", note: file.note }));
 	if (changing.length === 0) return ok("uninstall", "Nothing of discern's to remove here: no generated file, no wiring, no runtime state.", data, { hints: keptHints(kept) });
 	const would = `Would ${summary(changing)}.`;
@@ -101,20 +105,21 @@ export async function uninstall(ctx: VerbContext, input: v.InferOutput<typeof Un
 	for (const file of changing) {
 		try {
 			if ("full" in file) await rm(file.full, { recursive: true, force: true });
+			else if ("to" in file) await carryOutUnfold(root, file);
 			else await carryOut(root, file);
 			done.push(file.path);
 		} catch (error) {
 			const refusal = error instanceof WriteDeniedError ? { message: error.message, hints: ["Remove the link, then run this again."] } : writeDenied(error, file.path);
 			if (!refusal) throw error;
 			const sofar = done.length > 0 ? ` Done before it: ${done.join(", ")}.` : " Nothing was removed.";
-			return fail("uninstall", "write_denied", `${file.path} could not be ${file.action === "strip" ? "written" : "removed"}: ${refusal.message}${sofar}`, [...refusal.hints, say`Then run ${ref("uninstall")} again: what is done is not done twice.`] as [string, ...string[]], { data });
+			return fail("uninstall", "write_denied", `${file.path} could not be ${file.action === "strip" ? "written" : file.action === "move" ? "moved" : "removed"}: ${refusal.message}${sofar}`, [...refusal.hints, say`Then run ${ref("uninstall")} again: what is done is not done twice.`] as [string, ...string[]], { data });
 		}
 	}
 	data.removed = true;
 	return ok("uninstall", `Removed what discern generated and wired: ${summary(changing).replace(/^\w/, (letter) => letter.toLowerCase())}.`, data, { hints: keptHints(kept) });
 }
 
-function listedOf(file: UnwiringFile | StateEntry): Listed {
+function listedOf(file: UnwiringFile | StateEntry | Unfold): Listed {
 	return { path: file.path, kind: "full" in file ? "state" : file.kind, action: file.action, note: file.note };
 }
 
@@ -137,10 +142,12 @@ async function carryOut(root: string, file: UnwiringFile): Promise<void> {
 function summary(files: readonly { action: string; kind?: string }[]): string {
 	const deleted = files.filter((file) => file.action === "delete" && file.kind !== "state").length;
 	const stripped = files.filter((file) => file.action === "strip").length;
+	const moved = files.filter((file) => file.action === "move").length;
 	const state = files.filter((file) => file.kind === "state").length;
 	const parts = [
 		deleted > 0 ? `delete ${plural(deleted, "generated file")}` : null,
 		stripped > 0 ? `take discern's entries out of ${plural(stripped, "file")}` : null,
+		moved > 0 ? `move ${plural(moved, "folded instruction file")} back to ${moved === 1 ? "its name" : "their names"}` : null,
 		state > 0 ? `remove ${plural(state, "runtime state entry", "runtime state entries")} under the git dir` : null,
 	].filter((part): part is string => part !== null);
 	return parts.length > 1 ? `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}` : (parts[0] ?? "change nothing");
