@@ -589,6 +589,7 @@ export const MODES: Mode[] = [
 	{ verb: "help", mode: "refusal: unknown sub-command", arrange: async () => ({ ctx: await notARepo(), input: { verb: "config gte" } }), expectOk: false, error: "unknown_command" },
 	{ verb: "help", mode: "refusal: unknown verb", arrange: async () => ({ ctx: await notARepo(), input: { verb: "stauts" } }), expectOk: false, error: "unknown_command" },
 	{ verb: "accept", mode: "success: confirmed", arrange: inTaskWorktree({ confirmed: true }), expectOk: true },
+	{ verb: "accept", mode: "refusal: consent for another commit", arrange: inTaskWorktree({ confirmed: true, sha: "0000000" }), expectOk: false, error: "awaiting_consent" },
 	{ verb: "accept", mode: "success from the main checkout", arrange: fromMain({ confirmed: true, target: "agent/x" }), expectOk: true },
 	{ verb: "accept", mode: "dry run", arrange: inTaskWorktree({ dry_run: true }), expectOk: true, dryRun: true },
 	{ verb: "accept", mode: "refusal: awaiting consent", arrange: inTaskWorktree({}), expectOk: false, error: "awaiting_consent" },

@@ -60,6 +60,28 @@ describe("accept", () => {
 		expect(await snapshot(repo)).toBe(before);
 	});
 
+	test("consent names a commit: a commit made after the owner approved is refused, changing nothing; the approved one lands", async () => {
+		const repo = await fixture();
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		const approved = (await repo.wtGit("rev-parse", "HEAD")).trim();
+		const refused = await invokeVerb("accept", testContext(repo.wt));
+		// The refusal's retry names the commit the Proof line is about.
+		expect(refused.hints?.at(-1)).toContain(`--sha ${approved.slice(0, 7)}`);
+		await repo.wtWrite("src/c.ts", "export const c = 3;\n");
+		await repo.wtCommit("c, after the owner's approval");
+		const before = await snapshot(repo);
+		const other = await invokeVerb("accept", testContext(repo.wt), { confirmed: true, sha: approved.slice(0, 7) });
+		expect(other.ok).toBe(false);
+		if (!other.ok) expect(other.error).toBe("awaiting_consent");
+		expect(other.message).toContain("not the commit they approved");
+		expect(await snapshot(repo)).toBe(before);
+		const head = (await repo.wtGit("rev-parse", "HEAD")).trim();
+		const landed = await invokeVerb("accept", testContext(repo.wt), { confirmed: true, sha: head });
+		expect(landed.ok).toBe(true);
+		expect(await repo.sha("main")).toBe(head);
+	});
+
 	test("confirmed: lands the proven commit with a CAS, moves the main checkout's files, writes a parseable note, cleans up", async () => {
 		const repo = await fixture(CONFIG, { id: "x-1a2b3c" });
 		await repo.write("notes.local", "untracked, kept\n");

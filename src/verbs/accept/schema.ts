@@ -5,6 +5,7 @@ import { DryRunFlag } from "../../gate/schema.ts";
 export const AcceptInput = v.strictObject({
 	confirmed: v.optional(v.pipe(v.boolean(), v.description("The owner approved this landing in the conversation."))),
 	target: v.optional(v.pipe(v.string(), v.maxLength(4096), v.description("Which worktree (id, path or branch); required from the main checkout."))),
+	sha: v.optional(v.pipe(v.string(), v.regex(/^[0-9a-fA-F]{7,64}$/, "must be a commit sha (7 to 64 hex digits)"), v.description("The commit the owner approved (from the Proof line): anything else is refused."))),
 	dry_run: DryRunFlag,
 });
 export type AcceptInput = v.InferOutput<typeof AcceptInput>;
