@@ -156,6 +156,8 @@ describe("the scanner itself", () => {
 		expect(check("Run `discern frobnicate` to land it.", "cli")).toHaveLength(1);
 		expect(check("`discern done --force` runs it anyway.", "cli")).toHaveLength(1);
 		expect(check("`discern config gett gate.timeout`", "cli")).toHaveLength(1);
+		// A family word alone is no command.
+		expect(check("Run `discern config` to check it.", "cli")).toHaveLength(1);
 		expect(check("Call discern_teleport first.", "doc")).toHaveLength(1);
 		expect(check('`discern_done` with `{"force":true}`', "mcp")).toHaveLength(1);
 		expect(check("git commit, or discern teleport", "cli", true)).toHaveLength(1);

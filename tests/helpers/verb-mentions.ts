@@ -104,7 +104,7 @@ function checkCommand(words: readonly string[]): string | null {
 	const rest = VERBS.has(two) ? after.slice(1) : after;
 	if (!VERBS.has(name) && [...VERBS.keys()].some((known) => known.startsWith(`${name} `))) {
 		const next = rest[0];
-		return next === undefined || placeholder(next) || next.includes("|") && next.split("|").every((word) => VERBS.has(`${name} ${word}`)) ? null : `\`${name}\` has no sub-command \`${next}\``;
+		return next === undefined ? `\`${name}\` alone is no command: name one of its sub-commands` : placeholder(next) || next.includes("|") && next.split("|").every((word) => VERBS.has(`${name} ${word}`)) ? null : `\`${name}\` has no sub-command \`${next}\``;
 	}
 	if (name.startsWith("-")) return GLOBALS.has(name.split("=")[0] ?? "") ? null : `\`${name}\` is not a global flag`;
 	if (name === "mcp") return rest.every((word) => !word.startsWith("-") || ["--cwd", "-C"].includes(word.split("=")[0] ?? "")) ? null : "`discern mcp` takes only --cwd";

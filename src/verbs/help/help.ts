@@ -53,7 +53,7 @@ export async function help(ctx: VerbContext, input: v.InferOutput<typeof HelpInp
 }
 
 /**
- * `discern config` alone, or `discern config gte`: a family needs one of its
+ * A family word alone (`config`), or with a mistyped sub-command (`config gte`): it needs one of its
  * sub-commands; a near miss names the closest.
  */
 export function missingSubCommand(family: string, typed: string | undefined, surface: Surface = "cli"): Result<"help", HelpData> {
@@ -93,6 +93,9 @@ export function unknownVerb(name: string, groups?: HelpData["groups"], surface: 
 	}
 	const suggestion = nearest(name, known);
 	const named = suggestion ? findVerb(suggestion) : undefined;
-	const hints: [string, ...string[]] = suggestion ? [named ? say`Did you mean ${ref(named.name)}?` : `Did you mean \`discern ${suggestion}\`?`, everyVerb] : [everyVerb];
+	// A family (`config`) is no command by itself: its help lists the sub-commands that are.
+	const family = suggestion && !named && subCommandsOf(suggestion).length > 0;
+	const meant = named ? say`Did you mean ${ref(named.name)}?` : family ? say`Did you mean \`${suggestion}\`? ${ref("help", { verb: suggestion })} lists its sub-commands.` : `Did you mean \`discern ${suggestion}\`?`;
+	const hints: [string, ...string[]] = suggestion ? [meant, everyVerb] : [everyVerb];
 	return fail("help", "unknown_command", `Unknown verb \`${clip(name)}\`.${suggestion ? ` Did you mean \`${suggestion}\`?` : ""}`, hints, withGroups);
 }
