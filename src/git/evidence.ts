@@ -1,8 +1,9 @@
-import { createReadStream } from "node:fs";
 import { lstat, mkdir, mkdtemp, readdir, readlink, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { blobId } from "./blob-id.ts";
+import { blobId, hashFile, sameBytes } from "./blob-id.ts";
+import { conversionsOf, type Entry, type LfsPointer, lfsPointers, parseTree } from "./expected-content.ts";
+import { mapBounded } from "../platform/bounded.ts";
 import { quoteName } from "../text/terminal.ts";
 import { contentTransformedFromOutside } from "./outside-the-tree.ts";
 import type { Captured } from "../platform/process.ts";
@@ -76,16 +77,6 @@ export type EvidenceOutcome =
 	| { ok: true; index: EvidenceIndex }
 	/** `unborn`: HEAD names no commit yet. */
 	| { ok: false; reason: string; unborn?: boolean };
-
-/** One tracked path of the commit, and how its content is verified. */
-interface Entry {
-	path: string;
-	mode: string;
-	/** `blob`, or `commit` for a submodule. */
-	type: string;
-	blob: string;
-	check: "raw" | "lfs" | "converted" | "submodule";
-}
 
 /**
  * Evidence for the checkout at `root` (the folder discern runs jobs in)
@@ -233,71 +224,6 @@ function askGit(run: (args: readonly string[]) => ReturnType<typeof git>): LookR
 	};
 }
 
-/** `git ls-tree -r -z` records: `<mode> <type> <object>\t<path>`. */
-function parseTree(output: string): Entry[] {
-	const entries: Entry[] = [];
-	for (const record of output.split("\0")) {
-		const tab = record.indexOf("\t");
-		if (tab < 0) continue;
-		const [mode = "", type = "", blob = ""] = record.slice(0, tab).split(" ");
-		entries.push({ path: record.slice(tab + 1), mode, type, blob, check: mode === "160000" ? "submodule" : "raw" });
-	}
-	return entries;
-}
-
-const CONVERTING = ["filter", "text", "eol", "crlf", "ident", "working-tree-encoding"] as const;
-
-/**
- * Which files the commit's own attributes convert (read from the private
- * index, so from the commit; global and system attributes are off): a Git
- * LFS file, a built-in conversion, or the reason a filter cannot be vouched for.
- */
-async function conversionsOf(run: (args: readonly string[], options?: { input?: string }) => ReturnType<typeof git>, entries: Entry[]): Promise<true | string> {
-	const files = entries.filter((entry) => entry.mode !== "160000" && entry.mode !== "120000");
-	if (files.length === 0) return true;
-	const result = await run(["check-attr", "--cached", "--stdin", "-z", ...CONVERTING], { input: `${files.map((entry) => entry.path).join("\0")}\0` });
-	if (result.exitCode !== 0) return "git could not tell which attributes apply to the tracked files";
-	const byPath = new Map(files.map((entry) => [entry.path, entry]));
-	const fields = result.stdout.split("\0");
-	// Records of three fields: path, attribute, value.
-	for (let i = 0; i + 2 < fields.length; i += 3) {
-		const entry = byPath.get(fields[i] ?? "");
-		const attribute = fields[i + 1] ?? "";
-		const value = fields[i + 2] ?? "";
-		if (!entry || value === "unspecified" || value === "unset") continue;
-		if (attribute === "filter") {
-			if (value !== "lfs") return `the filter \`${value}\` rewrites ${quoteName(entry.path)}, and only its program could say what the file should hold`;
-			entry.check = "lfs";
-		} else if (entry.check === "raw") entry.check = "converted";
-	}
-	return true;
-}
-
-const LFS_POINTER = /^version https:\/\/git-lfs\.github\.com\/spec\/v1\noid sha256:([0-9a-f]{64})\nsize (0|[1-9][0-9]*)\n$/;
-
-interface LfsPointer {
-	oid: string;
-	size: number;
-}
-
-/**
- * The committed pointers of Git LFS files: a file matches when its sha256
- * and size do (no driver runs). A file marked for LFS whose committed
- * content is not a pointer (committed before LFS tracked it) is compared raw.
- */
-async function lfsPointers(run: (args: readonly string[], options?: { input?: string }) => ReturnType<typeof git>, entries: Entry[]): Promise<Map<string, LfsPointer> | string> {
-	const pointers = new Map<string, LfsPointer>();
-	if (entries.length === 0) return pointers;
-	const shown = await Promise.all(entries.map(async (entry) => [entry, await run(["cat-file", "blob", entry.blob])] as const));
-	for (const [entry, result] of shown) {
-		if (result.exitCode !== 0) return `git cannot read the committed content of ${quoteName(entry.path)}`;
-		// Only a canonical pointer is one (git-lfs checks out anything else as it is): compared raw otherwise.
-		const pointer = result.stdout.length < 1024 ? LFS_POINTER.exec(result.stdout) : null;
-		if (pointer?.[1] && pointer[2]) pointers.set(entry.path, { oid: pointer[1], size: Number(pointer[2]) });
-	}
-	return pointers;
-}
-
 /**
  * The files among `entries` whose kind, executable bit or content differ
  * from the commit, with what happened to them; null when git could not
@@ -314,7 +240,7 @@ async function verify(
 	const differing = new Map<string, ChangedPath["kind"]>();
 	const converted: Entry[] = [];
 	const folders = new Map<string, Promise<boolean>>();
-	await eachLimited(entries, READERS, async (entry) => {
+	await mapBounded(entries, READERS, async (entry) => {
 		const path = join(root, entry.path);
 		// A folder on the way replaced by a symbolic link would have the path read somewhere else entirely.
 		if (!(await realFolders(root, entry.path, folders))) return void differing.set(entry.path, "type_changed");
@@ -348,7 +274,7 @@ async function verify(
 		await rm(folder, { recursive: true, force: true });
 		const written = await run(["checkout-index", "-f", "-z", "--stdin", `--prefix=${folder}/`], { input: `${converted.map((entry) => entry.path).join("\0")}\0` });
 		if (written.exitCode !== 0) return null;
-		await eachLimited(converted, READERS, async (entry) => {
+		await mapBounded(converted, READERS, async (entry) => {
 			if (!(await sameBytes(join(root, entry.path), join(folder, entry.path)))) differing.set(entry.path, "modified");
 		});
 		await rm(folder, { recursive: true, force: true });
@@ -375,55 +301,6 @@ async function realFolders(root: string, path: string, asked: Map<string, Promis
 
 /** Files read at once: enough to keep the disk busy, few enough to keep memory flat. */
 const READERS = 8;
-
-async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-	let next = 0;
-	await Promise.all(
-		Array.from({ length: Math.min(limit, items.length) }, async () => {
-			for (let index = next++; index < items.length; index = next++) await work(items[index] as T);
-		}),
-	);
-}
-
-/** Files up to this size are read whole (with READERS at once, a few MB of memory at most). */
-const WHOLE_READ_BYTES = 256 * 1024;
-
-/** A file's blob id (and sha256 when asked), streamed; null when it cannot be read. */
-async function hashFile(path: string, size: number, hexLength: number, withSha256: boolean): Promise<{ blob: string; sha256: string } | null> {
-	const blob = new Bun.CryptoHasher(hexLength === 64 ? "sha256" : "sha1").update(`blob ${size}\0`);
-	const sha256 = withSha256 ? new Bun.CryptoHasher("sha256") : null;
-	let read = 0;
-	try {
-		if (size <= WHOLE_READ_BYTES) {
-			// A small file in one read (setting up a stream costs more than reading it); one byte more than
-			// stat'ed tells a file that grew meanwhile, without reading whatever it grew to.
-			const bytes = await Bun.file(path).slice(0, size + 1).bytes();
-			read = bytes.byteLength;
-			blob.update(bytes);
-			sha256?.update(bytes);
-		} else {
-			for await (const chunk of createReadStream(path)) {
-				const bytes = chunk as Buffer;
-				read += bytes.byteLength;
-				blob.update(bytes);
-				sha256?.update(bytes);
-			}
-		}
-	} catch {
-		return null;
-	}
-	// A file that changed size while it was read is not the file that was stat'ed: never a match.
-	if (read !== size) return { blob: "", sha256: "" };
-	return { blob: blob.digest("hex"), sha256: sha256 ? sha256.digest("hex") : "" };
-}
-
-/** Two files with exactly the same bytes (compared by digest, streamed). */
-async function sameBytes(a: string, b: string): Promise<boolean> {
-	const [sa, sb] = await Promise.all([lstat(a).catch(() => null), lstat(b).catch(() => null)]);
-	if (!sa || !sb || sa.size !== sb.size) return false;
-	const [ha, hb] = await Promise.all([hashFile(a, sa.size, 64, false), hashFile(b, sb.size, 64, false)]);
-	return ha !== null && hb !== null && ha.blob === hb.blob;
-}
 
 interface Submodule {
 	/** Why this submodule cannot be vouched for. */
