@@ -1,19 +1,13 @@
 import { parse as parseToml } from "smol-toml";
-import type { Stage } from "../config/schema.ts";
+import { KNOWN_JOB_STAGES, type Stage } from "../config/schema.ts";
 import type { Folder, FolderReader } from "./folder.ts";
 
 /** The only job names setup proposes (before a suffix), in the order they are written (which is stage order). */
 export const JOB_NAMES = ["format", "build", "lint", "typecheck", "test"] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 
-/** Mirrors KNOWN_JOB_STAGES for the names setup proposes (a test keeps the two in step). */
-export const JOB_STAGES: Readonly<Record<JobName, Stage>> = {
-	format: "fix",
-	build: "build",
-	lint: "check",
-	typecheck: "check",
-	test: "test",
-};
+/** The stage of each name setup proposes: the config's own known stages, never a second copy. */
+export const JOB_STAGES = Object.fromEntries(JOB_NAMES.map((name) => [name, KNOWN_JOB_STAGES[name]])) as Readonly<Record<JobName, Stage>>;
 
 export type NodeManager = "npm" | "pnpm" | "yarn" | "bun";
 export type PythonManager = "uv" | "poetry" | "pdm" | "hatch" | "pip";

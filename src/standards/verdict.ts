@@ -1,7 +1,17 @@
+import * as v from "valibot";
 import type { DiscernConfig } from "../config/schema.ts";
 
 export type StandardDefinition = DiscernConfig["standards"][string];
-export type Verdict = "held" | "improved" | "regressed" | "unmeasured";
+export const VERDICTS = ["held", "improved", "regressed", "unmeasured"] as const;
+export type Verdict = (typeof VERDICTS)[number];
+
+/** One standard's reading as results report it (`done`, `standards`). */
+export const StandardReading = v.strictObject({
+	name: v.string(),
+	verdict: v.picklist(VERDICTS),
+	value: v.nullable(v.number()),
+	limit: v.number(),
+});
 
 export interface Reading {
 	name: string;

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { StandardReading } from "../../standards/verdict.ts";
 import { DryRunFlag, FailedStageField } from "../../gate/schema.ts";
 
 export const DoneInput = v.strictObject({
@@ -25,14 +26,7 @@ export const DoneData = v.strictObject({
 	all_scopes_because: v.optional(
 		v.pipe(v.string(), v.description("Why every scope counted as changed: the branch is the trunk itself, or git could not list the branch's changes.")),
 	),
-	standards: v.array(
-		v.strictObject({
-			name: v.string(),
-			verdict: v.picklist(["held", "improved", "regressed", "unmeasured"]),
-			value: v.nullable(v.number()),
-			limit: v.number(),
-		}),
-	),
+	standards: v.array(StandardReading),
 	loosened: v.optional(
 		v.pipe(
 			v.array(v.strictObject({ standard: v.string(), field: v.string(), before: v.nullable(v.string()), after: v.nullable(v.string()) })),

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { StandardReading } from "../../standards/verdict.ts";
 import { DryRunFlag } from "../../gate/schema.ts";
 
 const Names = v.optional(
@@ -19,10 +20,7 @@ export const StandardsInput = v.strictObject({
 export const StandardsData = v.strictObject({
 	standards: v.array(
 		v.strictObject({
-			name: v.string(),
-			verdict: v.picklist(["held", "improved", "regressed", "unmeasured"]),
-			value: v.nullable(v.number()),
-			limit: v.number(),
+			...StandardReading.entries,
 			// The limit a pin sets (measured ∓ margin), when stricter than `limit`.
 			proposed: v.optional(v.number()),
 		}),
