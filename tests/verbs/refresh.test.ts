@@ -6,6 +6,7 @@ import { compileInstructions, GENERATED_HEADER } from "../../src/agents/instruct
 import { chooseCommand, commandLine, hookServer, isDiscernServer } from "../../src/agents/command.ts";
 import { declaredPaths } from "../../src/agents/providers.ts";
 import { invokeVerb } from "../helpers/invoke.ts";
+import { pathWithDiscern } from "../helpers/stub-path.ts";
 import { makeRepo, makeTempDir, type TestRepo } from "../helpers/repo.ts";
 
 const cleanup: string[] = [];
@@ -13,14 +14,6 @@ afterAll(async () => {
 	await Promise.all(cleanup.map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-/** A PATH holding a stub `discern`, so the command refresh writes is `discern` whoever runs the test. */
-async function pathWithDiscern(): Promise<string> {
-	const bin = await makeTempDir("discern-bin-");
-	cleanup.push(bin);
-	await writeFile(join(bin, "discern"), "#!/bin/sh\nexit 0\n");
-	await chmod(join(bin, "discern"), 0o755);
-	return `${bin}:${process.env.PATH ?? ""}`;
-}
 
 const ALL = '["claude_code", "codex", "cursor", "gemini", "copilot"]';
 const config = (agents = ALL, extra = "") => `[project]\nagents = ${agents}\n[jobs]\ntest = "true"\n${extra}`;
@@ -28,7 +21,7 @@ const config = (agents = ALL, extra = "") => `[project]\nagents = ${agents}\n[jo
 async function repo(options: Parameters<typeof makeRepo>[0]): Promise<TestRepo & { env: Record<string, string | undefined> }> {
 	const made = await makeRepo(options);
 	cleanup.push(made.root);
-	return { ...made, env: { PATH: await pathWithDiscern() } };
+	return { ...made, env: { PATH: await pathWithDiscern(cleanup) } };
 }
 
 const run = (r: Awaited<ReturnType<typeof repo>>, verb: "refresh" | "done" | "status", input: Record<string, unknown> = {}) => invokeVerb(verb, r.ctx({ env: r.env }), input);

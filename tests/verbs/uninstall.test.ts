@@ -5,6 +5,7 @@ import { declaredPaths } from "../../src/agents/providers.ts";
 import { parseConfig } from "../../src/config/load.ts";
 import type { AnyResult } from "../../src/contract/envelope.ts";
 import { invokeVerb } from "../helpers/invoke.ts";
+import { pathWithDiscern } from "../helpers/stub-path.ts";
 import { makeRepo, makeTempDir, runGit, type TestRepo } from "../helpers/repo.ts";
 
 const cleanup: string[] = [];
@@ -12,21 +13,13 @@ afterAll(async () => {
 	await Promise.all(cleanup.map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-/** A PATH holding a stub `discern`, so the command refresh writes is `discern` whoever runs the test. */
-async function pathWithDiscern(): Promise<string> {
-	const bin = await makeTempDir("discern-bin-");
-	cleanup.push(bin);
-	await writeFile(join(bin, "discern"), "#!/bin/sh\nexit 0\n");
-	await chmod(join(bin, "discern"), 0o755);
-	return `${bin}:${process.env.PATH ?? ""}`;
-}
 
 type Repo = TestRepo & { env: Record<string, string | undefined> };
 
 async function repo(options: Parameters<typeof makeRepo>[0]): Promise<Repo> {
 	const made = await makeRepo(options);
 	cleanup.push(made.root);
-	return { ...made, env: { PATH: await pathWithDiscern() } };
+	return { ...made, env: { PATH: await pathWithDiscern(cleanup) } };
 }
 
 const run = (r: Repo, verb: "setup" | "refresh" | "uninstall", input: Record<string, unknown> = {}, confirm?: (question: string) => Promise<boolean>) =>
