@@ -1,5 +1,6 @@
+import { isInside } from "../platform/files.ts";
 import { readdir, readFile, stat } from "node:fs/promises";
-import { isAbsolute, join, relative, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { MCP_TARGETS } from "../agents/targets.ts";
 import { type Job, resolveJobs } from "../config/jobs.ts";
 import type { DiscernConfig } from "../config/schema.ts";
@@ -104,8 +105,7 @@ function declaresWorkspaces(text: string): boolean {
 /** A path inside the checkout, or null for one that leaves it. */
 function inside(root: string, path: string): string | null {
 	const full = resolve(root, path);
-	const rel = relative(root, full);
-	return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel)) ? full : null;
+	return isInside(root, full) ? full : null;
 }
 
 async function readMap(root: string, dir: string): Promise<Facts["map"]> {

@@ -100,9 +100,9 @@ export async function aheadBehindOf(cwd: string, base: string, sha: string): Pro
 	return { ahead, behind };
 }
 
-/** Create `ref` at `sha`, only if it does not exist yet (never overwrites another save). */
-export async function createRef(cwd: string, ref: string, sha: string): Promise<{ ok: true } | { ok: false; reason: string }> {
-	const result = await git(["update-ref", "--no-deref", "-m", "discern: recovery", ref, sha, ""], cwd);
+/** Create `ref` at `sha`, only if it does not exist yet (never overwrites another save); with `old`, move it only while it still points there. */
+export async function createRef(cwd: string, ref: string, sha: string, old = ""): Promise<{ ok: true } | { ok: false; reason: string }> {
+	const result = await git(["update-ref", "--no-deref", "-m", "discern: recovery", ref, sha, old], cwd);
 	return result.exitCode === 0 ? { ok: true } : { ok: false, reason: result.stderr.trim() || `git update-ref exited ${result.exitCode}` };
 }
 

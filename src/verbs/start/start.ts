@@ -8,6 +8,7 @@ import { newRunDir } from "../../gate/state.ts";
 import { writeDenied } from "../../gate/write-denied.ts";
 import type { RepositoryLocation } from "../../git/repository.ts";
 import { git, gitLine } from "../../git/run.ts";
+import { listWorktrees, removeWorktree } from "../../git/worktrees.ts";
 import { resolveTrunk } from "../../git/trunk.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
 import { exists, isInside, realPathOf, WriteDeniedError } from "../../platform/files.ts";
@@ -166,7 +167,7 @@ async function create(ctx: VerbContext, run: Creation, running?: RunningBinary):
 		// A failed add may still have made the branch (deleted only while at the base) or registered the
 		// worktree; a folder git did not register is not ours to remove.
 		made.branch = true;
-		made.worktree = added.exitCode === 0 || (await isRegistered(repository.root, data.path));
+		made.worktree = added.exitCode === 0 || (await isRegistered(repository, data.path));
 		if (added.exitCode !== 0) throw new StartStepError(`git worktree add failed: ${clip(oneLine(firstGitLine(added.stderr)) || `exit ${added.exitCode}`, 500)}`);
 		checkpoint();
 
@@ -316,17 +317,18 @@ async function rollBack(ctx: VerbContext, repository: RepositoryLocation, data: 
 		for (const problem of destroyed.failed) leftBehind.push(`resource ${problem.name} (${problem.message})`);
 	}
 	if (made.worktree) {
-		const removed = await git(["worktree", "remove", "--force", "--", data.path], repository.root);
-		if (removed.exitCode !== 0 && (await exists(data.path))) await rm(data.path, { recursive: true, force: true }).catch(() => undefined);
+		const removed = await removeWorktree(repository.root, data.path);
+		if (!removed.ok && (await exists(data.path))) await rm(data.path, { recursive: true, force: true }).catch(() => undefined);
 		await git(["worktree", "prune"], repository.root);
 		if (await exists(data.path)) leftBehind.push(`the folder ${quoteName(data.path)}`);
-		if (await isRegistered(repository.root, data.path)) leftBehind.push(`git's registration of the worktree ${quoteName(data.path)} (\`git worktree prune\` clears it once the folder is gone)`);
 	}
+	// Asked once: the branch below stays while a registered worktree still has it checked out.
+	const stillRegistered = made.worktree || made.branch ? await isRegistered(repository, data.path) : false;
+	if (made.worktree && stillRegistered) leftBehind.push(`git's registration of the worktree ${quoteName(data.path)} (\`git worktree prune\` clears it once the folder is gone)`);
 	if (made.branch && (await branchExists(repository.root, data.branch))) {
 		// Compare-and-swap: a branch that moved past the base holds someone's work and stays.
 		// A branch a registered worktree still has checked out stays too: git would be left with a worktree on a missing branch.
-		const stillUsed = await isRegistered(repository.root, data.path);
-		const deleted = stillUsed ? null : await git(["update-ref", "-d", `refs/heads/${data.branch}`, data.base], repository.root);
+		const deleted = stillRegistered ? null : await git(["update-ref", "-d", `refs/heads/${data.branch}`, data.base], repository.root);
 		if (!deleted || deleted.exitCode !== 0) leftBehind.push(`the branch ${quoteName(data.branch)}`);
 	}
 	// Deepest first; a folder someone else filled meanwhile stays, and is named.
@@ -418,15 +420,11 @@ async function resolveBase(ctx: VerbContext, repository: RepositoryLocation, con
 }
 
 /** Does git list a worktree at `path`? Compared as real paths: git records the path it was given, a symlink on the way included. */
-async function isRegistered(root: string, path: string): Promise<boolean> {
-	const listed = await git(["worktree", "list", "--porcelain", "-z"], root);
-	if (listed.exitCode !== 0) return false;
+async function isRegistered(repository: RepositoryLocation, path: string): Promise<boolean> {
+	const listed = await listWorktrees(repository.root, repository.commonDir);
+	if (!listed) return false;
 	const wanted = await realPathOf(path);
-	for (const record of listed.stdout.split("\0")) {
-		if (!record.startsWith("worktree ")) continue;
-		const listedPath = record.slice("worktree ".length);
-		if (listedPath === path || (await realPathOf(listedPath)) === wanted) return true;
-	}
+	for (const entry of listed) if (entry.path === path || (await realPathOf(entry.path)) === wanted) return true;
 	return false;
 }
 
@@ -436,7 +434,6 @@ async function branchExists(root: string, branch: string): Promise<boolean> {
 
 /** The main checkout's folder: the first entry git lists. */
 async function mainCheckout(repository: RepositoryLocation): Promise<string | null> {
-	const listed = await git(["worktree", "list", "--porcelain", "-z"], repository.root);
-	const first = listed.exitCode === 0 ? listed.stdout.split("\0")[0] : undefined;
-	return first?.startsWith("worktree ") ? first.slice("worktree ".length) : basename(repository.commonDir) === ".git" ? dirname(repository.commonDir) : null;
+	const main = (await listWorktrees(repository.root, repository.commonDir))?.find((entry) => entry.main)?.path;
+	return main ?? (basename(repository.commonDir) === ".git" ? dirname(repository.commonDir) : null);
 }

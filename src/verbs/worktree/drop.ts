@@ -5,7 +5,7 @@ import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type PlanItem, type Result } from "../../contract/envelope.ts";
 import { killLeftovers } from "../../gate/leftovers.ts";
 import { git } from "../../git/run.ts";
-import { createRef, deleteBranchAt, removeWorktree } from "../../git/worktrees.ts";
+import { createRef, deleteBranchAt, listWorktrees, removeWorktree } from "../../git/worktrees.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
 import { exists, isInside } from "../../platform/files.ts";
 import { clip } from "../../text/clip.ts";
@@ -212,7 +212,7 @@ async function carryOut(ctx: VerbContext, where: { root: string; commonDir: stri
 				], { data });
 			}
 			const snapshot = work ? await snapshotWork(target.path, work.working.head ?? target.head, ctx.env, wipMessage) : ({ ok: false, reason: what } as const);
-			const stored = !snapshot.ok ? snapshot : wipCommit && wip ? await moveRef(root, wip, snapshot.commit, wipCommit) : await createRef(root, plan.wipName, snapshot.commit);
+			const stored = !snapshot.ok ? snapshot : wipCommit && wip ? await createRef(root, wip, snapshot.commit, wipCommit) : await createRef(root, plan.wipName, snapshot.commit);
 			if (!stored.ok) {
 				return fail("worktree drop", "write_denied", `Worktree ${name} was not removed: its uncommitted work could not be saved (${clip(oneLine(stored.reason))}), and --force never discards work without a copy.${destroyedNote}`, [
 					"Commit or copy the changes yourself, then drop it again.",
@@ -239,18 +239,12 @@ async function carryOut(ctx: VerbContext, where: { root: string; commonDir: stri
 	return ok("worktree drop", `Dropped worktree ${name}.${restore}${wipNote}${lostNote}`, data, hints.length > 0 ? { hints } : {});
 }
 
-/** Point `ref` at `sha`, only while it still points at `old`. */
-async function moveRef(cwd: string, name: string, sha: string, old: string): Promise<{ ok: true } | { ok: false; reason: string }> {
-	const result = await git(["update-ref", "--no-deref", "-m", "discern: recovery", name, sha, old], cwd);
-	return result.exitCode === 0 ? { ok: true } : { ok: false, reason: result.stderr.trim() || `git update-ref exited ${result.exitCode}` };
-}
-
 /** A worktree whose folder is gone: remove git's admin files for it (what `git worktree prune` does for this one only). */
 async function forgetWorktree(root: string, commonDir: string, target: FleetWorktree): Promise<{ ok: true } | { ok: false; reason: string }> {
 	const admin = target.gitDir;
 	if (!admin || !isInside(join(commonDir, "worktrees"), admin) || admin === join(commonDir, "worktrees")) return { ok: false, reason: "git's admin dir for it is not where discern expects it" };
 	if (await exists(target.path)) return { ok: false, reason: "its folder is back" };
 	await rm(admin, { recursive: true, force: true });
-	const listed = await git(["worktree", "list", "--porcelain", "-z"], root);
-	return listed.exitCode === 0 && !listed.stdout.split("\0").includes(`worktree ${target.path}`) ? { ok: true } : { ok: false, reason: "git still lists it" };
+	const listed = await listWorktrees(root, commonDir);
+	return listed && !listed.some((entry) => entry.path === target.path) ? { ok: true } : { ok: false, reason: "git still lists it" };
 }
