@@ -91,6 +91,12 @@ export async function commitTimes(cwd: string, shas: readonly string[]): Promise
 	return times;
 }
 
+/** The main checkout's folder (git lists it first); null when git cannot list the worktrees. */
+export async function mainCheckoutOf(repository: { root: string; commonDir: string; location: "main" | "worktree" }): Promise<string | null> {
+	if (repository.location === "main") return repository.root;
+	return (await listWorktrees(repository.root, repository.commonDir))?.find((entry) => entry.main)?.path ?? null;
+}
+
 /** Commits on `sha` not on `base`, and on `base` not on `sha`; null when git could not count them. */
 export async function aheadBehindOf(cwd: string, base: string, sha: string): Promise<{ ahead: number; behind: number } | null> {
 	const result = await git(["rev-list", "--left-right", "--count", `${base}...${sha}`, "--"], cwd);

@@ -1,4 +1,4 @@
-import { listWorktrees } from "../git/worktrees.ts";
+import { mainCheckoutOf } from "../git/worktrees.ts";
 import { chmod, copyFile, lstat, mkdir, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { git } from "../git/run.ts";
@@ -88,7 +88,7 @@ export async function checkoutCommandEnv(
 	worktree: { inherit_env: readonly string[]; env_files: readonly string[] },
 	id: string | null,
 ): Promise<Record<string, string>> {
-	const mainRoot = repository.location === "main" ? repository.root : (await listWorktrees(repository.root, repository.commonDir))?.find((entry) => entry.main)?.path;
+	const mainRoot = await mainCheckoutOf(repository);
 	if (!mainRoot) return Object.fromEntries(Object.entries(processEnv).filter((entry): entry is [string, string] => entry[1] !== undefined));
 	const { env } = await worktreeCommandEnv(processEnv, envSpecFor(worktree, { mainRoot, dir: repository.root, id: id ?? "" }));
 	// Only a task worktree has an id and a port of its own.

@@ -8,7 +8,7 @@ import { newRunDir } from "../../gate/state.ts";
 import { writeDenied } from "../../gate/write-denied.ts";
 import type { RepositoryLocation } from "../../git/repository.ts";
 import { git, gitLine } from "../../git/run.ts";
-import { listWorktrees, removeWorktree } from "../../git/worktrees.ts";
+import { listWorktrees, mainCheckoutOf, removeWorktree } from "../../git/worktrees.ts";
 import { resolveTrunk } from "../../git/trunk.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
 import { exists, isInside, realPathOf, WriteDeniedError } from "../../platform/files.ts";
@@ -434,6 +434,5 @@ async function branchExists(root: string, branch: string): Promise<boolean> {
 
 /** The main checkout's folder: the first entry git lists. */
 async function mainCheckout(repository: RepositoryLocation): Promise<string | null> {
-	const main = (await listWorktrees(repository.root, repository.commonDir))?.find((entry) => entry.main)?.path;
-	return main ?? (basename(repository.commonDir) === ".git" ? dirname(repository.commonDir) : null);
+	return (await mainCheckoutOf(repository)) ?? (basename(repository.commonDir) === ".git" ? dirname(repository.commonDir) : null);
 }
