@@ -165,20 +165,25 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 			return entries.some((candidate) => candidate.path.startsWith(`${path}/`)) ? { mode: "040000", type: "tree", object: "" } : null;
 		},
 		async status() {
-			// Git's part of the first look was asked while the index was opened (before any job ran); every later look asks anew.
+			// Git's part of the first look was asked while the index was opened; every later look asks anew.
 			const reads = firstLook ?? askGit(run);
 			firstLook = null;
+			// Asked before the files are read, not after: each is a wait on other processes.
+			const insideAsked = Promise.all(submodules.map((sub) => sub.changes()));
+			// A job may write attributes or ignore rules mid-run: what was refused at the start is refused at every look.
+			const outsideRead = outsideAsked ? Promise.resolve([]) : contentTransformedFromOutside(run, resolve(root, commonDir), tracked);
+			outsideAsked = false;
+			// Awaited below: a failure surfaces there, never as unhandled while the files are read.
+			for (const pending of [insideAsked, outsideRead]) void pending.catch(() => undefined);
 			const stats = await fingerprint(root, files);
 			const suspects = files.filter((entry) => verified.get(entry.path) !== stats.get(entry.path));
 			const [found, head, untracked, inside, outsideNow] = await Promise.all([
 				verify(root, suspects, pointers, run, dir),
 				reads.head,
 				reads.untracked,
-				Promise.all(submodules.map((sub) => sub.changes())),
-				// A job may write attributes or ignore rules mid-run: what was refused at the start is refused at every look.
-				outsideAsked ? [] : contentTransformedFromOutside(run, resolve(root, commonDir), tracked),
+				insideAsked,
+				outsideRead,
 			]);
-			outsideAsked = false;
 			if (found === null || untracked.exitCode !== 0 || inside.some((changes) => changes === null)) return null;
 			for (const entry of suspects) {
 				if (found.has(entry.path)) differing.add(entry.path);

@@ -42,11 +42,14 @@ export async function readBranchClues(cwd: string): Promise<BranchClues> {
 			if (tree) trees.set(ref.slice("refs/heads/".length), tree);
 			if (symref) symbolic.add(ref.slice("refs/heads/".length));
 		}
-		else if (ref === "refs/remotes/origin/HEAD" && symref?.startsWith("refs/remotes/origin/")) {
-			originHead = symref.slice("refs/remotes/origin/".length);
-		}
+		else if (ref === "refs/remotes/origin/HEAD") originHead = originHeadBranch(symref);
 	}
 	return { localBranches, originHead, trees, symbolic };
+}
+
+/** The branch a symbolic origin/HEAD points at (`refs/remotes/origin/<branch>`), or null. */
+export function originHeadBranch(symref: string | undefined): string | null {
+	return symref?.startsWith("refs/remotes/origin/") ? symref.slice("refs/remotes/origin/".length) : null;
 }
 
 /**

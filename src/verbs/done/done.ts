@@ -15,7 +15,7 @@ import type { WorkingState } from "../../git/status.ts";
 import { type BranchClues, readBranchClues, readInitDefault, type Trunk } from "../../git/trunk.ts";
 import { committedConfigProblem, configNotCommitted } from "../../gate/committed-config.ts";
 import { type TrunkAuthority, trunkAuthority } from "../../gate/trunk-authority.ts";
-import { readTrunkRefs } from "../../gate/trunk-watch.ts";
+import { readTrunkRefs, trunkWatchOf } from "../../gate/trunk-watch.ts";
 import { writeDenied } from "../../gate/write-denied.ts";
 import { preloadSubreaper } from "../../platform/subreaper.ts";
 import { configRefusal, openRepository } from "../../project/open.ts";
@@ -26,6 +26,7 @@ import { loosenings } from "../../standards/never-loosen.ts";
 import { failing } from "../../standards/verdict.ts";
 import { pathsChanged, snapshotOf } from "../../gate/tree-state.ts";
 import { scopesTouched } from "./scopes.ts";
+import { type EarlyRun, startEarly } from "./early-start.ts";
 import { DoneData, type DoneInput } from "./schema.ts";
 import { proofLine, summaryOf } from "./proof.ts";
 import { plural } from "../../text/plural.ts";
@@ -54,10 +55,11 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	const located = await openRepository(ctx);
 	if (!located.ok) return asVerb("done", located.refusal);
 	const { repository } = located;
-	// Independent reads together: each git call is a process start. Those that need no config start while it loads.
-	const evidenceOpened = openEvidenceIndex(repository.root, "HEAD");
+	// Independent reads together: each git call is a process start. Those that need no config start while it loads,
+	// the trunk's first: the jobs may start once the tree is vouched for and the trunk named (early-start.ts).
 	const branches = readBranchClues(repository.root);
 	const initDefault = readInitDefault(repository.root);
+	const evidenceOpened = openEvidenceIndex(repository.root, "HEAD");
 	const hiddenRead = standalone ? Promise.resolve([]) : filesHiddenFromStatus(repository.root);
 	// Without a config nothing more is asked: the started reads end, and the evidence's private folder goes.
 	// Settled, never rejected: a read that failed must not skip closing the evidence (its private folder) nor hide the refusal's own cause.
@@ -83,16 +85,11 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	// A step that refuses first never awaits the others: their failures surface where they are awaited, never as unhandled.
 	for (const read of Object.values(early)) void read?.catch(() => undefined);
 	// The trunk is first needed after the tree is judged clean: its reads go on while the first look reads the files.
-	const trunkReads = Promise.all([
-		authorityRead,
-		branches,
-		// What names the trunk, read with the trunk itself: a job (or anyone) moving it from now on means no Proof against it.
-		authorityRead.then((read) => readTrunkRefs(repository.root, read.trunk.name)),
-	]);
+	const trunkReads = Promise.all([authorityRead, branches]);
 	void trunkReads.catch(() => undefined);
 	const [evidence, hidden] = await Promise.all([evidenceOpened, hiddenRead]);
 	try {
-		return await judge(ctx, input, { repository, config, configBytes, evidence, hidden, trunkReads, early, standalone });
+		return await judge(ctx, input, { repository, config, configBytes, evidence, hidden, trunkReads, clues: { branches, initDefault }, early, standalone });
 	} finally {
 		if (evidence.ok) await evidence.index.close();
 	}
@@ -105,8 +102,10 @@ interface Reads {
 	/** Refused when git cannot build it or cannot be trusted to compare content here. */
 	evidence: EvidenceOutcome;
 	hidden: string[] | null;
-	/** The trunk, the branch list, and `readTrunkRefs` as the trunk was read (the gate compares it after every phase). */
-	trunkReads: Promise<[TrunkAuthority, BranchClues, string | null]>;
+	/** The trunk, and the branch list it was decided from (the baseline of the trunk's watch: `trunkWatchOf`). */
+	trunkReads: Promise<[TrunkAuthority, BranchClues]>;
+	/** What names the trunk before its committed config is read: enough to start the jobs. */
+	clues: { branches: Promise<BranchClues>; initDefault: Promise<string | null> };
 	/** Started with the reads above, awaited where they are needed. */
 	early: {
 		proof: Promise<ProofRecord | null> | null;
@@ -156,27 +155,52 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 	}
 	const head = working.head;
 	const branch = working.branch;
-	const [authority, clues, trunkRefs] = await reads.trunkReads;
-	const { trunk } = authority;
-	if (trunk.name && clues.symbolic.has(trunk.name)) {
-		return fail("done", "no_trunk", `The trunk \`${trunk.name}\` is a symbolic ref to another branch: a trunk must be a branch of its own to judge against.`, [
-			say`Make \`${trunk.name}\` a real branch again (\`git update-ref --no-deref refs/heads/${trunk.name} <commit>\`), then run ${ref("done")}.`,
-		]);
-	}
-	// The branch's tree came with the branch list; ask git only if the branch moved in between.
-	const [tree, notCommitted, scopes, proof, last] = await Promise.all([
-		clues.localBranches.get(branch) === head ? (clues.trees.get(branch) ?? "") : gitLine(["rev-parse", "--verify", "--quiet", `${head}^{tree}`], repository.root).then((line) => line ?? ""),
-		standalone ? null : head === commit ? configCheck : configNotCommitted(repository.root, head, reads.configBytes),
-		scopesTouched(repository.root, trunk, branch, config),
-		reads.early.proof,
-		reads.early.last,
-	]);
+	// The jobs run what the commit declares: the last check before any may start.
+	const notCommitted = standalone ? null : head === commit ? configCheck : await configNotCommitted(repository.root, head, reads.configBytes);
 	if (notCommitted) {
 		return fail("done", "dirty_worktree", `The gate runs the jobs the commit declares, but ${notCommitted}.`, [
 			say`Commit discern.toml as a regular file, then run ${ref("done")}.`,
 			say`${ref("done", { standalone: true })} runs the gate as things are, without a Proof.`,
 		]);
 	}
+	// The tree is the commit: the jobs start while the rest is judged (unless stale agent files, read by now, will refuse it).
+	const { proof: proofRead, last: lastRead } = reads.early;
+	const started =
+		proofRead && lastRead && !input.dry_run && (await reads.early.stale).length === 0 ? await startEarly(ctx, repository, config, head, { ...reads.clues, clues: reads.clues.branches, proof: proofRead, last: lastRead }, input.rerun ?? false) : null;
+	try {
+		return await judgeAgainstTrunk(ctx, input, reads, { evidence, working, head, branch, started });
+	} finally {
+		// A refusal (or a crash) while they run: they end before done returns. Nothing once the run was admitted.
+		await started?.discard();
+	}
+}
+
+/** What the Proof is judged against besides the tree: the trunk, the scopes, the standards, the agent files. */
+async function judgeAgainstTrunk(
+	ctx: VerbContext,
+	input: v.InferOutput<typeof DoneInput>,
+	reads: Reads,
+	facts: { evidence: GateRun["evidence"]; working: WorkingState; head: string; branch: string; started: EarlyRun | null },
+): Promise<DoneResult> {
+	const say = sayFor(ctx.surface);
+	const { repository, config, standalone } = reads;
+	const { evidence, working, head, branch, started } = facts;
+	const [authority, clues] = await reads.trunkReads;
+	const { trunk } = authority;
+	// Read before any job started (the branch list): a job moving the trunk from then on means no Proof against it.
+	const trunkRefs = trunkWatchOf(clues, trunk.name);
+	if (trunk.name && clues.symbolic.has(trunk.name)) {
+		return fail("done", "no_trunk", `The trunk \`${trunk.name}\` is a symbolic ref to another branch: a trunk must be a branch of its own to judge against.`, [
+			say`Make \`${trunk.name}\` a real branch again (\`git update-ref --no-deref refs/heads/${trunk.name} <commit>\`), then run ${ref("done")}.`,
+		]);
+	}
+	// The branch's tree came with the branch list; ask git only if the branch moved in between.
+	const [tree, scopes, proof, last] = await Promise.all([
+		clues.localBranches.get(branch) === head ? (clues.trees.get(branch) ?? "") : gitLine(["rev-parse", "--verify", "--quiet", `${head}^{tree}`], repository.root).then((line) => line ?? ""),
+		scopesTouched(repository.root, trunk, branch, config),
+		reads.early.proof,
+		reads.early.last,
+	]);
 	const digest = configDigest(JSON.stringify(config));
 	const plan = planGate("done", config, { scopesChanged: scopes.touched });
 	if (plan.phases.length === 0) {
@@ -257,7 +281,7 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 		return ok("done", `Would run ${plural(plan.phases.flat().length, "job")}; nothing ran.`, { ...base(standalone), ...scopeFacts }, { dry_run: true, plan: planItems(plan), ...(warnings.length > 0 ? { hints: warnings } : {}) });
 	}
 
-	return runGate(ctx, { repository, config, trunk, head, tree, digest, standalone, judgement, branch, plan, evidence, start: working, trunkRefs, warnings });
+	return runGate(ctx, { repository, config, trunk, head, tree, digest, standalone, judgement, branch, plan, evidence, start: working, trunkRefs, warnings, started });
 }
 
 /**
@@ -298,11 +322,14 @@ interface GateRun {
 	trunkRefs: string | null;
 	/** Said loudly on every outcome (an unreadable trunk config, every scope gate running). */
 	warnings: string[];
+	/** The jobs, when they started before the checks ended. */
+	started: EarlyRun | null;
 }
 
 async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 	const say = sayFor(ctx.surface);
 	const { repository } = run;
+	const early = run.started && run.started.trunk === run.trunk.name ? run.started : null;
 	let last = await snapshotOf(repository.root, run.start);
 	let drift: { stage: string; files: string[] } | undefined;
 	let trunkMoved = false;
@@ -327,7 +354,11 @@ async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 	};
 	let execution: Awaited<ReturnType<typeof executePlan>>;
 	try {
-		execution = await executePlan(ctx, repository, run.trunk.name, run.plan, afterPhase);
+		// Jobs started for another trunk than the judgement names carry the wrong DISCERN_TRUNK: they go, and the plan starts over.
+		if (!early) await run.started?.discard();
+		execution = early
+			? await early.admit({ afterPhase, later: run.plan.phases.filter((phase) => phase.every((job) => job.kind === "scope_gate")) })
+			: await executePlan(ctx, repository, run.trunk.name, run.plan, { afterPhase });
 	} catch (error) {
 		const refusal = writeDenied(error, "the run's logs");
 		if (refusal) return asVerb("done", refusal);
