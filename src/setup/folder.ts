@@ -32,6 +32,7 @@ export interface Folder {
 /** Files whose contents detection reads; every other file only counts by its presence. */
 const READ = new Set([
 	"package.json",
+	"tsconfig.json",
 	"pnpm-workspace.yaml",
 	"pyproject.toml",
 	"setup.cfg",

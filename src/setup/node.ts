@@ -1,3 +1,4 @@
+import { parse as parseJsonc } from "jsonc-parser";
 import { type Folder, type FolderReader, inFolder } from "./folder.ts";
 import { combine, expandMembers, isRecord, type JobName, type NodeManager, type StackFinding, type StackJob, type WorkspaceMember } from "./shared.ts";
 
@@ -99,7 +100,12 @@ async function nodeJobs(folder: Folder, reader: FolderReader, manifest: Manifest
 		if (name === "format") jobs.push(...combine(name, [via(BIOME, "biome format ."), via(PRETTIER, "prettier --check ."), via(DPRINT, "dprint check")]));
 		if (name === "lint") jobs.push(...combine(name, [via(BIOME, "biome lint ."), via(ESLINT, "eslint ."), via(OXLINT, "oxlint")]));
 		if (name === "typecheck" && folder.has("tsconfig.json") && manifest.deps.has("typescript")) {
-			jobs.push({ name, run: `${exec} tsc --noEmit`, reason: `${at("tsconfig.json")} and the "typescript" dependency` });
+			const references = solutionReferences(folder.text("tsconfig.json"));
+			jobs.push(
+				references
+					? { name, run: `${exec} tsc -b`, reason: `${at("tsconfig.json")} has no files of its own, only references (${listed(references)}): \`tsc -b\` checks them` }
+					: { name, run: `${exec} tsc --noEmit`, reason: `${at("tsconfig.json")} and the "typescript" dependency` },
+			);
 		}
 		if (name === "test") {
 			const runner = via(VITEST, "vitest run") ?? via(JEST, "jest") ?? bunTest(manager, uses(BUN_TYPES)) ?? (await nodeTestRunner(folder, reader));
@@ -107,6 +113,26 @@ async function nodeJobs(folder: Folder, reader: FolderReader, manifest: Manifest
 		}
 	}
 	return jobs;
+}
+
+/**
+ * The projects a "solution" tsconfig.json references, or null when it is not
+ * one. A solution lists no files of its own (`"files": []`, no `include`) and
+ * references the projects that hold them, as Vite's TypeScript templates and
+ * most TypeScript monorepos do: `tsc --noEmit` on it checks nothing and exits
+ * 0, while `tsc -b` checks every referenced project (and is what those
+ * projects' own build scripts run; `-b --noEmit` is refused before TypeScript 5.6).
+ */
+export function solutionReferences(text: string | null): string[] | null {
+	if (text === null) return null;
+	const config: unknown = parseJsonc(text.replace(/^\uFEFF/, ""), [], { allowTrailingComma: true });
+	if (!isRecord(config) || !Array.isArray(config.files) || config.files.length > 0 || "include" in config || !Array.isArray(config.references)) return null;
+	const paths = config.references.flatMap((reference) => (isRecord(reference) && typeof reference.path === "string" ? [reference.path.replace(/^\.\//, "")] : []));
+	return paths.length > 0 ? paths : null;
+}
+
+function listed(paths: readonly string[]): string {
+	return paths.length <= 3 ? paths.join(", ") : `${paths.slice(0, 2).join(", ")} and ${paths.length - 2} more`;
 }
 
 /** Bun's own runner, for a Bun project that says it uses Bun's APIs or configures it. */

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { resolveJobs } from "../../src/config/jobs.ts";
 import { parseConfig } from "../../src/config/load.ts";
 import { detectStack, type SetupProposal } from "../../src/setup/detect.ts";
+import { solutionReferences } from "../../src/setup/node.ts";
 import { renderConfig } from "../../src/setup/render-config.ts";
 
 /**
@@ -116,6 +117,19 @@ const EXPECTED: Record<string, Expected> = {
 		scopes: [
 		],
 	},
+	// `npm create vite -- --template react-ts`: its tsconfig.json only references the projects that hold the files,
+	// so `tsc --noEmit` would check nothing and pass; `tsc -b` checks them (the template's own build runs it).
+	"node-vite-tsc-references": {
+		projectName: "vite-react-typescript-starter",
+		stacks: [["node", "package.json", "npm"]],
+		jobs: [
+			["build", "npm run build", "package.json has a \"build\" script"],
+			["lint", "npm run lint", "package.json has a \"lint\" script"],
+			["typecheck", "npx tsc -b", "tsconfig.json has no files of its own, only references (tsconfig.app.json, tsconfig.node.json): `tsc -b` checks them"],
+		],
+		scopes: [
+		],
+	},
 	"npm-workspaces": {
 		projectName: "acme-monorepo",
 		stacks: [["node", "package.json", "npm"]],
@@ -221,4 +235,19 @@ describe("the rendered discern.toml holds every proposed job and scope", () => {
 			for (const job of proposal.jobs) expect(text).toContain(`# ${job.reason}`);
 		});
 	}
+});
+
+describe("a tsconfig.json is a solution (checked with `tsc -b`) only when it has no files of its own", () => {
+	const CASES: Array<[string, string | null, string[] | null]> = [
+		["files: [] and references", '{ "files": [], "references": [{ "path": "./a" }, { "path": "b/tsconfig.json" }] }', ["a", "b/tsconfig.json"]],
+		["comments and trailing commas (tsconfig is JSONC)", '{\n  // solution\n  "files": [],\n  "references": [{ "path": "./a" },],\n}', ["a"]],
+		["references beside files of its own", '{ "files": ["index.ts"], "references": [{ "path": "./a" }] }', null],
+		["references beside an include", '{ "files": [], "include": ["src"], "references": [{ "path": "./a" }] }', null],
+		["no files key: the default include applies", '{ "references": [{ "path": "./a" }] }', null],
+		["files: [] and no references", '{ "files": [] }', null],
+		["references without paths", '{ "files": [], "references": [{}] }', null],
+		["not an object", "[]", null],
+		["absent", null, null],
+	];
+	for (const [name, text, expected] of CASES) test(name, () => expect(solutionReferences(text)).toEqual(expected));
 });
