@@ -154,9 +154,11 @@ export async function runPlan(plan: Pick<GatePlan, "phases" | "failFast">, optio
 				);
 				runs.push(...phaseRuns);
 				const check = !failed && !options.signal.aborted ? options.afterPhase : undefined;
-				// Leftovers first, then the check: a job's background process must not edit the tree after it was looked at.
-				await sweep();
-				const reason = check ? await check(phase) : null;
+				// The check looks while the leftovers are swept. A sweep that found anything left behind (alive or just
+				// reaped) means a process may have edited the tree after it was looked at: then it looks again, once
+				// they are gone. A sweep whose every look was clear vouches that nothing was left to edit it.
+				const [leftBehind, first] = await Promise.all([sweep(), check ? check(phase) : null]);
+				const reason = first ?? (check && leftBehind ? await check(phase) : null);
 				if (reason) stoppedBy = { reason, stage: phase[0]?.stage ?? "" };
 			}
 			if (next === phases.length - 1 && !askedLater && options.laterPhases) {

@@ -55,8 +55,12 @@ export interface TreeKeeper {
 	ended(tree: JobTree): void;
 	/** TERM the whole tree, give it `graceMs` to go, then KILL whatever is left, including processes that appeared meanwhile. */
 	kill(tree: JobTree, graceMs: number): Promise<void>;
-	/** KILL whatever the ended trees left running. */
-	sweep(): Promise<void>;
+	/**
+	 * KILL whatever the ended trees left running. True when it found anything
+	 * left behind (alive, or a zombie just reaped): whatever was looked at
+	 * while the sweep ran may have changed before that was killed.
+	 */
+	sweep(): Promise<boolean>;
 	/** The run is over (every tree ended and swept): let go of the subreaper. */
 	close(): void;
 }
@@ -121,9 +125,9 @@ function subreaperKeeper(): Keeper {
 		sweep: async () => {
 			// Nothing ended since a sweep found discern with no adopted child at all: nobody can have been adopted since
 			// (a leftover always has a member in discern's list), so another look would find the same nothing.
-			if (base.pending.length === 0 && clearAt === treeEvents) return;
+			if (base.pending.length === 0 && clearAt === treeEvents) return false;
 			const ended = base.pending.splice(0);
-			await sweepAdopted(ended);
+			return sweepAdopted(ended);
 		},
 		close: () => {
 			keepers.delete(keeper);
@@ -141,7 +145,10 @@ function scanKeeper(): Keeper {
 		sweep: async () => {
 			const ended = base.pending.splice(0);
 			const key = ended[0]?.token.key;
-			if (key) signalAll(await processesCarrying(key, new Set(ended.map((tree) => tree.token.value))), "SIGKILL");
+			if (!key) return false;
+			const left = await processesCarrying(key, new Set(ended.map((tree) => tree.token.value)));
+			signalAll(left, "SIGKILL");
+			return left.length > 0;
 		},
 		close: () => void keepers.delete(keeper),
 	};
@@ -200,7 +207,7 @@ function treeAlive(tree: JobTree): boolean {
  * descendants), again until none is left: killing one re-parents its
  * children to discern.
  */
-async function sweepAdopted(ended: readonly JobTree[]): Promise<void> {
+async function sweepAdopted(ended: readonly JobTree[]): Promise<boolean> {
 	const leaders = new Set(ended.map((tree) => tree.leader));
 	const tokens = new Set(ended.map((tree) => tree.token.value));
 	const key = ended[0]?.token.key;
@@ -216,9 +223,12 @@ async function sweepAdopted(ended: readonly JobTree[]): Promise<void> {
 	let quiet = 0;
 	let clear = 0;
 	let clearSince = -1;
+	// Whether any look saw an adopted child at all: only a sweep of clear looks from the first vouches that nothing was left.
+	let sawAny = false;
 	for (;;) {
 		const events = treeEvents;
 		const look = lookAtAdopted();
+		sawAny ||= look.seen;
 		const targets = look.found.filter((stat) => !live.has(stat.session) && !live.has(stat.group) && (live.size === 0 || provablyEnded(stat)));
 		if (targets.length === 0) {
 			quiet++;
@@ -230,7 +240,7 @@ async function sweepAdopted(ended: readonly JobTree[]): Promise<void> {
 			killWithDescendants(targets);
 		}
 		if (clear >= CLEAR_LOOKS && clearSince === treeEvents) clearAt = treeEvents;
-		if (quiet >= QUIET_LOOKS || clear >= CLEAR_LOOKS || Date.now() > deadline) return;
+		if (quiet >= QUIET_LOOKS || clear >= CLEAR_LOOKS || Date.now() > deadline) return sawAny;
 		await Bun.sleep(clear > 0 ? 1 : 5);
 	}
 }

@@ -189,4 +189,31 @@ describe("runPlan", () => {
 		expect(report.stoppedBy).toEqual({ reason: "drifted", stage: "fix" });
 		expect(outcomes(report)).toEqual({ fmt: "ok", lint: "skipped" });
 	});
+
+	test("afterPhase looks while leftovers are swept, and looks again once they are gone when the sweep found any", async () => {
+		const looks: string[] = [];
+		const options = async () => ({
+			root,
+			env: { PATH: process.env.PATH ?? "", DISCERN_ROOT: root },
+			logDir: await mkdtemp(join(root, "logs-")),
+			signal: new AbortController().signal,
+			afterPhase: async (phase: readonly PlannedJob[]) => {
+				looks.push(phase[0]?.label ?? "");
+				return null;
+			},
+		});
+		// No leftover: one look. A daemonized leftover (its own session, so its group is not killed with the job's):
+		// it may have edited the tree after the first look, so the check looks a second time.
+		await runPlan(plan([[job("clean", ["true"])]]), await options());
+		await runPlan(plan([[job("leaves", ["setsid sleep 30 & exit 0"])]]), await options());
+		expect(looks).toEqual(["clean", "leaves", "leaves"]);
+		expect(await survivors(root)).toEqual([]);
+	});
+
+	test("laterPhases run after the planned ones, or are listed skipped once the run failed", async () => {
+		const later = async () => [[job("scope:web", ["true"], { stage: "scopes", kind: "scope_gate" })]];
+		const base = async () => ({ root, env: { PATH: process.env.PATH ?? "", DISCERN_ROOT: root }, logDir: await mkdtemp(join(root, "logs-")), signal: new AbortController().signal, laterPhases: later });
+		expect(outcomes(await runPlan(plan([[job("test", ["true"])]]), await base()))).toEqual({ test: "ok", "scope:web": "ok" });
+		expect(outcomes(await runPlan(plan([[job("test", ["exit 2"])]]), await base()))).toEqual({ test: "failed", "scope:web": "skipped" });
+	});
 });

@@ -60,7 +60,12 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	const branches = readBranchClues(repository.root);
 	const initDefault = readInitDefault(repository.root);
 	const evidenceOpened = openEvidenceIndex(repository.root, "HEAD");
-	const hiddenRead = standalone ? Promise.resolve([]) : filesHiddenFromStatus(repository.root);
+	// Reads the jobs need not wait for start once the evidence is open: on a small machine every process competes with its chain.
+	const evidenceReady = evidenceOpened.then(
+		() => undefined,
+		() => undefined,
+	);
+	const hiddenRead = standalone ? Promise.resolve([]) : evidenceReady.then(() => filesHiddenFromStatus(repository.root));
 	// Without a config nothing more is asked: the started reads end, and the evidence's private folder goes.
 	// Settled, never rejected: a read that failed must not skip closing the evidence (its private folder) nor hide the refusal's own cause.
 	const dropReads = () => Promise.allSettled([evidenceOpened.then((opened) => (opened.ok ? opened.index.close() : undefined)), branches, initDefault, hiddenRead]);
@@ -75,7 +80,7 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	const { config, bytes: configBytes } = load;
 	// Jobs will likely run: the subreaper's libc loads beside the reads instead of before the first job.
 	void preloadSubreaper();
-	const authorityRead = trunkAuthority(repository.root, config, ctx.env.DISCERN_TRUNK, branches, initDefault);
+	const authorityRead = evidenceReady.then(() => trunkAuthority(repository.root, config, ctx.env.DISCERN_TRUNK, branches, initDefault));
 	// Reads of files that only a later step consults, started now: the git reads above are the long wait.
 	const early = {
 		proof: standalone ? null : readProof(repository.gitDir),
@@ -87,9 +92,10 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	// The trunk is first needed after the tree is judged clean: its reads go on while the first look reads the files.
 	const trunkReads = Promise.all([authorityRead, branches]);
 	void trunkReads.catch(() => undefined);
-	const [evidence, hidden] = await Promise.all([evidenceOpened, hiddenRead]);
+	void hiddenRead.catch(() => undefined);
+	const evidence = await evidenceOpened;
 	try {
-		return await judge(ctx, input, { repository, config, configBytes, evidence, hidden, trunkReads, clues: { branches, initDefault }, early, standalone });
+		return await judge(ctx, input, { repository, config, configBytes, evidence, hidden: hiddenRead, trunkReads, clues: { branches, initDefault }, early, standalone });
 	} finally {
 		if (evidence.ok) await evidence.index.close();
 	}
@@ -101,7 +107,8 @@ interface Reads {
 	configBytes: Uint8Array;
 	/** Refused when git cannot build it or cannot be trusted to compare content here. */
 	evidence: EvidenceOutcome;
-	hidden: string[] | null;
+	/** Tracked files git is told not to look at; awaited once the jobs started (the evidence reads the files whatever the index says). */
+	hidden: Promise<string[] | null>;
 	/** The trunk, and the branch list it was decided from (the baseline of the trunk's watch: `trunkWatchOf`). */
 	trunkReads: Promise<[TrunkAuthority, BranchClues]>;
 	/** What names the trunk before its committed config is read: enough to start the jobs. */
@@ -117,7 +124,7 @@ interface Reads {
 
 async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, reads: Reads): Promise<DoneResult> {
 	const say = sayFor(ctx.surface);
-	const { repository, config, hidden, standalone } = reads;
+	const { repository, config, standalone } = reads;
 	// A standalone run never earns a Proof: where the evidence index is refused, the checkout's own status will do.
 	const evidence = reads.evidence.ok ? reads.evidence.index : standalone && !reads.evidence.unborn ? plainStatus(repository.root) : null;
 	// The commit's discern.toml, from the tree the evidence listed (the commit it judges: HEAD, unless HEAD moved since).
@@ -144,13 +151,6 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 		return fail("done", "dirty_worktree", `The tree has uncommitted changes: ${names.join(", ")}${more}. The gate checks the exact committed tree.`, [
 			say`Commit (or stash) the changes, then run ${ref("done")}.`,
 			say`${ref("done", { standalone: true })} runs the gate on the dirty tree for diagnosis, without a Proof.`,
-		]);
-	}
-	if (hidden === null || hidden.length > 0) {
-		const names = hidden === null ? "git could not list the tracked files" : `${hidden.slice(0, 10).map(quoteName).join(", ")}${hidden.length > 10 ? ` and ${hidden.length - 10} more` : ""}`;
-		return fail("done", "dirty_worktree", `git is told to ignore changes to some tracked files (${names}), so a clean status cannot vouch for the committed tree.`, [
-			say`Undo it with \`git update-index --no-assume-unchanged FILE\` / \`--no-skip-worktree FILE\` (or leave sparse checkout), then run ${ref("done")}.`,
-			say`${ref("done", { standalone: true })} runs the gate as things are, without a Proof.`,
 		]);
 	}
 	const head = working.head;
@@ -185,6 +185,14 @@ async function judgeAgainstTrunk(
 	const say = sayFor(ctx.surface);
 	const { repository, config, standalone } = reads;
 	const { evidence, working, head, branch, started } = facts;
+	const hidden = await reads.hidden;
+	if (hidden === null || hidden.length > 0) {
+		const names = hidden === null ? "git could not list the tracked files" : `${hidden.slice(0, 10).map(quoteName).join(", ")}${hidden.length > 10 ? ` and ${hidden.length - 10} more` : ""}`;
+		return fail("done", "dirty_worktree", `git is told to ignore changes to some tracked files (${names}), so a clean status cannot vouch for the committed tree.`, [
+			say`Undo it with \`git update-index --no-assume-unchanged FILE\` / \`--no-skip-worktree FILE\` (or leave sparse checkout), then run ${ref("done")}.`,
+			say`${ref("done", { standalone: true })} runs the gate as things are, without a Proof.`,
+		]);
+	}
 	const [authority, clues] = await reads.trunkReads;
 	const { trunk } = authority;
 	// Read before any job started (the branch list): a job moving the trunk from then on means no Proof against it.

@@ -9,11 +9,12 @@ import { type BranchClues, decideTrunk } from "../../git/trunk.ts";
 
 /**
  * The gate's jobs start as soon as the tree is known to be the commit —
- * the first look found no change, nothing hidden, and the discern.toml the
- * jobs come from is the committed one — while the rest of the judgement
- * (the trunk's committed config, the scopes, never-loosen, the agent
- * files, whether the branch contains the trunk) is still being read: each
- * of those is a git process, and the jobs are what a person waits for.
+ * the first look (which reads the files themselves) found no change, and
+ * the discern.toml the jobs come from is the committed one — while the
+ * rest of the judgement (index flags hiding files, the trunk's committed
+ * config, the scopes, never-loosen, whether the branch contains the trunk)
+ * is still being read: each of those is a git process, and the jobs are
+ * what a person waits for.
  *
  * Nothing the jobs do can use that head start to earn a Proof: the first
  * look that vouched for the tree was taken before any job started, the
