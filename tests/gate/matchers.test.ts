@@ -16,6 +16,16 @@ interface Case {
 	findings: Record<string, unknown>[];
 }
 
+/** Ruff's full and concise formats name the same findings. */
+const RUFF_FINDINGS = [
+	{"severity":"error","message":"`os` imported but unused","file":"pkg/app.py","line":1,"col":8,"rule":"F401"},
+	{"severity":"error","message":"`sys` imported but unused","file":"pkg/app.py","line":2,"col":8,"rule":"F401"},
+	{"severity":"error","message":"Local variable `unused` is assigned to but never used","file":"pkg/app.py","line":6,"col":5,"rule":"F841"},
+	{"severity":"error","message":"Do not use bare `except`","file":"pkg/app.py","line":12,"col":1,"rule":"E722"},
+	{"severity":"error","message":"`try`-`except`-`pass` detected, consider logging the exception","file":"pkg/app.py","line":12,"col":1,"rule":"S110"},
+	{"severity":"error","message":"Undefined name `undefined_name`","file":"pkg/app.py","line":14,"col":7,"rule":"F821"},
+];
+
 const CASES: Case[] = [
 	{
 		fixture: "tsc",
@@ -200,27 +210,13 @@ const CASES: Case[] = [
 		fixture: "ruff",
 		command: "ruff check --no-cache .",
 		project: "ruff",
-		findings: [
-			{"severity":"error","message":"`os` imported but unused","file":"pkg/app.py","line":1,"col":8,"rule":"F401"},
-			{"severity":"error","message":"`sys` imported but unused","file":"pkg/app.py","line":2,"col":8,"rule":"F401"},
-			{"severity":"error","message":"Local variable `unused` is assigned to but never used","file":"pkg/app.py","line":6,"col":5,"rule":"F841"},
-			{"severity":"error","message":"Do not use bare `except`","file":"pkg/app.py","line":12,"col":1,"rule":"E722"},
-			{"severity":"error","message":"`try`-`except`-`pass` detected, consider logging the exception","file":"pkg/app.py","line":12,"col":1,"rule":"S110"},
-			{"severity":"error","message":"Undefined name `undefined_name`","file":"pkg/app.py","line":14,"col":7,"rule":"F821"},
-		],
+		findings: RUFF_FINDINGS,
 	},
 	{
 		fixture: "ruff-concise",
 		command: "ruff check --no-cache --output-format=concise .",
 		project: "ruff",
-		findings: [
-			{"severity":"error","message":"`os` imported but unused","file":"pkg/app.py","line":1,"col":8,"rule":"F401"},
-			{"severity":"error","message":"`sys` imported but unused","file":"pkg/app.py","line":2,"col":8,"rule":"F401"},
-			{"severity":"error","message":"Local variable `unused` is assigned to but never used","file":"pkg/app.py","line":6,"col":5,"rule":"F841"},
-			{"severity":"error","message":"Do not use bare `except`","file":"pkg/app.py","line":12,"col":1,"rule":"E722"},
-			{"severity":"error","message":"`try`-`except`-`pass` detected, consider logging the exception","file":"pkg/app.py","line":12,"col":1,"rule":"S110"},
-			{"severity":"error","message":"Undefined name `undefined_name`","file":"pkg/app.py","line":14,"col":7,"rule":"F821"},
-		],
+		findings: RUFF_FINDINGS,
 	},
 	{
 		fixture: "cargo-build",
