@@ -20,7 +20,7 @@ import { type Benchmark, measure, WHOLE } from "./bench/measure.ts";
 import { mcpSession, timeToExit, timeToFirstOutput, toolsListSize } from "./bench/probes.ts";
 import { judge, type Outcome, renderJson, renderTable } from "./bench/report.ts";
 import { buildDiscern, buildHello, makeFixture } from "./bench/setup.ts";
-import { type GateFixtures, gateRun, lefthookBinary, lefthookPreflight, lefthookRun, makeGateFixtures, NOISY_BYTES, shellRun } from "./bench/gate.ts";
+import { type GateFixtures, gateRun, lefthookBinary, lefthookPreflight, lefthookRun, makeGateFixtures, NOISY_BYTES, proofReadsScript, shellRun } from "./bench/gate.ts";
 import { checkGlobFixture, type GlobFixtures, makeGlobFixtures } from "./bench/globs.ts";
 import { type Crowd, idleCrowd, withCrowd } from "./bench/crowd.ts";
 
@@ -105,6 +105,17 @@ const BENCHMARKS: readonly ((ctx: BenchContext) => Benchmark)[] = [
 		floor: shellRun("sleep 1 & ×4; wait", "sleep 1 & sleep 1 & sleep 1 & sleep 1 & wait"),
 		budgets: [{ phase: WHOLE, kind: "overhead", max: 1 }],
 		maxRuns: 30,
+	}),
+	(ctx) => ({
+		// Information for the row above: what any gate that vouches for the committed tree pays before and after
+		// its jobs, with the cheapest orchestrator there is (sh) making only the git reads discern's evidence makes.
+		name: "a Proof's git reads alone, by sh, vs lefthook",
+		candidate: shellRun("sh: evidence reads + 4 `sleep 1` + drift reads", proofReadsScript(ctx.gate.sleeps, ctx.scratch)),
+		baseline: lefthookRun("lefthook run (4 parallel jobs)", ctx.lefthook, ctx.gate.lefthook),
+		floor: shellRun("sleep 1 & ×4; wait", "sleep 1 & sleep 1 & sleep 1 & sleep 1 & wait"),
+		budgets: [],
+		notes: { [WHOLE]: "information: the floor under any gate that proves the tree" },
+		maxRuns: 15,
 	}),
 	(ctx) => ({
 		// The gate must not slow down with the machine's process count: the same run with and without the crowd.

@@ -142,6 +142,27 @@ export async function lefthookPreflight(lefthook: string, repo: string): Promise
 	if (code !== 0 || ran !== 4) throw new Error(`lefthook did not run the four jobs (exit ${code}, ${ran} passed): ${out}${err}`);
 }
 
+/**
+ * The git reads behind a Proof (src/git/evidence.ts, src/gate/trunk-watch.ts)
+ * around the same four jobs, as one sh script: the three rounds before the
+ * first job (where git says the work tree is and what HEAD is; the commit's
+ * tree listed and read into a private index; HEAD, the untracked files and
+ * the attributes asked of it) and the look after the phase. No hashing, no
+ * parsing, no Proof written: less than any gate that vouches for the tree can do.
+ */
+export function proofReadsScript(repo: string, scratch: string): string {
+	const index = join(scratch, "proof-reads-index");
+	const look = "git rev-parse HEAD --symbolic-full-name HEAD >/dev/null & git ls-files -z --others --exclude-per-directory=.gitignore >/dev/null";
+	return [
+		`cd '${repo}' && export GIT_INDEX_FILE='${index}' GIT_OPTIONAL_LOCKS=0`,
+		"git rev-parse --show-toplevel --absolute-git-dir --git-common-dir --verify 'HEAD^{commit}' >/dev/null",
+		"git ls-tree -r -z --full-tree HEAD >/dev/null & git read-tree HEAD & wait",
+		`${look} & git check-attr -a -z --stdin </dev/null >/dev/null & wait`,
+		"sleep 1 & sleep 1 & sleep 1 & sleep 1 & wait",
+		`${look} & git for-each-ref refs/heads/main >/dev/null & wait`,
+	].join("\n");
+}
+
 /** A shell running the same command straight, for the throughput baseline. */
 export function shellRun(label: string, command: string): Probe {
 	return {
