@@ -5,7 +5,7 @@ import { diagnosticsOf, stepsOf } from "./diagnostics.ts";
 import { jobEnvironment } from "./job-env.ts";
 import { killLeftovers, openLedger } from "./leftovers.ts";
 import type { GatePlan, PlannedJob } from "./plan.ts";
-import { type RunOptions, type RunReport, runPlan } from "./runner.ts";
+import { type RunReport, runPlan } from "./runner.ts";
 import { newRunDir, pruneRuns } from "./state.ts";
 
 export interface Execution {
@@ -18,8 +18,6 @@ export interface Execution {
 	 * killed outright, killed now: one sentence each, for the result's hints.
 	 */
 	leftovers: string[];
-	/** This run's logs (a run whose verdict is never given removes them). */
-	logDir: string;
 }
 
 /** Run a plan in a checkout: logs under its git dir, the jobs' environment, progress to whoever listens. */
@@ -28,7 +26,7 @@ export async function executePlan(
 	repository: RepositoryLocation,
 	trunk: string | null,
 	plan: GatePlan,
-	hooks: Pick<RunOptions, "afterPhase" | "laterPhases"> = {},
+	afterPhase?: (phase: readonly PlannedJob[]) => Promise<string | null>,
 ): Promise<Execution> {
 	const started = performance.now();
 	// The ledger is written before the first job starts, removed once the last is gone: what the next run reads if
@@ -49,7 +47,7 @@ export async function executePlan(
 			ledger,
 			...(ctx.progress ? { onEvent: ctx.progress } : {}),
 			...(ctx.narrate ? { onCommand: narrateCommand(ctx.narrate) } : {}),
-			...hooks,
+			...(afterPhase ? { afterPhase } : {}),
 		});
 	} finally {
 		await ledger.close();
@@ -58,7 +56,6 @@ export async function executePlan(
 	const [diagnostics] = await Promise.all([diagnosticsOf(report.runs, repository.root), pruning.then(() => pruneRuns(logDir))]);
 	return {
 		leftovers,
-		logDir,
 		report,
 		steps: stepsOf(report.runs),
 		diagnostics,

@@ -45,13 +45,6 @@ export interface RunOptions {
 	 * (tree drift). The runner stays ignorant of git.
 	 */
 	afterPhase?: (phase: readonly PlannedJob[]) => Promise<string | null>;
-	/**
-	 * Asked once, after the last planned phase (and its `afterPhase`):
-	 * phases decided while the run went on, run next (or listed as skipped
-	 * when the run already failed) — the scope gates of a `done` whose jobs
-	 * started before its judgement was made.
-	 */
-	laterPhases?: () => Promise<readonly (readonly PlannedJob[])[]>;
 	/** Told of every job process as it starts, so that a later run can clean up if discern is killed outright. */
 	ledger?: RunLedger;
 	/** false: do not become a child subreaper, scan /proc instead (the fallback, chosen by platforms without prctl; and by tests). */
@@ -103,7 +96,7 @@ export const TOKEN_KEY = "DISCERN_JOB_TOKEN";
 export async function runPlan(plan: Pick<GatePlan, "phases" | "failFast">, options: RunOptions): Promise<RunReport> {
 	mkdirSync(options.logDir, { recursive: true });
 	const grace = options.graceMs ?? DEFAULT_GRACE_MS;
-	let total = plan.phases.reduce((sum, phase) => sum + phase.length, 0);
+	const total = plan.phases.reduce((sum, phase) => sum + phase.length, 0);
 	const runs: JobRun[] = [];
 	const live = new Set<Running>();
 	const trees = await openTreeKeeper(options.subreaper === undefined ? {} : { subreaper: options.subreaper });
@@ -131,42 +124,33 @@ export async function runPlan(plan: Pick<GatePlan, "phases" | "failFast">, optio
 	options.signal.addEventListener("abort", onAbort);
 
 	try {
-		const phases: (readonly PlannedJob[])[] = [...plan.phases];
-		let askedLater = false;
-		for (let next = 0; next < phases.length; next++) {
-			const phase = phases[next] as readonly PlannedJob[];
+		for (const phase of plan.phases) {
 			if (failed || stoppedBy || options.signal.aborted) {
 				for (const job of phase) runs.push({ job, outcome: "skipped", durationS: 0, timedOut: false });
-			} else {
-				const phaseRuns = await Promise.all(
-					phase.map(async (job, slot) => {
-						options.onEvent?.({ type: "start", label: job.label, stage: job.stage, done, total });
-						const run = await runJob(job, `${runs.length + slot + 1}`.padStart(2, "0"), options, live, grace, halt);
-						done++;
-						options.onEvent?.({ type: "finish", label: job.label, stage: job.stage, outcome: run.outcome, durationS: run.durationS, done, total });
-						if (run.outcome === "failed") {
-							failed ??= run;
-							// A failing job cancels its running siblings, whole trees.
-							if (plan.failFast) await cancelAll();
-						}
-						return run;
-					}),
-				);
-				runs.push(...phaseRuns);
-				const check = !failed && !options.signal.aborted ? options.afterPhase : undefined;
-				// The check looks while the leftovers are swept. A sweep that found anything left behind (alive or just
-				// reaped) means a process may have edited the tree after it was looked at: then it looks again, once
-				// they are gone. A sweep whose every look was clear vouches that nothing was left to edit it.
-				const [leftBehind, first] = await Promise.all([sweep(), check ? check(phase) : null]);
-				const reason = first ?? (check && leftBehind ? await check(phase) : null);
-				if (reason) stoppedBy = { reason, stage: phase[0]?.stage ?? "" };
+				continue;
 			}
-			if (next === phases.length - 1 && !askedLater && options.laterPhases) {
-				askedLater = true;
-				const later = (await options.laterPhases()).filter((jobs) => jobs.length > 0);
-				phases.push(...later);
-				total += later.reduce((sum, jobs) => sum + jobs.length, 0);
-			}
+			const phaseRuns = await Promise.all(
+				phase.map(async (job, slot) => {
+					options.onEvent?.({ type: "start", label: job.label, stage: job.stage, done, total });
+					const run = await runJob(job, `${runs.length + slot + 1}`.padStart(2, "0"), options, live, grace, halt);
+					done++;
+					options.onEvent?.({ type: "finish", label: job.label, stage: job.stage, outcome: run.outcome, durationS: run.durationS, done, total });
+					if (run.outcome === "failed") {
+						failed ??= run;
+						// A failing job cancels its running siblings, whole trees.
+						if (plan.failFast) await cancelAll();
+					}
+					return run;
+				}),
+			);
+			runs.push(...phaseRuns);
+			const check = !failed && !options.signal.aborted ? options.afterPhase : undefined;
+			// The check looks while the leftovers are swept. A sweep that found anything left behind (alive or just
+			// reaped) means a process may have edited the tree after it was looked at: then it looks again, once
+			// they are gone. A sweep whose every look was clear vouches that nothing was left to edit it.
+			const [leftBehind, first] = await Promise.all([sweep(), check ? check(phase) : null]);
+			const reason = first ?? (check && leftBehind ? await check(phase) : null);
+			if (reason) stoppedBy = { reason, stage: phase[0]?.stage ?? "" };
 		}
 	} finally {
 		options.signal.removeEventListener("abort", onAbort);
@@ -278,7 +262,6 @@ async function runCommand(
 			: undefined;
 	try {
 		const exitCode = await child.exited;
-
 		return { exitCode, timedOut, cancelled: running.cancelled && !timedOut };
 	} finally {
 		if (timer) clearTimeout(timer);

@@ -35,7 +35,7 @@ export async function trunkAuthority(
 	const [clues, init] = await Promise.all([branches, initDefault]);
 	let trunk = decideTrunk({ ...clues, initDefault: init }, undefined, fromEnv);
 	let namedByBranch = false;
-	let committed = trunk.exists && trunk.name ? await committedConfig(root, trunk.name) : null;
+	let committed = trunk.exists ? await committedConfig(root, trunk) : null;
 
 	// The candidate's own committed config may name a different trunk (a `develop` project with a `main` branch).
 	const named = committed?.config?.repository.trunk;
@@ -43,22 +43,29 @@ export async function trunkAuthority(
 		const moved = decideTrunk({ ...clues, initDefault: null }, named, undefined);
 		if (moved.exists) {
 			trunk = moved;
-			committed = await committedConfig(root, named);
+			committed = await committedConfig(root, moved);
 		}
 	}
 	// Nothing independent names a trunk (or it has no discern.toml yet): fall back to the branch's word.
 	const branchNamed = branchConfig.repository.trunk;
 	if (!fromEnv && branchNamed && (!trunk.exists || !committed?.config) && branchNamed !== trunk.name) {
 		trunk = decideTrunk({ ...clues, initDefault: null }, branchNamed, undefined);
-		committed = trunk.exists ? await committedConfig(root, branchNamed) : null;
+		committed = trunk.exists ? await committedConfig(root, trunk) : null;
 		namedByBranch = true;
 	}
 	if (committed?.config) return { trunk, config: committed.config, namedByBranch };
 	return { trunk, config: null, unreadable: committed?.reason ?? "there is no trunk branch to compare with", namedByBranch, ...(committed?.invalid ? { invalid: true } : {}) };
 }
 
-async function committedConfig(root: string, branch: string): Promise<{ config: DiscernConfig | null; reason?: string; invalid?: boolean }> {
-	const shown = await git(["show", `refs/heads/${branch}:discern.toml`], root);
+/**
+ * The trunk's discern.toml at the commit the branch list named (never by the
+ * branch's name: a ref moved since, by a job or anyone, would have the judgement
+ * compare with another commit than the one it records).
+ */
+async function committedConfig(root: string, trunk: Trunk): Promise<{ config: DiscernConfig | null; reason?: string; invalid?: boolean }> {
+	const branch = trunk.name ?? "";
+	if (!trunk.sha) return { config: null, reason: `the trunk \`${clip(branch)}\` has no commit` };
+	const shown = await git(["show", `${trunk.sha}:discern.toml`], root);
 	if (shown.exitCode !== 0) return { config: null, reason: `the trunk \`${clip(branch)}\` has no committed discern.toml` };
 	const parsed = parseConfig(shown.stdout);
 	return parsed.ok ? { config: parsed.config } : { config: null, reason: `the trunk \`${clip(branch)}\`'s committed discern.toml does not validate`, invalid: true };

@@ -882,3 +882,73 @@ describe("the seal key is read afresh on every use (a long-running discern mcp)"
 		}
 	});
 });
+
+/**
+ * A git on PATH that does what its caller's neighbours might, once, just
+ * before the first call naming `trigger`, then runs the real git: the moment
+ * between two of the gate's reads, made exact.
+ */
+async function gitThatMoves(trigger: string, action: string): Promise<string> {
+	const real = Bun.which("git");
+	if (!real) throw new Error("git is not on PATH");
+	const bin = await makeTempDir("discern-git-between-");
+	dirs.push(bin);
+	const flag = join(bin, "done-once");
+	await writeFile(
+		join(bin, "git"),
+		`#!/bin/sh\nfor arg in "$@"; do\n\tif [ "$arg" = '${trigger}' ] && [ ! -e '${flag}' ]; then : > '${flag}'; ${action}; break; fi\ndone\nexec '${real}' "$@"\n`,
+	);
+	await chmod(join(bin, "git"), 0o755);
+	return `${bin}:${process.env.PATH ?? ""}`;
+}
+
+describe("what moves between the gate's reads", () => {
+	test("no hook of the checkout runs while the gate reads the tree (building its private index would run post-index-change)", async () => {
+		const r = await repo(`[jobs]\ntest = "true"\n`);
+		const marker = join(await makeTempDir("discern-hook-"), "ran");
+		dirs.push(dirname(marker));
+		await writeFile(join(r.root, ".git", "hooks", "post-index-change"), `#!/bin/sh\necho ran > '${marker}'\n`);
+		await chmod(join(r.root, ".git", "hooks", "post-index-change"), 0o755);
+		const result = await runDone(r);
+		expect(result.ok).toBe(true);
+		expect(await Bun.file(marker).exists()).toBe(false);
+	});
+
+	test("a branch moved after the tree was compared with its commit, before HEAD was asked: no Proof names the other commit", async () => {
+		const r = await repo(`[jobs]\ntest = "sh t.sh"\n`, { "t.sh": "exit 0\n" });
+		await r.git("switch", "-q", "-c", "feature");
+		await r.write("t.sh", "exit 1\n");
+		await r.commitAll("red");
+		const red = (await r.git("rev-parse", "HEAD")).trim();
+		await r.git("reset", "-q", "--hard", "HEAD~1");
+		// The evidence resolves HEAD (green), then builds its index: right then, the branch moves to the red commit.
+		const path = await gitThatMoves("read-tree", `'${Bun.which("git")}' update-ref refs/heads/feature ${red}`);
+		const run = await runDiscern(["done", "--json"], { cwd: r.root, env: { PATH: path } });
+		const result = onlyJson(run.stdout) as Loose;
+		expect(result.ok).toBe(false);
+		expect(result.error).toBe("dirty_worktree");
+		expect(result.message).toContain("HEAD moved");
+		expect(await Bun.file(join(r.root, ".git", "discern", "proof.json")).exists()).toBe(false);
+	});
+
+	test("a trunk moved after the branch list named it: its discern.toml is read at the commit the judgement records", async () => {
+		const standard = (limit: number) => `[jobs]\ntest = "true"\n[standards.cov]\nrun = "echo DISCERN_METRIC cov 95"\ndirection = "up"\nlimit = ${limit}\nmetric = "cov"\n`;
+		const r = await repo(standard(90));
+		const held = (await r.git("rev-parse", "HEAD")).trim();
+		// A looser trunk commit, kept off the branch (the trunk points back at `held`).
+		await r.write("discern.toml", standard(10));
+		await r.commitAll("looser");
+		const looser = (await r.git("rev-parse", "HEAD")).trim();
+		await r.git("reset", "-q", "--hard", held);
+		await r.git("switch", "-q", "-c", "feature");
+		await r.write("discern.toml", standard(50));
+		await r.commitAll("loosen to 50");
+		// Between the branch list and the trunk's config: the trunk jumps to the looser commit.
+		const path = await gitThatMoves("show", `'${Bun.which("git")}' update-ref refs/heads/main ${looser}`);
+		const run = await runDiscern(["done", "--json"], { cwd: r.root, env: { PATH: path } });
+		const result = onlyJson(run.stdout) as Loose & { data?: { failed_stage: string | null; loosened?: unknown } };
+		expect(result.ok).toBe(false);
+		expect(result.data?.failed_stage).toBe("standards");
+		expect(result.data?.loosened).toEqual([{ standard: "cov", field: "limit", before: "90", after: "50" }]);
+	});
+});

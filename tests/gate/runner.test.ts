@@ -209,11 +209,4 @@ describe("runPlan", () => {
 		expect(looks).toEqual(["clean", "leaves", "leaves"]);
 		expect(await survivors(root)).toEqual([]);
 	});
-
-	test("laterPhases run after the planned ones, or are listed skipped once the run failed", async () => {
-		const later = async () => [[job("scope:web", ["true"], { stage: "scopes", kind: "scope_gate" })]];
-		const base = async () => ({ root, env: { PATH: process.env.PATH ?? "", DISCERN_ROOT: root }, logDir: await mkdtemp(join(root, "logs-")), signal: new AbortController().signal, laterPhases: later });
-		expect(outcomes(await runPlan(plan([[job("test", ["true"])]]), await base()))).toEqual({ test: "ok", "scope:web": "ok" });
-		expect(outcomes(await runPlan(plan([[job("test", ["exit 2"])]]), await base()))).toEqual({ test: "failed", "scope:web": "skipped" });
-	});
 });

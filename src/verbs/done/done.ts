@@ -13,7 +13,7 @@ import { type EvidenceIndex, type EvidenceOutcome, openEvidenceIndex } from "../
 import { git, gitLine } from "../../git/run.ts";
 import type { WorkingState } from "../../git/status.ts";
 import { type BranchClues, readBranchClues, readInitDefault, type Trunk } from "../../git/trunk.ts";
-import { committedConfigProblem, configNotCommitted } from "../../gate/committed-config.ts";
+import { committedConfigProblem } from "../../gate/committed-config.ts";
 import { type TrunkAuthority, trunkAuthority } from "../../gate/trunk-authority.ts";
 import { readTrunkRefs, trunkWatchOf } from "../../gate/trunk-watch.ts";
 import { writeDenied } from "../../gate/write-denied.ts";
@@ -26,7 +26,6 @@ import { loosenings } from "../../standards/never-loosen.ts";
 import { failing } from "../../standards/verdict.ts";
 import { pathsChanged, snapshotOf } from "../../gate/tree-state.ts";
 import { scopesTouched } from "./scopes.ts";
-import { type EarlyRun, startEarly } from "./early-start.ts";
 import { DoneData, type DoneInput } from "./schema.ts";
 import { proofLine, summaryOf } from "./proof.ts";
 import { plural } from "../../text/plural.ts";
@@ -55,17 +54,11 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	const located = await openRepository(ctx);
 	if (!located.ok) return asVerb("done", located.refusal);
 	const { repository } = located;
-	// Independent reads together: each git call is a process start. Those that need no config start while it loads,
-	// the trunk's first: the jobs may start once the tree is vouched for and the trunk named (early-start.ts).
+	// Independent reads together: each git call is a process start. Those that need no config start while it loads.
+	const evidenceOpened = openEvidenceIndex(repository.root, "HEAD");
 	const branches = readBranchClues(repository.root);
 	const initDefault = readInitDefault(repository.root);
-	const evidenceOpened = openEvidenceIndex(repository.root, "HEAD");
-	// Reads the jobs need not wait for start once the evidence is open: on a small machine every process competes with its chain.
-	const evidenceReady = evidenceOpened.then(
-		() => undefined,
-		() => undefined,
-	);
-	const hiddenRead = standalone ? Promise.resolve([]) : evidenceReady.then(() => filesHiddenFromStatus(repository.root));
+	const hiddenRead = standalone ? Promise.resolve([]) : filesHiddenFromStatus(repository.root);
 	// Without a config nothing more is asked: the started reads end, and the evidence's private folder goes.
 	// Settled, never rejected: a read that failed must not skip closing the evidence (its private folder) nor hide the refusal's own cause.
 	const dropReads = () => Promise.allSettled([evidenceOpened.then((opened) => (opened.ok ? opened.index.close() : undefined)), branches, initDefault, hiddenRead]);
@@ -80,7 +73,7 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	const { config, bytes: configBytes } = load;
 	// Jobs will likely run: the subreaper's libc loads beside the reads instead of before the first job.
 	void preloadSubreaper();
-	const authorityRead = evidenceReady.then(() => trunkAuthority(repository.root, config, ctx.env.DISCERN_TRUNK, branches, initDefault));
+	const authorityRead = trunkAuthority(repository.root, config, ctx.env.DISCERN_TRUNK, branches, initDefault);
 	// Reads of files that only a later step consults, started now: the git reads above are the long wait.
 	const early = {
 		proof: standalone ? null : readProof(repository.gitDir),
@@ -92,10 +85,9 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	// The trunk is first needed after the tree is judged clean: its reads go on while the first look reads the files.
 	const trunkReads = Promise.all([authorityRead, branches]);
 	void trunkReads.catch(() => undefined);
-	void hiddenRead.catch(() => undefined);
-	const evidence = await evidenceOpened;
+	const [evidence, hidden] = await Promise.all([evidenceOpened, hiddenRead]);
 	try {
-		return await judge(ctx, input, { repository, config, configBytes, evidence, hidden: hiddenRead, trunkReads, clues: { branches, initDefault }, early, standalone });
+		return await judge(ctx, input, { repository, config, configBytes, evidence, hidden, trunkReads, early, standalone });
 	} finally {
 		if (evidence.ok) await evidence.index.close();
 	}
@@ -107,12 +99,9 @@ interface Reads {
 	configBytes: Uint8Array;
 	/** Refused when git cannot build it or cannot be trusted to compare content here. */
 	evidence: EvidenceOutcome;
-	/** Tracked files git is told not to look at; awaited once the jobs started (the evidence reads the files whatever the index says). */
-	hidden: Promise<string[] | null>;
+	hidden: string[] | null;
 	/** The trunk, and the branch list it was decided from (the baseline of the trunk's watch: `trunkWatchOf`). */
 	trunkReads: Promise<[TrunkAuthority, BranchClues]>;
-	/** What names the trunk before its committed config is read: enough to start the jobs. */
-	clues: { branches: Promise<BranchClues>; initDefault: Promise<string | null> };
 	/** Started with the reads above, awaited where they are needed. */
 	early: {
 		proof: Promise<ProofRecord | null> | null;
@@ -124,7 +113,7 @@ interface Reads {
 
 async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, reads: Reads): Promise<DoneResult> {
 	const say = sayFor(ctx.surface);
-	const { repository, config, standalone } = reads;
+	const { repository, config, hidden, standalone } = reads;
 	// A standalone run never earns a Proof: where the evidence index is refused, the checkout's own status will do.
 	const evidence = reads.evidence.ok ? reads.evidence.index : standalone && !reads.evidence.unborn ? plainStatus(repository.root) : null;
 	// The commit's discern.toml, from the tree the evidence listed (the commit it judges: HEAD, unless HEAD moved since).
@@ -145,6 +134,13 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 			say`${ref("done", { standalone: true })} runs the gate as things are, without a Proof.`,
 		]);
 	}
+	// The files were compared with the commit the evidence resolved, HEAD was asked apart: a branch moved in between
+	// would have the Proof name a commit whose files nobody compared.
+	if (commit !== null && working.head !== commit) {
+		return fail("done", "dirty_worktree", `HEAD moved from ${commit.slice(0, 7)} to ${working.head.slice(0, 7)} while the gate read the tree; nothing ran.`, [
+			say`Run ${ref("done")} again once nothing else is moving the branch.`,
+		]);
+	}
 	if (working.changes.length > 0 && !standalone) {
 		const names = working.changes.slice(0, 10).map((change) => quoteName(change.path));
 		const more = working.changes.length > 10 ? ` and ${working.changes.length - 10} more` : "";
@@ -153,39 +149,6 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 			say`${ref("done", { standalone: true })} runs the gate on the dirty tree for diagnosis, without a Proof.`,
 		]);
 	}
-	const head = working.head;
-	const branch = working.branch;
-	// The jobs run what the commit declares: the last check before any may start.
-	const notCommitted = standalone ? null : head === commit ? configCheck : await configNotCommitted(repository.root, head, reads.configBytes);
-	if (notCommitted) {
-		return fail("done", "dirty_worktree", `The gate runs the jobs the commit declares, but ${notCommitted}.`, [
-			say`Commit discern.toml as a regular file, then run ${ref("done")}.`,
-			say`${ref("done", { standalone: true })} runs the gate as things are, without a Proof.`,
-		]);
-	}
-	// The tree is the commit: the jobs start while the rest is judged (unless stale agent files, read by now, will refuse it).
-	const { proof: proofRead, last: lastRead } = reads.early;
-	const started =
-		proofRead && lastRead && !input.dry_run && (await reads.early.stale).length === 0 ? await startEarly(ctx, repository, config, head, { ...reads.clues, clues: reads.clues.branches, proof: proofRead, last: lastRead }, input.rerun ?? false) : null;
-	try {
-		return await judgeAgainstTrunk(ctx, input, reads, { evidence, working, head, branch, started });
-	} finally {
-		// A refusal (or a crash) while they run: they end before done returns. Nothing once the run was admitted.
-		await started?.discard();
-	}
-}
-
-/** What the Proof is judged against besides the tree: the trunk, the scopes, the standards, the agent files. */
-async function judgeAgainstTrunk(
-	ctx: VerbContext,
-	input: v.InferOutput<typeof DoneInput>,
-	reads: Reads,
-	facts: { evidence: GateRun["evidence"]; working: WorkingState; head: string; branch: string; started: EarlyRun | null },
-): Promise<DoneResult> {
-	const say = sayFor(ctx.surface);
-	const { repository, config, standalone } = reads;
-	const { evidence, working, head, branch, started } = facts;
-	const hidden = await reads.hidden;
 	if (hidden === null || hidden.length > 0) {
 		const names = hidden === null ? "git could not list the tracked files" : `${hidden.slice(0, 10).map(quoteName).join(", ")}${hidden.length > 10 ? ` and ${hidden.length - 10} more` : ""}`;
 		return fail("done", "dirty_worktree", `git is told to ignore changes to some tracked files (${names}), so a clean status cannot vouch for the committed tree.`, [
@@ -193,9 +156,11 @@ async function judgeAgainstTrunk(
 			say`${ref("done", { standalone: true })} runs the gate as things are, without a Proof.`,
 		]);
 	}
+	const head = working.head;
+	const branch = working.branch;
 	const [authority, clues] = await reads.trunkReads;
 	const { trunk } = authority;
-	// Read before any job started (the branch list): a job moving the trunk from then on means no Proof against it.
+	// The trunk as the branch list read it, before any job ran: a job (or anyone) moving it from then on means no Proof against it.
 	const trunkRefs = trunkWatchOf(clues, trunk.name);
 	if (trunk.name && clues.symbolic.has(trunk.name)) {
 		return fail("done", "no_trunk", `The trunk \`${trunk.name}\` is a symbolic ref to another branch: a trunk must be a branch of its own to judge against.`, [
@@ -203,12 +168,19 @@ async function judgeAgainstTrunk(
 		]);
 	}
 	// The branch's tree came with the branch list; ask git only if the branch moved in between.
-	const [tree, scopes, proof, last] = await Promise.all([
+	const [tree, notCommitted, scopes, proof, last] = await Promise.all([
 		clues.localBranches.get(branch) === head ? (clues.trees.get(branch) ?? "") : gitLine(["rev-parse", "--verify", "--quiet", `${head}^{tree}`], repository.root).then((line) => line ?? ""),
-		scopesTouched(repository.root, trunk, branch, config),
+		standalone ? null : configCheck,
+		scopesTouched(repository.root, trunk, branch, head, config),
 		reads.early.proof,
 		reads.early.last,
 	]);
+	if (notCommitted) {
+		return fail("done", "dirty_worktree", `The gate runs the jobs the commit declares, but ${notCommitted}.`, [
+			say`Commit discern.toml as a regular file, then run ${ref("done")}.`,
+			say`${ref("done", { standalone: true })} runs the gate as things are, without a Proof.`,
+		]);
+	}
 	const digest = configDigest(JSON.stringify(config));
 	const plan = planGate("done", config, { scopesChanged: scopes.touched });
 	if (plan.phases.length === 0) {
@@ -271,8 +243,8 @@ async function judgeAgainstTrunk(
 	}
 
 	// 3. In a worktree, the branch must contain the trunk.
-	if (repository.location === "worktree" && trunk.exists && trunk.name) {
-		const contained = await git(["merge-base", "--is-ancestor", `refs/heads/${trunk.name}`, head], repository.root);
+	if (repository.location === "worktree" && trunk.exists && trunk.name && trunk.sha) {
+		const contained = await git(["merge-base", "--is-ancestor", trunk.sha, head], repository.root);
 		if (contained.exitCode === 1) {
 			return fail("done", "behind_trunk", `The trunk \`${trunk.name}\` has commits this branch does not: the gate must check the merged result.`, [
 				say`Run ${ref("update")} to merge the trunk in (never a rebase), then ${ref("done")} again.`,
@@ -289,7 +261,7 @@ async function judgeAgainstTrunk(
 		return ok("done", `Would run ${plural(plan.phases.flat().length, "job")}; nothing ran.`, { ...base(standalone), ...scopeFacts }, { dry_run: true, plan: planItems(plan), ...(warnings.length > 0 ? { hints: warnings } : {}) });
 	}
 
-	return runGate(ctx, { repository, config, trunk, head, tree, digest, standalone, judgement, branch, plan, evidence, start: working, trunkRefs, warnings, started });
+	return runGate(ctx, { repository, config, trunk, head, tree, digest, standalone, judgement, branch, plan, evidence, start: working, trunkRefs, warnings });
 }
 
 /**
@@ -330,14 +302,11 @@ interface GateRun {
 	trunkRefs: string | null;
 	/** Said loudly on every outcome (an unreadable trunk config, every scope gate running). */
 	warnings: string[];
-	/** The jobs, when they started before the checks ended. */
-	started: EarlyRun | null;
 }
 
 async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 	const say = sayFor(ctx.surface);
 	const { repository } = run;
-	const early = run.started && run.started.trunk === run.trunk.name ? run.started : null;
 	let last = await snapshotOf(repository.root, run.start);
 	let drift: { stage: string; files: string[] } | undefined;
 	let trunkMoved = false;
@@ -362,11 +331,7 @@ async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 	};
 	let execution: Awaited<ReturnType<typeof executePlan>>;
 	try {
-		// Jobs started for another trunk than the judgement names carry the wrong DISCERN_TRUNK: they go, and the plan starts over.
-		if (!early) await run.started?.discard();
-		execution = early
-			? await early.admit({ afterPhase, later: run.plan.phases.filter((phase) => phase.every((job) => job.kind === "scope_gate")) })
-			: await executePlan(ctx, repository, run.trunk.name, run.plan, { afterPhase });
+		execution = await executePlan(ctx, repository, run.trunk.name, run.plan, afterPhase);
 	} catch (error) {
 		const refusal = writeDenied(error, "the run's logs");
 		if (refusal) return asVerb("done", refusal);

@@ -15,15 +15,16 @@ export interface ScopesTouched {
  * there is no branch diff to classify — the branch under test is the trunk
  * itself (by name, an override, or a clone whose origin/HEAD names it) —
  * or when git cannot list the changes: "could not tell" never reads as
- * "nothing changed here".
+ * "nothing changed here". Both sides are the commits the gate judges (the
+ * trunk's from the branch list, `head` from the evidence), never names a job
+ * could move meanwhile.
  */
-export async function scopesTouched(root: string, trunk: Trunk, branch: string, config: DiscernConfig): Promise<ScopesTouched> {
+export async function scopesTouched(root: string, trunk: Trunk, branch: string, head: string, config: DiscernConfig): Promise<ScopesTouched> {
 	if (Object.keys(config.scopes).length === 0) return { touched: [], allBecause: null };
 	if (trunk.name === branch) {
 		return { touched: Object.keys(config.scopes), allBecause: `this branch is the trunk \`${branch}\` itself: there is no branch diff to classify` };
 	}
-	// A full ref: a tag with the trunk's name must not be taken for it.
-	const changed = await changedPaths(root, trunk.exists && trunk.name ? `refs/heads/${trunk.name}` : null);
+	const changed = await changedPaths(root, trunk.exists && trunk.sha ? trunk.sha : null, { head });
 	const classified = classify(changed.paths, compileScopes(config.scopes), changed.complete, changed.submodules);
 	const allBecause = !changed.complete
 		? (changed.reason ?? "git could not list the branch's changes")

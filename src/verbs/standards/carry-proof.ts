@@ -77,7 +77,7 @@ export async function carryProof(
 	if (unmet.length > 0 || unread.length > 0) {
 		return { line: null, why: `The proven run's readings do not meet the new limits (${[...unmet, ...unread].join(", ")}), so its Proof does not carry over.` };
 	}
-	const [tree, scopes] = await Promise.all([gitLine(["rev-parse", "--verify", "--quiet", `${head}^{tree}`], repository.root), scopesTouched(repository.root, trunk, branch, config)]);
+	const [tree, scopes] = await Promise.all([gitLine(["rev-parse", "--verify", "--quiet", `${head}^{tree}`], repository.root), scopesTouched(repository.root, trunk, branch, head, config)]);
 	// Rebuilt exactly as `done` builds it: the Proof carries over only while it judges the same.
 	const judgement = judgementOf(trunk, branch, scopes, authority, config);
 	const loosened = authority.config ? loosenings(authority.config.standards, config.standards) : [];
