@@ -17,7 +17,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { type Benchmark, measure, WHOLE } from "./bench/measure.ts";
-import { mcpSession, timeToExit, timeToFirstOutput, toolsListSize } from "./bench/probes.ts";
+import { mcpGateCall, mcpSession, timeToExit, timeToFirstOutput, toolsListSize } from "./bench/probes.ts";
 import { judge, type Outcome, renderJson, renderTable } from "./bench/report.ts";
 import { buildDiscern, buildHello, makeFixture } from "./bench/setup.ts";
 import { type GateFixtures, gateRun, lefthookBinary, lefthookPreflight, lefthookRun, makeGateFixtures, NOISY_BYTES, proofReadsScript, shellRun } from "./bench/gate.ts";
@@ -107,7 +107,16 @@ const BENCHMARKS: readonly ((ctx: BenchContext) => Benchmark)[] = [
 		maxRuns: 30,
 	}),
 	(ctx) => ({
-		// Information for the row above: what any gate that vouches for the committed tree pays before and after
+		// The same comparison where agents call the gate: over MCP, to a server already running.
+		name: "done over MCP vs lefthook: 4 parallel `sleep 1`",
+		candidate: mcpGateCall("discern_done (server running)", ctx.discern, ctx.gate.sleeps),
+		baseline: lefthookRun("lefthook run (4 parallel jobs)", ctx.lefthook, ctx.gate.lefthook),
+		floor: shellRun("sleep 1 & ×4; wait", "sleep 1 & sleep 1 & sleep 1 & sleep 1 & wait"),
+		budgets: [{ phase: WHOLE, kind: "overhead", max: 1 }],
+		maxRuns: 30,
+	}),
+	(ctx) => ({
+		// Information for the rows above: what any gate that vouches for the committed tree pays before and after
 		// its jobs, with the cheapest orchestrator there is (sh) making only the git reads discern's evidence makes.
 		name: "a Proof's git reads alone, by sh, vs lefthook",
 		candidate: shellRun("sh: evidence reads + 4 `sleep 1` + drift reads", proofReadsScript(ctx.gate.sleeps, ctx.scratch)),

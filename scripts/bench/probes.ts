@@ -3,6 +3,8 @@
  * from just before `Bun.spawn` to the moment that matters (exit, first
  * output, an awaited response line) and discards output it does not need.
  */
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
 import { type Phases, type Probe, WHOLE } from "./measure.ts";
 
 /** Long enough for a loaded machine, short enough that a hung server fails the run. */
@@ -111,6 +113,44 @@ async function runMcpSession(cmd: readonly string[], place: SpawnPlace): Promise
 	} finally {
 		if (proc.exitCode === null && proc.signalCode === null) proc.kill("SIGKILL");
 	}
+}
+
+/**
+ * `discern_done` over MCP, the way an agent calls the gate: the server is
+ * started and initialized untimed, the previous Proof removed untimed, and
+ * the call timed from writing the request to its response. What a running
+ * server does not pay again (Bun's start, loading the code) is left out, as
+ * it is for the agent.
+ */
+export function mcpGateCall(label: string, discern: string, repo: string): Probe {
+	return {
+		label,
+		run: async () => {
+			const proc = Bun.spawn([discern, "mcp"], { cwd: repo, stdin: "pipe", stdout: "pipe", stderr: "ignore" });
+			try {
+				const lines = jsonRpcReader(proc.stdout);
+				const send = (message: object): void => {
+					proc.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
+					proc.stdin.flush();
+				};
+				send({ id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "0" } } });
+				await lines.response(1);
+				send({ method: "notifications/initialized" });
+				await rm(join(repo, ".git", "discern", "proof.json"), { force: true });
+				const start = performance.now();
+				send({ id: 2, method: "tools/call", params: { name: "discern_done", arguments: {} } });
+				const answered = await lines.response(2);
+				const elapsed = performance.now() - start;
+				const content = isObject(answered.result) ? answered.result.structuredContent : undefined;
+				if (!isObject(content) || content.ok !== true) throw new Error(`discern_done did not pass: ${JSON.stringify(answered).slice(0, 400)}`);
+				await proc.stdin.end();
+				await within(proc.exited, ANSWER_TIMEOUT_MS, "the server to exit after stdin closed");
+				return { [WHOLE]: elapsed };
+			} finally {
+				if (proc.exitCode === null && proc.signalCode === null) proc.kill("SIGKILL");
+			}
+		},
+	};
 }
 
 type JsonRpcMessage = { id?: unknown; result?: unknown; error?: unknown };
