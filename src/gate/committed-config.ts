@@ -10,12 +10,36 @@ import { git } from "../git/run.ts";
  * the status read cannot earn a Proof. Null means it holds; otherwise why not.
  */
 export async function configNotCommitted(root: string, head: string, loaded: Uint8Array): Promise<string | null> {
-	const listed = await git(["ls-tree", "-z", "--full-tree", head, "--", CONFIG_FILE], root);
-	if (listed.exitCode !== 0) return `git could not list ${CONFIG_FILE} in ${head.slice(0, 7)}`;
+	const listed = await listCommittedConfig(root, head);
+	if (listed === "unreadable") return `git could not list ${CONFIG_FILE} in ${head.slice(0, 7)}`;
+	return committedConfigProblem(listed, loaded);
+}
+
+/** What `commit` holds at discern.toml: its entry, null for nothing, "unreadable" when git could not tell. */
+async function listCommittedConfig(root: string, commit: string): Promise<CommittedEntry | null | "unreadable"> {
+	const listed = await git(["ls-tree", "-z", "--full-tree", commit, "--", CONFIG_FILE], root);
+	if (listed.exitCode !== 0) return "unreadable";
 	// `<mode> <type> <object>\t<path>`
 	const [meta] = listed.stdout.split("\t");
 	const [mode, type, object] = (meta ?? "").split(" ");
-	return committedConfigProblem(object ? { mode: mode ?? "", type: type ?? "", object } : null, loaded);
+	return object ? { mode: mode ?? "", type: type ?? "", object } : null;
+}
+
+/**
+ * The bytes of discern.toml as `commit` holds it (another branch's, the
+ * trunk's): `absent` only when git listed the commit and found no such file;
+ * a commit or object git could not read is `unreadable`, never taken for a
+ * file that is not there (that would skip every check the file carries).
+ */
+export type CommittedConfigRead = { state: "absent" } | { state: "unreadable"; reason: string } | { state: "read"; text: string };
+
+export async function readCommittedConfig(root: string, commit: string): Promise<CommittedConfigRead> {
+	const listed = await listCommittedConfig(root, commit);
+	if (listed === "unreadable") return { state: "unreadable", reason: `git could not read the commit ${commit.slice(0, 7)}` };
+	if (listed === null) return { state: "absent" };
+	const shown = await git(["cat-file", listed.type, listed.object], root);
+	if (shown.exitCode !== 0) return { state: "unreadable", reason: `git could not read ${CONFIG_FILE} (${listed.object.slice(0, 7)}) in ${commit.slice(0, 7)}` };
+	return { state: "read", text: shown.stdout };
 }
 
 /** What the commit holds at discern.toml, as `git ls-tree` lists it (null: nothing). */

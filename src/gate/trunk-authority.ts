@@ -1,6 +1,6 @@
 import { parseConfig } from "../config/load.ts";
 import type { DiscernConfig } from "../config/schema.ts";
-import { git } from "../git/run.ts";
+import { readCommittedConfig } from "./committed-config.ts";
 import { clip } from "../text/clip.ts";
 import { type BranchClues, decideTrunk, readBranchClues, readInitDefault, type Trunk } from "../git/trunk.ts";
 
@@ -20,6 +20,8 @@ export interface TrunkAuthority {
 	unreadable?: string;
 	/** True when the trunk commits a discern.toml that does not validate: its standards cannot be compared, whatever the branch declares. */
 	invalid?: boolean;
+	/** Set when git could not read the trunk's commit or its discern.toml: nothing may be judged against it. */
+	failed?: string;
 	/** True when only the branch's own config named the trunk. */
 	namedByBranch: boolean;
 }
@@ -47,14 +49,22 @@ export async function trunkAuthority(
 		}
 	}
 	// Nothing independent names a trunk (or it has no discern.toml yet): fall back to the branch's word.
+	// Never because git failed to read the trunk's: that is not a trunk without one.
 	const branchNamed = branchConfig.repository.trunk;
-	if (!fromEnv && branchNamed && (!trunk.exists || !committed?.config) && branchNamed !== trunk.name) {
+	if (!fromEnv && branchNamed && !committed?.failed && (!trunk.exists || !committed?.config) && branchNamed !== trunk.name) {
 		trunk = decideTrunk({ ...clues, initDefault: null }, branchNamed, undefined);
 		committed = trunk.exists ? await committedConfig(root, trunk) : null;
 		namedByBranch = true;
 	}
 	if (committed?.config) return { trunk, config: committed.config, namedByBranch };
-	return { trunk, config: null, unreadable: committed?.reason ?? "there is no trunk branch to compare with", namedByBranch, ...(committed?.invalid ? { invalid: true } : {}) };
+	return {
+		trunk,
+		config: null,
+		unreadable: committed?.reason ?? "there is no trunk branch to compare with",
+		namedByBranch,
+		...(committed?.invalid ? { invalid: true } : {}),
+		...(committed?.failed ? { failed: committed.reason } : {}),
+	};
 }
 
 /**
@@ -62,11 +72,12 @@ export async function trunkAuthority(
  * branch's name: a ref moved since, by a job or anyone, would have the judgement
  * compare with another commit than the one it records).
  */
-async function committedConfig(root: string, trunk: Trunk): Promise<{ config: DiscernConfig | null; reason?: string; invalid?: boolean }> {
+async function committedConfig(root: string, trunk: Trunk): Promise<{ config: DiscernConfig | null; reason?: string; invalid?: boolean; failed?: boolean }> {
 	const branch = trunk.name ?? "";
 	if (!trunk.sha) return { config: null, reason: `the trunk \`${clip(branch)}\` has no commit` };
-	const shown = await git(["show", `${trunk.sha}:discern.toml`], root);
-	if (shown.exitCode !== 0) return { config: null, reason: `the trunk \`${clip(branch)}\` has no committed discern.toml` };
-	const parsed = parseConfig(shown.stdout);
+	const read = await readCommittedConfig(root, trunk.sha);
+	if (read.state === "unreadable") return { config: null, reason: `${read.reason} (the trunk \`${clip(branch)}\`)`, failed: true };
+	if (read.state === "absent") return { config: null, reason: `the trunk \`${clip(branch)}\` has no committed discern.toml` };
+	const parsed = parseConfig(read.text);
 	return parsed.ok ? { config: parsed.config } : { config: null, reason: `the trunk \`${clip(branch)}\`'s committed discern.toml does not validate`, invalid: true };
 }

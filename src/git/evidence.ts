@@ -53,9 +53,6 @@ const PINNED = [
 	"core.ignoreCase=false",
 	"core.attributesFile=/dev/null",
 	"status.showUntrackedFiles=all",
-	// Building the private index would run the repository's post-index-change hook: code of the checkout's, run
-	// between two of the evidence's reads (it could move the branch between them).
-	"core.hooksPath=/dev/null",
 ].flatMap((setting) => ["-c", setting]);
 
 export interface EvidenceIndex {

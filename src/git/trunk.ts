@@ -25,6 +25,8 @@ export type BranchClues = Omit<TrunkClues, "initDefault"> & {
 	trees: Map<string, string>;
 	/** Local branches that are symbolic refs to another ref (never a trunk of their own). */
 	symbolic: Set<string>;
+	/** False when git could not list the branches: then no branch is known, which is not the same as none existing. */
+	readable: boolean;
 };
 
 /** Local branches and where origin/HEAD points, in one git call. */
@@ -44,7 +46,7 @@ export async function readBranchClues(cwd: string): Promise<BranchClues> {
 		}
 		else if (ref === "refs/remotes/origin/HEAD") originHead = originHeadBranch(symref);
 	}
-	return { localBranches, originHead, trees, symbolic };
+	return { localBranches, originHead, trees, symbolic, readable: refs.exitCode === 0 };
 }
 
 /** The branch a symbolic origin/HEAD points at (`refs/remotes/origin/<branch>`), or null. */

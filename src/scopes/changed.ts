@@ -26,15 +26,20 @@ const DIFF = ["diff", "--raw", "-z", "--no-renames", "--ignore-submodules=none",
  * merge base with the trunk, staged, unstaged and untracked files. The four
  * git calls run at once (each is a process start). `trunk` is a revision,
  * usually `refs/heads/<name>`; null when no trunk is known. `head` is the
- * branch's side (HEAD unless the caller judges a commit it read already).
+ * branch's side (HEAD unless the caller judges a commit it read already);
+ * `committedOnly` leaves out the index and the working tree, for a caller
+ * that knows them to be the commit (reading them would run whatever the
+ * repository's attributes and config have git run on changed files).
  */
-export async function changedPaths(root: string, trunk: string | null, options: { signal?: AbortSignal; head?: string } = {}): Promise<ChangedPaths> {
+export async function changedPaths(root: string, trunk: string | null, options: { signal?: AbortSignal; head?: string; committedOnly?: boolean } = {}): Promise<ChangedPaths> {
 	const run = (args: readonly string[]) => git(args, root, options.signal ? { signal: options.signal } : {});
-	const sources: { label: string; args: readonly string[] }[] = [
-		{ label: "the staged changes", args: [...DIFF, "--cached"] },
-		{ label: "the unstaged changes", args: [...DIFF] },
-		{ label: "the untracked files", args: ["ls-files", "--others", "--exclude-standard", "-z"] },
-	];
+	const sources: { label: string; args: readonly string[] }[] = options.committedOnly
+		? []
+		: [
+				{ label: "the staged changes", args: [...DIFF, "--cached"] },
+				{ label: "the unstaged changes", args: [...DIFF] },
+				{ label: "the untracked files", args: ["ls-files", "--others", "--exclude-standard", "-z"] },
+			];
 	const reasons: string[] = [];
 	if (trunk === null) reasons.push(NO_TRUNK_REASON);
 	// A revision starting with `-` would be read as an option.

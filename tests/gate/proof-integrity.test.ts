@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmod, lstat, mkdir, rm, symlink, utimes, writeFile, stat } from "node:fs/promises";
+import { chmod, lstat, mkdir, rename, rm, symlink, utimes, writeFile, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { AnyResult } from "../../src/contract/envelope.ts";
 import { done } from "../../src/verbs/done/done.ts";
@@ -342,6 +342,9 @@ describe("state paths blocked", () => {
 		expect(result.ok).toBe(false);
 		expect(result.error).toBe("write_denied");
 		expect(result.message).toContain("The gate passed");
+		// The folder in the way is named, not discern's own temp file.
+		expect(result.message).toContain(join(".git", "discern", "proof.json"));
+		expect(result.message).not.toContain("discern-tmp");
 		expect(result.steps?.map((step) => step.outcome)).toEqual(["ok"]);
 		expect(result.data?.failed_stage).toBeNull();
 	});
@@ -950,5 +953,60 @@ describe("what moves between the gate's reads", () => {
 		expect(result.ok).toBe(false);
 		expect(result.data?.failed_stage).toBe("standards");
 		expect(result.data?.loosened).toEqual([{ standard: "cov", field: "limit", before: "90", after: "50" }]);
+	});
+});
+
+describe("programs the repository names, and objects git cannot read", () => {
+	test("no program a checkout's configuration or hooks name runs while done reads (fsmonitor, every hook)", async () => {
+		const r = await repo(`[jobs]\ntest = "true"\n\n[scopes.api]\npaths = ["api/**"]\ngate = "true"\n`);
+		await r.git("switch", "-q", "-c", "feature");
+		await r.write("api/a.txt", "a\n");
+		await r.commitAll("api");
+		const marker = join(await makeTempDir("discern-ran-"), "ran");
+		dirs.push(dirname(marker));
+		const script = join(dirname(marker), "program");
+		await writeFile(script, `#!/bin/sh\necho "$0 $*" >> '${marker}'\n`);
+		await chmod(script, 0o755);
+		await r.git("config", "core.fsmonitor", script);
+		for (const hook of ["post-index-change", "post-checkout", "pre-commit", "reference-transaction", "pre-auto-gc", "post-rewrite"]) {
+			await writeFile(join(r.root, ".git", "hooks", hook), `#!/bin/sh\nexec '${script}' ${hook}\n`);
+			await chmod(join(r.root, ".git", "hooks", hook), 0o755);
+		}
+		const result = await runDone(r);
+		expect(result.ok).toBe(true);
+		expect(result.data?.scopes_changed).toEqual(["api"]);
+		expect(await Bun.file(marker).exists()).toBe(false);
+	});
+
+	test("a trunk discern.toml git cannot read is no trunk to judge against, never a trunk without one", async () => {
+		const standard = (limit: number) => `[jobs]\ntest = "true"\n[standards.cov]\nrun = "echo DISCERN_METRIC cov 95"\ndirection = "up"\nlimit = ${limit}\nmetric = "cov"\n`;
+		const r = await repo(standard(90));
+		await r.git("switch", "-q", "-c", "feature");
+		await r.write("discern.toml", standard(10));
+		await r.commitAll("loosen");
+		const blob = (await r.git("rev-parse", "main:discern.toml")).trim();
+		const object = join(r.root, ".git", "objects", blob.slice(0, 2), blob.slice(2));
+		await rename(object, `${object}.aside`);
+		const result = await runDone(r);
+		await rename(`${object}.aside`, object);
+		expect(result.ok).toBe(false);
+		expect(result.error).toBe("no_trunk");
+		expect(result.message).toContain("git could not read");
+		expect(await Bun.file(join(r.root, ".git", "discern", "proof.json")).exists()).toBe(false);
+	});
+
+	test("a branch list git cannot read names no trunk: refused, not judged against none", async () => {
+		const r = await repo(`[jobs]\ntest = "true"\n`);
+		const trunkTip = (await r.git("rev-parse", "HEAD")).trim();
+		await r.git("switch", "-q", "-c", "feature");
+		await r.write("work.txt", "work\n");
+		await r.commitAll("work");
+		const object = join(r.root, ".git", "objects", trunkTip.slice(0, 2), trunkTip.slice(2));
+		await rename(object, `${object}.aside`);
+		const result = await runDone(r);
+		await rename(`${object}.aside`, object);
+		expect(result.ok).toBe(false);
+		expect(result.error).toBe("no_trunk");
+		expect(result.message).toContain("git could not list the branches");
 	});
 });

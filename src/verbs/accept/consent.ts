@@ -1,5 +1,6 @@
 import { parseConfig } from "../../config/load.ts";
 import { gateChanges } from "../../gate/gate-changes.ts";
+import { readCommittedConfig } from "../../gate/committed-config.ts";
 import { git } from "../../git/run.ts";
 import { compileScopes } from "../../scopes/glob.ts";
 import { noun, plural } from "../../text/plural.ts";
@@ -40,8 +41,8 @@ export async function readLanding(root: string, trunkSha: string, head: string):
 	const [log, diff, shown, branchShown] = await Promise.all([
 		git(["log", "-z", "--format=%H%x00%s", `${trunkSha}..${head}`, "--"], root),
 		git(["diff", "--raw", "-z", "--no-renames", "--no-abbrev", "--ignore-submodules=none", `${trunkSha}...${head}`, "--"], root),
-		git(["show", `${trunkSha}:discern.toml`], root),
-		git(["show", `${head}:discern.toml`], root),
+		readCommittedConfig(root, trunkSha),
+		readCommittedConfig(root, head),
 	]);
 	const fields = log.exitCode === 0 ? log.stdout.split("\0") : [];
 	const commits: Landing["commits"] = [];
@@ -49,12 +50,15 @@ export async function readLanding(root: string, trunkSha: string, head: string):
 		const sha = (fields[i] ?? "").replace(/^\n/, "");
 		if (sha) commits.push({ sha, subject: fields[i + 1] ?? "" });
 	}
-	const complete = log.exitCode === 0 && diff.exitCode === 0;
+	// A discern.toml git could not read leaves the landing untold (what it does to the gate unknown), never "absent".
+	const configsRead = shown.state !== "unreadable" && branchShown.state !== "unreadable";
+	const complete = log.exitCode === 0 && diff.exitCode === 0 && configsRead;
 	const { files, special } = diff.exitCode === 0 ? parseRaw(diff.stdout) : { files: [], special: [] };
-	const trunkParsed = shown.exitCode === 0 ? parseConfig(shown.stdout) : null;
-	const branchParsed = branchShown.exitCode === 0 ? parseConfig(branchShown.stdout) : null;
+	const trunkParsed = shown.state === "read" ? parseConfig(shown.text) : null;
+	const branchParsed = branchShown.state === "read" ? parseConfig(branchShown.text) : null;
 	const changes = trunkParsed?.ok && branchParsed?.ok ? gateChanges(trunkParsed.config, branchParsed.config) : [];
 	const base = { commits: commits.slice(0, CAP), commitsTotal: commits.length, files, complete, special, gateChanges: changes, authorized: [] };
+	if (!configsRead) return { ...base, scopes: [], preAuthorized: false, why: "git could not read the trunk's or the branch's discern.toml, so what the landing does to the gate is unknown" };
 	if (!complete) return { ...base, scopes: [], preAuthorized: false, why: "git could not list the changes" };
 	if (!trunkParsed) return { ...base, scopes: [], preAuthorized: false, why: "the trunk has no committed discern.toml" };
 	if (!trunkParsed.ok) return { ...base, scopes: [], preAuthorized: false, why: "the trunk's committed discern.toml does not validate" };

@@ -160,6 +160,13 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 	const branch = working.branch;
 	const [authority, clues] = await reads.trunkReads;
 	const { trunk } = authority;
+	// A trunk git could not read is no trunk to judge against, and not the absence of one (which would skip its checks).
+	const unreadTrunk = !clues.readable ? "git could not list the branches" : authority.failed;
+	if (unreadTrunk) {
+		return fail("done", "no_trunk", `The gate cannot judge against the trunk: ${unreadTrunk}.`, [
+			"Run `git fsck` and repair the repository (a missing or unreadable object), then run the gate again.",
+		]);
+	}
 	// The trunk as the branch list read it, before any job ran: a job (or anyone) moving it from then on means no Proof against it.
 	const trunkRefs = trunkWatchOf(clues, trunk.name);
 	if (trunk.name && clues.symbolic.has(trunk.name)) {
@@ -245,6 +252,12 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 	// 3. In a worktree, the branch must contain the trunk.
 	if (repository.location === "worktree" && trunk.exists && trunk.name && trunk.sha) {
 		const contained = await git(["merge-base", "--is-ancestor", trunk.sha, head], repository.root);
+		// 1 is "not an ancestor"; anything else but 0 is git failing to tell, never taken for "contains it".
+		if (contained.exitCode !== 0 && contained.exitCode !== 1) {
+			return fail("done", "no_trunk", `git could not tell whether this branch contains the trunk \`${trunk.name}\` (exit ${contained.exitCode}).`, [
+				"Run `git fsck` and repair the repository, then run the gate again.",
+			]);
+		}
 		if (contained.exitCode === 1) {
 			return fail("done", "behind_trunk", `The trunk \`${trunk.name}\` has commits this branch does not: the gate must check the merged result.`, [
 				say`Run ${ref("update")} to merge the trunk in (never a rebase), then ${ref("done")} again.`,

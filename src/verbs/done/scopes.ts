@@ -17,14 +17,15 @@ export interface ScopesTouched {
  * or when git cannot list the changes: "could not tell" never reads as
  * "nothing changed here". Both sides are the commits the gate judges (the
  * trunk's from the branch list, `head` from the evidence), never names a job
- * could move meanwhile.
+ * could move meanwhile; the tree is the commit's (the evidence said so), so
+ * only the committed changes are read.
  */
 export async function scopesTouched(root: string, trunk: Trunk, branch: string, head: string, config: DiscernConfig): Promise<ScopesTouched> {
 	if (Object.keys(config.scopes).length === 0) return { touched: [], allBecause: null };
 	if (trunk.name === branch) {
 		return { touched: Object.keys(config.scopes), allBecause: `this branch is the trunk \`${branch}\` itself: there is no branch diff to classify` };
 	}
-	const changed = await changedPaths(root, trunk.exists && trunk.sha ? trunk.sha : null, { head });
+	const changed = await changedPaths(root, trunk.exists && trunk.sha ? trunk.sha : null, { head, committedOnly: true });
 	const classified = classify(changed.paths, compileScopes(config.scopes), changed.complete, changed.submodules);
 	const allBecause = !changed.complete
 		? (changed.reason ?? "git could not list the branch's changes")

@@ -162,7 +162,7 @@ export async function pinStandards<const Verb extends PinVerb>(ctx: VerbContext,
 	}
 	const listed = changes.map((change) => `${change.name} ${change.before} → ${change.after}`);
 	const body = changes.map((change) => `- standards.${change.name}.limit: ${change.before} → ${change.after} (measured ${change.value}, margin ${change.margin})`).join("\n");
-	const committed = await git(["commit", "--quiet", "--only", "-m", `Pin standards: ${listed.join(", ")}`, "-m", body, "--", CONFIG_FILE], repository.root);
+	const committed = await git(["commit", "--quiet", "--only", "-m", `Pin standards: ${listed.join(", ")}`, "-m", body, "--", CONFIG_FILE], repository.root, { hooks: true });
 	if (committed.exitCode !== 0) {
 		await write(original);
 		// git's advice (`hint:` lines) says nothing about why; a hook's own words do.

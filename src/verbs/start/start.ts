@@ -163,7 +163,7 @@ async function create(ctx: VerbContext, run: Creation, running?: RunningBinary):
 		checkpoint();
 		made.folders = await missingFolders(dirname(data.path));
 		if (made.folders.length > 0) await mkdir(dirname(data.path), { recursive: true });
-		const added = await git(["worktree", "add", "--quiet", "-b", data.branch, "--", data.path, data.base], repository.root);
+		const added = await git(["worktree", "add", "--quiet", "-b", data.branch, "--", data.path, data.base], repository.root, { hooks: true });
 		// A failed add may still have made the branch (deleted only while at the base) or registered the
 		// worktree; a folder git did not register is not ours to remove.
 		made.branch = true;

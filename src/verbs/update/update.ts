@@ -134,7 +134,7 @@ export async function update(ctx: VerbContext, input: UpdateInput): Promise<Upda
 		], { data });
 	}
 
-	const merged = await git(["merge", "--no-edit", "--ff", "--no-squash", "--commit", "--no-autostash", "-m", `Merge ${fromName} into ${branch}`, fromSha], root);
+	const merged = await git(["merge", "--no-edit", "--ff", "--no-squash", "--commit", "--no-autostash", "-m", `Merge ${fromName} into ${branch}`, fromSha], root, { hooks: true });
 	if (merged.exitCode !== 0) return refusedMerge(ctx, repository, head, data, merged.stdout + merged.stderr);
 	const after = await commitOf(root, "HEAD");
 	const result: UpdateData = { ...data, head: after, merged: after !== head, fast_forward: after === fromSha };
