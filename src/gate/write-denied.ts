@@ -11,9 +11,7 @@ export function writeDenied(error: unknown, what: string): Refusal | null {
 	if (typeof error !== "object" || error === null || !("code" in error)) return null;
 	const code = String(error.code);
 	if (!STATE_ERRORS.has(code)) return null;
-	// A rename names both ends; what is in the way is at its destination (the source is discern's own temp file).
-	const at = "dest" in error && typeof error.dest === "string" ? error.dest : "path" in error && typeof error.path === "string" ? error.path : null;
-	const path = at === null ? "its state folder" : quoteName(at);
+	const path = "path" in error && typeof error.path === "string" ? quoteName(error.path) : "its state folder";
 	return {
 		error: "write_denied",
 		message: `discern cannot write ${what} at ${path} (${code}: ${STATE_ERRORS.get(code)}).`,

@@ -53,6 +53,19 @@ export async function readWorkingState(root: string): Promise<WorkingState | nul
 }
 
 /**
+ * HEAD and its branch, without reading the working tree: a status would run
+ * whatever filters the repository's attributes and config name on changed
+ * files. Null when git could not tell what HEAD is.
+ */
+export async function readHead(root: string): Promise<{ head: string | null; branch: string | null } | null> {
+	const [commit, symbolic] = await Promise.all([git(["rev-parse", "--quiet", "--verify", "HEAD^{commit}"], root), git(["symbolic-ref", "--quiet", "HEAD"], root)]);
+	// rev-parse --quiet exits 1 for an unborn branch; symbolic-ref exits 1 for a detached HEAD. Anything else is git failing.
+	if ((commit.exitCode !== 0 && commit.exitCode !== 1) || (symbolic.exitCode !== 0 && symbolic.exitCode !== 1)) return null;
+	const ref = symbolic.exitCode === 0 ? symbolic.stdout.trim() : "";
+	return { head: commit.exitCode === 0 ? commit.stdout.trim() : null, branch: ref.startsWith("refs/heads/") ? ref.slice("refs/heads/".length) : null };
+}
+
+/**
  * The checkout's own status (untracked files one by one), behind the
  * evidence interface: for runs that never earn a Proof — what `prepare` and
  * `test` edited, `done --standalone`.

@@ -1,4 +1,5 @@
-import { delimiter, isAbsolute } from "node:path";
+import { existsSync, realpathSync } from "node:fs";
+import { delimiter, dirname, isAbsolute, join } from "node:path";
 import { type Captured, capture } from "../platform/process.ts";
 
 /**
@@ -60,27 +61,74 @@ export function watchGit(listener: ((call: GitCall) => void) | undefined): void 
 const REAL_OBJECTS = { GIT_NO_REPLACE_OBJECTS: "1", GIT_GRAFT_FILE: "/dev/null" } as const;
 
 /**
- * Settings every call runs with. A repository's own configuration can name
- * programs git starts while it reads: an fsmonitor hook, a transport that
- * fetches missing objects (lazy fetch, `core.sshCommand`), gpg to show
- * signatures, the repository's hooks. That is code of the checkout's (a job
- * can write `.git/config`), run between two of discern's reads, where it
- * could change what the next read sees; none of it may run unless a call
- * asks for hooks. With grafts off, git hints on every object read that graft
- * files are deprecated: that noise would bury the real error.
+ * Settings every call runs with (a `-c` beats the repository's own
+ * configuration, which a job can write). Two kinds:
+ *
+ * - Programs git would start while it reads: an fsmonitor hook, a
+ *   transport fetching missing objects (lazy fetch, `core.sshCommand`; every
+ *   protocol, as `protocol.<name>.allow` beats `protocol.allow`), gpg to show
+ *   or verify signatures, the repository's hooks. Code of the checkout's, run
+ *   between two of discern's reads, could change what the next read sees;
+ *   none of it runs unless a call asks for hooks.
+ * - Other objects shown under a commit's name: replace refs (the
+ *   environment's GIT_NO_REPLACE_OBJECTS loses to `core.useReplaceRefs` in
+ *   the config) and the commit-graph, a cache of parents git trusts without
+ *   checking (a forged one makes a branch "contain" a trunk it does not).
+ *
+ * With grafts off, git hints on every object read that graft files are
+ * deprecated: that noise would bury the real error.
  */
-const QUIET = ["core.fsmonitor=false", "protocol.allow=never", "log.showSignature=false", "advice.graftFileDeprecated=false"].flatMap((setting) => ["-c", setting]);
+const QUIET = [
+	"core.fsmonitor=false",
+	"protocol.allow=never",
+	...["file", "git", "ssh", "http", "https", "ext"].map((name) => `protocol.${name}.allow=never`),
+	"log.showSignature=false",
+	"merge.verifySignatures=false",
+	"core.useReplaceRefs=false",
+	"core.commitGraph=false",
+	"advice.graftFileDeprecated=false",
+].flatMap((setting) => ["-c", setting]);
 const NO_HOOKS = ["-c", "core.hooksPath=/dev/null"];
 
 let program: string | undefined;
 
 /**
- * git's absolute path, looked up once on PATH's absolute folders only: a
- * relative entry (`.`) would have a checkout's own `./git` run as discern's git.
+ * git's absolute path, looked up once, in PATH's order, skipping what a
+ * checkout could have put there: a relative folder (`.`), and a git inside a
+ * git work tree (an activated `.venv/bin`, `node_modules/.bin` under npm
+ * run): files there are a job's to write, and that git would then answer
+ * every question the gate asks.
  */
 function gitProgram(): string {
-	program ??= Bun.which("git", { PATH: (process.env.PATH ?? "").split(delimiter).filter(isAbsolute).join(delimiter) }) ?? "git";
+	program ??= outsideWorkTrees() ?? "git";
 	return program;
+}
+
+function outsideWorkTrees(): string | null {
+	for (const folder of (process.env.PATH ?? "").split(delimiter)) {
+		if (!isAbsolute(folder)) continue;
+		const found = Bun.which("git", { PATH: folder });
+		if (!found) continue;
+		const real = realpathOrNull(found);
+		if (real && !inWorkTree(dirname(real)) && !inWorkTree(folder)) return found;
+	}
+	return null;
+}
+
+/** Whether a folder is inside a git work tree (it or an ancestor holds a `.git`). */
+function inWorkTree(folder: string): boolean {
+	for (let dir = folder; ; dir = dirname(dir)) {
+		if (existsSync(join(dir, ".git"))) return true;
+		if (dirname(dir) === dir) return false;
+	}
+}
+
+function realpathOrNull(path: string): string | null {
+	try {
+		return realpathSync(path);
+	} catch {
+		return null;
+	}
 }
 
 /** Run git and return trimmed stdout, or null when it exits non-zero. */

@@ -46,7 +46,8 @@ export async function readBranchClues(cwd: string): Promise<BranchClues> {
 		}
 		else if (ref === "refs/remotes/origin/HEAD") originHead = originHeadBranch(symref);
 	}
-	return { localBranches, originHead, trees, symbolic, readable: refs.exitCode === 0 };
+	// git skips a ref it cannot read with a warning and still exits 0: anything on stderr means the list may be short.
+	return { localBranches, originHead, trees, symbolic, readable: refs.exitCode === 0 && refs.stderr.trim() === "" };
 }
 
 /** The branch a symbolic origin/HEAD points at (`refs/remotes/origin/<branch>`), or null. */

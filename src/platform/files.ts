@@ -28,7 +28,10 @@ export async function writeFileAtomic(
 	const temp = join(dirname(target), `.${process.pid}.${Date.now()}.${++tempFiles}.discern-tmp`);
 	try {
 		await writeFile(temp, content, { mode: options.mode ?? 0o644 });
-		await rename(temp, target);
+		await rename(temp, target).catch((error: unknown) => {
+			// What is in the way is at the target (a folder where the file goes), not the temp file the error names.
+			throw typeof error === "object" && error !== null ? Object.assign(error, { path: target }) : error;
+		});
 	} catch (error) {
 		await rm(temp, { force: true });
 		throw error;

@@ -391,6 +391,30 @@ describe("the commit's real objects", () => {
 		expect(result.ok).toBe(false);
 		expect(result.error).toBe("dirty_worktree");
 		expect(result.message).toContain("ok");
+		// The repository's config turning replace refs back on (it beats the environment) changes nothing.
+		await r.git("config", "core.useReplaceRefs", "true");
+		const again = await runDone(r);
+		expect(again.ok).toBe(false);
+		expect(again.error).toBe("dirty_worktree");
+	});
+});
+
+describe("whose git answers", () => {
+	test("a git inside a work tree on PATH (an activated .venv/bin) never answers the gate", async () => {
+		const r = await repo(`[jobs]
+test = "true"
+`, { "README.md": "# fixture\n", ".gitignore": ".venv/\n" });
+		const marker = join(await makeTempDir("discern-venv-git-"), "ran");
+		dirs.push(dirname(marker));
+		await mkdir(join(r.root, ".venv", "bin"), { recursive: true });
+		await writeFile(join(r.root, ".venv", "bin", "git"), `#!/bin/sh
+echo ran >> '${marker}'
+exec '${Bun.which("git")}' "$@"
+`);
+		await chmod(join(r.root, ".venv", "bin", "git"), 0o755);
+		const run = await runDiscern(["done", "--json"], { cwd: r.root, env: { PATH: `${join(r.root, ".venv", "bin")}:${process.env.PATH ?? ""}` } });
+		expect((onlyJson(run.stdout) as Loose).ok).toBe(true);
+		expect(await Bun.file(marker).exists()).toBe(false);
 	});
 });
 

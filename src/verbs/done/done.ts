@@ -8,7 +8,7 @@ import { planGate, planItems, type PlannedJob } from "../../gate/plan.ts";
 import type { FailedStage } from "../../gate/schema.ts";
 import { configDigest, type Judgement, type ProofRecord, readLastDone, readProof, removeProof, sameJudgement, writeLastRun, writeProof } from "../../gate/state.ts";
 import type { RepositoryLocation } from "../../git/repository.ts";
-import { filesHiddenFromStatus, plainStatus, readWorkingState } from "../../git/repository.ts";
+import { filesHiddenFromStatus, plainStatus, readHead } from "../../git/repository.ts";
 import { type EvidenceIndex, type EvidenceOutcome, openEvidenceIndex } from "../../git/evidence.ts";
 import { git, gitLine } from "../../git/run.ts";
 import type { WorkingState } from "../../git/status.ts";
@@ -119,7 +119,8 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 	// The commit's discern.toml, from the tree the evidence listed (the commit it judges: HEAD, unless HEAD moved since).
 	const commit = reads.evidence.ok ? reads.evidence.index.commit : null;
 	const configCheck = reads.evidence.ok ? committedConfigProblem(reads.evidence.index.committed(CONFIG_FILE), reads.configBytes) : null;
-	const working = evidence ? await evidence.status() : await readWorkingState(repository.root);
+	// Without evidence the run is refused below: HEAD and the branch say how, and nothing reads the files.
+	const working = evidence ? await evidence.status() : await readHead(repository.root).then((read) => (read ? { ...read, changes: [] } : null));
 
 	// 1. The tree must be committed and on a branch.
 	if (!working) {
