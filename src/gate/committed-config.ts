@@ -37,8 +37,12 @@ export async function readCommittedConfig(root: string, commit: string): Promise
 	const listed = await listCommittedConfig(root, commit);
 	if (listed === "unreadable") return { state: "unreadable", reason: `git could not read the commit ${commit.slice(0, 7)}` };
 	if (listed === null) return { state: "absent" };
-	const shown = await git(["cat-file", listed.type, listed.object], root);
-	if (shown.exitCode !== 0) return { state: "unreadable", reason: `git could not read ${CONFIG_FILE} (${listed.object.slice(0, 7)}) in ${commit.slice(0, 7)}` };
+	if (listed.type !== "blob") return { state: "unreadable", reason: `${CONFIG_FILE} in ${commit.slice(0, 7)} is a ${listed.type}, not a file` };
+	const shown = await git(["cat-file", "blob", listed.object], root);
+	// Hashed back: a forged object filed under the blob's id (a pack index a job wrote) must not pass for the trunk's config.
+	if (shown.exitCode !== 0 || blobId(new TextEncoder().encode(shown.stdout), listed.object.length) !== listed.object) {
+		return { state: "unreadable", reason: `git could not read ${CONFIG_FILE} (${listed.object.slice(0, 7)}) in ${commit.slice(0, 7)}` };
+	}
 	return { state: "read", text: shown.stdout };
 }
 

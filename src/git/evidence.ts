@@ -7,7 +7,8 @@ import { mapBounded } from "../platform/bounded.ts";
 import { quoteName } from "../text/terminal.ts";
 import { contentTransformedFromOutside } from "./outside-the-tree.ts";
 import type { Captured } from "../platform/process.ts";
-import { git } from "./run.ts";
+import { blobsHold, objectsHold, type RunBytes } from "./object-check.ts";
+import { git, gitBytes } from "./run.ts";
 import type { ChangedPath, WorkingState } from "./status.ts";
 
 /**
@@ -124,22 +125,31 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 	// From here on git is told exactly which repository and folder: nothing a job writes into the config can move them.
 	const env = { ...process.env, GIT_DIR: gitDir, GIT_WORK_TREE: root, GIT_INDEX_FILE: join(dir, "index"), GIT_ATTR_NOSYSTEM: "1" };
 	const run = (args: readonly string[], options: { input?: string } = {}) => git([...PINNED, ...args], root, { env, ...options });
+	const runBytes = (args: readonly string[], options: { input?: string } = {}) => gitBytes([...PINNED, ...args], root, { env, ...options });
 
-	const [tree, built] = await Promise.all([run(["ls-tree", "-r", "-z", "--full-tree", sha]), run(["read-tree", sha])]);
-	if (tree.exitCode !== 0 || built.exitCode !== 0) return { ok: false, reason: `git cannot read the commit ${sha.slice(0, 7)} in ${quoteName(label)}` };
-	const entries = parseTree(tree.stdout);
+	// The tree listed with its folders (`-t`): each of them is read back and hashed, with the commit and its root tree.
+	const [tree, built, rootTree] = await Promise.all([run(["ls-tree", "-r", "-t", "-z", "--full-tree", sha]), run(["read-tree", sha]), run(["rev-parse", "--verify", "--quiet", `${sha}^{tree}`])]);
+	if (tree.exitCode !== 0 || built.exitCode !== 0 || rootTree.exitCode !== 0) return { ok: false, reason: `git cannot read the commit ${sha.slice(0, 7)} in ${quoteName(label)}` };
+	const listed = parseTree(tree.stdout);
+	const entries = listed.filter((entry) => entry.type !== "tree");
+	const folders = listed.filter((entry) => entry.type === "tree").map((entry) => entry.blob);
 	const unreadable = entries.find((entry) => entry.path.includes("\uFFFD"));
 	if (unreadable) return { ok: false, reason: `the tracked path ${quoteName(unreadable.path)} is not valid UTF-8, and discern compares paths as UTF-8` };
 
 	const tracked = entries.map((entry) => entry.path);
 	// The first look's questions to git need only the private index: asked now, with the attribute checks, not one wait later.
 	let firstLook: LookReads | null = askGit(run);
-	const [conversions, outside] = await Promise.all([conversionsOf(run, entries), contentTransformedFromOutside(run, resolve(root, commonDir), tracked)]);
+	const [conversions, outside, forged] = await Promise.all([
+		conversionsOf(run, entries),
+		contentTransformedFromOutside(run, resolve(root, commonDir), tracked),
+		objectsHold(runBytes, sha, rootTree.stdout.trim(), folders),
+	]);
 	// Refused: the first look's git processes end before the private index goes.
 	const refuse = async (reason: string): Promise<EvidenceOutcome> => {
 		if (firstLook) await Promise.all([firstLook.head, firstLook.untracked]);
 		return { ok: false, reason };
 	};
+	if (forged) return refuse(forged);
 	if (typeof conversions === "string" || outside.length > 0) {
 		return refuse(`git is told to see the files differently from the commit: ${[...(typeof conversions === "string" ? [conversions] : []), ...outside].join("; ")}`);
 	}
@@ -178,7 +188,7 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 			const stats = await fingerprint(root, files);
 			const suspects = files.filter((entry) => verified.get(entry.path) !== stats.get(entry.path));
 			const [found, head, untracked, inside, outsideNow] = await Promise.all([
-				verify(root, suspects, pointers, run, dir),
+				verify(root, suspects, pointers, run, runBytes, dir),
 				reads.head,
 				reads.untracked,
 				insideAsked,
@@ -240,6 +250,7 @@ async function verify(
 	entries: readonly Entry[],
 	pointers: Map<string, LfsPointer>,
 	run: (args: readonly string[], options?: { input?: string }) => ReturnType<typeof git>,
+	runBytes: RunBytes,
 	scratch: string,
 ): Promise<Map<string, ChangedPath["kind"]> | null> {
 	const differing = new Map<string, ChangedPath["kind"]>();
@@ -275,6 +286,8 @@ async function verify(
 	if (converted.length > 0) {
 		// What a checkout would write, with the commit's attributes and pinned settings (filters other
 		// than LFS were refused): then the bytes must be exactly those, not merely clean to the blob.
+		// The blobs it writes out are read back and hashed first: a forged one would be written and matched.
+		if (await blobsHold(runBytes, converted.map((entry) => entry.blob))) return null;
 		const folder = join(scratch, "checkout");
 		await rm(folder, { recursive: true, force: true });
 		const written = await run(["checkout-index", "-f", "-z", "--stdin", `--prefix=${folder}/`], { input: `${converted.map((entry) => entry.path).join("\0")}\0` });

@@ -1,4 +1,5 @@
 import { quoteName } from "../text/terminal.ts";
+import { blobId } from "./blob-id.ts";
 import type { git } from "./run.ts";
 
 /**
@@ -79,6 +80,10 @@ export async function lfsPointers(run: Run, entries: Entry[]): Promise<Map<strin
 		if (result.exitCode !== 0) return `git cannot read the committed content of ${quoteName(entry.path)}`;
 		// Only a canonical pointer is one (git-lfs checks out anything else as it is): compared raw otherwise.
 		const pointer = result.stdout.length < 1024 ? LFS_POINTER.exec(result.stdout) : null;
+		// A pointer is trusted only if it hashes to the committed blob (the object store may file a forged one under its id).
+		if (pointer && blobId(new TextEncoder().encode(result.stdout), entry.blob.length) !== entry.blob) {
+			return `the object store holds something else under ${quoteName(entry.path)}'s committed pointer than what hashes to it`;
+		}
 		if (pointer?.[1] && pointer[2]) pointers.set(entry.path, { oid: pointer[1], size: Number(pointer[2]) });
 	}
 	return pointers;

@@ -1,6 +1,6 @@
 import { existsSync, realpathSync } from "node:fs";
 import { delimiter, dirname, isAbsolute, join } from "node:path";
-import { type Captured, capture } from "../platform/process.ts";
+import { type Captured, type CaptureOptions, capture, captureBytes } from "../platform/process.ts";
 
 /**
  * Every git call goes through here: argument arrays only, a stable
@@ -9,29 +9,43 @@ import { type Captured, capture } from "../platform/process.ts";
  * commit's tree or parents under a commit's name, and a Proof must describe
  * the commit that `accept` would land.
  */
-export function git(
-	args: readonly string[],
-	cwd: string,
-	options: {
-		signal?: AbortSignal;
-		env?: Readonly<Record<string, string | undefined>>;
-		optionalLocks?: boolean;
-		input?: string;
-		/** Run the repository's hooks: a merge or commit a person would make, a new worktree's checkout. */
-		hooks?: boolean;
-	} = {},
-): Promise<Captured> {
-	const listener = watcher;
-	const started = listener ? performance.now() : 0;
-	const settings = [...QUIET, ...(options.hooks ? [] : NO_HOOKS)];
-	const call = capture([gitProgram(), ...settings, ...args], {
+export interface GitOptions {
+	signal?: AbortSignal;
+	env?: Readonly<Record<string, string | undefined>>;
+	optionalLocks?: boolean;
+	input?: string;
+	/** Run the repository's hooks: a merge or commit a person would make, a new worktree's checkout. */
+	hooks?: boolean;
+}
+
+export function git(args: readonly string[], cwd: string, options: GitOptions = {}): Promise<Captured> {
+	return heard(args, cwd, capture(gitArgv(args, options), spawnOptions(cwd, options)));
+}
+
+/** The same call with stdout as bytes: git's raw objects, which are not text. */
+export function gitBytes(args: readonly string[], cwd: string, options: GitOptions = {}): Promise<Omit<Captured, "stdout"> & { stdout: Uint8Array }> {
+	return heard(args, cwd, captureBytes(gitArgv(args, options), spawnOptions(cwd, options)));
+}
+
+function gitArgv(args: readonly string[], options: GitOptions): string[] {
+	return [gitProgram(), ...QUIET, ...(options.hooks ? [] : NO_HOOKS), ...args];
+}
+
+function spawnOptions(cwd: string, options: GitOptions): CaptureOptions {
+	return {
 		cwd,
 		// Optional locks stay off unless asked for: a read must not rewrite the user's index behind their back.
 		env: { ...(options.env ?? process.env), GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", LC_ALL: "C", GIT_OPTIONAL_LOCKS: options.optionalLocks ? "1" : "0", GIT_NO_LAZY_FETCH: "1", ...REAL_OBJECTS },
 		...(options.signal ? { signal: options.signal } : {}),
 		...(options.input !== undefined ? { input: options.input } : {}),
-	});
+	};
+}
+
+/** Tell the listener (--verbose) of a call once it ends. */
+function heard<T extends { exitCode: number }>(args: readonly string[], cwd: string, call: Promise<T>): Promise<T> {
+	const listener = watcher;
 	if (!listener) return call;
+	const started = performance.now();
 	return call.then((result) => {
 		listener({ args, cwd, exitCode: result.exitCode, ms: performance.now() - started });
 		return result;

@@ -20,9 +20,23 @@ export interface CaptureOptions {
 export const NOT_STARTED = 127;
 
 export async function capture(argv: readonly string[], options: CaptureOptions): Promise<Captured> {
-	let child: Bun.Subprocess<"ignore" | Blob, "pipe", "pipe">;
+	const child = start(argv, options);
+	if ("failed" in child) return { exitCode: NOT_STARTED, stdout: "", stderr: child.failed };
+	const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+	return { exitCode, stdout, stderr };
+}
+
+/** The same, with stdout as bytes (binary output: git's raw objects). */
+export async function captureBytes(argv: readonly string[], options: CaptureOptions): Promise<Omit<Captured, "stdout"> & { stdout: Uint8Array }> {
+	const child = start(argv, options);
+	if ("failed" in child) return { exitCode: NOT_STARTED, stdout: new Uint8Array(), stderr: child.failed };
+	const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).bytes(), new Response(child.stderr).text(), child.exited]);
+	return { exitCode, stdout, stderr };
+}
+
+function start(argv: readonly string[], options: CaptureOptions): Bun.Subprocess<"ignore" | Blob, "pipe", "pipe"> | { failed: string } {
 	try {
-		child = Bun.spawn([...argv], {
+		return Bun.spawn([...argv], {
 			cwd: options.cwd,
 			...(options.env ? { env: cleanEnv(options.env) } : {}),
 			stdin: options.input === undefined ? "ignore" : new Blob([options.input]),
@@ -31,14 +45,8 @@ export async function capture(argv: readonly string[], options: CaptureOptions):
 			...(options.signal ? { signal: options.signal } : {}),
 		});
 	} catch (error) {
-		return { exitCode: NOT_STARTED, stdout: "", stderr: error instanceof Error ? error.message : String(error) };
+		return { failed: error instanceof Error ? error.message : String(error) };
 	}
-	const [stdout, stderr, exitCode] = await Promise.all([
-		new Response(child.stdout).text(),
-		new Response(child.stderr).text(),
-		child.exited,
-	]);
-	return { exitCode, stdout, stderr };
 }
 
 /** Find an executable on the given PATH, as a shell would. */

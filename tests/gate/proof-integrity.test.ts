@@ -399,6 +399,51 @@ describe("the commit's real objects", () => {
 	});
 });
 
+describe("an object store that lies", () => {
+	/** Give a one-object pack index's only object another id (its data untouched), as a job could write it. */
+	async function relabel(idxPath: string, id: string): Promise<void> {
+		const bytes = new Uint8Array(await Bun.file(idxPath).arrayBuffer());
+		const view = new DataView(bytes.buffer);
+		expect(view.getUint32(8 + 255 * 4)).toBe(1);
+		const real = Uint8Array.from(Buffer.from(id, "hex"));
+		for (let i = 0; i < 256; i++) view.setUint32(8 + 4 * i, i >= (real[0] ?? 0) ? 1 : 0);
+		bytes.set(real, 8 + 1024);
+		bytes.set(new Bun.CryptoHasher("sha1").update(bytes.subarray(0, bytes.length - 20)).digest(), bytes.length - 20);
+		await Bun.write(idxPath, bytes);
+	}
+
+	async function gitWithInput(cwd: string, args: string[], input: string): Promise<string> {
+		const child = Bun.spawn(["git", ...args], { cwd, stdin: new Blob([input]), stdout: "pipe", stderr: "pipe" });
+		const [out, code] = await Promise.all([new Response(child.stdout).text(), child.exited]);
+		if (code !== 0) throw new Error(`git ${args.join(" ")} failed`);
+		return out.trim();
+	}
+
+	test("a pack index filing a forged tree under a real tree's id cannot earn a Proof for the commit", async () => {
+		const r = await repo(`[jobs]\ntest = "sh ./tests/t.sh"\n`, { "tests/t.sh": "exit 0\n" });
+		const passing = (await r.git("rev-parse", "HEAD:tests/t.sh")).trim();
+		await r.git("switch", "-q", "-c", "feature");
+		await r.write("tests/t.sh", "exit 1\n");
+		await r.commitAll("the committed test fails");
+		const real = (await r.git("rev-parse", "HEAD:tests")).trim();
+		// The forged tests/ tree holds the passing script; a pack of it alone, its index relabelled with the real tree's id.
+		const listing = (await r.git("ls-tree", "HEAD:tests")).replace(/[0-9a-f]{40}(\tt\.sh)/, `${passing}$1`);
+		const forged = await gitWithInput(r.root, ["mktree"], listing);
+		const pack = await gitWithInput(r.root, ["pack-objects", "-q", join(r.root, ".git", "objects", "pack", "pack")], `${forged}\n`);
+		await relabel(join(r.root, ".git", "objects", "pack", `pack-${pack}.idx`), real);
+		await rm(join(r.root, ".git", "objects", forged.slice(0, 2), forged.slice(2)));
+		// The checkout as git now shows the commit: git itself is fooled.
+		await r.write("tests/t.sh", "exit 0\n");
+		await r.git("read-tree", "HEAD");
+		expect((await r.git("status", "--porcelain")).trim()).toBe("");
+		const result = await runDone(r);
+		expect(result.ok).toBe(false);
+		expect(result.error).toBe("dirty_worktree");
+		expect(result.message).toContain("object store");
+		expect(await Bun.file(join(r.root, ".git", "discern", "proof.json")).exists()).toBe(false);
+	});
+});
+
 describe("whose git answers", () => {
 	test("a git inside a work tree on PATH (an activated .venv/bin) never answers the gate", async () => {
 		const r = await repo(`[jobs]

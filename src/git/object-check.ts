@@ -1,0 +1,76 @@
+import { objectId } from "./blob-id.ts";
+import type { gitBytes } from "./run.ts";
+
+/**
+ * Objects read back and hashed: git trusts its object store, and a file a
+ * job (or anyone) can write there — a pack index that files a forged tree
+ * under a real tree's id — would have `ls-tree` and `read-tree` show another
+ * tree under the commit's name, with no replace ref or graft involved. git
+ * re-hashes nothing it reads outside `fsck`; the evidence does, for the
+ * objects it rests on: the commit, its root tree, every tree below, and the
+ * blobs it has git write out or reads itself (converted files, LFS pointers).
+ */
+export type RunBytes = (args: readonly string[], options?: { input?: string }) => ReturnType<typeof gitBytes>;
+
+interface Wanted {
+	id: string;
+	type: "commit" | "tree" | "blob";
+}
+
+/**
+ * Null when every wanted object is there, of its type, and hashes to its
+ * id; otherwise what is wrong. `commit`'s own tree line must name `tree`.
+ */
+export async function objectsHold(run: RunBytes, commit: string, tree: string, subtrees: readonly string[]): Promise<string | null> {
+	const wanted: Wanted[] = [{ id: commit, type: "commit" }, { id: tree, type: "tree" }, ...subtrees.map((id) => ({ id, type: "tree" as const }))];
+	const read = await readBack(run, wanted);
+	if (typeof read === "string") return read;
+	const first = new TextDecoder().decode((read[0] as BatchObject).content.subarray(0, 5 + tree.length + 1));
+	if (first !== `tree ${tree}\n`) return `the commit ${commit.slice(0, 7)} does not name the tree git listed for it`;
+	return null;
+}
+
+/** The same for blobs git will write out (a converted file's checkout): null when each hashes to its id. */
+export async function blobsHold(run: RunBytes, blobs: readonly string[]): Promise<string | null> {
+	if (blobs.length === 0) return null;
+	const read = await readBack(run, blobs.map((id) => ({ id, type: "blob" as const })));
+	return typeof read === "string" ? read : null;
+}
+
+/** The wanted objects as git gives them, each checked to be of its type and to hash to its id; else what is wrong. */
+async function readBack(run: RunBytes, wanted: readonly Wanted[]): Promise<BatchObject[] | string> {
+	const read = await run(["cat-file", "--batch"], { input: `${wanted.map((object) => object.id).join("\n")}\n` });
+	if (read.exitCode !== 0) return "git could not read the commit's objects back";
+	const objects = parseBatch(read.stdout);
+	if (objects === null || objects.length !== wanted.length) return "git's answer for the commit's objects could not be read";
+	for (const [index, object] of objects.entries()) {
+		const expected = wanted[index] as Wanted;
+		if (object.id !== expected.id || object.type !== expected.type || objectId(object.type, object.content, expected.id.length) !== expected.id) {
+			return `the object store holds something else under ${expected.type} ${expected.id.slice(0, 12)} than what hashes to it (\`git fsck\` names the file)`;
+		}
+	}
+	return objects;
+}
+
+interface BatchObject {
+	id: string;
+	type: string;
+	content: Uint8Array;
+}
+
+/** `git cat-file --batch` output: `<id> <type> <size>\n<content>\n` each (null when it is not that, or an object is missing). */
+function parseBatch(bytes: Uint8Array): BatchObject[] | null {
+	const objects: BatchObject[] = [];
+	const decoder = new TextDecoder();
+	let at = 0;
+	while (at < bytes.length) {
+		const newline = bytes.indexOf(10, at);
+		if (newline < 0) return null;
+		const [id = "", type = "", size = ""] = decoder.decode(bytes.subarray(at, newline)).split(" ");
+		const length = Number(size);
+		if (type === "missing" || !Number.isInteger(length) || length < 0 || newline + 1 + length > bytes.length) return null;
+		objects.push({ id, type, content: bytes.subarray(newline + 1, newline + 1 + length) });
+		at = newline + 1 + length + 1;
+	}
+	return objects;
+}
