@@ -59,6 +59,8 @@ const PINNED = [
 export interface EvidenceIndex {
 	/** The commit the files are judged against (what `revision` named when the index was opened). */
 	commit: string;
+	/** Its tree, as the commit object read back and hashed names it: the tree a Proof records. */
+	tree: string;
 	/**
 	 * What that commit holds at a path, as `git ls-tree` lists it: a blob,
 	 * a symbolic link or a submodule; a folder as `tree` (its object
@@ -100,8 +102,8 @@ export async function openEvidenceIndex(root: string, revision: string): Promise
 	const opened = await openIn(root, revision, dir, null, located);
 	if (!opened.ok) await rm(dir, { recursive: true, force: true });
 	if (!opened.ok) return opened;
-	const { commit, committed, status, close } = opened.index;
-	return { ok: true, index: { commit, committed, status, close: () => close().then(() => rm(dir, { recursive: true, force: true })) } };
+	const { commit, tree, committed, status, close } = opened.index;
+	return { ok: true, index: { commit, tree, committed, status, close: () => close().then(() => rm(dir, { recursive: true, force: true })) } };
 }
 
 /** Where git says the checkout's work tree and repository are, and the commit `revision` names. */
@@ -142,7 +144,14 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 	const [conversions, outside, forged] = await Promise.all([
 		conversionsOf(run, entries),
 		contentTransformedFromOutside(run, resolve(root, commonDir), tracked),
-		objectsHold(runBytes, sha, rootTree.stdout.trim(), folders),
+		// With the .gitattributes blobs check-attr reads from the private index: a forged one could drop a conversion.
+		objectsHold(
+			runBytes,
+			sha,
+			rootTree.stdout.trim(),
+			folders,
+			entries.filter((entry) => entry.type === "blob" && (entry.path === ".gitattributes" || entry.path.endsWith("/.gitattributes"))).map((entry) => entry.blob),
+		),
 	]);
 	// Refused: the first look's git processes end before the private index goes.
 	const refuse = async (reason: string): Promise<EvidenceOutcome> => {
@@ -153,7 +162,7 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 	if (typeof conversions === "string" || outside.length > 0) {
 		return refuse(`git is told to see the files differently from the commit: ${[...(typeof conversions === "string" ? [conversions] : []), ...outside].join("; ")}`);
 	}
-	const pointers = await lfsPointers(run, entries.filter((entry) => entry.check === "lfs"));
+	const pointers = await lfsPointers(runBytes, entries.filter((entry) => entry.check === "lfs"));
 	if (typeof pointers === "string") return refuse(pointers);
 
 	const gitlinks = entries.filter((entry) => entry.check === "submodule");
@@ -169,6 +178,7 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 	let outsideAsked = true;
 	const index: EvidenceIndex = {
 		commit: sha,
+		tree: rootTree.stdout.trim(),
 		committed(path) {
 			const entry = entries.find((candidate) => candidate.path === path);
 			if (entry) return { mode: entry.mode, type: entry.type, object: entry.blob };

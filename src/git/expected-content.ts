@@ -1,5 +1,5 @@
 import { quoteName } from "../text/terminal.ts";
-import { blobId } from "./blob-id.ts";
+import { readBlobs, type RunBytes } from "./object-check.ts";
 import type { git } from "./run.ts";
 
 /**
@@ -72,18 +72,15 @@ export interface LfsPointer {
  * and size do (no driver runs). A file marked for LFS whose committed
  * content is not a pointer (committed before LFS tracked it) is compared raw.
  */
-export async function lfsPointers(run: Run, entries: Entry[]): Promise<Map<string, LfsPointer> | string> {
+export async function lfsPointers(run: RunBytes, entries: Entry[]): Promise<Map<string, LfsPointer> | string> {
 	const pointers = new Map<string, LfsPointer>();
-	if (entries.length === 0) return pointers;
-	const shown = await Promise.all(entries.map(async (entry) => [entry, await run(["cat-file", "blob", entry.blob])] as const));
-	for (const [entry, result] of shown) {
-		if (result.exitCode !== 0) return `git cannot read the committed content of ${quoteName(entry.path)}`;
+	// One git process for them all (one each ran out of file descriptors at a few hundred), each blob hashed back.
+	const contents = await readBlobs(run, entries.map((entry) => entry.blob));
+	if (typeof contents === "string") return `git cannot read the committed content of the Git LFS files: ${contents}`;
+	for (const [index, entry] of entries.entries()) {
+		const bytes = contents[index] as Uint8Array;
 		// Only a canonical pointer is one (git-lfs checks out anything else as it is): compared raw otherwise.
-		const pointer = result.stdout.length < 1024 ? LFS_POINTER.exec(result.stdout) : null;
-		// A pointer is trusted only if it hashes to the committed blob (the object store may file a forged one under its id).
-		if (pointer && blobId(new TextEncoder().encode(result.stdout), entry.blob.length) !== entry.blob) {
-			return `the object store holds something else under ${quoteName(entry.path)}'s committed pointer than what hashes to it`;
-		}
+		const pointer = bytes.length < 1024 ? LFS_POINTER.exec(new TextDecoder().decode(bytes)) : null;
 		if (pointer?.[1] && pointer[2]) pointers.set(entry.path, { oid: pointer[1], size: Number(pointer[2]) });
 	}
 	return pointers;

@@ -7,7 +7,8 @@ import type { gitBytes } from "./run.ts";
  * under a real tree's id — would have `ls-tree` and `read-tree` show another
  * tree under the commit's name, with no replace ref or graft involved. git
  * re-hashes nothing it reads outside `fsck`; the evidence does, for the
- * objects it rests on: the commit, its root tree, every tree below, and the
+ * objects it rests on: the commit, its root tree, every tree below, the
+ * `.gitattributes` files git reads the commit's attributes from, and the
  * blobs it has git write out or reads itself (converted files, LFS pointers).
  */
 export type RunBytes = (args: readonly string[], options?: { input?: string }) => ReturnType<typeof gitBytes>;
@@ -21,8 +22,13 @@ interface Wanted {
  * Null when every wanted object is there, of its type, and hashes to its
  * id; otherwise what is wrong. `commit`'s own tree line must name `tree`.
  */
-export async function objectsHold(run: RunBytes, commit: string, tree: string, subtrees: readonly string[]): Promise<string | null> {
-	const wanted: Wanted[] = [{ id: commit, type: "commit" }, { id: tree, type: "tree" }, ...subtrees.map((id) => ({ id, type: "tree" as const }))];
+export async function objectsHold(run: RunBytes, commit: string, tree: string, subtrees: readonly string[], blobs: readonly string[] = []): Promise<string | null> {
+	const wanted: Wanted[] = [
+		{ id: commit, type: "commit" },
+		{ id: tree, type: "tree" },
+		...subtrees.map((id) => ({ id, type: "tree" as const })),
+		...blobs.map((id) => ({ id, type: "blob" as const })),
+	];
 	const read = await readBack(run, wanted);
 	if (typeof read === "string") return read;
 	const first = new TextDecoder().decode((read[0] as BatchObject).content.subarray(0, 5 + tree.length + 1));
@@ -32,9 +38,15 @@ export async function objectsHold(run: RunBytes, commit: string, tree: string, s
 
 /** The same for blobs git will write out (a converted file's checkout): null when each hashes to its id. */
 export async function blobsHold(run: RunBytes, blobs: readonly string[]): Promise<string | null> {
-	if (blobs.length === 0) return null;
-	const read = await readBack(run, blobs.map((id) => ({ id, type: "blob" as const })));
+	const read = await readBlobs(run, blobs);
 	return typeof read === "string" ? read : null;
+}
+
+/** Blobs' contents, in one git process, each checked to hash to its id; else what is wrong. */
+export async function readBlobs(run: RunBytes, blobs: readonly string[]): Promise<Uint8Array[] | string> {
+	if (blobs.length === 0) return [];
+	const read = await readBack(run, blobs.map((id) => ({ id, type: "blob" as const })));
+	return typeof read === "string" ? read : read.map((object) => object.content);
 }
 
 /** The wanted objects as git gives them, each checked to be of its type and to hash to its id; else what is wrong. */

@@ -21,8 +21,6 @@ export interface TrunkClues {
 }
 
 export type BranchClues = Omit<TrunkClues, "initDefault"> & {
-	/** Branch → its commit's tree: spares `rev-parse HEAD^{tree}` a process. */
-	trees: Map<string, string>;
 	/** Local branches that are symbolic refs to another ref (never a trunk of their own). */
 	symbolic: Set<string>;
 	/** False when git could not list the branches: then no branch is known, which is not the same as none existing. */
@@ -31,23 +29,22 @@ export type BranchClues = Omit<TrunkClues, "initDefault"> & {
 
 /** Local branches and where origin/HEAD points, in one git call. */
 export async function readBranchClues(cwd: string): Promise<BranchClues> {
-	const refs = await git(["for-each-ref", "--format=%(refname)%00%(symref)%00%(objectname)%00%(tree)", "refs/heads/", "refs/remotes/origin/HEAD"], cwd);
+	// Names only: no %(tree), which would have git parse each commit object (the Proof's tree comes from the commit read back and hashed).
+	const refs = await git(["for-each-ref", "--format=%(refname)%00%(symref)%00%(objectname)", "refs/heads/", "refs/remotes/origin/HEAD"], cwd);
 	const localBranches = new Map<string, string>();
-	const trees = new Map<string, string>();
 	const symbolic = new Set<string>();
 	let originHead: string | null = null;
 	for (const line of refs.exitCode === 0 ? refs.stdout.split("\n") : []) {
-		const [ref, symref, sha, tree] = line.split("\0");
+		const [ref, symref, sha] = line.split("\0");
 		if (!ref) continue;
 		if (ref.startsWith("refs/heads/")) {
 			localBranches.set(ref.slice("refs/heads/".length), sha ?? "");
-			if (tree) trees.set(ref.slice("refs/heads/".length), tree);
 			if (symref) symbolic.add(ref.slice("refs/heads/".length));
 		}
 		else if (ref === "refs/remotes/origin/HEAD") originHead = originHeadBranch(symref);
 	}
 	// git skips a ref it cannot read with a warning and still exits 0: anything on stderr means the list may be short.
-	return { localBranches, originHead, trees, symbolic, readable: refs.exitCode === 0 && refs.stderr.trim() === "" };
+	return { localBranches, originHead, symbolic, readable: refs.exitCode === 0 && refs.stderr.trim() === "" };
 }
 
 /** The branch a symbolic origin/HEAD points at (`refs/remotes/origin/<branch>`), or null. */

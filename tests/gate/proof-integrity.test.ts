@@ -1064,7 +1064,7 @@ describe("programs the repository names, and objects git cannot read", () => {
 		expect(await Bun.file(join(r.root, ".git", "discern", "proof.json")).exists()).toBe(false);
 	});
 
-	test("a branch list git cannot read names no trunk: refused, not judged against none", async () => {
+	test("a trunk commit git cannot read, or a branch list with a ref git skips: refused, not judged against no trunk", async () => {
 		const r = await repo(`[jobs]\ntest = "true"\n`);
 		const trunkTip = (await r.git("rev-parse", "HEAD")).trim();
 		await r.git("switch", "-q", "-c", "feature");
@@ -1072,10 +1072,17 @@ describe("programs the repository names, and objects git cannot read", () => {
 		await r.commitAll("work");
 		const object = join(r.root, ".git", "objects", trunkTip.slice(0, 2), trunkTip.slice(2));
 		await rename(object, `${object}.aside`);
-		const result = await runDone(r);
+		const unreadCommit = await runDone(r);
 		await rename(`${object}.aside`, object);
-		expect(result.ok).toBe(false);
-		expect(result.error).toBe("no_trunk");
-		expect(result.message).toContain("git could not list the branches");
+		expect(unreadCommit.ok).toBe(false);
+		expect(unreadCommit.error).toBe("no_trunk");
+		expect(unreadCommit.message).toContain("git could not read the commit");
+		// A ref file holding garbage: git lists the others with a warning and exits 0.
+		await writeFile(join(r.root, ".git", "refs", "heads", "main"), "garbage\n");
+		const skipped = await runDone(r);
+		expect(skipped.ok).toBe(false);
+		expect(skipped.error).toBe("no_trunk");
+		expect(skipped.message).toContain("git could not list the branches");
+		await writeFile(join(r.root, ".git", "refs", "heads", "main"), `${trunkTip}\n`);
 	});
 });

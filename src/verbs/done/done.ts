@@ -175,9 +175,9 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 			say`Make \`${trunk.name}\` a real branch again (\`git update-ref --no-deref refs/heads/${trunk.name} <commit>\`), then run ${ref("done")}.`,
 		]);
 	}
-	// The branch's tree came with the branch list; ask git only if the branch moved in between.
+	// The tree the evidence read back from the commit (hashed); a standalone run without evidence asks git.
 	const [tree, notCommitted, scopes, proof, last] = await Promise.all([
-		clues.localBranches.get(branch) === head ? (clues.trees.get(branch) ?? "") : gitLine(["rev-parse", "--verify", "--quiet", `${head}^{tree}`], repository.root).then((line) => line ?? ""),
+		reads.evidence.ok ? reads.evidence.index.tree : gitLine(["rev-parse", "--verify", "--quiet", `${head}^{tree}`], repository.root).then((line) => line ?? ""),
 		standalone ? null : configCheck,
 		scopesTouched(repository.root, trunk, branch, head, config),
 		reads.early.proof,
