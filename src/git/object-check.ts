@@ -86,3 +86,41 @@ function parseBatch(bytes: Uint8Array): BatchObject[] | null {
 	}
 	return objects;
 }
+
+/** A commit read back and hashed, with its root tree's entries (each a name, mode and object id). */
+export interface VerifiedRoot {
+	tree: string;
+	parents: string[];
+	entries: Map<string, { mode: string; id: string }>;
+}
+
+/** The commit and its root tree as they hash to their ids, parsed; else what is wrong. */
+export async function verifiedRoot(run: RunBytes, commit: string): Promise<VerifiedRoot | string> {
+	const read = await readBack(run, [{ id: commit, type: "commit" }]);
+	if (typeof read === "string") return read;
+	const header = new TextDecoder().decode((read[0] as BatchObject).content).split("\n\n")[0] ?? "";
+	const lines = header.split("\n");
+	const tree = lines[0]?.startsWith("tree ") ? lines[0].slice(5) : "";
+	const parents = lines.filter((line) => line.startsWith("parent ")).map((line) => line.slice(7));
+	if (tree === "") return `the commit ${commit.slice(0, 7)} names no tree`;
+	const root = await readBack(run, [{ id: tree, type: "tree" }]);
+	if (typeof root === "string") return root;
+	const entries = parseTreeObject((root[0] as BatchObject).content, tree.length / 2);
+	return entries === null ? `the tree ${tree.slice(0, 7)} could not be read` : { tree, parents, entries };
+}
+
+/** A raw tree object: `<mode> <name>\0<id bytes>` per entry (null when it is not that). */
+function parseTreeObject(bytes: Uint8Array, idBytes: number): Map<string, { mode: string; id: string }> | null {
+	const entries = new Map<string, { mode: string; id: string }>();
+	const decoder = new TextDecoder();
+	let at = 0;
+	while (at < bytes.length) {
+		const space = bytes.indexOf(32, at);
+		const nul = space < 0 ? -1 : bytes.indexOf(0, space);
+		if (space < 0 || nul < 0 || nul + 1 + idBytes > bytes.length) return null;
+		const id = Buffer.from(bytes.subarray(nul + 1, nul + 1 + idBytes)).toString("hex");
+		entries.set(decoder.decode(bytes.subarray(space + 1, nul)), { mode: decoder.decode(bytes.subarray(at, space)), id });
+		at = nul + 1 + idBytes;
+	}
+	return entries;
+}

@@ -1,5 +1,6 @@
 import { CONFIG_FILE } from "../../config/load.ts";
-import { git, gitLine } from "../../git/run.ts";
+import { type VerifiedRoot, verifiedRoot } from "../../git/object-check.ts";
+import { git, gitBytes, gitLine } from "../../git/run.ts";
 import { clip } from "../../text/clip.ts";
 import { quoteName } from "../../text/terminal.ts";
 
@@ -21,7 +22,8 @@ export async function verifyPinCommit(root: string, proven: string, branch: stri
 	const problems: string[] = [];
 	// The bytes the pin wrote are hashed as they are and as git's attributes (eol, a clean filter) would store them.
 	const hashed = (args: string[]) => git(["hash-object", ...args, "--stdin"], root, { input: written }).then((result) => (result.exitCode === 0 ? result.stdout.trim() : null));
-	const [parents, symbolic, changed, blob, asWritten, asStored] = await Promise.all([
+	const runBytes = (args: readonly string[], options: { input?: string } = {}) => gitBytes(args, root, options);
+	const [parents, symbolic, changed, blob, asWritten, asStored, before, after] = await Promise.all([
 		gitLine(["rev-list", "--parents", "-n", "1", head], root),
 		gitLine(["symbolic-ref", "--quiet", "HEAD"], root),
 		// Against the commit measured, not HEAD^: whatever HEAD holds beyond the pin is named, wherever it came from.
@@ -29,6 +31,9 @@ export async function verifyPinCommit(root: string, proven: string, branch: stri
 		gitLine(["rev-parse", "--verify", "--quiet", `${head}:${CONFIG_FILE}`], root),
 		hashed([]),
 		hashed([`--path=${CONFIG_FILE}`]),
+		// The same questions of objects read back and hashed: git's own answers above trust an object store a hook can write.
+		verifiedRoot(runBytes, proven),
+		verifiedRoot(runBytes, head),
 	]);
 	const parentList = parents?.split(" ").slice(1) ?? null;
 	if (head === proven) problems.push(`HEAD is still ${proven.slice(0, 7)}, the commit the pin measured`);
@@ -42,5 +47,21 @@ export async function verifyPinCommit(root: string, proven: string, branch: stri
 	else if (extra.length > 0) problems.push(`it holds more than the pin: ${extra.slice(0, 10).map((path) => quoteName(clip(path, 200))).join(", ")}${extra.length > 10 ? ` and ${extra.length - 10} more` : ""}`);
 	else if (!paths.includes(CONFIG_FILE)) problems.push(`it does not change ${CONFIG_FILE}`);
 	if (!blob || (blob !== asWritten && blob !== asStored)) problems.push(`its ${CONFIG_FILE} is not the file the pin wrote`);
+	const differs = typeof before === "string" ? before : typeof after === "string" ? after : rootDifference(before, after, proven, blob);
+	if (differs && problems.length === 0) problems.push(differs);
 	return problems.length === 0 ? { ok: true, head } : { ok: false, head, problems, extra };
+}
+
+/**
+ * From hashed objects: the pin commit's one parent is the measured commit and
+ * its root holds the same entries, discern.toml aside (the pin's blob). Equal
+ * ids below the root are equal trees, so the root is all there is to compare.
+ */
+function rootDifference(before: VerifiedRoot, after: VerifiedRoot, proven: string, blob: string | null): string | null {
+	if (after.parents.length !== 1 || after.parents[0] !== proven) return `its parent, read back from the object store, is not ${proven.slice(0, 7)}`;
+	const names = new Set([...before.entries.keys(), ...after.entries.keys()]);
+	const other = [...names].filter((name) => name !== CONFIG_FILE && (before.entries.get(name)?.id !== after.entries.get(name)?.id || before.entries.get(name)?.mode !== after.entries.get(name)?.mode));
+	if (other.length > 0) return `it holds more than the pin: ${other.slice(0, 10).map((name) => quoteName(clip(name, 200))).join(", ")} (read back from the object store)`;
+	if (after.entries.get(CONFIG_FILE)?.id !== blob) return `its ${CONFIG_FILE}, read back from the object store, is not the file the pin wrote`;
+	return null;
 }
