@@ -13,7 +13,7 @@ import type { gitBytes } from "./run.ts";
  */
 export type RunBytes = (args: readonly string[], options?: { input?: string }) => ReturnType<typeof gitBytes>;
 
-interface Wanted {
+export interface Wanted {
 	id: string;
 	type: "commit" | "tree" | "blob";
 }
@@ -29,7 +29,7 @@ export async function objectsHold(run: RunBytes, commit: string, tree: string, s
 		...subtrees.map((id) => ({ id, type: "tree" as const })),
 		...blobs.map((id) => ({ id, type: "blob" as const })),
 	];
-	const read = await readBack(run, wanted);
+	const read = await readObjects(run, wanted);
 	if (typeof read === "string") return read;
 	const first = new TextDecoder().decode((read[0] as BatchObject).content.subarray(0, 5 + tree.length + 1));
 	if (first !== `tree ${tree}\n`) return `the commit ${commit.slice(0, 7)} does not name the tree git listed for it`;
@@ -45,12 +45,12 @@ export async function blobsHold(run: RunBytes, blobs: readonly string[]): Promis
 /** Blobs' contents, in one git process, each checked to hash to its id; else what is wrong. */
 export async function readBlobs(run: RunBytes, blobs: readonly string[]): Promise<Uint8Array[] | string> {
 	if (blobs.length === 0) return [];
-	const read = await readBack(run, blobs.map((id) => ({ id, type: "blob" as const })));
+	const read = await readObjects(run, blobs.map((id) => ({ id, type: "blob" as const })));
 	return typeof read === "string" ? read : read.map((object) => object.content);
 }
 
 /** The wanted objects as git gives them, each checked to be of its type and to hash to its id; else what is wrong. */
-async function readBack(run: RunBytes, wanted: readonly Wanted[]): Promise<BatchObject[] | string> {
+export async function readObjects(run: RunBytes, wanted: readonly Wanted[]): Promise<BatchObject[] | string> {
 	const read = await run(["cat-file", "--batch"], { input: `${wanted.map((object) => object.id).join("\n")}\n` });
 	if (read.exitCode !== 0) return "git could not read the commit's objects back";
 	const objects = parseBatch(read.stdout);
@@ -64,7 +64,7 @@ async function readBack(run: RunBytes, wanted: readonly Wanted[]): Promise<Batch
 	return objects;
 }
 
-interface BatchObject {
+export interface BatchObject {
 	id: string;
 	type: string;
 	content: Uint8Array;
@@ -96,14 +96,14 @@ export interface VerifiedRoot {
 
 /** The commit and its root tree as they hash to their ids, parsed; else what is wrong. */
 export async function verifiedRoot(run: RunBytes, commit: string): Promise<VerifiedRoot | string> {
-	const read = await readBack(run, [{ id: commit, type: "commit" }]);
+	const read = await readObjects(run, [{ id: commit, type: "commit" }]);
 	if (typeof read === "string") return read;
 	const header = new TextDecoder().decode((read[0] as BatchObject).content).split("\n\n")[0] ?? "";
 	const lines = header.split("\n");
 	const tree = lines[0]?.startsWith("tree ") ? lines[0].slice(5) : "";
 	const parents = lines.filter((line) => line.startsWith("parent ")).map((line) => line.slice(7));
 	if (tree === "") return `the commit ${commit.slice(0, 7)} names no tree`;
-	const root = await readBack(run, [{ id: tree, type: "tree" }]);
+	const root = await readObjects(run, [{ id: tree, type: "tree" }]);
 	if (typeof root === "string") return root;
 	const entries = parseTreeObject((root[0] as BatchObject).content, tree.length / 2);
 	return entries === null ? `the tree ${tree.slice(0, 7)} could not be read` : { tree, parents, entries };

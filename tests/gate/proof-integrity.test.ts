@@ -10,6 +10,7 @@ import { makeRepo, makeTempDir, runGit, testContext, type TestRepo } from "../he
 import { makeWorktreeRepo } from "../helpers/worktree.ts";
 import { expectValidEnvelope } from "../helpers/schema.ts";
 import { onlyJson, runDiscern } from "../helpers/cli.ts";
+import { provenAncestor } from "../../src/git/ancestry.ts";
 
 /**
  * Attacks on the Proof: each builds a repository where a green Proof would
@@ -441,6 +442,28 @@ describe("an object store that lies", () => {
 		expect(result.error).toBe("dirty_worktree");
 		expect(result.message).toContain("object store");
 		expect(await Bun.file(join(r.root, ".git", "discern", "proof.json")).exists()).toBe(false);
+	});
+	test("a forged commit that names the trunk as a parent proves no ancestry: git says yes, the hashed chain does not hold", async () => {
+		const r = await repo(`[jobs]\ntest = "true"\n`);
+		const base = (await r.git("rev-parse", "HEAD")).trim();
+		await r.write("trunk.txt", "trunk work\n");
+		await r.commitAll("trunk-only");
+		const trunkTip = (await r.git("rev-parse", "HEAD")).trim();
+		await r.git("switch", "-q", "-c", "feature", base);
+		await r.write("a.txt", "a\n");
+		await r.commitAll("a1");
+		const a1 = (await r.git("rev-parse", "HEAD")).trim();
+		await r.write("a.txt", "a2\n");
+		await r.commitAll("a2");
+		expect(await provenAncestor(r.root, trunkTip, "HEAD")).toBe(false);
+		// A1 again, with the trunk tip as a second parent, filed under A1's id by a relabelled pack index.
+		const raw = await r.git("cat-file", "commit", a1);
+		const forged = await gitWithInput(r.root, ["hash-object", "-t", "commit", "-w", "--stdin"], raw.replace(`parent ${base}\n`, `parent ${base}\nparent ${trunkTip}\n`));
+		const pack = await gitWithInput(r.root, ["pack-objects", "-q", join(r.root, ".git", "objects", "pack", "pack")], `${forged}\n`);
+		await relabel(join(r.root, ".git", "objects", "pack", `pack-${pack}.idx`), a1);
+		await rm(join(r.root, ".git", "objects", forged.slice(0, 2), forged.slice(2)));
+		expect((await r.git("merge-base", "--is-ancestor", trunkTip, "HEAD").then(() => 0, () => 1))).toBe(0); // git itself is fooled
+		expect(await provenAncestor(r.root, trunkTip, "HEAD")).toBeNull();
 	});
 });
 

@@ -1,4 +1,5 @@
 import { lstat, readFile } from "node:fs/promises";
+import { provenAncestor } from "../../git/ancestry.ts";
 import { join } from "node:path";
 import type { ProofRecord } from "../../gate/state.ts";
 import { filesHiddenFromStatus } from "../../git/repository.ts";
@@ -29,10 +30,9 @@ export function commitOf(root: string, revision: string): Promise<string | null>
 	return gitLine(["rev-parse", "--verify", "--quiet", "--end-of-options", `${revision}^{commit}`], root);
 }
 
-/** Whether `ancestor` is reachable from `descendant`; null when git could not say. */
-export async function isAncestor(root: string, ancestor: string, descendant: string): Promise<boolean | null> {
-	const result = await git(["merge-base", "--is-ancestor", ancestor, descendant], root);
-	return result.exitCode === 0 ? true : result.exitCode === 1 ? false : null;
+/** Whether `ancestor` is reachable from `descendant` (a "yes" proved on hashed objects: git/ancestry.ts); null when it cannot be told. */
+export function isAncestor(root: string, ancestor: string, descendant: string): Promise<boolean | null> {
+	return provenAncestor(root, ancestor, descendant);
 }
 
 /**

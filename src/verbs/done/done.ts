@@ -10,7 +10,8 @@ import { configDigest, type Judgement, type ProofRecord, readLastDone, readProof
 import type { RepositoryLocation } from "../../git/repository.ts";
 import { filesHiddenFromStatus, plainStatus, readHead } from "../../git/repository.ts";
 import { type EvidenceIndex, type EvidenceOutcome, openEvidenceIndex } from "../../git/evidence.ts";
-import { git, gitLine } from "../../git/run.ts";
+import { provenAncestor } from "../../git/ancestry.ts";
+import { gitLine } from "../../git/run.ts";
 import type { WorkingState } from "../../git/status.ts";
 import { type BranchClues, readBranchClues, readInitDefault, type Trunk } from "../../git/trunk.ts";
 import { committedConfigProblem } from "../../gate/committed-config.ts";
@@ -252,14 +253,14 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 
 	// 3. In a worktree, the branch must contain the trunk.
 	if (repository.location === "worktree" && trunk.exists && trunk.name && trunk.sha) {
-		const contained = await git(["merge-base", "--is-ancestor", trunk.sha, head], repository.root);
-		// 1 is "not an ancestor"; anything else but 0 is git failing to tell, never taken for "contains it".
-		if (contained.exitCode !== 0 && contained.exitCode !== 1) {
-			return fail("done", "no_trunk", `git could not tell whether this branch contains the trunk \`${trunk.name}\` (exit ${contained.exitCode}).`, [
+		// Proved on hashed objects: git walks parents it never re-hashes (a forged commit could name the trunk as one).
+		const contained = await provenAncestor(repository.root, trunk.sha, head);
+		if (contained === null) {
+			return fail("done", "no_trunk", `discern could not prove whether this branch contains the trunk \`${trunk.name}\`.`, [
 				"Run `git fsck` and repair the repository, then run the gate again.",
 			]);
 		}
-		if (contained.exitCode === 1) {
+		if (!contained) {
 			return fail("done", "behind_trunk", `The trunk \`${trunk.name}\` has commits this branch does not: the gate must check the merged result.`, [
 				say`Run ${ref("update")} to merge the trunk in (never a rebase), then ${ref("done")} again.`,
 			]);

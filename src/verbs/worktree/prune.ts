@@ -1,4 +1,5 @@
 import type * as v from "valibot";
+import { provenAncestor } from "../../git/ancestry.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type PlanItem, type Result } from "../../contract/envelope.ts";
 import { deleteBranchAt, removeWorktree } from "../../git/worktrees.ts";
@@ -107,6 +108,8 @@ async function pruneOne(ctx: VerbContext, repository: { root: string; commonDir:
 		const again = whyKept({ ...worktree, task, created_by_discern: task?.created_by === "discern", clean: work ? work.clean : null, branch: now?.branch ?? null, landed: await hasLanded(repository.root, task, now?.head ?? null, worktree.ahead) }, trunk);
 		if (again) return { reason: again };
 		if (now?.head !== worktree.head) return { reason: "its HEAD moved since the plan" };
+		// Landed, proved on hashed objects before anything is destroyed: git's own count walks parents it never re-hashes.
+		if (!trunk || (await provenAncestor(repository.root, worktree.head ?? "", `refs/heads/${trunk}`)) !== true) return { reason: "discern could not prove the trunk holds its commits" };
 		if (worktree.id) {
 			const destroyed = await destroyResources(repository.commonDir, worktree.id, { cwd: worktree.path, env: ctx.env, signal: ctx.signal, worktree: worktree.path });
 			if (!destroyed.ok) return { reason: `resources not destroyed: ${destroyed.failed.map((failure) => `${failure.name} (${failure.message})`).join("; ")}`, resources: true };

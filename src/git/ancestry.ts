@@ -1,0 +1,57 @@
+import { readObjects } from "./object-check.ts";
+import { git, gitBytes } from "./run.ts";
+
+/**
+ * Whether `ancestor` is reachable from `descendant`, proved on objects read
+ * back and hashed. git walks parents without re-hashing the commits it
+ * reads, so an object store a job wrote to can give a commit another parent
+ * (the trunk's tip, to look "contained"; a task's tip, to look landed). A
+ * "yes" from git is checked along one chain of parent links, each commit
+ * hashed against its id; a "no" needs no proof, since it only ever holds a
+ * step back. Null when git could not tell, or the chain does not hold.
+ */
+export async function provenAncestor(root: string, ancestor: string, descendant: string): Promise<boolean | null> {
+	const [from, to] = await Promise.all([commitId(root, ancestor), commitId(root, descendant)]);
+	if (!from || !to) return null;
+	if (from === to) return true;
+	const asked = await git(["merge-base", "--is-ancestor", from, to], root);
+	if (asked.exitCode === 1) return false;
+	if (asked.exitCode !== 0) return null;
+	const listed = await git(["rev-list", "--parents", "--ancestry-path", `${from}..${to}`, "--"], root);
+	if (listed.exitCode !== 0) return null;
+	const parentsOf = new Map<string, string[]>();
+	for (const line of listed.stdout.split("\n")) {
+		const [commit, ...parents] = line.trim().split(" ");
+		if (commit) parentsOf.set(commit, parents);
+	}
+	const chain = chainOf(parentsOf, to, from);
+	if (!chain) return null;
+	// Each link read back and hashed: the commit names the next one as a parent.
+	const read = await readObjects((args, options) => gitBytes(args, root, options), chain.map((id) => ({ id, type: "commit" as const })));
+	if (typeof read === "string") return null;
+	for (const [index, object] of read.entries()) {
+		const next = index + 1 < chain.length ? chain[index + 1] : from;
+		const header = new TextDecoder().decode(object.content).split("\n\n")[0] ?? "";
+		if (!header.split("\n").includes(`parent ${next}`)) return null;
+	}
+	return true;
+}
+
+/** One chain from `tip` down to a commit whose parent is `base`, through commits git listed; null when there is none. */
+function chainOf(parentsOf: Map<string, string[]>, tip: string, base: string): string[] | null {
+	const chain: string[] = [];
+	const seen = new Set<string>();
+	let at: string | undefined = tip;
+	while (at !== undefined && !seen.has(at)) {
+		seen.add(at);
+		chain.push(at);
+		const parents: string[] = parentsOf.get(at) ?? [];
+		if (parents.includes(base)) return chain;
+		at = parents.find((parent: string) => parentsOf.has(parent) && !seen.has(parent));
+	}
+	return null;
+}
+
+function commitId(root: string, revision: string): Promise<string | null> {
+	return git(["rev-parse", "--verify", "--quiet", "--end-of-options", `${revision}^{commit}`], root).then((result) => (result.exitCode === 0 ? result.stdout.trim() : null));
+}
