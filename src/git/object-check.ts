@@ -110,7 +110,7 @@ export async function verifiedRoot(run: RunBytes, commit: string): Promise<Verif
 }
 
 /** A raw tree object: `<mode> <name>\0<id bytes>` per entry (null when it is not that). */
-function parseTreeObject(bytes: Uint8Array, idBytes: number): Map<string, { mode: string; id: string }> | null {
+export function parseTreeObject(bytes: Uint8Array, idBytes: number): Map<string, { mode: string; id: string }> | null {
 	const entries = new Map<string, { mode: string; id: string }>();
 	const decoder = new TextDecoder();
 	let at = 0;

@@ -25,27 +25,21 @@ const DIFF = ["diff", "--raw", "-z", "--no-renames", "--ignore-submodules=none",
  * Every path the branch and the working tree change: the diff against the
  * merge base with the trunk, staged, unstaged and untracked files. The four
  * git calls run at once (each is a process start). `trunk` is a revision,
- * usually `refs/heads/<name>`; null when no trunk is known. `head` is the
- * branch's side (HEAD unless the caller judges a commit it read already);
- * `committedOnly` leaves out the index and the working tree, for a caller
- * that knows them to be the commit (reading them would run whatever the
- * repository's attributes and config have git run on changed files).
+ * usually `refs/heads/<name>`; null when no trunk is known.
  */
-export async function changedPaths(root: string, trunk: string | null, options: { signal?: AbortSignal; head?: string; committedOnly?: boolean } = {}): Promise<ChangedPaths> {
+export async function changedPaths(root: string, trunk: string | null, options: { signal?: AbortSignal } = {}): Promise<ChangedPaths> {
 	const run = (args: readonly string[]) => git(args, root, options.signal ? { signal: options.signal } : {});
-	const sources: { label: string; args: readonly string[] }[] = options.committedOnly
-		? []
-		: [
-				{ label: "the staged changes", args: [...DIFF, "--cached"] },
-				{ label: "the unstaged changes", args: [...DIFF] },
-				{ label: "the untracked files", args: ["ls-files", "--others", "--exclude-standard", "-z"] },
-			];
+	const sources: { label: string; args: readonly string[] }[] = [
+		{ label: "the staged changes", args: [...DIFF, "--cached"] },
+		{ label: "the unstaged changes", args: [...DIFF] },
+		{ label: "the untracked files", args: ["ls-files", "--others", "--exclude-standard", "-z"] },
+	];
 	const reasons: string[] = [];
 	if (trunk === null) reasons.push(NO_TRUNK_REASON);
 	// A revision starting with `-` would be read as an option.
 	else if (trunk.startsWith("-")) reasons.push(`the trunk \`${clip(trunk)}\` is not a valid revision`);
 	// `--` keeps git from guessing whether the revision range is a path.
-	else sources.unshift({ label: `the committed changes against \`${clip(trunk)}\``, args: [...DIFF, `${trunk}...${options.head ?? "HEAD"}`, "--"] });
+	else sources.unshift({ label: `the committed changes against \`${clip(trunk)}\``, args: [...DIFF, `${trunk}...HEAD`, "--"] });
 
 	const outcomes = await Promise.all(sources.map(async (source) => ({ source, result: await run(source.args) })));
 	const seen = new Set<string>();

@@ -465,6 +465,24 @@ describe("an object store that lies", () => {
 		expect((await r.git("merge-base", "--is-ancestor", trunkTip, "HEAD").then(() => 0, () => 1))).toBe(0); // git itself is fooled
 		expect(await provenAncestor(r.root, trunkTip, "HEAD")).toBeNull();
 	});
+	test("a branch's tree filed under the trunk's id hides no scope: the scope diff walks hashed trees", async () => {
+		const config = `[jobs]\ntest = "true"\n\n[scopes.src]\npaths = ["src/**"]\ngate = "exit 1"\n\n[scopes.docs]\npaths = ["docs/**"]\n`;
+		const r = await repo(config, { "src/a.txt": "a\n", "docs/d.txt": "d\n" });
+		await r.git("switch", "-q", "-c", "feature");
+		await r.write("src/a.txt", "b\n");
+		await r.write("docs/d.txt", "e\n");
+		await r.commitAll("change both");
+		const trunkSrc = (await r.git("rev-parse", "main:src")).trim();
+		const branchSrc = (await r.git("rev-parse", "HEAD:src")).trim();
+		// The branch's src/ tree served under the trunk's src/ id: git's own diff sees no change under src/.
+		const pack = await gitWithInput(r.root, ["pack-objects", "-q", join(r.root, ".git", "objects", "pack", "pack")], `${branchSrc}\n`);
+		await relabel(join(r.root, ".git", "objects", "pack", `pack-${pack}.idx`), trunkSrc);
+		expect((await r.git("diff", "--name-only", "main...HEAD")).trim()).toBe("docs/d.txt"); // git itself is fooled
+		const result = await runDone(r);
+		expect(result.ok).toBe(false);
+		expect(result.data?.scopes_changed).toContain("src");
+		expect(result.steps?.find((step) => step.label === "scope:src")?.outcome).toBe("failed");
+	});
 });
 
 describe("whose git answers", () => {

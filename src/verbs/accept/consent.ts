@@ -1,6 +1,7 @@
 import { parseConfig } from "../../config/load.ts";
 import { gateChanges } from "../../gate/gate-changes.ts";
 import { readCommittedConfig } from "../../gate/committed-config.ts";
+import { committedChanges, type TreeChange } from "../../git/tree-diff.ts";
 import { git } from "../../git/run.ts";
 import { compileScopes } from "../../scopes/glob.ts";
 import { noun, plural } from "../../text/plural.ts";
@@ -40,7 +41,8 @@ const CAP = 50;
 export async function readLanding(root: string, trunkSha: string, head: string): Promise<Landing> {
 	const [log, diff, shown, branchShown] = await Promise.all([
 		git(["log", "-z", "--format=%H%x00%s", `${trunkSha}..${head}`, "--"], root),
-		git(["diff", "--raw", "-z", "--no-renames", "--no-abbrev", "--ignore-submodules=none", `${trunkSha}...${head}`, "--"], root),
+		// From hashed objects: git's own diff descends into trees it never re-hashes (git/tree-diff.ts).
+		committedChanges(root, trunkSha, head),
 		readCommittedConfig(root, trunkSha),
 		readCommittedConfig(root, head),
 	]);
@@ -52,8 +54,8 @@ export async function readLanding(root: string, trunkSha: string, head: string):
 	}
 	// A discern.toml git could not read leaves the landing untold (what it does to the gate unknown), never "absent".
 	const configsRead = shown.state !== "unreadable" && branchShown.state !== "unreadable";
-	const complete = log.exitCode === 0 && diff.exitCode === 0 && configsRead;
-	const { files, special } = diff.exitCode === 0 ? parseRaw(diff.stdout) : { files: [], special: [] };
+	const complete = log.exitCode === 0 && typeof diff !== "string" && configsRead;
+	const { files, special } = typeof diff !== "string" ? filesOf(diff) : { files: [], special: [] };
 	const trunkParsed = shown.state === "read" ? parseConfig(shown.text) : null;
 	const branchParsed = branchShown.state === "read" ? parseConfig(branchShown.text) : null;
 	const changes = trunkParsed?.ok && branchParsed?.ok ? gateChanges(trunkParsed.config, branchParsed.config) : [];
@@ -100,18 +102,13 @@ export async function readLanding(root: string, trunkSha: string, head: string):
 }
 
 /** `git diff --raw -z` records: `:oldmode newmode oldsha newsha status\0path\0`. */
-function parseRaw(stdout: string): { files: string[]; special: Landing["special"] } {
+function filesOf(changes: readonly TreeChange[]): { files: string[]; special: Landing["special"] } {
 	const files: string[] = [];
 	const special: Landing["special"] = [];
-	const tokens = stdout.split("\0");
-	for (let i = 0; i + 1 < tokens.length; i += 2) {
-		const meta = (tokens[i] ?? "").replace(/^\n/, "");
-		const path = tokens[i + 1] ?? "";
-		if (!meta.startsWith(":") || path === "") continue;
-		const [oldMode, newMode] = meta.slice(1).split(" ");
+	for (const { path, from, to } of changes) {
 		files.push(path);
-		if (oldMode === "160000" || newMode === "160000") special.push({ path, kind: "submodule" });
-		else if (oldMode === "120000" || newMode === "120000") special.push({ path, kind: "symlink" });
+		if (from === "160000" || to === "160000") special.push({ path, kind: "submodule" });
+		else if (from === "120000" || to === "120000") special.push({ path, kind: "symlink" });
 	}
 	return { files, special };
 }

@@ -1,6 +1,7 @@
 import type { DiscernConfig } from "../../config/schema.ts";
 import type { Trunk } from "../../git/trunk.ts";
-import { changedPaths } from "../../scopes/changed.ts";
+import { type ChangedPaths, NO_TRUNK_REASON } from "../../scopes/changed.ts";
+import { committedChanges } from "../../git/tree-diff.ts";
 import { classify } from "../../scopes/classify.ts";
 import { compileScopes } from "../../scopes/glob.ts";
 
@@ -25,7 +26,7 @@ export async function scopesTouched(root: string, trunk: Trunk, branch: string, 
 	if (trunk.name === branch) {
 		return { touched: Object.keys(config.scopes), allBecause: `this branch is the trunk \`${branch}\` itself: there is no branch diff to classify` };
 	}
-	const changed = await changedPaths(root, trunk.exists && trunk.sha ? trunk.sha : null, { head, committedOnly: true });
+	const changed = await committedPaths(root, trunk, head);
 	const classified = classify(changed.paths, compileScopes(config.scopes), changed.complete, changed.submodules);
 	const allBecause = !changed.complete
 		? (changed.reason ?? "git could not list the branch's changes")
@@ -33,4 +34,13 @@ export async function scopesTouched(root: string, trunk: Trunk, branch: string, 
 			? `the submodule${changed.submodules.length === 1 ? "" : "s"} ${changed.submodules.map((path) => `\`${path}\``).join(", ")} changed, and any path inside may belong to any scope`
 			: null;
 	return { touched: classified.touched, allBecause };
+}
+
+/** The branch's committed changes against the trunk, from hashed objects (git/tree-diff.ts), as the scope classifier takes them. */
+async function committedPaths(root: string, trunk: Trunk, head: string): Promise<ChangedPaths> {
+	if (!trunk.exists || !trunk.sha) return { paths: [], complete: false, reason: NO_TRUNK_REASON, submodules: [] };
+	const changes = await committedChanges(root, trunk.sha, head);
+	if (typeof changes === "string") return { paths: [], complete: false, reason: changes, submodules: [] };
+	const submodules = changes.filter((change) => change.from === "160000" || change.to === "160000").map((change) => change.path);
+	return { paths: changes.map((change) => change.path), complete: true, submodules };
 }

@@ -1,0 +1,76 @@
+import { provenAncestor } from "./ancestry.ts";
+import { parseTreeObject, readObjects, type RunBytes, verifiedRoot } from "./object-check.ts";
+import { git, gitBytes } from "./run.ts";
+
+/** One path two commits hold differently, with its mode on each side (null: absent). */
+export interface TreeChange {
+	path: string;
+	from: string | null;
+	to: string | null;
+}
+
+const FOLDER = "40000";
+
+/**
+ * What a branch changes since it left the trunk, read from objects read back
+ * and hashed: git's own diff descends into trees it never re-hashes, so an
+ * object store a job wrote to could file the branch's `src/` under the
+ * trunk's id and hide the change from the scopes and the consent. The base
+ * is the trunk itself when the branch provably contains it, else the merge
+ * base git names, provably an ancestor of both (a base further back only
+ * lists more). A string says why it cannot be told (callers fail open).
+ */
+export async function committedChanges(root: string, trunk: string, head: string): Promise<TreeChange[] | string> {
+	const base = await baseOf(root, trunk, head);
+	if (base === null) return `discern could not prove where this branch left the trunk`;
+	return changedBetween((args, options) => gitBytes(args, root, options), base, head);
+}
+
+async function baseOf(root: string, trunk: string, head: string): Promise<string | null> {
+	if ((await provenAncestor(root, trunk, head)) === true) return trunk;
+	const asked = await git(["merge-base", trunk, head], root);
+	const base = asked.exitCode === 0 ? asked.stdout.trim() : "";
+	if (base === "") return null;
+	const [toHead, toTrunk] = await Promise.all([provenAncestor(root, base, head), provenAncestor(root, base, trunk)]);
+	return toHead === true && toTrunk === true ? base : null;
+}
+
+/** The paths two commits hold differently, walking only trees whose ids differ, each tree read back and hashed. */
+export async function changedBetween(run: RunBytes, fromCommit: string, toCommit: string): Promise<TreeChange[] | string> {
+	const [from, to] = await Promise.all([verifiedRoot(run, fromCommit), verifiedRoot(run, toCommit)]);
+	if (typeof from === "string") return from;
+	if (typeof to === "string") return to;
+	const changes: TreeChange[] = [];
+	const idBytes = to.tree.length / 2;
+	// Pairs of trees still to compare, level by level: one git process per level reads them all.
+	let level: { prefix: string; from: Map<string, { mode: string; id: string }> | string | null; to: Map<string, { mode: string; id: string }> | string | null }[] = [
+		{ prefix: "", from: from.entries, to: to.entries },
+	];
+	while (level.length > 0) {
+		const ids = [...new Set(level.flatMap((pair) => [pair.from, pair.to].filter((side): side is string => typeof side === "string")))];
+		const read = ids.length > 0 ? await readObjects(run, ids.map((id) => ({ id, type: "tree" as const }))) : [];
+		if (typeof read === "string") return read;
+		const trees = new Map<string, Map<string, { mode: string; id: string }>>();
+		for (const object of read) {
+			const entries = parseTreeObject(object.content, idBytes);
+			if (!entries) return `the tree ${object.id.slice(0, 7)} could not be read`;
+			trees.set(object.id, entries);
+		}
+		const entriesOf = (side: (typeof level)[number]["from"]) => (side === null ? new Map() : typeof side === "string" ? (trees.get(side) ?? new Map()) : side);
+		const next: typeof level = [];
+		for (const pair of level) {
+			const [a, b] = [entriesOf(pair.from), entriesOf(pair.to)];
+			for (const name of new Set([...a.keys(), ...b.keys()])) {
+				const [x, y] = [a.get(name), b.get(name)];
+				if (x && y && x.mode === y.mode && x.id === y.id) continue;
+				const path = `${pair.prefix}${name}`;
+				const [xFolder, yFolder] = [x?.mode === FOLDER, y?.mode === FOLDER];
+				if (xFolder || yFolder) next.push({ prefix: `${path}/`, from: xFolder ? (x?.id ?? null) : null, to: yFolder ? (y?.id ?? null) : null });
+				// A file on one side and a folder on the other: the file's change too.
+				if ((x && !xFolder) || (y && !yFolder)) changes.push({ path, from: x && !xFolder ? x.mode : null, to: y && !yFolder ? y.mode : null });
+			}
+		}
+		level = next;
+	}
+	return changes.sort((p, q) => (p.path < q.path ? -1 : p.path > q.path ? 1 : 0));
+}
