@@ -32,24 +32,26 @@ async function infoAttributes(commonDir: string): Promise<string[]> {
 }
 
 /**
- * `.gitattributes` and `.gitignore` files in the folder that the commit does
- * not hold, where they govern tracked files' folders: an attributes file
- * changes how git reads the files, an ignore file hides untracked ones the
- * jobs would run (an uncommitted `conftest.py`). Only `.gitignore` rules
- * count (never `info/exclude` or a global excludes file), so a stray one
- * that ignores itself is listed here. One inside an ignored folder (every
- * package in node_modules ships some) governs nothing git tracks.
+ * `.gitattributes` and `.gitignore` files the commit does not hold, that git
+ * reads: an attributes file in a folder of tracked files changes how git
+ * reads them; an ignore file anywhere outside an ignored folder hides
+ * untracked files the jobs would run (an uncommitted `conftest.py` in a
+ * folder whose own `.gitignore` says `*`). Only `.gitignore` rules count
+ * (never `info/exclude` or a global excludes file), so a stray one that
+ * ignores itself is listed here. One inside a folder the committed rules
+ * ignore (every package in node_modules ships some) is that folder's
+ * business: `--directory` lists such a folder once, as itself.
  */
 async function strayAttributeFiles(run: Git, tracked: readonly string[]): Promise<string[]> {
-	const listed = await run(["ls-files", "-z", "--others", "--ignored", "--exclude-per-directory=.gitignore", "--", ":(glob)**/.gitattributes", ":(glob)**/.gitignore"]);
+	const listed = await run(["ls-files", "-z", "--others", "--ignored", "--directory", "--exclude-per-directory=.gitignore", "--", ":(glob)**/.gitattributes", ":(glob)**/.gitignore"]);
 	if (listed.exitCode !== 0) return ["git could not list the attribute and ignore files that are not committed"];
-	// One that is not ignored shows up as an untracked file already.
-	const strays = listed.stdout.split("\0").filter((path) => path !== "");
+	// One that is not ignored shows up as an untracked file already; an ignored folder is listed as itself (`dir/`).
+	const strays = listed.stdout.split("\0").filter((path) => path !== "" && !path.endsWith("/"));
 	if (strays.length === 0) return [];
 	const folders = foldersHolding(tracked);
 	return strays
-		.filter((path) => folders.has(path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : ""))
-		.map((path) => `${quoteName(path)} is not committed, yet git reads its rules`);
+		.filter((path) => path.endsWith(".gitignore") || folders.has(path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : ""))
+		.map((path) => `${quoteName(path)} is not committed, yet git reads its rules (commit it, or ignore its folder in a committed .gitignore)`);
 }
 
 /** Every folder that holds a tracked path at any depth ("" is the root). */

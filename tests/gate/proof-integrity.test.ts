@@ -485,6 +485,19 @@ describe("an object store that lies", () => {
 	});
 });
 
+describe("what an uncommitted ignore rule hides", () => {
+	test("a folder whose own uncommitted .gitignore says `*` hides nothing from the gate", async () => {
+		const r = await repo(`[jobs]\ntest = "true"\n`, { "tests/test_a.py": "def test_a():\n    assert False\n" });
+		await r.write("tests/_local/.gitignore", "*\n");
+		await r.write("tests/_local/conftest.py", "collect_ignore_glob = ['*']\n");
+		expect((await r.git("status", "--porcelain")).trim()).toBe(""); // git itself sees nothing
+		const result = await runDone(r);
+		expect(result.ok).toBe(false);
+		expect(result.error).toBe("dirty_worktree");
+		expect(result.message).toContain("tests/_local/.gitignore");
+	});
+});
+
 describe("whose git answers", () => {
 	test("a git inside a work tree on PATH (an activated .venv/bin) never answers the gate", async () => {
 		const r = await repo(`[jobs]
