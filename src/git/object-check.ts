@@ -6,10 +6,12 @@ import type { gitBytes } from "./run.ts";
  * job (or anyone) can write there — a pack index that files a forged tree
  * under a real tree's id — would have `ls-tree` and `read-tree` show another
  * tree under the commit's name, with no replace ref or graft involved. git
- * re-hashes nothing it reads outside `fsck`; the evidence does, for the
- * objects it rests on: the commit, its root tree, every tree below, the
- * `.gitattributes` files git reads the commit's attributes from, and the
- * blobs it has git write out or reads itself (converted files, LFS pointers).
+ * re-hashes little of what it reads outside `fsck`; discern does, for what a
+ * judgement rests on: the evidence's commit, its trees, the `.gitattributes`
+ * files git reads the commit's attributes from, and the blobs it has git
+ * write out or reads itself (converted files, LFS pointers); the commits of
+ * an ancestry (ancestry.ts); the trees of a branch's changes (tree-diff.ts);
+ * a pin's commit and root (standards/verify-commit.ts).
  */
 export type RunBytes = (args: readonly string[], options?: { input?: string }) => ReturnType<typeof gitBytes>;
 
@@ -109,18 +111,27 @@ export async function verifiedRoot(run: RunBytes, commit: string): Promise<Verif
 	return entries === null ? `the tree ${tree.slice(0, 7)} could not be read` : { tree, parents, entries };
 }
 
-/** A raw tree object: `<mode> <name>\0<id bytes>` per entry (null when it is not that). */
+/**
+ * A raw tree object: `<mode> <name>\0<id bytes>` per entry. Null when it is
+ * not that, or a name is not UTF-8 (two such names would read alike and one
+ * hide the other), or a name comes twice.
+ */
 export function parseTreeObject(bytes: Uint8Array, idBytes: number): Map<string, { mode: string; id: string }> | null {
 	const entries = new Map<string, { mode: string; id: string }>();
-	const decoder = new TextDecoder();
+	const decoder = new TextDecoder("utf-8", { fatal: true });
 	let at = 0;
-	while (at < bytes.length) {
-		const space = bytes.indexOf(32, at);
-		const nul = space < 0 ? -1 : bytes.indexOf(0, space);
-		if (space < 0 || nul < 0 || nul + 1 + idBytes > bytes.length) return null;
-		const id = Buffer.from(bytes.subarray(nul + 1, nul + 1 + idBytes)).toString("hex");
-		entries.set(decoder.decode(bytes.subarray(space + 1, nul)), { mode: decoder.decode(bytes.subarray(at, space)), id });
-		at = nul + 1 + idBytes;
+	try {
+		while (at < bytes.length) {
+			const space = bytes.indexOf(32, at);
+			const nul = space < 0 ? -1 : bytes.indexOf(0, space);
+			if (space < 0 || nul < 0 || nul + 1 + idBytes > bytes.length) return null;
+			const name = decoder.decode(bytes.subarray(space + 1, nul));
+			if (entries.has(name)) return null;
+			entries.set(name, { mode: decoder.decode(bytes.subarray(at, space)), id: Buffer.from(bytes.subarray(nul + 1, nul + 1 + idBytes)).toString("hex") });
+			at = nul + 1 + idBytes;
+		}
+	} catch {
+		return null;
 	}
 	return entries;
 }

@@ -11,6 +11,10 @@ export interface TreeChange {
 
 const FOLDER = "40000";
 
+type Entries = Map<string, { mode: string; id: string }>;
+/** One side of a pair of trees to compare: entries already read, a tree id to read, or nothing there. */
+type Side = Entries | string | null;
+
 /**
  * What a branch changes since it left the trunk, read from objects read back
  * and hashed: git's own diff descends into trees it never re-hashes, so an
@@ -43,20 +47,18 @@ export async function changedBetween(run: RunBytes, fromCommit: string, toCommit
 	const changes: TreeChange[] = [];
 	const idBytes = to.tree.length / 2;
 	// Pairs of trees still to compare, level by level: one git process per level reads them all.
-	let level: { prefix: string; from: Map<string, { mode: string; id: string }> | string | null; to: Map<string, { mode: string; id: string }> | string | null }[] = [
-		{ prefix: "", from: from.entries, to: to.entries },
-	];
+	let level: { prefix: string; from: Side; to: Side }[] = [{ prefix: "", from: from.entries, to: to.entries }];
 	while (level.length > 0) {
 		const ids = [...new Set(level.flatMap((pair) => [pair.from, pair.to].filter((side): side is string => typeof side === "string")))];
 		const read = ids.length > 0 ? await readObjects(run, ids.map((id) => ({ id, type: "tree" as const }))) : [];
 		if (typeof read === "string") return read;
-		const trees = new Map<string, Map<string, { mode: string; id: string }>>();
+		const trees = new Map<string, Entries>();
 		for (const object of read) {
 			const entries = parseTreeObject(object.content, idBytes);
 			if (!entries) return `the tree ${object.id.slice(0, 7)} could not be read`;
 			trees.set(object.id, entries);
 		}
-		const entriesOf = (side: (typeof level)[number]["from"]) => (side === null ? new Map() : typeof side === "string" ? (trees.get(side) ?? new Map()) : side);
+		const entriesOf = (side: Side): Entries => (side === null ? new Map() : typeof side === "string" ? (trees.get(side) ?? new Map()) : side);
 		const next: typeof level = [];
 		for (const pair of level) {
 			const [a, b] = [entriesOf(pair.from), entriesOf(pair.to)];
