@@ -35,7 +35,8 @@ export async function objectsHold(run: RunBytes, commit: string, tree: string, s
 	if (typeof read === "string") return read;
 	const first = new TextDecoder().decode((read[0] as BatchObject).content.subarray(0, 5 + tree.length + 1));
 	if (first !== `tree ${tree}\n`) return `the commit ${commit.slice(0, 7)} does not name the tree git listed for it`;
-	return null;
+	const odd = read.find((object) => object.type === "tree" && parseTreeObject(object.content, tree.length / 2) === null);
+	return odd ? `the commit holds a tree git does not write (${odd.id.slice(0, 12)}: a repeated or out-of-order name, or an odd mode; \`git fsck\` names it)` : null;
 }
 
 /** The same for blobs git will write out (a converted file's checkout): null when each hashes to its id. */
@@ -111,23 +112,35 @@ export async function verifiedRoot(run: RunBytes, commit: string): Promise<Verif
 	return entries === null ? `the tree ${tree.slice(0, 7)} could not be read` : { tree, parents, entries };
 }
 
+/** The modes git writes, and nothing else (`040000`, `0120000` check out the same, yet read as something else). */
+const MODES = new Set(["40000", "100644", "100755", "120000", "160000"]);
+const FORBIDDEN_NAMES = new Set(["", ".", "..", ".git"]);
+
 /**
- * A raw tree object: `<mode> <name>\0<id bytes>` per entry. Null when it is
- * not that, or a name is not UTF-8 (two such names would read alike and one
- * hide the other), or a name comes twice.
+ * A raw tree object: `<mode> <name>\0<id bytes>` per entry, exactly as git
+ * writes one. Null for anything else: a mode git does not write, a name
+ * that is not UTF-8 (two would read alike), empty, `.`, `..`, `.git` or
+ * holding a `/`, or entries out of git's order or repeated (a second `src`
+ * after the first: a checkout writes both, a map keeps one).
  */
 export function parseTreeObject(bytes: Uint8Array, idBytes: number): Map<string, { mode: string; id: string }> | null {
 	const entries = new Map<string, { mode: string; id: string }>();
 	const decoder = new TextDecoder("utf-8", { fatal: true });
+	let previous: Buffer | null = null;
 	let at = 0;
 	try {
 		while (at < bytes.length) {
 			const space = bytes.indexOf(32, at);
 			const nul = space < 0 ? -1 : bytes.indexOf(0, space);
 			if (space < 0 || nul < 0 || nul + 1 + idBytes > bytes.length) return null;
+			const mode = decoder.decode(bytes.subarray(at, space));
 			const name = decoder.decode(bytes.subarray(space + 1, nul));
-			if (entries.has(name)) return null;
-			entries.set(name, { mode: decoder.decode(bytes.subarray(at, space)), id: Buffer.from(bytes.subarray(nul + 1, nul + 1 + idBytes)).toString("hex") });
+			if (!MODES.has(mode) || FORBIDDEN_NAMES.has(name) || name.includes("/")) return null;
+			// git's order: by name's bytes, a folder's name as if it ended in "/"; strictly rising, so no name twice.
+			const key = Buffer.concat([Buffer.from(bytes.subarray(space + 1, nul)), Buffer.from(mode === "40000" ? "/" : "")]);
+			if (previous && Buffer.compare(previous, key) >= 0) return null;
+			previous = key;
+			entries.set(name, { mode, id: Buffer.from(bytes.subarray(nul + 1, nul + 1 + idBytes)).toString("hex") });
 			at = nul + 1 + idBytes;
 		}
 	} catch {

@@ -1,6 +1,6 @@
 import { provenAncestor } from "./ancestry.ts";
 import { parseTreeObject, readObjects, type RunBytes, verifiedRoot } from "./object-check.ts";
-import { git, gitBytes } from "./run.ts";
+import { gitBytes } from "./run.ts";
 
 /** One path two commits hold differently, with its mode on each side (null: absent). */
 export interface TreeChange {
@@ -19,24 +19,15 @@ type Side = Entries | string | null;
  * What a branch changes since it left the trunk, read from objects read back
  * and hashed: git's own diff descends into trees it never re-hashes, so an
  * object store a job wrote to could file the branch's `src/` under the
- * trunk's id and hide the change from the scopes and the consent. The base
- * is the trunk itself when the branch provably contains it, else the merge
- * base git names, provably an ancestor of both (a base further back only
- * lists more). A string says why it cannot be told (callers fail open).
+ * trunk's id and hide the change from the scopes and the consent. Told
+ * only against a trunk the branch provably contains: any other base (a merge
+ * base of a criss-cross history, one a forged parent suggests) can leave a
+ * path out. A string says why it cannot be told (callers fail open).
  */
 export async function committedChanges(root: string, trunk: string, head: string): Promise<TreeChange[] | string> {
-	const base = await baseOf(root, trunk, head);
-	if (base === null) return `discern could not prove where this branch left the trunk`;
-	return changedBetween((args, options) => gitBytes(args, root, options), base, head);
-}
-
-async function baseOf(root: string, trunk: string, head: string): Promise<string | null> {
-	if ((await provenAncestor(root, trunk, head)) === true) return trunk;
-	const asked = await git(["merge-base", trunk, head], root);
-	const base = asked.exitCode === 0 ? asked.stdout.trim() : "";
-	if (base === "") return null;
-	const [toHead, toTrunk] = await Promise.all([provenAncestor(root, base, head), provenAncestor(root, base, trunk)]);
-	return toHead === true && toTrunk === true ? base : null;
+	const contained = await provenAncestor(root, trunk, head);
+	if (contained !== true) return "this branch does not contain the trunk (or that could not be proved), so what it changes cannot be told exactly";
+	return changedBetween((args, options) => gitBytes(args, root, options), trunk, head);
 }
 
 /** The paths two commits hold differently, walking only trees whose ids differ, each tree read back and hashed. */

@@ -483,6 +483,31 @@ describe("an object store that lies", () => {
 		expect(result.data?.scopes_changed).toContain("src");
 		expect(result.steps?.find((step) => step.label === "scope:src")?.outcome).toBe("failed");
 	});
+	test("a tree git would not write (a zero-padded folder mode, a repeated name) is refused, not read another way", async () => {
+		const r = await repo(`[jobs]\ntest = "true"\n`);
+		const id = (hex: string) => Buffer.from(hex, "hex");
+		const entry = (mode: string, name: string, object: string) => Buffer.concat([Buffer.from(`${mode} ${name}\0`), id(object)]);
+		const write = async (bytes: Buffer): Promise<string> => {
+			const child = Bun.spawn(["git", "hash-object", "-t", "tree", "--literally", "-w", "--stdin"], { cwd: r.root, stdin: new Blob([bytes]), stdout: "pipe" });
+			const [out] = await Promise.all([new Response(child.stdout).text(), child.exited]);
+			return out.trim();
+		};
+		const config = (await r.git("rev-parse", "HEAD:discern.toml")).trim();
+		const readme = (await r.git("rev-parse", "HEAD:README.md")).trim();
+		const folder = await write(entry("100644", "run.sh", readme));
+		for (const root of [
+			Buffer.concat([entry("100644", "README.md", readme), entry("040000", "ci", folder), entry("100644", "discern.toml", config)]),
+			Buffer.concat([entry("100644", "README.md", readme), entry("40000", "ci", folder), entry("40000", "ci", folder), entry("100644", "discern.toml", config)]),
+		]) {
+			const tree = await write(root);
+			const commit = (await gitWithInput(r.root, ["commit-tree", tree, "-p", "HEAD", "-m", "odd tree"], "")).trim();
+			await r.git("reset", "-q", "--hard", commit);
+			const result = await runDone(r, { rerun: true });
+			expect(result.ok).toBe(false);
+			expect(result.error).toBe("dirty_worktree");
+			expect(result.message).toContain("tree git does not write");
+		}
+	});
 });
 
 describe("what an uncommitted ignore rule hides", () => {
@@ -495,6 +520,18 @@ describe("what an uncommitted ignore rule hides", () => {
 		expect(result.ok).toBe(false);
 		expect(result.error).toBe("dirty_worktree");
 		expect(result.message).toContain("tests/_local/.gitignore");
+	});
+
+	test("a tool's hidden cache that ignores itself (pytest's, ruff's) is the jobs' own; another rule in it is not", async () => {
+		const r = await repo(`[jobs]\ntest = "true"\n`, { "tests/test_a.py": "def test_a():\n    pass\n" });
+		await r.write(".pytest_cache/.gitignore", "# Created by pytest automatically.\n*\n");
+		await r.write(".pytest_cache/v/cache/nodeids", "[]\n");
+		await r.write("tests/.ruff_cache/.gitignore", "# Automatically created by ruff.\n*\n");
+		expect((await runDone(r)).ok).toBe(true);
+		await r.write("tests/.hidden/.gitignore", "*\n!keep.txt\n");
+		const result = await runDone(r, { rerun: true });
+		expect(result.ok).toBe(false);
+		expect(result.message).toContain("tests/.hidden/.gitignore");
 	});
 });
 
