@@ -101,7 +101,7 @@ export async function readLanding(root: string, trunkSha: string, head: string):
 	return { ...judged, preAuthorized: true, authorized, why: "" };
 }
 
-/** `git diff --raw -z` records: `:oldmode newmode oldsha newsha status\0path\0`. */
+/** The changed paths, and those that are a submodule or a symbolic link on either side (never pre-authorized). */
 function filesOf(changes: readonly TreeChange[]): { files: string[]; special: Landing["special"] } {
 	const files: string[] = [];
 	const special: Landing["special"] = [];
