@@ -143,7 +143,7 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 	let firstLook: LookReads | null = askGit(run);
 	const [conversions, outside, forged] = await Promise.all([
 		conversionsOf(run, entries),
-		contentTransformedFromOutside(run, root, resolve(root, commonDir), tracked),
+		contentTransformedFromOutside(run, resolve(root, commonDir), tracked),
 		// With the .gitattributes blobs check-attr reads from the private index: a forged one could drop a conversion.
 		objectsHold(
 			runBytes,
@@ -191,7 +191,7 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 			// Asked before the files are read, not after: each is a wait on other processes.
 			const insideAsked = Promise.all(submodules.map((sub) => sub.changes()));
 			// A job may write attributes or ignore rules mid-run: what was refused at the start is refused at every look.
-			const outsideRead = outsideAsked ? Promise.resolve([]) : contentTransformedFromOutside(run, root, resolve(root, commonDir), tracked);
+			const outsideRead = outsideAsked ? Promise.resolve([]) : contentTransformedFromOutside(run, resolve(root, commonDir), tracked);
 			outsideAsked = false;
 			// Awaited below: a failure surfaces there, never as unhandled while the files are read.
 			for (const pending of [insideAsked, outsideRead]) void pending.catch(() => undefined);

@@ -125,7 +125,8 @@ const FORBIDDEN_NAMES = new Set(["", ".", "..", ".git"]);
  */
 export function parseTreeObject(bytes: Uint8Array, idBytes: number): Map<string, { mode: string; id: string }> | null {
 	const entries = new Map<string, { mode: string; id: string }>();
-	const decoder = new TextDecoder("utf-8", { fatal: true });
+	// ignoreBOM: a name's leading U+FEFF is part of it (the default drops it, and `\uFEFFsrc` would read as `src`).
+	const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 	let previous: Buffer | null = null;
 	let at = 0;
 	try {
@@ -139,6 +140,8 @@ export function parseTreeObject(bytes: Uint8Array, idBytes: number): Map<string,
 			// git's order: by name's bytes, a folder's name as if it ended in "/"; strictly rising, so no name twice.
 			const key = Buffer.concat([Buffer.from(bytes.subarray(space + 1, nul)), Buffer.from(mode === "40000" ? "/" : "")]);
 			if (previous && Buffer.compare(previous, key) >= 0) return null;
+			// A file and a folder of one name sort apart (`src`, `src/`), yet are one path: never two entries for a name.
+			if (entries.has(name)) return null;
 			previous = key;
 			entries.set(name, { mode, id: Buffer.from(bytes.subarray(nul + 1, nul + 1 + idBytes)).toString("hex") });
 			at = nul + 1 + idBytes;

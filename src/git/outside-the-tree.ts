@@ -20,8 +20,8 @@ const TRANSFORMING = new Set(["filter", "ident", "text", "eol", "crlf", "working
 
 type Git = (args: readonly string[], options?: { input?: string }) => ReturnType<typeof git>;
 
-export async function contentTransformedFromOutside(run: Git, root: string, commonDir: string, tracked: readonly string[]): Promise<string[]> {
-	const [info, stray] = await Promise.all([infoAttributes(commonDir), strayAttributeFiles(run, root, tracked)]);
+export async function contentTransformedFromOutside(run: Git, commonDir: string, tracked: readonly string[]): Promise<string[]> {
+	const [info, stray] = await Promise.all([infoAttributes(commonDir), strayAttributeFiles(run, tracked)]);
 	return [...info, ...stray];
 }
 
@@ -40,39 +40,22 @@ async function infoAttributes(commonDir: string): Promise<string[]> {
  * (never `info/exclude` or a global excludes file), so a stray one that
  * ignores itself is listed here. One inside a folder the committed rules
  * ignore (every package in node_modules ships some) is that folder's
- * business: `--directory` lists such a folder once, as itself. So is a
- * hidden folder whose own `.gitignore` ignores all of it and nothing else
- * (`*`): how pytest, mypy, ruff and venv mark their caches. Test runners
- * and imports pass over dot-folders, and nothing in one is the commit's.
+ * business: `--directory` lists such a folder once, as itself. Not so a
+ * hidden folder that ignores itself (`*`), as pytest, mypy, ruff and venv
+ * mark their caches: tools read their own settings from such folders
+ * (`.cargo/config.toml` can make `cargo test` run nothing), so only the
+ * committed rules may make a folder the jobs' own.
  */
-async function strayAttributeFiles(run: Git, root: string, tracked: readonly string[]): Promise<string[]> {
+async function strayAttributeFiles(run: Git, tracked: readonly string[]): Promise<string[]> {
 	const listed = await run(["ls-files", "-z", "--others", "--ignored", "--directory", "--exclude-per-directory=.gitignore", "--", ":(glob)**/.gitattributes", ":(glob)**/.gitignore"]);
 	if (listed.exitCode !== 0) return ["git could not list the attribute and ignore files that are not committed"];
 	// One that is not ignored shows up as an untracked file already; an ignored folder is listed as itself (`dir/`).
 	const strays = listed.stdout.split("\0").filter((path) => path !== "" && !path.endsWith("/"));
 	if (strays.length === 0) return [];
 	const folders = foldersHolding(tracked);
-	const governing = await Promise.all(
-		strays.map(async (path) => {
-			const folder = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "";
-			if (!path.endsWith(".gitignore")) return folders.has(folder);
-			return !(await marksHiddenCache(root, folder, path));
-		}),
-	);
 	return strays
-		.filter((_, index) => governing[index])
+		.filter((path) => path.endsWith(".gitignore") || folders.has(path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : ""))
 		.map((path) => `${quoteName(path)} is not committed, yet git reads its rules (commit it, or ignore its folder in a committed .gitignore)`);
-}
-
-/** A dot-folder (not the root) whose `.gitignore` says `*` and nothing else but comments: a tool's cache. */
-async function marksHiddenCache(root: string, folder: string, path: string): Promise<boolean> {
-	const name = folder.slice(folder.lastIndexOf("/") + 1);
-	if (!name.startsWith(".") || name === "." || name === "..") return false;
-	const rules = (await readFile(join(root, path), "utf8").catch(() => null))
-		?.split(/\r?\n/)
-		.map((line) => line.trim())
-		.filter((line) => line !== "" && !line.startsWith("#"));
-	return rules !== undefined && rules.length === 1 && rules[0] === "*";
 }
 
 /** Every folder that holds a tracked path at any depth ("" is the root). */

@@ -522,16 +522,28 @@ describe("what an uncommitted ignore rule hides", () => {
 		expect(result.message).toContain("tests/_local/.gitignore");
 	});
 
-	test("a tool's hidden cache that ignores itself (pytest's, ruff's) is the jobs' own; another rule in it is not", async () => {
-		const r = await repo(`[jobs]\ntest = "true"\n`, { "tests/test_a.py": "def test_a():\n    pass\n" });
-		await r.write(".pytest_cache/.gitignore", "# Created by pytest automatically.\n*\n");
-		await r.write(".pytest_cache/v/cache/nodeids", "[]\n");
-		await r.write("tests/.ruff_cache/.gitignore", "# Automatically created by ruff.\n*\n");
-		expect((await runDone(r)).ok).toBe(true);
-		await r.write("tests/.hidden/.gitignore", "*\n!keep.txt\n");
-		const result = await runDone(r, { rerun: true });
+	test("a hidden folder that ignores itself is no exception: a tool reads its settings from one (.cargo/config.toml)", async () => {
+		const r = await repo(`[jobs]\ntest = "true"\n`);
+		await r.write(".cargo/.gitignore", "*\n");
+		await r.write(".cargo/config.toml", "[target.x86_64-unknown-linux-gnu]\nrunner = \"true\"\n");
+		const result = await runDone(r);
 		expect(result.ok).toBe(false);
-		expect(result.message).toContain("tests/.hidden/.gitignore");
+		expect(result.message).toContain(".cargo/.gitignore");
+		expect(result.message).toContain("ignore its folder in a committed .gitignore");
+	});
+
+	test("a folder named with a leading byte-order mark is not the folder without it: the scope diff sees the change", async () => {
+		const config = `[jobs]\ntest = "true"\n\n[scopes.src]\npaths = ["src/**"]\ngate = "exit 1"\n\n[scopes.docs]\npaths = ["docs/**"]\n`;
+		const r = await repo(config, { "src/a.sh": "echo a\n", "docs/d.md": "d\n" });
+		await r.git("switch", "-q", "-c", "feature");
+		await r.write("docs/d.md", "e\n");
+		await r.write("src/x.sh", "echo x\n");
+		// A copy of the trunk's src/ under \uFEFFsrc: it sorts after src/, and a decoder that drops the mark reads it as src.
+		await r.write("\uFEFFsrc/a.sh", "echo a\n");
+		await r.commitAll("docs, and src under two names");
+		const result = await runDone(r);
+		expect(result.ok).toBe(false);
+		expect(result.data?.scopes_changed).toContain("src");
 	});
 });
 

@@ -61,7 +61,7 @@ export async function readLanding(root: string, trunkSha: string, head: string):
 	const changes = trunkParsed?.ok && branchParsed?.ok ? gateChanges(trunkParsed.config, branchParsed.config) : [];
 	const base = { commits: commits.slice(0, CAP), commitsTotal: commits.length, files, complete, special, gateChanges: changes, authorized: [] };
 	if (!configsRead) return { ...base, scopes: [], preAuthorized: false, why: "git could not read the trunk's or the branch's discern.toml, so what the landing does to the gate is unknown" };
-	if (!complete) return { ...base, scopes: [], preAuthorized: false, why: "git could not list the changes" };
+	if (!complete) return { ...base, scopes: [], preAuthorized: false, why: typeof diff === "string" ? diff : "git could not list the changes" };
 	if (!trunkParsed) return { ...base, scopes: [], preAuthorized: false, why: "the trunk has no committed discern.toml" };
 	if (!trunkParsed.ok) return { ...base, scopes: [], preAuthorized: false, why: "the trunk's committed discern.toml does not validate" };
 	const { config } = trunkParsed;
