@@ -8,7 +8,7 @@ import { resolveTrunk } from "../git/trunk.ts";
 import { resolveInside, WriteDeniedError } from "../platform/files.ts";
 import { type ChosenCommand, commandLine, commandResolves, hookServer } from "./command.ts";
 import { compileInstructions, type InstructionSource, isGenerated } from "./instructions.ts";
-import { type Agent, FILE_ACTIONS, type HookWiring, ENSURE_WORDS, INSTRUCTIONS_FILE, isDiscernEntry, isEnsureHook, type McpWiring, POINTER_TEXT, type Provider, providersFor, type ServerCommand } from "./providers.ts";
+import { type Agent, FILE_ACTIONS, type HookWiring, ENSURE_WORDS, INSTRUCTIONS_FILE, isDiscernEntry, isEnsureHook, isPointer, type McpWiring, POINTER_TEXT, type Provider, providersFor, type ServerCommand } from "./providers.ts";
 import { readEntry } from "./targets.ts";
 
 export type FileAction = (typeof FILE_ACTIONS)[number];
@@ -155,7 +155,7 @@ async function editedSinceHead(root: string, path: string, text: string): Promis
 }
 
 /** Does git ignore this untracked path: a checkout's own file (private notes)? */
-async function ignoredHere(root: string, path: string): Promise<boolean> {
+export async function ignoredHere(root: string, path: string): Promise<boolean> {
 	if ((await git(["ls-files", "--error-unmatch", "--", path], root)).exitCode === 0) return false;
 	return (await git(["check-ignore", "-q", "--", path], root)).exitCode === 0;
 }
@@ -200,7 +200,7 @@ async function planPointer(root: string, provider: Provider): Promise<WiringFile
 	const path = provider.pointer ?? "";
 	const current = await readTarget(root, path);
 	if (!current.ok) return refused(path, "pointer", provider.agent, current.blocked);
-	if (current.text !== null && current.text.trim() !== POINTER_TEXT.trim()) {
+	if (current.text !== null && !isPointer(current.text)) {
 		if (await ignoredHere(root, path)) return refused(path, "pointer", provider.agent, privateFile(path));
 		return refused(path, "pointer", provider.agent, {
 			error: "write_denied",
@@ -260,7 +260,6 @@ export function addHookGroup(hook: HookWiring, text: string, group: Record<strin
 	return Array.isArray(readEntry("jsonc", text, hook.path)) ? setJsonPath(text, [...hook.path, -1], group) : setJsonPath(text, [...hook.path], [group]);
 }
 
-const ENSURE = ENSURE_WORDS;
 
 async function planHook(root: string, provider: Provider, options: WiringOptions): Promise<WiringFile> {
 	const hook = provider.hook;
@@ -271,14 +270,14 @@ async function planHook(root: string, provider: Provider, options: WiringOptions
 	const unreadable = jsoncProblem(text);
 	if (unreadable) return refused(hook.file, "hook", provider.agent, { error: "write_denied", reason: `${hook.file} is not valid JSON (${unreadable})`, fix: `Fix ${hook.file} by hand.` });
 	const groups = readEntry("jsonc", text, hook.path);
-	const wanted = hook.group(commandLine(options.server, ENSURE));
+	const wanted = hook.group(commandLine(options.server, ENSURE_WORDS));
 	const list = Array.isArray(groups) ? groups : null;
 	// A group holding the exact line refresh writes is discern's; it is current only when it is the one such group and exactly what refresh writes (matcher, nothing added).
 	const ours = list ? list.flatMap((group, index) => (hook.commandsOf(group).some(isEnsureHook) ? [index] : [])) : [];
 	if (list && ours.length > 0) {
 		const first = ours[0] ?? 0;
 		const claims = hook.commandsOf(list[first]).filter(isEnsureHook);
-		const server = ours.length === 1 && claims.length === 1 && claims[0] ? hookServer(claims[0], ENSURE) : null;
+		const server = ours.length === 1 && claims.length === 1 && claims[0] ? hookServer(claims[0], ENSURE_WORDS) : null;
 		const exact = server && Bun.deepEquals(list[first], hook.group(claims[0] ?? ""), true) ? server : null;
 		if (exact && (options.mode === "check" || (await commandResolves(exact.command, options.env)))) return decided(hook.file, "hook", provider.agent, text, text);
 		// Later groups: discern's alone go; a person's commands beside discern's stay, only discern's line leaves.

@@ -1,6 +1,7 @@
 import { CONFIG_FILE } from "../config/load.ts";
 import { blobId } from "../git/blob-id.ts";
-import { git } from "../git/run.ts";
+import { readBlobs } from "../git/object-check.ts";
+import { git, gitBytes } from "../git/run.ts";
 
 /**
  * The gate judges a commit by the jobs that commit declares, so the config
@@ -38,12 +39,11 @@ export async function readCommittedConfig(root: string, commit: string): Promise
 	if (listed === "unreadable") return { state: "unreadable", reason: `git could not read the commit ${commit.slice(0, 7)}` };
 	if (listed === null) return { state: "absent" };
 	if (listed.type !== "blob") return { state: "unreadable", reason: `${CONFIG_FILE} in ${commit.slice(0, 7)} is a ${listed.type}, not a file` };
-	const shown = await git(["cat-file", "blob", listed.object], root);
-	// Hashed back: a forged object filed under the blob's id (a pack index a job wrote) must not pass for the trunk's config.
-	if (shown.exitCode !== 0 || blobId(new TextEncoder().encode(shown.stdout), listed.object.length) !== listed.object) {
-		return { state: "unreadable", reason: `git could not read ${CONFIG_FILE} (${listed.object.slice(0, 7)}) in ${commit.slice(0, 7)}` };
-	}
-	return { state: "read", text: shown.stdout };
+	// Read back and hashed: a forged object filed under the blob's id (a pack index a job wrote) must not pass for the trunk's config.
+	const read = await readBlobs((args, options) => gitBytes(args, root, options), [listed.object]);
+	const text = typeof read === "string" ? null : utf8(read[0] as Uint8Array);
+	if (text === null) return { state: "unreadable", reason: `git could not read ${CONFIG_FILE} (${listed.object.slice(0, 7)}) in ${commit.slice(0, 7)}` };
+	return { state: "read", text };
 }
 
 /** What the commit holds at discern.toml, as `git ls-tree` lists it (null: nothing). */
@@ -62,4 +62,13 @@ export function committedConfigProblem(entry: CommittedEntry | null, loaded: Uin
 	}
 	if (blobId(loaded, object.length) !== object) return `the ${CONFIG_FILE} discern read differs from the committed one`;
 	return null;
+}
+
+/** Bytes as UTF-8 text, or null when they are not (a config that is not text is not read as one). */
+function utf8(bytes: Uint8Array): string | null {
+	try {
+		return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+	} catch {
+		return null;
+	}
 }

@@ -1,5 +1,5 @@
 import { readObjects } from "./object-check.ts";
-import { git, gitBytes } from "./run.ts";
+import { git, gitBytes, gitLine } from "./run.ts";
 
 /**
  * Whether `ancestor` is reachable from `descendant`, proved on objects read
@@ -11,7 +11,7 @@ import { git, gitBytes } from "./run.ts";
  * step back. Null when git could not tell, or the chain does not hold.
  */
 export async function provenAncestor(root: string, ancestor: string, descendant: string): Promise<boolean | null> {
-	const [from, to] = await Promise.all([commitId(root, ancestor), commitId(root, descendant)]);
+	const [from, to] = await Promise.all([commitOf(root, ancestor), commitOf(root, descendant)]);
 	if (!from || !to) return null;
 	if (from === to) return true;
 	const asked = await git(["merge-base", "--is-ancestor", from, to], root);
@@ -52,6 +52,7 @@ function chainOf(parentsOf: Map<string, string[]>, tip: string, base: string): s
 	return null;
 }
 
-function commitId(root: string, revision: string): Promise<string | null> {
-	return git(["rev-parse", "--verify", "--quiet", "--end-of-options", `${revision}^{commit}`], root).then((result) => (result.exitCode === 0 ? result.stdout.trim() : null));
+/** A commit's full sha, or null. */
+export function commitOf(root: string, revision: string): Promise<string | null> {
+	return gitLine(["rev-parse", "--verify", "--quiet", "--end-of-options", `${revision}^{commit}`], root);
 }

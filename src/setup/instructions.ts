@@ -1,7 +1,8 @@
 import { lstat, mkdir, readFile, realpath, rename, unlink } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { isGenerated } from "../agents/instructions.ts";
-import { INSTRUCTIONS_FILE, POINTER_TEXT, providersFor } from "../agents/providers.ts";
+import { INSTRUCTIONS_FILE, isPointer, providersFor } from "../agents/providers.ts";
+import { ignoredHere } from "../agents/wiring.ts";
 import { git } from "../git/run.ts";
 import { exists, isInside } from "../platform/files.ts";
 
@@ -54,7 +55,7 @@ export async function planFolds(root: string, agents: readonly string[]): Promis
 		const stat = await lstat(full).catch(() => null);
 		if (!stat) continue;
 		// A file git ignores is this checkout's own (private notes): folding it would move it where git no longer ignores it, into a shared AGENTS.md.
-		if (await ignoredByGit(root, path)) {
+		if (await ignoredHere(root, path)) {
 			kept.push({ path, reason: ignoredReason(path) });
 			continue;
 		}
@@ -65,7 +66,7 @@ export async function planFolds(root: string, agents: readonly string[]): Promis
 		}
 		if (!stat.isFile()) continue;
 		const text = await readFile(full, "utf8");
-		if (path === INSTRUCTIONS_FILE ? isGenerated(text) : text.trim() === POINTER_TEXT.trim()) continue;
+		if (path === INSTRUCTIONS_FILE ? isGenerated(text) : isPointer(text)) continue;
 		const to = await freePath(root, destinationFor(path), taken);
 		taken.add(to);
 		moved.set(await realpath(full), to);
@@ -73,7 +74,7 @@ export async function planFolds(root: string, agents: readonly string[]): Promis
 	}
 	for (const link of links) {
 		const to = moved.get(link.real) ?? relative(realRoot, link.real);
-		if (!moved.has(link.real) && !candidates.includes(to) && (await ignoredByGit(root, to))) {
+		if (!moved.has(link.real) && !candidates.includes(to) && (await ignoredHere(root, to))) {
 			kept.push({ path: link.path, reason: ignoredReason(link.path, to) });
 			continue;
 		}
@@ -83,12 +84,6 @@ export async function planFolds(root: string, agents: readonly string[]): Promis
 	}
 	const sources = [...new Set(folds.map((fold) => fold.to).filter((to) => !candidates.includes(to)))];
 	return { folds, kept, sources };
-}
-
-/** Does git ignore this path (and not track it): a checkout's own file, never shared. */
-async function ignoredByGit(root: string, path: string): Promise<boolean> {
-	if ((await git(["ls-files", "--error-unmatch", "--", path], root)).exitCode === 0) return false;
-	return (await git(["check-ignore", "-q", "--", path], root)).exitCode === 0;
 }
 
 function ignoredReason(path: string, target?: string): string {

@@ -17,7 +17,8 @@ import { done } from "../done/done.ts";
 import { gateChangeSentence, type Landing, readLanding } from "./consent.ts";
 import { finish, settleEarlier } from "./finish.ts";
 import { type Journal, readJournal, removeJournal, writeJournal } from "./journal.ts";
-import { checkoutProblem, commitOf, fastForwardCheckout, filesInTheWay, isAncestor, isSymbolicBranch, noteRefProblem, operationOnTrunk, pinnedGit, staleRefLock } from "./land.ts";
+import { commitOf, provenAncestor } from "../../git/ancestry.ts";
+import { checkoutProblem, fastForwardCheckout, filesInTheWay, isSymbolicBranch, noteRefProblem, operationOnTrunk, pinnedGit, staleRefLock } from "./land.ts";
 import { type AcceptData, type AcceptInput, type AcceptResult, emptyData } from "./schema.ts";
 import { findTarget, type Target } from "./target.ts";
 
@@ -45,7 +46,7 @@ export async function accept(ctx: VerbContext, input: AcceptInput): Promise<Acce
 		if (journal) {
 			// Written just before the trunk moves: the trunk says whether it happened.
 			const trunkNow = await commitOf(here.root, `refs/heads/${journal.trunk}`);
-			const landed = journal.state === "landed" || (trunkNow !== null && (trunkNow === journal.sha || (await isAncestor(here.root, journal.sha, trunkNow)) === true));
+			const landed = journal.state === "landed" || (trunkNow !== null && (trunkNow === journal.sha || (await provenAncestor(here.root, journal.sha, trunkNow)) === true));
 			const settled: Journal = { ...journal, state: "landed", done: journal.done.includes("landed") ? journal.done : ["landed", ...journal.done] };
 			if (landed) {
 				const head = await commitOf(target.path, "HEAD");
@@ -199,7 +200,7 @@ async function land(ctx: VerbContext, input: AcceptInput, here: RepositoryLocati
 	const head = await commitOf(target.path, "HEAD");
 	if (!head) return fail("accept", "dirty_worktree", "Nothing is committed in this worktree.", [say`Commit the work, then run ${ref("done")}.`], { data: base });
 	// Nothing beyond the trunk: landing would move nothing and its note would land on a commit the trunk already had.
-	if (head === trunkSha || (await isAncestor(here.root, head, trunkSha)) === true) {
+	if (head === trunkSha || (await provenAncestor(here.root, head, trunkSha)) === true) {
 		return fail("accept", "nothing_to_prove", `\`${clip(target.branch)}\` holds nothing beyond the trunk \`${clip(trunk.name)}\` (HEAD ${short(head)}, trunk ${short(trunkSha)}): there is nothing to land. Nothing changed.`, [
 			say`Commit the work in the worktree at ${quoteName(target.path)}, run ${ref("done")}, then ${ref("accept", againArgs(ctx, here, target, false))}.`,
 		], { data: { ...base, sha: head, trunk: trunk.name, previous_trunk_sha: trunkSha } });
@@ -264,7 +265,7 @@ async function land(ctx: VerbContext, input: AcceptInput, here: RepositoryLocati
 	}
 
 	// 3. The trunk must be an ancestor of the proven commit: a fast-forward only.
-	if ((await isAncestor(here.root, trunkSha, head)) !== true) {
+	if ((await provenAncestor(here.root, trunkSha, head)) !== true) {
 		return fail("accept", "trunk_moved", `The trunk \`${clip(trunk.name)}\` has commits \`${clip(target.branch)}\` does not. Nothing landed.`, [catchUpHint(ctx, here, target, !!input.confirmed)], { data: proven });
 	}
 

@@ -17,7 +17,8 @@ import { destroyResources } from "../../worktree/resources.ts";
 import { type AcceptResult, emptyData } from "./schema.ts";
 import { type AcceptStep, type Journal, removeJournal, writeJournal } from "./journal.ts";
 import { opensAsListed } from "./target.ts";
-import { commitOf, firstLine, isAncestor, moveCheckout, NOTE_REF, pinnedGit, proofNote, writeNote } from "./land.ts";
+import { commitOf, provenAncestor } from "../../git/ancestry.ts";
+import { firstLine, moveCheckout, NOTE_REF, pinnedGit, proofNote, writeNote } from "./land.ts";
 
 const WHAT: Record<AcceptStep, string> = {
 	landed: "land the trunk",
@@ -50,7 +51,7 @@ export async function finish(ctx: VerbContext, here: RepositoryLocation, mainPat
 	// Every git call runs in the main checkout: the worktree (where accept may have started) goes away.
 	const root = mainPath;
 	const trunkNow = await commitOf(root, `refs/heads/${journal.trunk}`);
-	if (!trunkNow || (trunkNow !== journal.sha && (await isAncestor(root, journal.sha, trunkNow)) !== true)) {
+	if (!trunkNow || (trunkNow !== journal.sha && (await provenAncestor(root, journal.sha, trunkNow)) !== true)) {
 		failed.push(`the trunk \`${clip(journal.trunk)}\` no longer contains ${journal.sha.slice(0, 7)}, which accept recorded as landed`);
 	}
 	if (pending("checkout_moved")) {
@@ -72,7 +73,7 @@ export async function finish(ctx: VerbContext, here: RepositoryLocation, mainPat
 	const wtPath = place.state === "here" ? place.path : null;
 	// The worktree went on past what landed (a commit after the Proof): it is kept with its resources and branch.
 	const wtHead = wtPath ? await commitOf(wtPath, "HEAD") : null;
-	const wentOn = wtHead !== null && wtHead !== journal.sha && (await isAncestor(root, wtHead, `refs/heads/${journal.trunk}`)) !== true ? wtHead : null;
+	const wentOn = wtHead !== null && wtHead !== journal.sha && (await provenAncestor(root, wtHead, `refs/heads/${journal.trunk}`)) !== true ? wtHead : null;
 	if (pending("resources_destroyed") && !wentOn) {
 		// A destroy an earlier accept started (and was killed during) may still run: never start a second one beside it.
 		const running = (journal.destroying ?? []).filter((leader) => processStart(leader.pid) === leader.started);
@@ -120,7 +121,7 @@ export async function finish(ctx: VerbContext, here: RepositoryLocation, mainPat
 		if (symbolic.exitCode === 0) branchSymbolic = symbolic.stdout.trim();
 		else if (tip === undefined) failed.push("git could not read the branch");
 		else if (tip === null) await mark("branch_deleted");
-		else if ((await isAncestor(root, tip, `refs/heads/${journal.trunk}`)) === true) {
+		else if ((await provenAncestor(root, tip, `refs/heads/${journal.trunk}`)) === true) {
 			// Compare-and-swap again: deleted only while it still points at a commit the trunk holds; the ref itself, never what it points to.
 			const deleted = await pinnedGit(["update-ref", "--no-deref", "-d", `refs/heads/${journal.branch}`, tip], root);
 			if (deleted.exitCode !== 0) failed.push(`the branch could not be deleted: ${clip(firstLine(deleted.stderr) || `exit ${deleted.exitCode}`)}`);

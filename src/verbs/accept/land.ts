@@ -1,9 +1,8 @@
 import { lstat, readFile } from "node:fs/promises";
-import { provenAncestor } from "../../git/ancestry.ts";
 import { join } from "node:path";
 import type { ProofRecord } from "../../gate/state.ts";
 import { filesHiddenFromStatus } from "../../git/repository.ts";
-import { git, gitLine } from "../../git/run.ts";
+import { git } from "../../git/run.ts";
 import { parsePorcelainV2 } from "../../git/status.ts";
 import { clip } from "../../text/clip.ts";
 import { quoteName } from "../../text/terminal.ts";
@@ -12,27 +11,16 @@ export const NOTE_REF = "refs/notes/discern";
 
 /**
  * Settings pinned on every git call accept makes that writes a ref or a
- * file, or judges a checkout whose files move: no hooks (a
- * `reference-transaction` or `post-checkout` hook could abort or redirect
- * the write), and git looks at the files themselves — no fsmonitor hook,
- * untracked cache or stat shortcut the checkout's own config could use to
- * report an edited file as unchanged (and have it overwritten).
+ * file, or judges a checkout whose files move, beside what every git call
+ * pins (git/run.ts: no hooks, no fsmonitor): git looks at the files
+ * themselves — no untracked cache or stat shortcut the checkout's own config
+ * could use to report an edited file as unchanged (and have it overwritten).
  */
-export const PINNED = ["core.hooksPath=/dev/null", "core.fsmonitor=false", "core.untrackedCache=false", "core.checkStat=default", "core.trustctime=true", "core.ignoreStat=false"].flatMap((setting) => ["-c", setting]);
+export const PINNED = ["core.untrackedCache=false", "core.checkStat=default", "core.trustctime=true", "core.ignoreStat=false"].flatMap((setting) => ["-c", setting]);
 
 /** git with {@link PINNED}: for every ref or file accept writes, and every judgement of a checkout that moves. */
 export function pinnedGit(args: readonly string[], cwd: string, options: Parameters<typeof git>[2] = {}): ReturnType<typeof git> {
 	return git([...PINNED, ...args], cwd, options);
-}
-
-/** A commit's full sha, or null. */
-export function commitOf(root: string, revision: string): Promise<string | null> {
-	return gitLine(["rev-parse", "--verify", "--quiet", "--end-of-options", `${revision}^{commit}`], root);
-}
-
-/** Whether `ancestor` is reachable from `descendant` (a "yes" proved on hashed objects: git/ancestry.ts); null when it cannot be told. */
-export function isAncestor(root: string, ancestor: string, descendant: string): Promise<boolean | null> {
-	return provenAncestor(root, ancestor, descendant);
 }
 
 /**

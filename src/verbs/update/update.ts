@@ -17,7 +17,8 @@ import { openProject } from "../../project/open.ts";
 import { clip } from "../../text/clip.ts";
 import { plural } from "../../text/plural.ts";
 import { quoteName } from "../../text/terminal.ts";
-import { commitOf, firstLine, isAncestor } from "../accept/land.ts";
+import { firstLine } from "../accept/land.ts";
+import { commitOf, provenAncestor } from "../../git/ancestry.ts";
 import type { UpdateData, UpdateInput, UpdateResult } from "./schema.ts";
 
 const CAP = 50;
@@ -78,7 +79,7 @@ export async function update(ctx: VerbContext, input: UpdateInput): Promise<Upda
 
 	const task = await readTask(repository.gitDir);
 	// A trunk rewritten under the task (force-pushed, reset): merging it would weave the old history back in.
-	if (input.from === undefined && task && task.from === trunkName && (await isAncestor(root, task.base, fromSha)) === false) {
+	if (input.from === undefined && task && task.from === trunkName && (await provenAncestor(root, task.base, fromSha)) === false) {
 		return fail("update", "conflict", `The trunk \`${clip(fromName)}\` was rewritten: the commit this task started from (${task.base.slice(0, 7)}) is no longer on it, so a merge would bring the replaced history back into \`${clip(branch)}\`. Nothing changed.`, [
 			"Ask the owner what happened to the trunk; then carry this branch's own commits onto the new trunk by hand (`git cherry-pick`), or merge it with `git merge` if the old history belongs in it.",
 		]);
@@ -88,8 +89,8 @@ export async function update(ctx: VerbContext, input: UpdateInput): Promise<Upda
 		git(["log", "-z", "--format=%H%x00%s", `${head}..${fromSha}`, "--"], root),
 		git(["diff", "--name-only", "-z", "--no-renames", `${head}...${fromSha}`, "--"], root),
 		git(["diff", "--name-only", "-z", "--no-renames", `${fromSha}...${head}`, "--"], root),
-		isAncestor(root, fromSha, head),
-		isAncestor(root, head, fromSha),
+		provenAncestor(root, fromSha, head),
+		provenAncestor(root, head, fromSha),
 	]);
 	const fields = log.exitCode === 0 ? log.stdout.split("\0") : [];
 	const commits: UpdateData["commits"] = [];
