@@ -1,7 +1,8 @@
 import { CONFIG_FILE } from "../config/load.ts";
 import { blobId } from "../git/blob-id.ts";
-import { readBlobs } from "../git/object-check.ts";
-import { git, gitBytes } from "../git/run.ts";
+import { readBlobs, verifiedRoot } from "../git/object-check.ts";
+import { type ObjectReader, withObjectReader } from "../git/object-reader.ts";
+import { git } from "../git/run.ts";
 
 /**
  * The gate judges a commit by the jobs that commit declares, so the config
@@ -28,22 +29,27 @@ async function listCommittedConfig(root: string, commit: string): Promise<Commit
 
 /**
  * The bytes of discern.toml as `commit` holds it (another branch's, the
- * trunk's): `absent` only when git listed the commit and found no such file;
+ * trunk's): `absent` only when the commit's root, read and hashed, holds no such file;
  * a commit or object git could not read is `unreadable`, never taken for a
  * file that is not there (that would skip every check the file carries).
  */
 export type CommittedConfigRead = { state: "absent" } | { state: "unreadable"; reason: string } | { state: "read"; text: string };
 
-export async function readCommittedConfig(root: string, commit: string): Promise<CommittedConfigRead> {
-	const listed = await listCommittedConfig(root, commit);
-	if (listed === "unreadable") return { state: "unreadable", reason: `git could not read the commit ${commit.slice(0, 7)}` };
-	if (listed === null) return { state: "absent" };
-	if (listed.type !== "blob") return { state: "unreadable", reason: `${CONFIG_FILE} in ${commit.slice(0, 7)} is a ${listed.type}, not a file` };
-	// Read back and hashed: a forged object filed under the blob's id (a pack index a job wrote) must not pass for the trunk's config.
-	const read = await readBlobs((args, options) => gitBytes(args, root, options), [listed.object]);
-	const text = typeof read === "string" ? null : utf8(read[0] as Uint8Array);
-	if (text === null) return { state: "unreadable", reason: `git could not read ${CONFIG_FILE} (${listed.object.slice(0, 7)}) in ${commit.slice(0, 7)}` };
-	return { state: "read", text };
+export async function readCommittedConfig(root: string, commit: string, reader?: ObjectReader): Promise<CommittedConfigRead> {
+	// From the commit down, every object read back and hashed: a forged commit or tree filed under the
+	// trunk's ids (a pack index a job wrote) must not choose which discern.toml passes for the trunk's.
+	return withObjectReader(root, reader, async (objects) => {
+		const top = await verifiedRoot(objects, commit);
+		if (typeof top === "string") return { state: "unreadable", reason: top };
+		const entry = top.entries.get(CONFIG_FILE);
+		if (!entry) return { state: "absent" };
+		// A symbolic link's blob is its target, read as the config it is not: it does not validate, as a checkout's would not.
+		if (entry.mode === "40000" || entry.mode === "160000") return { state: "unreadable", reason: `${CONFIG_FILE} in ${commit.slice(0, 7)} is ${entry.mode === "40000" ? "a folder" : "a submodule"}, not a file` };
+		const read = await readBlobs(objects, [entry.id]);
+		const text = typeof read === "string" ? null : utf8(read[0] as Uint8Array);
+		if (text === null) return { state: "unreadable", reason: `git could not read ${CONFIG_FILE} (${entry.id.slice(0, 7)}) in ${commit.slice(0, 7)}` };
+		return { state: "read", text };
+	});
 }
 
 /** What the commit holds at discern.toml, as `git ls-tree` lists it (null: nothing). */

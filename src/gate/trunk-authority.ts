@@ -2,6 +2,7 @@ import { parseConfig } from "../config/load.ts";
 import type { DiscernConfig } from "../config/schema.ts";
 import { readCommittedConfig } from "./committed-config.ts";
 import { clip } from "../text/clip.ts";
+import type { ObjectReader } from "../git/object-reader.ts";
 import { type BranchClues, decideTrunk, readBranchClues, readInitDefault, type Trunk } from "../git/trunk.ts";
 
 /**
@@ -32,12 +33,13 @@ export async function trunkAuthority(
 	fromEnv: string | undefined,
 	branches: Promise<BranchClues> = readBranchClues(root),
 	initDefault: Promise<string | null> = readInitDefault(root),
+	reader?: ObjectReader,
 ): Promise<TrunkAuthority> {
 	// Both reads at once (a caller may have started them already): each git call is a process start, and done pays for every one.
 	const [clues, init] = await Promise.all([branches, initDefault]);
 	let trunk = decideTrunk({ ...clues, initDefault: init }, undefined, fromEnv);
 	let namedByBranch = false;
-	let committed = trunk.exists ? await committedConfig(root, trunk) : null;
+	let committed = trunk.exists ? await committedConfig(root, trunk, reader) : null;
 
 	// The candidate's own committed config may name a different trunk (a `develop` project with a `main` branch).
 	const named = committed?.config?.repository.trunk;
@@ -45,7 +47,7 @@ export async function trunkAuthority(
 		const moved = decideTrunk({ ...clues, initDefault: null }, named, undefined);
 		if (moved.exists) {
 			trunk = moved;
-			committed = await committedConfig(root, moved);
+			committed = await committedConfig(root, moved, reader);
 		}
 	}
 	// Nothing independent names a trunk (or it has no discern.toml yet): fall back to the branch's word.
@@ -53,7 +55,7 @@ export async function trunkAuthority(
 	const branchNamed = branchConfig.repository.trunk;
 	if (!fromEnv && branchNamed && !committed?.failed && (!trunk.exists || !committed?.config) && branchNamed !== trunk.name) {
 		trunk = decideTrunk({ ...clues, initDefault: null }, branchNamed, undefined);
-		committed = trunk.exists ? await committedConfig(root, trunk) : null;
+		committed = trunk.exists ? await committedConfig(root, trunk, reader) : null;
 		namedByBranch = true;
 	}
 	if (committed?.config) return { trunk, config: committed.config, namedByBranch };
@@ -72,10 +74,10 @@ export async function trunkAuthority(
  * branch's name: a ref moved since, by a job or anyone, would have the judgement
  * compare with another commit than the one it records).
  */
-async function committedConfig(root: string, trunk: Trunk): Promise<{ config: DiscernConfig | null; reason?: string; invalid?: boolean; failed?: boolean }> {
+async function committedConfig(root: string, trunk: Trunk, reader: ObjectReader | undefined): Promise<{ config: DiscernConfig | null; reason?: string; invalid?: boolean; failed?: boolean }> {
 	const branch = trunk.name ?? "";
 	if (!trunk.sha) return { config: null, reason: `the trunk \`${clip(branch)}\` has no commit` };
-	const read = await readCommittedConfig(root, trunk.sha);
+	const read = await readCommittedConfig(root, trunk.sha, reader);
 	if (read.state === "unreadable") return { config: null, reason: `${read.reason} (the trunk \`${clip(branch)}\`)`, failed: true };
 	if (read.state === "absent") return { config: null, reason: `the trunk \`${clip(branch)}\` has no committed discern.toml` };
 	const parsed = parseConfig(read.text);

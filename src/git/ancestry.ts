@@ -1,5 +1,6 @@
 import { readObjects } from "./object-check.ts";
-import { git, gitBytes, gitLine } from "./run.ts";
+import { type ObjectReader, withObjectReader } from "./object-reader.ts";
+import { git, gitLine } from "./run.ts";
 
 /**
  * Whether `ancestor` is reachable from `descendant`, proved on objects read
@@ -9,14 +10,13 @@ import { git, gitBytes, gitLine } from "./run.ts";
  * "yes" from git is checked along one chain of parent links, each commit
  * hashed against its id; a "no" needs no proof, since it only ever holds a
  * step back. Null when git could not tell, or the chain does not hold.
+ * `reader`: the caller's, when it reads other objects of this repository too.
  */
-export async function provenAncestor(root: string, ancestor: string, descendant: string): Promise<boolean | null> {
-	const [from, to] = await Promise.all([commitOf(root, ancestor), commitOf(root, descendant)]);
+export async function provenAncestor(root: string, ancestor: string, descendant: string, reader?: ObjectReader): Promise<boolean | null> {
+	const [from, to] = await Promise.all([commitNamed(root, ancestor), commitNamed(root, descendant)]);
 	if (!from || !to) return null;
 	if (from === to) return true;
-	const asked = await git(["merge-base", "--is-ancestor", from, to], root);
-	if (asked.exitCode === 1) return false;
-	if (asked.exitCode !== 0) return null;
+	// The commits between, with their parents: none when `from` is not an ancestor (nothing of `to`'s history descends from it).
 	const listed = await git(["rev-list", "--parents", "--ancestry-path", `${from}..${to}`, "--"], root);
 	if (listed.exitCode !== 0) return null;
 	const parentsOf = new Map<string, string[]>();
@@ -24,10 +24,11 @@ export async function provenAncestor(root: string, ancestor: string, descendant:
 		const [commit, ...parents] = line.trim().split(" ");
 		if (commit) parentsOf.set(commit, parents);
 	}
+	if (parentsOf.size === 0) return false;
 	const chain = chainOf(parentsOf, to, from);
 	if (!chain) return null;
 	// Each link read back and hashed: the commit names the next one as a parent.
-	const read = await readObjects((args, options) => gitBytes(args, root, options), chain.map((id) => ({ id, type: "commit" as const })));
+	const read = await withObjectReader(root, reader, (objects) => readObjects(objects, chain.map((id) => ({ id, type: "commit" as const }))));
 	if (typeof read === "string") return null;
 	for (const [index, object] of read.entries()) {
 		const next = index + 1 < chain.length ? chain[index + 1] : from;
@@ -56,3 +57,13 @@ function chainOf(parentsOf: Map<string, string[]>, tip: string, base: string): s
 export function commitOf(root: string, revision: string): Promise<string | null> {
 	return gitLine(["rev-parse", "--verify", "--quiet", "--end-of-options", `${revision}^{commit}`], root);
 }
+
+/**
+ * A full object id as it is (no git process: rev-list fails on one that
+ * names no commit, and the chain's commits are hashed); a name, resolved.
+ */
+function commitNamed(root: string, revision: string): Promise<string | null> {
+	return FULL_ID.test(revision) ? Promise.resolve(revision) : commitOf(root, revision);
+}
+
+const FULL_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;

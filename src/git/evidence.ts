@@ -2,13 +2,14 @@ import { lstat, mkdir, mkdtemp, readdir, readlink, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { blobId, hashFile, sameBytes } from "./blob-id.ts";
-import { conversionsOf, type Entry, type LfsPointer, lfsPointers, parseTree } from "./expected-content.ts";
+import { conversionsOf, type Entry, entryOf, type LfsPointer, lfsPointers } from "./expected-content.ts";
 import { mapBounded } from "../platform/bounded.ts";
 import { quoteName } from "../text/terminal.ts";
 import { contentTransformedFromOutside } from "./outside-the-tree.ts";
 import type { Captured } from "../platform/process.ts";
-import { blobsHold, objectsHold, type RunBytes } from "./object-check.ts";
-import { git, gitBytes } from "./run.ts";
+import { blobsHold, verifiedTree } from "./object-check.ts";
+import { type ObjectReader, openObjectReader } from "./object-reader.ts";
+import { git } from "./run.ts";
 import type { ChangedPath, WorkingState } from "./status.ts";
 
 /**
@@ -85,7 +86,7 @@ export type EvidenceOutcome =
  * Evidence for the checkout at `root` (the folder discern runs jobs in)
  * against `revision`.
  */
-export async function openEvidenceIndex(root: string, revision: string): Promise<EvidenceOutcome> {
+export async function openEvidenceIndex(root: string, revision: string, reader?: ObjectReader): Promise<EvidenceOutcome> {
 	// The private folder and git's first answer together: each is a wait of its own.
 	const [made, located] = await Promise.all([
 		mkdtemp(join(tmpdir(), "discern-evidence-")).then(
@@ -99,27 +100,32 @@ export async function openEvidenceIndex(root: string, revision: string): Promise
 		return { ok: false, reason: `discern could not make a private folder in ${quoteName(tmpdir())} (${error instanceof Error ? error.message : String(error)})` };
 	}
 	const { dir } = made;
-	const opened = await openIn(root, revision, dir, null, located);
+	const opened = await openIn(root, revision, dir, null, { located, ...(reader ? { reader } : {}) });
 	if (!opened.ok) await rm(dir, { recursive: true, force: true });
 	if (!opened.ok) return opened;
 	const { commit, tree, committed, status, close } = opened.index;
 	return { ok: true, index: { commit, tree, committed, status, close: () => close().then(() => rm(dir, { recursive: true, force: true })) } };
 }
 
-/** Where git says the checkout's work tree and repository are, and the commit `revision` names. */
+/**
+ * Where git says the checkout's work tree and repository are, the commit
+ * `revision` names and, for HEAD, the ref it names: the first look's HEAD is
+ * this same answer, so the files are compared with exactly the commit HEAD
+ * named (a second read could name another; drift checks HEAD after the jobs).
+ */
 function locate(root: string, revision: string): ReturnType<typeof git> {
-	return git(["rev-parse", "--show-toplevel", "--absolute-git-dir", "--git-common-dir", "--verify", "--quiet", `${revision}^{commit}`], root);
+	return git(["rev-parse", "--show-toplevel", "--absolute-git-dir", "--git-common-dir", `${revision}^{commit}`, ...(revision === "HEAD" ? ["--symbolic-full-name", "HEAD"] : [])], root);
 }
 
 /**
  * One repository level (`name`: a submodule's path, null for the checkout); `dir` holds its private index and its submodules' folders.
- * `given`: what `locate(root, revision)` answered, when the caller asked it already.
+ * `given.located`: what `locate(root, revision)` answered, when the caller asked it already; `given.reader`: the caller's object reader for this repository.
  */
-async function openIn(root: string, revision: string, dir: string, name: string | null, given?: Captured): Promise<EvidenceOutcome> {
+async function openIn(root: string, revision: string, dir: string, name: string | null, given: { located?: Captured; reader?: ObjectReader } = {}): Promise<EvidenceOutcome> {
 	const label = name ?? root;
-	const located = given ?? (await locate(root, revision));
-	const [top, gitDir, commonDir, sha] = located.stdout.trim().split("\n");
-	if (located.exitCode !== 0 || !top || !gitDir || !commonDir || !sha) {
+	const located = given.located ?? (await locate(root, revision));
+	const [top, gitDir, commonDir, sha, symbolic] = located.stdout.trim().split("\n");
+	if (located.exitCode !== 0 || !top || !gitDir || !commonDir || !sha || !/^[0-9a-f]+$/.test(sha)) {
 		return top && gitDir ? { ok: false, reason: "nothing is committed on this branch yet", unborn: true } : { ok: false, reason: `git cannot read ${quoteName(label)}` };
 	}
 	// A work tree moved by configuration (core.worktree, also per worktree) would have git judge one folder while jobs run in another.
@@ -127,42 +133,43 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 	// From here on git is told exactly which repository and folder: nothing a job writes into the config can move them.
 	const env = { ...process.env, GIT_DIR: gitDir, GIT_WORK_TREE: root, GIT_INDEX_FILE: join(dir, "index"), GIT_ATTR_NOSYSTEM: "1" };
 	const run = (args: readonly string[], options: { input?: string } = {}) => git([...PINNED, ...args], root, { env, ...options });
-	const runBytes = (args: readonly string[], options: { input?: string } = {}) => gitBytes([...PINNED, ...args], root, { env, ...options });
+	// Objects are hashed as they are read, so any reader of this repository will do; one of its own otherwise, closed with the index.
+	const reader = given.reader ?? openObjectReader(root, { env });
+	const ownReader = given.reader ? null : reader;
 
-	// The tree listed with its folders (`-t`): each of them is read back and hashed, with the commit and its root tree.
-	const [tree, built, rootTree] = await Promise.all([run(["ls-tree", "-r", "-t", "-z", "--full-tree", sha]), run(["read-tree", sha]), run(["rev-parse", "--verify", "--quiet", `${sha}^{tree}`])]);
-	if (tree.exitCode !== 0 || built.exitCode !== 0 || rootTree.exitCode !== 0) return { ok: false, reason: `git cannot read the commit ${sha.slice(0, 7)} in ${quoteName(label)}` };
-	const listed = parseTree(tree.stdout);
-	const entries = listed.filter((entry) => entry.type !== "tree");
-	const folders = listed.filter((entry) => entry.type === "tree").map((entry) => entry.blob);
-	const unreadable = entries.find((entry) => entry.path.includes("\uFFFD"));
-	if (unreadable) return { ok: false, reason: `the tracked path ${quoteName(unreadable.path)} is not valid UTF-8, and discern compares paths as UTF-8` };
+	// The commit's tree walked from its hashed objects (git's listing would believe the store), while git builds the private index.
+	const [walked, built] = await Promise.all([verifiedTree(reader, sha), run(["read-tree", sha])]);
+	const failed = async (reason: string): Promise<EvidenceOutcome> => {
+		await ownReader?.close();
+		return { ok: false, reason };
+	};
+	if (typeof walked === "string") return failed(`${walked} (${quoteName(label)})`);
+	if (built.exitCode !== 0) return failed(`git cannot read the commit ${sha.slice(0, 7)} in ${quoteName(label)}`);
+	const entries = walked.records.map(entryOf);
 
 	const tracked = entries.map((entry) => entry.path);
 	// The first look's questions to git need only the private index: asked now, with the attribute checks, not one wait later.
-	let firstLook: LookReads | null = askGit(run);
+	// HEAD is what locate read with the commit (HEAD's own evidence); a submodule's HEAD is asked, its revision being the recorded commit.
+	let firstLook: LookReads | null = askGit(run, revision === "HEAD" ? { ...located, stdout: `${sha}\n${symbolic ?? ""}\n` } : null);
 	const [conversions, outside, forged] = await Promise.all([
 		conversionsOf(run, entries),
 		contentTransformedFromOutside(run, resolve(root, commonDir), tracked),
-		// With the .gitattributes blobs check-attr reads from the private index: a forged one could drop a conversion.
-		objectsHold(
-			runBytes,
-			sha,
-			rootTree.stdout.trim(),
-			folders,
+		// The .gitattributes blobs check-attr reads from the private index, hashed: a forged one could drop a conversion.
+		blobsHold(
+			reader,
 			entries.filter((entry) => entry.type === "blob" && (entry.path === ".gitattributes" || entry.path.endsWith("/.gitattributes"))).map((entry) => entry.blob),
 		),
 	]);
 	// Refused: the first look's git processes end before the private index goes.
 	const refuse = async (reason: string): Promise<EvidenceOutcome> => {
 		if (firstLook) await Promise.all([firstLook.head, firstLook.untracked]);
-		return { ok: false, reason };
+		return failed(reason);
 	};
 	if (forged) return refuse(forged);
 	if (typeof conversions === "string" || outside.length > 0) {
 		return refuse(`git is told to see the files differently from the commit: ${[...(typeof conversions === "string" ? [conversions] : []), ...outside].join("; ")}`);
 	}
-	const pointers = await lfsPointers(runBytes, entries.filter((entry) => entry.check === "lfs"));
+	const pointers = await lfsPointers(reader, entries.filter((entry) => entry.check === "lfs"));
 	if (typeof pointers === "string") return refuse(pointers);
 
 	const gitlinks = entries.filter((entry) => entry.check === "submodule");
@@ -178,7 +185,7 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 	let outsideAsked = true;
 	const index: EvidenceIndex = {
 		commit: sha,
-		tree: rootTree.stdout.trim(),
+		tree: walked.tree,
 		committed(path) {
 			const entry = entries.find((candidate) => candidate.path === path);
 			if (entry) return { mode: entry.mode, type: entry.type, object: entry.blob };
@@ -198,7 +205,7 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 			const stats = await fingerprint(root, files);
 			const suspects = files.filter((entry) => verified.get(entry.path) !== stats.get(entry.path));
 			const [found, head, untracked, inside, outsideNow] = await Promise.all([
-				verify(root, suspects, pointers, run, runBytes, dir),
+				verify(root, suspects, pointers, run, reader, dir),
 				reads.head,
 				reads.untracked,
 				insideAsked,
@@ -229,6 +236,7 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 		// A first look never taken still has git processes reading the private index: they end before it goes.
 		close: async () => {
 			if (firstLook) await Promise.all([firstLook.head, firstLook.untracked]);
+			await ownReader?.close();
 		},
 	};
 	return { ok: true, index };
@@ -240,9 +248,9 @@ interface LookReads {
 	untracked: ReturnType<typeof git>;
 }
 
-function askGit(run: (args: readonly string[]) => ReturnType<typeof git>): LookReads {
+function askGit(run: (args: readonly string[]) => ReturnType<typeof git>, head: Captured | null = null): LookReads {
 	return {
-		head: run(["rev-parse", "HEAD", "--symbolic-full-name", "HEAD"]),
+		head: head ? Promise.resolve(head) : run(["rev-parse", "HEAD", "--symbolic-full-name", "HEAD"]),
 		// Untracked is what the commit's own .gitignore files do not ignore: info/exclude and a global
 		// excludes file are local, and could hide code the jobs run (an uncommitted conftest.py).
 		untracked: run(["ls-files", "-z", "--others", "--exclude-per-directory=.gitignore"]),
@@ -260,7 +268,7 @@ async function verify(
 	entries: readonly Entry[],
 	pointers: Map<string, LfsPointer>,
 	run: (args: readonly string[], options?: { input?: string }) => ReturnType<typeof git>,
-	runBytes: RunBytes,
+	reader: ObjectReader,
 	scratch: string,
 ): Promise<Map<string, ChangedPath["kind"]> | null> {
 	const differing = new Map<string, ChangedPath["kind"]>();
@@ -297,7 +305,7 @@ async function verify(
 		// What a checkout would write, with the commit's attributes and pinned settings (filters other
 		// than LFS were refused): then the bytes must be exactly those, not merely clean to the blob.
 		// The blobs it writes out are read back and hashed first: a forged one would be written and matched.
-		if (await blobsHold(runBytes, converted.map((entry) => entry.blob))) return null;
+		if (await blobsHold(reader, converted.map((entry) => entry.blob))) return null;
 		const folder = join(scratch, "checkout");
 		await rm(folder, { recursive: true, force: true });
 		const written = await run(["checkout-index", "-f", "-z", "--stdin", `--prefix=${folder}/`], { input: `${converted.map((entry) => entry.path).join("\0")}\0` });

@@ -1,5 +1,6 @@
 import { quoteName } from "../text/terminal.ts";
-import { readBlobs, type RunBytes } from "./object-check.ts";
+import { readBlobs, type TreeRecord } from "./object-check.ts";
+import type { ObjectReader } from "./object-reader.ts";
 import type { git } from "./run.ts";
 
 /**
@@ -20,16 +21,9 @@ export interface Entry {
 	check: "raw" | "lfs" | "converted" | "submodule";
 }
 
-/** `git ls-tree -r -z` records: `<mode> <type> <object>\t<path>`. */
-export function parseTree(output: string): Entry[] {
-	const entries: Entry[] = [];
-	for (const record of output.split("\0")) {
-		const tab = record.indexOf("\t");
-		if (tab < 0) continue;
-		const [mode = "", type = "", blob = ""] = record.slice(0, tab).split(" ");
-		entries.push({ path: record.slice(tab + 1), mode, type, blob, check: mode === "160000" ? "submodule" : "raw" });
-	}
-	return entries;
+/** A record of the commit's walked tree (object-check.ts) as an entry to verify. */
+export function entryOf(record: TreeRecord): Entry {
+	return { path: record.path, mode: record.mode, type: record.mode === "160000" ? "commit" : "blob", blob: record.id, check: record.mode === "160000" ? "submodule" : "raw" };
 }
 
 const CONVERTING = ["filter", "text", "eol", "crlf", "ident", "working-tree-encoding"] as const;
@@ -72,10 +66,10 @@ export interface LfsPointer {
  * and size do (no driver runs). A file marked for LFS whose committed
  * content is not a pointer (committed before LFS tracked it) is compared raw.
  */
-export async function lfsPointers(run: RunBytes, entries: Entry[]): Promise<Map<string, LfsPointer> | string> {
+export async function lfsPointers(reader: ObjectReader, entries: Entry[]): Promise<Map<string, LfsPointer> | string> {
 	const pointers = new Map<string, LfsPointer>();
 	// One git process for them all (one each ran out of file descriptors at a few hundred), each blob hashed back.
-	const contents = await readBlobs(run, entries.map((entry) => entry.blob));
+	const contents = await readBlobs(reader, entries.map((entry) => entry.blob));
 	if (typeof contents === "string") return `git cannot read the committed content of the Git LFS files: ${contents}`;
 	for (const [index, entry] of entries.entries()) {
 		const bytes = contents[index] as Uint8Array;

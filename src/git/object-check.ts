@@ -1,5 +1,5 @@
 import { objectId } from "./blob-id.ts";
-import type { gitBytes } from "./run.ts";
+import type { ObjectReader, RawObject } from "./object-reader.ts";
 
 /**
  * Objects read back and hashed: git trusts its object store, and a file a
@@ -9,12 +9,11 @@ import type { gitBytes } from "./run.ts";
  * re-hashes little of what it reads outside `fsck`; discern does, for what a
  * judgement rests on: the evidence's commit, its trees, the `.gitattributes`
  * files git reads the commit's attributes from, and the blobs it has git
- * write out or reads itself (converted files, LFS pointers); the commits of
+ * write out or reads itself (converted files, LFS pointers); the trunk's
+ * commit, root and discern.toml (gate/committed-config.ts); the commits of
  * an ancestry (ancestry.ts); the trees of a branch's changes (tree-diff.ts);
  * a pin's commit and root (standards/verify-commit.ts).
  */
-export type RunBytes = (args: readonly string[], options?: { input?: string }) => ReturnType<typeof gitBytes>;
-
 export interface Wanted {
 	id: string;
 	type: "commit" | "tree" | "blob";
@@ -24,71 +23,50 @@ export interface Wanted {
  * Null when every wanted object is there, of its type, and hashes to its
  * id; otherwise what is wrong. `commit`'s own tree line must name `tree`.
  */
-export async function objectsHold(run: RunBytes, commit: string, tree: string, subtrees: readonly string[], blobs: readonly string[] = []): Promise<string | null> {
+export async function objectsHold(reader: ObjectReader, commit: string, tree: string, subtrees: readonly string[], blobs: readonly string[] = []): Promise<string | null> {
 	const wanted: Wanted[] = [
 		{ id: commit, type: "commit" },
 		{ id: tree, type: "tree" },
 		...subtrees.map((id) => ({ id, type: "tree" as const })),
 		...blobs.map((id) => ({ id, type: "blob" as const })),
 	];
-	const read = await readObjects(run, wanted);
+	const read = await readObjects(reader, wanted);
 	if (typeof read === "string") return read;
 	const first = new TextDecoder().decode((read[0] as BatchObject).content.subarray(0, 5 + tree.length + 1));
 	if (first !== `tree ${tree}\n`) return `the commit ${commit.slice(0, 7)} does not name the tree git listed for it`;
 	const odd = read.find((object) => object.type === "tree" && parseTreeObject(object.content, tree.length / 2) === null);
-	return odd ? `the commit holds a tree git does not write (${odd.id.slice(0, 12)}: a repeated or out-of-order name, or an odd mode; \`git fsck\` names it)` : null;
+	return odd ? oddTree(odd.id) : null;
 }
 
 /** The same for blobs git will write out (a converted file's checkout): null when each hashes to its id. */
-export async function blobsHold(run: RunBytes, blobs: readonly string[]): Promise<string | null> {
-	const read = await readBlobs(run, blobs);
+export async function blobsHold(reader: ObjectReader, blobs: readonly string[]): Promise<string | null> {
+	const read = await readBlobs(reader, blobs);
 	return typeof read === "string" ? read : null;
 }
 
 /** Blobs' contents, in one git process, each checked to hash to its id; else what is wrong. */
-export async function readBlobs(run: RunBytes, blobs: readonly string[]): Promise<Uint8Array[] | string> {
+export async function readBlobs(reader: ObjectReader, blobs: readonly string[]): Promise<Uint8Array[] | string> {
 	if (blobs.length === 0) return [];
-	const read = await readObjects(run, blobs.map((id) => ({ id, type: "blob" as const })));
+	const read = await readObjects(reader, blobs.map((id) => ({ id, type: "blob" as const })));
 	return typeof read === "string" ? read : read.map((object) => object.content);
 }
 
 /** The wanted objects as git gives them, each checked to be of its type and to hash to its id; else what is wrong. */
-export async function readObjects(run: RunBytes, wanted: readonly Wanted[]): Promise<BatchObject[] | string> {
-	const read = await run(["cat-file", "--batch"], { input: `${wanted.map((object) => object.id).join("\n")}\n` });
-	if (read.exitCode !== 0) return "git could not read the commit's objects back";
-	const objects = parseBatch(read.stdout);
-	if (objects === null || objects.length !== wanted.length) return "git's answer for the commit's objects could not be read";
-	for (const [index, object] of objects.entries()) {
+export async function readObjects(reader: ObjectReader, wanted: readonly Wanted[]): Promise<BatchObject[] | string> {
+	const read = await reader.fetch(wanted.map((object) => object.id));
+	const objects: BatchObject[] = [];
+	for (const [index, object] of read.entries()) {
 		const expected = wanted[index] as Wanted;
+		if (!object) return `git could not read the ${expected.type} ${expected.id.slice(0, 12)}`;
 		if (object.id !== expected.id || object.type !== expected.type || objectId(object.type, object.content, expected.id.length) !== expected.id) {
 			return `the object store holds something else under ${expected.type} ${expected.id.slice(0, 12)} than what hashes to it (\`git fsck\` names the file)`;
 		}
+		objects.push(object);
 	}
 	return objects;
 }
 
-export interface BatchObject {
-	id: string;
-	type: string;
-	content: Uint8Array;
-}
-
-/** `git cat-file --batch` output: `<id> <type> <size>\n<content>\n` each (null when it is not that, or an object is missing). */
-function parseBatch(bytes: Uint8Array): BatchObject[] | null {
-	const objects: BatchObject[] = [];
-	const decoder = new TextDecoder();
-	let at = 0;
-	while (at < bytes.length) {
-		const newline = bytes.indexOf(10, at);
-		if (newline < 0) return null;
-		const [id = "", type = "", size = ""] = decoder.decode(bytes.subarray(at, newline)).split(" ");
-		const length = Number(size);
-		if (type === "missing" || !Number.isInteger(length) || length < 0 || newline + 1 + length > bytes.length) return null;
-		objects.push({ id, type, content: bytes.subarray(newline + 1, newline + 1 + length) });
-		at = newline + 1 + length + 1;
-	}
-	return objects;
-}
+export type BatchObject = RawObject;
 
 /** A commit read back and hashed, with its root tree's entries (each a name, mode and object id). */
 export interface VerifiedRoot {
@@ -98,18 +76,65 @@ export interface VerifiedRoot {
 }
 
 /** The commit and its root tree as they hash to their ids, parsed; else what is wrong. */
-export async function verifiedRoot(run: RunBytes, commit: string): Promise<VerifiedRoot | string> {
-	const read = await readObjects(run, [{ id: commit, type: "commit" }]);
+export async function verifiedRoot(reader: ObjectReader, commit: string): Promise<VerifiedRoot | string> {
+	const read = await readObjects(reader, [{ id: commit, type: "commit" }]);
 	if (typeof read === "string") return read;
 	const header = new TextDecoder().decode((read[0] as BatchObject).content).split("\n\n")[0] ?? "";
 	const lines = header.split("\n");
 	const tree = lines[0]?.startsWith("tree ") ? lines[0].slice(5) : "";
 	const parents = lines.filter((line) => line.startsWith("parent ")).map((line) => line.slice(7));
 	if (tree === "") return `the commit ${commit.slice(0, 7)} names no tree`;
-	const root = await readObjects(run, [{ id: tree, type: "tree" }]);
+	const root = await readObjects(reader, [{ id: tree, type: "tree" }]);
 	if (typeof root === "string") return root;
 	const entries = parseTreeObject((root[0] as BatchObject).content, tree.length / 2);
-	return entries === null ? `the tree ${tree.slice(0, 7)} could not be read` : { tree, parents, entries };
+	return entries === null ? oddTree(tree) : { tree, parents, entries };
+}
+
+/** One file, symbolic link or submodule of a commit: its path, its mode as the tree records it, and its object. */
+export interface TreeRecord {
+	path: string;
+	mode: string;
+	id: string;
+}
+
+/**
+ * Everything a commit's tree holds (folders walked, not listed), from
+ * objects read back and hashed and trees read as git writes them: what
+ * `git ls-tree -r` would list, in its order, without believing the store.
+ * Trees are read a level at a time, each level one round on the reader.
+ */
+export async function verifiedTree(reader: ObjectReader, commit: string): Promise<{ tree: string; records: TreeRecord[] } | string> {
+	const root = await verifiedRoot(reader, commit);
+	if (typeof root === "string") return root;
+	const trees = new Map<string, Map<string, { mode: string; id: string }>>([[root.tree, root.entries]]);
+	let level = [root.entries];
+	while (level.length > 0) {
+		const below = [...new Set(level.flatMap((entries) => [...entries.values()].filter((entry) => entry.mode === FOLDER && !trees.has(entry.id)).map((entry) => entry.id)))];
+		const read = await readObjects(reader, below.map((id) => ({ id, type: "tree" as const })));
+		if (typeof read === "string") return read;
+		level = [];
+		for (const object of read) {
+			const entries = parseTreeObject(object.content, root.tree.length / 2);
+			if (!entries) return oddTree(object.id);
+			trees.set(object.id, entries);
+			level.push(entries);
+		}
+	}
+	const records: TreeRecord[] = [];
+	const walk = (entries: Map<string, { mode: string; id: string }>, prefix: string) => {
+		for (const [name, entry] of entries) {
+			if (entry.mode === FOLDER) walk(trees.get(entry.id) ?? new Map(), `${prefix}${name}/`);
+			else records.push({ path: `${prefix}${name}`, mode: entry.mode, id: entry.id });
+		}
+	};
+	walk(root.entries, "");
+	return { tree: root.tree, records };
+}
+
+const FOLDER = "40000";
+
+function oddTree(id: string): string {
+	return `the commit holds a tree git does not write (${id.slice(0, 12)}: a name that is not UTF-8, repeated or out of order, or an odd mode; \`git fsck\` names it)`;
 }
 
 /** The modes git writes, and nothing else (`040000`, `0120000` check out the same, yet read as something else). */

@@ -1,6 +1,6 @@
 import { existsSync, realpathSync } from "node:fs";
 import { delimiter, dirname, isAbsolute, join } from "node:path";
-import { type Captured, type CaptureOptions, capture, captureBytes } from "../platform/process.ts";
+import { type Captured, type CaptureOptions, capture, captureBytes, startPiped } from "../platform/process.ts";
 
 /**
  * Every git call goes through here: argument arrays only, a stable
@@ -20,6 +20,11 @@ export interface GitOptions {
 
 export function git(args: readonly string[], cwd: string, options: GitOptions = {}): Promise<Captured> {
 	return heard(args, cwd, capture(gitArgv(args, options), spawnOptions(cwd, options)));
+}
+
+/** git kept running to answer requests on its stdin (`cat-file --batch`); null when it could not start. */
+export function gitPiped(args: readonly string[], cwd: string, options: Omit<GitOptions, "input"> = {}): ReturnType<typeof startPiped> {
+	return startPiped(gitArgv(args, options), spawnOptions(cwd, options));
 }
 
 /** The same call with stdout as bytes: git's raw objects, which are not text. */

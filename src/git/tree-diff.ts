@@ -1,6 +1,6 @@
 import { provenAncestor } from "./ancestry.ts";
-import { parseTreeObject, readObjects, type RunBytes, verifiedRoot } from "./object-check.ts";
-import { gitBytes } from "./run.ts";
+import { parseTreeObject, readObjects, verifiedRoot } from "./object-check.ts";
+import { type ObjectReader, withObjectReader } from "./object-reader.ts";
 
 /** One path two commits hold differently, with its mode on each side (null: absent). */
 export interface TreeChange {
@@ -24,24 +24,26 @@ type Side = Entries | string | null;
  * base of a criss-cross history, one a forged parent suggests) can leave a
  * path out. A string says why it cannot be told (callers fail open).
  */
-export async function committedChanges(root: string, trunk: string, head: string): Promise<TreeChange[] | string> {
-	const contained = await provenAncestor(root, trunk, head);
-	if (contained !== true) return "this branch does not contain the trunk (or that could not be proved), so what it changes cannot be told exactly";
-	return changedBetween((args, options) => gitBytes(args, root, options), trunk, head);
+export async function committedChanges(root: string, trunk: string, head: string, given: { reader?: ObjectReader; contained?: () => Promise<boolean | null> } = {}): Promise<TreeChange[] | string> {
+	return withObjectReader(root, given.reader, async (reader) => {
+		const contained = await (given.contained ? given.contained() : provenAncestor(root, trunk, head, reader));
+		if (contained !== true) return "this branch does not contain the trunk (or that could not be proved), so what it changes cannot be told exactly";
+		return changedBetween(reader, trunk, head);
+	});
 }
 
 /** The paths two commits hold differently, walking only trees whose ids differ, each tree read back and hashed. */
-export async function changedBetween(run: RunBytes, fromCommit: string, toCommit: string): Promise<TreeChange[] | string> {
-	const [from, to] = await Promise.all([verifiedRoot(run, fromCommit), verifiedRoot(run, toCommit)]);
+export async function changedBetween(reader: ObjectReader, fromCommit: string, toCommit: string): Promise<TreeChange[] | string> {
+	const [from, to] = await Promise.all([verifiedRoot(reader, fromCommit), verifiedRoot(reader, toCommit)]);
 	if (typeof from === "string") return from;
 	if (typeof to === "string") return to;
 	const changes: TreeChange[] = [];
 	const idBytes = to.tree.length / 2;
-	// Pairs of trees still to compare, level by level: one git process per level reads them all.
+	// Pairs of trees still to compare, level by level: one round on the reader per level reads them all.
 	let level: { prefix: string; from: Side; to: Side }[] = [{ prefix: "", from: from.entries, to: to.entries }];
 	while (level.length > 0) {
 		const ids = [...new Set(level.flatMap((pair) => [pair.from, pair.to].filter((side): side is string => typeof side === "string")))];
-		const read = ids.length > 0 ? await readObjects(run, ids.map((id) => ({ id, type: "tree" as const }))) : [];
+		const read = ids.length > 0 ? await readObjects(reader, ids.map((id) => ({ id, type: "tree" as const }))) : [];
 		if (typeof read === "string") return read;
 		const trees = new Map<string, Entries>();
 		for (const object of read) {

@@ -49,6 +49,26 @@ function start(argv: readonly string[], options: CaptureOptions): Bun.Subprocess
 	}
 }
 
+/**
+ * A process kept open to answer requests on its stdin (git's `cat-file
+ * --batch`): the caller writes, reads stdout as it comes, and ends stdin
+ * when done. Null when it could not be started.
+ */
+export function startPiped(argv: readonly string[], options: Omit<CaptureOptions, "input">): Bun.Subprocess<"pipe", "pipe", "pipe"> | null {
+	try {
+		return Bun.spawn([...argv], {
+			cwd: options.cwd,
+			...(options.env ? { env: cleanEnv(options.env) } : {}),
+			stdin: "pipe",
+			stdout: "pipe",
+			stderr: "pipe",
+			...(options.signal ? { signal: options.signal } : {}),
+		});
+	} catch {
+		return null;
+	}
+}
+
 /** Find an executable on the given PATH, as a shell would. */
 export function findExecutable(name: string, env: Readonly<Record<string, string | undefined>>): string | null {
 	return Bun.which(name, { PATH: env.PATH ?? "" });

@@ -1089,19 +1089,20 @@ describe("what moves between the gate's reads", () => {
 		expect(await Bun.file(marker).exists()).toBe(false);
 	});
 
-	test("a branch moved after the tree was compared with its commit, before HEAD was asked: no Proof names the other commit", async () => {
+	test("a branch moved while the gate reads the tree: no Proof names a commit whose files nobody compared", async () => {
 		const r = await repo(`[jobs]\ntest = "sh t.sh"\n`, { "t.sh": "exit 0\n" });
 		await r.git("switch", "-q", "-c", "feature");
 		await r.write("t.sh", "exit 1\n");
 		await r.commitAll("red");
 		const red = (await r.git("rev-parse", "HEAD")).trim();
 		await r.git("reset", "-q", "--hard", "HEAD~1");
-		// The evidence resolves HEAD (green), then builds its index: right then, the branch moves to the red commit.
+		// The evidence resolves HEAD and its branch in one read (green), then builds its index: right then, the branch moves to the red commit.
+		// The files were compared with the green commit; HEAD, read again after the jobs, names the red one: drift, no Proof for either.
 		const path = await gitThatMoves("read-tree", `'${Bun.which("git")}' update-ref refs/heads/feature ${red}`);
 		const run = await runDiscern(["done", "--json"], { cwd: r.root, env: { PATH: path } });
-		const result = onlyJson(run.stdout) as Loose;
+		const result = onlyJson(run.stdout) as Loose & { data: { failed_stage: string | null } };
 		expect(result.ok).toBe(false);
-		expect(result.error).toBe("dirty_worktree");
+		expect(result.data.failed_stage).toBe("tree_drift");
 		expect(result.message).toContain("HEAD moved");
 		expect(await Bun.file(join(r.root, ".git", "discern", "proof.json")).exists()).toBe(false);
 	});

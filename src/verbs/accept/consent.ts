@@ -2,6 +2,7 @@ import { parseConfig } from "../../config/load.ts";
 import { gateChanges } from "../../gate/gate-changes.ts";
 import { readCommittedConfig } from "../../gate/committed-config.ts";
 import { committedChanges, type TreeChange } from "../../git/tree-diff.ts";
+import { withObjectReader } from "../../git/object-reader.ts";
 import { git } from "../../git/run.ts";
 import { compileScopes } from "../../scopes/glob.ts";
 import { noun, plural } from "../../text/plural.ts";
@@ -39,13 +40,16 @@ const CAP = 50;
  * needs the owner: their effect is not the path they sit at.
  */
 export async function readLanding(root: string, trunkSha: string, head: string): Promise<Landing> {
-	const [log, diff, shown, branchShown] = await Promise.all([
-		git(["log", "-z", "--format=%H%x00%s", `${trunkSha}..${head}`, "--"], root),
-		// From hashed objects: git's own diff descends into trees it never re-hashes (git/tree-diff.ts).
-		committedChanges(root, trunkSha, head),
-		readCommittedConfig(root, trunkSha),
-		readCommittedConfig(root, head),
-	]);
+	// One object reader for the three reads of hashed objects below.
+	const [log, diff, shown, branchShown] = await withObjectReader(root, undefined, (reader) =>
+		Promise.all([
+			git(["log", "-z", "--format=%H%x00%s", `${trunkSha}..${head}`, "--"], root),
+			// From hashed objects: git's own diff descends into trees it never re-hashes (git/tree-diff.ts).
+			committedChanges(root, trunkSha, head, { reader }),
+			readCommittedConfig(root, trunkSha, reader),
+			readCommittedConfig(root, head, reader),
+		]),
+	);
 	const fields = log.exitCode === 0 ? log.stdout.split("\0") : [];
 	const commits: Landing["commits"] = [];
 	for (let i = 0; i + 1 < fields.length; i += 2) {

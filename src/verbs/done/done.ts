@@ -9,6 +9,7 @@ import type { RepositoryLocation } from "../../git/repository.ts";
 import { filesHiddenFromStatus, plainStatus, readHead } from "../../git/repository.ts";
 import { type EvidenceOutcome, openEvidenceIndex } from "../../git/evidence.ts";
 import { provenAncestor } from "../../git/ancestry.ts";
+import { type ObjectReader, openObjectReader } from "../../git/object-reader.ts";
 import { gitLine } from "../../git/run.ts";
 import { type BranchClues, readBranchClues, readInitDefault } from "../../git/trunk.ts";
 import { committedConfigProblem } from "../../gate/committed-config.ts";
@@ -39,13 +40,15 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	if (!located.ok) return asVerb("done", located.refusal);
 	const { repository } = located;
 	// Independent reads together: each git call is a process start. Those that need no config start while it loads.
-	const evidenceOpened = openEvidenceIndex(repository.root, "HEAD");
+	// One object reader serves every read of hashed objects (the commit's trees, the trunk's config, ancestry, the scope diff).
+	const reader = openObjectReader(repository.root);
+	const evidenceOpened = openEvidenceIndex(repository.root, "HEAD", reader);
 	const branches = readBranchClues(repository.root);
 	const initDefault = readInitDefault(repository.root);
-	const hiddenRead = standalone ? Promise.resolve([]) : filesHiddenFromStatus(repository.root);
 	// Without a config nothing more is asked: the started reads end, and the evidence's private folder goes.
 	// Settled, never rejected: a read that failed must not skip closing the evidence (its private folder) nor hide the refusal's own cause.
-	const dropReads = () => Promise.allSettled([evidenceOpened.then((opened) => (opened.ok ? opened.index.close() : undefined)), branches, initDefault, hiddenRead]);
+	const dropReads = () =>
+		Promise.allSettled([evidenceOpened.then((opened) => (opened.ok ? opened.index.close() : undefined)), branches, initDefault]).then(() => reader.close());
 	const load = await loadConfig(repository.root, ctx.narrate).catch(async (error: unknown) => {
 		await dropReads();
 		throw error;
@@ -57,7 +60,7 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	const { config, bytes: configBytes } = load;
 	// Jobs will likely run: the subreaper's libc loads beside the reads instead of before the first job.
 	void preloadSubreaper();
-	const authorityRead = trunkAuthority(repository.root, config, ctx.env.DISCERN_TRUNK, branches, initDefault);
+	const authorityRead = trunkAuthority(repository.root, config, ctx.env.DISCERN_TRUNK, branches, initDefault, reader);
 	// Reads of files that only a later step consults, started now: the git reads above are the long wait.
 	const early = {
 		proof: standalone ? null : readProof(repository.gitDir),
@@ -69,11 +72,12 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	// The trunk is first needed after the tree is judged clean: its reads go on while the first look reads the files.
 	const trunkReads = Promise.all([authorityRead, branches]);
 	void trunkReads.catch(() => undefined);
-	const [evidence, hidden] = await Promise.all([evidenceOpened, hiddenRead]);
+	const evidence = await evidenceOpened;
 	try {
-		return await judge(ctx, input, { repository, config, configBytes, evidence, hidden, trunkReads, early, standalone });
+		return await judge(ctx, input, { repository, config, configBytes, evidence, reader, trunkReads, early, standalone });
 	} finally {
 		if (evidence.ok) await evidence.index.close();
+		await reader.close();
 	}
 }
 
@@ -83,7 +87,7 @@ interface Reads {
 	configBytes: Uint8Array;
 	/** Refused when git cannot build it or cannot be trusted to compare content here. */
 	evidence: EvidenceOutcome;
-	hidden: string[] | null;
+	reader: ObjectReader;
 	/** The trunk, and the branch list it was decided from (the baseline of the trunk's watch: `trunkWatchOf`). */
 	trunkReads: Promise<[TrunkAuthority, BranchClues]>;
 	/** Started with the reads above, awaited where they are needed. */
@@ -97,7 +101,7 @@ interface Reads {
 
 async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, reads: Reads): Promise<DoneResult> {
 	const say = sayFor(ctx.surface);
-	const { repository, config, hidden, standalone } = reads;
+	const { repository, config, reader, standalone } = reads;
 	// A standalone run never earns a Proof: where the evidence index is refused, the checkout's own status will do.
 	const evidence = reads.evidence.ok ? reads.evidence.index : standalone && !reads.evidence.unborn ? plainStatus(repository.root) : null;
 	// The commit's discern.toml, from the tree the evidence listed (the commit it judges: HEAD, unless HEAD moved since).
@@ -129,16 +133,15 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 	if (working.changes.length > 0 && !standalone) {
 		const names = working.changes.slice(0, 10).map((change) => quoteName(change.path));
 		const more = working.changes.length > 10 ? ` and ${working.changes.length - 10} more` : "";
+		// The evidence reads the files, not git's index: a change git's status hides (assume-unchanged, skip-worktree) is said so.
+		const hidden = new Set((await filesHiddenFromStatus(repository.root)) ?? []);
+		const unseen = working.changes.filter((change) => hidden.has(change.path)).map((change) => quoteName(change.path));
 		return fail("done", "dirty_worktree", `The tree has uncommitted changes: ${names.join(", ")}${more}. The gate checks the exact committed tree.`, [
 			say`Commit (or stash) the changes, then run ${ref("done")}.`,
+			...(unseen.length > 0
+				? [`\`git status\` does not show ${unseen.slice(0, 5).join(", ")}${unseen.length > 5 ? " and more" : ""}: git is told to ignore changes there (undo with \`git update-index --no-assume-unchanged FILE\` / \`--no-skip-worktree FILE\`, or leave sparse checkout).`]
+				: []),
 			say`${ref("done", { standalone: true })} runs the gate on the dirty tree for diagnosis, without a Proof.`,
-		]);
-	}
-	if (hidden === null || hidden.length > 0) {
-		const names = hidden === null ? "git could not list the tracked files" : `${hidden.slice(0, 10).map(quoteName).join(", ")}${hidden.length > 10 ? ` and ${hidden.length - 10} more` : ""}`;
-		return fail("done", "dirty_worktree", `git is told to ignore changes to some tracked files (${names}), so a clean status cannot vouch for the committed tree.`, [
-			say`Undo it with \`git update-index --no-assume-unchanged FILE\` / \`--no-skip-worktree FILE\` (or leave sparse checkout), then run ${ref("done")}.`,
-			say`${ref("done", { standalone: true })} runs the gate as things are, without a Proof.`,
 		]);
 	}
 	const head = working.head;
@@ -160,10 +163,13 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 		]);
 	}
 	// The tree the evidence read back from the commit (hashed); a standalone run without evidence asks git.
+	// Whether the branch contains the trunk, proved once if asked: by the scope diff, and by the check in a worktree.
+	let containment: Promise<boolean | null> | undefined;
+	const contained = (trunkSha: string) => (containment ??= provenAncestor(repository.root, trunkSha, head, reader));
 	const [tree, notCommitted, scopes, proof, last] = await Promise.all([
 		reads.evidence.ok ? reads.evidence.index.tree : gitLine(["rev-parse", "--verify", "--quiet", `${head}^{tree}`], repository.root).then((line) => line ?? ""),
 		standalone ? null : configCheck,
-		scopesTouched(repository.root, trunk, branch, head, config),
+		scopesTouched(repository.root, trunk, branch, head, config, { reader, ...(trunk.sha ? { contained: () => contained(trunk.sha as string) } : {}) }),
 		reads.early.proof,
 		reads.early.last,
 	]);
@@ -237,13 +243,13 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 	// 3. In a worktree, the branch must contain the trunk.
 	if (repository.location === "worktree" && trunk.exists && trunk.name && trunk.sha) {
 		// Proved on hashed objects: git walks parents it never re-hashes (a forged commit could name the trunk as one).
-		const contained = await provenAncestor(repository.root, trunk.sha, head);
-		if (contained === null) {
+		const holds = await contained(trunk.sha);
+		if (holds === null) {
 			return fail("done", "no_trunk", `discern could not prove whether this branch contains the trunk \`${trunk.name}\`.`, [
 				"Run `git fsck` and repair the repository, then run the gate again.",
 			]);
 		}
-		if (!contained) {
+		if (!holds) {
 			return fail("done", "behind_trunk", `The trunk \`${trunk.name}\` has commits this branch does not: the gate must check the merged result.`, [
 				say`Run ${ref("update")} to merge the trunk in (never a rebase), then ${ref("done")} again.`,
 			]);

@@ -21,12 +21,12 @@ export interface ScopesTouched {
  * could move meanwhile; the tree is the commit's (the evidence said so), so
  * only the committed changes are read.
  */
-export async function scopesTouched(root: string, trunk: Trunk, branch: string, head: string, config: DiscernConfig): Promise<ScopesTouched> {
+export async function scopesTouched(root: string, trunk: Trunk, branch: string, head: string, config: DiscernConfig, given: Parameters<typeof committedChanges>[3] = {}): Promise<ScopesTouched> {
 	if (Object.keys(config.scopes).length === 0) return { touched: [], allBecause: null };
 	if (trunk.name === branch) {
 		return { touched: Object.keys(config.scopes), allBecause: `this branch is the trunk \`${branch}\` itself: there is no branch diff to classify` };
 	}
-	const changed = await committedPaths(root, trunk, head);
+	const changed = await committedPaths(root, trunk, head, given);
 	const classified = classify(changed.paths, compileScopes(config.scopes), changed.complete, changed.submodules);
 	const allBecause = !changed.complete
 		? (changed.reason ?? "git could not list the branch's changes")
@@ -37,9 +37,9 @@ export async function scopesTouched(root: string, trunk: Trunk, branch: string, 
 }
 
 /** The branch's committed changes against the trunk, from hashed objects (git/tree-diff.ts), as the scope classifier takes them. */
-async function committedPaths(root: string, trunk: Trunk, head: string): Promise<ChangedPaths> {
+async function committedPaths(root: string, trunk: Trunk, head: string, given: Parameters<typeof committedChanges>[3]): Promise<ChangedPaths> {
 	if (!trunk.exists || !trunk.sha) return { paths: [], complete: false, reason: NO_TRUNK_REASON, submodules: [] };
-	const changes = await committedChanges(root, trunk.sha, head);
+	const changes = await committedChanges(root, trunk.sha, head, given);
 	if (typeof changes === "string") return { paths: [], complete: false, reason: changes, submodules: [] };
 	const submodules = changes.filter((change) => change.from === "160000" || change.to === "160000").map((change) => change.path);
 	return { paths: changes.map((change) => change.path), complete: true, submodules };

@@ -1,6 +1,7 @@
 import { CONFIG_FILE } from "../../config/load.ts";
 import { type VerifiedRoot, verifiedRoot } from "../../git/object-check.ts";
-import { git, gitBytes, gitLine } from "../../git/run.ts";
+import { openObjectReader } from "../../git/object-reader.ts";
+import { git, gitLine } from "../../git/run.ts";
 import { clip } from "../../text/clip.ts";
 import { quoteName } from "../../text/terminal.ts";
 
@@ -22,7 +23,7 @@ export async function verifyPinCommit(root: string, proven: string, branch: stri
 	const problems: string[] = [];
 	// The bytes the pin wrote are hashed as they are and as git's attributes (eol, a clean filter) would store them.
 	const hashed = (args: string[]) => git(["hash-object", ...args, "--stdin"], root, { input: written }).then((result) => (result.exitCode === 0 ? result.stdout.trim() : null));
-	const runBytes = (args: readonly string[], options: { input?: string } = {}) => gitBytes(args, root, options);
+	const reader = openObjectReader(root);
 	const [parents, symbolic, changed, blob, asWritten, asStored, before, after] = await Promise.all([
 		gitLine(["rev-list", "--parents", "-n", "1", head], root),
 		gitLine(["symbolic-ref", "--quiet", "HEAD"], root),
@@ -32,9 +33,9 @@ export async function verifyPinCommit(root: string, proven: string, branch: stri
 		hashed([]),
 		hashed([`--path=${CONFIG_FILE}`]),
 		// The same questions of objects read back and hashed: git's own answers above trust an object store a hook can write.
-		verifiedRoot(runBytes, proven),
-		verifiedRoot(runBytes, head),
-	]);
+		verifiedRoot(reader, proven),
+		verifiedRoot(reader, head),
+	]).finally(() => reader.close());
 	const parentList = parents?.split(" ").slice(1) ?? null;
 	if (head === proven) problems.push(`HEAD is still ${proven.slice(0, 7)}, the commit the pin measured`);
 	else if (!parentList) problems.push("git cannot read the new commit's parents");
