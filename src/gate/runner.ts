@@ -5,6 +5,7 @@ import type { Step } from "../contract/envelope.ts";
 import { randomUUID } from "node:crypto";
 import { stat } from "node:fs/promises";
 import { type JobTree, openTreeKeeper, type TreeKeeper } from "../platform/process-tree.ts";
+import { programOutsideWorkTrees } from "../platform/trusted-program.ts";
 import { capLog, watchLog } from "./log-cap.ts";
 import type { GatePlan, PlannedJob } from "./plan.ts";
 
@@ -161,6 +162,23 @@ export async function runPlan(plan: Pick<GatePlan, "phases" | "failFast">, optio
 	return { runs, failed, stoppedBy, interrupted: options.signal.aborted };
 }
 
+const shells = new Map<string, string>();
+
+/**
+ * The `sh` every job runs under: never one a checkout put on PATH (a
+ * `node_modules/.bin/sh` under `npm run`, a `.venv/bin/sh`), which would run
+ * every job as it likes. Jobs still find their own tools on that PATH.
+ */
+function shellFor(path: string | undefined): string {
+	const key = path ?? "";
+	let shell = shells.get(key);
+	if (!shell) {
+		shell = programOutsideWorkTrees("sh", key) ?? "/bin/sh";
+		shells.set(key, shell);
+	}
+	return shell;
+}
+
 /** How much of a job's label its log file's name keeps. */
 const LOG_NAME_LABEL_CHARS = 80;
 
@@ -231,7 +249,7 @@ async function runCommand(
 	let child: ReturnType<typeof Bun.spawn>;
 	const token = { key: TOKEN_KEY, value: state.nextToken() };
 	try {
-		child = Bun.spawn(["sh", "-c", command], {
+		child = Bun.spawn([shellFor(options.env.PATH), "-c", command], {
 			cwd: options.root,
 			env: { ...options.env, [token.key]: token.value },
 			stdin: "ignore",

@@ -5,7 +5,7 @@ import { blobId, hashFile, sameBytes } from "./blob-id.ts";
 import { conversionsOf, type Entry, entryOf, type LfsPointer, lfsPointers } from "./expected-content.ts";
 import { mapBounded } from "../platform/bounded.ts";
 import { quoteName } from "../text/terminal.ts";
-import { contentTransformedFromOutside } from "./outside-the-tree.ts";
+import { contentTransformedFromOutside, why } from "./outside-the-tree.ts";
 import type { Captured } from "../platform/process.ts";
 import { blobsHold, verifiedTree } from "./object-check.ts";
 import { type ObjectReader, openObjectReader } from "./object-reader.ts";
@@ -178,6 +178,7 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 	if (refused.length > 0) return refuse(refused.join("; "));
 
 	const files = entries.filter((entry) => entry.check !== "submodule");
+	const folders = foldersOf(files);
 	/** The stat each file was last verified at; `differing`: those then found to differ from the commit. */
 	let verified = new Map<string, string>();
 	const differing = new Set<string>();
@@ -202,7 +203,7 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 			outsideAsked = false;
 			// Awaited below: a failure surfaces there, never as unhandled while the files are read.
 			for (const pending of [insideAsked, outsideRead]) void pending.catch(() => undefined);
-			const stats = await fingerprint(root, files);
+			const [stats, special] = await Promise.all([fingerprint(root, files), specialFiles(root, folders)]);
 			const suspects = files.filter((entry) => verified.get(entry.path) !== stats.get(entry.path));
 			const [found, head, untracked, inside, outsideNow] = await Promise.all([
 				verify(root, suspects, pointers, run, reader, dir),
@@ -212,6 +213,8 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 				outsideRead,
 			]);
 			if (found === null || untracked.exitCode !== 0 || inside.some((changes) => changes === null)) return null;
+			// A folder git could not open (no read permission) is one it never looked in: a warning, with exit 0.
+			const unlooked = untracked.stderr.trim() !== "" ? [`(git could not look for untracked files${why(untracked.stderr)})`] : [];
 			for (const entry of suspects) {
 				if (found.has(entry.path)) differing.add(entry.path);
 				else differing.delete(entry.path);
@@ -224,8 +227,9 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 					.split("\0")
 					.filter((path) => path !== "")
 					.map((path) => ({ path, kind: "untracked" as const, staged: false })),
+				...special.filter((path) => !differing.has(path)).map((path) => ({ path, kind: "untracked" as const, staged: false })),
 				...inside.flatMap((changes) => changes ?? []),
-				...outsideNow.map((problem) => ({ path: `(${problem})`, kind: "modified" as const, staged: false })),
+				...[...outsideNow.map((problem) => `(${problem})`), ...unlooked].map((path) => ({ path, kind: "modified" as const, staged: false })),
 			];
 			return {
 				head: head.exitCode === 0 && headSha ? headSha : null,
@@ -385,6 +389,32 @@ async function openSubmodule(root: string, link: Entry, dir: string, parent: str
 			return [...moved, ...state.changes.map(prefix)];
 		},
 	};
+}
+
+/** Every folder holding a tracked file, the root ("") included. */
+function foldersOf(files: readonly Entry[]): string[] {
+	const folders = new Set<string>([""]);
+	for (const entry of files) for (let slash = entry.path.indexOf("/"); slash >= 0; slash = entry.path.indexOf("/", slash + 1)) folders.add(entry.path.slice(0, slash));
+	return [...folders];
+}
+
+/**
+ * What sits in a tracked folder that is neither a file, a folder nor a
+ * symbolic link: a FIFO, a socket, a device. git lists none of them, not
+ * even as untracked, yet a job opens one by name like a file: a FIFO named
+ * `GNUmakefile`, fed by a process outside the gate, is the Makefile make
+ * reads. Any of them is a change; a folder that vanished is the files' to report.
+ */
+async function specialFiles(root: string, folders: readonly string[]): Promise<string[]> {
+	const found: string[] = [];
+	await mapBounded(folders, READERS, async (folder) => {
+		const inside = await readdir(join(root, folder), { withFileTypes: true }).catch(() => []);
+		for (const item of inside) {
+			if (item.isFile() || item.isDirectory() || item.isSymbolicLink()) continue;
+			found.push(folder === "" ? item.name : `${folder}/${item.name}`);
+		}
+	});
+	return found.sort();
 }
 
 /** Nanosecond stat of every tracked file, by path ("absent" when gone). */

@@ -48,7 +48,8 @@ async function infoAttributes(commonDir: string): Promise<string[]> {
  */
 async function strayAttributeFiles(run: Git, tracked: readonly string[]): Promise<string[]> {
 	const listed = await run(["ls-files", "-z", "--others", "--ignored", "--directory", "--exclude-per-directory=.gitignore", "--", ":(glob)**/.gitattributes", ":(glob)**/.gitignore"]);
-	if (listed.exitCode !== 0) return ["git could not list the attribute and ignore files that are not committed"];
+	// A folder git could not open (no read permission) is one it never looked in: a warning, with exit 0.
+	if (listed.exitCode !== 0 || listed.stderr.trim() !== "") return [`git could not list the attribute and ignore files that are not committed${why(listed.stderr)}`];
 	// One that is not ignored shows up as an untracked file already; an ignored folder is listed as itself (`dir/`).
 	const strays = listed.stdout.split("\0").filter((path) => path !== "" && !path.endsWith("/"));
 	if (strays.length === 0) return [];
@@ -82,4 +83,10 @@ export function transformingAttributes(text: string): string[] {
 		}
 	}
 	return [...names].sort();
+}
+
+/** git's first complaint, as a clause: what it could not read. */
+export function why(stderr: string): string {
+	const first = stderr.trim().split("\n")[0];
+	return first ? ` (${first.replace(/^(warning|error|fatal): /, "")})` : "";
 }

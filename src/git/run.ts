@@ -1,6 +1,5 @@
-import { existsSync, realpathSync } from "node:fs";
-import { delimiter, dirname, isAbsolute, join } from "node:path";
 import { type Captured, type CaptureOptions, capture, captureBytes, startPiped } from "../platform/process.ts";
+import { programOutsideWorkTrees } from "../platform/trusted-program.ts";
 
 /**
  * Every git call goes through here: argument arrays only, a stable
@@ -111,43 +110,10 @@ const NO_HOOKS = ["-c", "core.hooksPath=/dev/null"];
 
 let program: string | undefined;
 
-/**
- * git's absolute path, looked up once, in PATH's order, skipping what a
- * checkout could have put there: a relative folder (`.`), and a git inside a
- * git work tree (an activated `.venv/bin`, `node_modules/.bin` under npm
- * run): files there are a job's to write, and that git would then answer
- * every question the gate asks.
- */
+/** git's absolute path, looked up once, never one a checkout could have put on PATH (platform/trusted-program.ts). */
 function gitProgram(): string {
-	program ??= outsideWorkTrees() ?? "git";
+	program ??= programOutsideWorkTrees("git") ?? "git";
 	return program;
-}
-
-function outsideWorkTrees(): string | null {
-	for (const folder of (process.env.PATH ?? "").split(delimiter)) {
-		if (!isAbsolute(folder)) continue;
-		const found = Bun.which("git", { PATH: folder });
-		if (!found) continue;
-		const real = realpathOrNull(found);
-		if (real && !inWorkTree(dirname(real)) && !inWorkTree(folder)) return found;
-	}
-	return null;
-}
-
-/** Whether a folder is inside a git work tree (it or an ancestor holds a `.git`). */
-function inWorkTree(folder: string): boolean {
-	for (let dir = folder; ; dir = dirname(dir)) {
-		if (existsSync(join(dir, ".git"))) return true;
-		if (dirname(dir) === dir) return false;
-	}
-}
-
-function realpathOrNull(path: string): string | null {
-	try {
-		return realpathSync(path);
-	} catch {
-		return null;
-	}
 }
 
 /** Run git and return trimmed stdout, or null when it exits non-zero. */

@@ -42,7 +42,8 @@ export interface TreeWork {
  * index. Null when git could not answer (never read as clean).
  */
 export async function readTreeWork(path: string): Promise<TreeWork | null> {
-	const status = await git([...PINNED_STATUS, "status", "--porcelain=v2", "--branch", "-z", "--untracked-files=normal"], path);
+	// Every submodule looked into: `ignore = dirty` in .gitmodules (or diff.ignoreSubmodules) would hide its uncommitted work from a removal.
+	const status = await git([...PINNED_STATUS, "-c", "diff.ignoreSubmodules=none", "status", "--porcelain=v2", "--branch", "-z", "--untracked-files=normal", "--ignore-submodules=none"], path);
 	if (status.exitCode !== 0) return null;
 	const working = parsePorcelainV2(status.stdout);
 	const flagged = await filesHiddenFromStatus(path);

@@ -420,6 +420,28 @@ describe("an object store that lies", () => {
 		return out.trim();
 	}
 
+	test("a pack index filing a forged trunk root (its discern.toml the branch's, loosened) is no trunk to judge against", async () => {
+		const standard = (limit: number) => `[jobs]\ntest = "true"\n[standards.cov]\nrun = "echo DISCERN_METRIC cov 60"\ndirection = "up"\nlimit = ${limit}\nmetric = "cov"\n`;
+		const r = await repo(standard(90));
+		await r.git("switch", "-q", "-c", "feature");
+		await r.write("discern.toml", standard(50));
+		await r.commitAll("loosen the standard");
+		// The trunk's root as the branch's copy would have it: the same entries, discern.toml the loosened one.
+		const loosened = (await r.git("rev-parse", "feature:discern.toml")).trim();
+		const listing = (await r.git("ls-tree", "main")).replace(/[0-9a-f]{40}(\tdiscern\.toml)/, `${loosened}$1`);
+		const forged = await gitWithInput(r.root, ["mktree"], listing);
+		const pack = await gitWithInput(r.root, ["pack-objects", "-q", join(r.root, ".git", "objects", "pack", "pack")], `${forged}\n`);
+		// (The forged root is the branch's own root, object for object: it stays where it is, under its own id too.)
+		await relabel(join(r.root, ".git", "objects", "pack", `pack-${pack}.idx`), (await r.git("rev-parse", "main^{tree}")).trim());
+		// git itself now shows the trunk holding the loosened limit.
+		expect(await r.git("show", "main:discern.toml")).toContain("limit = 50");
+		const result = await runDone(r);
+		expect(result.ok).toBe(false);
+		expect(result.error).toBe("no_trunk");
+		expect(result.message).toContain("object store");
+		expect(await Bun.file(join(r.root, ".git", "discern", "proof.json")).exists()).toBe(false);
+	});
+
 	test("a pack index filing a forged tree under a real tree's id cannot earn a Proof for the commit", async () => {
 		const r = await repo(`[jobs]\ntest = "sh ./tests/t.sh"\n`, { "tests/t.sh": "exit 0\n" });
 		const passing = (await r.git("rev-parse", "HEAD:tests/t.sh")).trim();
@@ -1076,6 +1098,48 @@ async function gitThatMoves(trigger: string, action: string): Promise<string> {
 	await chmod(join(bin, "git"), 0o755);
 	return `${bin}:${process.env.PATH ?? ""}`;
 }
+
+describe("what git's listing of the tree does not show", () => {
+	test("a FIFO in a tracked folder (git lists no such file, a job opens it by name) cannot earn a Proof", async () => {
+		const r = await repo(`[jobs]\ntest = "true"\n`, { "README.md": "# fixture\n", "src/a.txt": "a\n" });
+		await r.git("switch", "-q", "-c", "feature");
+		await r.write("src/a.txt", "b\n");
+		await r.commitAll("change");
+		const fifo = Bun.spawn(["mkfifo", join(r.root, "src", "GNUmakefile")]);
+		expect(await fifo.exited).toBe(0);
+		expect((await r.git("status", "--porcelain", "--untracked-files=all", "--ignored")).trim()).toBe("");
+		const result = await runDone(r);
+		expect(result.ok).toBe(false);
+		expect(result.error).toBe("dirty_worktree");
+		expect(result.message).toContain("src/GNUmakefile");
+	});
+
+	test("a folder git could not open (it warns and exits 0) is never taken for one without untracked files", async () => {
+		const r = await repo(`[jobs]\ntest = "true"\n`);
+		// Root reads every folder: the warning git prints for one it cannot open, around the real git's answer.
+		const real = Bun.which("git");
+		const bin = await makeTempDir("discern-git-warns-");
+		dirs.push(bin);
+		await writeFile(join(bin, "git"), `#!/bin/sh\n'${real}' "$@"; code=$?\nfor arg in "$@"; do [ "$arg" = --others ] && echo "warning: could not open directory 'tests/': Permission denied" >&2; done\nexit $code\n`);
+		await chmod(join(bin, "git"), 0o755);
+		const run = await runDiscern(["done", "--json"], { cwd: r.root, env: { PATH: `${bin}:${process.env.PATH ?? ""}` } });
+		const result = onlyJson(run.stdout) as Loose;
+		expect(result.ok).toBe(false);
+		expect(result.error).toBe("dirty_worktree");
+		expect(result.message).toContain("could not open directory 'tests/'");
+		expect(await Bun.file(join(r.root, ".git", "discern", "proof.json")).exists()).toBe(false);
+	});
+
+	test("an `sh` a checkout puts on PATH (node_modules/.bin under npm run) never runs the jobs", async () => {
+		const r = await repo(`[jobs]\ntest = "exit 1"\n`, { "README.md": "# fixture\n", ".gitignore": "node_modules/\n" });
+		await mkdir(join(r.root, "node_modules", ".bin"), { recursive: true });
+		await writeFile(join(r.root, "node_modules", ".bin", "sh"), "#!/bin/dash\necho tests passed\nexit 0\n");
+		await chmod(join(r.root, "node_modules", ".bin", "sh"), 0o755);
+		const result = await runDone(r, {}, { PATH: `${join(r.root, "node_modules", ".bin")}:${process.env.PATH ?? ""}` });
+		expect(result.ok).toBe(false);
+		expect(result.data?.failed_stage).toBe("test");
+	});
+});
 
 describe("what moves between the gate's reads", () => {
 	test("no hook of the checkout runs while the gate reads the tree (building its private index would run post-index-change)", async () => {

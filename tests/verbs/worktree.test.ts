@@ -407,6 +407,25 @@ describe("drop and prune see work hidden from a plain `git status`", () => {
 		expect(await readFile(join(path, "landedhidden-0.txt"), "utf8")).toBe("edit");
 	});
 
+	test("prune keeps a landed worktree whose submodule holds an edit that .gitmodules says to ignore (ignore = dirty)", async () => {
+		const r = await repo();
+		// A submodule whose source is a repository of its own, committed on the trunk with `ignore = dirty`.
+		const library = await makeRepo({ config: BASIC_CONFIG, files: { "lib.txt": "lib\n" } });
+		made.push(library.root);
+		await r.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", library.root, "lib");
+		await r.git("config", "-f", ".gitmodules", "submodule.lib.ignore", "dirty");
+		await r.commitAll("add lib, its edits ignored by status");
+		const path = await worktree(r, "subwork", { task: true, commits: 1 });
+		await runGit(path, ["-c", "protocol.file.allow=always", "submodule", "update", "-q", "--init"]);
+		await writeFile(join(path, "lib", "lib.txt"), "precious uncommitted work\n");
+		await r.git("merge", "-q", "--ff-only", "agent/subwork");
+		expect((await runGit(path, ["status", "--porcelain"])).trim()).toBe("");
+		const data = dataOf<WorktreePruneData>(await invokeVerb("worktree prune", ctxAt(r), { yes: true }));
+		expect(data.removed).toEqual([]);
+		expect(data.skipped.find((entry) => entry.path === path)?.reason).toContain("uncommitted");
+		expect(await readFile(join(path, "lib", "lib.txt"), "utf8")).toBe("precious uncommitted work\n");
+	});
+
 	test("prune says how many ignored files it deletes", async () => {
 		const r = await repo();
 		const path = await worktree(r, "ign", { task: true, commits: 1 });
