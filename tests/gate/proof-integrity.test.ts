@@ -78,6 +78,21 @@ describe("the Proof names the trunk it was judged against", () => {
 		expect(plain.steps?.map((step) => step.label)).not.toContain("scope:web");
 	});
 
+	test("a trunk named by the repository's own init.defaultBranch while `main` exists is said on the result (a decoy skips main's scope gates)", async () => {
+		const r = await repo(`[jobs]\ntest = "true"\n[scopes.web]\npaths = ["web/**"]\ngate = "exit 1"\n`);
+		await r.git("switch", "-q", "-c", "task");
+		await r.write("web/i.html", "<p>\n");
+		await r.commitAll("web change");
+		await r.git("branch", "decoy", "HEAD");
+		await r.git("config", "init.defaultBranch", "decoy");
+		const result = await runDone(r);
+		expect(result.data?.proof?.trunk.name).toBe("decoy");
+		expect(result.hints?.join(" ")).toContain("The trunk is `decoy`, as init.defaultBranch in this repository's own files says, though `main` exists");
+		const settled = await runDone(r, { rerun: true }, { DISCERN_TRUNK: "main" });
+		expect(settled.ok).toBe(false);
+		expect(settled.data?.failed_stage).toBe("scopes");
+	});
+
 	test("a Proof is not reused once the trunk has moved", async () => {
 		const r = await repo(SCOPED);
 		await r.git("switch", "-q", "-c", "feature");

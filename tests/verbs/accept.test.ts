@@ -521,6 +521,16 @@ describe("accept", () => {
 		expect((dry.hints ?? []).join("\n")).toContain("Pre-authorized by the trunk's [acceptance]: docs/guide.md (scope docs)");
 	});
 
+	test("a branch that changes ignore rules changes what the gate leaves to the jobs' environment: never pre-authorized", async () => {
+		const trusted = `${CONFIG}\n[acceptance]\npre_authorized = ["docs"]\n`;
+		const ignoring = await fixture(trusted);
+		await ignoring.wtWrite("docs/.gitignore", "conftest.py\n");
+		await ignoring.wtCommit("ignore local overrides");
+		const refused = await invokeVerb("accept", testContext(ignoring.wt));
+		expect(refused.ok ? "" : refused.error).toBe("awaiting_consent");
+		expect(refused.message).toContain("the jobs' environment (docs/.gitignore)");
+	});
+
 	test("a branch that changes the gate says so to whoever consents: awaiting, dry run, result", async () => {
 		const repo = await fixture();
 		await repo.wtWrite("discern.toml", CONFIG.replace('test = "test ! -f fail.txt"', 'test = "true"'));

@@ -62,7 +62,7 @@ export async function readLanding(root: string, trunkSha: string, head: string):
 	const { files, special } = typeof diff !== "string" ? filesOf(diff) : { files: [], special: [] };
 	const trunkParsed = shown.state === "read" ? parseConfig(shown.text) : null;
 	const branchParsed = branchShown.state === "read" ? parseConfig(branchShown.text) : null;
-	const changes = trunkParsed?.ok && branchParsed?.ok ? gateChanges(trunkParsed.config, branchParsed.config) : [];
+	const changes = [...(trunkParsed?.ok && branchParsed?.ok ? gateChanges(trunkParsed.config, branchParsed.config) : []), ...ignoreRuleChanges(files)];
 	const base = { commits: commits.slice(0, CAP), commitsTotal: commits.length, files, complete, special, gateChanges: changes, authorized: [] };
 	if (!configsRead) return { ...base, scopes: [], preAuthorized: false, why: "git could not read the trunk's or the branch's discern.toml, so what the landing does to the gate is unknown" };
 	if (!complete) return { ...base, scopes: [], preAuthorized: false, why: typeof diff === "string" ? diff : "git could not list the changes" };
@@ -103,6 +103,18 @@ export async function readLanding(root: string, trunkSha: string, head: string):
 		return { ...judged, preAuthorized: false, why: `${plural(outside.length, "changed file")} ${noun(outside.length, "falls", "fall")} outside the pre-authorized scopes (${outside.slice(0, 3).map(quoteName).join(", ")}${outside.length > 3 ? ", …" : ""})` };
 	}
 	return { ...judged, preAuthorized: true, authorized, why: "" };
+}
+
+/**
+ * Ignore files the branch changes: the gate vouches for the committed tree,
+ * and what the rules ignore is the jobs' environment, not checked. A branch
+ * that ignores `tests/conftest.py` can pass its gate on an uncommitted one:
+ * redrawing that line is a change to the gate, for the owner to see.
+ */
+function ignoreRuleChanges(files: readonly string[]): string[] {
+	const changed = files.filter((path) => path === ".gitignore" || path.endsWith("/.gitignore"));
+	if (changed.length === 0) return [];
+	return [`what the gate leaves to the jobs' environment (${changed.slice(0, 3).map(quoteName).join(", ")}${changed.length > 3 ? ", …" : ""})`];
 }
 
 /** The changed paths, and those that are a submodule or a symbolic link on either side (never pre-authorized). */

@@ -11,7 +11,7 @@ import { type EvidenceOutcome, openEvidenceIndex } from "../../git/evidence.ts";
 import { provenAncestor } from "../../git/ancestry.ts";
 import { type ObjectReader, openObjectReader } from "../../git/object-reader.ts";
 import { gitLine } from "../../git/run.ts";
-import { type BranchClues, readBranchClues, readInitDefault } from "../../git/trunk.ts";
+import { type BranchClues, readBranchClues, readInitDefault, type Trunk } from "../../git/trunk.ts";
 import { committedConfigProblem } from "../../gate/committed-config.ts";
 import { type TrunkAuthority, trunkAuthority } from "../../gate/trunk-authority.ts";
 import { trunkWatchOf } from "../../gate/trunk-watch.ts";
@@ -221,6 +221,7 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 			? [`This branch changes what the gate runs or what discern trusts, compared with the trunk \`${trunk.name ?? "?"}\`: ${judgement.gate_changes.join("; ")}. Whoever consents to landing should see this.`]
 			: []),
 		...(authority.namedByBranch ? [`Only this branch's own discern.toml names the trunk \`${trunk.name ?? "?"}\`; set DISCERN_TRUNK or commit discern.toml on the trunk.`] : []),
+		...localTrunkWarning(trunk, clues),
 	];
 
 	// 2. An unchanged tree judged the same way: reuse its Proof, or refuse to repeat a red run.
@@ -266,4 +267,18 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 	}
 
 	return runGate(ctx, { repository, config, trunk, head, tree, digest, standalone, judgement, branch, plan, evidence, start: working, trunkRefs, warnings });
+}
+
+/**
+ * init.defaultBranch and origin/HEAD live in the repository's own files,
+ * which an agent (or a job) can write: one naming another branch than an
+ * existing `main` or `master` may be a decoy, and the Proof is judged
+ * against whatever it names. Said on every run until DISCERN_TRUNK settles it.
+ */
+function localTrunkWarning(trunk: Trunk, clues: BranchClues): string[] {
+	if (trunk.source !== "init_default" && trunk.source !== "origin_head") return [];
+	const usual = ["main", "master"].find((name) => name !== trunk.name && clues.localBranches.has(name));
+	if (!usual) return [];
+	const from = trunk.source === "init_default" ? "init.defaultBranch" : "origin/HEAD";
+	return [`The trunk is \`${trunk.name ?? "?"}\`, as ${from} in this repository's own files says, though \`${usual}\` exists: the Proof is judged against \`${trunk.name ?? "?"}\`. If that is not the trunk, set DISCERN_TRUNK.`];
 }
