@@ -152,14 +152,15 @@ export async function lefthookPreflight(lefthook: string, repo: string): Promise
  */
 export function proofReadsScript(repo: string, scratch: string): string {
 	const index = join(scratch, "proof-reads-index");
-	const look = "git rev-parse HEAD --symbolic-full-name HEAD >/dev/null & git ls-files -z --others --exclude-per-directory=.gitignore >/dev/null";
+	const untracked = "git ls-files -z --others --exclude-per-directory=.gitignore >/dev/null";
 	return [
 		`cd '${repo}' && export GIT_INDEX_FILE='${index}' GIT_OPTIONAL_LOCKS=0`,
-		"git rev-parse --show-toplevel --absolute-git-dir --git-common-dir --verify 'HEAD^{commit}' >/dev/null",
-		"git ls-tree -r -z --full-tree HEAD >/dev/null & git read-tree HEAD & wait",
-		`${look} & git check-attr -a -z --stdin </dev/null >/dev/null & wait`,
+		"git rev-parse --show-toplevel --absolute-git-dir --git-common-dir 'HEAD^{commit}' --symbolic-full-name HEAD >/dev/null",
+		// The commit and its root tree, from one object reader, while the private index is built.
+		"printf 'HEAD\\nHEAD^{tree}\\n' | git cat-file --batch >/dev/null & git read-tree HEAD & wait",
+		`${untracked} & git check-attr -a -z --stdin </dev/null >/dev/null & wait`,
 		"sleep 1 & sleep 1 & sleep 1 & sleep 1 & wait",
-		`${look} & git for-each-ref refs/heads/main >/dev/null & wait`,
+		`git rev-parse HEAD --symbolic-full-name HEAD >/dev/null & ${untracked} & git for-each-ref refs/heads/main >/dev/null & wait`,
 	].join("\n");
 }
 
