@@ -137,15 +137,19 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 	const reader = given.reader ?? openObjectReader(root, { env });
 	const ownReader = given.reader ? null : reader;
 
-	// The commit's tree walked from its hashed objects (git's listing would believe the store), while git builds the private index.
-	const [walked, built] = await Promise.all([verifiedTree(reader, sha), run(["read-tree", sha])]);
+	// The commit's tree walked from its hashed objects: git's own listing would believe the store.
+	const walked = await verifiedTree(reader, sha);
 	const failed = async (reason: string): Promise<EvidenceOutcome> => {
 		await ownReader?.close();
 		return { ok: false, reason };
 	};
 	if (typeof walked === "string") return failed(`${walked} (${quoteName(label)})`);
-	if (built.exitCode !== 0) return failed(`git cannot read the commit ${sha.slice(0, 7)} in ${quoteName(label)}`);
 	const entries = walked.records.map(entryOf);
+	// The private index holds exactly the entries walked, never what `read-tree` would read again from the store: two git
+	// processes can be answered differently for one id (packs are searched most recently used first), and the index
+	// decides what is untracked and which attributes apply.
+	const built = await run(["update-index", "-z", "--index-info"], { input: entries.map((entry) => `${entry.mode} ${entry.blob}\t${entry.path}\0`).join("") });
+	if (built.exitCode !== 0) return failed(`git cannot build an index of the commit ${sha.slice(0, 7)} in ${quoteName(label)}`);
 
 	const tracked = entries.map((entry) => entry.path);
 	// The first look's questions to git need only the private index: asked now, with the attribute checks, not one wait later.

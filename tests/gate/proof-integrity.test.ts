@@ -457,6 +457,56 @@ describe("an object store that lies", () => {
 		expect(await Bun.file(join(r.root, ".git", "discern", "proof.json")).exists()).toBe(false);
 	});
 
+	/** In a pack index of several objects, file the object `from` under the id `to` (entries re-sorted, checksum redone). */
+	async function relabelAmong(idxPath: string, from: string, to: string): Promise<void> {
+		const bytes = new Uint8Array(await Bun.file(idxPath).arrayBuffer());
+		const view = new DataView(bytes.buffer);
+		const count = view.getUint32(8 + 255 * 4);
+		const ids = 8 + 1024;
+		const crcs = ids + 20 * count;
+		const offsets = crcs + 4 * count;
+		const entries = Array.from({ length: count }, (_, i) => {
+			const id = Buffer.from(bytes.subarray(ids + 20 * i, ids + 20 * i + 20)).toString("hex");
+			return { id: id === from ? to : id, crc: bytes.slice(crcs + 4 * i, crcs + 4 * i + 4), offset: bytes.slice(offsets + 4 * i, offsets + 4 * i + 4) };
+		}).sort((a, b) => (a.id < b.id ? -1 : 1));
+		for (let i = 0; i < 256; i++) view.setUint32(8 + 4 * i, entries.filter((entry) => Number.parseInt(entry.id.slice(0, 2), 16) <= i).length);
+		for (const [i, entry] of entries.entries()) {
+			bytes.set(Buffer.from(entry.id, "hex"), ids + 20 * i);
+			bytes.set(entry.crc, crcs + 4 * i);
+			bytes.set(entry.offset, offsets + 4 * i);
+		}
+		bytes.set(new Bun.CryptoHasher("sha1").update(bytes.subarray(0, bytes.length - 20)).digest(), bytes.length - 20);
+		await Bun.write(idxPath, bytes);
+	}
+
+	test("two packs answering one tree id differently (git searches the last one used first): the private index holds only the walked tree", async () => {
+		const r = await repo(`[jobs]\ntest = "true"\n`, { "a/x/f": "1\n", "a/y": "2\n", "b/f": "3\n" });
+		await r.git("config", "gc.auto", "0");
+		await r.git("switch", "-q", "-c", "task");
+		await r.write("discern.toml", `[jobs]\ntest = "test -e b/evil"\n`);
+		await r.write("b/f", "3\n4\n");
+		await r.commitAll("the job needs b/evil, which is not committed");
+		const [x, b] = [(await r.git("rev-parse", "HEAD:a/x")).trim(), (await r.git("rev-parse", "HEAD:b")).trim()];
+		const evil = await gitWithInput(r.root, ["hash-object", "-w", "--stdin"], "EVIL\n");
+		const forged = await gitWithInput(r.root, ["mktree"], `${(await r.git("ls-tree", "HEAD:b")).trim()}\n100644 blob ${evil}\tevil\n`);
+		// One pack of every real object but a/x; another of a/x and the forged b, filed under b's id. A reader that
+		// finds a/x in the second pack (depth first, as read-tree and ls-tree go) takes b from it too.
+		const all = (await r.git("rev-list", "--objects", "--all")).split("\n").map((line) => line.split(" ")[0] ?? "").filter((id) => id !== "" && id !== x);
+		await gitWithInput(r.root, ["pack-objects", "-q", join(r.root, ".git", "objects", "pack", "pack")], `${all.join("\n")}\n`);
+		const second = await gitWithInput(r.root, ["pack-objects", "-q", join(r.root, ".git", "objects", "pack", "pack")], `${x}\n${forged}\n`);
+		await r.git("prune-packed");
+		await rm(join(r.root, ".git", "objects", forged.slice(0, 2), forged.slice(2)), { force: true });
+		await rm(join(r.root, ".git", "objects", evil.slice(0, 2), evil.slice(2)), { force: true });
+		await relabelAmong(join(r.root, ".git", "objects", "pack", `pack-${second}.idx`), forged, b);
+		expect(await r.git("ls-tree", "-r", "--name-only", "HEAD")).toContain("b/evil");
+		await r.write("b/evil", "EVIL\n");
+		const result = await runDone(r);
+		expect(result.ok).toBe(false);
+		expect(result.error).toBe("dirty_worktree");
+		expect(result.message).toContain("b/evil");
+		expect(await Bun.file(join(r.root, ".git", "discern", "proof.json")).exists()).toBe(false);
+	});
+
 	test("a pack index filing a forged tree under a real tree's id cannot earn a Proof for the commit", async () => {
 		const r = await repo(`[jobs]\ntest = "sh ./tests/t.sh"\n`, { "tests/t.sh": "exit 0\n" });
 		const passing = (await r.git("rev-parse", "HEAD:tests/t.sh")).trim();
