@@ -1225,9 +1225,9 @@ describe("what moves between the gate's reads", () => {
 		await r.commitAll("red");
 		const red = (await r.git("rev-parse", "HEAD")).trim();
 		await r.git("reset", "-q", "--hard", "HEAD~1");
-		// The evidence resolves HEAD and its branch in one read (green), then builds its index: right then, the branch moves to the red commit.
+		// The evidence resolves HEAD and its branch in one read (green), then writes its private index: right then, the branch moves to the red commit.
 		// The files were compared with the green commit; HEAD, read again after the jobs, names the red one: drift, no Proof for either.
-		const path = await gitThatMoves("read-tree", `'${Bun.which("git")}' update-ref refs/heads/feature ${red}`);
+		const path = await gitThatMoves("update-index", `'${Bun.which("git")}' update-ref refs/heads/feature ${red}`);
 		const run = await runDiscern(["done", "--json"], { cwd: r.root, env: { PATH: path } });
 		const result = onlyJson(run.stdout) as Loose & { data: { failed_stage: string | null } };
 		expect(result.ok).toBe(false);
