@@ -5,11 +5,11 @@ import { blobId, hashFile, sameBytes } from "./blob-id.ts";
 import { conversionsOf, type Entry, entryOf, type LfsPointer, lfsPointers } from "./expected-content.ts";
 import { mapBounded } from "../platform/bounded.ts";
 import { quoteName } from "../text/terminal.ts";
-import { contentTransformedFromOutside, why } from "./outside-the-tree.ts";
+import { contentTransformedFromOutside, foldersHolding } from "./outside-the-tree.ts";
 import type { Captured } from "../platform/process.ts";
 import { blobsHold, verifiedTree } from "./object-check.ts";
 import { type ObjectReader, openObjectReader } from "./object-reader.ts";
-import { git } from "./run.ts";
+import { complaint, git } from "./run.ts";
 import type { ChangedPath, WorkingState } from "./status.ts";
 
 /**
@@ -182,7 +182,7 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 	if (refused.length > 0) return refuse(refused.join("; "));
 
 	const files = entries.filter((entry) => entry.check !== "submodule");
-	const folders = foldersOf(files);
+	const folders = [...foldersHolding(files.map((entry) => entry.path))];
 	/** The stat each file was last verified at; `differing`: those then found to differ from the commit. */
 	let verified = new Map<string, string>();
 	const differing = new Set<string>();
@@ -218,7 +218,7 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 			]);
 			if (found === null || untracked.exitCode !== 0 || inside.some((changes) => changes === null)) return null;
 			// A folder git could not open (no read permission) is one it never looked in: a warning, with exit 0.
-			const unlooked = untracked.stderr.trim() !== "" ? [`(git could not look for untracked files${why(untracked.stderr)})`] : [];
+			const unlooked = untracked.stderr.trim() !== "" ? [`(git could not look for untracked files${complaint(untracked.stderr)})`] : [];
 			for (const entry of suspects) {
 				if (found.has(entry.path)) differing.add(entry.path);
 				else differing.delete(entry.path);
@@ -393,13 +393,6 @@ async function openSubmodule(root: string, link: Entry, dir: string, parent: str
 			return [...moved, ...state.changes.map(prefix)];
 		},
 	};
-}
-
-/** Every folder holding a tracked file, the root ("") included. */
-function foldersOf(files: readonly Entry[]): string[] {
-	const folders = new Set<string>([""]);
-	for (const entry of files) for (let slash = entry.path.indexOf("/"); slash >= 0; slash = entry.path.indexOf("/", slash + 1)) folders.add(entry.path.slice(0, slash));
-	return [...folders];
 }
 
 /**

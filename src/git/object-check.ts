@@ -19,32 +19,13 @@ export interface Wanted {
 	type: "commit" | "tree" | "blob";
 }
 
-/**
- * Null when every wanted object is there, of its type, and hashes to its
- * id; otherwise what is wrong. `commit`'s own tree line must name `tree`.
- */
-export async function objectsHold(reader: ObjectReader, commit: string, tree: string, subtrees: readonly string[], blobs: readonly string[] = []): Promise<string | null> {
-	const wanted: Wanted[] = [
-		{ id: commit, type: "commit" },
-		{ id: tree, type: "tree" },
-		...subtrees.map((id) => ({ id, type: "tree" as const })),
-		...blobs.map((id) => ({ id, type: "blob" as const })),
-	];
-	const read = await readObjects(reader, wanted);
-	if (typeof read === "string") return read;
-	const first = new TextDecoder().decode((read[0] as BatchObject).content.subarray(0, 5 + tree.length + 1));
-	if (first !== `tree ${tree}\n`) return `the commit ${commit.slice(0, 7)} does not name the tree git listed for it`;
-	const odd = read.find((object) => object.type === "tree" && parseTreeObject(object.content, tree.length / 2) === null);
-	return odd ? oddTree(odd.id) : null;
-}
-
 /** The same for blobs git will write out (a converted file's checkout): null when each hashes to its id. */
 export async function blobsHold(reader: ObjectReader, blobs: readonly string[]): Promise<string | null> {
 	const read = await readBlobs(reader, blobs);
 	return typeof read === "string" ? read : null;
 }
 
-/** Blobs' contents, in one git process, each checked to hash to its id; else what is wrong. */
+/** Blobs' contents, in one round on the reader, each checked to hash to its id; else what is wrong. */
 export async function readBlobs(reader: ObjectReader, blobs: readonly string[]): Promise<Uint8Array[] | string> {
 	if (blobs.length === 0) return [];
 	const read = await readObjects(reader, blobs.map((id) => ({ id, type: "blob" as const })));
@@ -52,9 +33,9 @@ export async function readBlobs(reader: ObjectReader, blobs: readonly string[]):
 }
 
 /** The wanted objects as git gives them, each checked to be of its type and to hash to its id; else what is wrong. */
-export async function readObjects(reader: ObjectReader, wanted: readonly Wanted[]): Promise<BatchObject[] | string> {
+export async function readObjects(reader: ObjectReader, wanted: readonly Wanted[]): Promise<RawObject[] | string> {
 	const read = await reader.fetch(wanted.map((object) => object.id));
-	const objects: BatchObject[] = [];
+	const objects: RawObject[] = [];
 	for (const [index, object] of read.entries()) {
 		const expected = wanted[index] as Wanted;
 		if (!object) return `git could not read the ${expected.type} ${expected.id.slice(0, 12)}`;
@@ -65,8 +46,6 @@ export async function readObjects(reader: ObjectReader, wanted: readonly Wanted[
 	}
 	return objects;
 }
-
-export type BatchObject = RawObject;
 
 /** A commit read back and hashed, with its root tree's entries (each a name, mode and object id). */
 export interface VerifiedRoot {
@@ -79,14 +58,14 @@ export interface VerifiedRoot {
 export async function verifiedRoot(reader: ObjectReader, commit: string): Promise<VerifiedRoot | string> {
 	const read = await readObjects(reader, [{ id: commit, type: "commit" }]);
 	if (typeof read === "string") return read;
-	const header = new TextDecoder().decode((read[0] as BatchObject).content).split("\n\n")[0] ?? "";
+	const header = new TextDecoder().decode((read[0] as RawObject).content).split("\n\n")[0] ?? "";
 	const lines = header.split("\n");
 	const tree = lines[0]?.startsWith("tree ") ? lines[0].slice(5) : "";
 	const parents = lines.filter((line) => line.startsWith("parent ")).map((line) => line.slice(7));
 	if (tree === "") return `the commit ${commit.slice(0, 7)} names no tree`;
 	const root = await readObjects(reader, [{ id: tree, type: "tree" }]);
 	if (typeof root === "string") return root;
-	const entries = parseTreeObject((root[0] as BatchObject).content, tree.length / 2);
+	const entries = parseTreeObject((root[0] as RawObject).content, tree.length / 2);
 	return entries === null ? oddTree(tree) : { tree, parents, entries };
 }
 
@@ -131,7 +110,8 @@ export async function verifiedTree(reader: ObjectReader, commit: string): Promis
 	return { tree: root.tree, records };
 }
 
-const FOLDER = "40000";
+/** A folder's mode, as a tree object records it. */
+export const FOLDER = "40000";
 
 function oddTree(id: string): string {
 	return `the commit holds a tree git does not write (${id.slice(0, 12)}: a name that is not UTF-8, repeated or out of order, or an odd mode; \`git fsck\` names it)`;

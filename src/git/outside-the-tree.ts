@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { quoteName } from "../text/terminal.ts";
-import type { git } from "./run.ts";
+import { complaint, type git } from "./run.ts";
 
 /**
  * Attributes from outside the commit under test that would change how the
@@ -49,7 +49,7 @@ async function infoAttributes(commonDir: string): Promise<string[]> {
 async function strayAttributeFiles(run: Git, tracked: readonly string[]): Promise<string[]> {
 	const listed = await run(["ls-files", "-z", "--others", "--ignored", "--directory", "--exclude-per-directory=.gitignore", "--", ":(glob)**/.gitattributes", ":(glob)**/.gitignore"]);
 	// A folder git could not open (no read permission) is one it never looked in: a warning, with exit 0.
-	if (listed.exitCode !== 0 || listed.stderr.trim() !== "") return [`git could not list the attribute and ignore files that are not committed${why(listed.stderr)}`];
+	if (listed.exitCode !== 0 || listed.stderr.trim() !== "") return [`git could not list the attribute and ignore files that are not committed${complaint(listed.stderr)}`];
 	// One that is not ignored shows up as an untracked file already; an ignored folder is listed as itself (`dir/`).
 	const strays = listed.stdout.split("\0").filter((path) => path !== "" && !path.endsWith("/"));
 	if (strays.length === 0) return [];
@@ -60,7 +60,7 @@ async function strayAttributeFiles(run: Git, tracked: readonly string[]): Promis
 }
 
 /** Every folder that holds a tracked path at any depth ("" is the root). */
-function foldersHolding(paths: readonly string[]): Set<string> {
+export function foldersHolding(paths: readonly string[]): Set<string> {
 	const folders = new Set<string>([""]);
 	for (const path of paths) {
 		for (let slash = path.indexOf("/"); slash >= 0; slash = path.indexOf("/", slash + 1)) folders.add(path.slice(0, slash));
@@ -83,10 +83,4 @@ export function transformingAttributes(text: string): string[] {
 		}
 	}
 	return [...names].sort();
-}
-
-/** git's first complaint, as a clause: what it could not read. */
-export function why(stderr: string): string {
-	const first = stderr.trim().split("\n")[0];
-	return first ? ` (${first.replace(/^(warning|error|fatal): /, "")})` : "";
 }

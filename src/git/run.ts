@@ -116,6 +116,12 @@ function gitProgram(): string {
 	return program;
 }
 
+/** git's first complaint on stderr as a clause (" (could not open directory …)"), or nothing. */
+export function complaint(stderr: string): string {
+	const first = stderr.trim().split("\n")[0];
+	return first ? ` (${first.replace(/^(warning|error|fatal): /, "")})` : "";
+}
+
 /** Run git and return trimmed stdout, or null when it exits non-zero. */
 export async function gitLine(args: readonly string[], cwd: string): Promise<string | null> {
 	const result = await git(args, cwd);

@@ -1,5 +1,5 @@
 import { provenAncestor } from "./ancestry.ts";
-import { parseTreeObject, readObjects, verifiedRoot } from "./object-check.ts";
+import { FOLDER, parseTreeObject, readObjects, verifiedRoot } from "./object-check.ts";
 import { type ObjectReader, withObjectReader } from "./object-reader.ts";
 
 /** One path two commits hold differently, with its mode on each side (null: absent). */
@@ -8,8 +8,6 @@ export interface TreeChange {
 	from: string | null;
 	to: string | null;
 }
-
-const FOLDER = "40000";
 
 type Entries = Map<string, { mode: string; id: string }>;
 /** One side of a pair of trees to compare: entries already read, a tree id to read, or nothing there. */

@@ -104,8 +104,8 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 	const { repository, config, reader, standalone } = reads;
 	// A standalone run never earns a Proof: where the evidence index is refused, the checkout's own status will do.
 	const evidence = reads.evidence.ok ? reads.evidence.index : standalone && !reads.evidence.unborn ? plainStatus(repository.root) : null;
-	// The commit's discern.toml, from the tree the evidence listed (the commit it judges: HEAD, unless HEAD moved since).
-	const commit = reads.evidence.ok ? reads.evidence.index.commit : null;
+	// The commit's discern.toml, from the tree the evidence walked: the commit HEAD named in the same read as its branch,
+	// which the first look reports (a HEAD that moves afterwards is drift, read again after the jobs).
 	const configCheck = reads.evidence.ok ? committedConfigProblem(reads.evidence.index.committed(CONFIG_FILE), reads.configBytes) : null;
 	// Without evidence the run is refused below: HEAD and the branch say how, and nothing reads the files.
 	const working = evidence ? await evidence.status() : await readHead(repository.root).then((read) => (read ? { ...read, changes: [] } : null));
@@ -121,13 +121,6 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 		return fail("done", "dirty_worktree", `The working tree cannot be vouched for as the commit: ${endSentence(why)}`, [
 			say`Remove what the message names (or commit it in the tree), then run ${ref("done")}.`,
 			say`${ref("done", { standalone: true })} runs the gate as things are, without a Proof.`,
-		]);
-	}
-	// The files were compared with the commit the evidence resolved, HEAD was asked apart: a branch moved in between
-	// would have the Proof name a commit whose files nobody compared.
-	if (commit !== null && working.head !== commit) {
-		return fail("done", "dirty_worktree", `HEAD moved from ${commit.slice(0, 7)} to ${working.head.slice(0, 7)} while the gate read the tree; nothing ran.`, [
-			say`Run ${ref("done")} again once nothing else is moving the branch.`,
 		]);
 	}
 	if (working.changes.length > 0 && !standalone) {
