@@ -106,6 +106,11 @@ export const PROVIDERS: readonly Provider[] = [
 	},
 ];
 
+/** The instruction files discern generates for these providers: AGENTS.md and each pointer (once each). */
+export function generatedFiles(providers: readonly Provider[] = PROVIDERS): string[] {
+	return [...new Set([INSTRUCTIONS_FILE, ...providers.flatMap((provider) => (provider.pointer ? [provider.pointer] : []))])];
+}
+
 /** The providers of the configured agents, in registry order. */
 export function providersFor(agents: readonly string[]): Provider[] {
 	return PROVIDERS.filter((provider) => agents.includes(provider.agent));

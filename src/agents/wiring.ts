@@ -8,7 +8,7 @@ import { resolveTrunk } from "../git/trunk.ts";
 import { resolveInside, WriteDeniedError } from "../platform/files.ts";
 import { type ChosenCommand, commandLine, commandResolves, hookServer } from "./command.ts";
 import { compileInstructions, type InstructionSource, isGenerated } from "./instructions.ts";
-import { type Agent, FILE_ACTIONS, type HookWiring, ENSURE_WORDS, INSTRUCTIONS_FILE, isDiscernEntry, isEnsureHook, isPointer, type McpWiring, POINTER_TEXT, type Provider, providersFor, type ServerCommand } from "./providers.ts";
+import { type Agent, FILE_ACTIONS, type HookWiring, ENSURE_WORDS, generatedFiles, INSTRUCTIONS_FILE, isDiscernEntry, isEnsureHook, isPointer, type McpWiring, POINTER_TEXT, type Provider, providersFor, type ServerCommand } from "./providers.ts";
 import { readEntry } from "./targets.ts";
 
 export type FileAction = (typeof FILE_ACTIONS)[number];
@@ -107,11 +107,11 @@ function refused(path: string, kind: WiringKind, agent: Agent | null, blocked: B
 	return { path, kind, agent, action: "update", after: "", blocked };
 }
 
-async function planInstructions(root: string, config: DiscernConfig, mode: WiringOptions["mode"] = "check"): Promise<WiringFile> {
+export async function planInstructions(root: string, config: DiscernConfig, mode: WiringOptions["mode"] = "check"): Promise<WiringFile> {
 	const path = INSTRUCTIONS_FILE;
 	const current = await readTarget(root, path);
 	if (!current.ok) return refused(path, "instructions", null, current.blocked);
-	const generatedTargets = new Set([INSTRUCTIONS_FILE, ...providersFor(config.project.agents).flatMap((provider) => (provider.pointer ? [provider.pointer] : []))]);
+	const generatedTargets = new Set(generatedFiles(providersFor(config.project.agents)));
 	const sources: InstructionSource[] = [];
 	for (const source of config.instructions.sources) {
 		if (generatedTargets.has(source.replace(/^\.\//, ""))) {
@@ -150,13 +150,18 @@ async function planInstructions(root: string, config: DiscernConfig, mode: Wirin
 
 /** Does the file differ from HEAD's version of it (false when HEAD has none: a file refresh wrote and nobody committed yet)? */
 async function editedSinceHead(root: string, path: string, text: string): Promise<boolean> {
-	const head = await git(["cat-file", "blob", `HEAD:${path}`], root);
-	return head.exitCode === 0 && head.stdout !== text;
+	const head = await committedText(root, path);
+	return head !== null && head !== text;
 }
 
-/** Does git ignore this untracked path: a checkout's own file (private notes)? */
+/** What HEAD holds at `path`, as text; null when it holds nothing there. */
+export async function committedText(root: string, path: string): Promise<string | null> {
+	const shown = await git(["cat-file", "blob", `HEAD:${path}`], root);
+	return shown.exitCode === 0 ? shown.stdout : null;
+}
+
+/** Does git ignore this untracked path: a checkout's own file (private notes)? A tracked path is never ignored, as check-ignore answers. */
 export async function ignoredHere(root: string, path: string): Promise<boolean> {
-	if ((await git(["ls-files", "--error-unmatch", "--", path], root)).exitCode === 0) return false;
 	return (await git(["check-ignore", "-q", "--", path], root)).exitCode === 0;
 }
 

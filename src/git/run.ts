@@ -1,4 +1,4 @@
-import { type Captured, type CaptureOptions, capture, captureBytes, startPiped } from "../platform/process.ts";
+import { type Captured, type CaptureOptions, capture, startPiped } from "../platform/process.ts";
 import { programOutsideWorkTrees } from "../platform/trusted-program.ts";
 
 /**
@@ -24,11 +24,6 @@ export function git(args: readonly string[], cwd: string, options: GitOptions = 
 /** git kept running to answer requests on its stdin (`cat-file --batch`); null when it could not start. */
 export function gitPiped(args: readonly string[], cwd: string, options: Omit<GitOptions, "input"> = {}): ReturnType<typeof startPiped> {
 	return startPiped(gitArgv(args, options), spawnOptions(cwd, options));
-}
-
-/** The same call with stdout as bytes: git's raw objects, which are not text. */
-export function gitBytes(args: readonly string[], cwd: string, options: GitOptions = {}): Promise<Omit<Captured, "stdout"> & { stdout: Uint8Array }> {
-	return heard(args, cwd, captureBytes(gitArgv(args, options), spawnOptions(cwd, options)));
 }
 
 function gitArgv(args: readonly string[], options: GitOptions): string[] {

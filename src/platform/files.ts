@@ -1,4 +1,4 @@
-import { lstat, mkdir, realpath, rename, rm, writeFile } from "node:fs/promises";
+import { lstat, mkdir, realpath, rename, rm, rmdir, stat, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
 
 /** Raised when a write would leave the project through a symlink or `..`. */
@@ -18,16 +18,19 @@ export async function writeFileAtomic(
 	root: string,
 	relativePath: string,
 	content: string,
-	options: { mode?: number } = {},
+	/** `keepMode`: a file already there keeps its mode (a 0600 .mcp.json stays private); else `mode`, else 0644. */
+	options: { mode?: number; keepMode?: boolean } = {},
 ): Promise<string> {
 	const target = await resolveInside(root, relativePath);
+	const existing = options.keepMode ? await stat(target).catch(() => null) : null;
+	const mode = existing?.isFile() ? existing.mode & 0o777 : (options.mode ?? 0o644);
 	await mkdir(dirname(target), { recursive: true });
 	// Re-check after mkdir: a folder on the way may be a symlink.
 	await resolveInside(root, relativePath);
 	// Unique within the process too: two writes in one folder may be under way at once.
 	const temp = join(dirname(target), `.${process.pid}.${Date.now()}.${++tempFiles}.discern-tmp`);
 	try {
-		await writeFile(temp, content, { mode: options.mode ?? 0o644 });
+		await writeFile(temp, content, { mode });
 		await rename(temp, target).catch((error: unknown) => {
 			// What is in the way is at the target (a folder where the file goes), not the temp file the error names.
 			throw typeof error === "object" && error !== null ? Object.assign(error, { path: target }) : error;
@@ -80,4 +83,12 @@ export function isInside(root: string, path: string): boolean {
 /** A path with its symlinks resolved, or itself when it does not exist (yet, or any more). */
 export async function realPathOf(path: string): Promise<string> {
 	return realpath(path).catch(() => path);
+}
+
+/** Remove the folders `path` leaves empty, from its own folder up to (never including) `root`. */
+export async function removeEmptyFolders(root: string, path: string): Promise<void> {
+	const top = await realpath(root);
+	for (let folder = dirname(path); folder !== top && isInside(top, folder); folder = dirname(folder)) {
+		if (!(await rmdir(folder).then(() => true, () => false))) break;
+	}
 }

@@ -26,27 +26,8 @@ export async function capture(argv: readonly string[], options: CaptureOptions):
 	return { exitCode, stdout, stderr };
 }
 
-/** The same, with stdout as bytes (binary output: git's raw objects). */
-export async function captureBytes(argv: readonly string[], options: CaptureOptions): Promise<Omit<Captured, "stdout"> & { stdout: Uint8Array }> {
-	const child = start(argv, options);
-	if ("failed" in child) return { exitCode: NOT_STARTED, stdout: new Uint8Array(), stderr: child.failed };
-	const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).bytes(), new Response(child.stderr).text(), child.exited]);
-	return { exitCode, stdout, stderr };
-}
-
 function start(argv: readonly string[], options: CaptureOptions): Bun.Subprocess<"ignore" | Blob, "pipe", "pipe"> | { failed: string } {
-	try {
-		return Bun.spawn([...argv], {
-			cwd: options.cwd,
-			...(options.env ? { env: cleanEnv(options.env) } : {}),
-			stdin: options.input === undefined ? "ignore" : new Blob([options.input]),
-			stdout: "pipe",
-			stderr: "pipe",
-			...(options.signal ? { signal: options.signal } : {}),
-		});
-	} catch (error) {
-		return { failed: error instanceof Error ? error.message : String(error) };
-	}
+	return spawned(argv, options, options.input === undefined ? "ignore" : new Blob([options.input]));
 }
 
 /**
@@ -55,17 +36,22 @@ function start(argv: readonly string[], options: CaptureOptions): Bun.Subprocess
  * when done. Null when it could not be started.
  */
 export function startPiped(argv: readonly string[], options: Omit<CaptureOptions, "input">): Bun.Subprocess<"pipe", "pipe", "pipe"> | null {
+	const child = spawned(argv, options, "pipe");
+	return "failed" in child ? null : child;
+}
+
+function spawned<In extends "ignore" | "pipe" | Blob>(argv: readonly string[], options: Omit<CaptureOptions, "input">, stdin: In): Bun.Subprocess<In, "pipe", "pipe"> | { failed: string } {
 	try {
 		return Bun.spawn([...argv], {
 			cwd: options.cwd,
 			...(options.env ? { env: cleanEnv(options.env) } : {}),
-			stdin: "pipe",
+			stdin,
 			stdout: "pipe",
 			stderr: "pipe",
 			...(options.signal ? { signal: options.signal } : {}),
 		});
-	} catch {
-		return null;
+	} catch (error) {
+		return { failed: error instanceof Error ? error.message : String(error) };
 	}
 }
 

@@ -1,7 +1,7 @@
 import { lstat, mkdir, readFile, realpath, rename, unlink } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { isGenerated } from "../agents/instructions.ts";
-import { INSTRUCTIONS_FILE, isPointer, providersFor } from "../agents/providers.ts";
+import { generatedFiles, INSTRUCTIONS_FILE, isPointer, providersFor } from "../agents/providers.ts";
 import { ignoredHere } from "../agents/wiring.ts";
 import { git } from "../git/run.ts";
 import { exists, isInside } from "../platform/files.ts";
@@ -42,7 +42,7 @@ export function destinationFor(path: string): string {
 
 export async function planFolds(root: string, agents: readonly string[]): Promise<FoldPlan> {
 	if (agents.length === 0) return { folds: [], kept: [], sources: [] };
-	const candidates = [INSTRUCTIONS_FILE, ...providersFor(agents).flatMap((provider) => (provider.pointer ? [provider.pointer] : []))];
+	const candidates = generatedFiles(providersFor(agents));
 	const realRoot = await realpath(root);
 	const folds: Fold[] = [];
 	const taken = new Set<string>();

@@ -1,4 +1,3 @@
-import { stat } from "node:fs/promises";
 import { fail, ok, type Result } from "../../contract/envelope.ts";
 import { setKey } from "../../edit/toml.ts";
 import { CONFIG_FILE, parseConfig } from "../../config/load.ts";
@@ -75,8 +74,7 @@ export async function setConfigKey(root: string, path: string, key: string, inpu
 		});
 	}
 	try {
-		const mode = (await stat(path)).mode & 0o777;
-		await writeFileAtomic(root, CONFIG_FILE, `${bom}${edit.text}`, { mode });
+		await writeFileAtomic(root, CONFIG_FILE, `${bom}${edit.text}`, { keepMode: true });
 	} catch (error) {
 		if (error instanceof WriteDeniedError) return fail("config set", "write_denied", error.message, ["discern does not write through symlinks; edit the file itself."], { data: base });
 		throw error;

@@ -1,4 +1,4 @@
-import { lstat, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type * as v from "valibot";
 import { type ChosenCommand, chooseCommand, type RunningBinary } from "../../agents/command.ts";
@@ -55,8 +55,7 @@ export async function refresh(ctx: VerbContext, input: v.InferOutput<typeof Refr
 				continue;
 			}
 			// An existing file keeps its mode (a 0600 .mcp.json stays private), as `config set` keeps discern.toml's.
-			const existing = await lstat(join(repository.root, file.path)).catch(() => null);
-			await writeFileAtomic(repository.root, file.path, file.after, existing?.isFile() ? { mode: existing.mode & 0o777 } : {});
+			await writeFileAtomic(repository.root, file.path, file.after, { keepMode: true });
 		} catch (error) {
 			const refusal = error instanceof WriteDeniedError ? { message: error.message, hints: [say`Remove the link, then run ${ref("refresh")} again.`] as [string, ...string[]] } : writeDenied(error, file.path);
 			if (!refusal) throw error;

@@ -1,4 +1,3 @@
-import { stat } from "node:fs/promises";
 import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { CONFIG_FILE, parseConfig } from "../../config/load.ts";
@@ -151,8 +150,7 @@ export async function pinStandards<const Verb extends PinVerb>(ctx: VerbContext,
 	if (!checked.ok || !limitsHold) return pinFailed(verb, "The edited discern.toml would not read back with the new limits; nothing was written.", data, steps, "Set the limits by hand and commit discern.toml alone.");
 
 	// 4. Write, and commit that one file (its pathspec: nothing else staged can ride along); on failure put the bytes back.
-	const mode = (await stat(`${repository.root}/${CONFIG_FILE}`).catch(() => null))?.mode;
-	const write = (content: string) => writeFileAtomic(repository.root, CONFIG_FILE, `${bom}${content}`, mode === undefined ? {} : { mode: mode & 0o777 });
+	const write = (content: string) => writeFileAtomic(repository.root, CONFIG_FILE, `${bom}${content}`, { keepMode: true });
 	try {
 		await write(text);
 	} catch (error) {

@@ -6,7 +6,7 @@ import { clip } from "../../text/clip.ts";
 import { quoteName } from "../../text/terminal.ts";
 
 /** What git committed for a pin, checked against what the pin meant to commit. */
-export type PinCommit = { ok: true; head: string } | { ok: false; head: string | null; problems: string[]; extra: string[] };
+export type PinCommit = { ok: true; head: string } | { ok: false; head: string | null; problems: string[] };
 
 /**
  * `git commit` runs the repository's hooks, and a hook (one the project
@@ -19,7 +19,7 @@ export type PinCommit = { ok: true; head: string } | { ok: false; head: string |
  */
 export async function verifyPinCommit(root: string, proven: string, branch: string, written: string): Promise<PinCommit> {
 	const head = await gitLine(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], root);
-	if (!head) return { ok: false, head: null, problems: ["git cannot read HEAD after the commit"], extra: [] };
+	if (!head) return { ok: false, head: null, problems: ["git cannot read HEAD after the commit"] };
 	const problems: string[] = [];
 	// The bytes the pin wrote are hashed as they are and as git's attributes (eol, a clean filter) would store them.
 	const hashed = (args: string[]) => git(["hash-object", ...args, "--stdin"], root, { input: written }).then((result) => (result.exitCode === 0 ? result.stdout.trim() : null));
@@ -50,7 +50,7 @@ export async function verifyPinCommit(root: string, proven: string, branch: stri
 	if (!blob || (blob !== asWritten && blob !== asStored)) problems.push(`its ${CONFIG_FILE} is not the file the pin wrote`);
 	const differs = typeof before === "string" ? before : typeof after === "string" ? after : rootDifference(before, after, proven, blob);
 	if (differs && problems.length === 0) problems.push(differs);
-	return problems.length === 0 ? { ok: true, head } : { ok: false, head, problems, extra };
+	return problems.length === 0 ? { ok: true, head } : { ok: false, head, problems };
 }
 
 /**

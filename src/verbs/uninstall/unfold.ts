@@ -1,9 +1,9 @@
-import { lstat, mkdir, realpath, rename, rmdir } from "node:fs/promises";
+import { lstat, mkdir, rename } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { UnwiringFile } from "../../agents/unwiring.ts";
-import { INSTRUCTIONS_FILE, PROVIDERS } from "../../agents/providers.ts";
+import { generatedFiles, INSTRUCTIONS_FILE } from "../../agents/providers.ts";
 import { git } from "../../git/run.ts";
-import { isInside, resolveInside } from "../../platform/files.ts";
+import { removeEmptyFolders, resolveInside } from "../../platform/files.ts";
 import { destinationFor } from "../../setup/instructions.ts";
 import type { Listed } from "./state.ts";
 
@@ -11,11 +11,6 @@ import type { Listed } from "./state.ts";
 export interface Unfold extends Listed {
 	/** Where it goes back to. */
 	to: string;
-}
-
-/** The names discern generates, each of which setup may have folded a person's file out of. */
-function generatedNames(): string[] {
-	return [...new Set([INSTRUCTIONS_FILE, ...PROVIDERS.flatMap((provider) => (provider.pointer ? [provider.pointer] : []))])];
 }
 
 /**
@@ -27,7 +22,8 @@ function generatedNames(): string[] {
  */
 export async function planUnfolds(root: string, sources: readonly string[], wiring: UnwiringFile[]): Promise<Unfold[]> {
 	const unfolds: Unfold[] = [];
-	for (const name of generatedNames()) {
+	// Each name discern generates, from which setup may have folded a person's file.
+	for (const name of generatedFiles()) {
 		const fold = destinationFor(name);
 		if (!sources.includes(fold)) continue;
 		const source = await lstat(join(root, fold)).catch(() => null);
@@ -60,8 +56,5 @@ export async function carryOutUnfold(root: string, unfold: Unfold): Promise<void
 		await rename(from, to);
 		if (tracked) await git(["add", "-A", "--", unfold.path, unfold.to], root);
 	}
-	const top = await realpath(root);
-	for (let folder = dirname(from); folder !== top && isInside(top, folder); folder = dirname(folder)) {
-		if (!(await rmdir(folder).then(() => true, () => false))) break;
-	}
+	await removeEmptyFolders(root, from);
 }

@@ -1,16 +1,15 @@
-import { readdir, realpath, rm, rmdir, stat } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { readdir, rm } from "node:fs/promises";
+import { join } from "node:path";
 import type * as v from "valibot";
 import { planUnwiring, type UnwiringFile } from "../../agents/unwiring.ts";
-import { CHECK_SERVER, planWiring } from "../../agents/wiring.ts";
+import { committedText, planInstructions } from "../../agents/wiring.ts";
 import { loadConfig } from "../../config/load.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type PlanItem, type Result } from "../../contract/envelope.ts";
 import { writeDenied } from "../../gate/write-denied.ts";
-import { git } from "../../git/run.ts";
 import { hasLinkedWorktrees, listWorktrees } from "../../git/worktrees.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
-import { isInside, resolveInside, writeFileAtomic, WriteDeniedError } from "../../platform/files.ts";
+import { removeEmptyFolders, resolveInside, writeFileAtomic, WriteDeniedError } from "../../platform/files.ts";
 import { openRepository } from "../../project/open.ts";
 import { plural } from "../../text/plural.ts";
 import { readTask } from "../../worktree/task.ts";
@@ -65,13 +64,10 @@ export async function uninstall(ctx: VerbContext, input: v.InferOutput<typeof Un
 	const load = await loadConfig(root, ctx.narrate);
 	const config = load.state === "valid" ? load.config : null;
 	// What HEAD holds of a file: a co-owned file committed before refresh comes back exactly.
-	const committed = async (path: string) => {
-		const shown = await git(["cat-file", "blob", `HEAD:${path}`], root);
-		return shown.exitCode === 0 ? shown.stdout : null;
-	};
+	const committed = (path: string) => committedText(root, path);
 	// What refresh would compile now: an AGENTS.md equal to it (or to HEAD's generated one) is discern's to delete.
-	const compiled = config ? (await planWiring(root, config, { env: {}, mode: "check", server: CHECK_SERVER }).catch(() => []))[0] : undefined;
-	const compiledNow = compiled && !compiled.blocked && compiled.kind === "instructions" ? compiled.after : null;
+	const compiled = config ? await planInstructions(root, config).catch(() => undefined) : undefined;
+	const compiledNow = compiled && !compiled.blocked ? compiled.after : null;
 	const wiring = await planUnwiring(root, config?.project.agents ?? [], committed, compiledNow);
 	const state = await planState(root, commonDir);
 	if (!Array.isArray(state)) return fail("uninstall", "write_denied", `Nothing was removed: ${state.reason}.`, [state.fix, say`Then run ${ref("uninstall")} again.`], { data });
@@ -126,17 +122,12 @@ function listedOf(file: UnwiringFile | StateEntry | Unfold): Listed {
 /** A stripped file gets its new bytes (its mode kept); a deleted one goes, and so do the folders it leaves empty. */
 async function carryOut(root: string, file: UnwiringFile): Promise<void> {
 	if (file.action === "strip") {
-		const full = await resolveInside(root, file.path);
-		const mode = (await stat(full)).mode & 0o777;
-		await writeFileAtomic(root, file.path, file.after, { mode });
+		await writeFileAtomic(root, file.path, file.after, { keepMode: true });
 		return;
 	}
 	const full = await resolveInside(root, file.path);
 	await rm(full, { force: true });
-	const top = await realpath(root);
-	for (let folder = dirname(full); folder !== top && isInside(top, folder); folder = dirname(folder)) {
-		if (!(await rmdir(folder).then(() => true, () => false))) break;
-	}
+	await removeEmptyFolders(root, full);
 }
 
 function summary(files: readonly { action: string; kind?: string }[]): string {
