@@ -7,7 +7,9 @@ import { mapBounded } from "../platform/bounded.ts";
 import { quoteName } from "../text/terminal.ts";
 import { contentTransformedFromOutside, foldersHolding } from "./outside-the-tree.ts";
 import type { Captured } from "../platform/process.ts";
-import { blobsHold, verifiedTree } from "./object-check.ts";
+import { verifiedTree } from "./object-check.ts";
+import { unlistedEntries } from "./unlisted.ts";
+import { openPrivateStore, type PrivateStore } from "./private-store.ts";
 import { type ObjectReader, openObjectReader } from "./object-reader.ts";
 import { complaint, git } from "./run.ts";
 import type { ChangedPath, WorkingState } from "./status.ts";
@@ -53,6 +55,8 @@ const PINNED = [
 	"core.eol=lf",
 	"core.safecrlf=false",
 	"core.ignoreCase=false",
+	// The private index whole, in the private folder: a split index keeps part of it beside the repository's.
+	"core.splitIndex=false",
 	"core.attributesFile=/dev/null",
 	"status.showUntrackedFiles=all",
 ].flatMap((setting) => ["-c", setting]);
@@ -145,25 +149,22 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 	};
 	if (typeof walked === "string") return failed(`${walked} (${quoteName(label)})`);
 	const entries = walked.records.map(entryOf);
-	// The private index holds exactly the entries walked, never what `read-tree` would read again from the store: two git
-	// processes can be answered differently for one id (packs are searched most recently used first), and the index
-	// decides what is untracked and which attributes apply.
-	const built = await run(["update-index", "-z", "--index-info"], { input: entries.map((entry) => `${entry.mode} ${entry.blob}\t${entry.path}\0`).join("") });
-	if (built.exitCode !== 0) return failed(`git cannot build an index of the commit ${sha.slice(0, 7)} in ${quoteName(label)}`);
+	const indexFile = privateIndex(run, join(dir, "index"), entries);
+	if (!(await indexFile.holds())) return failed(`git cannot build an index of the commit ${sha.slice(0, 7)} in ${quoteName(label)}`);
+	// The blobs git processes read themselves (attributes, converted files) come from a store holding only hashed ones.
+	const store = await openPrivateStore(join(dir, "objects"), reader);
+	const runStored = (args: readonly string[], options: { input?: string } = {}) => git([...PINNED, ...args], root, { env: { ...env, ...store.env }, ...options });
 
 	const tracked = entries.map((entry) => entry.path);
 	// The first look's questions to git need only the private index: asked now, with the attribute checks, not one wait later.
 	// HEAD is what locate read with the commit (HEAD's own evidence); a submodule's HEAD is asked, its revision being the recorded commit.
 	let firstLook: LookReads | null = askGit(run, revision === "HEAD" ? { ...located, stdout: `${sha}\n${symbolic ?? ""}\n` } : null);
-	const [conversions, outside, forged] = await Promise.all([
-		conversionsOf(run, entries),
+	const [forged, outside] = await Promise.all([
+		// The .gitattributes blobs check-attr reads through the private index, hashed: a forged one could drop a conversion.
+		store.hold(entries.filter((entry) => entry.type === "blob" && (entry.path === ".gitattributes" || entry.path.endsWith("/.gitattributes"))).map((entry) => entry.blob)),
 		contentTransformedFromOutside(run, resolve(root, commonDir), tracked),
-		// The .gitattributes blobs check-attr reads from the private index, hashed: a forged one could drop a conversion.
-		blobsHold(
-			reader,
-			entries.filter((entry) => entry.type === "blob" && (entry.path === ".gitattributes" || entry.path.endsWith("/.gitattributes"))).map((entry) => entry.blob),
-		),
 	]);
+	const conversions = forged ? true : await conversionsOf(runStored, entries);
 	// Refused: the first look's git processes end before the private index goes.
 	const refuse = async (reason: string): Promise<EvidenceOutcome> => {
 		if (firstLook) await Promise.all([firstLook.head, firstLook.untracked]);
@@ -179,10 +180,23 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 	const gitlinks = entries.filter((entry) => entry.check === "submodule");
 	const submodules = await Promise.all(gitlinks.map((link, n) => openSubmodule(root, link, join(dir, `submodule-${n}`), name)));
 	const refused = submodules.flatMap((sub) => (sub.refused ? [sub.refused] : []));
-	if (refused.length > 0) return refuse(refused.join("; "));
+	const closeSubmodules = () => Promise.all(submodules.map((sub) => sub.close()));
+	if (refused.length > 0) {
+		await closeSubmodules();
+		return refuse(refused.join("; "));
+	}
 
 	const files = entries.filter((entry) => entry.check !== "submodule");
-	const folders = [...foldersHolding(files.map((entry) => entry.path))];
+	// Every folder of the tree, those holding only a submodule too (the submodule itself is its own evidence's).
+	const folders = foldersHolding(entries.map((entry) => entry.path));
+	const submodulePaths = new Set(gitlinks.map((link) => link.path));
+	/** Which of some untracked folders the committed rules ignore (as the untracked listing reads them); null when git could not tell. */
+	const ignoredFolders = async (candidates: readonly string[]): Promise<Set<string> | null> => {
+		const listedIgnored = await run(["ls-files", "-z", "--others", "--ignored", "--directory", "--exclude-per-directory=.gitignore", "--", ...candidates.map((path) => `:(literal)${path}`)]);
+		if (listedIgnored.exitCode !== 0 || listedIgnored.stderr.trim() !== "") return null;
+		const shown = new Set(listedIgnored.stdout.split("\0"));
+		return new Set(candidates.filter((path) => shown.has(`${path}/`)));
+	};
 	/** The stat each file was last verified at; `differing`: those then found to differ from the commit. */
 	let verified = new Map<string, string>();
 	const differing = new Set<string>();
@@ -197,7 +211,9 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 			return entries.some((candidate) => candidate.path.startsWith(`${path}/`)) ? { mode: "040000", type: "tree", object: "" } : null;
 		},
 		async status() {
-			// Git's part of the first look was asked while the index was opened; every later look asks anew.
+			// Git's part of the first look was asked while the index was opened; every later look asks anew, of an index
+			// rebuilt if anything (a job: it is a file in the temp folder) changed it since.
+			if (!firstLook && !(await indexFile.holds())) return null;
 			const reads = firstLook ?? askGit(run);
 			firstLook = null;
 			// Asked before the files are read, not after: each is a wait on other processes.
@@ -207,16 +223,16 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 			outsideAsked = false;
 			// Awaited below: a failure surfaces there, never as unhandled while the files are read.
 			for (const pending of [insideAsked, outsideRead]) void pending.catch(() => undefined);
-			const [stats, special] = await Promise.all([fingerprint(root, files), specialFiles(root, folders)]);
+			const [stats, unlisted] = await Promise.all([fingerprint(root, files), unlistedEntries(root, folders, submodulePaths, ignoredFolders)]);
 			const suspects = files.filter((entry) => verified.get(entry.path) !== stats.get(entry.path));
 			const [found, head, untracked, inside, outsideNow] = await Promise.all([
-				verify(root, suspects, pointers, run, reader, dir),
+				verify(root, suspects, pointers, runStored, store, dir),
 				reads.head,
 				reads.untracked,
 				insideAsked,
 				outsideRead,
 			]);
-			if (found === null || untracked.exitCode !== 0 || inside.some((changes) => changes === null)) return null;
+			if (found === null || unlisted === null || untracked.exitCode !== 0 || inside.some((changes) => changes === null)) return null;
 			// A folder git could not open (no read permission) is one it never looked in: a warning, with exit 0.
 			const unlooked = untracked.stderr.trim() !== "" ? [`(git could not look for untracked files${complaint(untracked.stderr)})`] : [];
 			for (const entry of suspects) {
@@ -231,7 +247,7 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 					.split("\0")
 					.filter((path) => path !== "")
 					.map((path) => ({ path, kind: "untracked" as const, staged: false })),
-				...special.filter((path) => !differing.has(path)).map((path) => ({ path, kind: "untracked" as const, staged: false })),
+				...unlisted.filter((path) => !differing.has(path)).map((path) => ({ path, kind: "untracked" as const, staged: false })),
 				...inside.flatMap((changes) => changes ?? []),
 				...[...outsideNow.map((problem) => `(${problem})`), ...unlooked].map((path) => ({ path, kind: "modified" as const, staged: false })),
 			];
@@ -244,10 +260,37 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 		// A first look never taken still has git processes reading the private index: they end before it goes.
 		close: async () => {
 			if (firstLook) await Promise.all([firstLook.head, firstLook.untracked]);
-			await ownReader?.close();
+			await Promise.all([ownReader?.close(), closeSubmodules()]);
 		},
 	};
 	return { ok: true, index };
+}
+
+/**
+ * The private index: exactly the entries walked, never what `read-tree`
+ * would read again from the store (two git processes can be answered
+ * differently for one id: packs are searched most recently used first), and
+ * the index decides what is untracked and which attributes apply. `holds`
+ * builds it, or checks it is still the bytes built (a job can write the temp
+ * folder) and builds it again if not; false when git could not.
+ */
+function privateIndex(run: (args: readonly string[], options?: { input?: string }) => ReturnType<typeof git>, path: string, entries: readonly Entry[]): { holds(): Promise<boolean> } {
+	let digest: string | null = null;
+	const bytesDigest = () =>
+		Bun.file(path)
+			.bytes()
+			.then((bytes) => new Bun.CryptoHasher("sha256").update(bytes).digest("hex"), () => null);
+	return {
+		async holds() {
+			if (digest !== null && (await bytesDigest()) === digest) return true;
+			await rm(path, { force: true });
+			const built = await run(["update-index", "-z", "--index-info"], { input: entries.map((entry) => `${entry.mode} ${entry.blob}\t${entry.path}\0`).join("") });
+			// git drops a path it refuses (`.GIT/x`, `d/../e`, a `.gitmodules` link) with a word on stderr: the index would not hold the commit.
+			if (built.exitCode !== 0 || /^Ignoring path /m.test(built.stderr)) return false;
+			digest = await bytesDigest();
+			return digest !== null;
+		},
+	};
 }
 
 /** What only git answers in a look: HEAD and its branch, and the untracked files. */
@@ -276,7 +319,7 @@ async function verify(
 	entries: readonly Entry[],
 	pointers: Map<string, LfsPointer>,
 	run: (args: readonly string[], options?: { input?: string }) => ReturnType<typeof git>,
-	reader: ObjectReader,
+	store: PrivateStore,
 	scratch: string,
 ): Promise<Map<string, ChangedPath["kind"]> | null> {
 	const differing = new Map<string, ChangedPath["kind"]>();
@@ -312,8 +355,8 @@ async function verify(
 	if (converted.length > 0) {
 		// What a checkout would write, with the commit's attributes and pinned settings (filters other
 		// than LFS were refused): then the bytes must be exactly those, not merely clean to the blob.
-		// The blobs it writes out are read back and hashed first: a forged one would be written and matched.
-		if (await blobsHold(reader, converted.map((entry) => entry.blob))) return null;
+		// It writes them from the private store, read back and hashed first: a forged one would be written and matched.
+		if (await store.hold(converted.map((entry) => entry.blob))) return null;
 		const folder = join(scratch, "checkout");
 		await rm(folder, { recursive: true, force: true });
 		const written = await run(["checkout-index", "-f", "-z", "--stdin", `--prefix=${folder}/`], { input: `${converted.map((entry) => entry.path).join("\0")}\0` });
@@ -351,6 +394,8 @@ interface Submodule {
 	refused?: string;
 	/** Its paths that differ from the commit the superproject records, prefixed with its path. */
 	changes(): Promise<ChangedPath[] | null>;
+	/** Ends its evidence's git processes (its object reader). */
+	close(): Promise<void>;
 }
 
 /**
@@ -373,15 +418,16 @@ async function openSubmodule(root: string, link: Entry, dir: string, parent: str
 	};
 	const place = await lstat(folder).catch(() => null);
 	const populated = place?.isDirectory() ? await lstat(join(folder, ".git")).catch(() => null) : null;
-	if (!populated) return { changes: unpopulated };
+	if (!populated) return { changes: unpopulated, close: async () => undefined };
 	const made = await mkdir(dir, { recursive: true }).then(
 		() => true,
 		() => false,
 	);
 	const opened = made ? await openIn(folder, link.blob, dir, name) : { ok: false as const, reason: `discern could not make a folder for ${quoteName(name)}` };
-	if (!opened.ok) return { refused: `the submodule ${quoteName(name)}: ${opened.reason}`, changes: async () => null };
+	if (!opened.ok) return { refused: `the submodule ${quoteName(name)}: ${opened.reason}`, changes: async () => null, close: async () => undefined };
 	const prefix = (change: ChangedPath): ChangedPath => ({ ...change, path: `${link.path}/${change.path}` });
 	return {
+		close: () => opened.index.close(),
 		async changes() {
 			// The folder itself may have been replaced since (a file, a link): judge the place first.
 			const now = await lstat(folder).catch(() => null);
@@ -393,25 +439,6 @@ async function openSubmodule(root: string, link: Entry, dir: string, parent: str
 			return [...moved, ...state.changes.map(prefix)];
 		},
 	};
-}
-
-/**
- * What sits in a tracked folder that is neither a file, a folder nor a
- * symbolic link: a FIFO, a socket, a device. git lists none of them, not
- * even as untracked, yet a job opens one by name like a file: a FIFO named
- * `GNUmakefile`, fed by a process outside the gate, is the Makefile make
- * reads. Any of them is a change; a folder that vanished is the files' to report.
- */
-async function specialFiles(root: string, folders: readonly string[]): Promise<string[]> {
-	const found: string[] = [];
-	await mapBounded(folders, READERS, async (folder) => {
-		const inside = await readdir(join(root, folder), { withFileTypes: true }).catch(() => []);
-		for (const item of inside) {
-			if (item.isFile() || item.isDirectory() || item.isSymbolicLink()) continue;
-			found.push(folder === "" ? item.name : `${folder}/${item.name}`);
-		}
-	});
-	return found.sort();
 }
 
 /** Nanosecond stat of every tracked file, by path ("absent" when gone). */

@@ -19,12 +19,6 @@ export interface Wanted {
 	type: "commit" | "tree" | "blob";
 }
 
-/** The same for blobs git will write out (a converted file's checkout): null when each hashes to its id. */
-export async function blobsHold(reader: ObjectReader, blobs: readonly string[]): Promise<string | null> {
-	const read = await readBlobs(reader, blobs);
-	return typeof read === "string" ? read : null;
-}
-
 /** Blobs' contents, in one round on the reader, each checked to hash to its id; else what is wrong. */
 export async function readBlobs(reader: ObjectReader, blobs: readonly string[]): Promise<Uint8Array[] | string> {
 	if (blobs.length === 0) return [];

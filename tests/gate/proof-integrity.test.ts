@@ -507,6 +507,30 @@ describe("an object store that lies", () => {
 		expect(await Bun.file(join(r.root, ".git", "discern", "proof.json")).exists()).toBe(false);
 	});
 
+	test("two packs answering one blob id differently: a converted file is compared with what a private store of hashed blobs writes", async () => {
+		const r = await repo(`[jobs]\ntest = "grep -q committed data.txt"\n`, { ".gitattributes": "*.txt text eol=crlf\n", "data.txt": "committed\n" });
+		await r.git("config", "gc.auto", "0");
+		await r.git("switch", "-q", "-c", "task");
+		await r.write("data.txt", "committed\nmore\n");
+		await r.commitAll("task edits data.txt");
+		const [data, attributes] = [(await r.git("rev-parse", "HEAD:data.txt")).trim(), (await r.git("rev-parse", "HEAD:.gitattributes")).trim()];
+		const evil = await gitWithInput(r.root, ["hash-object", "-w", "--stdin"], "EVIL\n");
+		// Every real object in one pack; a second holds the real .gitattributes (which checkout-index reads first) and EVIL filed under data.txt's id.
+		const all = (await r.git("rev-list", "--objects", "--all")).split("\n").map((line) => line.split(" ")[0] ?? "").filter((id) => id !== "");
+		await gitWithInput(r.root, ["pack-objects", "-q", join(r.root, ".git", "objects", "pack", "pack")], `${all.join("\n")}\n`);
+		await Bun.sleep(1100);
+		const second = await gitWithInput(r.root, ["pack-objects", "-q", join(r.root, ".git", "objects", "pack", "pack")], `${attributes}\n${evil}\n`);
+		await r.git("prune-packed");
+		await rm(join(r.root, ".git", "objects", evil.slice(0, 2), evil.slice(2)), { force: true });
+		await relabelAmong(join(r.root, ".git", "objects", "pack", `pack-${second}.idx`), evil, data);
+		await r.write("data.txt", "EVIL\r\n");
+		const result = await runDone(r);
+		expect(result.ok).toBe(false);
+		expect(result.error).toBe("dirty_worktree");
+		expect(result.message).toContain("data.txt");
+		expect(await Bun.file(join(r.root, ".git", "discern", "proof.json")).exists()).toBe(false);
+	});
+
 	test("a pack index filing a forged tree under a real tree's id cannot earn a Proof for the commit", async () => {
 		const r = await repo(`[jobs]\ntest = "sh ./tests/t.sh"\n`, { "tests/t.sh": "exit 0\n" });
 		const passing = (await r.git("rev-parse", "HEAD:tests/t.sh")).trim();
@@ -1179,6 +1203,34 @@ describe("what git's listing of the tree does not show", () => {
 		expect(result.message).toContain("src/GNUmakefile");
 	});
 
+	test("a FIFO in a new folder that holds nothing else (git lists nothing there) cannot earn a Proof", async () => {
+		const r = await repo(`[jobs]\ntest = "true"\n`);
+		await mkdir(join(r.root, ".cargo"));
+		expect(await Bun.spawn(["mkfifo", join(r.root, ".cargo", "config.toml")]).exited).toBe(0);
+		expect((await r.git("status", "--porcelain", "--untracked-files=all")).trim()).toBe("");
+		const result = await runDone(r);
+		expect(result.error).toBe("dirty_worktree");
+		expect(result.message).toContain(".cargo/config.toml");
+	});
+
+	test("a .git file below the root (a job's git there takes its config) cannot earn a Proof", async () => {
+		const r = await repo(`[jobs]\ntest = "true"\n`, { "README.md": "# fixture\n", "pkg/app.py": "print(1)\n" });
+		await r.write("pkg/.git", "gitdir: /nowhere\n");
+		expect((await r.git("status", "--porcelain", "--untracked-files=all")).trim()).toBe("");
+		const result = await runDone(r);
+		expect(result.error).toBe("dirty_worktree");
+		expect(result.message).toContain("pkg/.git");
+	});
+
+	test("a job that rewrites the private index in the temp folder hides nothing: the index is rebuilt, the edit is drift", async () => {
+		const build = `printf 'edited by a job\\r\\n' > data.txt; B=$(printf 'edited by a job\\n' | git hash-object -w --stdin); for idx in "\${TMPDIR:-/tmp}"/discern-evidence-*/index; do GIT_INDEX_FILE="$idx" git update-index --cacheinfo 100644,"$B",data.txt; done; true`;
+		const r = await repo(`[jobs]\nbuild = ${JSON.stringify(build)}\ntest = "true"\n`, { ".gitattributes": "*.txt text eol=crlf\n", "data.txt": "committed\r\n" });
+		const result = await runDone(r);
+		expect(result.ok).toBe(false);
+		expect(result.data?.failed_stage).toBe("tree_drift");
+		expect(result.data?.drift?.files).toContain("data.txt");
+	});
+
 	test("a folder git could not open (it warns and exits 0) is never taken for one without untracked files", async () => {
 		const r = await repo(`[jobs]\ntest = "true"\n`);
 		// Root reads every folder: the warning git prints for one it cannot open, around the real git's answer.
@@ -1193,6 +1245,23 @@ describe("what git's listing of the tree does not show", () => {
 		expect(result.error).toBe("dirty_worktree");
 		expect(result.message).toContain("could not open directory 'tests/'");
 		expect(await Bun.file(join(r.root, ".git", "discern", "proof.json")).exists()).toBe(false);
+	});
+
+	test("an `sh` reached through a link a checkout holds (swappable by a job) never runs the jobs", async () => {
+		const r = await repo(`[jobs]\ntest = "exit 1"\n`, { "README.md": "# fixture\n", ".gitignore": "node_modules/\n" });
+		const outside = await makeTempDir("discern-sh-chain-");
+		dirs.push(outside);
+		await mkdir(join(outside, "fake"), { recursive: true });
+		await mkdir(join(outside, "bin"), { recursive: true });
+		await writeFile(join(outside, "fake", "sh"), "#!/bin/dash\necho tests passed\nexit 0\n");
+		await chmod(join(outside, "fake", "sh"), 0o755);
+		// PATH's folder is outside any checkout, and so is the file at the end; the hop between is the checkout's.
+		await mkdir(join(r.root, "node_modules", ".bin"), { recursive: true });
+		await symlink(join(outside, "fake", "sh"), join(r.root, "node_modules", ".bin", "sh"));
+		await symlink(join(r.root, "node_modules", ".bin", "sh"), join(outside, "bin", "sh"));
+		const result = await runDone(r, {}, { PATH: `${join(outside, "bin")}:${process.env.PATH ?? ""}` });
+		expect(result.ok).toBe(false);
+		expect(result.data?.failed_stage).toBe("test");
 	});
 
 	test("an `sh` a checkout puts on PATH (node_modules/.bin under npm run) never runs the jobs", async () => {
