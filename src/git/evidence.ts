@@ -9,7 +9,7 @@ import { contentTransformedFromOutside, foldersHolding } from "./outside-the-tre
 import type { Captured } from "../platform/process.ts";
 import { verifiedTree } from "./object-check.ts";
 import { unlistedEntries } from "./unlisted.ts";
-import { openPrivateStore, type PrivateStore } from "./private-store.ts";
+import { withPrivateStore } from "./private-store.ts";
 import { type ObjectReader, openObjectReader } from "./object-reader.ts";
 import { complaint, git } from "./run.ts";
 import type { ChangedPath, WorkingState } from "./status.ts";
@@ -151,26 +151,29 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 	const entries = walked.records.map(entryOf);
 	const indexFile = privateIndex(run, join(dir, "index"), entries);
 	if (!(await indexFile.holds())) return failed(`git cannot build an index of the commit ${sha.slice(0, 7)} in ${quoteName(label)}`);
-	// The blobs git processes read themselves (attributes, converted files) come from a store holding only hashed ones.
-	const store = await openPrivateStore(join(dir, "objects"), reader);
-	const runStored = (args: readonly string[], options: { input?: string } = {}) => git([...PINNED, ...args], root, { env: { ...env, ...store.env }, ...options });
+	// The blobs git processes read themselves (attributes, converted files) come from a fresh store holding only hashed ones.
+	const attributeBlobs = entries.filter((entry) => entry.type === "blob" && (entry.path === ".gitattributes" || entry.path.endsWith("/.gitattributes"))).map((entry) => entry.blob);
+	const runIn = (storeEnv: Record<string, string>) => (args: readonly string[], options: { input?: string } = {}) => git([...PINNED, ...args], root, { env: { ...env, ...storeEnv }, ...options });
+	/** checkout-index of converted files, from a private store of their hashed blobs and the attributes'. */
+	const checkout: Checkout = (files, folder) =>
+		withPrivateStore(dir, reader, [...attributeBlobs, ...files.map((entry) => entry.blob)], (storeEnv) =>
+			runIn(storeEnv)(["checkout-index", "-f", "-z", "--stdin", `--prefix=${folder}/`], { input: `${files.map((entry) => entry.path).join("\0")}\0` }),
+		);
 
 	const tracked = entries.map((entry) => entry.path);
 	// The first look's questions to git need only the private index: asked now, with the attribute checks, not one wait later.
 	// HEAD is what locate read with the commit (HEAD's own evidence); a submodule's HEAD is asked, its revision being the recorded commit.
 	let firstLook: LookReads | null = askGit(run, revision === "HEAD" ? { ...located, stdout: `${sha}\n${symbolic ?? ""}\n` } : null);
-	const [forged, outside] = await Promise.all([
+	const [conversions, outside] = await Promise.all([
 		// The .gitattributes blobs check-attr reads through the private index, hashed: a forged one could drop a conversion.
-		store.hold(entries.filter((entry) => entry.type === "blob" && (entry.path === ".gitattributes" || entry.path.endsWith("/.gitattributes"))).map((entry) => entry.blob)),
+		withPrivateStore(dir, reader, attributeBlobs, (storeEnv) => conversionsOf(runIn(storeEnv), entries)),
 		contentTransformedFromOutside(run, resolve(root, commonDir), tracked),
 	]);
-	const conversions = forged ? true : await conversionsOf(runStored, entries);
 	// Refused: the first look's git processes end before the private index goes.
 	const refuse = async (reason: string): Promise<EvidenceOutcome> => {
 		if (firstLook) await Promise.all([firstLook.head, firstLook.untracked]);
 		return failed(reason);
 	};
-	if (forged) return refuse(forged);
 	if (typeof conversions === "string" || outside.length > 0) {
 		return refuse(`git is told to see the files differently from the commit: ${[...(typeof conversions === "string" ? [conversions] : []), ...outside].join("; ")}`);
 	}
@@ -226,7 +229,7 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 			const [stats, unlisted] = await Promise.all([fingerprint(root, files), unlistedEntries(root, folders, submodulePaths, ignoredFolders)]);
 			const suspects = files.filter((entry) => verified.get(entry.path) !== stats.get(entry.path));
 			const [found, head, untracked, inside, outsideNow] = await Promise.all([
-				verify(root, suspects, pointers, runStored, store, dir),
+				verify(root, suspects, pointers, checkout, dir),
 				reads.head,
 				reads.untracked,
 				insideAsked,
@@ -265,6 +268,9 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 	};
 	return { ok: true, index };
 }
+
+/** Write converted files out as a checkout would, into `folder`; a string when their blobs cannot be read back as hashed. */
+type Checkout = (files: readonly Entry[], folder: string) => Promise<Captured | string>;
 
 /**
  * The private index: exactly the entries walked, never what `read-tree`
@@ -318,8 +324,7 @@ async function verify(
 	root: string,
 	entries: readonly Entry[],
 	pointers: Map<string, LfsPointer>,
-	run: (args: readonly string[], options?: { input?: string }) => ReturnType<typeof git>,
-	store: PrivateStore,
+	checkout: Checkout,
 	scratch: string,
 ): Promise<Map<string, ChangedPath["kind"]> | null> {
 	const differing = new Map<string, ChangedPath["kind"]>();
@@ -355,12 +360,11 @@ async function verify(
 	if (converted.length > 0) {
 		// What a checkout would write, with the commit's attributes and pinned settings (filters other
 		// than LFS were refused): then the bytes must be exactly those, not merely clean to the blob.
-		// It writes them from the private store, read back and hashed first: a forged one would be written and matched.
-		if (await store.hold(converted.map((entry) => entry.blob))) return null;
+		// It writes them from a private store of blobs read back and hashed: a forged one would be written and matched.
 		const folder = join(scratch, "checkout");
 		await rm(folder, { recursive: true, force: true });
-		const written = await run(["checkout-index", "-f", "-z", "--stdin", `--prefix=${folder}/`], { input: `${converted.map((entry) => entry.path).join("\0")}\0` });
-		if (written.exitCode !== 0) return null;
+		const written = await checkout(converted, folder);
+		if (typeof written === "string" || written.exitCode !== 0) return null;
 		await mapBounded(converted, READERS, async (entry) => {
 			if (!(await sameBytes(join(root, entry.path), join(folder, entry.path)))) differing.set(entry.path, "modified");
 		});

@@ -26,12 +26,14 @@ export async function unlistedEntries(
 	const found: string[] = [];
 	const candidates: string[] = [];
 	await mapBounded([...folders], READERS, async (folder) => {
-		for (const item of await listed(join(root, folder))) {
+		const items = await listed(root, folder);
+		if (typeof items === "string") return void found.push(items);
+		for (const item of items) {
 			const path = folder === "" ? item.name : `${folder}/${item.name}`;
 			if (item.name === ".git") {
 				if (folder !== "") found.push(path);
-			} else if (!item.isFile() && !item.isDirectory() && !item.isSymbolicLink()) found.push(path);
-			else if (item.isDirectory() && !folders.has(path) && !submodules.has(path)) candidates.push(path);
+			} else if (item.kind === "strange") found.push(path);
+			else if (item.kind === "folder" && !folders.has(path) && !submodules.has(path)) candidates.push(path);
 		}
 	});
 	if (candidates.length > 0) {
@@ -47,23 +49,45 @@ export async function unlistedEntries(
 	return found.sort();
 }
 
-/** Special entries and `.git` entries anywhere below `folder`. */
+/** Special entries and `.git` entries anywhere below `folder`, and what could not be looked through. */
 async function strangeBelow(root: string, folder: string): Promise<string[]> {
 	const found: string[] = [];
 	const pending = [folder];
 	for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-		for (const item of await listed(join(root, next))) {
+		const items = await listed(root, next);
+		if (typeof items === "string") {
+			found.push(items);
+			continue;
+		}
+		for (const item of items) {
 			const path = `${next}/${item.name}`;
-			if (item.name === ".git" || (!item.isFile() && !item.isDirectory() && !item.isSymbolicLink())) found.push(path);
-			else if (item.isDirectory()) pending.push(path);
+			if (item.name === ".git" || item.kind === "strange") found.push(path);
+			else if (item.kind === "folder") pending.push(path);
 		}
 	}
 	return found;
 }
 
-/** A folder's entries with their kinds (none when it cannot be read: git's own listing warns of that, and is refused). */
-function listed(folder: string) {
-	return readdir(folder, { withFileTypes: true }).catch(() => []);
+interface Item {
+	name: string;
+	/** `strange`: a FIFO, socket or device, or a name that is not UTF-8 (git cannot be asked of it, nor can it be walked by name). */
+	kind: "file" | "folder" | "strange";
+}
+
+/**
+ * A folder's entries, or the change to report when it cannot be read (too
+ * long a path, no permission): never taken for an empty one. A folder gone
+ * is no entry: its files say so.
+ */
+async function listed(root: string, folder: string): Promise<Item[] | string> {
+	try {
+		const items = await readdir(join(root, folder), { withFileTypes: true });
+		// A name that is not UTF-8 reads with U+FFFD in it (and cannot be opened by that string): strange, as is a real U+FFFD.
+		return items.map((item) => ({ name: item.name, kind: item.name.includes("\uFFFD") ? "strange" : item.isDirectory() ? "folder" : item.isFile() || item.isSymbolicLink() ? "file" : "strange" }));
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+		return `(${folder === "" ? "the root" : folder}: discern could not look through it, ${(error as NodeJS.ErrnoException).code ?? "unreadable"})`;
+	}
 }
 
 /** Folders read at once. */

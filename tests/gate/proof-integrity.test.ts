@@ -1231,6 +1231,38 @@ describe("what git's listing of the tree does not show", () => {
 		expect(result.data?.drift?.files).toContain("data.txt");
 	});
 
+	test("a job that plants objects in the private folders (a loose object under the committed blob's id) hides nothing", async () => {
+		// The job edits data.txt, then files the edit's blob, normalised, under the committed blob's id wherever discern keeps objects.
+		const build = [
+			`printf 'fixed\\r\\n' > data.txt`,
+			`D=$(git rev-parse HEAD:data.txt); T=$(mktemp -d); git init -q "$T"; E=$(printf 'fixed\\n' | git --git-dir="$T/.git" hash-object -w --stdin)`,
+			`for o in "\${TMPDIR:-/tmp}"/discern-evidence-*/objects "\${TMPDIR:-/tmp}"/discern-evidence-*/objects-*; do mkdir -p "$o/\${D%"\${D#??}"}"; cp -f "$T/.git/objects/\${E%"\${E#??}"}/\${E#??}" "$o/\${D%"\${D#??}"}/\${D#??}"; done`,
+			`rm -rf "$T"; true`,
+		].join("; ");
+		const r = await repo(`[jobs]\nbuild = ${JSON.stringify(build)}\ntest = "grep -q fixed data.txt"\n`, { ".gitattributes": "*.txt text eol=crlf\n", "data.txt": "broken\r\n" });
+		const result = await runDone(r);
+		expect(result.ok).toBe(false);
+		expect(result.data?.failed_stage).toBe("tree_drift");
+		expect(result.data?.drift?.files).toContain("data.txt");
+	});
+
+	test("a folder whose name is not UTF-8, or too deep to open by its full path, is never taken for an empty one", async () => {
+		const r = await repo(`[jobs]\ntest = "true"\n`);
+		const odd = Buffer.concat([Buffer.from(`${r.root}/cfg`), Buffer.from([0xff])]);
+		await mkdir(odd);
+		const result = await runDone(r);
+		expect(result.error).toBe("dirty_worktree");
+		expect(result.message).toContain("cfg");
+
+		const deep = await repo(`[jobs]\ntest = "true"\n`);
+		// Twenty levels of 200 characters: git walks them relative to the root, an absolute path is longer than the system takes.
+		const level = "a".repeat(200);
+		const made = Bun.spawn(["sh", "-c", `cd '${deep.root}' && mkdir d && cd d && for i in $(seq 20); do mkdir ${level} && cd ${level}; done && mkfifo Makefile`]);
+		expect(await made.exited).toBe(0);
+		const refused = await runDone(deep);
+		expect(refused.error).toBe("dirty_worktree");
+	});
+
 	test("a folder git could not open (it warns and exits 0) is never taken for one without untracked files", async () => {
 		const r = await repo(`[jobs]\ntest = "true"\n`);
 		// Root reads every folder: the warning git prints for one it cannot open, around the real git's answer.
