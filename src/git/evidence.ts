@@ -166,7 +166,8 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 	let firstLook: LookReads | null = askGit(run, revision === "HEAD" ? { ...located, stdout: `${sha}\n${symbolic ?? ""}\n` } : null);
 	const [conversions, outside] = await Promise.all([
 		// The .gitattributes blobs check-attr reads through the private index, hashed: a forged one could drop a conversion.
-		withPrivateStore(dir, reader, attributeBlobs, (storeEnv) => conversionsOf(runIn(storeEnv), entries)),
+		// Without one, check-attr reads no object at all: no store to make.
+		attributeBlobs.length === 0 ? conversionsOf(run, entries) : withPrivateStore(dir, reader, attributeBlobs, (storeEnv) => conversionsOf(runIn(storeEnv), entries)),
 		contentTransformedFromOutside(run, resolve(root, commonDir), tracked),
 	]);
 	// Refused: the first look's git processes end before the private index goes.
