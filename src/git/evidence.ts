@@ -1,4 +1,4 @@
-import { lstat, mkdir, mkdtemp, readdir, readlink, rm } from "node:fs/promises";
+import { lstat, mkdir, mkdtemp, readdir, readlink, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { blobId, hashFile, sameBytes } from "./blob-id.ts";
@@ -8,6 +8,7 @@ import { quoteName } from "../text/terminal.ts";
 import { contentTransformedFromOutside, foldersHolding } from "./outside-the-tree.ts";
 import type { Captured } from "../platform/process.ts";
 import { verifiedTree } from "./object-check.ts";
+import { indexFileBytes } from "./index-file.ts";
 import { unlistedEntries } from "./unlisted.ts";
 import { withPrivateStore } from "./private-store.ts";
 import { type ObjectReader, openObjectReader } from "./object-reader.ts";
@@ -149,8 +150,9 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 	};
 	if (typeof walked === "string") return failed(`${walked} (${quoteName(label)})`);
 	const entries = walked.records.map(entryOf);
-	const indexFile = privateIndex(run, join(dir, "index"), entries);
-	if (!(await indexFile.holds())) return failed(`git cannot build an index of the commit ${sha.slice(0, 7)} in ${quoteName(label)}`);
+	const indexFile = privateIndex(join(dir, "index"), entries);
+	const indexed = await indexFile.holds();
+	if (indexed !== true) return failed(`${indexed} (the commit ${sha.slice(0, 7)} in ${quoteName(label)})`);
 	// The blobs git processes read themselves (attributes, converted files) come from a fresh store holding only hashed ones.
 	const attributeBlobs = entries.filter((entry) => entry.type === "blob" && (entry.path === ".gitattributes" || entry.path.endsWith("/.gitattributes"))).map((entry) => entry.blob);
 	const runIn = (storeEnv: Record<string, string>) => (args: readonly string[], options: { input?: string } = {}) => git([...PINNED, ...args], root, { env: { ...env, ...storeEnv }, ...options });
@@ -166,8 +168,9 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 	let firstLook: LookReads | null = askGit(run, revision === "HEAD" ? { ...located, stdout: `${sha}\n${symbolic ?? ""}\n` } : null);
 	const [conversions, outside] = await Promise.all([
 		// The .gitattributes blobs check-attr reads through the private index, hashed: a forged one could drop a conversion.
-		// Without one, check-attr reads no object at all: no store to make.
-		attributeBlobs.length === 0 ? conversionsOf(run, entries) : withPrivateStore(dir, reader, attributeBlobs, (storeEnv) => conversionsOf(runIn(storeEnv), entries)),
+		// Without one nothing converts, and git need not be asked: global and system attributes are off, and
+		// info/attributes setting a converting one is refused just below. Every file must then hold its blob's bytes.
+		attributeBlobs.length === 0 ? (true as const) : withPrivateStore(dir, reader, attributeBlobs, (storeEnv) => conversionsOf(runIn(storeEnv), entries)),
 		contentTransformedFromOutside(run, resolve(root, commonDir), tracked),
 	]);
 	// Refused: the first look's git processes end before the private index goes.
@@ -217,7 +220,7 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 		async status() {
 			// Git's part of the first look was asked while the index was opened; every later look asks anew, of an index
 			// rebuilt if anything (a job: it is a file in the temp folder) changed it since.
-			if (!firstLook && !(await indexFile.holds())) return null;
+			if (!firstLook && (await indexFile.holds()) !== true) return null;
 			const reads = firstLook ?? askGit(run);
 			firstLook = null;
 			// Asked before the files are read, not after: each is a wait on other processes.
@@ -277,25 +280,23 @@ type Checkout = (files: readonly Entry[], folder: string) => Promise<Captured | 
  * The private index: exactly the entries walked, never what `read-tree`
  * would read again from the store (two git processes can be answered
  * differently for one id: packs are searched most recently used first), and
- * the index decides what is untracked and which attributes apply. `holds`
- * builds it, or checks it is still the bytes built (a job can write the temp
- * folder) and builds it again if not; false when git could not.
+ * the index decides what is untracked and which attributes apply. Written
+ * in-process (index-file.ts). `holds` writes it, or checks it is still the
+ * bytes written (a job can write the temp folder) and writes them again if
+ * not; a string when the commit holds a path git would refuse to index, or
+ * the file cannot be written.
  */
-function privateIndex(run: (args: readonly string[], options?: { input?: string }) => ReturnType<typeof git>, path: string, entries: readonly Entry[]): { holds(): Promise<boolean> } {
-	let digest: string | null = null;
-	const bytesDigest = () =>
-		Bun.file(path)
-			.bytes()
-			.then((bytes) => new Bun.CryptoHasher("sha256").update(bytes).digest("hex"), () => null);
+function privateIndex(path: string, entries: readonly Entry[]): { holds(): Promise<true | string> } {
+	const bytes = indexFileBytes(entries.map((entry) => ({ path: entry.path, mode: entry.mode, id: entry.blob })));
+	let written = false;
 	return {
 		async holds() {
-			if (digest !== null && (await bytesDigest()) === digest) return true;
+			if (typeof bytes === "string") return bytes;
+			if (written && (await Bun.file(path).bytes().then((found) => Buffer.from(found).equals(bytes), () => false))) return true;
+			// Removed first: a job may have left a link there, which writing would follow.
 			await rm(path, { force: true });
-			const built = await run(["update-index", "-z", "--index-info"], { input: entries.map((entry) => `${entry.mode} ${entry.blob}\t${entry.path}\0`).join("") });
-			// git drops a path it refuses (`.GIT/x`, `d/../e`, a `.gitmodules` link) with a word on stderr: the index would not hold the commit.
-			if (built.exitCode !== 0 || /^Ignoring path /m.test(built.stderr)) return false;
-			digest = await bytesDigest();
-			return digest !== null;
+			written = await writeFile(path, bytes, { flag: "wx", mode: 0o600 }).then(() => true, () => false);
+			return written || `discern could not write its private index ${quoteName(path)}`;
 		},
 	};
 }

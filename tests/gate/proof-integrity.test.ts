@@ -619,6 +619,39 @@ describe("an object store that lies", () => {
 			expect(result.message).toContain("tree git does not write");
 		}
 	});
+	test("a name git would not check out (`.git` in another spelling, a link for .gitmodules) is refused: git would not index it either", async () => {
+		const r = await repo(`[jobs]\ntest = "true"\n`);
+		const id = (hex: string) => Buffer.from(hex, "hex");
+		const entry = (mode: string, name: string, object: string) => Buffer.concat([Buffer.from(`${mode} ${name}\0`), id(object)]);
+		const write = async (bytes: Buffer): Promise<string> => {
+			const child = Bun.spawn(["git", "hash-object", "-t", "tree", "--literally", "-w", "--stdin"], { cwd: r.root, stdin: new Blob([bytes]), stdout: "pipe" });
+			const [out] = await Promise.all([new Response(child.stdout).text(), child.exited]);
+			return out.trim();
+		};
+		const config = (await r.git("rev-parse", "HEAD:discern.toml")).trim();
+		const readme = (await r.git("rev-parse", "HEAD:README.md")).trim();
+		const hooks = await write(entry("100644", "pre-commit", readme));
+		const start = (await r.git("rev-parse", "HEAD")).trim();
+		// Each beside README.md and discern.toml, in git's order; on a disk that folds case or NTFS names, each would be .git or write through a link.
+		for (const odd of [entry("40000", ".GIT", hooks), entry("40000", ".git. ", hooks), entry("120000", ".gitmodules", readme)]) {
+			const tree = await write(Buffer.concat([odd, entry("100644", "README.md", readme), entry("100644", "discern.toml", config)]));
+			const commit = (await gitWithInput(r.root, ["commit-tree", tree, "-p", start, "-m", "odd name"], "")).trim();
+			// Only the branch moves (a checkout refuses such a tree): the evidence walks the commit before it reads a file.
+			await r.git("reset", "-q", "--soft", commit);
+			const result = await runDone(r, { rerun: true });
+			expect(result.ok).toBe(false);
+			expect(result.error).toBe("dirty_worktree");
+			expect(result.message).toContain("tree git does not write");
+		}
+		// The same tree with `GIT~1` (the short name NTFS gives .git) is refused; with `GIT` it is an ordinary folder.
+		for (const [name, refused] of [["GIT~1", true], ["GIT", false]] as const) {
+			const tree = await write(Buffer.concat([entry("40000", name, hooks), entry("100644", "README.md", readme), entry("100644", "discern.toml", config)]));
+			await r.git("reset", "-q", refused ? "--soft" : "--hard", (await gitWithInput(r.root, ["commit-tree", tree, "-p", start, "-m", "short name"], "")).trim());
+			const result = await runDone(r, { rerun: true });
+			expect(result.message.includes("tree git does not write")).toBe(refused);
+			expect(result.ok).toBe(!refused);
+		}
+	});
 });
 
 describe("what an uncommitted ignore rule hides", () => {
@@ -1326,9 +1359,10 @@ describe("what moves between the gate's reads", () => {
 		await r.commitAll("red");
 		const red = (await r.git("rev-parse", "HEAD")).trim();
 		await r.git("reset", "-q", "--hard", "HEAD~1");
-		// The evidence resolves HEAD and its branch in one read (green), then writes its private index: right then, the branch moves to the red commit.
+		// The evidence resolves HEAD and its branch in one read (green), then lists the untracked files: right then, the branch moves to the red commit.
 		// The files were compared with the green commit; HEAD, read again after the jobs, names the red one: drift, no Proof for either.
-		const path = await gitThatMoves("update-index", `'${Bun.which("git")}' update-ref refs/heads/feature ${red}`);
+		// (Its own word on stderr would be git's answer's: ls-files runs with the graft file pinned, which update-ref warns of.)
+		const path = await gitThatMoves("ls-files", `'${Bun.which("git")}' update-ref refs/heads/feature ${red} 2>/dev/null`);
 		const run = await runDiscern(["done", "--json"], { cwd: r.root, env: { PATH: path } });
 		const result = onlyJson(run.stdout) as Loose & { data: { failed_stage: string | null } };
 		expect(result.ok).toBe(false);

@@ -44,7 +44,8 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	const reader = openObjectReader(repository.root);
 	const evidenceOpened = openEvidenceIndex(repository.root, "HEAD", reader);
 	const branches = readBranchClues(repository.root);
-	const initDefault = readInitDefault(repository.root);
+	// init.defaultBranch names the trunk only when neither DISCERN_TRUNK nor origin/HEAD does: asked then, once the branches are read.
+	const initDefault = branches.then((clues) => (ctx.env.DISCERN_TRUNK || clues.originHead ? null : readInitDefault(repository.root)));
 	// Without a config nothing more is asked: the started reads end, and the evidence's private folder goes.
 	// Settled, never rejected: a read that failed must not skip closing the evidence (its private folder) nor hide the refusal's own cause.
 	const dropReads = () =>
@@ -76,8 +77,8 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	try {
 		return await judge(ctx, input, { repository, config, configBytes, evidence, reader, trunkReads, early, standalone });
 	} finally {
-		if (evidence.ok) await evidence.index.close();
-		await reader.close();
+		// Independent: the private folder goes while the object reader ends.
+		await Promise.all([evidence.ok ? evidence.index.close() : undefined, reader.close()]);
 	}
 }
 
