@@ -1,4 +1,5 @@
 import { objectId } from "./blob-id.ts";
+import { refusedName } from "./path-rules.ts";
 import type { ObjectReader, RawObject } from "./object-reader.ts";
 
 /**
@@ -115,30 +116,14 @@ function oddTree(id: string): string {
 const MODES = new Set(["40000", "100644", "100755", "120000", "160000"]);
 const FORBIDDEN_NAMES = new Set(["", ".", "..", ".git"]);
 
-/**
- * Names git will not check out (`verify_path`, with the defaults it ships:
- * NTFS protection on), since some disk would read them as `.git`: any
- * case, trailing dots or spaces, the short name `git~1`, a `:` stream.
- * The same resolution keeps a symbolic link from standing where git reads
- * a dotfile's rules (`LINKS_REFUSED`).
- */
-function isDotGit(name: string, refused: ReadonlySet<string> = DOT_GIT): boolean {
-	// Only a name starting `.` or `g` can resolve to any of them: the rest pass without a look (a tree holds thousands).
-	const first = name.charCodeAt(0);
-	if (first !== 0x2e && first !== 0x67 && first !== 0x47) return false;
-	return refused.has(name.toLowerCase().replace(/:.*$/s, "").replace(/[. ]+$/, ""));
-}
-
-const DOT_GIT = new Set([".git", "git~1"]);
-const LINKS_REFUSED = new Set([".gitmodules", ".gitattributes", ".gitignore", ".mailmap"]);
 
 /**
  * A raw tree object: `<mode> <name>\0<id bytes>` per entry, exactly as git
  * writes one. Null for anything else: a mode git does not write, a name
- * that is not UTF-8 (two would read alike), empty, `.`, `..`, `.git` in
- * any spelling git refuses to check out, or holding a `/`, a symbolic link
- * where git reads a dotfile's rules, or entries out of git's order or
- * repeated (a second `src` after the first: a checkout writes both, a map
+ * that is not UTF-8 (two would read alike), empty, `.`, `..`, holding a
+ * `/`, or one git refuses to check out (path-rules.ts: `.git` as some disk
+ * would read it, a symbolic link where git reads a dotfile's rules), or
+ * entries out of git's order or repeated (a second `src` after the first: a checkout writes both, a map
  * keeps one).
  */
 export function parseTreeObject(bytes: Uint8Array, idBytes: number): Map<string, { mode: string; id: string }> | null {
@@ -154,8 +139,7 @@ export function parseTreeObject(bytes: Uint8Array, idBytes: number): Map<string,
 			if (space < 0 || nul < 0 || nul + 1 + idBytes > bytes.length) return null;
 			const mode = decoder.decode(bytes.subarray(at, space));
 			const name = decoder.decode(bytes.subarray(space + 1, nul));
-			if (!MODES.has(mode) || FORBIDDEN_NAMES.has(name) || name.includes("/") || isDotGit(name)) return null;
-			if (mode === "120000" && isDotGit(name, LINKS_REFUSED)) return null;
+			if (!MODES.has(mode) || FORBIDDEN_NAMES.has(name) || name.includes("/") || refusedName(name, mode)) return null;
 			// git's order: by name's bytes, a folder's name as if it ended in "/"; strictly rising, so no name twice.
 			const key = Buffer.concat([Buffer.from(bytes.subarray(space + 1, nul)), Buffer.from(mode === "40000" ? "/" : "")]);
 			if (previous && Buffer.compare(previous, key) >= 0) return null;

@@ -633,12 +633,25 @@ describe("an object store that lies", () => {
 		const hooks = await write(entry("100644", "pre-commit", readme));
 		const start = (await r.git("rev-parse", "HEAD")).trim();
 		// Each beside README.md and discern.toml, in git's order; on a disk that folds case or NTFS names, each would be .git or write through a link.
-		for (const odd of [entry("40000", ".GIT", hooks), entry("40000", ".git. ", hooks), entry("120000", ".gitmodules", readme)]) {
-			const tree = await write(Buffer.concat([odd, entry("100644", "README.md", readme), entry("100644", "discern.toml", config)]));
+		// `x\.git`: NTFS reads the backslash as a separator, and a checkout refuses it (the hostile pass's case).
+		// Each is also put in the folder by hand, as the commit holds it (a checkout refuses to): only the refusal stands between it and a Proof.
+		const fixture = "# fixture\n";
+		const cases = [
+			{ odd: entry("40000", ".GIT", hooks), first: true, make: () => r.write(".GIT/pre-commit", fixture) },
+			{ odd: entry("40000", ".git. ", hooks), first: true, make: () => r.write(".git. /pre-commit", fixture) },
+			{ odd: entry("120000", ".gitmodules", readme), first: true, make: () => symlink(fixture, join(r.root, ".gitmodules")) },
+			{ odd: entry("120000", "gi7eba~1", readme), first: false, make: () => symlink(fixture, join(r.root, "gi7eba~1")) },
+			{ odd: entry("100644", "x\\.git", readme), first: false, make: () => r.write("x\\.git", fixture) },
+		];
+		for (const { odd, first, make } of cases) {
+			const rest = [entry("100644", "README.md", readme), entry("100644", "discern.toml", config)];
+			const tree = await write(Buffer.concat(first ? [odd, ...rest] : [...rest, odd]));
 			const commit = (await gitWithInput(r.root, ["commit-tree", tree, "-p", start, "-m", "odd name"], "")).trim();
 			// Only the branch moves (a checkout refuses such a tree): the evidence walks the commit before it reads a file.
 			await r.git("reset", "-q", "--soft", commit);
+			await make();
 			const result = await runDone(r, { rerun: true });
+			for (const made of [".GIT", ".git. ", ".gitmodules", "gi7eba~1", "x\\.git"]) await rm(join(r.root, made), { recursive: true, force: true });
 			expect(result.ok).toBe(false);
 			expect(result.error).toBe("dirty_worktree");
 			expect(result.message).toContain("tree git does not write");
