@@ -1,6 +1,6 @@
 import type { JSONPath } from "jsonc-parser";
 import { commentCount, readJsonc, removalsOf } from "../edit/jsonc.ts";
-import { removeKey } from "../edit/toml.ts";
+import { removeKey, setKey } from "../edit/toml.ts";
 import { isGenerated } from "./instructions.ts";
 import { type Agent, type HookWiring, INSTRUCTIONS_FILE, isEnsureHook, isPointer, type McpWiring, PROVIDERS, type Provider, type UNWIRE_ACTIONS } from "./providers.ts";
 import { readEntry } from "./targets.ts";
@@ -150,7 +150,7 @@ async function planMcp(root: string, provider: Provider, committed: Committed): 
 	const wanted = refreshedEntry(provider.mcp, existing);
 	const replay: Replay = (earlier) => {
 		if (!wanted) return null;
-		const written = writeMcpEntry(provider.mcp, earlier ?? "", undefined, wanted);
+		const written = writeMcpEntry(provider.mcp, earlier ?? "", undefined, wanted, { setKey, removeKey });
 		return written.ok ? written.text : null;
 	};
 	if (format === "jsonc") {

@@ -2,7 +2,6 @@ import { lstat, readFile } from "node:fs/promises";
 import { posix } from "node:path";
 import type { DiscernConfig } from "../config/schema.ts";
 import { mergeJsonPath, readJsonc, removeJsonPath, setJsonPath } from "../edit/jsonc.ts";
-import { removeKey, setKey } from "../edit/toml.ts";
 import { git } from "../git/run.ts";
 import { resolveTrunk } from "../git/trunk.ts";
 import { resolveInside, WriteDeniedError } from "../platform/files.ts";
@@ -227,10 +226,14 @@ async function planMcp(root: string, provider: Provider, options: WiringOptions)
 	const existing = readEntry(format, text, path);
 	const wanted = provider.mcp.entry(options.server);
 	if (current.text !== null && (await entryCurrent(provider.mcp, existing, options))) return decided(file, "mcp", provider.agent, text, text);
-	const written = writeMcpEntry(provider.mcp, text, existing, wanted);
+	// The TOML editor only for a TOML file: every gate plans the wiring (is it stale?), few agents keep TOML.
+	const written = writeMcpEntry(provider.mcp, text, existing, wanted, provider.mcp.format === "toml" ? await import("../edit/toml.ts") : null);
 	if (!written.ok) return refused(file, "mcp", provider.agent, { error: "write_denied", reason: `${file}: ${written.reason}`, fix: `Add the [${path.join(".")}] table by hand (the manual page mcp/${provider.page} shows it).` });
 	return decided(file, "mcp", provider.agent, current.text, written.text);
 }
+
+/** The TOML key editor (edit/toml.ts), passed in where a TOML file is edited: toml-patch is a quarter of a megabyte of code. */
+export type TomlKeys = Pick<typeof import("../edit/toml.ts"), "setKey" | "removeKey">;
 
 /**
  * What refresh does to an MCP config's text to put discern's entry in
@@ -238,22 +241,23 @@ async function planMcp(root: string, provider: Provider, options: WiringOptions)
  * into TOML. `uninstall` replays it to tell which earlier text refresh
  * turned into what is there now.
  */
-export function writeMcpEntry(mcp: McpWiring, text: string, existing: unknown, wanted: Record<string, unknown>): { ok: true; text: string } | { ok: false; reason: string } {
+export function writeMcpEntry(mcp: McpWiring, text: string, existing: unknown, wanted: Record<string, unknown>, toml: TomlKeys | null): { ok: true; text: string } | { ok: false; reason: string } {
 	// discern's entry is exactly what refresh writes: one with keys of its own (`env`, `cwd`) or not a table is replaced whole.
 	const foreign = existing !== undefined && (typeof existing !== "object" || existing === null || Array.isArray(existing) || Object.keys(existing).some((key) => !(key in wanted)));
 	if (mcp.format === "jsonc") return { ok: true, text: foreign ? setJsonPath(text, [...mcp.path], wanted) : mergeJsonPath(text, [...mcp.path], wanted) };
+	if (!toml) throw new Error(`writeMcpEntry: ${mcp.file} is TOML, and no TOML editor was given`);
 	const bom = text.startsWith("\uFEFF") ? "\uFEFF" : "";
 	let body = text.slice(bom.length);
 	let kept = existing as Record<string, unknown> | undefined;
 	if (foreign) {
-		const removed = removeKey(body, mcp.path, 1);
+		const removed = toml.removeKey(body, mcp.path, 1);
 		if (!removed.ok) return removed;
 		body = removed.text;
 		kept = undefined;
 	}
 	for (const [key, value] of Object.entries(wanted)) {
 		if (Bun.deepEquals(kept?.[key], value)) continue;
-		const edit = setKey(body, [...mcp.path, key], JSON.stringify(value));
+		const edit = toml.setKey(body, [...mcp.path, key], JSON.stringify(value));
 		if (!edit.ok) return edit;
 		body = edit.text;
 	}

@@ -9,14 +9,16 @@ import { clip } from "../text/clip.ts";
 import { nearest } from "../text/suggest.ts";
 import { CODE_MARKER } from "../scopes/classify.ts";
 import type { ConfigIssue } from "./issue.ts";
+import { type KeyPositions, positionOf } from "./positions.ts";
 
 export type { ConfigIssue };
-import { indexKeyPositions, type Position, positionOf } from "../edit/toml.ts";
 import { CommandList, DiscernConfig, JobTable, KNOWN_JOB_STAGES, knownStage, RESERVED_NAMES, STAGES } from "./schema.ts";
 
 export const CONFIG_FILE = "discern.toml";
 /** A config larger than this is a mistake, not a config; refuse before parsing. */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
+/** How a TOML syntax error's message starts (its line is smol-toml's own). */
+export const TOML_SYNTAX = "TOML syntax: ";
 
 
 export type ConfigLoad =
@@ -45,14 +47,20 @@ async function readConfig(root: string): Promise<ConfigLoad> {
 		if (isMissing(error)) return { state: "missing", path };
 		return { state: "invalid", path, issues: [{ message: `cannot read ${CONFIG_FILE}: ${clip(String(error))}` }] };
 	}
-	const outcome = parseConfig(bytes);
+	const outcome = await parseConfigPlaced(bytes);
 	return outcome.ok ? { state: "valid", path, config: outcome.config, bytes } : { state: "invalid", path, issues: outcome.issues };
 }
 
 export type ParseOutcome = { ok: true; config: DiscernConfig } | { ok: false; issues: ConfigIssue[] };
 
-/** Parse and validate a config, reporting every problem at once. */
-export function parseConfig(bytes: Uint8Array | string): ParseOutcome {
+/**
+ * Parse and validate a config, reporting every problem at once.
+ * `placeKeys` indexes where each key is written (edit/toml.ts's
+ * `indexKeyPositions`): given, each problem names its line; a caller that
+ * shows problems to a person and has not loaded the TOML editor takes
+ * `parseConfigPlaced` instead.
+ */
+export function parseConfig(bytes: Uint8Array | string, placeKeys?: (source: string) => KeyPositions): ParseOutcome {
 	const decoded = decode(bytes);
 	if (!decoded.ok) return { ok: false, issues: [decoded.issue] };
 	const source = decoded.text;
@@ -62,16 +70,24 @@ export function parseConfig(bytes: Uint8Array | string): ParseOutcome {
 	} catch (error) {
 		if (error instanceof TomlError) {
 			const firstLine = error.message.split("\n")[0] ?? error.message;
-			return { ok: false, issues: [{ message: `TOML syntax: ${clip(firstLine)}`, line: error.line, col: error.column }] };
+			return { ok: false, issues: [{ message: `${TOML_SYNTAX}${clip(firstLine)}`, line: error.line, col: error.column }] };
 		}
-		return { ok: false, issues: [{ message: `TOML syntax: ${clip(error instanceof Error ? error.message : String(error))}` }] };
+		return { ok: false, issues: [{ message: `${TOML_SYNTAX}${clip(error instanceof Error ? error.message : String(error))}` }] };
 	}
 	// Positions take a second parse with a syntax tree: only a config with problems needs them.
 	const first = validate(raw, new Map());
-	return first.ok ? first : validate(raw, indexKeyPositions(source));
+	return first.ok || !placeKeys ? first : validate(raw, placeKeys(source));
 }
 
-function validate(raw: unknown, positions: Map<string, Position>): ParseOutcome {
+/** `parseConfig`, each problem with its line: the TOML editor is loaded only for a config that has any. */
+export async function parseConfigPlaced(bytes: Uint8Array | string): Promise<ParseOutcome> {
+	const outcome = parseConfig(bytes);
+	if (outcome.ok || outcome.issues.some((issue) => issue.message.startsWith(TOML_SYNTAX))) return outcome;
+	const { indexKeyPositions } = await import("../edit/toml.ts");
+	return parseConfig(bytes, indexKeyPositions);
+}
+
+function validate(raw: unknown, positions: KeyPositions): ParseOutcome {
 	const misplaced = arraysWhereTablesBelong(raw, DiscernConfig, []);
 	const issues: ConfigIssue[] = misplaced.map((path) => {
 		const at = positionOf(positions, path);
@@ -104,7 +120,7 @@ function keyOf(path: readonly (string | number)[]): string {
 }
 
 /** One Valibot issue as config issues; a job value that is a table is explained by the table's own rules. */
-function explain(issue: v.BaseIssue<unknown>, positions: Map<string, Position>): ConfigIssue[] {
+function explain(issue: v.BaseIssue<unknown>, positions: KeyPositions): ConfigIssue[] {
 	const path = pathOf(issue);
 	const jobShape = issue.type === "union" && path[0] === "jobs" && path.length === 2 ? shapeSchema(issue.input) : null;
 	if (jobShape) {
@@ -140,7 +156,7 @@ function explain(issue: v.BaseIssue<unknown>, positions: Map<string, Position>):
  * exist. They read the raw document defensively, so that they still speak
  * when other parts of the file failed validation.
  */
-function crossChecks(raw: unknown, positions: Map<string, Position>): ConfigIssue[] {
+function crossChecks(raw: unknown, positions: KeyPositions): ConfigIssue[] {
 	const issues: ConfigIssue[] = [];
 	const named: [string, Record<string, unknown>][] = [
 		["jobs", tableAt(raw, "jobs")],

@@ -1,4 +1,5 @@
 import { parse, parseDocument, patch } from "@decimalturn/toml-patch";
+import type { KeyPositions } from "../config/positions.ts";
 
 /**
  * Editing a TOML file a person also owns (discern.toml, later
@@ -25,10 +26,6 @@ export type TomlEdit =
 	| { ok: true; text: string; line: number; before: string | null; after: string; via: "toml-patch" | "fallback" }
 	| { ok: false; reason: string };
 
-export interface Position {
-	line: number;
-	col: number;
-}
 
 interface Loc {
 	start: { line: number; column: number };
@@ -148,8 +145,8 @@ export function setKey(source: string, path: readonly string[], valueText: strin
  * A document the parser refuses yields no positions (the caller reports the
  * syntax error with smol-toml's own line).
  */
-export function indexKeyPositions(source: string): Map<string, Position> {
-	const positions = new Map<string, Position>();
+export function indexKeyPositions(source: string): KeyPositions {
+	const positions: KeyPositions = new Map();
 	try {
 		readTree(source, (path, node) => {
 			const key = path.join(".");
@@ -159,15 +156,6 @@ export function indexKeyPositions(source: string): Map<string, Position> {
 		// Positions are a courtesy: a document the parser refuses simply has none.
 	}
 	return positions;
-}
-
-/** The position of the longest prefix of `path` that was written down. */
-export function positionOf(positions: Map<string, Position>, path: readonly (string | number)[]): Position | undefined {
-	for (let length = path.length; length > 0; length--) {
-		const found = positions.get(path.slice(0, length).map(String).join("."));
-		if (found) return found;
-	}
-	return undefined;
 }
 
 /** Walk the library's syntax tree: every key-value with its full path; `visit` hears headers and keys in order. */

@@ -3,7 +3,8 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { jobsByStage, resolveJobs } from "../../src/config/jobs.ts";
-import { CONFIG_FILE, type ConfigIssue, loadConfig, MAX_CONFIG_BYTES, parseConfig } from "../../src/config/load.ts";
+import { CONFIG_FILE, type ConfigIssue, loadConfig, MAX_CONFIG_BYTES, parseConfig, parseConfigPlaced } from "../../src/config/load.ts";
+import { indexKeyPositions } from "../../src/edit/toml.ts";
 import type { DiscernConfig } from "../../src/config/schema.ts";
 
 const made: string[] = [];
@@ -25,9 +26,9 @@ function valid(source: string): DiscernConfig {
 	return outcome.config;
 }
 
-/** The issues of a config that must not parse. */
+/** The issues of a config that must not parse, each placed on its line as a person is shown them. */
 function issuesOf(source: string | Uint8Array): ConfigIssue[] {
-	const outcome = parseConfig(source);
+	const outcome = parseConfig(source, indexKeyPositions);
 	if (outcome.ok) throw new Error(`expected an invalid config, but it parsed: ${JSON.stringify(outcome.config)}`);
 	return outcome.issues;
 }
@@ -96,6 +97,19 @@ describe("parseConfig: problems", () => {
 		expect(issues.map((issue) => issue.line)).toEqual([1, 5, 8]);
 		expect(issues.map((issue) => issue.key)).toEqual(["jobs.e2e", "project.agents.0", "gate.timeout"]);
 		expect(issues[2]?.message).toContain("`gate.timeout` must be a number, got string");
+	});
+
+	test("lines are found only when asked: parseConfigPlaced loads the TOML editor for a config with problems", async () => {
+		const source = '[jobs]\ntest = "bun test"\n\n[gate]\ntimeout = "10"\n';
+		const bare = parseConfig(source);
+		expect(bare.ok).toBe(false);
+		if (bare.ok) return;
+		expect(bare.issues[0]?.line).toBeUndefined();
+		expect(await parseConfigPlaced(source)).toEqual(parseConfig(source, indexKeyPositions));
+		expect(issuesOf(source)[0]).toMatchObject({ key: "gate.timeout", line: 5 });
+		// A valid config, or one TOML cannot read (smol-toml's own line), is the same either way.
+		expect(await parseConfigPlaced('[jobs]\ntest = "x"\n')).toEqual(parseConfig('[jobs]\ntest = "x"\n'));
+		expect(await parseConfigPlaced("[jobs\n")).toEqual(parseConfig("[jobs\n"));
 	});
 
 	test("a syntax error carries the line and the column", () => {

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import * as v from "valibot";
-import { indexKeyPositions, positionOf } from "../../src/edit/toml.ts";
+import { indexKeyPositions } from "../../src/edit/toml.ts";
+import { positionOf } from "../../src/config/positions.ts";
 import { issueSentence } from "../../src/contract/issues.ts";
 import { findPage, normalizeTarget, pageFromMarkdown, searchPages } from "../../src/reader/pages.ts";
 import { nearest } from "../../src/text/suggest.ts";
