@@ -1,4 +1,5 @@
-import { lstat, mkdir, mkdtemp, readdir, readlink, rm, writeFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { lstat, mkdir, mkdtemp, open, readdir, readlink, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { blobId, hashFile, sameBytes } from "./blob-id.ts";
@@ -150,7 +151,7 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 	};
 	if (typeof walked === "string") return failed(`${walked} (${quoteName(label)})`);
 	const entries = walked.records.map(entryOf);
-	const indexFile = privateIndex(join(dir, "index"), entries);
+	const indexFile = privateIndex(join(dir, "index"), entries, sha.length / 2);
 	const indexed = await indexFile.holds();
 	if (indexed !== true) return failed(`${indexed} (the commit ${sha.slice(0, 7)} in ${quoteName(label)})`);
 	// The blobs git processes read themselves (attributes, converted files) come from a fresh store holding only hashed ones.
@@ -286,19 +287,43 @@ type Checkout = (files: readonly Entry[], folder: string) => Promise<Captured | 
  * not; a string when the commit holds a path git would refuse to index, or
  * the file cannot be written.
  */
-function privateIndex(path: string, entries: readonly Entry[]): { holds(): Promise<true | string> } {
-	const bytes = indexFileBytes(entries.map((entry) => ({ path: entry.path, mode: entry.mode, id: entry.blob })));
+function privateIndex(path: string, entries: readonly Entry[], idBytes: number): { holds(): Promise<true | string> } {
+	const bytes = indexFileBytes(
+		entries.map((entry) => ({ path: entry.path, mode: entry.mode, id: entry.blob })),
+		idBytes,
+	);
 	let written = false;
 	return {
 		async holds() {
 			if (typeof bytes === "string") return bytes;
-			if (written && (await Bun.file(path).bytes().then((found) => Buffer.from(found).equals(bytes), () => false))) return true;
-			// Removed first: a job may have left a link there, which writing would follow.
-			await rm(path, { force: true });
-			written = await writeFile(path, bytes, { flag: "wx", mode: 0o600 }).then(() => true, () => false);
-			return written || `discern could not write its private index ${quoteName(path)}`;
+			if (written && (await regularFileHolds(path, bytes))) return true;
+			// Removed first (whatever a job left there: a link writing would follow, a folder), then made anew, never opened as found.
+			const remade = await rm(path, { recursive: true, force: true })
+				.then(() => writeFile(path, bytes, { flag: "wx", mode: 0o600 }))
+				.then(() => true, () => false);
+			written = remade;
+			return remade || `discern could not write its private index ${quoteName(path)}`;
 		},
 	};
+}
+
+/**
+ * Whether `path` is a regular file holding exactly `bytes`. Opened without
+ * following a link and without waiting on a FIFO (a job may put either
+ * there: a read would hang on a FIFO), and judged by what was opened.
+ */
+async function regularFileHolds(path: string, bytes: Uint8Array): Promise<boolean> {
+	const file = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => null);
+	if (!file) return false;
+	try {
+		const found = await file.stat();
+		if (!found.isFile() || found.size !== bytes.length) return false;
+		return Buffer.from(await file.readFile()).equals(bytes);
+	} catch {
+		return false;
+	} finally {
+		await file.close();
+	}
 }
 
 /** What only git answers in a look: HEAD and its branch, and the untracked files. */

@@ -25,13 +25,14 @@ export interface IndexRecord {
 /**
  * The bytes of an index holding exactly `records`, which come from trees
  * read as git writes them (object-check.ts: no name git would refuse to
- * check out); a string when an id is not one.
+ * check out); `idBytes` is the repository's id length (20 for SHA-1, 32
+ * for SHA-256: the trailer's hash, even with no record). A string when an
+ * id is not one of that length.
  */
-export function indexFileBytes(records: readonly IndexRecord[]): Uint8Array | string {
+export function indexFileBytes(records: readonly IndexRecord[], idBytes: number): Uint8Array | string {
 	// A commit's tree walked depth first in tree order is already in index order: sorted only when it is not.
 	const ordered = inByteOrder(records) ? records : [...records].sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
-	const idBytes = (records[0]?.id.length ?? 40) / 2;
-	if (idBytes !== 20 && idBytes !== 32) return `the object id of ${JSON.stringify(records[0]?.path ?? "")} is not one of this repository's`;
+	if (idBytes !== 20 && idBytes !== 32) return `git has no ${idBytes}-byte object ids`;
 	// 40 bytes of stat and mode, the id, 2 bytes of flags: then the name.
 	const nameAt = 40 + idBytes + 2;
 	const lengths = ordered.map((record) => Buffer.byteLength(record.path));

@@ -1277,6 +1277,16 @@ describe("what git's listing of the tree does not show", () => {
 		expect(result.data?.drift?.files).toContain("data.txt");
 	});
 
+	test("a FIFO, a folder or a link a job puts where the private index was is replaced, never read: the gate neither hangs nor fails", async () => {
+		for (const put of ['mkfifo "$idx"', 'mkdir -p "$idx/x"', 'ln -s /dev/zero "$idx"']) {
+			const build = `for idx in "\${TMPDIR:-/tmp}"/discern-evidence-*/index; do rm -f "$idx"; ${put}; done; true`;
+			const r = await repo(`[jobs]\nbuild = ${JSON.stringify(build)}\ntest = "true"\n`);
+			const result = await runDone(r);
+			// The private index is discern's own file, not the tree: written again, the look goes on, and the tree held.
+			expect({ put, ok: result.ok, error: result.error }).toEqual({ put, ok: true, error: undefined });
+		}
+	}, 30_000);
+
 	test("a job that plants objects in the private folders (a loose object under the committed blob's id) hides nothing", async () => {
 		// The job edits data.txt, then files the edit's blob, normalised, under the committed blob's id wherever discern keeps objects.
 		const build = [

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { chmod, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { indexFileBytes, type IndexRecord } from "../../src/git/index-file.ts";
-import { makeRepo, type TestRepo } from "../helpers/repo.ts";
+import { makeRepo, runGit, type TestRepo } from "../helpers/repo.ts";
 
 /** The evidence's private index is written in-process: git must read it exactly as its own index of the same commit. */
 const made: TestRepo[] = [];
@@ -36,7 +36,8 @@ async function records(r: TestRepo): Promise<IndexRecord[]> {
 }
 
 async function written(r: TestRepo, list: IndexRecord[]): Promise<string> {
-	const bytes = indexFileBytes(list);
+	const idBytes = (await r.git("rev-parse", "HEAD")).trim().length / 2;
+	const bytes = indexFileBytes(list, idBytes);
 	if (typeof bytes === "string") throw new Error(bytes);
 	const path = join(r.root, ".git", "written-index");
 	await writeFile(path, bytes);
@@ -88,7 +89,27 @@ describe("indexFileBytes", () => {
 		const [first] = await records(r);
 		expect(first).toBeDefined();
 		if (!first) return;
-		expect(indexFileBytes([{ ...first, id: `${first.id.slice(0, 38)}zz` }])).toContain("is not one of this repository's");
-		expect(indexFileBytes([{ ...first, id: first.id.slice(0, 38) }])).toContain("is not one of this repository's");
+		expect(indexFileBytes([{ ...first, id: `${first.id.slice(0, 38)}zz` }], 20)).toContain("is not one of this repository's");
+		expect(indexFileBytes([{ ...first, id: first.id.slice(0, 38) }], 20)).toContain("is not one of this repository's");
+		expect(indexFileBytes([first], 32)).toContain("is not one of this repository's");
+		expect(indexFileBytes([], 19)).toContain("no 19-byte object ids");
+	});
+
+	test("a SHA-256 repository's index holds 32-byte ids and trailer, an empty one too", async () => {
+		const r = await makeRepo({ commit: false });
+		made.push(r);
+		await r.git("init", "-q", "--object-format=sha256", "-b", "main", "sha256");
+		const inner: TestRepo = { ...r, root: join(r.root, "sha256"), git: (...args: string[]) => runGit(join(r.root, "sha256"), args) };
+		await inner.git("config", "user.name", "Test Person");
+		await inner.git("config", "user.email", "test@example.com");
+		await inner.git("commit", "-q", "--allow-empty", "-m", "empty");
+		expect((await listed(inner, await written(inner, []), "-s")).code).toBe(0);
+		await writeFile(join(inner.root, "a.txt"), "a\n");
+		await inner.git("add", "a.txt");
+		await inner.git("commit", "-q", "-m", "a");
+		const list = await records(inner);
+		expect(list[0]?.id).toHaveLength(64);
+		const mine = await listed(inner, await written(inner, list), "-s");
+		expect(mine).toEqual({ code: 0, out: (await listed(inner, null, "-s")).out, err: "" });
 	});
 });
