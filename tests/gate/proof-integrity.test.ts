@@ -596,15 +596,7 @@ describe("an object store that lies", () => {
 	});
 	test("a tree git would not write (a zero-padded folder mode, a repeated name) is refused, not read another way", async () => {
 		const r = await repo(`[jobs]\ntest = "true"\n`);
-		const id = (hex: string) => Buffer.from(hex, "hex");
-		const entry = (mode: string, name: string, object: string) => Buffer.concat([Buffer.from(`${mode} ${name}\0`), id(object)]);
-		const write = async (bytes: Buffer): Promise<string> => {
-			const child = Bun.spawn(["git", "hash-object", "-t", "tree", "--literally", "-w", "--stdin"], { cwd: r.root, stdin: new Blob([bytes]), stdout: "pipe" });
-			const [out] = await Promise.all([new Response(child.stdout).text(), child.exited]);
-			return out.trim();
-		};
-		const config = (await r.git("rev-parse", "HEAD:discern.toml")).trim();
-		const readme = (await r.git("rev-parse", "HEAD:README.md")).trim();
+		const { entry, write, config, readme } = await rawTrees(r);
 		const folder = await write(entry("100644", "run.sh", readme));
 		for (const root of [
 			Buffer.concat([entry("100644", "README.md", readme), entry("040000", "ci", folder), entry("100644", "discern.toml", config)]),
@@ -621,15 +613,7 @@ describe("an object store that lies", () => {
 	});
 	test("a name git would not check out (`.git` in another spelling, a link for .gitmodules) is refused: git would not index it either", async () => {
 		const r = await repo(`[jobs]\ntest = "true"\n`);
-		const id = (hex: string) => Buffer.from(hex, "hex");
-		const entry = (mode: string, name: string, object: string) => Buffer.concat([Buffer.from(`${mode} ${name}\0`), id(object)]);
-		const write = async (bytes: Buffer): Promise<string> => {
-			const child = Bun.spawn(["git", "hash-object", "-t", "tree", "--literally", "-w", "--stdin"], { cwd: r.root, stdin: new Blob([bytes]), stdout: "pipe" });
-			const [out] = await Promise.all([new Response(child.stdout).text(), child.exited]);
-			return out.trim();
-		};
-		const config = (await r.git("rev-parse", "HEAD:discern.toml")).trim();
-		const readme = (await r.git("rev-parse", "HEAD:README.md")).trim();
+		const { entry, write, config, readme } = await rawTrees(r);
 		const hooks = await write(entry("100644", "pre-commit", readme));
 		const start = (await r.git("rev-parse", "HEAD")).trim();
 		// Each beside README.md and discern.toml, in git's order; on a disk that folds case or NTFS names, each would be .git or write through a link.
@@ -1214,6 +1198,23 @@ describe("the seal key is read afresh on every use (a long-running discern mcp)"
 		}
 	});
 });
+
+/**
+ * Tree objects written byte for byte (`hash-object --literally`, so git
+ * writes what it never would), with the ids of the fixture's README.md and
+ * discern.toml to fill them.
+ */
+async function rawTrees(r: TestRepo) {
+	const entry = (mode: string, name: string, object: string) => Buffer.concat([Buffer.from(`${mode} ${name}\0`), Buffer.from(object, "hex")]);
+	const write = async (bytes: Buffer): Promise<string> => {
+		const child = Bun.spawn(["git", "hash-object", "-t", "tree", "--literally", "-w", "--stdin"], { cwd: r.root, stdin: new Blob([bytes]), stdout: "pipe" });
+		const [out] = await Promise.all([new Response(child.stdout).text(), child.exited]);
+		return out.trim();
+	};
+	const config = (await r.git("rev-parse", "HEAD:discern.toml")).trim();
+	const readme = (await r.git("rev-parse", "HEAD:README.md")).trim();
+	return { entry, write, config, readme };
+}
 
 /**
  * A git on PATH that does what its caller's neighbours might, once, just
