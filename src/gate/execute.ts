@@ -49,11 +49,12 @@ export async function executePlan(
 			...(ctx.narrate ? { onCommand: narrateCommand(ctx.narrate) } : {}),
 			...(afterPhase ? { afterPhase } : {}),
 		});
-	} finally {
+	} catch (error) {
 		await ledger.close();
+		throw error;
 	}
-	// Now that this run's size is known, older runs make room for it (while the diagnostics are read).
-	const [diagnostics] = await Promise.all([diagnosticsOf(report.runs, repository.root), pruning.then(() => pruneRuns(logDir))]);
+	// Now that this run's size is known, older runs make room for it, and the ledger goes (every job is gone), while the diagnostics are read.
+	const [diagnostics] = await Promise.all([diagnosticsOf(report.runs, repository.root), pruning.then(() => pruneRuns(logDir)), ledger.close()]);
 	return {
 		leftovers,
 		report,

@@ -110,8 +110,8 @@ export async function removeProof(gitDir: string): Promise<void> {
 export async function writeLastRun(gitDir: string, run: LastRun, options: { verdict?: boolean } = {}): Promise<void> {
 	await mkdir(stateDir(gitDir), { recursive: true });
 	const text = `${JSON.stringify(run, null, 2)}\n`;
-	await writeFileAtomic(stateDir(gitDir), "last-run.json", text);
-	if (run.verb === "done" && !run.standalone && options.verdict !== false) await writeFileAtomic(stateDir(gitDir), "last-done.json", text);
+	const verdict = run.verb === "done" && !run.standalone && options.verdict !== false;
+	await Promise.all([writeFileAtomic(stateDir(gitDir), "last-run.json", text), verdict ? writeFileAtomic(stateDir(gitDir), "last-done.json", text) : undefined]);
 }
 
 /** How many runs' outputs to keep. */

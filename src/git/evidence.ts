@@ -284,8 +284,9 @@ type Checkout = (files: readonly Entry[], folder: string) => Promise<Captured | 
  * the index decides what is untracked and which attributes apply. Written
  * in-process (index-file.ts). `holds` writes it, or checks it is still the
  * bytes written (a job can write the temp folder) and writes them again if
- * not; a string when the commit holds a path git would refuse to index, or
- * the file cannot be written.
+ * not; a string when an id is not one of the repository's, or the file
+ * cannot be written. (A name git would refuse to index never gets here:
+ * the walk refuses its tree, path-rules.ts.)
  */
 function privateIndex(path: string, entries: readonly Entry[], idBytes: number): { holds(): Promise<true | string> } {
 	const bytes = indexFileBytes(

@@ -74,11 +74,13 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	const trunkReads = Promise.all([authorityRead, branches]);
 	void trunkReads.catch(() => undefined);
 	const evidence = await evidenceOpened;
+	// Once: the gate starts it after its last look, and whatever the outcome it is awaited here. The private folder goes while the reader ends.
+	let released: Promise<void> | undefined;
+	const release = () => (released ??= Promise.all([evidence.ok ? evidence.index.close() : undefined, reader.close()]).then(() => undefined));
 	try {
-		return await judge(ctx, input, { repository, config, configBytes, evidence, reader, trunkReads, early, standalone });
+		return await judge(ctx, input, { repository, config, configBytes, evidence, reader, release, trunkReads, early, standalone });
 	} finally {
-		// Independent: the private folder goes while the object reader ends.
-		await Promise.all([evidence.ok ? evidence.index.close() : undefined, reader.close()]);
+		await release();
 	}
 }
 
@@ -89,6 +91,8 @@ interface Reads {
 	/** Refused when git cannot build it or cannot be trusted to compare content here. */
 	evidence: EvidenceOutcome;
 	reader: ObjectReader;
+	/** Ends the reader and the evidence (see `GateRun.release`). */
+	release: () => Promise<void>;
 	/** The trunk, and the branch list it was decided from (the baseline of the trunk's watch: `trunkWatchOf`). */
 	trunkReads: Promise<[TrunkAuthority, BranchClues]>;
 	/** Started with the reads above, awaited where they are needed. */
@@ -260,7 +264,7 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 		return ok("done", `Would run ${plural(plan.phases.flat().length, "job")}; nothing ran.`, { ...base(standalone), ...scopeFacts }, { dry_run: true, plan: planItems(plan), ...(warnings.length > 0 ? { hints: warnings } : {}) });
 	}
 
-	return runGate(ctx, { repository, config, trunk, head, tree, digest, standalone, judgement, branch, plan, evidence, start: working, trunkRefs, warnings });
+	return runGate(ctx, { repository, config, trunk, head, tree, digest, standalone, judgement, branch, plan, evidence, release: reads.release, start: working, trunkRefs, warnings });
 }
 
 /**

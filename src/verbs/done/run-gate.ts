@@ -70,6 +70,8 @@ export interface GateRun {
 	plan: ReturnType<typeof planGate>;
 	/** The evidence index (a standalone run's plain status where the index was refused). */
 	evidence: Pick<EvidenceIndex, "status">;
+	/** Ends the git readers and the evidence's private folder: called once the last look is taken (the caller awaits it too). */
+	release: () => Promise<void>;
 	/** The status read before the run: the first fingerprint. */
 	start: WorkingState;
 	/** The trunk's refs as read with the trunk the judgement names. */
@@ -112,6 +114,9 @@ export async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResul
 		throw error;
 	}
 	const { report, steps, durationS } = execution;
+	// No look is taken after the plan: git's readers end while the verdict is put together and written.
+	// (Awaited, failure and all, where done ends: here only kept from counting as unhandled meanwhile.)
+	void run.release().catch(() => undefined);
 	// What a killed discern's jobs left running (and this run killed) is said on every outcome.
 	const warnings = [...execution.leftovers, ...run.warnings];
 	if (trunkMoved && !report.failed) return trunkMovedDuringRun(ctx, run, { steps, durationS, warnings });
