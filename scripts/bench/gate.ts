@@ -144,23 +144,27 @@ export async function lefthookPreflight(lefthook: string, repo: string): Promise
 
 /**
  * The git reads behind a Proof (src/git/evidence.ts, src/gate/trunk-watch.ts)
- * around the same four jobs, as one sh script: the three rounds before the
- * first job (where git says the work tree is and what HEAD is; the commit's
- * tree listed and read into a private index; HEAD, the untracked files and
- * the attributes asked of it) and the look after the phase. No hashing, no
- * parsing, no Proof written: less than any gate that vouches for the tree can do.
+ * around the same four jobs, as one sh script: the rounds before the first
+ * job (where git says the work tree is and what HEAD is, beside the branch
+ * list; the commit's tree read back; the untracked files and the stray
+ * ignore and attribute files listed against the private index, which
+ * discern writes in-process: here it is made once, by the warm-up) and the
+ * look after the phase. No hashing, no parsing, no Proof written: less than
+ * any gate that vouches for the tree can do.
  */
 export function proofReadsScript(repo: string, scratch: string): string {
 	const index = join(scratch, "proof-reads-index");
 	const untracked = "git ls-files -z --others --exclude-per-directory=.gitignore >/dev/null";
+	const strays = "git ls-files -z --others --ignored --directory --exclude-per-directory=.gitignore -- ':(glob)**/.gitattributes' ':(glob)**/.gitignore' >/dev/null";
 	return [
 		`cd '${repo}' && export GIT_INDEX_FILE='${index}' GIT_OPTIONAL_LOCKS=0`,
-		"git rev-parse --show-toplevel --absolute-git-dir --git-common-dir 'HEAD^{commit}' --symbolic-full-name HEAD >/dev/null",
-		// The commit and its root tree, from one object reader, while the private index is built.
-		"printf 'HEAD\\nHEAD^{tree}\\n' | git cat-file --batch >/dev/null & git read-tree HEAD & wait",
-		`${untracked} & git check-attr -a -z --stdin </dev/null >/dev/null & wait`,
+		`[ -f '${index}' ] || git read-tree HEAD`,
+		"git rev-parse --show-toplevel --absolute-git-dir --git-common-dir 'HEAD^{commit}' --symbolic-full-name HEAD >/dev/null & git for-each-ref refs/heads/ >/dev/null & wait",
+		// The commit and its root tree, from one object reader.
+		"printf 'HEAD\\nHEAD^{tree}\\n' | git cat-file --batch >/dev/null",
+		`${untracked} & ${strays} & wait`,
 		"sleep 1 & sleep 1 & sleep 1 & sleep 1 & wait",
-		`git rev-parse HEAD --symbolic-full-name HEAD >/dev/null & ${untracked} & git for-each-ref refs/heads/main >/dev/null & wait`,
+		`git rev-parse HEAD --symbolic-full-name HEAD >/dev/null & ${untracked} & ${strays} & git for-each-ref refs/heads/main >/dev/null & wait`,
 	].join("\n");
 }
 
