@@ -115,13 +115,18 @@ async function runMcpSession(cmd: readonly string[], place: SpawnPlace): Promise
 	}
 }
 
+/** How long the server sits idle after the handshake before the timed call: far less than an agent leaves it. */
+const AGENT_IDLE_MS = 200;
+
 /**
  * `discern_done` over MCP, the way an agent calls the gate: the server is
- * started and initialized untimed, the previous Proof removed untimed, and
- * the call timed from writing the request to its response. What a running
- * server does not pay again (Bun's start, loading the code) is left out, as
- * it is for the agent.
+ * started and initialized untimed, left idle a moment (an agent's first
+ * call comes a while after the handshake), the previous Proof removed
+ * untimed, and the call timed from writing the request to its response.
+ * What a running server does not pay again (Bun's start, loading the
+ * code) is left out, as it is for the agent.
  */
+
 export function mcpGateCall(label: string, discern: string, repo: string): Probe {
 	return {
 		label,
@@ -137,6 +142,7 @@ export function mcpGateCall(label: string, discern: string, repo: string): Probe
 				await lines.response(1);
 				send({ method: "notifications/initialized" });
 				await rm(join(repo, ".git", "discern", "proof.json"), { force: true });
+				await Bun.sleep(AGENT_IDLE_MS);
 				const start = performance.now();
 				send({ id: 2, method: "tools/call", params: { name: "discern_done", arguments: {} } });
 				const answered = await lines.response(2);

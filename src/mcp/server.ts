@@ -39,6 +39,9 @@ export interface ServerOptions {
 	heartbeatMs?: number;
 }
 
+/** The tools whose code loads as soon as a client is initialized. */
+const WARMED_TOOLS = ["discern_done", "discern_status"] as const;
+
 /** Calls still running, so that a shutdown can wait until their job trees are gone. */
 const inflight = new WeakMap<Server, Set<Promise<unknown>>>();
 
@@ -68,6 +71,14 @@ export function createServer(options: ServerOptions): Server {
 	// A call stops when its client cancels it or when the server is shut down.
 	const callSignal = (own: AbortSignal) => (options.shutdown ? AbortSignal.any([own, options.shutdown]) : own);
 	const context = (cwd: string, signal: AbortSignal): VerbContext => ({ cwd, env: options.env, surface: "mcp", version: VERSION, signal: callSignal(signal) });
+
+	// Between the handshake and an agent's first call the server is idle: the code of the calls an agent makes first (the
+	// gate, the status) loads then, not on that call. A call arriving meanwhile awaits the same load.
+	server.oninitialized = () => {
+		setTimeout(() => {
+			for (const name of WARMED_TOOLS) void toolEntries().get(name)?.verb.load().catch(() => undefined);
+		}, 0);
+	};
 
 	server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...toolEntries().values()].map((entry) => entry.listing) }));
 
