@@ -1,5 +1,5 @@
 import { objectId } from "./blob-id.ts";
-import { refusedName } from "./path-rules.ts";
+import { refusedLinkFolder, refusedName } from "./path-rules.ts";
 import type { ObjectReader, RawObject } from "./object-reader.ts";
 
 /**
@@ -102,6 +102,9 @@ export async function verifiedTree(reader: ObjectReader, commit: string): Promis
 		}
 	};
 	walk(root.entries, "");
+	// git checks every folder on a symbolic link's path as the link: none may read as .gitmodules.
+	const badLink = records.find((record) => record.mode === "120000" && record.path.split("/").slice(0, -1).some(refusedLinkFolder));
+	if (badLink) return `the commit holds a symbolic link git would not check out (${JSON.stringify(badLink.path)}: a folder on its way reads as .gitmodules on some disk)`;
 	return { tree: root.tree, records };
 }
 
@@ -109,7 +112,7 @@ export async function verifiedTree(reader: ObjectReader, commit: string): Promis
 export const FOLDER = "40000";
 
 function oddTree(id: string): string {
-	return `the commit holds a tree git does not write (${id.slice(0, 12)}: a name that is not UTF-8, repeated or out of order, or an odd mode; \`git fsck\` names it)`;
+	return `the commit holds a tree git does not write or would not check out (${id.slice(0, 12)}: a name that is not UTF-8, repeated or out of order, an odd mode, or a name some disk reads as .git, or as .gitmodules for a link)`;
 }
 
 /** The modes git writes, and nothing else (`040000`, `0120000` check out the same, yet read as something else). */

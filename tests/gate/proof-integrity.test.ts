@@ -620,7 +620,10 @@ describe("an object store that lies", () => {
 		// `x\.git`: NTFS reads the backslash as a separator, and a checkout refuses it (the hostile pass's case).
 		// Each is also put in the folder by hand, as the commit holds it (a checkout refuses to): only the refusal stands between it and a Proof.
 		const fixture = "# fixture\n";
+		// git checks each folder on a link's path as the link: a link below a folder `.gitmodules` is refused (the second hostile pass's case).
+		const linkBelow = await write(entry("120000", "x", readme));
 		const cases = [
+			{ odd: entry("40000", ".gitmodules", linkBelow), first: true, make: () => mkdir(join(r.root, ".gitmodules")).then(() => symlink(fixture, join(r.root, ".gitmodules", "x"))) },
 			{ odd: entry("40000", ".GIT", hooks), first: true, make: () => r.write(".GIT/pre-commit", fixture) },
 			{ odd: entry("40000", ".git. ", hooks), first: true, make: () => r.write(".git. /pre-commit", fixture) },
 			{ odd: entry("120000", ".gitmodules", readme), first: true, make: () => symlink(fixture, join(r.root, ".gitmodules")) },
@@ -638,14 +641,14 @@ describe("an object store that lies", () => {
 			for (const made of [".GIT", ".git. ", ".gitmodules", "gi7eba~1", "x\\.git"]) await rm(join(r.root, made), { recursive: true, force: true });
 			expect(result.ok).toBe(false);
 			expect(result.error).toBe("dirty_worktree");
-			expect(result.message).toContain("tree git does not write");
+			expect(result.message).toContain("would not check out");
 		}
 		// The same tree with `GIT~1` (the short name NTFS gives .git) is refused; with `GIT` it is an ordinary folder.
 		for (const [name, refused] of [["GIT~1", true], ["GIT", false]] as const) {
 			const tree = await write(Buffer.concat([entry("40000", name, hooks), entry("100644", "README.md", readme), entry("100644", "discern.toml", config)]));
 			await r.git("reset", "-q", refused ? "--soft" : "--hard", (await gitWithInput(r.root, ["commit-tree", tree, "-p", start, "-m", "short name"], "")).trim());
 			const result = await runDone(r, { rerun: true });
-			expect(result.message.includes("tree git does not write")).toBe(refused);
+			expect(result.message.includes("would not check out")).toBe(refused);
 			expect(result.ok).toBe(!refused);
 		}
 	});

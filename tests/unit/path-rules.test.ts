@@ -1,62 +1,81 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { refusedName } from "../../src/git/path-rules.ts";
+import { refusedLinkFolder, refusedName } from "../../src/git/path-rules.ts";
 import { makeRepo, type TestRepo } from "../helpers/repo.ts";
 
 /**
- * Which tree entry names git refuses to index: git itself is the oracle
- * (`update-index`, with the NTFS and HFS+ protections both on, as the
- * evidence applies them everywhere).
+ * Which paths git refuses to index: git itself is the oracle (`update-index`,
+ * with the NTFS and HFS+ protections both on, as the evidence applies them
+ * everywhere).
  */
 const made: TestRepo[] = [];
 afterAll(async () => {
 	await Promise.all(made.map((r) => r.remove()));
 });
 
+/** The paths among `paths` that git's update-index refuses to index with `mode`. */
+async function gitRefuses(paths: readonly string[], mode: string): Promise<Set<string>> {
+	const r = await makeRepo();
+	made.push(r);
+	const blob = (await r.git("rev-parse", "HEAD:README.md")).trim();
+	const child = Bun.spawn(["git", "-c", "core.protectNTFS=true", "-c", "core.protectHFS=true", "update-index", "-z", "--index-info"], {
+		cwd: r.root,
+		env: { ...process.env, GIT_INDEX_FILE: `${r.root}/.git/oracle-index` },
+		stdin: new Blob([paths.map((path) => `${mode} ${blob}\t${path}\0`).join("")]),
+		stdout: "pipe",
+		stderr: "pipe",
+	});
+	const [err] = await Promise.all([new Response(child.stderr).text(), child.exited]);
+	return new Set(
+		err
+			.split("\n")
+			.filter((line) => line.startsWith("Ignoring path "))
+			.map((line) => line.slice("Ignoring path ".length)),
+	);
+}
+
 const NAMES = [
 	// Plain names, and near misses that are ordinary.
 	"src", "README.md", "git", ".gitx", ".github", "gitx~1", "git~2", ".gi", "x.git", "GIT", "git~", "a b", "é",
 	// .git as NTFS or a case-folding disk reads it.
 	".git", ".GIT", ".Git", ".git.", ".git ", ".git. .", ".git:stream", ".git::$INDEX_ALLOCATION", "git~1", "GIT~1", "git~1.", "git~1:x",
-	// A backslash is a separator to NTFS: every piece after one is a name.
-	"x\\.git", ".git\\x", "a\\git~1", ".GIT.\\y", "ab\\.git.", "a\\b\\.git", "a\\b", "\\", "a\\.gitx",
-	// HFS+ drops zero-width and direction marks.
-	".g\u200cit", "\u200e.git", ".GI\ufeffT", ".git\u200d", ".g\u200cit.", ".gi\u00adt",
+	// A backslash is a separator to NTFS: every piece after one is a name (git reads a first backslash as part of the name).
+	"x\\.git", ".git\\x", "a\\git~1", ".GIT.\\y", "ab\\.git.", "a\\b\\.git", "a\\b", "\\", "a\\.gitx", "\\.git", "\\git~1", "\\\\.git",
+	// HFS+ drops zero-width and direction marks, and git's reading of a name stops at U+FFFE and U+FFFF.
+	".g\u200cit", "\u200e.git", ".GI\ufeffT", ".git\u200d", ".g\u200cit.", ".gi\u00adt", ".git\uffff", ".GIT\ufffe", ".g\u200cit\uffffzz", ".gi\uffff", "\uffff.git",
 	// Names a symbolic link may not take (a file may).
 	".gitmodules", ".GITMODULES", ".gitmodules.", ".gitmodules. ", ".gitmodules:x", "gitmod~1", "GITMOD~4", "gitmod~5", "gi7eba~1", "gi7eba~9", "gi7eb~12", "g~123456", "gi7ebb~1",
-	"x\\.gitmodules", ".gitmodules\\y", ".gitmodulesx", ".g\u200citmodules",
+	"x\\.gitmodules", ".gitmodules\\y", ".gitmodulesx", ".g\u200citmodules", ".gitmodules\uffff", "\\.gitmodules", "\\gitmod~1", "\\gi7eba~1",
+	// Rules files a link may stand for: git checks them out (its fsck only warns).
+	".gitattributes", ".GITIGNORE ", ".mailmap.", "gitatt~1", "gi7d29~1", "gitign~2", "mailma~1",
+	// Unicode case folds git does not make.
+	"\u0130.git", ".g\u0130t", ".\u212Ait", "\uff47it~1",
+];
+
+/** Folders a symbolic link may not sit below: git checks every folder on a path with the link's mode. */
+const LINK_FOLDERS = [
+	"src", ".gitmodules", ".GITMODULES", ".GitModules", ".gitmodules:s", "gitmod~1:", "gi7eba~1:x", "a\\.gitmodules:z", ".g\u200citmodules", ".gitmodules\uffff",
+	"gitmod~1", ".gitmodules.", ".gitmodules. ", ".gitmodulesx", "gi7eba~1", "\\.gitmodules:z", "x\\gitmod~2:",
 ];
 
 describe("refusedName", () => {
-	test("refuses exactly the names git's update-index refuses", async () => {
-		const r = await makeRepo();
-		made.push(r);
-		const blob = (await r.git("rev-parse", "HEAD:README.md")).trim();
+	test("refuses exactly the names git's update-index refuses, for a file, a link and a submodule", async () => {
 		for (const mode of ["100644", "120000", "160000"]) {
-			const child = Bun.spawn(["git", "-c", "core.protectNTFS=true", "-c", "core.protectHFS=true", "update-index", "-z", "--index-info"], {
-				cwd: r.root,
-				env: { ...process.env, GIT_INDEX_FILE: `${r.root}/.git/oracle-${mode}` },
-				stdin: new Blob([NAMES.map((name) => `${mode} ${blob}\t${name}\0`).join("")]),
-				stdout: "pipe",
-				stderr: "pipe",
-			});
-			const [err] = await Promise.all([new Response(child.stderr).text(), child.exited]);
-			const gitRefused = new Set(
-				err
-					.split("\n")
-					.filter((line) => line.startsWith("Ignoring path "))
-					.map((line) => line.slice("Ignoring path ".length)),
-			);
-			const verdicts = NAMES.map((name) => ({ name, mode, git: gitRefused.has(name), ours: refusedName(name, mode) }));
+			const refused = await gitRefuses(NAMES, mode);
+			const verdicts = NAMES.map((name) => ({ name, mode, git: refused.has(name), ours: refusedName(name, mode) }));
 			expect(verdicts.filter((verdict) => verdict.git !== verdict.ours)).toEqual([]);
 			// The oracle is not idle: it refuses some names of every mode.
-			expect(gitRefused.size).toBeGreaterThan(10);
+			expect(refused.size).toBeGreaterThan(10);
 		}
 	});
+});
 
-	test("a link is also refused where git reads .gitattributes, .gitignore or .mailmap (git's fsck flags those), a file is not", () => {
-		for (const name of [".gitattributes", ".GITIGNORE ", ".mailmap.", "gitatt~1", "gi7d29~1", "gitign~2", "gi250a~3", "mailma~1", "maba30~1", "x\\.gitignore", ".git\u200cignore"]) {
-			expect({ name, refused: refusedName(name, "120000") }).toEqual({ name, refused: true });
-			expect({ name, refused: refusedName(name, "100644") }).toEqual({ name, refused: false });
-		}
+describe("refusedLinkFolder", () => {
+	test("refuses exactly the folders git refuses a symbolic link below; a file below them is git's to take", async () => {
+		const links = await gitRefuses(LINK_FOLDERS.map((folder) => `${folder}/x`), "120000");
+		const verdicts = LINK_FOLDERS.map((folder) => ({ folder, git: links.has(`${folder}/x`), ours: refusedLinkFolder(folder) }));
+		expect(verdicts.filter((verdict) => verdict.git !== verdict.ours)).toEqual([]);
+		expect(links.size).toBeGreaterThan(5);
+		// A file below the same folders is refused only where its folder reads as .git (none of these do).
+		expect([...(await gitRefuses(LINK_FOLDERS.map((folder) => `${folder}/x`), "100644"))]).toEqual([]);
 	});
 });

@@ -75,8 +75,13 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	void trunkReads.catch(() => undefined);
 	const evidence = await evidenceOpened;
 	// Once: the gate starts it after its last look, and whatever the outcome it is awaited here. The private folder goes while the reader ends.
+	// Clean-up never decides a result: a private folder a job made unremovable stays behind in the temp folder, the verdict stands.
 	let released: Promise<void> | undefined;
-	const release = () => (released ??= Promise.all([evidence.ok ? evidence.index.close() : undefined, reader.close()]).then(() => undefined));
+	const release = () =>
+		(released ??= Promise.all([evidence.ok ? evidence.index.close() : undefined, reader.close()]).then(
+			() => undefined,
+			() => undefined,
+		));
 	try {
 		return await judge(ctx, input, { repository, config, configBytes, evidence, reader, release, trunkReads, early, standalone });
 	} finally {

@@ -70,7 +70,7 @@ export interface GateRun {
 	plan: ReturnType<typeof planGate>;
 	/** The evidence index (a standalone run's plain status where the index was refused). */
 	evidence: Pick<EvidenceIndex, "status">;
-	/** Ends the git readers and the evidence's private folder: called once the last look is taken (the caller awaits it too). */
+	/** Ends the git readers and the evidence's private folder, never failing: called once the last look is taken (the caller awaits it too). */
 	release: () => Promise<void>;
 	/** The status read before the run: the first fingerprint. */
 	start: WorkingState;
@@ -115,8 +115,7 @@ export async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResul
 	}
 	const { report, steps, durationS } = execution;
 	// No look is taken after the plan: git's readers end while the verdict is put together and written.
-	// (Awaited, failure and all, where done ends: here only kept from counting as unhandled meanwhile.)
-	void run.release().catch(() => undefined);
+	void run.release();
 	// What a killed discern's jobs left running (and this run killed) is said on every outcome.
 	const warnings = [...execution.leftovers, ...run.warnings];
 	if (trunkMoved && !report.failed) return trunkMovedDuringRun(ctx, run, { steps, durationS, warnings });
