@@ -119,15 +119,14 @@ function oddTree(id: string): string {
 const MODES = new Set(["40000", "100644", "100755", "120000", "160000"]);
 const FORBIDDEN_NAMES = new Set(["", ".", "..", ".git"]);
 
-
 /**
  * A raw tree object: `<mode> <name>\0<id bytes>` per entry, exactly as git
  * writes one. Null for anything else: a mode git does not write, a name
  * that is not UTF-8 (two would read alike), empty, `.`, `..`, holding a
  * `/`, or one git refuses to check out (path-rules.ts: `.git` as some disk
- * would read it, a symbolic link where git reads a dotfile's rules), or
- * entries out of git's order or repeated (a second `src` after the first: a checkout writes both, a map
- * keeps one).
+ * would read it, a symbolic link named as `.gitmodules`), or entries out
+ * of git's order or repeated (a second `src` after the first: a checkout
+ * writes both, a map keeps one).
  */
 export function parseTreeObject(bytes: Uint8Array, idBytes: number): Map<string, { mode: string; id: string }> | null {
 	const entries = new Map<string, { mode: string; id: string }>();
