@@ -1,6 +1,6 @@
 import { CONFIG_FILE } from "../config/load.ts";
 import { blobId } from "../git/blob-id.ts";
-import { readBlobs, verifiedRoot } from "../git/object-check.ts";
+import { FOLDER, readBlobs, verifiedRoot } from "../git/object-check.ts";
 import { type ObjectReader, withObjectReader } from "../git/object-reader.ts";
 import { git } from "../git/run.ts";
 
@@ -44,7 +44,7 @@ export async function readCommittedConfig(root: string, commit: string, reader?:
 		const entry = top.entries.get(CONFIG_FILE);
 		if (!entry) return { state: "absent" };
 		// A symbolic link's blob is its target, read as the config it is not: it does not validate, as a checkout's would not.
-		if (entry.mode === "40000" || entry.mode === "160000") return { state: "unreadable", reason: `${CONFIG_FILE} in ${commit.slice(0, 7)} is ${entry.mode === "40000" ? "a folder" : "a submodule"}, not a file` };
+		if (entry.mode === FOLDER || entry.mode === "160000") return { state: "unreadable", reason: `${CONFIG_FILE} in ${commit.slice(0, 7)} is ${entry.mode === FOLDER ? "a folder" : "a submodule"}, not a file` };
 		const read = await readBlobs(objects, [entry.id]);
 		const text = typeof read === "string" ? null : utf8(read[0] as Uint8Array);
 		if (text === null) return { state: "unreadable", reason: `git could not read ${CONFIG_FILE} (${entry.id.slice(0, 7)}) in ${commit.slice(0, 7)}` };

@@ -1,15 +1,13 @@
-import { constants } from "node:fs";
-import { lstat, mkdir, mkdtemp, open, readdir, readlink, rm, writeFile } from "node:fs/promises";
+import { lstat, mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { blobId, hashFile, sameBytes } from "./blob-id.ts";
-import { conversionsOf, type Entry, entryOf, type LfsPointer, lfsPointers } from "./expected-content.ts";
-import { mapBounded } from "../platform/bounded.ts";
+import { conversionsOf, type Entry, entryOf, lfsPointers } from "./expected-content.ts";
 import { quoteName } from "../text/terminal.ts";
 import { contentTransformedFromOutside, foldersHolding } from "./outside-the-tree.ts";
 import type { Captured } from "../platform/process.ts";
 import { verifiedTree } from "./object-check.ts";
-import { indexFileBytes } from "./index-file.ts";
+import { type Checkout, fingerprint, verify } from "./file-check.ts";
+import { privateIndex } from "./private-index.ts";
 import { unlistedEntries } from "./unlisted.ts";
 import { withPrivateStore } from "./private-store.ts";
 import { type ObjectReader, openObjectReader } from "./object-reader.ts";
@@ -274,59 +272,6 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 	return { ok: true, index };
 }
 
-/** Write converted files out as a checkout would, into `folder`; a string when their blobs cannot be read back as hashed. */
-type Checkout = (files: readonly Entry[], folder: string) => Promise<Captured | string>;
-
-/**
- * The private index: exactly the entries walked, never what `read-tree`
- * would read again from the store (two git processes can be answered
- * differently for one id: packs are searched most recently used first), and
- * the index decides what is untracked and which attributes apply. Written
- * in-process (index-file.ts). `holds` writes it, or checks it is still the
- * bytes written (a job can write the temp folder) and writes them again if
- * not; a string when an id is not one of the repository's, or the file
- * cannot be written. (A name git would refuse to index never gets here:
- * the walk refuses its tree, path-rules.ts.)
- */
-function privateIndex(path: string, entries: readonly Entry[], idBytes: number): { holds(): Promise<true | string> } {
-	const bytes = indexFileBytes(
-		entries.map((entry) => ({ path: entry.path, mode: entry.mode, id: entry.blob })),
-		idBytes,
-	);
-	let written = false;
-	return {
-		async holds() {
-			if (typeof bytes === "string") return bytes;
-			if (written && (await regularFileHolds(path, bytes))) return true;
-			// Removed first (whatever a job left there: a link writing would follow, a folder), then made anew, never opened as found.
-			const remade = await rm(path, { recursive: true, force: true })
-				.then(() => writeFile(path, bytes, { flag: "wx", mode: 0o600 }))
-				.then(() => true, () => false);
-			written = remade;
-			return remade || `discern could not write its private index ${quoteName(path)}`;
-		},
-	};
-}
-
-/**
- * Whether `path` is a regular file holding exactly `bytes`. Opened without
- * following a link and without waiting on a FIFO (a job may put either
- * there: a read would hang on a FIFO), and judged by what was opened.
- */
-async function regularFileHolds(path: string, bytes: Uint8Array): Promise<boolean> {
-	const file = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => null);
-	if (!file) return false;
-	try {
-		const found = await file.stat();
-		if (!found.isFile() || found.size !== bytes.length) return false;
-		return Buffer.from(await file.readFile()).equals(bytes);
-	} catch {
-		return false;
-	} finally {
-		await file.close();
-	}
-}
-
 /** What only git answers in a look: HEAD and its branch, and the untracked files. */
 interface LookReads {
 	head: ReturnType<typeof git>;
@@ -341,85 +286,6 @@ function askGit(run: (args: readonly string[]) => ReturnType<typeof git>, head: 
 		untracked: run(["ls-files", "-z", "--others", "--exclude-per-directory=.gitignore"]),
 	};
 }
-
-/**
- * The files among `entries` whose kind, executable bit or content differ
- * from the commit, with what happened to them; null when git could not
- * write a converted file's checkout. Content is read as a stream, a few
- * files at a time: memory stays flat whatever a file's size.
- */
-async function verify(
-	root: string,
-	entries: readonly Entry[],
-	pointers: Map<string, LfsPointer>,
-	checkout: Checkout,
-	scratch: string,
-): Promise<Map<string, ChangedPath["kind"]> | null> {
-	const differing = new Map<string, ChangedPath["kind"]>();
-	const converted: Entry[] = [];
-	const folders = new Map<string, Promise<boolean>>();
-	await mapBounded(entries, READERS, async (entry) => {
-		const path = join(root, entry.path);
-		// A folder on the way replaced by a symbolic link would have the path read somewhere else entirely.
-		if (!(await realFolders(root, entry.path, folders))) return void differing.set(entry.path, "type_changed");
-		const found = await lstat(path).catch(() => null);
-		if (!found) return void differing.set(entry.path, "deleted");
-		if (entry.mode === "120000") {
-			if (!found.isSymbolicLink()) return void differing.set(entry.path, "type_changed");
-			const target = await readlink(path, { encoding: "buffer" }).catch(() => null);
-			if (!target || blobId(target, entry.blob.length) !== entry.blob) differing.set(entry.path, "modified");
-			return;
-		}
-		if (!found.isFile()) return void differing.set(entry.path, "type_changed");
-		// git records a file as executable when its owner may execute it.
-		if ((entry.mode === "100755") !== ((found.mode & 0o100) !== 0)) return void differing.set(entry.path, "modified");
-		const digests = await hashFile(path, found.size, entry.blob.length, pointers.has(entry.path));
-		if (!digests) return void differing.set(entry.path, "unreadable");
-		// A converted file must hold what a checkout writes (CRLF, an expanded $Id$, UTF-16), not merely the blob's bytes.
-		if (digests.blob === entry.blob && entry.check !== "converted") return;
-		const pointer = pointers.get(entry.path);
-		if (pointer) {
-			if (digests.sha256 !== pointer.oid || found.size !== pointer.size) differing.set(entry.path, "modified");
-			return;
-		}
-		if (entry.check === "converted") converted.push(entry);
-		else differing.set(entry.path, "modified");
-	});
-	if (converted.length > 0) {
-		// What a checkout would write, with the commit's attributes and pinned settings (filters other
-		// than LFS were refused): then the bytes must be exactly those, not merely clean to the blob.
-		// It writes them from a private store of blobs read back and hashed: a forged one would be written and matched.
-		const folder = join(scratch, "checkout");
-		await rm(folder, { recursive: true, force: true });
-		const written = await checkout(converted, folder);
-		if (typeof written === "string" || written.exitCode !== 0) return null;
-		await mapBounded(converted, READERS, async (entry) => {
-			if (!(await sameBytes(join(root, entry.path), join(folder, entry.path)))) differing.set(entry.path, "modified");
-		});
-		await rm(folder, { recursive: true, force: true });
-	}
-	return differing;
-}
-
-/** Is every folder on the way to `path` a real folder (no symbolic link, no file), as in the commit? Each asked once per look. */
-async function realFolders(root: string, path: string, asked: Map<string, Promise<boolean>>): Promise<boolean> {
-	for (let slash = path.indexOf("/"); slash >= 0; slash = path.indexOf("/", slash + 1)) {
-		const folder = path.slice(0, slash);
-		let answer = asked.get(folder);
-		if (!answer) {
-			answer = lstat(join(root, folder)).then(
-				(found) => found.isDirectory(),
-				() => false,
-			);
-			asked.set(folder, answer);
-		}
-		if (!(await answer)) return false;
-	}
-	return true;
-}
-
-/** Files read at once: enough to keep the disk busy, few enough to keep memory flat. */
-const READERS = 8;
 
 interface Submodule {
 	/** Why this submodule cannot be vouched for. */
@@ -471,15 +337,4 @@ async function openSubmodule(root: string, link: Entry, dir: string, parent: str
 			return [...moved, ...state.changes.map(prefix)];
 		},
 	};
-}
-
-/** Nanosecond stat of every tracked file, by path ("absent" when gone). */
-async function fingerprint(root: string, entries: readonly Entry[]): Promise<Map<string, string>> {
-	const stats = await Promise.all(
-		entries.map(async (entry) => {
-			const found = await lstat(join(root, entry.path), { bigint: true }).catch(() => null);
-			return [entry.path, found ? `${found.size}:${found.mtimeNs}:${found.ctimeNs}:${found.ino}:${found.mode}` : "absent"] as const;
-		}),
-	);
-	return new Map(stats);
 }

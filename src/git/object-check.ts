@@ -143,7 +143,7 @@ export function parseTreeObject(bytes: Uint8Array, idBytes: number): Map<string,
 			const name = decoder.decode(bytes.subarray(space + 1, nul));
 			if (!MODES.has(mode) || FORBIDDEN_NAMES.has(name) || name.includes("/") || refusedName(name, mode)) return null;
 			// git's order: by name's bytes, a folder's name as if it ended in "/"; strictly rising, so no name twice.
-			const key = Buffer.concat([Buffer.from(bytes.subarray(space + 1, nul)), Buffer.from(mode === "40000" ? "/" : "")]);
+			const key = Buffer.concat([Buffer.from(bytes.subarray(space + 1, nul)), Buffer.from(mode === FOLDER ? "/" : "")]);
 			if (previous && Buffer.compare(previous, key) >= 0) return null;
 			// A file and a folder of one name sort apart (`src`, `src/`), yet are one path: never two entries for a name.
 			if (entries.has(name)) return null;

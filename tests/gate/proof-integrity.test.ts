@@ -451,10 +451,7 @@ describe("an object store that lies", () => {
 		// git itself now shows the trunk holding the loosened limit.
 		expect(await r.git("show", "main:discern.toml")).toContain("limit = 50");
 		const result = await runDone(r);
-		expect(result.ok).toBe(false);
-		expect(result.error).toBe("no_trunk");
-		expect(result.message).toContain("object store");
-		expect(await Bun.file(join(r.root, ".git", "discern", "proof.json")).exists()).toBe(false);
+		await expectRefusedWithoutProof(r, result, "no_trunk", "object store");
 	});
 
 	/** In a pack index of several objects, file the object `from` under the id `to` (entries re-sorted, checksum redone). */
@@ -501,10 +498,7 @@ describe("an object store that lies", () => {
 		expect(await r.git("ls-tree", "-r", "--name-only", "HEAD")).toContain("b/evil");
 		await r.write("b/evil", "EVIL\n");
 		const result = await runDone(r);
-		expect(result.ok).toBe(false);
-		expect(result.error).toBe("dirty_worktree");
-		expect(result.message).toContain("b/evil");
-		expect(await Bun.file(join(r.root, ".git", "discern", "proof.json")).exists()).toBe(false);
+		await expectRefusedWithoutProof(r, result, "dirty_worktree", "b/evil");
 	});
 
 	test("two packs answering one blob id differently: a converted file is compared with what a private store of hashed blobs writes", async () => {
@@ -525,10 +519,7 @@ describe("an object store that lies", () => {
 		await relabelAmong(join(r.root, ".git", "objects", "pack", `pack-${second}.idx`), evil, data);
 		await r.write("data.txt", "EVIL\r\n");
 		const result = await runDone(r);
-		expect(result.ok).toBe(false);
-		expect(result.error).toBe("dirty_worktree");
-		expect(result.message).toContain("data.txt");
-		expect(await Bun.file(join(r.root, ".git", "discern", "proof.json")).exists()).toBe(false);
+		await expectRefusedWithoutProof(r, result, "dirty_worktree", "data.txt");
 	});
 
 	test("a pack index filing a forged tree under a real tree's id cannot earn a Proof for the commit", async () => {
@@ -549,10 +540,7 @@ describe("an object store that lies", () => {
 		await r.git("read-tree", "HEAD");
 		expect((await r.git("status", "--porcelain")).trim()).toBe("");
 		const result = await runDone(r);
-		expect(result.ok).toBe(false);
-		expect(result.error).toBe("dirty_worktree");
-		expect(result.message).toContain("object store");
-		expect(await Bun.file(join(r.root, ".git", "discern", "proof.json")).exists()).toBe(false);
+		await expectRefusedWithoutProof(r, result, "dirty_worktree", "object store");
 	});
 	test("a forged commit that names the trunk as a parent proves no ancestry: git says yes, the hashed chain does not hold", async () => {
 		const r = await repo(`[jobs]\ntest = "true"\n`);
@@ -1202,6 +1190,14 @@ describe("the seal key is read afresh on every use (a long-running discern mcp)"
 	});
 });
 
+/** Refused with `error`, the message naming `mention`, and no Proof left behind. */
+async function expectRefusedWithoutProof(r: TestRepo, result: { ok: boolean; error?: string; message: string }, error: string, mention: string): Promise<void> {
+	expect(result.ok).toBe(false);
+	expect(result.error).toBe(error);
+	expect(result.message).toContain(mention);
+	expect(await Bun.file(join(r.root, ".git", "discern", "proof.json")).exists()).toBe(false);
+}
+
 /**
  * Tree objects written byte for byte (`hash-object --literally`, so git
  * writes what it never would), with the ids of the fixture's README.md and
@@ -1333,10 +1329,7 @@ describe("what git's listing of the tree does not show", () => {
 		await chmod(join(bin, "git"), 0o755);
 		const run = await runDiscern(["done", "--json"], { cwd: r.root, env: { PATH: `${bin}:${process.env.PATH ?? ""}` } });
 		const result = onlyJson(run.stdout) as Loose;
-		expect(result.ok).toBe(false);
-		expect(result.error).toBe("dirty_worktree");
-		expect(result.message).toContain("could not open directory 'tests/'");
-		expect(await Bun.file(join(r.root, ".git", "discern", "proof.json")).exists()).toBe(false);
+		await expectRefusedWithoutProof(r, result, "dirty_worktree", "could not open directory 'tests/'");
 	});
 
 	test("an `sh` reached through a link a checkout holds (swappable by a job) never runs the jobs", async () => {
@@ -1453,10 +1446,7 @@ describe("programs the repository names, and objects git cannot read", () => {
 		await rename(object, `${object}.aside`);
 		const result = await runDone(r);
 		await rename(`${object}.aside`, object);
-		expect(result.ok).toBe(false);
-		expect(result.error).toBe("no_trunk");
-		expect(result.message).toContain("git could not read");
-		expect(await Bun.file(join(r.root, ".git", "discern", "proof.json")).exists()).toBe(false);
+		await expectRefusedWithoutProof(r, result, "no_trunk", "git could not read");
 	});
 
 	test("a trunk commit git cannot read, or a branch list with a ref git skips: refused, not judged against no trunk", async () => {

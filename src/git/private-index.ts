@@ -1,0 +1,55 @@
+import { constants } from "node:fs";
+import { open, rm, writeFile } from "node:fs/promises";
+import { quoteName } from "../text/terminal.ts";
+import type { Entry } from "./expected-content.ts";
+import { indexFileBytes } from "./index-file.ts";
+
+/**
+ * The private index: exactly the entries walked, never what `read-tree`
+ * would read again from the store (two git processes can be answered
+ * differently for one id: packs are searched most recently used first), and
+ * the index decides what is untracked and which attributes apply. Written
+ * in-process (index-file.ts). `holds` writes it, or checks it is still the
+ * bytes written (a job can write the temp folder) and writes them again if
+ * not; a string when an id is not one of the repository's, or the file
+ * cannot be written. (A name git would refuse to index never gets here:
+ * the walk refuses its tree, path-rules.ts.)
+ */
+export function privateIndex(path: string, entries: readonly Entry[], idBytes: number): { holds(): Promise<true | string> } {
+	const bytes = indexFileBytes(
+		entries.map((entry) => ({ path: entry.path, mode: entry.mode, id: entry.blob })),
+		idBytes,
+	);
+	let written = false;
+	return {
+		async holds() {
+			if (typeof bytes === "string") return bytes;
+			if (written && (await regularFileHolds(path, bytes))) return true;
+			// Removed first (whatever a job left there: a link writing would follow, a folder), then made anew, never opened as found.
+			const remade = await rm(path, { recursive: true, force: true })
+				.then(() => writeFile(path, bytes, { flag: "wx", mode: 0o600 }))
+				.then(() => true, () => false);
+			written = remade;
+			return remade || `discern could not write its private index ${quoteName(path)}`;
+		},
+	};
+}
+
+/**
+ * Whether `path` is a regular file holding exactly `bytes`. Opened without
+ * following a link and without waiting on a FIFO (a job may put either
+ * there: a read would hang on a FIFO), and judged by what was opened.
+ */
+async function regularFileHolds(path: string, bytes: Uint8Array): Promise<boolean> {
+	const file = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => null);
+	if (!file) return false;
+	try {
+		const found = await file.stat();
+		if (!found.isFile() || found.size !== bytes.length) return false;
+		return Buffer.from(await file.readFile()).equals(bytes);
+	} catch {
+		return false;
+	} finally {
+		await file.close();
+	}
+}
