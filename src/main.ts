@@ -2,10 +2,9 @@
 /** Entry: parse argv, run, map the result to an exit code. Nothing else. */
 import { isatty } from "node:tty";
 import { runCli } from "./cli/run.ts";
-import { guardStandardStreams, writeStdout } from "./cli/streams.ts";
+import { standardErr, standardOut, writeStdout } from "./cli/streams.ts";
 import { ENDING_SIGNALS, type EndingSignal, EXIT, signalExit } from "./contract/exit-codes.ts";
 
-guardStandardStreams();
 const controller = new AbortController();
 let endedBy: EndingSignal | undefined;
 // A signal that would end discern (a closed terminal's HUP, Ctrl-C, TERM, …)
@@ -22,7 +21,7 @@ for (const signal of ENDING_SIGNALS) {
 	});
 }
 
-// Output is gathered and written once with Bun.write: setting up process.stdout's
+// Output is gathered and written once, to fd 1 directly (writeStdout): setting up process.stdout's
 // stream costs milliseconds that a short command like `status` should not pay.
 let output = "";
 const exitCode = await runCli(process.argv.slice(2), {
@@ -31,13 +30,13 @@ const exitCode = await runCli(process.argv.slice(2), {
 	isTTY: isatty(1),
 	stderrIsTTY: isatty(2),
 	// Read only for a terminal: a pipe has no width (help then lays out for COLUMNS or 80).
-	...(isatty(1) && process.stdout.columns > 0 ? { columns: process.stdout.columns } : {}),
+	...(isatty(1) && standardOut().columns > 0 ? { columns: standardOut().columns } : {}),
 	stdinIsTTY: isatty(0),
 	signal: controller.signal,
 	stdout: (text) => {
 		output += text;
 	},
-	stderr: (text) => process.stderr.write(text),
+	stderr: (text) => standardErr().write(text),
 });
 // After a hang-up the terminal may be gone: the exit status is what is left to say (writeStdout never throws).
 const delivered = output === "" || (await writeStdout(output));

@@ -21,14 +21,30 @@ function describe(error: unknown): string {
 }
 
 /**
- * Node-style streams report a failed write as an `error` event, which
- * without a listener ends the process with a stack trace. Narration on
- * stderr is best-effort; stdout's own failures are judged where the result
- * is written.
+ * `process.stdout` and `process.stderr`, guarded. Node-style streams report
+ * a failed write as an `error` event, which without a listener ends the
+ * process with a stack trace: each is given one the first time it is asked
+ * for here. Narration on stderr is best-effort; stdout's own failures are
+ * judged where the result is written. Made only when used: setting up both
+ * streams costs about 2 ms, which `--version`, `status --json` and the
+ * result itself (written to fd 1 directly) need not pay.
  */
-export function guardStandardStreams(): void {
-	process.stdout.on("error", () => undefined);
-	process.stderr.on("error", () => undefined);
+export function standardOut(): NodeJS.WriteStream {
+	return guarded(process.stdout);
+}
+
+export function standardErr(): NodeJS.WriteStream {
+	return guarded(process.stderr);
+}
+
+const GUARDED = new WeakSet<NodeJS.WriteStream>();
+
+function guarded(stream: NodeJS.WriteStream): NodeJS.WriteStream {
+	if (!GUARDED.has(stream)) {
+		stream.on("error", () => undefined);
+		GUARDED.add(stream);
+	}
+	return stream;
 }
 
 /**
@@ -53,7 +69,7 @@ export async function writeStdout(text: string): Promise<boolean> {
 			}
 			if (isClosedReader(error)) return true;
 			try {
-				process.stderr.write(`discern: could not write the result to stdout (${describe(error)}).\n`);
+				standardErr().write(`discern: could not write the result to stdout (${describe(error)}).\n`);
 			} catch {
 				// stderr is gone too: the exit code is all that is left to say it.
 			}

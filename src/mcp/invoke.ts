@@ -1,6 +1,7 @@
 import type { VerbContext } from "../contract/context.ts";
 import type { AnyResult } from "../contract/envelope.ts";
 import type { LooseVerb } from "../contract/verb.ts";
+import { standardErr } from "../cli/streams.ts";
 import { composeText, invoke } from "../invoke.ts";
 
 /**
@@ -10,7 +11,7 @@ import { composeText, invoke } from "../invoke.ts";
  */
 export async function invokeVerb(verb: LooseVerb, ctx: Omit<VerbContext, "repository">, input: unknown, currentRoot = ctx.cwd): Promise<{ result: AnyResult; text: string; workingRoot: string | null }> {
 	const { result, module, crash } = await invoke(verb, ctx, input, ["mcp", verb.name]);
-	if (crash) process.stderr.write(`discern mcp: ${verb.name} crashed.${crash.report ? ` Crash report: ${crash.report}` : ""}\n`);
+	if (crash) standardErr().write(`discern mcp: ${verb.name} crashed.${crash.report ? ` Crash report: ${crash.report}` : ""}\n`);
 	const body = module && !crash ? module.render(result, { color: false, verbose: false }) : "";
 	return { result, text: composeText(result, body), workingRoot: (!crash && module?.workingRoot?.(result, currentRoot)) || null };
 }

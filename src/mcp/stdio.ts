@@ -1,6 +1,7 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { DEFAULT_GRACE_MS } from "../gate/runner.ts";
 import { EXIT, type ExitCode, isEndingSignal, signalExit } from "../contract/exit-codes.ts";
+import { standardErr, standardOut } from "../cli/streams.ts";
 import { screenLines } from "./screen.ts";
 import { createServer, settleCalls } from "./server.ts";
 import { brokenTransportLine, MAX_MESSAGE_BYTES } from "./stdin-limit.ts";
@@ -20,7 +21,7 @@ export async function serveStdio(options: { cwd: string; env: Readonly<Record<st
 	// Broken lines are answered before the SDK's reader, which would drop them without a word; both hold lines to one limit.
 	const transport: StdioServerTransport = new StdioServerTransport(
 		screenLines(process.stdin, (reply) => void transport.send(reply), MAX_MESSAGE_BYTES),
-		process.stdout,
+		standardOut(),
 		{ maxBufferSize: MAX_MESSAGE_BYTES },
 	);
 	let transportError: Error | undefined;
@@ -30,7 +31,7 @@ export async function serveStdio(options: { cwd: string; env: Readonly<Record<st
 	const stopped = new Promise<"eof" | "signal" | "broken">((resolve) => {
 		process.stdin.once("end", () => resolve("eof"));
 		// The client stopped reading: its answers have nowhere to go, so every call is cancelled as on stdin's end.
-		process.stdout.once("error", (error: NodeJS.ErrnoException) => {
+		standardOut().once("error", (error: NodeJS.ErrnoException) => {
 			transportError ??= error;
 			resolve(error.code === "EPIPE" || error.code === "ECONNRESET" ? "eof" : "broken");
 		});
@@ -48,7 +49,7 @@ export async function serveStdio(options: { cwd: string; env: Readonly<Record<st
 	// Killing a tree takes at most the grace period; leave room for the verb to return.
 	await settleCalls(server, DEFAULT_GRACE_MS + 3000);
 	await server.close().catch(() => undefined);
-	if (why === "broken") process.stderr.write(brokenTransportLine(transportError));
+	if (why === "broken") standardErr().write(brokenTransportLine(transportError));
 	const reason: unknown = options.signal.reason;
 	const code = why === "eof" ? EXIT.ok : why === "broken" ? EXIT.failure : signalExit(isEndingSignal(reason) ? reason : "SIGTERM");
 	// Nothing else may keep the process alive once the client is gone.

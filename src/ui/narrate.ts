@@ -1,6 +1,7 @@
 import type { ConsolaInstance, ConsolaReporter, LogObject, LogType } from "consola";
 import type { Narration, ProgressEvent } from "../contract/context.ts";
 import type { GitCall } from "../git/run.ts";
+import { standardErr } from "../cli/streams.ts";
 import { clip } from "../text/clip.ts";
 import { oneLine, quoteName } from "../text/terminal.ts";
 import { MARK, paint, type Style } from "./style.ts";
@@ -54,7 +55,7 @@ export function openNarrator(options: { write: (text: string) => void; color: bo
 		loading ??= import("consola").then(({ createConsola, LogLevels }) => {
 			const level = loudness === "quiet" ? LogLevels.silent : loudness === "verbose" ? LogLevels.verbose : LogLevels.info;
 			// Nothing of consola's own may reach stdout: it belongs to the result.
-			const instance = createConsola({ stdout: process.stderr, stderr: process.stderr, reporters: [reporter], level, throttle: 0 });
+			const instance = createConsola({ stdout: standardErr(), stderr: standardErr(), reporters: [reporter], level, throttle: 0 });
 			for (const [kind, text] of waiting.splice(0)) instance[kind](text);
 			logger = instance;
 			return instance;

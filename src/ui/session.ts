@@ -1,5 +1,6 @@
 import type { VerbContext } from "../contract/context.ts";
 import type { AnyResult } from "../contract/envelope.ts";
+import { standardOut } from "../cli/streams.ts";
 import { watchGit } from "../git/run.ts";
 import { cleanText, quoteName } from "../text/terminal.ts";
 import { VERSION } from "../version.ts";
@@ -63,7 +64,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
 		context.confirm = async (question, preview) => {
 			live?.clear();
 			// main.ts writes stdout once, at the end: the preview must be on screen before the question.
-			process.stdout.write(`${cleanText(options.render(preview), { keepColor: true }).trimEnd()}\n\n`);
+			standardOut().write(`${cleanText(options.render(preview), { keepColor: true }).trimEnd()}\n\n`);
 			shown = true;
 			return (await narrator.ask(question)) === true;
 		};
