@@ -75,10 +75,19 @@ export interface EvidenceIndex {
 	/**
 	 * HEAD, the branch, and every path that differs from the commit
 	 * (untracked included; submodules' paths inside them), verified from the
-	 * files themselves; null when git could not answer.
+	 * files themselves; null when git could not answer. A later look also
+	 * reads the refs `watch` names, as they are when HEAD is (`watched`:
+	 * null when git could not list them; absent from the first look).
 	 */
-	status(): Promise<WorkingState | null>;
+	status(watch?: readonly string[]): Promise<(WorkingState & { watched?: RefReading[] | null }) | null>;
 	close(): Promise<void>;
+}
+
+/** A ref as `git for-each-ref` lists it: its object, and the ref it points to when it is symbolic (empty otherwise). */
+export interface RefReading {
+	ref: string;
+	object: string;
+	symref: string;
 }
 
 export type EvidenceOutcome =
@@ -164,7 +173,9 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 	const tracked = entries.map((entry) => entry.path);
 	// The first look's questions to git need only the private index: asked now, with the attribute checks, not one wait later.
 	// HEAD is what locate read with the commit (HEAD's own evidence); a submodule's HEAD is asked, its revision being the recorded commit.
-	let firstLook: LookReads | null = askGit(run, revision === "HEAD" ? { ...located, stdout: `${sha}\n${symbolic ?? ""}\n` } : null);
+	let firstLook: LookReads | null = askGit(run, revision === "HEAD" ? Promise.resolve(headOf(located)) : null);
+	// The branch HEAD named at the last look: later looks read HEAD through it (see `headWithRefs`).
+	let branchRef = revision === "HEAD" && symbolic?.startsWith("refs/heads/") ? symbolic : null;
 	const [conversions, outside] = await Promise.all([
 		// The .gitattributes blobs check-attr reads through the private index, hashed: a forged one could drop a conversion.
 		// Without one nothing converts, and git need not be asked: global and system attributes are off, and
@@ -216,11 +227,11 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 			if (entry) return { mode: entry.mode, type: entry.type, object: entry.blob };
 			return entries.some((candidate) => candidate.path.startsWith(`${path}/`)) ? { mode: "040000", type: "tree", object: "" } : null;
 		},
-		async status() {
+		async status(watch = []) {
 			// Git's part of the first look was asked while the index was opened; every later look asks anew, of an index
 			// rebuilt if anything (a job: it is a file in the temp folder) changed it since.
 			if (!firstLook && (await indexFile.holds()) !== true) return null;
-			const reads = firstLook ?? askGit(run);
+			const reads = firstLook ?? askGit(run, branchRef ? headWithRefs(run, branchRef, watch) : null);
 			firstLook = null;
 			// Asked before the files are read, not after: each is a wait on other processes.
 			const insideAsked = Promise.all(submodules.map((sub) => sub.changes()));
@@ -246,7 +257,7 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 				else differing.delete(entry.path);
 			}
 			verified = stats;
-			const [headSha, ref] = head.stdout.trim().split("\n");
+			branchRef = head.ref?.startsWith("refs/heads/") ? head.ref : null;
 			const changes: ChangedPath[] = [
 				...[...differing].sort().map((path) => ({ path, kind: found.get(path) ?? "modified", staged: false })),
 				...untracked.stdout
@@ -258,9 +269,10 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 				...[...outsideNow.map((problem) => `(${problem})`), ...unlooked].map((path) => ({ path, kind: "modified" as const, staged: false })),
 			];
 			return {
-				head: head.exitCode === 0 && headSha ? headSha : null,
-				branch: ref?.startsWith("refs/heads/") ? ref.slice("refs/heads/".length) : null,
+				head: head.sha,
+				branch: branchRef ? branchRef.slice("refs/heads/".length) : null,
 				changes,
+				...(head.watched === undefined ? {} : { watched: head.watched }),
 			};
 		},
 		// A first look never taken still has git processes reading the private index: they end before it goes.
@@ -274,17 +286,54 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 
 /** What only git answers in a look: HEAD and its branch, and the untracked files. */
 interface LookReads {
-	head: ReturnType<typeof git>;
+	head: Promise<HeadReading>;
 	untracked: ReturnType<typeof git>;
 }
 
-function askGit(run: (args: readonly string[]) => ReturnType<typeof git>, head: Captured | null = null): LookReads {
+/** HEAD's commit (null when git names none) and the ref it resolves to (null when detached); `watched`: see `status`. */
+interface HeadReading {
+	sha: string | null;
+	ref: string | null;
+	watched?: RefReading[] | null;
+}
+
+type Run = (args: readonly string[]) => ReturnType<typeof git>;
+
+function askGit(run: Run, head: Promise<HeadReading> | null): LookReads {
 	return {
-		head: head ? Promise.resolve(head) : run(["rev-parse", "HEAD", "--symbolic-full-name", "HEAD"]),
+		head: head ?? run(["rev-parse", "HEAD", "--symbolic-full-name", "HEAD"]).then(headOf),
 		// Untracked is what the commit's own .gitignore files do not ignore: info/exclude and a global
 		// excludes file are local, and could hide code the jobs run (an uncommitted conftest.py).
 		untracked: run(["ls-files", "-z", "--others", "--exclude-per-directory=.gitignore"]),
 	};
+}
+
+/** `rev-parse HEAD --symbolic-full-name HEAD`'s answer (also the tail of `locate`'s). */
+function headOf(read: Captured): HeadReading {
+	if (read.exitCode !== 0) return { sha: null, ref: null };
+	const lines = read.stdout.trim().split("\n");
+	const [sha, ref] = lines.slice(-2);
+	return { sha: sha && /^[0-9a-f]+$/.test(sha) ? sha : null, ref: ref && ref !== "HEAD" ? ref : null };
+}
+
+/**
+ * HEAD, read with the refs a caller watches in one process: for-each-ref
+ * marks the ref HEAD resolves to, so a HEAD still on `branchRef` is answered
+ * by the same listing (its object is HEAD's commit). Unmarked (HEAD went to
+ * another branch, or was detached) git is asked plainly, so that drift
+ * names where HEAD went.
+ */
+async function headWithRefs(run: Run, branchRef: string, watch: readonly string[]): Promise<HeadReading> {
+	const listed = await run(["for-each-ref", "--format=%(HEAD)%00%(refname)%00%(objectname)%00%(symref)", branchRef, ...watch]);
+	const refs: (RefReading & { head: boolean })[] = [];
+	for (const line of listed.exitCode === 0 ? listed.stdout.split("\n") : []) {
+		const [mark, ref, object, symref] = line.split("\0");
+		if (ref && object !== undefined) refs.push({ head: mark === "*", ref, object, symref: symref ?? "" });
+	}
+	const watched = listed.exitCode === 0 ? refs.map(({ ref, object, symref }) => ({ ref, object, symref })) : null;
+	const marked = refs.find((reading) => reading.head && reading.ref === branchRef);
+	if (marked) return { sha: marked.object, ref: marked.ref, watched };
+	return { ...headOf(await run(["rev-parse", "HEAD", "--symbolic-full-name", "HEAD"])), watched };
 }
 
 interface Submodule {

@@ -1,5 +1,4 @@
-import { constants } from "node:fs";
-import { open, rm, writeFile } from "node:fs/promises";
+import { closeSync, constants, fstatSync, openSync, readSync, rmSync, writeFileSync } from "node:fs";
 import { quoteName } from "../text/terminal.ts";
 import type { Entry } from "./expected-content.ts";
 import { indexFileBytes } from "./index-file.ts";
@@ -22,14 +21,13 @@ export function privateIndex(path: string, entries: readonly Entry[], idBytes: n
 	);
 	let written = false;
 	return {
+		// Synchronous: the index is small, and git's reads of it wait on this (each hop through the file-system threads costs more than the work).
 		async holds() {
 			if (typeof bytes === "string") return bytes;
-			if (written && (await regularFileHolds(path, bytes))) return true;
+			if (written && regularFileHolds(path, bytes)) return true;
 			// Removed first (whatever a job left there: a link writing would follow, a folder), then made anew, never opened as found.
-			const remade = await rm(path, { recursive: true, force: true })
-				.then(() => writeFile(path, bytes, { flag: "wx", mode: 0o600 }))
-				.then(() => true, () => false);
-			written = remade;
+			written = remake(path, bytes);
+			const remade = written;
 			return remade || `discern could not write its private index ${quoteName(path)}`;
 		},
 	};
@@ -40,16 +38,34 @@ export function privateIndex(path: string, entries: readonly Entry[], idBytes: n
  * following a link and without waiting on a FIFO (a job may put either
  * there: a read would hang on a FIFO), and judged by what was opened.
  */
-async function regularFileHolds(path: string, bytes: Uint8Array): Promise<boolean> {
-	const file = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => null);
-	if (!file) return false;
+function regularFileHolds(path: string, bytes: Uint8Array): boolean {
+	let fd: number;
 	try {
-		const found = await file.stat();
+		fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+	} catch {
+		return false;
+	}
+	try {
+		const found = fstatSync(fd);
 		if (!found.isFile() || found.size !== bytes.length) return false;
-		return Buffer.from(await file.readFile()).equals(bytes);
+		// One byte more than expected is asked for: a file that grew since the stat does not hold.
+		const read = Buffer.alloc(bytes.length + 1);
+		let filled = 0;
+		for (let got = -1; got !== 0 && filled < read.length; filled += got) got = readSync(fd, read, filled, read.length - filled, filled);
+		return filled === bytes.length && read.subarray(0, filled).equals(bytes);
 	} catch {
 		return false;
 	} finally {
-		await file.close();
+		closeSync(fd);
+	}
+}
+
+function remake(path: string, bytes: Uint8Array): boolean {
+	try {
+		rmSync(path, { recursive: true, force: true });
+		writeFileSync(path, bytes, { flag: "wx", mode: 0o600 });
+		return true;
+	} catch {
+		return false;
 	}
 }

@@ -962,6 +962,41 @@ describe("a folder where the lock belongs", () => {
 });
 
 describe("the refs that name the trunk", () => {
+	// A look reads HEAD through the branch it was on, with the trunk's refs, in one listing; HEAD found elsewhere is asked plainly.
+	test("a job that leaves the commit where it was but moves HEAD (another branch, the trunk, detached) is drift naming where HEAD went", async () => {
+		const moves: [string, string][] = [
+			["git branch -q other && git symbolic-ref HEAD refs/heads/other", "to branch other"],
+			["git symbolic-ref HEAD refs/heads/main", "to branch main"],
+			["git checkout -q --detach", "to detached"],
+		];
+		for (const [move, went] of moves) {
+			const r = await repo(`[jobs]\ntest = ${JSON.stringify(move)}\n`);
+			await r.git("switch", "-q", "-c", "feat");
+			await r.git("merge", "-q", "--ff-only", "main");
+			const result = await runDone(r);
+			expect({ move, stage: result.data?.failed_stage }).toEqual({ move, stage: "tree_drift" });
+			expect(result.data?.drift?.files[0]).toContain(`(HEAD moved from branch feat ${went}`);
+			expect(await Bun.file(join(r.root, ".git/discern/proof.json")).exists()).toBe(false);
+		}
+	}, 30_000);
+
+	test("a job that makes the trunk a symbolic ref, or points origin/HEAD elsewhere, moved the trunk: no Proof", async () => {
+		// The trunk's commit stays what it was: only the symbolic ref, or origin/HEAD's target, says it moved.
+		for (const move of ["git branch -q same main && git symbolic-ref refs/heads/main refs/heads/same", "git symbolic-ref refs/remotes/origin/HEAD refs/remotes/origin/feat"]) {
+			const r = await repo(`[jobs]\ntest = ${JSON.stringify(move)}\n`);
+			await r.git("switch", "-q", "-c", "feat");
+			await r.write("notes.txt", "x\n");
+			await r.commitAll("feat");
+			await r.git("update-ref", "refs/remotes/origin/main", "main");
+			await r.git("update-ref", "refs/remotes/origin/feat", "feat");
+			await r.git("symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/main");
+			const result = await runDone(r);
+			expect({ move, ok: result.ok, error: result.error }).toEqual({ move, ok: false, error: "behind_trunk" });
+			expect(result.message).toContain("moved while the gate ran");
+			expect(await Bun.file(join(r.root, ".git/discern/proof.json")).exists()).toBe(false);
+		}
+	}, 30_000);
+
 	test("a job that moves the trunk branch earns no Proof: the trunk moved under the gate (behind_trunk)", async () => {
 		const r = await repo('[jobs]\ntest = "git update-ref refs/heads/main HEAD"\n');
 		await r.git("switch", "-q", "-c", "feat");

@@ -6,7 +6,7 @@ import type { planGate, PlannedJob } from "../../gate/plan.ts";
 import type { FailedStage } from "../../gate/schema.ts";
 import { type Judgement, type ProofRecord, removeProof, writeLastRun, writeProof } from "../../gate/state.ts";
 import { pathsChanged, snapshotOf } from "../../gate/tree-state.ts";
-import { readTrunkRefs } from "../../gate/trunk-watch.ts";
+import { readTrunkRefs, trunkWatchFrom, watchedRefs } from "../../gate/trunk-watch.ts";
 import { writeDenied } from "../../gate/write-denied.ts";
 import type { EvidenceIndex } from "../../git/evidence.ts";
 import type { RepositoryLocation } from "../../git/repository.ts";
@@ -89,7 +89,9 @@ export async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResul
 	// 7. Tree drift: after each green phase, no job may have changed the tree (tracked or untracked), HEAD or the branch.
 	const { trunkRefs } = run;
 	const afterPhase = async (phase: readonly PlannedJob[]) => {
-		const [state, refsNow] = await Promise.all([run.evidence.status(), readTrunkRefs(repository.root, run.trunk.name)]);
+		// The evidence's look reads the trunk's refs with HEAD; a plain status (a standalone run) cannot, and git is asked after it.
+		const state = await run.evidence.status(watchedRefs(run.trunk.name));
+		const refsNow = state?.watched !== undefined ? trunkWatchFrom(state.watched, run.trunk.name) : await readTrunkRefs(repository.root, run.trunk.name);
 		const now = await snapshotOf(repository.root, state);
 		const files = pathsChanged(last, now);
 		last = now;
