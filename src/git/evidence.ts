@@ -10,7 +10,7 @@ import { type Checkout, fingerprint, verify } from "./file-check.ts";
 import { privateIndex } from "./private-index.ts";
 import { unlistedEntries } from "./unlisted.ts";
 import { withPrivateStore } from "./private-store.ts";
-import { type ObjectReader, openObjectReader } from "./object-reader.ts";
+import { type ObjectReader, openObjectReader, type RawObject } from "./object-reader.ts";
 import { complaint, git } from "./run.ts";
 import type { ChangedPath, WorkingState } from "./status.ts";
 
@@ -98,26 +98,102 @@ export type EvidenceOutcome =
 /**
  * Evidence for the checkout at `root` (the folder discern runs jobs in)
  * against `revision`.
+ *
+ * `reader`: the caller's object reader for this repository (one of its own
+ * otherwise). `asked`: called once git's part of the first look is under
+ * way (a read started after it does not hold it up).
+ *
+ * `discovered`: the repository the caller found around `root` (its git dir
+ * and common dir). With it and a `reader`, HEAD's evidence does not wait on
+ * `rev-parse`: the commit HEAD names to the reader is walked, the private
+ * index written and git's first look asked in the repository discovered,
+ * while git says where the work tree, the repository and HEAD are. Its
+ * answer must agree in full (the same folders, the same commit), or what
+ * was built on the guess is dropped, private folder and all, and the
+ * evidence is built again from git's answer, as it is without a guess.
  */
-export async function openEvidenceIndex(root: string, revision: string, reader?: ObjectReader): Promise<EvidenceOutcome> {
-	// The private folder and git's first answer together: each is a wait of its own.
-	const [made, located] = await Promise.all([
-		mkdtemp(join(tmpdir(), "discern-evidence-")).then(
-			(dir) => ({ dir }),
-			(error: unknown) => ({ error }),
-		),
-		locate(root, revision),
-	]);
-	if ("error" in made) {
-		const { error } = made;
-		return { ok: false, reason: `discern could not make a private folder in ${quoteName(tmpdir())} (${error instanceof Error ? error.message : String(error)})` };
+export async function openEvidenceIndex(
+	root: string,
+	revision: string,
+	options: { reader?: ObjectReader; discovered?: { gitDir: string; commonDir: string }; asked?: () => void } = {},
+): Promise<EvidenceOutcome> {
+	const { reader, discovered, asked } = options;
+	const locating = locate(root, revision);
+	const guessed = revision === "HEAD" && reader && discovered ? { reader, discovered } : null;
+	const guessing = guessed ? guessLocation(root, guessed.reader, guessed.discovered) : Promise.resolve(null);
+	// The private folder, git's answer and the reader's: each is a wait of its own.
+	const [made, guess] = await Promise.all([privateFolder(), guessing]);
+	if ("failed" in made) return { ok: false, reason: made.failed };
+	let { dir } = made;
+	if (guess && guessed) {
+		const primed = primedWith(guessed.reader, guess.objects);
+		const [opened, located] = await Promise.all([openIn(root, revision, dir, null, { located: guess.located, head: locating.then(headOf), reader: primed, ...(asked ? { asked } : {}) }), locating]);
+		if (sameLocation(guess.located, located, root)) return settled(opened, dir);
+		if (opened.ok) await opened.index.close();
+		await rm(dir, { recursive: true, force: true });
+		const again = await privateFolder();
+		if ("failed" in again) return { ok: false, reason: again.failed };
+		dir = again.dir;
 	}
-	const { dir } = made;
-	const opened = await openIn(root, revision, dir, null, { located, ...(reader ? { reader } : {}) });
-	if (!opened.ok) await rm(dir, { recursive: true, force: true });
-	if (!opened.ok) return opened;
+	return settled(await openIn(root, revision, dir, null, { located: await locating, ...(reader ? { reader } : {}), ...(asked ? { asked } : {}) }), dir);
+}
+
+/** A private folder for the index and stores; what went wrong when it cannot be made. */
+function privateFolder(): Promise<{ dir: string } | { failed: string }> {
+	return mkdtemp(join(tmpdir(), "discern-evidence-")).then(
+		(dir) => ({ dir }),
+		(error: unknown) => ({
+			failed: `discern could not make a private folder in ${quoteName(tmpdir())} (${error instanceof Error ? error.message : String(error)})`,
+		}),
+	);
+}
+
+/** The outcome, whose private folder goes with it: now when refused, at its close otherwise. */
+async function settled(opened: EvidenceOutcome, dir: string): Promise<EvidenceOutcome> {
+	if (!opened.ok) {
+		await rm(dir, { recursive: true, force: true });
+		return opened;
+	}
 	const { commit, tree, committed, status, close } = opened.index;
 	return { ok: true, index: { commit, tree, committed, status, close: () => close().then(() => rm(dir, { recursive: true, force: true })) } };
+}
+
+/**
+ * `locate`'s answer as the discovered repository and the reader's HEAD
+ * would make it, with the commit and its root tree as the reader gave them
+ * (the walk's first two rounds); null when the reader names no commit.
+ */
+async function guessLocation(root: string, reader: ObjectReader, discovered: { gitDir: string; commonDir: string }): Promise<{ located: Captured; objects: RawObject[] } | null> {
+	const [head, tree] = await reader.fetch(["HEAD", "HEAD^{tree}"]);
+	if (!head || head.type !== "commit" || !/^[0-9a-f]+$/.test(head.id)) return null;
+	return {
+		located: { exitCode: 0, stdout: `${root}\n${discovered.gitDir}\n${discovered.commonDir}\n${head.id}\n`, stderr: "" },
+		objects: tree?.type === "tree" ? [head, tree] : [head],
+	};
+}
+
+/**
+ * A reader that answers, without asking git again, the objects it was
+ * given (by id: an object's content never changes, and whoever reads one
+ * hashes it, object-check.ts). HEAD may have moved between the two names
+ * the guess read: then its tree is not the one the commit names, and is
+ * read as any other.
+ */
+function primedWith(reader: ObjectReader, known: readonly RawObject[]): ObjectReader {
+	const byId = new Map(known.map((object) => [object.id, object]));
+	return {
+		fetch: (ids) => (ids.every((id) => byId.has(id)) ? Promise.resolve(ids.map((id) => byId.get(id) ?? null)) : reader.fetch(ids)),
+		close: () => reader.close(),
+	};
+}
+
+/** Whether git's answer names the same work tree, repository, common dir and commit as the guess. */
+function sameLocation(guess: Captured, located: Captured, root: string): boolean {
+	if (located.exitCode !== 0) return false;
+	const [top, gitDir, commonDir, sha] = located.stdout.trim().split("\n");
+	const [, guessedGitDir, guessedCommonDir, guessedSha] = guess.stdout.trim().split("\n");
+	if (!top || !gitDir || !commonDir || !sha || !guessedGitDir || !guessedCommonDir) return false;
+	return resolve(top) === resolve(root) && resolve(gitDir) === resolve(guessedGitDir) && resolve(root, commonDir) === resolve(root, guessedCommonDir) && sha === guessedSha;
 }
 
 /**
@@ -132,12 +208,19 @@ function locate(root: string, revision: string): ReturnType<typeof git> {
 
 /**
  * One repository level (`name`: a submodule's path, null for the checkout); `dir` holds its private index and its submodules' folders.
- * `given.located`: what `locate(root, revision)` answered, when the caller asked it already; `given.reader`: the caller's object reader for this repository.
+ * `given.located`: what `locate(root, revision)` answered (or would: a guess), when the caller has it; `given.head`: HEAD as git reads it, when
+ * `located` is a guess; `given.reader`, `given.asked`: see `openEvidenceIndex`.
  */
-async function openIn(root: string, revision: string, dir: string, name: string | null, given: { located?: Captured; reader?: ObjectReader } = {}): Promise<EvidenceOutcome> {
+async function openIn(
+	root: string,
+	revision: string,
+	dir: string,
+	name: string | null,
+	given: { located?: Captured; head?: Promise<HeadReading>; reader?: ObjectReader; asked?: () => void } = {},
+): Promise<EvidenceOutcome> {
 	const label = name ?? root;
 	const located = given.located ?? (await locate(root, revision));
-	const [top, gitDir, commonDir, sha, symbolic] = located.stdout.trim().split("\n");
+	const [top, gitDir, commonDir, sha] = located.stdout.trim().split("\n");
 	if (located.exitCode !== 0 || !top || !gitDir || !commonDir || !sha || !/^[0-9a-f]+$/.test(sha)) {
 		return top && gitDir ? { ok: false, reason: "nothing is committed on this branch yet", unborn: true } : { ok: false, reason: `git cannot read ${quoteName(label)}` };
 	}
@@ -173,16 +256,18 @@ async function openIn(root: string, revision: string, dir: string, name: string 
 	const tracked = entries.map((entry) => entry.path);
 	// The first look's questions to git need only the private index: asked now, with the attribute checks, not one wait later.
 	// HEAD is what locate read with the commit (HEAD's own evidence); a submodule's HEAD is asked, its revision being the recorded commit.
-	let firstLook: LookReads | null = askGit(run, revision === "HEAD" ? Promise.resolve(headOf(located)) : null);
-	// The branch HEAD named at the last look: later looks read HEAD through it (see `headWithRefs`).
-	let branchRef = revision === "HEAD" && symbolic?.startsWith("refs/heads/") ? symbolic : null;
-	const [conversions, outside] = await Promise.all([
+	let firstLook: LookReads | null = askGit(run, revision === "HEAD" ? (given.head ?? Promise.resolve(headOf(located))) : null);
+	// The branch HEAD named at the last look (the first sets it): later looks read HEAD through it (see `headWithRefs`).
+	let branchRef: string | null = null;
+	const reads = [
 		// The .gitattributes blobs check-attr reads through the private index, hashed: a forged one could drop a conversion.
 		// Without one nothing converts, and git need not be asked: global and system attributes are off, and
 		// info/attributes setting a converting one is refused just below. Every file must then hold its blob's bytes.
 		attributeBlobs.length === 0 ? (true as const) : withPrivateStore(dir, reader, attributeBlobs, (storeEnv) => conversionsOf(runIn(storeEnv), entries)),
 		contentTransformedFromOutside(run, resolve(root, commonDir), tracked),
-	]);
+	] as const;
+	given.asked?.();
+	const [conversions, outside] = await Promise.all(reads);
 	// Refused: the first look's git processes end before the private index goes.
 	const refuse = async (reason: string): Promise<EvidenceOutcome> => {
 		if (firstLook) await Promise.all([firstLook.head, firstLook.untracked]);
