@@ -1,4 +1,4 @@
-import { lstat, mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
+import { lstat, mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { conversionsOf, type Entry, entryOf, lfsPointers } from "./expected-content.ts";
@@ -228,6 +228,8 @@ async function openIn(
 	if (resolve(top) !== resolve(root)) return { ok: false, reason: `git's work tree for ${quoteName(label)} is ${quoteName(top)}, not the folder the jobs run in` };
 	// From here on git is told exactly which repository and folder: nothing a job writes into the config can move them.
 	const env = { ...process.env, GIT_DIR: gitDir, GIT_WORK_TREE: root, GIT_INDEX_FILE: join(dir, "index"), GIT_ATTR_NOSYSTEM: "1" };
+	// What points git at the repository now: a later look finds the same, or git reads another repository than the one judged.
+	const gitLinks = gitLinksOf(root, gitDir);
 	const run = (args: readonly string[], options: { input?: string } = {}) => git([...PINNED, ...args], root, { env, ...options });
 	// Objects are hashed as they are read, so any reader of this repository will do; one of its own otherwise, closed with the index.
 	const reader = given.reader ?? openObjectReader(root, { env });
@@ -247,10 +249,15 @@ async function openIn(
 	// The blobs git processes read themselves (attributes, converted files) come from a fresh store holding only hashed ones.
 	const attributeBlobs = entries.filter((entry) => entry.type === "blob" && (entry.path === ".gitattributes" || entry.path.endsWith("/.gitattributes"))).map((entry) => entry.blob);
 	const runIn = (storeEnv: Record<string, string>) => (args: readonly string[], options: { input?: string } = {}) => git([...PINNED, ...args], root, { env: { ...env, ...storeEnv }, ...options });
-	/** checkout-index of converted files, from a private store of their hashed blobs and the attributes'. */
+	/** checkout-index of converted files, from a private repository of their hashed blobs and the attributes'. */
 	const checkout: Checkout = (files, folder) =>
-		withPrivateStore(dir, reader, [...attributeBlobs, ...files.map((entry) => entry.blob)], (storeEnv) =>
-			runIn(storeEnv)(["checkout-index", "-f", "-z", "--stdin", `--prefix=${folder}/`], { input: `${files.map((entry) => entry.path).join("\0")}\0` }),
+		withPrivateStore(
+			dir,
+			reader,
+			[...attributeBlobs, ...files.map((entry) => entry.blob)],
+			(storeEnv) => runIn(storeEnv)(["checkout-index", "-f", "-z", "--stdin", `--prefix=${folder}/`], { input: `${files.map((entry) => entry.path).join("\0")}\0` }),
+			// A git dir of its own: no filter driver the repository's configuration defines can run (see withPrivateStore).
+			{ repository: { idBytes: sha.length / 2 } },
 		);
 
 	const tracked = entries.map((entry) => entry.path);
@@ -325,7 +332,7 @@ async function openIn(
 			outsideAsked = false;
 			// Awaited below: a failure surfaces there, never as unhandled while the files are read.
 			for (const pending of [insideAsked, outsideRead]) void pending.catch(() => undefined);
-			const [stats, unlisted] = await Promise.all([fingerprint(root, files), unlistedEntries(root, folders, submodulePaths, ignoredFolders)]);
+			const [stats, unlisted, linksNow] = await Promise.all([fingerprint(root, files), unlistedEntries(root, folders, submodulePaths, ignoredFolders), gitLinksOf(root, gitDir)]);
 			const suspects = files.filter((entry) => verified.get(entry.path) !== stats.get(entry.path));
 			const [found, head, untracked, inside, outsideNow] = await Promise.all([
 				verify(root, suspects, pointers, checkout, dir),
@@ -352,6 +359,7 @@ async function openIn(
 				...unlisted.filter((path) => !differing.has(path)).map((path) => ({ path, kind: "untracked" as const, staged: false })),
 				...inside.flatMap((changes) => changes ?? []),
 				...[...outsideNow.map((problem) => `(${problem})`), ...unlooked].map((path) => ({ path, kind: "modified" as const, staged: false })),
+				...(linksNow === (await gitLinks) ? [] : [{ path: "(.git or its commondir was changed: git here reads another repository now)", kind: "modified" as const, staged: false }]),
 			];
 			return {
 				head: head.sha,
@@ -367,6 +375,19 @@ async function openIn(
 		},
 	};
 	return { ok: true, index };
+}
+
+/**
+ * What points git at a repository, as found: the folder's `.git` (a file by
+ * what it says, a worktree's or submodule's pointer; a folder by its
+ * identity) and the git dir's `commondir` (a linked worktree's pointer to
+ * the refs and objects, which git reads even where GIT_DIR is given).
+ */
+async function gitLinksOf(root: string, gitDir: string): Promise<string> {
+	const dotGit = join(root, ".git");
+	const [found, commonDir] = await Promise.all([lstat(dotGit).catch(() => null), readFile(join(gitDir, "commondir"), "utf8").catch(() => null)]);
+	const link = !found ? "absent" : found.isFile() ? `file ${await readFile(dotGit, "utf8").catch(() => "unreadable")}` : `${found.isDirectory() ? "folder" : "other"} ${found.dev}:${found.ino}`;
+	return `${link}\0${commonDir ?? "no commondir"}`;
 }
 
 /** What only git answers in a look: HEAD and its branch, and the untracked files. */

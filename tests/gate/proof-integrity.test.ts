@@ -712,6 +712,40 @@ describe("attributes from outside the tree", () => {
 		expect(result.message).toContain("info/attributes sets `filter`");
 	});
 
+	test("a filter driver a job hides behind a committed macro never runs in discern's own reads: nothing moves after the look", async () => {
+		// The job names the filter through a macro the commit defines (the scan of info/attributes reads names, not macros) and
+		// configures its smudge: discern's checkout of the converted a.txt would run it after HEAD and the trunk were read.
+		const plant = [
+			'G=$(git rev-parse --git-common-dir); echo "*.txt evil" > "$G/info/attributes"',
+			'git config filter.evil.smudge "sh $PWD/smudge.sh $G"; touch a.txt',
+		].join("; ");
+		const smudge = 'echo ran > "$1/../smudge-ran"; git update-ref refs/heads/main HEAD; cat\n';
+		const r = await repo(`[jobs]\ntest = ${JSON.stringify(plant)}\n`, { ".gitattributes": "[attr]evil filter=evil\n*.txt text\n", "a.txt": "hello\n", "smudge.sh": smudge });
+		await r.git("switch", "-q", "-c", "feat");
+		await r.write("notes.txt", "x\n");
+		await r.commitAll("feat");
+		const trunk = (await r.git("rev-parse", "main")).trim();
+		const result = await runDone(r);
+		expect(await Bun.file(join(r.root, "smudge-ran")).exists()).toBe(false);
+		expect((await r.git("rev-parse", "main")).trim()).toBe(trunk);
+		// The file still holds what the commit's own attributes make of its blob: the Proof is the commit's.
+		expect(result.ok).toBe(true);
+	});
+
+	test("converted files in a SHA-256 repository are read back through a private repository of the same format", async () => {
+		const r = await repo('[jobs]\ntest = "true"\n');
+		await rm(join(r.root, ".git"), { recursive: true, force: true });
+		await r.git("init", "-q", "--object-format=sha256", "-b", "main");
+		await r.git("config", "user.name", "t");
+		await r.git("config", "user.email", "t@example.com");
+		await r.write(".gitattributes", "*.txt text eol=crlf\n");
+		await r.write("data.txt", "line\r\n");
+		await r.commitAll("sha256");
+		expect((await runDone(r)).ok).toBe(true);
+		await r.write("data.txt", "edited\r\n");
+		expect((await runDone(r)).error).toBe("dirty_worktree");
+	});
+
 	test("a global attributes file that only unsets conversions is fine", async () => {
 		const r = await repo('[jobs]\ntest = "true"\n');
 		await writeFile(join(r.root, ".git/info/attributes"), "# binary files\n*.png -text -diff\n");
@@ -1172,6 +1206,34 @@ describe("the trunk moving while a worktree's gate runs", () => {
 		expect(await Bun.file(join(made.wt, ".git")).exists()).toBe(true);
 		const gitDir = (await made.wtGit("rev-parse", "--absolute-git-dir")).trim();
 		expect(await Bun.file(join(gitDir, "discern", "proof.json")).exists()).toBe(false);
+	});
+
+	test("a job that points the worktree at a copy of the repository (its commondir) while it moves the real trunk earns no Proof", async () => {
+		const job = [
+			'G=$(git rev-parse --absolute-git-dir); C=$(git rev-parse --path-format=absolute --git-common-dir); cp -r "$C" "$C-copy"',
+			'git update-ref refs/heads/main "$(git commit-tree -p main -m landed main^{tree})"',
+			'echo "$C-copy" > "$G/commondir"',
+		].join("; ");
+		const made = await makeWorktreeRepo({ config: `[jobs]\ntest = ${JSON.stringify(job)}\n` });
+		dirs.push(made.root, dirname(made.wt));
+		await made.wtWrite("work.txt", "work\n");
+		await made.wtCommit("work");
+		const commonDir = (await made.wtGit("rev-parse", "--path-format=absolute", "--git-common-dir")).trim();
+		dirs.push(`${commonDir}-copy`);
+		const result = (await done(testContext(made.wt, { env: { PATH: process.env.PATH } }), {})) as Loose & { data?: DoneResultData };
+		expect(result.data?.failed_stage).toBe("tree_drift");
+		expect(result.data?.drift?.files).toContain("(.git or its commondir was changed: git here reads another repository now)");
+		expect(await Bun.file(join(commonDir, "worktrees", "x", "discern", "proof.json")).exists()).toBe(false);
+	});
+
+	test("a job that points the worktree's .git at another repository is drift: git in that folder no longer reads the one judged", async () => {
+		const made = await makeWorktreeRepo({ config: '[jobs]\ntest = "echo \\"gitdir: $(git rev-parse --path-format=absolute --git-common-dir)\\" > .git"\n' });
+		dirs.push(made.root, dirname(made.wt));
+		await made.wtWrite("work.txt", "work\n");
+		await made.wtCommit("work");
+		const result = (await done(testContext(made.wt, { env: { PATH: process.env.PATH } }), {})) as Loose & { data?: DoneResultData };
+		expect(result.data?.failed_stage).toBe("tree_drift");
+		expect(result.data?.drift?.files).toContain("(.git or its commondir was changed: git here reads another repository now)");
 	});
 });
 
