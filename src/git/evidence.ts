@@ -1,5 +1,4 @@
-import { lstat, mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { lstat, mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { conversionsOf, type Entry, entryOf, lfsPointers } from "./expected-content.ts";
 import { quoteName } from "../text/terminal.ts";
@@ -7,6 +6,7 @@ import { contentTransformedFromOutside, foldersHolding } from "./outside-the-tre
 import type { Captured } from "../platform/process.ts";
 import { verifiedTree } from "./object-check.ts";
 import { type Checkout, fingerprint, verify } from "./file-check.ts";
+import { privateFolder } from "./private-folders.ts";
 import { privateIndex } from "./private-index.ts";
 import { unlistedEntries } from "./unlisted.ts";
 import { withPrivateStore } from "./private-store.ts";
@@ -136,16 +136,6 @@ export async function openEvidenceIndex(
 		dir = again.dir;
 	}
 	return settled(await openIn(root, revision, dir, null, { located: await locating, ...(reader ? { reader } : {}), ...(asked ? { asked } : {}) }), dir);
-}
-
-/** A private folder for the index and stores; what went wrong when it cannot be made. */
-function privateFolder(): Promise<{ dir: string } | { failed: string }> {
-	return mkdtemp(join(tmpdir(), "discern-evidence-")).then(
-		(dir) => ({ dir }),
-		(error: unknown) => ({
-			failed: `discern could not make a private folder in ${quoteName(tmpdir())} (${error instanceof Error ? error.message : String(error)})`,
-		}),
-	);
 }
 
 /** The outcome, whose private folder goes with it: now when refused, at its close otherwise. */

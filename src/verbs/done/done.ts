@@ -9,6 +9,7 @@ import type { RepositoryLocation } from "../../git/repository.ts";
 import { filesHiddenFromStatus, plainStatus, readHead } from "../../git/repository.ts";
 import { type EvidenceOutcome, openEvidenceIndex } from "../../git/evidence.ts";
 import { provenAncestor } from "../../git/ancestry.ts";
+import { removeAbandonedFolders } from "../../git/private-folders.ts";
 import { type ObjectReader, openObjectReader } from "../../git/object-reader.ts";
 import { gitLine } from "../../git/run.ts";
 import { type BranchClues, readBranchClues, readInitDefault, type Trunk } from "../../git/trunk.ts";
@@ -275,7 +276,13 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 		return ok("done", `Would run ${plural(plan.phases.flat().length, "job")}; nothing ran.`, { ...base(standalone), ...scopeFacts }, { dry_run: true, plan: planItems(plan), ...(warnings.length > 0 ? { hints: warnings } : {}) });
 	}
 
-	return runGate(ctx, { repository, config, trunk, head, tree, digest, standalone, judgement, branch, plan, evidence, release: reads.release, start: working, trunkRefs, warnings });
+	// While the jobs run: the private folders gates killed outright left behind (private-folders.ts).
+	const tidied = removeAbandonedFolders();
+	try {
+		return await runGate(ctx, { repository, config, trunk, head, tree, digest, standalone, judgement, branch, plan, evidence, release: reads.release, start: working, trunkRefs, warnings });
+	} finally {
+		await tidied;
+	}
 }
 
 /**

@@ -1,0 +1,62 @@
+import { lstat, mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { quoteName } from "../text/terminal.ts";
+
+/**
+ * The evidence's private folders in the temp folder: one per gate, named
+ * for the discern process that made it (`discern-evidence-<pid>-XXXXXX`),
+ * removed when the gate ends. A discern killed outright (SIGKILL, a power
+ * cut) leaves its folder behind, and nothing else would ever remove it.
+ */
+const PREFIX = "discern-evidence-";
+
+/**
+ * How old an abandoned folder must be before a later gate removes it. A
+ * folder whose process is gone may still belong to a discern in another PID
+ * namespace sharing this temp folder (a container): it is left a day.
+ */
+const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000;
+
+/** A private folder for the index and stores; what went wrong when it cannot be made. */
+export function privateFolder(): Promise<{ dir: string } | { failed: string }> {
+	return mkdtemp(join(tmpdir(), `${PREFIX}${process.pid}-`)).then(
+		(dir) => ({ dir }),
+		(error: unknown) => ({
+			failed: `discern could not make a private folder in ${quoteName(tmpdir())} (${error instanceof Error ? error.message : String(error)})`,
+		}),
+	);
+}
+
+/**
+ * Remove this user's private folders whose discern is gone and that have
+ * not changed for a day. Best effort, never failing: what cannot be read or
+ * removed stays. A folder named otherwise, owned by someone else, or made
+ * by a process still running (its PID may be reused: then it waits) is
+ * never touched.
+ */
+export async function removeAbandonedFolders(now = Date.now()): Promise<void> {
+	const temp = tmpdir();
+	const names = await readdir(temp).catch(() => [] as string[]);
+	const uid = process.getuid?.();
+	await Promise.all(
+		names.map(async (name) => {
+			const pid = Number(new RegExp(`^${PREFIX}(\\d+)-[A-Za-z0-9]{6}$`).exec(name)?.[1] ?? Number.NaN);
+			if (!Number.isSafeInteger(pid) || pid === process.pid || running(pid)) return;
+			const path = join(temp, name);
+			const found = await lstat(path).catch(() => null);
+			if (!found?.isDirectory() || (uid !== undefined && found.uid !== uid) || now - found.mtimeMs < ABANDONED_AFTER_MS) return;
+			await rm(path, { recursive: true, force: true }).catch(() => undefined);
+		}),
+	);
+}
+
+/** Whether a process with this PID exists (one of another user's answers EPERM: it runs). */
+function running(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === "EPERM";
+	}
+}
