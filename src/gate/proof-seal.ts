@@ -21,7 +21,23 @@ const KEY_FILE = join("discern", "proof-key");
 /** The seal of `content`; null only when reading (`create: false`) and no usable key exists. Writing throws rather than return null. */
 export async function sealOf(gitDir: string, content: string, options: { create: boolean }): Promise<string | null> {
 	const key = await proofKey(await commonDirOf(gitDir), options.create);
-	return key ? createHmac("sha256", key).update(content).digest("hex") : null;
+	return key ? sealWith(key, content) : null;
+}
+
+/**
+ * What seals a Proof about to be written, its key read (or made) now: a gate
+ * asks while its jobs run, so that its verdict does not wait on the key. A
+ * key replaced in between seals a Proof that no longer holds, the safe side.
+ * Throws as `sealOf` does when no key can be made.
+ */
+export async function sealer(gitDir: string): Promise<(content: string) => string> {
+	const key = await proofKey(await commonDirOf(gitDir), true);
+	if (!key) throw Object.assign(new Error("the Proof seal key cannot be made usable"), { code: "EPERM" });
+	return (content) => sealWith(key, content);
+}
+
+function sealWith(key: Buffer, content: string): string {
+	return createHmac("sha256", key).update(content).digest("hex");
 }
 
 export async function sealHolds(gitDir: string, content: string, seal: unknown): Promise<boolean> {

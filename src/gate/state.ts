@@ -2,7 +2,7 @@ import { lstat, mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import * as v from "valibot";
 import { writeFileAtomic } from "../platform/files.ts";
-import { sealHolds, sealOf } from "./proof-seal.ts";
+import { sealer, sealHolds } from "./proof-seal.ts";
 import { FAILED_STAGES } from "./schema.ts";
 
 /**
@@ -91,9 +91,10 @@ export const readLastRun = (gitDir: string) => readJson(join(stateDir(gitDir), "
 /** The last `done`: kept apart so that a `prepare` in between does not lift the unchanged-tree guard. */
 export const readLastDone = (gitDir: string) => readJson(join(stateDir(gitDir), "last-done.json"), LastRun);
 
-export async function writeProof(gitDir: string, proof: ProofRecord): Promise<void> {
+/** `sealing`: the sealer asked for earlier (see `sealer`); asked here otherwise. */
+export async function writeProof(gitDir: string, proof: ProofRecord, sealing: Promise<(content: string) => string> = sealer(gitDir)): Promise<void> {
 	await mkdir(stateDir(gitDir), { recursive: true });
-	const seal = await sealOf(gitDir, JSON.stringify(proof), { create: true });
+	const seal = (await sealing)(JSON.stringify(proof));
 	await writeFileAtomic(stateDir(gitDir), "proof.json", `${JSON.stringify({ ...proof, seal }, null, 2)}\n`);
 }
 

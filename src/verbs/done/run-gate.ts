@@ -7,6 +7,7 @@ import type { FailedStage } from "../../gate/schema.ts";
 import { type Judgement, type ProofRecord, removeProof, writeLastRun, writeProof } from "../../gate/state.ts";
 import { pathsChanged, snapshotOf } from "../../gate/tree-state.ts";
 import { readTrunkRefs, trunkWatchFrom, watchedRefs } from "../../gate/trunk-watch.ts";
+import { sealer } from "../../gate/proof-seal.ts";
 import { writeDenied } from "../../gate/write-denied.ts";
 import type { EvidenceIndex } from "../../git/evidence.ts";
 import type { RepositoryLocation } from "../../git/repository.ts";
@@ -83,6 +84,9 @@ export interface GateRun {
 export async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 	const say = sayFor(ctx.surface);
 	const { repository } = run;
+	// The Proof's seal key, read while the jobs run: the verdict need not wait on it (a failure surfaces where the Proof is written).
+	const sealing = run.standalone ? null : sealer(repository.gitDir);
+	void sealing?.catch(() => undefined);
 	let last = await snapshotOf(repository.root, run.start);
 	let drift: { stage: string; files: string[] } | undefined;
 	let trunkMoved = false;
@@ -207,7 +211,7 @@ export async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResul
 	};
 	record.line = proofLine(record);
 	try {
-		await Promise.all([writeProof(repository.gitDir, record), lastRunWritten]);
+		await Promise.all([writeProof(repository.gitDir, record, sealing ?? undefined), lastRunWritten]);
 	} catch (error) {
 		const refusal = writeDenied(error, "the Proof");
 		if (!refusal) throw error;
