@@ -1,4 +1,4 @@
-import { lstat, mkdir, readdir, readFile, rm } from "node:fs/promises";
+import { lstat, mkdir, readdir, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { conversionsOf, type Entry, entryOf, lfsPointers } from "./expected-content.ts";
 import { quoteName } from "../text/terminal.ts";
@@ -6,6 +6,7 @@ import { contentTransformedFromOutside, foldersHolding } from "./outside-the-tre
 import type { Captured } from "../platform/process.ts";
 import { verifiedTree } from "./object-check.ts";
 import { type Checkout, fingerprint, verify } from "./file-check.ts";
+import { readRegularFile } from "../platform/files.ts";
 import { privateFolder } from "./private-folders.ts";
 import { privateIndex } from "./private-index.ts";
 import { unlistedEntries } from "./unlisted.ts";
@@ -371,14 +372,19 @@ async function openIn(
  * What points git at a repository, as found: the folder's `.git` (a file by
  * what it says, a worktree's or submodule's pointer; a folder by its
  * identity) and the git dir's `commondir` (a linked worktree's pointer to
- * the refs and objects, which git reads even where GIT_DIR is given).
+ * the refs and objects, which git reads even where GIT_DIR is given). Read
+ * as readRegularFile reads: a job can put a link or a FIFO at either.
  */
 async function gitLinksOf(root: string, gitDir: string): Promise<string> {
 	const dotGit = join(root, ".git");
-	const [found, commonDir] = await Promise.all([lstat(dotGit).catch(() => null), readFile(join(gitDir, "commondir"), "utf8").catch(() => null)]);
-	const link = !found ? "absent" : found.isFile() ? `file ${await readFile(dotGit, "utf8").catch(() => "unreadable")}` : `${found.isDirectory() ? "folder" : "other"} ${found.dev}:${found.ino}`;
-	return `${link}\0${commonDir ?? "no commondir"}`;
+	const found = await lstat(dotGit).catch(() => null);
+	const pointer = (path: string) => readRegularFile(path, POINTER_BYTES)?.toString("utf8") ?? "not a small file";
+	const link = !found ? "absent" : found.isFile() ? `file ${pointer(dotGit)}` : `${found.isDirectory() ? "folder" : "other"} ${found.dev}:${found.ino}`;
+	return `${link}\0${pointer(join(gitDir, "commondir"))}`;
 }
+
+/** More than any `.git` or `commondir` pointer git writes holds (a path). */
+const POINTER_BYTES = 64 * 1024;
 
 /** What only git answers in a look: HEAD and its branch, and the untracked files. */
 interface LookReads {

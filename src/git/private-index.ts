@@ -1,4 +1,5 @@
-import { closeSync, constants, fstatSync, openSync, readSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
+import { readRegularFile } from "../platform/files.ts";
 import { quoteName } from "../text/terminal.ts";
 import type { Entry } from "./expected-content.ts";
 import { indexFileBytes } from "./index-file.ts";
@@ -25,41 +26,18 @@ export function privateIndex(path: string, entries: readonly Entry[], idBytes: n
 		async holds() {
 			if (typeof bytes === "string") return bytes;
 			if (written && regularFileHolds(path, bytes)) return true;
-			// Removed first (whatever a job left there: a link writing would follow, a folder), then made anew, never opened as found.
 			written = remake(path, bytes);
-			const remade = written;
-			return remade || `discern could not write its private index ${quoteName(path)}`;
+			return written || `discern could not write its private index ${quoteName(path)}`;
 		},
 	};
 }
 
-/**
- * Whether `path` is a regular file holding exactly `bytes`. Opened without
- * following a link and without waiting on a FIFO (a job may put either
- * there: a read would hang on a FIFO), and judged by what was opened.
- */
+/** Whether `path` is a regular file holding exactly `bytes` (see `readRegularFile`: never through a link, never waiting on a FIFO). */
 function regularFileHolds(path: string, bytes: Uint8Array): boolean {
-	let fd: number;
-	try {
-		fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-	} catch {
-		return false;
-	}
-	try {
-		const found = fstatSync(fd);
-		if (!found.isFile() || found.size !== bytes.length) return false;
-		// One byte more than expected is asked for: a file that grew since the stat does not hold.
-		const read = Buffer.alloc(bytes.length + 1);
-		let filled = 0;
-		for (let got = -1; got !== 0 && filled < read.length; filled += got) got = readSync(fd, read, filled, read.length - filled, filled);
-		return filled === bytes.length && read.subarray(0, filled).equals(bytes);
-	} catch {
-		return false;
-	} finally {
-		closeSync(fd);
-	}
+	return readRegularFile(path, bytes.length)?.equals(bytes) ?? false;
 }
 
+/** Removed first (whatever a job left there: a link writing would follow, a folder), then made anew, never opened as found. */
 function remake(path: string, bytes: Uint8Array): boolean {
 	try {
 		rmSync(path, { recursive: true, force: true });

@@ -1,3 +1,4 @@
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { lstat, mkdir, realpath, rename, rm, rmdir, stat, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
 
@@ -90,5 +91,35 @@ export async function removeEmptyFolders(root: string, path: string): Promise<vo
 	const top = await realpath(root);
 	for (let folder = dirname(path); folder !== top && isInside(top, folder); folder = dirname(folder)) {
 		if (!(await rmdir(folder).then(() => true, () => false))) break;
+	}
+}
+
+/**
+ * A small file's bytes, read now: null unless `path` is a regular file of
+ * at most `limit` bytes. Opened without following a link and without
+ * waiting on a FIFO (a job may put either where discern reads its own
+ * files: a read would follow the link, or hang), and judged by what was
+ * opened. Synchronous: for files of a few bytes to a few MB, where each hop
+ * through the file-system threads costs more than the read.
+ */
+export function readRegularFile(path: string, limit: number): Buffer | null {
+	let fd: number;
+	try {
+		fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+	} catch {
+		return null;
+	}
+	try {
+		const found = fstatSync(fd);
+		if (!found.isFile() || found.size > limit) return null;
+		// One byte more than the stat said is asked for: a file that grew since is read to the limit and judged by that.
+		const bytes = Buffer.alloc(Math.min(found.size + 1, limit + 1));
+		let filled = 0;
+		for (let got = -1; got !== 0 && filled < bytes.length; filled += got) got = readSync(fd, bytes, filled, bytes.length - filled, filled);
+		return filled > limit ? null : bytes.subarray(0, filled);
+	} catch {
+		return null;
+	} finally {
+		closeSync(fd);
 	}
 }

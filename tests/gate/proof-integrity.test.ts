@@ -1235,6 +1235,16 @@ describe("the trunk moving while a worktree's gate runs", () => {
 		expect(result.data?.failed_stage).toBe("tree_drift");
 		expect(result.data?.drift?.files).toContain("(.git or its commondir was changed: git here reads another repository now)");
 	});
+
+	test("a FIFO a job puts where the worktree's .git was is drift, never a read that hangs", async () => {
+		const made = await makeWorktreeRepo({ config: '[jobs]\ntest = "rm .git && mkfifo .git"\n' });
+		dirs.push(made.root, dirname(made.wt));
+		await made.wtWrite("work.txt", "work\n");
+		await made.wtCommit("work");
+		const result = (await done(testContext(made.wt, { env: { PATH: process.env.PATH } }), {})) as Loose & { data?: DoneResultData };
+		expect(result.data?.failed_stage).toBe("tree_drift");
+		expect(result.data?.drift?.files).toContain("(.git or its commondir was changed: git here reads another repository now)");
+	}, 15_000);
 });
 
 describe("a seal key that is not one", () => {
