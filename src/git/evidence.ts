@@ -1,4 +1,5 @@
-import { lstat, mkdir, readdir, rm } from "node:fs/promises";
+import type { Stats } from "node:fs";
+import { lstat, mkdir, readdir, rm, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { conversionsOf, type Entry, entryOf, lfsPointers } from "./expected-content.ts";
 import { quoteName } from "../text/terminal.ts";
@@ -128,7 +129,7 @@ export async function openEvidenceIndex(
 	let { dir } = made;
 	if (guess && guessed) {
 		const primed = primedWith(guessed.reader, guess.objects);
-		const [opened, located] = await Promise.all([openIn(root, revision, dir, null, { located: guess.located, head: locating.then(headOf), reader: primed, ...(asked ? { asked } : {}) }), locating]);
+		const [opened, located] = await Promise.all([openIn(root, revision, dir, null, { located: guess.located, head: locating.then(headOfLocated), reader: primed, ...(asked ? { asked } : {}) }), locating]);
 		if (sameLocation(guess.located, located, root)) return settled(opened, dir);
 		if (opened.ok) await opened.index.close();
 		await rm(dir, { recursive: true, force: true });
@@ -218,7 +219,9 @@ async function openIn(
 	// A work tree moved by configuration (core.worktree, also per worktree) would have git judge one folder while jobs run in another.
 	if (resolve(top) !== resolve(root)) return { ok: false, reason: `git's work tree for ${quoteName(label)} is ${quoteName(top)}, not the folder the jobs run in` };
 	// From here on git is told exactly which repository and folder: nothing a job writes into the config can move them.
-	const env = { ...process.env, GIT_DIR: gitDir, GIT_WORK_TREE: root, GIT_INDEX_FILE: join(dir, "index"), GIT_ATTR_NOSYSTEM: "1" };
+	// Nothing of git's own environment discern was started with (GIT_COMMON_DIR, GIT_CONFIG_PARAMETERS, GIT_OBJECT_DIRECTORY, …) is passed on:
+	// every git read of the evidence sees exactly the repository, folders and settings named here.
+	const env = { ...withoutGitVariables(process.env), GIT_DIR: gitDir, GIT_COMMON_DIR: resolve(root, commonDir), GIT_WORK_TREE: root, GIT_INDEX_FILE: join(dir, "index"), GIT_ATTR_NOSYSTEM: "1" };
 	// What points git at the repository now: a later look finds the same, or git reads another repository than the one judged.
 	const gitLinks = gitLinksOf(root, gitDir);
 	const run = (args: readonly string[], options: { input?: string } = {}) => git([...PINNED, ...args], root, { env, ...options });
@@ -254,7 +257,7 @@ async function openIn(
 	const tracked = entries.map((entry) => entry.path);
 	// The first look's questions to git need only the private index: asked now, with the attribute checks, not one wait later.
 	// HEAD is what locate read with the commit (HEAD's own evidence); a submodule's HEAD is asked, its revision being the recorded commit.
-	let firstLook: LookReads | null = askGit(run, revision === "HEAD" ? (given.head ?? Promise.resolve(headOf(located))) : null);
+	let firstLook: LookReads | null = askGit(run, revision === "HEAD" ? (given.head ?? Promise.resolve(headOfLocated(located))) : null);
 	// The branch HEAD named at the last look (the first sets it): later looks read HEAD through it (see `headWithRefs`).
 	let branchRef: string | null = null;
 	const reads = [
@@ -368,19 +371,33 @@ async function openIn(
 	return { ok: true, index };
 }
 
+/** The environment without git's own variables. */
+function withoutGitVariables(env: NodeJS.ProcessEnv): Record<string, string | undefined> {
+	return Object.fromEntries(Object.entries(env).filter(([key]) => !key.startsWith("GIT_")));
+}
+
 /**
  * What points git at a repository, as found: the folder's `.git` (a file by
  * what it says, a worktree's or submodule's pointer; a folder by its
- * identity) and the git dir's `commondir` (a linked worktree's pointer to
- * the refs and objects, which git reads even where GIT_DIR is given). Read
- * as readRegularFile reads: a job can put a link or a FIFO at either.
+ * identity), the git dir and the common dir git resolves from it (each by
+ * the identity of what the path leads to: a job renaming a worktree's git
+ * dir away and putting a link to a copy in its place keeps every pointer's
+ * text), and the git dir's `commondir` file (which git reads even where
+ * GIT_DIR is given). Read as readRegularFile reads: a job can put a link or
+ * a FIFO at any of them.
  */
 async function gitLinksOf(root: string, gitDir: string): Promise<string> {
 	const dotGit = join(root, ".git");
-	const found = await lstat(dotGit).catch(() => null);
-	const pointer = (path: string) => readRegularFile(path, POINTER_BYTES)?.toString("utf8") ?? "not a small file";
-	const link = !found ? "absent" : found.isFile() ? `file ${pointer(dotGit)}` : `${found.isDirectory() ? "folder" : "other"} ${found.dev}:${found.ino}`;
-	return `${link}\0${pointer(join(gitDir, "commondir"))}`;
+	const pointer = (path: string) => readRegularFile(path, POINTER_BYTES)?.toString("utf8") ?? null;
+	const identity = (found: Stats | null) => (found ? `${found.isFile() ? "file" : found.isDirectory() ? "folder" : found.isSymbolicLink() ? "link" : "other"} ${found.dev}:${found.ino}` : "absent");
+	const commonDir = pointer(join(gitDir, "commondir"));
+	const [link, ownDir, sharedDir] = await Promise.all([
+		lstat(dotGit).catch(() => null),
+		lstat(gitDir).catch(() => null),
+		stat(commonDir === null ? gitDir : resolve(gitDir, commonDir.trim())).catch(() => null),
+	]);
+	const dotGitSays = link?.isFile() ? `file ${pointer(dotGit) ?? "not a small file"}` : identity(link);
+	return [dotGitSays, identity(ownDir), identity(sharedDir), commonDir ?? "no commondir"].join("\0");
 }
 
 /** More than any `.git` or `commondir` pointer git writes holds (a path). */
@@ -410,12 +427,17 @@ function askGit(run: Run, head: Promise<HeadReading> | null): LookReads {
 	};
 }
 
-/** `rev-parse HEAD --symbolic-full-name HEAD`'s answer (also the tail of `locate`'s). */
-function headOf(read: Captured): HeadReading {
+/** `rev-parse HEAD --symbolic-full-name HEAD`'s answer; `skip`: the lines before it (`locate` asks where things are first). */
+function headOf(read: Captured, skip = 0): HeadReading {
 	if (read.exitCode !== 0) return { sha: null, ref: null };
-	const lines = read.stdout.trim().split("\n");
-	const [sha, ref] = lines.slice(-2);
+	// By position: git prints no ref at all for a HEAD it finds ambiguous (a branch or tag named HEAD).
+	const [sha, ref] = read.stdout.split("\n").slice(skip);
 	return { sha: sha && /^[0-9a-f]+$/.test(sha) ? sha : null, ref: ref && ref !== "HEAD" ? ref : null };
+}
+
+/** HEAD as `locate` read it, after the work tree, git dir and common dir. */
+function headOfLocated(read: Captured): HeadReading {
+	return headOf(read, 3);
 }
 
 /**

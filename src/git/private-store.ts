@@ -52,7 +52,8 @@ export async function withPrivateStore<T>(
 		const store = { GIT_OBJECT_DIRECTORY: objects, GIT_ALTERNATE_OBJECT_DIRECTORIES: "" };
 		if (!options.repository) return await use(store);
 		await makeGitDir(folder, options.repository.idBytes);
-		return await use({ ...store, GIT_DIR: folder, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" });
+		// Its own common dir too: one named in the environment would bring back that repository's configuration and info/attributes.
+		return await use({ ...store, GIT_DIR: folder, GIT_COMMON_DIR: folder, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" });
 	} finally {
 		await rm(folder, { recursive: true, force: true });
 	}

@@ -1014,6 +1014,13 @@ describe("the refs that name the trunk", () => {
 		}
 	}, 30_000);
 
+	test("a branch named HEAD makes git name no ref for HEAD: refused as not on a branch, never as nothing committed", async () => {
+		const r = await repo('[jobs]\ntest = "true"\n');
+		await r.git("update-ref", "refs/heads/HEAD", "HEAD");
+		const result = await runDone(r);
+		expect(result.error).toBe("detached_head");
+	});
+
 	test("a job that makes the trunk a symbolic ref, or points origin/HEAD elsewhere, moved the trunk: no Proof", async () => {
 		// The trunk's commit stays what it was: only the symbolic ref, or origin/HEAD's target, says it moved.
 		for (const move of ["git branch -q same main && git symbolic-ref refs/heads/main refs/heads/same", "git symbolic-ref refs/remotes/origin/HEAD refs/remotes/origin/feat"]) {
@@ -1234,6 +1241,42 @@ describe("the trunk moving while a worktree's gate runs", () => {
 		const result = (await done(testContext(made.wt, { env: { PATH: process.env.PATH } }), {})) as Loose & { data?: DoneResultData };
 		expect(result.data?.failed_stage).toBe("tree_drift");
 		expect(result.data?.drift?.files).toContain("(.git or its commondir was changed: git here reads another repository now)");
+	});
+
+	test("a job that puts a link to a copy where the worktree's git dir was (every pointer's text unchanged) while it moves the real trunk earns no Proof", async () => {
+		const job = [
+			'G=$(git rev-parse --absolute-git-dir); C=$(git rev-parse --path-format=absolute --git-common-dir); F="$C-fake"',
+			'mkdir -p "$F/x"; cp -r "$C"/. "$F"/; cp -r "$G" "$F/x/wt"',
+			'git update-ref refs/heads/main "$(git commit-tree -p main -m landed main^{tree})"',
+			'mv "$G" "$G-real"; ln -s "$F/x/wt" "$G"',
+		].join("; ");
+		const made = await makeWorktreeRepo({ config: `[jobs]\ntest = ${JSON.stringify(job)}\n` });
+		dirs.push(made.root, dirname(made.wt));
+		await made.wtWrite("work.txt", "work\n");
+		await made.wtCommit("work");
+		const commonDir = (await made.wtGit("rev-parse", "--path-format=absolute", "--git-common-dir")).trim();
+		dirs.push(`${commonDir}-fake`);
+		const result = (await done(testContext(made.wt, { env: { PATH: process.env.PATH } }), {})) as Loose & { data?: DoneResultData };
+		expect(result.ok).toBe(false);
+		expect(result.data?.drift?.files).toContain("(.git or its commondir was changed: git here reads another repository now)");
+		for (const gitDir of [join(commonDir, "worktrees", "x"), join(commonDir, "worktrees", "x-real"), join(`${commonDir}-fake`, "x", "wt")]) {
+			expect(await Bun.file(join(gitDir, "discern", "proof.json")).exists()).toBe(false);
+		}
+	});
+
+	test("git's own variables in discern's environment (GIT_COMMON_DIR) cannot bring a job's filter into discern's checkout", async () => {
+		const made = await makeWorktreeRepo({
+			config: '[jobs]\ntest = "sh plant.sh"\n',
+			files: { ".gitattributes": "[attr]evil filter=evil\n*.txt text\n", "a.txt": "hello\n", "plant.sh": 'C=$(git rev-parse --path-format=absolute --git-common-dir); echo "*.txt evil" > "$C/info/attributes"; git config --file "$C/config" filter.evil.smudge "sh $PWD/smudge.sh"; touch a.txt\n', "smudge.sh": 'echo ran > "$(dirname "$0")/smudge-ran"; cat\n' },
+		});
+		dirs.push(made.root, dirname(made.wt));
+		await made.wtWrite("notes.txt", "x\n");
+		await made.wtCommit("feat");
+		const gitDir = (await made.wtGit("rev-parse", "--absolute-git-dir")).trim();
+		const commonDir = (await made.wtGit("rev-parse", "--path-format=absolute", "--git-common-dir")).trim();
+		const run = await runDiscern(["done", "--json"], { cwd: made.wt, env: { ...process.env, GIT_DIR: gitDir, GIT_COMMON_DIR: commonDir, GIT_WORK_TREE: made.wt } });
+		expect(await Bun.file(join(made.wt, "smudge-ran")).exists()).toBe(false);
+		expect((onlyJson(run.stdout) as Loose).ok).toBe(true);
 	});
 
 	test("a FIFO a job puts where the worktree's .git was is drift, never a read that hangs", async () => {
