@@ -1,4 +1,4 @@
-import { lstat, mkdtemp, readdir, rm } from "node:fs/promises";
+import { lstat, lutimes, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { quoteName } from "../text/terminal.ts";
@@ -18,6 +18,14 @@ const PREFIX = "discern-evidence-";
  */
 const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * How often the temp folder is looked through: a shared temp folder can
+ * hold tens of thousands of names, and listing them on every gate cost it
+ * milliseconds. A file of this user's (`discern-evidence-swept-<uid>`)
+ * keeps the time of the last look.
+ */
+const SWEPT_EVERY_MS = 60 * 60 * 1000;
+
 /** A private folder for the index and stores; what went wrong when it cannot be made. */
 export function privateFolder(): Promise<{ dir: string } | { failed: string }> {
 	return mkdtemp(join(tmpdir(), `${PREFIX}${process.pid}-`)).then(
@@ -30,18 +38,20 @@ export function privateFolder(): Promise<{ dir: string } | { failed: string }> {
 
 /**
  * Remove this user's private folders whose discern is gone and that have
- * not changed for a day. Best effort, never failing: what cannot be read or
- * removed stays. A folder named otherwise, owned by someone else, or made
- * by a process still running (its PID may be reused: then it waits) is
- * never touched.
+ * not changed for a day, at most once an hour. Best effort, never failing:
+ * what cannot be read or removed stays. A folder named otherwise, owned by
+ * someone else, or made by a process still running (its PID may be reused:
+ * then it waits) is never touched.
  */
 export async function removeAbandonedFolders(now = Date.now()): Promise<void> {
 	const temp = tmpdir();
-	const names = await readdir(temp).catch(() => [] as string[]);
 	const uid = process.getuid?.();
+	if (!(await sweepDue(join(temp, `${PREFIX}swept-${uid ?? "any"}`), now))) return;
+	const named = new RegExp(`^${PREFIX}(\\d+)-[A-Za-z0-9]{6}$`);
+	const names = (await readdir(temp).catch(() => [] as string[])).filter((name) => named.test(name));
 	await Promise.all(
 		names.map(async (name) => {
-			const pid = Number(new RegExp(`^${PREFIX}(\\d+)-[A-Za-z0-9]{6}$`).exec(name)?.[1] ?? Number.NaN);
+			const pid = Number(named.exec(name)?.[1] ?? Number.NaN);
 			if (!Number.isSafeInteger(pid) || pid === process.pid || running(pid)) return;
 			const path = join(temp, name);
 			const found = await lstat(path).catch(() => null);
@@ -49,6 +59,21 @@ export async function removeAbandonedFolders(now = Date.now()): Promise<void> {
 			await rm(path, { recursive: true, force: true }).catch(() => undefined);
 		}),
 	);
+}
+
+/**
+ * Whether the last look is an hour old, marking this one. The mark is a
+ * regular file of this user's, touched, never written through: in a shared
+ * temp folder anything else at its name (another user's file, a link)
+ * means no look at all.
+ */
+async function sweepDue(mark: string, now: number): Promise<boolean> {
+	const found = await lstat(mark).catch(() => null);
+	const uid = process.getuid?.();
+	if (!found) return writeFile(mark, "", { flag: "wx", mode: 0o600 }).then(() => true, () => false);
+	if (!found.isFile() || (uid !== undefined && found.uid !== uid) || now - found.mtimeMs < SWEPT_EVERY_MS) return false;
+	const when = new Date(now);
+	return lutimes(mark, when, when).then(() => true, () => false);
 }
 
 /** Whether a process with this PID exists (one of another user's answers EPERM: it runs). */

@@ -26,7 +26,10 @@ async function goneProcess(): Promise<number> {
 	return child.pid;
 }
 
-const DAY = 24 * 60 * 60 * 1000;
+const HOUR = 60 * 60 * 1000;
+const DAY = 24 * HOUR;
+/** The file that keeps the time of the last look through the temp folder. */
+const MARK = `discern-evidence-swept-${process.getuid?.() ?? "any"}`;
 
 async function folder(name: string, ageMs: number): Promise<string> {
 	const path = join(temp, name);
@@ -55,7 +58,28 @@ describe("abandoned private folders", () => {
 		await removeAbandonedFolders();
 		const left = await readdir(temp);
 		expect(left).not.toContain(abandoned);
-		expect(left.sort()).toEqual([...kept, `discern-evidence-${gone}-file00`, `discern-evidence-${gone}-link00`].sort());
+		expect(left.sort()).toEqual([...kept, `discern-evidence-${gone}-file00`, `discern-evidence-${gone}-link00`, MARK].sort());
+	});
+
+	test("the temp folder is looked through at most once an hour, and not at all where its mark is not this user's file", async () => {
+		temp = await mkdtemp(join(tmpdir(), "private-folders-"));
+		process.env.TMPDIR = temp;
+		const gone = await goneProcess();
+		await removeAbandonedFolders();
+		const later = await folder(`discern-evidence-${gone}-aB3xY9`, 2 * DAY);
+		await removeAbandonedFolders();
+		expect(await readdir(temp)).toContain(later);
+		await removeAbandonedFolders(Date.now() + 2 * HOUR);
+		expect(await readdir(temp)).not.toContain(later);
+		// A link at the mark's name (someone else's, in a shared temp folder): nothing is looked at, nothing written through it.
+		await rm(join(temp, MARK));
+		const elsewhere = join(temp, "elsewhere.txt");
+		await writeFile(elsewhere, "kept");
+		await symlink(elsewhere, join(temp, MARK));
+		const abandoned = await folder(`discern-evidence-${gone}-Cc3cc3`, 2 * DAY);
+		await removeAbandonedFolders(Date.now() + 4 * HOUR);
+		expect(await readdir(temp)).toContain(abandoned);
+		expect(await Bun.file(elsewhere).text()).toBe("kept");
 	});
 
 	test("a gate's own folder is named for its process, and the gate removes an abandoned one while its jobs run", async () => {
@@ -72,6 +96,6 @@ describe("abandoned private folders", () => {
 		expect(result.ok).toBe(true);
 		expect(await readdir(temp)).not.toContain(abandoned);
 		// The gate's own folder went with it.
-		expect((await readdir(temp)).filter((name) => name.startsWith("discern-evidence-"))).toEqual([]);
+		expect((await readdir(temp)).filter((name) => name.startsWith("discern-evidence-"))).toEqual([MARK]);
 	});
 });
