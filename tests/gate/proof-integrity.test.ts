@@ -1199,13 +1199,23 @@ describe("a Proof marker written by hand", () => {
 });
 
 describe("the trunk moving while a worktree's gate runs", () => {
-	test("is behind_trunk with update as the remedy, never tree drift; no Proof", async () => {
-		// Another worktree landing is modelled by the job itself moving the trunk (a commit on main that leaves this tree alone).
-		const made = await makeWorktreeRepo({ config: '[jobs]\ntest = "git update-ref refs/heads/main \\"$(git commit-tree -p main -m landed main^{tree})\\""\n' });
+	/** A linked worktree whose committed job is `job`, with one commit of its own, and its common dir (the job's copies beside it are removed after). */
+	async function worktreeWithJob(job: string, files?: Record<string, string>) {
+		const made = await makeWorktreeRepo({ config: `[jobs]\ntest = ${JSON.stringify(job)}\n`, ...(files ? { files } : {}) });
 		dirs.push(made.root, dirname(made.wt));
 		await made.wtWrite("work.txt", "work\n");
 		await made.wtCommit("work");
-		const result = (await done(testContext(made.wt, { env: { PATH: process.env.PATH } }), {})) as Loose & { data?: DoneResultData };
+		const commonDir = (await made.wtGit("rev-parse", "--path-format=absolute", "--git-common-dir")).trim();
+		dirs.push(`${commonDir}-copy`, `${commonDir}-fake`);
+		return { made, commonDir, gate: async () => (await done(testContext(made.wt, { env: { PATH: process.env.PATH } }), {})) as Loose & { data?: DoneResultData } };
+	}
+	const MOVE_TRUNK = 'git update-ref refs/heads/main "$(git commit-tree -p main -m landed main^{tree})"';
+	const RELINKED = "(.git or its commondir was changed: git here reads another repository now)";
+
+	test("is behind_trunk with update as the remedy, never tree drift; no Proof", async () => {
+		// Another worktree landing is modelled by the job itself moving the trunk (a commit on main that leaves this tree alone).
+		const { made, gate } = await worktreeWithJob(MOVE_TRUNK);
+		const result = await gate();
 		expectValidEnvelope("done", result);
 		expect(result.error).toBe("behind_trunk");
 		expect(result.message).toContain("moved while the gate ran");
@@ -1216,77 +1226,51 @@ describe("the trunk moving while a worktree's gate runs", () => {
 	});
 
 	test("a job that points the worktree at a copy of the repository (its commondir) while it moves the real trunk earns no Proof", async () => {
-		const job = [
-			'G=$(git rev-parse --absolute-git-dir); C=$(git rev-parse --path-format=absolute --git-common-dir); cp -r "$C" "$C-copy"',
-			'git update-ref refs/heads/main "$(git commit-tree -p main -m landed main^{tree})"',
-			'echo "$C-copy" > "$G/commondir"',
-		].join("; ");
-		const made = await makeWorktreeRepo({ config: `[jobs]\ntest = ${JSON.stringify(job)}\n` });
-		dirs.push(made.root, dirname(made.wt));
-		await made.wtWrite("work.txt", "work\n");
-		await made.wtCommit("work");
-		const commonDir = (await made.wtGit("rev-parse", "--path-format=absolute", "--git-common-dir")).trim();
-		dirs.push(`${commonDir}-copy`);
-		const result = (await done(testContext(made.wt, { env: { PATH: process.env.PATH } }), {})) as Loose & { data?: DoneResultData };
+		const job = ['G=$(git rev-parse --absolute-git-dir); C=$(git rev-parse --path-format=absolute --git-common-dir); cp -r "$C" "$C-copy"', MOVE_TRUNK, 'echo "$C-copy" > "$G/commondir"'].join("; ");
+		const { commonDir, gate } = await worktreeWithJob(job);
+		const result = await gate();
 		expect(result.data?.failed_stage).toBe("tree_drift");
-		expect(result.data?.drift?.files).toContain("(.git or its commondir was changed: git here reads another repository now)");
+		expect(result.data?.drift?.files).toContain(RELINKED);
 		expect(await Bun.file(join(commonDir, "worktrees", "x", "discern", "proof.json")).exists()).toBe(false);
 	});
 
 	test("a job that points the worktree's .git at another repository is drift: git in that folder no longer reads the one judged", async () => {
-		const made = await makeWorktreeRepo({ config: '[jobs]\ntest = "echo \\"gitdir: $(git rev-parse --path-format=absolute --git-common-dir)\\" > .git"\n' });
-		dirs.push(made.root, dirname(made.wt));
-		await made.wtWrite("work.txt", "work\n");
-		await made.wtCommit("work");
-		const result = (await done(testContext(made.wt, { env: { PATH: process.env.PATH } }), {})) as Loose & { data?: DoneResultData };
+		const { gate } = await worktreeWithJob('echo "gitdir: $(git rev-parse --path-format=absolute --git-common-dir)" > .git');
+		const result = await gate();
 		expect(result.data?.failed_stage).toBe("tree_drift");
-		expect(result.data?.drift?.files).toContain("(.git or its commondir was changed: git here reads another repository now)");
+		expect(result.data?.drift?.files).toContain(RELINKED);
 	});
 
 	test("a job that puts a link to a copy where the worktree's git dir was (every pointer's text unchanged) while it moves the real trunk earns no Proof", async () => {
 		const job = [
 			'G=$(git rev-parse --absolute-git-dir); C=$(git rev-parse --path-format=absolute --git-common-dir); F="$C-fake"',
 			'mkdir -p "$F/x"; cp -r "$C"/. "$F"/; cp -r "$G" "$F/x/wt"',
-			'git update-ref refs/heads/main "$(git commit-tree -p main -m landed main^{tree})"',
+			MOVE_TRUNK,
 			'mv "$G" "$G-real"; ln -s "$F/x/wt" "$G"',
 		].join("; ");
-		const made = await makeWorktreeRepo({ config: `[jobs]\ntest = ${JSON.stringify(job)}\n` });
-		dirs.push(made.root, dirname(made.wt));
-		await made.wtWrite("work.txt", "work\n");
-		await made.wtCommit("work");
-		const commonDir = (await made.wtGit("rev-parse", "--path-format=absolute", "--git-common-dir")).trim();
-		dirs.push(`${commonDir}-fake`);
-		const result = (await done(testContext(made.wt, { env: { PATH: process.env.PATH } }), {})) as Loose & { data?: DoneResultData };
+		const { commonDir, gate } = await worktreeWithJob(job);
+		const result = await gate();
 		expect(result.ok).toBe(false);
-		expect(result.data?.drift?.files).toContain("(.git or its commondir was changed: git here reads another repository now)");
+		expect(result.data?.drift?.files).toContain(RELINKED);
 		for (const gitDir of [join(commonDir, "worktrees", "x"), join(commonDir, "worktrees", "x-real"), join(`${commonDir}-fake`, "x", "wt")]) {
 			expect(await Bun.file(join(gitDir, "discern", "proof.json")).exists()).toBe(false);
 		}
 	});
 
 	test("git's own variables in discern's environment (GIT_COMMON_DIR) cannot bring a job's filter into discern's checkout", async () => {
-		const made = await makeWorktreeRepo({
-			config: '[jobs]\ntest = "sh plant.sh"\n',
-			files: { ".gitattributes": "[attr]evil filter=evil\n*.txt text\n", "a.txt": "hello\n", "plant.sh": 'C=$(git rev-parse --path-format=absolute --git-common-dir); echo "*.txt evil" > "$C/info/attributes"; git config --file "$C/config" filter.evil.smudge "sh $PWD/smudge.sh"; touch a.txt\n', "smudge.sh": 'echo ran > "$(dirname "$0")/smudge-ran"; cat\n' },
-		});
-		dirs.push(made.root, dirname(made.wt));
-		await made.wtWrite("notes.txt", "x\n");
-		await made.wtCommit("feat");
+		const plant = 'C=$(git rev-parse --path-format=absolute --git-common-dir); echo "*.txt evil" > "$C/info/attributes"; git config --file "$C/config" filter.evil.smudge "sh $PWD/smudge.sh"; touch a.txt';
+		const { made, commonDir } = await worktreeWithJob(plant, { ".gitattributes": "[attr]evil filter=evil\n*.txt text\n", "a.txt": "hello\n", "smudge.sh": 'echo ran > "$(dirname "$0")/smudge-ran"; cat\n' });
 		const gitDir = (await made.wtGit("rev-parse", "--absolute-git-dir")).trim();
-		const commonDir = (await made.wtGit("rev-parse", "--path-format=absolute", "--git-common-dir")).trim();
 		const run = await runDiscern(["done", "--json"], { cwd: made.wt, env: { ...process.env, GIT_DIR: gitDir, GIT_COMMON_DIR: commonDir, GIT_WORK_TREE: made.wt } });
 		expect(await Bun.file(join(made.wt, "smudge-ran")).exists()).toBe(false);
 		expect((onlyJson(run.stdout) as Loose).ok).toBe(true);
 	});
 
 	test("a FIFO a job puts where the worktree's .git was is drift, never a read that hangs", async () => {
-		const made = await makeWorktreeRepo({ config: '[jobs]\ntest = "rm .git && mkfifo .git"\n' });
-		dirs.push(made.root, dirname(made.wt));
-		await made.wtWrite("work.txt", "work\n");
-		await made.wtCommit("work");
-		const result = (await done(testContext(made.wt, { env: { PATH: process.env.PATH } }), {})) as Loose & { data?: DoneResultData };
+		const { gate } = await worktreeWithJob("rm .git && mkfifo .git");
+		const result = await gate();
 		expect(result.data?.failed_stage).toBe("tree_drift");
-		expect(result.data?.drift?.files).toContain("(.git or its commondir was changed: git here reads another repository now)");
+		expect(result.data?.drift?.files).toContain(RELINKED);
 	}, 15_000);
 });
 

@@ -44,13 +44,12 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	// One object reader serves every read of hashed objects (the commit's trees, the trunk's config, ancestry, the scope diff).
 	const reader = openObjectReader(repository.root);
 	// The repository as found around the folder: the evidence starts on it and on the reader's HEAD while git confirms both.
-	let firstLookAsked = () => undefined as void;
-	const asked = new Promise<void>((resolve) => (firstLookAsked = resolve));
-	const evidenceOpened = openEvidenceIndex(repository.root, "HEAD", { reader, discovered: repository, asked: firstLookAsked });
+	const firstLook = Promise.withResolvers<void>();
+	const evidenceOpened = openEvidenceIndex(repository.root, "HEAD", { reader, discovered: repository, asked: firstLook.resolve });
 	const branches = readBranchClues(repository.root);
 	// init.defaultBranch names the trunk only when neither DISCERN_TRUNK nor origin/HEAD does: asked then, once the branches are
 	// read and git's first look is under way (starting a process holds up the one thread that starts the look's).
-	const initDefault = Promise.all([branches, Promise.race([asked, evidenceOpened])]).then(([clues]) =>
+	const initDefault = Promise.all([branches, Promise.race([firstLook.promise, evidenceOpened])]).then(([clues]) =>
 		ctx.env.DISCERN_TRUNK || clues.originHead ? null : readInitDefault(repository.root),
 	);
 	// Without a config nothing more is asked: the started reads end, and the evidence's private folder goes.
