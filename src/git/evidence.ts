@@ -80,8 +80,12 @@ export interface EvidenceIndex {
 	 * files themselves; null when git could not answer. A later look also
 	 * reads the refs `watch` names, as they are when HEAD is (`watched`:
 	 * null when git could not list them; absent from the first look).
+	 * `deadlineS`: how long any one of the look's git reads may take before
+	 * it is stopped and the look fails (0 or absent: no bound); a job can
+	 * leave a FIFO where git reads its own files (`packed-refs`, `config`),
+	 * and git would wait on it forever, the gate with it.
 	 */
-	status(watch?: readonly string[]): Promise<(WorkingState & { watched?: RefReading[] | null }) | null>;
+	status(options?: { watch?: readonly string[]; deadlineS?: number }): Promise<(WorkingState & { watched?: RefReading[] | null }) | null>;
 	close(): Promise<void>;
 }
 
@@ -224,7 +228,10 @@ async function openIn(
 	const env = { ...withoutGitVariables(process.env), GIT_DIR: gitDir, GIT_COMMON_DIR: resolve(root, commonDir), GIT_WORK_TREE: root, GIT_INDEX_FILE: join(dir, "index"), GIT_ATTR_NOSYSTEM: "1" };
 	// What points git at the repository now: a later look finds the same, or git reads another repository than the one judged.
 	const gitLinks = gitLinksOf(root, gitDir);
-	const run = (args: readonly string[], options: { input?: string } = {}) => git([...PINNED, ...args], root, { env, ...options });
+	// The current look's bound on each git read (see `status`): each read is bounded on its own.
+	let deadlineS = 0;
+	const bounded = () => (deadlineS > 0 ? { signal: AbortSignal.timeout(deadlineS * 1000) } : {});
+	const run = (args: readonly string[], options: { input?: string } = {}) => git([...PINNED, ...args], root, { env, ...bounded(), ...options });
 	// Objects are hashed as they are read, so any reader of this repository will do; one of its own otherwise, closed with the index.
 	const reader = given.reader ?? openObjectReader(root, { env });
 	const ownReader = given.reader ? null : reader;
@@ -242,7 +249,8 @@ async function openIn(
 	if (indexed !== true) return failed(`${indexed} (the commit ${sha.slice(0, 7)} in ${quoteName(label)})`);
 	// The blobs git processes read themselves (attributes, converted files) come from a fresh store holding only hashed ones.
 	const attributeBlobs = entries.filter((entry) => entry.type === "blob" && (entry.path === ".gitattributes" || entry.path.endsWith("/.gitattributes"))).map((entry) => entry.blob);
-	const runIn = (storeEnv: Record<string, string>) => (args: readonly string[], options: { input?: string } = {}) => git([...PINNED, ...args], root, { env: { ...env, ...storeEnv }, ...options });
+	const runIn = (storeEnv: Record<string, string>) => (args: readonly string[], options: { input?: string } = {}) =>
+		git([...PINNED, ...args], root, { env: { ...env, ...storeEnv }, ...bounded(), ...options });
 	/** checkout-index of converted files, from a private repository of their hashed blobs and the attributes'. */
 	const checkout: Checkout = (files, folder) =>
 		withPrivateStore(
@@ -313,14 +321,15 @@ async function openIn(
 			if (entry) return { mode: entry.mode, type: entry.type, object: entry.blob };
 			return entries.some((candidate) => candidate.path.startsWith(`${path}/`)) ? { mode: "040000", type: "tree", object: "" } : null;
 		},
-		async status(watch = []) {
+		async status({ watch = [], deadlineS: bound = 0 } = {}) {
+			deadlineS = bound;
 			// Git's part of the first look was asked while the index was opened; every later look asks anew, of an index
 			// rebuilt if anything (a job: it is a file in the temp folder) changed it since.
 			if (!firstLook && (await indexFile.holds()) !== true) return null;
 			const reads = firstLook ?? askGit(run, branchRef ? headWithRefs(run, branchRef, watch) : null);
 			firstLook = null;
 			// Asked before the files are read, not after: each is a wait on other processes.
-			const insideAsked = Promise.all(submodules.map((sub) => sub.changes()));
+			const insideAsked = Promise.all(submodules.map((sub) => sub.changes(bound)));
 			// A job may write attributes or ignore rules mid-run: what was refused at the start is refused at every look.
 			const outsideRead = outsideAsked ? Promise.resolve([]) : contentTransformedFromOutside(run, resolve(root, commonDir), tracked);
 			outsideAsked = false;
@@ -463,8 +472,8 @@ async function headWithRefs(run: Run, branchRef: string, watch: readonly string[
 interface Submodule {
 	/** Why this submodule cannot be vouched for. */
 	refused?: string;
-	/** Its paths that differ from the commit the superproject records, prefixed with its path. */
-	changes(): Promise<ChangedPath[] | null>;
+	/** Its paths that differ from the commit the superproject records, prefixed with its path; `deadlineS`: see `EvidenceIndex.status`. */
+	changes(deadlineS: number): Promise<ChangedPath[] | null>;
 	/** Ends its evidence's git processes (its object reader). */
 	close(): Promise<void>;
 }
@@ -499,11 +508,11 @@ async function openSubmodule(root: string, link: Entry, dir: string, parent: str
 	const prefix = (change: ChangedPath): ChangedPath => ({ ...change, path: `${link.path}/${change.path}` });
 	return {
 		close: () => opened.index.close(),
-		async changes() {
+		async changes(deadlineS) {
 			// The folder itself may have been replaced since (a file, a link): judge the place first.
 			const now = await lstat(folder).catch(() => null);
 			if (!now?.isDirectory()) return changed(now ? "type_changed" : "deleted");
-			const state = await opened.index.status();
+			const state = await opened.index.status({ deadlineS });
 			if (!state) return null;
 			// HEAD elsewhere than the recorded commit is a change even when the files happen to match.
 			const moved = state.head !== link.blob ? changed("modified") : [];

@@ -1014,6 +1014,16 @@ describe("the refs that name the trunk", () => {
 		}
 	}, 30_000);
 
+	test("a FIFO a job leaves where git reads its own files (packed-refs) fails the look within gate.timeout, never hangs the gate", async () => {
+		const r = await repo('[gate]\ntimeout = 2\n[jobs]\ntest = "G=$(git rev-parse --git-dir); rm -f $G/packed-refs; mkfifo $G/packed-refs"\n');
+		const started = performance.now();
+		const result = await runDone(r);
+		expect(performance.now() - started).toBeLessThan(15_000);
+		// git, stopped, names no HEAD and no trunk: both count as moved.
+		expect(result.data?.failed_stage).toBe("tree_drift");
+		expect(await Bun.file(join(r.root, ".git/discern/proof.json")).exists()).toBe(false);
+	}, 30_000);
+
 	test("a branch named HEAD makes git name no ref for HEAD: refused as not on a branch, never as nothing committed", async () => {
 		const r = await repo('[jobs]\ntest = "true"\n');
 		await r.git("update-ref", "refs/heads/HEAD", "HEAD");

@@ -94,7 +94,8 @@ export async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResul
 	const { trunkRefs } = run;
 	const afterPhase = async (phase: readonly PlannedJob[]) => {
 		// The evidence's look reads the trunk's refs with HEAD; a plain status (a standalone run) cannot, and git is asked after it.
-		const state = await run.evidence.status(watchedRefs(run.trunk.name));
+		// Each of the look's git reads is bounded as a command is (gate.timeout): a job cannot make the gate wait forever on git.
+		const state = await run.evidence.status({ watch: watchedRefs(run.trunk.name), deadlineS: run.config.gate.timeout });
 		const refsNow = state?.watched !== undefined ? trunkWatchFrom(state.watched, run.trunk.name) : await readTrunkRefs(repository.root, run.trunk.name);
 		const now = await snapshotOf(repository.root, state);
 		const files = pathsChanged(last, now);
