@@ -1,5 +1,5 @@
 import { objectId } from "./blob-id.ts";
-import { refusedLinkFolder, refusedName } from "./path-rules.ts";
+import { refusedByFsck, refusedLinkFolder, refusedName } from "./path-rules.ts";
 import type { ObjectReader, RawObject } from "./object-reader.ts";
 
 /**
@@ -112,7 +112,7 @@ export async function verifiedTree(reader: ObjectReader, commit: string): Promis
 export const FOLDER = "40000";
 
 function oddTree(id: string): string {
-	return `the commit holds a tree git does not write or would not check out (${id.slice(0, 12)}: a name that is not UTF-8, repeated or out of order, an odd mode, or a name some disk reads as .git, or as .gitmodules for a link)`;
+	return `the commit holds a tree git does not write or would not check out (${id.slice(0, 12)}: a name that is not UTF-8, repeated or out of order, an odd mode, or a name some disk reads as .git, or as .gitmodules for a link, a folder or a submodule)`;
 }
 
 /** The modes git writes, and nothing else (`040000`, `0120000` check out the same, yet read as something else). */
@@ -124,7 +124,8 @@ const FORBIDDEN_NAMES = new Set(["", ".", "..", ".git"]);
  * writes one. Null for anything else: a mode git does not write, a name
  * that is not UTF-8 (two would read alike), empty, `.`, `..`, holding a
  * `/`, or one git refuses to check out (path-rules.ts: `.git` as some disk
- * would read it, a symbolic link named as `.gitmodules`), or entries out
+ * would read it, a symbolic link named as `.gitmodules`) or its fsck
+ * rejects (a folder or submodule named so), or entries out
  * of git's order or repeated (a second `src` after the first: a checkout
  * writes both, a map keeps one).
  */
@@ -141,7 +142,7 @@ export function parseTreeObject(bytes: Uint8Array, idBytes: number): Map<string,
 			if (space < 0 || nul < 0 || nul + 1 + idBytes > bytes.length) return null;
 			const mode = decoder.decode(bytes.subarray(at, space));
 			const name = decoder.decode(bytes.subarray(space + 1, nul));
-			if (!MODES.has(mode) || FORBIDDEN_NAMES.has(name) || name.includes("/") || refusedName(name, mode)) return null;
+			if (!MODES.has(mode) || FORBIDDEN_NAMES.has(name) || name.includes("/") || refusedName(name, mode) || refusedByFsck(name, mode)) return null;
 			// git's order: by name's bytes, a folder's name as if it ended in "/"; strictly rising, so no name twice.
 			const key = Buffer.concat([Buffer.from(bytes.subarray(space + 1, nul)), Buffer.from(mode === FOLDER ? "/" : "")]);
 			if (previous && Buffer.compare(previous, key) >= 0) return null;

@@ -23,6 +23,23 @@ export function refusedName(name: string, mode: string): boolean {
 }
 
 /**
+ * Whether git's fsck rejects a tree entry called `name` of the given mode,
+ * though a checkout takes it: a folder or a submodule where `.gitmodules`
+ * (as some disk reads it) belongs, which fsck must read as the submodules'
+ * settings (`gitmodulesBlob`). Hosts that check what is pushed refuse such
+ * a commit, so no Proof may land one on the trunk. Mirrors fsck.c
+ * (`fsck_tree`: `is_hfs_dotgitmodules`, and `is_ntfs_dotgitmodules` on the
+ * name and on what follows each backslash); the tests hold each case to
+ * `git fsck`'s own verdict. (A link is `refusedName`'s.)
+ */
+export function refusedByFsck(name: string, mode: string): boolean {
+	if (mode !== "40000" && mode !== "160000") return false;
+	// fsck reads on after every backslash, a first one too (verify_path does not: see `ntfsPieces`).
+	const pieces = name.split("\\").map((_, n, all) => all.slice(n).join("\\"));
+	return isHfsDot(name, "gitmodules") || pieces.some((piece) => isNtfsDotGitmodules(piece, true));
+}
+
+/**
  * Whether git refuses a symbolic link below a folder called `name`: it
  * checks every folder of a path with the link's own mode, so a folder
  * that reads as `.gitmodules` cannot hold one. NTFS reads on past the

@@ -599,6 +599,15 @@ describe("an object store that lies", () => {
 			expect(result.message).toContain("tree git does not write");
 		}
 	});
+	test("a folder where .gitmodules belongs is refused: git checks it out, but its fsck (and a host checking pushes) rejects the commit", async () => {
+		const r = await repo(`[jobs]\ntest = "true"\n`, { "README.md": "# fixture\n", ".gitmodules/settings": "not the submodules' settings\n" });
+		expect((await r.git("fsck", "--no-dangling").catch((error: Error) => error.message)).toString()).toContain("gitmodulesBlob");
+		const result = await runDone(r);
+		expect(result.error).toBe("dirty_worktree");
+		expect(result.message).toContain("a folder or a submodule");
+		expect(await Bun.file(join(r.root, ".git/discern/proof.json")).exists()).toBe(false);
+	});
+
 	test("a name git would not check out (`.git` in another spelling, a link for .gitmodules) is refused: git would not index it either", async () => {
 		const r = await repo(`[jobs]\ntest = "true"\n`);
 		const { entry, write, config, readme } = await rawTrees(r);

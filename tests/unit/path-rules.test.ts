@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { refusedLinkFolder, refusedName } from "../../src/git/path-rules.ts";
+import { refusedByFsck, refusedLinkFolder, refusedName } from "../../src/git/path-rules.ts";
 import { makeRepo, type TestRepo } from "../helpers/repo.ts";
 
 /**
@@ -77,5 +77,54 @@ describe("refusedLinkFolder", () => {
 		expect(links.size).toBeGreaterThan(5);
 		// A file below the same folders is refused only where its folder reads as .git (none of these do).
 		expect([...(await gitRefuses(LINK_FOLDERS.map((folder) => `${folder}/x`), "100644"))]).toEqual([]);
+	});
+});
+
+/** The names among `names` that git's fsck rejects as an entry of `mode` ("40000" a folder, "160000" a submodule). */
+async function fsckRejects(names: readonly string[], mode: "40000" | "160000"): Promise<Set<string>> {
+	const r = await makeRepo();
+	made.push(r);
+	const run = async (args: string[], input: string) => {
+		const child = Bun.spawn(["git", ...args], { cwd: r.root, stdin: new Blob([input]), stdout: "pipe", stderr: "pipe" });
+		const [out] = await Promise.all([new Response(child.stdout).text(), child.exited]);
+		return out.trim();
+	};
+	// Each name points at an object of its own (fsck reports the object found there), kept reachable by a branch.
+	const objectOf = new Map<string, string>();
+	for (const [n, name] of names.entries()) {
+		const blob = await run(["hash-object", "-w", "--stdin"], `${n}\n`);
+		const inner = await run(["mktree"], `100644 blob ${blob}\tf\n`);
+		const object = mode === "40000" ? inner : await run(["commit-tree", inner, "-m", `${n}`], "");
+		const tree = await run(["mktree", "--missing"], `${mode === "40000" ? "040000 tree" : "160000 commit"} ${object}\t${name}\n`);
+		await r.git("update-ref", `refs/heads/case-${n}`, await run(["commit-tree", tree, "-m", "case"], ""));
+		// A submodule's commit is not reachable through a gitlink: a branch of its own keeps it for fsck to read.
+		if (mode === "160000") await r.git("update-ref", `refs/heads/object-${n}`, object);
+		objectOf.set(object, name);
+	}
+	const fsck = Bun.spawn(["git", "fsck", "--no-dangling"], { cwd: r.root, stdout: "pipe", stderr: "pipe" });
+	const [out, err] = await Promise.all([new Response(fsck.stdout).text(), new Response(fsck.stderr).text(), fsck.exited]);
+	const rejected = new Set<string>();
+	for (const line of `${out}\n${err}`.split("\n")) {
+		const id = / ([0-9a-f]{40}): gitmodulesBlob/.exec(line)?.[1];
+		if (id && objectOf.has(id)) rejected.add(objectOf.get(id) as string);
+	}
+	return rejected;
+}
+
+const GITMODULES_SPELLINGS = [
+	"src", ".gitmodules", ".GITMODULES", ".GitModules", ".gitmodules.", ".gitmodules. ", ".gitmodules:x", "gitmod~1", "GITMOD~4", "gitmod~5",
+	"gi7eba~1", "gi7eba~9", "gi7eb~12", "gi7ebb~1", ".gitmodulesx", ".g\u200citmodules", ".gitmodules\uffff", "x\\.gitmodules", "\\.gitmodules", "a\\b\\gitmod~1", "x\\.gitmodulesx", ".gitattributes",
+];
+
+describe("refusedByFsck", () => {
+	test("refuses exactly the folders and submodules git's fsck rejects where .gitmodules belongs", async () => {
+		for (const mode of ["40000", "160000"] as const) {
+			const rejected = await fsckRejects(GITMODULES_SPELLINGS, mode);
+			const verdicts = GITMODULES_SPELLINGS.map((name) => ({ name, mode, git: rejected.has(name), ours: refusedByFsck(name, mode) }));
+			expect(verdicts.filter((verdict) => verdict.git !== verdict.ours)).toEqual([]);
+			expect(rejected.size).toBeGreaterThan(5);
+		}
+		// A file of those names is the submodules' settings themselves: fsck reads it, a Proof may hold it.
+		expect(GITMODULES_SPELLINGS.filter((name) => refusedByFsck(name, "100644"))).toEqual([]);
 	});
 });
