@@ -105,6 +105,12 @@ export async function verifiedTree(reader: ObjectReader, commit: string): Promis
 	// git checks every folder on a symbolic link's path as the link: none may read as .gitmodules.
 	const badLink = records.find((record) => record.mode === "120000" && record.path.split("/").slice(0, -1).some(refusedLinkFolder));
 	if (badLink) return `the commit holds a symbolic link git would not check out (${JSON.stringify(badLink.path)}: a folder on its way reads as .gitmodules on some disk)`;
+	// What the commit under judgement may not hold though git reads it (the trunk's trees are read all the same: a branch may mend them).
+	for (const entries of trees.values()) {
+		for (const [name, entry] of entries) {
+			if (refusedByFsck(name, entry.mode)) return `the commit holds a ${entry.mode === FOLDER ? "folder" : "submodule"} named as a file of git's settings (${JSON.stringify(name)}): git's fsck rejects such a commit, as does a host that checks what is pushed`;
+		}
+	}
 	return { tree: root.tree, records };
 }
 
@@ -112,7 +118,7 @@ export async function verifiedTree(reader: ObjectReader, commit: string): Promis
 export const FOLDER = "40000";
 
 function oddTree(id: string): string {
-	return `the commit holds a tree git does not write or would not check out (${id.slice(0, 12)}: a name that is not UTF-8, repeated or out of order, an odd mode, or a name some disk reads as .git, or as .gitmodules for a link, a folder or a submodule)`;
+	return `the commit holds a tree git does not write or would not check out (${id.slice(0, 12)}: a name that is not UTF-8, repeated or out of order, an odd mode, or a name some disk reads as .git, or as .gitmodules for a link)`;
 }
 
 /** The modes git writes, and nothing else (`040000`, `0120000` check out the same, yet read as something else). */
@@ -124,8 +130,7 @@ const FORBIDDEN_NAMES = new Set(["", ".", "..", ".git"]);
  * writes one. Null for anything else: a mode git does not write, a name
  * that is not UTF-8 (two would read alike), empty, `.`, `..`, holding a
  * `/`, or one git refuses to check out (path-rules.ts: `.git` as some disk
- * would read it, a symbolic link named as `.gitmodules`) or its fsck
- * rejects (a folder or submodule named so), or entries out
+ * would read it, a symbolic link named as `.gitmodules`), or entries out
  * of git's order or repeated (a second `src` after the first: a checkout
  * writes both, a map keeps one).
  */
@@ -142,7 +147,7 @@ export function parseTreeObject(bytes: Uint8Array, idBytes: number): Map<string,
 			if (space < 0 || nul < 0 || nul + 1 + idBytes > bytes.length) return null;
 			const mode = decoder.decode(bytes.subarray(at, space));
 			const name = decoder.decode(bytes.subarray(space + 1, nul));
-			if (!MODES.has(mode) || FORBIDDEN_NAMES.has(name) || name.includes("/") || refusedName(name, mode) || refusedByFsck(name, mode)) return null;
+			if (!MODES.has(mode) || FORBIDDEN_NAMES.has(name) || name.includes("/") || refusedName(name, mode)) return null;
 			// git's order: by name's bytes, a folder's name as if it ended in "/"; strictly rising, so no name twice.
 			const key = Buffer.concat([Buffer.from(bytes.subarray(space + 1, nul)), Buffer.from(mode === FOLDER ? "/" : "")]);
 			if (previous && Buffer.compare(previous, key) >= 0) return null;

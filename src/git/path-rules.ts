@@ -25,18 +25,25 @@ export function refusedName(name: string, mode: string): boolean {
 /**
  * Whether git's fsck rejects a tree entry called `name` of the given mode,
  * though a checkout takes it: a folder or a submodule where `.gitmodules`
- * (as some disk reads it) belongs, which fsck must read as the submodules'
- * settings (`gitmodulesBlob`). Hosts that check what is pushed refuse such
- * a commit, so no Proof may land one on the trunk. Mirrors fsck.c
- * (`fsck_tree`: `is_hfs_dotgitmodules`, and `is_ntfs_dotgitmodules` on the
- * name and on what follows each backslash); the tests hold each case to
- * `git fsck`'s own verdict. (A link is `refusedName`'s.)
+ * or `.gitattributes` (as some disk reads them) belongs, which fsck must
+ * read as a file of settings (`gitmodulesBlob`, `gitattributesBlob`). Hosts
+ * that check what is pushed refuse such a commit. Mirrors fsck.c
+ * (`fsck_tree`: `is_hfs_dotgitmodules` and `is_ntfs_dotgitmodules` on the
+ * name and on what follows each backslash; `.gitattributes` on the name);
+ * the tests hold each case to `git fsck`'s own verdict. (A link is
+ * `refusedName`'s.)
  */
 export function refusedByFsck(name: string, mode: string): boolean {
 	if (mode !== "40000" && mode !== "160000") return false;
 	// fsck reads on after every backslash, a first one too (verify_path does not: see `ntfsPieces`).
 	const pieces = name.split("\\").map((_, n, all) => all.slice(n).join("\\"));
-	return isHfsDot(name, "gitmodules") || pieces.some((piece) => isNtfsDotGitmodules(piece, true));
+	// `.gitattributes` only as the whole name: fsck reads past a backslash for `.gitmodules` alone.
+	return (
+		isHfsDot(name, "gitmodules") ||
+		pieces.some((piece) => isNtfsDotGitmodules(piece, true)) ||
+		isHfsDot(name, "gitattributes") ||
+		isNtfsDot(name, "gitattributes", "gi7d29", true)
+	);
 }
 
 /**
@@ -75,10 +82,15 @@ function isNtfsDotGit(name: string): boolean {
  * name's end (git's `is_ntfs_dotgitmodules`).
  */
 function isNtfsDotGitmodules(name: string, endsHere: boolean): boolean {
+	return isNtfsDot(name, "gitmodules", SHORT_GITMODULES, endsHere);
+}
+
+/** `.<stem>` as NTFS reads a name, its 8.3 short names (`<six letters>~1` to `~4`) and fall-back ones from `shortPrefix` (git's `is_ntfs_dot_generic`). */
+function isNtfsDot(name: string, stem: string, shortPrefix: string, endsHere: boolean): boolean {
 	const lower = asciiLower(name);
 	const rest = (from: number) => onlyDotsAndSpaces(name, from, [":"], endsHere);
-	if (lower.startsWith(".gitmodules")) return rest(".gitmodules".length);
-	if (lower.startsWith("gitmod") && name[6] === "~" && "1234".includes(name[7] ?? "x")) return rest(8);
+	if (lower.startsWith(`.${stem}`)) return rest(stem.length + 1);
+	if (lower.startsWith(stem.slice(0, 6)) && name[6] === "~" && "1234".includes(name[7] ?? "x")) return rest(8);
 	let sawTilde = false;
 	for (let i = 0; i < 8; i++) {
 		const c = lower[i];
@@ -90,7 +102,7 @@ function isNtfsDotGitmodules(name: string, endsHere: boolean): boolean {
 			const digit = lower[i];
 			if (digit === undefined || digit < "1" || digit > "9") return false;
 			sawTilde = true;
-		} else if (i >= 6 || c !== SHORT_GITMODULES[i]) {
+		} else if (i >= 6 || c !== shortPrefix[i]) {
 			return false;
 		}
 	}

@@ -599,13 +599,24 @@ describe("an object store that lies", () => {
 			expect(result.message).toContain("tree git does not write");
 		}
 	});
-	test("a folder where .gitmodules belongs is refused: git checks it out, but its fsck (and a host checking pushes) rejects the commit", async () => {
-		const r = await repo(`[jobs]\ntest = "true"\n`, { "README.md": "# fixture\n", ".gitmodules/settings": "not the submodules' settings\n" });
-		expect((await r.git("fsck", "--no-dangling").catch((error: Error) => error.message)).toString()).toContain("gitmodulesBlob");
+	test("a folder where .gitmodules or .gitattributes belongs is refused: git checks it out, but its fsck (and a host checking pushes) rejects the commit", async () => {
+		for (const [folder, check] of [[".gitmodules", "gitmodulesBlob"], ["sub/GITATT~1", "gitattributesBlob"]] as const) {
+			const r = await repo(`[jobs]\ntest = "true"\n`, { "README.md": "# fixture\n", [`${folder}/settings`]: "not git's settings\n" });
+			expect((await r.git("fsck", "--no-dangling").catch((error: Error) => error.message)).toString()).toContain(check);
+			const result = await runDone(r);
+			expect({ folder, error: result.error }).toEqual({ folder, error: "dirty_worktree" });
+			expect(result.message).toContain("named as a file of git's settings");
+			expect(await Bun.file(join(r.root, ".git/discern/proof.json")).exists()).toBe(false);
+		}
+	});
+
+	test("a trunk that holds such a folder is still judged against: the branch that removes it gets a Proof", async () => {
+		const r = await repo(`[jobs]\ntest = "true"\n`, { "README.md": "# fixture\n", ".gitmodules/settings": "x\n" });
+		await r.git("switch", "-q", "-c", "mend");
+		await r.git("rm", "-q", "-r", ".gitmodules");
+		await r.commitAll("remove the folder fsck rejects");
 		const result = await runDone(r);
-		expect(result.error).toBe("dirty_worktree");
-		expect(result.message).toContain("a folder or a submodule");
-		expect(await Bun.file(join(r.root, ".git/discern/proof.json")).exists()).toBe(false);
+		expect(result.ok).toBe(true);
 	});
 
 	test("a name git would not check out (`.git` in another spelling, a link for .gitmodules) is refused: git would not index it either", async () => {

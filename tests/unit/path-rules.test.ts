@@ -80,7 +80,7 @@ describe("refusedLinkFolder", () => {
 	});
 });
 
-/** The names among `names` that git's fsck rejects as an entry of `mode` ("40000" a folder, "160000" a submodule). */
+/** The names among `names` that git's fsck rejects as an entry of `mode` ("40000" a folder, "160000" a submodule) where a file of its settings belongs. */
 async function fsckRejects(names: readonly string[], mode: "40000" | "160000"): Promise<Set<string>> {
 	const r = await makeRepo();
 	made.push(r);
@@ -105,7 +105,7 @@ async function fsckRejects(names: readonly string[], mode: "40000" | "160000"): 
 	const [out, err] = await Promise.all([new Response(fsck.stdout).text(), new Response(fsck.stderr).text(), fsck.exited]);
 	const rejected = new Set<string>();
 	for (const line of `${out}\n${err}`.split("\n")) {
-		const id = / ([0-9a-f]{40}): gitmodulesBlob/.exec(line)?.[1];
+		const id = / ([0-9a-f]{40}): git(?:modules|attributes)Blob/.exec(line)?.[1];
 		if (id && objectOf.has(id)) rejected.add(objectOf.get(id) as string);
 	}
 	return rejected;
@@ -113,18 +113,18 @@ async function fsckRejects(names: readonly string[], mode: "40000" | "160000"): 
 
 const GITMODULES_SPELLINGS = [
 	"src", ".gitmodules", ".GITMODULES", ".GitModules", ".gitmodules.", ".gitmodules. ", ".gitmodules:x", "gitmod~1", "GITMOD~4", "gitmod~5",
-	"gi7eba~1", "gi7eba~9", "gi7eb~12", "gi7ebb~1", ".gitmodulesx", ".g\u200citmodules", ".gitmodules\uffff", "x\\.gitmodules", "\\.gitmodules", "a\\b\\gitmod~1", "x\\.gitmodulesx", ".gitattributes",
+	"gi7eba~1", "gi7eba~9", "gi7eb~12", "gi7ebb~1", ".gitmodulesx", ".g\u200citmodules", ".gitmodules\uffff", "x\\.gitmodules", "\\.gitmodules", "a\\b\\gitmod~1", "x\\.gitmodulesx", ".gitattributes", ".GitAttributes.", "gitatt~1", "gi7d29~1", "gi7d29~12", ".g\u200citattributes", "x\\gitatt~2", ".gitattributesx", ".gitignore", "gitign~1",
 ];
 
 describe("refusedByFsck", () => {
-	test("refuses exactly the folders and submodules git's fsck rejects where .gitmodules belongs", async () => {
+	test("refuses exactly the folders and submodules git's fsck rejects where .gitmodules or .gitattributes belongs", async () => {
 		for (const mode of ["40000", "160000"] as const) {
 			const rejected = await fsckRejects(GITMODULES_SPELLINGS, mode);
 			const verdicts = GITMODULES_SPELLINGS.map((name) => ({ name, mode, git: rejected.has(name), ours: refusedByFsck(name, mode) }));
 			expect(verdicts.filter((verdict) => verdict.git !== verdict.ours)).toEqual([]);
 			expect(rejected.size).toBeGreaterThan(5);
 		}
-		// A file of those names is the submodules' settings themselves: fsck reads it, a Proof may hold it.
+		// A file of those names is git's settings themselves: fsck reads it, a Proof may hold it.
 		expect(GITMODULES_SPELLINGS.filter((name) => refusedByFsck(name, "100644"))).toEqual([]);
 	});
 });
