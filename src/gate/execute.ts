@@ -36,7 +36,9 @@ export async function executePlan(
 		newRunDir(repository.gitDir, plan.verb, { prune: false }),
 	]);
 	// Older runs make room while this one's jobs start (housekeeping: it never fails the run, never touches this run's folder).
-	const pruning = pruneRuns(logDir).catch(() => undefined);
+	// Only they are weighed: this run's logs are being written, and a size read mid-write (a job that prints 10 MB at once)
+	// would push out runs that fit beside its capped logs. Its own size is weighed once it has ended, below.
+	const pruning = pruneRuns(logDir, { weighCurrent: false }).catch(() => undefined);
 	let report: RunReport;
 	try {
 		report = await runPlan(plan, {

@@ -141,12 +141,13 @@ export async function newRunDir(gitDir: string, verb: string, options: { prune?:
 /**
  * Remove older runs beyond KEPT_RUNS or RUNS_BUDGET_BYTES, newest kept
  * first, never `current` (the run in progress, or just ended). Housekeeping:
- * what cannot be read or removed is left as it is.
+ * what cannot be read or removed is left as it is. `weighCurrent: false`:
+ * the current run counts for nothing yet (its logs are still written).
  */
-export async function pruneRuns(current: string): Promise<void> {
+export async function pruneRuns(current: string, options: { weighCurrent?: boolean } = {}): Promise<void> {
 	const runs = dirname(current);
 	const names = (await readdir(runs).catch(() => [])).sort().reverse();
-	let total = await entryBytes(current);
+	let total = options.weighCurrent === false ? 0 : await entryBytes(current);
 	let kept = 1;
 	let full = false;
 	for (const name of names) {

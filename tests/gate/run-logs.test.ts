@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { readdir, readFile, stat } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AnyResult } from "../../src/contract/envelope.ts";
 import { LOG_HEAD_BYTES, LOG_LIMIT_BYTES, LOG_TAIL_BYTES } from "../../src/gate/log-cap.ts";
 import type { GatePlan, PlannedJob } from "../../src/gate/plan.ts";
 import { runPlan } from "../../src/gate/runner.ts";
-import { RUNS_BUDGET_BYTES } from "../../src/gate/state.ts";
+import { pruneRuns, RUNS_BUDGET_BYTES } from "../../src/gate/state.ts";
 import { done } from "../../src/verbs/done/done.ts";
 import { test as testVerb } from "../../src/verbs/test/index.ts";
 import { survivors } from "../helpers/processes.ts";
@@ -153,4 +154,28 @@ describe("the runs folder", () => {
 		expect(folders).toEqual(newest.slice(-folders.length));
 		expect(folders.length).toBe(2);
 	}, 60_000);
+});
+
+describe("pruning while a run is under way", () => {
+	test("weighs only older runs: a log still being written (its size mid-write) pushes none of them out; the run's end weighs it", async () => {
+		const runs = await mkdtemp(join(tmpdir(), "discern-runs-"));
+		try {
+			// Sparse files: their apparent size is what a run folder weighs, without writing it.
+			const run = async (name: string, megabytes: number) => {
+				await mkdir(join(runs, name));
+				await writeFile(join(runs, name, "01-test.log"), "");
+				await truncate(join(runs, name, "01-test.log"), megabytes * 1024 * 1024);
+				return join(runs, name);
+			};
+			await run("2026-01-01T00-00-01-000Z-done-1", 20);
+			await run("2026-01-01T00-00-02-000Z-done-1", 20);
+			const current = await run("2026-01-01T00-00-03-000Z-done-1", 60);
+			await pruneRuns(current, { weighCurrent: false });
+			expect((await readdir(runs)).length).toBe(3);
+			await pruneRuns(current);
+			expect(await readdir(runs)).toEqual(["2026-01-01T00-00-03-000Z-done-1"]);
+		} finally {
+			await rm(runs, { recursive: true, force: true });
+		}
+	});
 });
