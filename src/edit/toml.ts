@@ -26,7 +26,6 @@ export type TomlEdit =
 	| { ok: true; text: string; line: number; before: string | null; after: string; via: "toml-patch" | "fallback" }
 	| { ok: false; reason: string };
 
-
 interface Loc {
 	start: { line: number; column: number };
 	end: { line: number; column: number };

@@ -1,4 +1,4 @@
-import type { RefReading } from "../git/evidence.ts";
+import type { RefReading } from "../git/look-reads.ts";
 import { git } from "../git/run.ts";
 import { type BranchClues, originHeadBranch } from "../git/trunk.ts";
 

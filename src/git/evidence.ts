@@ -1,5 +1,4 @@
-import type { Stats } from "node:fs";
-import { lstat, mkdir, readdir, rm, stat } from "node:fs/promises";
+import { lstat, mkdir, readdir, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { conversionsOf, type Entry, entryOf, lfsPointers } from "./expected-content.ts";
 import { quoteName } from "../text/terminal.ts";
@@ -7,12 +6,13 @@ import { contentTransformedFromOutside, foldersHolding } from "./outside-the-tre
 import type { Captured } from "../platform/process.ts";
 import { verifiedTree } from "./object-check.ts";
 import { type Checkout, fingerprint, verify } from "./file-check.ts";
-import { readRegularFile } from "../platform/files.ts";
 import { privateFolder } from "./private-folders.ts";
 import { privateIndex } from "./private-index.ts";
 import { unlistedEntries } from "./unlisted.ts";
 import { withPrivateStore } from "./private-store.ts";
-import { type ObjectReader, openObjectReader, type RawObject } from "./object-reader.ts";
+import { type ObjectReader, openObjectReader } from "./object-reader.ts";
+import { guessLocation, primedWith, sameLocation } from "./evidence-guess.ts";
+import { askGit, gitLinksOf, type HeadReading, headOfLocated, headWithRefs, type LookReads, type RefReading } from "./look-reads.ts";
 import { complaint, git } from "./run.ts";
 import type { ChangedPath, WorkingState } from "./status.ts";
 
@@ -89,13 +89,6 @@ export interface EvidenceIndex {
 	close(): Promise<void>;
 }
 
-/** A ref as `git for-each-ref` lists it: its object, and the ref it points to when it is symbolic (empty otherwise). */
-export interface RefReading {
-	ref: string;
-	object: string;
-	symref: string;
-}
-
 export type EvidenceOutcome =
 	| { ok: true; index: EvidenceIndex }
 	/** `unborn`: HEAD names no commit yet. */
@@ -152,44 +145,6 @@ async function settled(opened: EvidenceOutcome, dir: string): Promise<EvidenceOu
 	}
 	const { commit, tree, committed, status, close } = opened.index;
 	return { ok: true, index: { commit, tree, committed, status, close: () => close().then(() => rm(dir, { recursive: true, force: true })) } };
-}
-
-/**
- * `locate`'s answer as the discovered repository and the reader's HEAD
- * would make it, with the commit and its root tree as the reader gave them
- * (the walk's first two rounds); null when the reader names no commit.
- */
-async function guessLocation(root: string, reader: ObjectReader, discovered: { gitDir: string; commonDir: string }): Promise<{ located: Captured; objects: RawObject[] } | null> {
-	const [head, tree] = await reader.fetch(["HEAD", "HEAD^{tree}"]);
-	if (!head || head.type !== "commit" || !/^[0-9a-f]+$/.test(head.id)) return null;
-	return {
-		located: { exitCode: 0, stdout: `${root}\n${discovered.gitDir}\n${discovered.commonDir}\n${head.id}\n`, stderr: "" },
-		objects: tree?.type === "tree" ? [head, tree] : [head],
-	};
-}
-
-/**
- * A reader that answers, without asking git again, the objects it was
- * given (by id: an object's content never changes, and whoever reads one
- * hashes it, object-check.ts). HEAD may have moved between the two names
- * the guess read: then its tree is not the one the commit names, and is
- * read as any other.
- */
-function primedWith(reader: ObjectReader, known: readonly RawObject[]): ObjectReader {
-	const byId = new Map(known.map((object) => [object.id, object]));
-	return {
-		fetch: (ids) => (ids.every((id) => byId.has(id)) ? Promise.resolve(ids.map((id) => byId.get(id) ?? null)) : reader.fetch(ids)),
-		close: () => reader.close(),
-	};
-}
-
-/** Whether git's answer names the same work tree, repository, common dir and commit as the guess. */
-function sameLocation(guess: Captured, located: Captured, root: string): boolean {
-	if (located.exitCode !== 0) return false;
-	const [top, gitDir, commonDir, sha] = located.stdout.trim().split("\n");
-	const [, guessedGitDir, guessedCommonDir, guessedSha] = guess.stdout.trim().split("\n");
-	if (!top || !gitDir || !commonDir || !sha || !guessedGitDir || !guessedCommonDir) return false;
-	return resolve(top) === resolve(root) && resolve(gitDir) === resolve(guessedGitDir) && resolve(root, commonDir) === resolve(root, guessedCommonDir) && sha === guessedSha;
 }
 
 /**
@@ -383,90 +338,6 @@ async function openIn(
 /** The environment without git's own variables. */
 function withoutGitVariables(env: NodeJS.ProcessEnv): Record<string, string | undefined> {
 	return Object.fromEntries(Object.entries(env).filter(([key]) => !key.startsWith("GIT_")));
-}
-
-/**
- * What points git at a repository, as found: the folder's `.git` (a file by
- * what it says, a worktree's or submodule's pointer; a folder by its
- * identity), the git dir and the common dir git resolves from it (each by
- * the identity of what the path leads to: a job renaming a worktree's git
- * dir away and putting a link to a copy in its place keeps every pointer's
- * text), and the git dir's `commondir` file (which git reads even where
- * GIT_DIR is given). Read as readRegularFile reads: a job can put a link or
- * a FIFO at any of them.
- */
-async function gitLinksOf(root: string, gitDir: string): Promise<string> {
-	const dotGit = join(root, ".git");
-	const pointer = (path: string) => readRegularFile(path, POINTER_BYTES)?.toString("utf8") ?? null;
-	const identity = (found: Stats | null) => (found ? `${found.isFile() ? "file" : found.isDirectory() ? "folder" : found.isSymbolicLink() ? "link" : "other"} ${found.dev}:${found.ino}` : "absent");
-	const commonDir = pointer(join(gitDir, "commondir"));
-	const [link, ownDir, sharedDir] = await Promise.all([
-		lstat(dotGit).catch(() => null),
-		lstat(gitDir).catch(() => null),
-		stat(commonDir === null ? gitDir : resolve(gitDir, commonDir.trim())).catch(() => null),
-	]);
-	const dotGitSays = link?.isFile() ? `file ${pointer(dotGit) ?? "not a small file"}` : identity(link);
-	return [dotGitSays, identity(ownDir), identity(sharedDir), commonDir ?? "no commondir"].join("\0");
-}
-
-/** More than any `.git` or `commondir` pointer git writes holds (a path). */
-const POINTER_BYTES = 64 * 1024;
-
-/** What only git answers in a look: HEAD and its branch, and the untracked files. */
-interface LookReads {
-	head: Promise<HeadReading>;
-	untracked: ReturnType<typeof git>;
-}
-
-/** HEAD's commit (null when git names none) and the ref it resolves to (null when detached); `watched`: see `status`. */
-interface HeadReading {
-	sha: string | null;
-	ref: string | null;
-	watched?: RefReading[] | null;
-}
-
-type Run = (args: readonly string[]) => ReturnType<typeof git>;
-
-function askGit(run: Run, head: Promise<HeadReading> | null): LookReads {
-	return {
-		head: head ?? run(["rev-parse", "HEAD", "--symbolic-full-name", "HEAD"]).then(headOf),
-		// Untracked is what the commit's own .gitignore files do not ignore: info/exclude and a global
-		// excludes file are local, and could hide code the jobs run (an uncommitted conftest.py).
-		untracked: run(["ls-files", "-z", "--others", "--exclude-per-directory=.gitignore"]),
-	};
-}
-
-/** `rev-parse HEAD --symbolic-full-name HEAD`'s answer; `skip`: the lines before it (`locate` asks where things are first). */
-function headOf(read: Captured, skip = 0): HeadReading {
-	if (read.exitCode !== 0) return { sha: null, ref: null };
-	// By position: git prints no ref at all for a HEAD it finds ambiguous (a branch or tag named HEAD).
-	const [sha, ref] = read.stdout.split("\n").slice(skip);
-	return { sha: sha && /^[0-9a-f]+$/.test(sha) ? sha : null, ref: ref && ref !== "HEAD" ? ref : null };
-}
-
-/** HEAD as `locate` read it, after the work tree, git dir and common dir. */
-function headOfLocated(read: Captured): HeadReading {
-	return headOf(read, 3);
-}
-
-/**
- * HEAD, read with the refs a caller watches in one process: for-each-ref
- * marks the ref HEAD resolves to, so a HEAD still on `branchRef` is answered
- * by the same listing (its object is HEAD's commit). Unmarked (HEAD went to
- * another branch, or was detached) git is asked plainly, so that drift
- * names where HEAD went.
- */
-async function headWithRefs(run: Run, branchRef: string, watch: readonly string[]): Promise<HeadReading> {
-	const listed = await run(["for-each-ref", "--format=%(HEAD)%00%(refname)%00%(objectname)%00%(symref)", branchRef, ...watch]);
-	const refs: (RefReading & { head: boolean })[] = [];
-	for (const line of listed.exitCode === 0 ? listed.stdout.split("\n") : []) {
-		const [mark, ref, object, symref] = line.split("\0");
-		if (ref && object !== undefined) refs.push({ head: mark === "*", ref, object, symref: symref ?? "" });
-	}
-	const watched = listed.exitCode === 0 ? refs.map(({ ref, object, symref }) => ({ ref, object, symref })) : null;
-	const marked = refs.find((reading) => reading.head && reading.ref === branchRef);
-	if (marked) return { sha: marked.object, ref: marked.ref, watched };
-	return { ...headOf(await run(["rev-parse", "HEAD", "--symbolic-full-name", "HEAD"])), watched };
 }
 
 interface Submodule {

@@ -1,6 +1,7 @@
 import { lstat, lutimes, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { processAlive } from "../platform/lock.ts";
 import { quoteName } from "../text/terminal.ts";
 
 /**
@@ -52,7 +53,7 @@ export async function removeAbandonedFolders(now = Date.now()): Promise<void> {
 	await Promise.all(
 		names.map(async (name) => {
 			const pid = Number(named.exec(name)?.[1] ?? Number.NaN);
-			if (!Number.isSafeInteger(pid) || pid === process.pid || running(pid)) return;
+			if (!Number.isSafeInteger(pid) || pid === process.pid || processAlive(pid)) return;
 			const path = join(temp, name);
 			const found = await lstat(path).catch(() => null);
 			if (!found?.isDirectory() || (uid !== undefined && found.uid !== uid) || now - found.mtimeMs < ABANDONED_AFTER_MS) return;
@@ -74,14 +75,4 @@ async function sweepDue(mark: string, now: number): Promise<boolean> {
 	if (!found.isFile() || (uid !== undefined && found.uid !== uid) || now - found.mtimeMs < SWEPT_EVERY_MS) return false;
 	const when = new Date(now);
 	return lutimes(mark, when, when).then(() => true, () => false);
-}
-
-/** Whether a process with this PID exists (one of another user's answers EPERM: it runs). */
-function running(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return (error as NodeJS.ErrnoException).code === "EPERM";
-	}
 }

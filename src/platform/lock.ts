@@ -119,14 +119,14 @@ function readHolder(path: string): LockHolder | null {
  * way to tell) leaves the judgement to the PID.
  */
 function holds(holder: LockHolder): boolean {
-	if (!holderAlive(holder.pid)) return false;
+	if (!processAlive(holder.pid)) return false;
 	if (holder.started === undefined) return true;
 	const now = processStart(holder.pid);
 	return now === null || now === holder.started;
 }
 
-/** Alive and not a zombie: a killed holder its parent never reaped holds nothing. */
-function holderAlive(pid: number): boolean {
+/** Alive and not a zombie (a killed holder its parent never reaped holds nothing); another user's process counts. */
+export function processAlive(pid: number): boolean {
 	try {
 		process.kill(pid, 0);
 	} catch (error) {
