@@ -9,16 +9,31 @@ import type { ObjectReader, RawObject } from "./object-reader.ts";
  * `rev-parse`, whose answer must then agree in full.
  */
 
+/** Where git puts a checkout's work tree, git dir and common dir, and the commit a revision names there. */
+export interface Location {
+	top: string;
+	gitDir: string;
+	commonDir: string;
+	commit: string;
+}
+
+/** The location in `locate`'s answer (`rev-parse --show-toplevel --absolute-git-dir --git-common-dir <rev>^{commit}`); null when it names none whole. */
+export function locationOf(located: Captured): Location | null {
+	const [top, gitDir, commonDir, commit] = located.stdout.trim().split("\n");
+	if (located.exitCode !== 0 || !top || !gitDir || !commonDir || !commit || !/^[0-9a-f]+$/.test(commit)) return null;
+	return { top, gitDir, commonDir, commit };
+}
+
 /**
- * `locate`'s answer as the discovered repository and the reader's HEAD
+ * The location as the discovered repository and the reader's HEAD
  * would make it, with the commit and its root tree as the reader gave them
  * (the walk's first two rounds); null when the reader names no commit.
  */
-export async function guessLocation(root: string, reader: ObjectReader, discovered: { gitDir: string; commonDir: string }): Promise<{ located: Captured; objects: RawObject[] } | null> {
+export async function guessLocation(root: string, reader: ObjectReader, discovered: { gitDir: string; commonDir: string }): Promise<{ location: Location; objects: RawObject[] } | null> {
 	const [head, tree] = await reader.fetch(["HEAD", "HEAD^{tree}"]);
 	if (!head || head.type !== "commit" || !/^[0-9a-f]+$/.test(head.id)) return null;
 	return {
-		located: { exitCode: 0, stdout: `${root}\n${discovered.gitDir}\n${discovered.commonDir}\n${head.id}\n`, stderr: "" },
+		location: { top: root, gitDir: discovered.gitDir, commonDir: discovered.commonDir, commit: head.id },
 		objects: tree?.type === "tree" ? [head, tree] : [head],
 	};
 }
@@ -38,11 +53,8 @@ export function primedWith(reader: ObjectReader, known: readonly RawObject[]): O
 	};
 }
 
-/** Whether git's answer names the same work tree, repository, common dir and commit as the guess. */
-export function sameLocation(guess: Captured, located: Captured, root: string): boolean {
-	if (located.exitCode !== 0) return false;
-	const [top, gitDir, commonDir, sha] = located.stdout.trim().split("\n");
-	const [, guessedGitDir, guessedCommonDir, guessedSha] = guess.stdout.trim().split("\n");
-	if (!top || !gitDir || !commonDir || !sha || !guessedGitDir || !guessedCommonDir) return false;
-	return resolve(top) === resolve(root) && resolve(gitDir) === resolve(guessedGitDir) && resolve(root, commonDir) === resolve(root, guessedCommonDir) && sha === guessedSha;
+/** Whether git's answer names the same work tree, repository, common dir and commit as the guess (a common dir as written is the work tree's relative path). */
+export function sameLocation(guess: Location, git: Location | null, root: string): boolean {
+	if (!git) return false;
+	return resolve(git.top) === resolve(guess.top) && resolve(git.gitDir) === resolve(guess.gitDir) && resolve(root, git.commonDir) === resolve(root, guess.commonDir) && git.commit === guess.commit;
 }

@@ -11,7 +11,7 @@ import { privateIndex } from "./private-index.ts";
 import { unlistedEntries } from "./unlisted.ts";
 import { withPrivateStore } from "./private-store.ts";
 import { type ObjectReader, openObjectReader } from "./object-reader.ts";
-import { guessLocation, primedWith, sameLocation } from "./evidence-guess.ts";
+import { guessLocation, type Location, locationOf, primedWith, sameLocation } from "./evidence-guess.ts";
 import { askGit, gitLinksOf, type HeadReading, headOfLocated, headWithRefs, type LookReads, type RefReading } from "./look-reads.ts";
 import { complaint, git } from "./run.ts";
 import type { ChangedPath, WorkingState } from "./status.ts";
@@ -126,8 +126,8 @@ export async function openEvidenceIndex(
 	let { dir } = made;
 	if (guess && guessed) {
 		const primed = primedWith(guessed.reader, guess.objects);
-		const [opened, located] = await Promise.all([openIn(root, revision, dir, null, { located: guess.located, head: locating.then(headOfLocated), reader: primed, ...(asked ? { asked } : {}) }), locating]);
-		if (sameLocation(guess.located, located, root)) return settled(opened, dir);
+		const [opened, located] = await Promise.all([openIn(root, revision, dir, null, { guess: { location: guess.location, head: locating.then(headOfLocated) }, reader: primed, ...(asked ? { asked } : {}) }), locating]);
+		if (sameLocation(guess.location, locationOf(located), root)) return settled(opened, dir);
 		if (opened.ok) await opened.index.close();
 		await rm(dir, { recursive: true, force: true });
 		const again = await privateFolder();
@@ -159,22 +159,25 @@ function locate(root: string, revision: string): ReturnType<typeof git> {
 
 /**
  * One repository level (`name`: a submodule's path, null for the checkout); `dir` holds its private index and its submodules' folders.
- * `given.located`: what `locate(root, revision)` answered (or would: a guess), when the caller has it; `given.head`: HEAD as git reads it, when
- * `located` is a guess; `given.reader`, `given.asked`: see `openEvidenceIndex`.
+ * `given.located`: what `locate(root, revision)` answered, when the caller asked it already; `given.guess`: the location to take instead,
+ * with HEAD as git reads it; `given.reader`, `given.asked`: see `openEvidenceIndex`.
  */
 async function openIn(
 	root: string,
 	revision: string,
 	dir: string,
 	name: string | null,
-	given: { located?: Captured; head?: Promise<HeadReading>; reader?: ObjectReader; asked?: () => void } = {},
+	given: { located?: Captured; guess?: { location: Location; head: Promise<HeadReading> }; reader?: ObjectReader; asked?: () => void } = {},
 ): Promise<EvidenceOutcome> {
 	const label = name ?? root;
-	const located = given.located ?? (await locate(root, revision));
-	const [top, gitDir, commonDir, sha] = located.stdout.trim().split("\n");
-	if (located.exitCode !== 0 || !top || !gitDir || !commonDir || !sha || !/^[0-9a-f]+$/.test(sha)) {
+	const located = given.guess ? null : (given.located ?? (await locate(root, revision)));
+	const location = given.guess?.location ?? (located && locationOf(located));
+	if (!location) {
+		// The work tree and git dir without a commit: HEAD names none yet.
+		const [top, gitDir] = located?.stdout.trim().split("\n") ?? [];
 		return top && gitDir ? { ok: false, reason: "nothing is committed on this branch yet", unborn: true } : { ok: false, reason: `git cannot read ${quoteName(label)}` };
 	}
+	const { top, gitDir, commonDir, commit: sha } = location;
 	// A work tree moved by configuration (core.worktree, also per worktree) would have git judge one folder while jobs run in another.
 	if (resolve(top) !== resolve(root)) return { ok: false, reason: `git's work tree for ${quoteName(label)} is ${quoteName(top)}, not the folder the jobs run in` };
 	// From here on git is told exactly which repository and folder: nothing a job writes into the config can move them.
@@ -220,7 +223,8 @@ async function openIn(
 	const tracked = entries.map((entry) => entry.path);
 	// The first look's questions to git need only the private index: asked now, with the attribute checks, not one wait later.
 	// HEAD is what locate read with the commit (HEAD's own evidence); a submodule's HEAD is asked, its revision being the recorded commit.
-	let firstLook: LookReads | null = askGit(run, revision === "HEAD" ? (given.head ?? Promise.resolve(headOfLocated(located))) : null);
+	const headRead = given.guess?.head ?? (located ? Promise.resolve(headOfLocated(located)) : null);
+	let firstLook: LookReads | null = askGit(run, revision === "HEAD" ? headRead : null);
 	// The branch HEAD named at the last look (the first sets it): later looks read HEAD through it (see `headWithRefs`).
 	let branchRef: string | null = null;
 	const reads = [
