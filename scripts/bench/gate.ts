@@ -168,6 +168,16 @@ export function proofReadsScript(repo: string, scratch: string): string {
 	].join("\n");
 }
 
+/**
+ * The least a gate written for Bun can do to vouch for the tree: a compiled
+ * hello-world starting and exiting (discern's runtime, doing nothing), then
+ * the Proof's git reads by sh around the same four jobs (proofReadsScript).
+ * No configuration read, no job scheduled by the runtime, no Proof written.
+ */
+export function bunProofFloor(label: string, hello: string, repo: string, scratch: string): Probe {
+	return shellRun(label, `'${hello}' >/dev/null\n${proofReadsScript(repo, scratch)}`);
+}
+
 /** A shell running the same command straight, for the throughput baseline. */
 export function shellRun(label: string, command: string): Probe {
 	return {

@@ -18,8 +18,7 @@ export const CONFIG_FILE = "discern.toml";
 /** A config larger than this is a mistake, not a config; refuse before parsing. */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
 /** How a TOML syntax error's message starts (its line is smol-toml's own). */
-export const TOML_SYNTAX = "TOML syntax: ";
-
+const TOML_SYNTAX = "TOML syntax: ";
 
 export type ConfigLoad =
 	| { state: "missing"; path: string }
@@ -51,7 +50,8 @@ async function readConfig(root: string): Promise<ConfigLoad> {
 	return outcome.ok ? { state: "valid", path, config: outcome.config, bytes } : { state: "invalid", path, issues: outcome.issues };
 }
 
-export type ParseOutcome = { ok: true; config: DiscernConfig } | { ok: false; issues: ConfigIssue[] };
+/** `syntax`: the text is not TOML at all, so nothing in it can be placed, checked key by key or edited. */
+export type ParseOutcome = { ok: true; config: DiscernConfig } | { ok: false; issues: ConfigIssue[]; syntax?: true };
 
 /**
  * Parse and validate a config, reporting every problem at once.
@@ -70,9 +70,9 @@ export function parseConfig(bytes: Uint8Array | string, placeKeys?: (source: str
 	} catch (error) {
 		if (error instanceof TomlError) {
 			const firstLine = error.message.split("\n")[0] ?? error.message;
-			return { ok: false, issues: [{ message: `${TOML_SYNTAX}${clip(firstLine)}`, line: error.line, col: error.column }] };
+			return { ok: false, syntax: true, issues: [{ message: `${TOML_SYNTAX}${clip(firstLine)}`, line: error.line, col: error.column }] };
 		}
-		return { ok: false, issues: [{ message: `${TOML_SYNTAX}${clip(error instanceof Error ? error.message : String(error))}` }] };
+		return { ok: false, syntax: true, issues: [{ message: `${TOML_SYNTAX}${clip(error instanceof Error ? error.message : String(error))}` }] };
 	}
 	// Positions take a second parse with a syntax tree: only a config with problems needs them.
 	const first = validate(raw, new Map());
@@ -82,7 +82,7 @@ export function parseConfig(bytes: Uint8Array | string, placeKeys?: (source: str
 /** `parseConfig`, each problem with its line: the TOML editor is loaded only for a config that has any. */
 export async function parseConfigPlaced(bytes: Uint8Array | string): Promise<ParseOutcome> {
 	const outcome = parseConfig(bytes);
-	if (outcome.ok || outcome.issues.some((issue) => issue.message.startsWith(TOML_SYNTAX))) return outcome;
+	if (outcome.ok || outcome.syntax) return outcome;
 	const { indexKeyPositions } = await import("../edit/toml.ts");
 	return parseConfig(bytes, indexKeyPositions);
 }

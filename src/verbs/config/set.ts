@@ -1,6 +1,6 @@
 import { fail, ok, type Result } from "../../contract/envelope.ts";
 import { indexKeyPositions, setKey } from "../../edit/toml.ts";
-import { CONFIG_FILE, parseConfig, TOML_SYNTAX } from "../../config/load.ts";
+import { CONFIG_FILE, parseConfig } from "../../config/load.ts";
 import { WriteDeniedError, writeFileAtomic } from "../../platform/files.ts";
 import { clip } from "../../text/clip.ts";
 import type { ConfigData } from "./schema.ts";
@@ -26,7 +26,7 @@ export async function setConfigKey(root: string, path: string, key: string, inpu
 	const bom = decoded.startsWith(BOM) ? BOM : "";
 	const source = decoded.slice(bom.length);
 	const before = parseConfig(source, indexKeyPositions);
-	if (!before.ok && before.issues.some((issue) => issue.message.startsWith(TOML_SYNTAX))) {
+	if (!before.ok && before.syntax) {
 		return fail("config set", "invalid_config", "discern.toml is not valid TOML, so it cannot be edited key by key.", [say`Fix the syntax error by hand; ${validate} shows where.`], {
 			data: { ...base, valid: false, issues: before.issues },
 		});
