@@ -107,6 +107,18 @@ describe("config set", () => {
 		expect(result.message).toContain("written with dotted keys");
 		expect(await Bun.file(`${r.root}/discern.toml`).text()).toBe('jobs.test = "x"\n');
 	});
+
+	test("a file that is not TOML is left to the person, its syntax error placed", async () => {
+		const r = await repo();
+		const broken = '[jobs]\ntest = "bun test\n';
+		await Bun.write(`${r.root}/discern.toml`, broken);
+		const result = await setConfig(r.ctx(), { key: "gate.timeout", value: "900" });
+		expectValidEnvelope("config set", result);
+		expect(result).toMatchObject({ ok: false, error: "invalid_config", message: "discern.toml is not valid TOML, so it cannot be edited key by key." });
+		expect(result.data?.issues[0]).toMatchObject({ line: 2 });
+		expect(result.data?.issues[0]?.message).toStartWith("TOML syntax: ");
+		expect(await Bun.file(`${r.root}/discern.toml`).text()).toBe(broken);
+	});
 });
 
 describe("config set with structured values", () => {
