@@ -84,6 +84,29 @@ describe("setup", () => {
 		expect(await Bun.file(`${r.root}/discern.toml`).text()).toBe("# mine\n");
 	});
 
+	test("the map skeleton goes where the existing discern.toml's [map].dir says; an invalid file writes nothing and says why", async () => {
+		const r = await repo({ ...NODE_PROJECT, "discern.toml": '[map]\ndir = "notes/map"\n' });
+		const result = await setup(r.ctx(), { confirmed: true });
+		expect(result.data?.files).toEqual([
+			{ path: "discern.toml", action: "keep" },
+			{ path: "notes/map/README.md", action: "create" },
+		]);
+		expect(await Bun.file(`${r.root}/notes/map/README.md`).text()).toContain("# Project map");
+		expect(await Bun.file(`${r.root}/docs/map/README.md`).exists()).toBe(false);
+
+		await Bun.write(`${r.root}/discern.toml`, '[map]\ndir = "docs/map/"\n[jobs\n');
+		const invalid = await setup(r.ctx(), { confirmed: true });
+		expect(invalid.ok).toBe(true);
+		expect(invalid.data?.written).toBe(false);
+		expect(invalid.data?.files).toEqual([{ path: "discern.toml", action: "keep", reason: expect.stringContaining("discern.toml is invalid, so the map's folder is unknown") }]);
+		expect(invalid.message).toStartWith("Nothing to write: discern.toml exists. discern.toml is invalid");
+		expect(await Bun.file(`${r.root}/docs/map/README.md`).exists()).toBe(false);
+
+		await Bun.write(`${r.root}/discern.toml`, '[map]\ndir = "../elsewhere/"\n');
+		const outside = await setup(r.ctx(), { confirmed: true });
+		expect(outside.data?.files).toEqual([{ path: "discern.toml", action: "keep", reason: "[map].dir `../elsewhere/` leads outside the repository, so no map skeleton is written." }]);
+	});
+
 	test("without --confirmed, a repository with discern.toml gets a preview of the map skeleton only", async () => {
 		const r = await repo({ ...NODE_PROJECT, "discern.toml": "# mine\n" });
 		const result = await setup(r.ctx(), {});
@@ -123,13 +146,10 @@ describe("setup", () => {
 		dirs.push(elsewhere);
 		await symlink(`${elsewhere}/victim.toml`, `${r.root}/discern.toml`);
 		const result = await setup(r.ctx(), { confirmed: true });
-		// The link itself counts as an existing discern.toml: only the map skeleton is written, inside the repository.
-		expect(result.data?.files).toEqual([
-			{ path: "discern.toml", action: "keep" },
-			{ path: "docs/map/README.md", action: "create" },
-		]);
+		// The link itself counts as an existing discern.toml; it names no map folder, so nothing is written.
+		expect(result.data?.files).toEqual([{ path: "discern.toml", action: "keep", reason: "discern.toml cannot be read, so the map's folder is unknown." }]);
 		expect(await Bun.file(`${elsewhere}/victim.toml`).exists()).toBe(false);
-		expect(await Bun.file(`${r.root}/docs/map/README.md`).exists()).toBe(true);
+		expect(await Bun.file(`${r.root}/docs/map/README.md`).exists()).toBe(false);
 	});
 
 	test("a symlinked docs folder pointing outside is refused with write_denied", async () => {

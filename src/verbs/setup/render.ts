@@ -23,7 +23,7 @@ function fileLine(file: SetupData["files"][number], written: boolean): string {
 		case "create":
 			return `${written ? "wrote " : "create"} ${file.path}`;
 		case "keep":
-			return `keep   ${file.path}`;
+			return `keep   ${file.path}${file.reason ? `    # ${file.reason}` : ""}`;
 		case "move":
 			return `${written ? "moved " : "move  "} ${file.from} → ${file.path}    # ${file.reason ?? ""}`;
 		case "remove":

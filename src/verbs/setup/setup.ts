@@ -18,6 +18,7 @@ import { openRepository } from "../../project/open.ts";
 import { detectStack } from "../../setup/detect.ts";
 import { checkCommand } from "../../setup/programs.ts";
 import { jobLine, renderConfig, tomlKey, tomlString } from "../../setup/render-config.ts";
+import { openMapFolder } from "../map/tree.ts";
 import { MAP_README, MAP_README_PATH } from "./map-skeleton.ts";
 import type { SetupData, SetupInput, SetupVerifyInput } from "./schema.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
@@ -103,7 +104,9 @@ export async function setup(ctx: VerbContext, input: v.InferOutput<typeof SetupI
 	const creating = data.files.filter((file) => file.action === "create").map((file) => file.path);
 	const kept = data.config_exists ? ` ${CONFIG_FILE} exists and is left alone.` : "";
 	if (creating.length === 0) {
-		return ok("setup", `Nothing to write: ${data.files.map((file) => file.path).join(" and ")} exist.`, data, {
+		const present = data.files.map((file) => file.path);
+		const notes = data.files.flatMap((file) => (file.reason ? [` ${file.reason}`] : [])).join("");
+		return ok("setup", `Nothing to write: ${present.join(" and ")} ${present.length === 1 ? "exists" : "exist"}.${notes}`, data, {
 			hints: [say`Run ${ref("setup verify")} to check the configuration and compare it with what setup would propose.`],
 		});
 	}
@@ -129,7 +132,7 @@ export async function setup(ctx: VerbContext, input: v.InferOutput<typeof SetupI
 		// Check every target first, so a refusal leaves nothing half-written.
 		await Promise.all([...creating, ...folds.filter((fold) => fold.action === "move").map((fold) => fold.to)].map((path) => resolveInside(root, path)));
 		// discern.toml last: it is what marks the repository as set up.
-		if (creating.includes(MAP_README_PATH)) await writeFileAtomic(root, MAP_README_PATH, MAP_README);
+		if (proposed.mapPath !== null && creating.includes(proposed.mapPath)) await writeFileAtomic(root, proposed.mapPath, MAP_README);
 		// The person's own instruction files move before refresh generates those paths.
 		await applyFolds(root, folds);
 		if (creating.includes(CONFIG_FILE)) await writeFileAtomic(root, CONFIG_FILE, configText);
@@ -160,6 +163,8 @@ interface Proposal {
 	configText: string;
 	agents: string[];
 	folds: Fold[];
+	/** Where the map skeleton goes (null: unknown, see its file entry's reason). */
+	mapPath: string | null;
 }
 
 /** What setup would write here, and what is in place already. */
@@ -169,12 +174,8 @@ async function propose(ctx: VerbContext, agentList: string | undefined): Promise
 	const opened = await openRepository(ctx);
 	if (!opened.ok) return opened;
 	const root = opened.repository.root;
-	const [proposal, trunk, configExists, mapExists] = await Promise.all([
-		detectStack(root),
-		resolveTrunk(root, undefined, ctx.env.DISCERN_TRUNK),
-		exists(join(root, CONFIG_FILE)),
-		exists(join(root, MAP_README_PATH)),
-	]);
+	const [proposal, trunk, configExists] = await Promise.all([detectStack(root), resolveTrunk(root, undefined, ctx.env.DISCERN_TRUNK), exists(join(root, CONFIG_FILE))]);
+	const map = await mapSkeleton(root, configExists);
 	const projectName = proposal.projectName ?? basename(root);
 	// Named with --agents, else the agents whose CLI is on PATH (each provider lists its programs).
 	const chosen =
@@ -193,8 +194,8 @@ async function propose(ctx: VerbContext, agentList: string | undefined): Promise
 		scopes: proposal.scopes.map((scope) => ({ ...scope, paths: [...scope.paths] })),
 		agents: chosen,
 		files: [
-			{ path: CONFIG_FILE, action: configExists ? "keep" : "create" },
-			{ path: MAP_README_PATH, action: mapExists ? "keep" : "create" },
+			{ path: CONFIG_FILE, action: configExists ? "keep" : "create", ...(map.kind === "unknown" ? { reason: map.why } : {}) },
+			...(map.kind === "at" ? [{ path: map.path, action: map.exists ? ("keep" as const) : ("create" as const) }] : []),
 			...fold.folds.map((item) => (item.action === "move" ? { path: item.to, action: "move" as const, from: item.from, reason: item.reason } : { path: item.from, action: "remove" as const, reason: item.reason })),
 			...fold.kept.map((item) => ({ path: item.path, action: "keep" as const, reason: item.reason })),
 		],
@@ -203,7 +204,27 @@ async function propose(ctx: VerbContext, agentList: string | undefined): Promise
 		config_text: configText,
 	};
 	const found = `${describeProposal(data)} ${describeAgents(data.agents, agentList !== undefined)}`;
-	return { ok: true, data, found, root, configText, agents: names, folds: fold.folds };
+	return { ok: true, data, found, root, configText, agents: names, folds: fold.folds, mapPath: map.kind === "at" ? map.path : null };
+}
+
+type MapSkeleton = { kind: "at"; path: string; exists: boolean } | { kind: "unknown"; why: string };
+
+/**
+ * Where the map skeleton belongs: the default folder for a new discern.toml,
+ * else the folder the existing one names in `[map].dir`. Unknown when that
+ * file is invalid or names a folder outside the repository.
+ */
+async function mapSkeleton(root: string, configExists: boolean): Promise<MapSkeleton> {
+	const at = async (path: string): Promise<MapSkeleton> => ({ kind: "at", path, exists: await exists(join(root, path)) });
+	if (!configExists) return at(MAP_README_PATH);
+	const load = await loadConfig(root);
+	// "missing" after it was found: a link to nowhere, or it went away meanwhile.
+	if (load.state === "missing") return { kind: "unknown", why: `${CONFIG_FILE} cannot be read, so the map's folder is unknown.` };
+	if (load.state === "invalid") return { kind: "unknown", why: `${CONFIG_FILE} is invalid, so the map's folder is unknown; fix it (config validate shows where), then run setup again.` };
+	const folder = await openMapFolder(root, load.config.map.dir);
+	const dir = folder.state === "present" ? folder.folder.dir : folder.dir;
+	if (folder.state === "outside") return { kind: "unknown", why: `[map].dir \`${clip(dir)}\` leads outside the repository, so no map skeleton is written.` };
+	return at(`${dir}README.md`);
 }
 
 /** `claude, codex`: the programs named in the detection reasons. */
