@@ -11,7 +11,9 @@ export const SetupInput = v.strictObject({
 
 /** `setup verify`: read-only; the proposal and what is already in place. */
 export const SetupVerifyInput = v.strictObject({
-	agents: v.optional(Agents),
+	agents: v.optional(
+		v.pipe(v.string(), v.description(`Comma-separated agents the proposal shown would record (verify writes nothing): ${AGENTS.join(", ")}.`)),
+	),
 });
 
 /** `setup verify` on a repository with discern.toml: what it checked. */
