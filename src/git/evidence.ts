@@ -12,7 +12,7 @@ import { unlistedEntries } from "./unlisted.ts";
 import { withPrivateStore } from "./private-store.ts";
 import { type ObjectReader, openObjectReader } from "./object-reader.ts";
 import { guessLocation, type Location, locationOf, primedWith, sameLocation } from "./evidence-guess.ts";
-import { askGit, gitLinksOf, type HeadReading, headOfLocated, headWithRefs, type LookReads, type RefReading } from "./look-reads.ts";
+import { askGit, gitLinksOf, type HeadReading, headOfLocated, headWithRefs, type LookReads, type RefReading, stagedChanges } from "./look-reads.ts";
 import { complaint, git } from "./run.ts";
 import type { ChangedPath, WorkingState } from "./status.ts";
 
@@ -42,7 +42,9 @@ import type { ChangedPath, WorkingState } from "./status.ts";
  * changed is read again. A process can put an mtime back, never a ctime.
  * git still answers what only it can — HEAD, the branch, untracked files —
  * with its repository and work tree named explicitly, a private index
- * holding the commit's tree, and the settings below pinned.
+ * holding the commit's tree, and the settings below pinned. The checkout's
+ * own index must hold the commit's tree too: jobs that ask git for the list
+ * of files read it.
  */
 const PINNED = [
 	"core.fsmonitor=false",
@@ -190,6 +192,9 @@ async function openIn(
 	let deadlineS = 0;
 	const bounded = () => (deadlineS > 0 ? { signal: AbortSignal.timeout(deadlineS * 1000) } : {});
 	const run = (args: readonly string[], options: { input?: string } = {}) => git([...PINNED, ...args], root, { env, ...bounded(), ...options });
+	// The checkout's own index, where jobs that ask git which files there are read them (see `askGit`).
+	const { GIT_INDEX_FILE: _private, ...ownIndexEnv } = env;
+	const runStaged = (args: readonly string[]) => git([...PINNED, ...args], root, { env: ownIndexEnv, ...bounded() });
 	// Objects are hashed as they are read, so any reader of this repository will do; one of its own otherwise, closed with the index.
 	const reader = given.reader ?? openObjectReader(root, { env });
 	const ownReader = given.reader ? null : reader;
@@ -224,7 +229,7 @@ async function openIn(
 	// The first look's questions to git need only the private index: asked now, with the attribute checks, not one wait later.
 	// HEAD is what locate read with the commit (HEAD's own evidence); a submodule's HEAD is asked, its revision being the recorded commit.
 	const headRead = given.guess?.head ?? (located ? Promise.resolve(headOfLocated(located)) : null);
-	let firstLook: LookReads | null = askGit(run, revision === "HEAD" ? headRead : null);
+	let firstLook: LookReads | null = askGit(run, revision === "HEAD" ? headRead : null, runStaged, sha);
 	// The branch HEAD named at the last look (the first sets it): later looks read HEAD through it (see `headWithRefs`).
 	let branchRef: string | null = null;
 	const reads = [
@@ -238,7 +243,7 @@ async function openIn(
 	const [conversions, outside] = await Promise.all(reads);
 	// Refused: the first look's git processes end before the private index goes.
 	const refuse = async (reason: string): Promise<EvidenceOutcome> => {
-		if (firstLook) await Promise.all([firstLook.head, firstLook.untracked]);
+		if (firstLook) await Promise.all([firstLook.head, firstLook.untracked, firstLook.staged]);
 		return failed(reason);
 	};
 	if (typeof conversions === "string" || outside.length > 0) {
@@ -285,7 +290,7 @@ async function openIn(
 			// Git's part of the first look was asked while the index was opened; every later look asks anew, of an index
 			// rebuilt if anything (a job: it is a file in the temp folder) changed it since.
 			if (!firstLook && (await indexFile.holds()) !== true) return null;
-			const reads = firstLook ?? askGit(run, branchRef ? headWithRefs(run, branchRef, watch) : null);
+			const reads = firstLook ?? askGit(run, branchRef ? headWithRefs(run, branchRef, watch) : null, runStaged, sha);
 			firstLook = null;
 			// Asked before the files are read, not after: each is a wait on other processes.
 			const insideAsked = Promise.all(submodules.map((sub) => sub.changes(bound)));
@@ -296,14 +301,17 @@ async function openIn(
 			for (const pending of [insideAsked, outsideRead]) void pending.catch(() => undefined);
 			const [stats, unlisted, linksNow] = await Promise.all([fingerprint(root, files), unlistedEntries(root, folders, submodulePaths, ignoredFolders), gitLinksOf(root, gitDir)]);
 			const suspects = files.filter((entry) => verified.get(entry.path) !== stats.get(entry.path));
-			const [found, head, untracked, inside, outsideNow] = await Promise.all([
+			const [found, head, untracked, stagedRead, inside, outsideNow] = await Promise.all([
 				verify(root, suspects, pointers, checkout, dir),
 				reads.head,
 				reads.untracked,
+				reads.staged,
 				insideAsked,
 				outsideRead,
 			]);
 			if (found === null || unlisted === null || untracked.exitCode !== 0 || inside.some((changes) => changes === null)) return null;
+			// An index git cannot read (or a read stopped at the look's bound) is one no job can be said to have read as committed.
+			const staged = stagedChanges(stagedRead) ?? [{ path: `(git could not read the checkout's index${complaint(stagedRead.stderr)})`, kind: "modified" as const, staged: true }];
 			// A folder git could not open (no read permission) is one it never looked in: a warning, with exit 0.
 			const unlooked = untracked.stderr.trim() !== "" ? [`(git could not look for untracked files${complaint(untracked.stderr)})`] : [];
 			for (const entry of suspects) {
@@ -319,6 +327,7 @@ async function openIn(
 					.filter((path) => path !== "")
 					.map((path) => ({ path, kind: "untracked" as const, staged: false })),
 				...unlisted.filter((path) => !differing.has(path)).map((path) => ({ path, kind: "untracked" as const, staged: false })),
+				...staged,
 				...inside.flatMap((changes) => changes ?? []),
 				...[...outsideNow.map((problem) => `(${problem})`), ...unlooked].map((path) => ({ path, kind: "modified" as const, staged: false })),
 				...(linksNow === (await gitLinks) ? [] : [{ path: "(.git or its commondir was changed: git here reads another repository now)", kind: "modified" as const, staged: false }]),
@@ -332,7 +341,7 @@ async function openIn(
 		},
 		// A first look never taken still has git processes reading the private index: they end before it goes.
 		close: async () => {
-			if (firstLook) await Promise.all([firstLook.head, firstLook.untracked]);
+			if (firstLook) await Promise.all([firstLook.head, firstLook.untracked, firstLook.staged]);
 			await Promise.all([ownReader?.close(), closeSubmodules()]);
 		},
 	};

@@ -4,11 +4,12 @@ import { lstat, stat } from "node:fs/promises";
 import type { Stats } from "node:fs";
 import { join, resolve } from "node:path";
 import type { git } from "./run.ts";
+import type { ChangedPath, ChangeKind } from "./status.ts";
 
 /**
  * What only git answers in a look of the evidence (evidence.ts): HEAD and
  * its branch, with the refs a caller watches, and what points git at the
- * repository. The untracked listing is asked beside them.
+ * repository. The untracked listing and the checkout's index are asked beside them.
  */
 
 /** A ref as `git for-each-ref` lists it: its object, and the ref it points to when it is symbolic (empty otherwise). */
@@ -45,10 +46,11 @@ export async function gitLinksOf(root: string, gitDir: string): Promise<string> 
 /** More than any `.git` or `commondir` pointer git writes holds (a path). */
 const POINTER_BYTES = 64 * 1024;
 
-/** What only git answers in a look: HEAD and its branch, and the untracked files. */
+/** What only git answers in a look: HEAD and its branch, the untracked files, and what the checkout's own index stages. */
 export interface LookReads {
 	head: Promise<HeadReading>;
 	untracked: ReturnType<typeof git>;
+	staged: ReturnType<typeof git>;
 }
 
 /** HEAD's commit (null when git names none) and the ref it resolves to (null when detached); `watched`: see `status`. */
@@ -60,14 +62,37 @@ export interface HeadReading {
 
 export type Run = (args: readonly string[]) => ReturnType<typeof git>;
 
-export function askGit(run: Run, head: Promise<HeadReading> | null): LookReads {
+/**
+ * `run` reads through the private index; `runStaged` through the checkout's
+ * own, which must hold exactly `commit`: jobs that ask git which files there
+ * are (`git ls-files`, `git grep`, a pre-commit run) read that index, not the
+ * files, so a path staged as deleted, added or changed is a change even when
+ * the file on disk is the committed one.
+ */
+export function askGit(run: Run, head: Promise<HeadReading> | null, runStaged: Run, commit: string): LookReads {
 	return {
 		head: head ?? run(["rev-parse", "HEAD", "--symbolic-full-name", "HEAD"]).then(headOf),
 		// Untracked is what the commit's own .gitignore files do not ignore: info/exclude and a global
 		// excludes file are local, and could hide code the jobs run (an uncommitted conftest.py).
 		untracked: run(["ls-files", "-z", "--others", "--exclude-per-directory=.gitignore"]),
+		staged: runStaged(["diff-index", "--cached", "-z", "--name-status", "--no-renames", "--ignore-submodules=none", commit, "--"]),
 	};
 }
+
+/** `diff-index --cached -z --name-status`'s answer as changes; null when git could not read the index. */
+export function stagedChanges(read: Captured): ChangedPath[] | null {
+	if (read.exitCode !== 0) return null;
+	const fields = read.stdout.split("\0");
+	const changes: ChangedPath[] = [];
+	for (let i = 0; i + 1 < fields.length; i += 2) {
+		const [code, path] = [fields[i] ?? "", fields[i + 1] ?? ""];
+		if (path === "") continue;
+		changes.push({ path, kind: STAGED_KINDS[code] ?? "modified", staged: true });
+	}
+	return changes;
+}
+
+const STAGED_KINDS: Readonly<Record<string, ChangeKind>> = { A: "added", D: "deleted", M: "modified", T: "type_changed", U: "conflicted" };
 
 /** `rev-parse HEAD --symbolic-full-name HEAD`'s answer; `skip`: the lines before it (`locate` asks where things are first). */
 export function headOf(read: Captured, skip = 0): HeadReading {

@@ -96,7 +96,8 @@ export async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResul
 		// The evidence's look reads the trunk's refs with HEAD; a plain status (a standalone run) cannot, and git is asked after it.
 		// Each of the look's git reads is bounded as a command is (gate.timeout): a job cannot make the gate wait forever on git.
 		const state = await run.evidence.status({ watch: watchedRefs(run.trunk.name), deadlineS: run.config.gate.timeout });
-		const refsNow = state?.watched !== undefined ? trunkWatchFrom(state.watched, run.trunk.name) : await readTrunkRefs(repository.root, run.trunk.name);
+		// A look git could not answer fails as drift whatever the refs say: they are not read again, unbounded, after a read that was stopped.
+		const refsNow = state === null ? trunkRefs : state.watched !== undefined ? trunkWatchFrom(state.watched, run.trunk.name) : await readTrunkRefs(repository.root, run.trunk.name);
 		const now = await snapshotOf(repository.root, state);
 		const files = pathsChanged(last, now);
 		last = now;

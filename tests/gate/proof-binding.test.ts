@@ -1,0 +1,77 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import type { AnyResult } from "../../src/contract/envelope.ts";
+import { done } from "../../src/verbs/done/done.ts";
+import { survivors } from "../helpers/processes.ts";
+import { makeRepo, type TestRepo } from "../helpers/repo.ts";
+import { expectValidEnvelope } from "../helpers/schema.ts";
+
+/**
+ * A hostile review's cases where the files were the commit's, yet what the
+ * jobs read, or what the Proof records, was not: each asserts no Proof.
+ */
+
+const made: TestRepo[] = [];
+afterEach(async () => {
+	for (const r of made.splice(0)) {
+		expect(await survivors(r.root)).toEqual([]);
+		await r.remove();
+	}
+});
+
+async function repo(config: string, files: Record<string, string> = { "README.md": "# fixture\n" }): Promise<TestRepo> {
+	const r = await makeRepo({ config, files });
+	made.push(r);
+	return r;
+}
+
+type Outcome = { ok: boolean; error?: string; message: string; data?: { failed_stage: string | null } };
+
+async function runDone(r: TestRepo): Promise<Outcome> {
+	const result: AnyResult = await done(r.ctx({ env: { PATH: process.env.PATH } }), {});
+	expectValidEnvelope("done", result);
+	return result as Outcome;
+}
+
+async function proofWritten(r: TestRepo): Promise<boolean> {
+	return Bun.file(join(r.root, ".git", "discern", "proof.json")).exists();
+}
+
+// A lint job that finds its files the way pre-commit and many linters do: through git's index.
+const LINT_LISTED = `[jobs]\nlint = "git ls-files -z '*.sh' | xargs -0 -r -n1 sh -n"\n`;
+
+describe("the checkout's own index is part of the tree", () => {
+	test("a committed file staged as deleted (the same bytes still on disk) is an uncommitted change: a job listing files through git would skip it", async () => {
+		const r = await repo(LINT_LISTED, { "good.sh": "echo ok\n" });
+		await r.write("broken.sh", "if then fi (\n");
+		await r.commitAll("add broken.sh");
+		await r.git("rm", "-q", "--cached", "broken.sh");
+		const result = await runDone(r);
+		expect(result).toMatchObject({ ok: false, error: "dirty_worktree" });
+		expect(result.message).toContain("broken.sh");
+		expect(await proofWritten(r)).toBe(false);
+	});
+
+	test("content staged that the commit does not hold is a change, though the file on disk is the committed one", async () => {
+		const r = await repo(`[jobs]\ntest = "git show :value.txt | grep -qx good"\n`, { "value.txt": "bad\n" });
+		await r.write("value.txt", "good\n");
+		await r.git("add", "value.txt");
+		await r.write("value.txt", "bad\n");
+		const result = await runDone(r);
+		expect(result).toMatchObject({ ok: false, error: "dirty_worktree" });
+		expect(result.message).toContain("value.txt");
+	});
+
+	test("a job that changes the index mid-run is drift, and the index back as committed gets its Proof", async () => {
+		const r = await repo(`[jobs]\ntest = "git rm -q --cached README.md"\n`);
+		const result = await runDone(r);
+		expect(result.ok).toBe(false);
+		expect(result.data?.failed_stage).toBe("tree_drift");
+		expect(result.message).toContain("README.md");
+		expect(await proofWritten(r)).toBe(false);
+		await r.git("reset", "-q");
+		await r.write("discern.toml", `[jobs]\ntest = "git add -A"\n`);
+		await r.commitAll("a job that stages nothing new");
+		expect((await runDone(r)).ok).toBe(true);
+	});
+});
