@@ -10,6 +10,7 @@ import { processStart } from "../../src/platform/process-start.ts";
 
 const runGitIn = (cwd: string, ...args: string[]) => runGit(cwd, args);
 import type { AcceptData } from "../../src/verbs/accept/schema.ts";
+import { writeJournal } from "../../src/verbs/accept/journal.ts";
 
 const made: string[] = [];
 afterAll(async () => {
@@ -305,16 +306,31 @@ describe("accept", () => {
 		await repo.git("update-ref", "refs/heads/main", head, old);
 		await repo.git("read-tree", "-m", "-u", old, head);
 		const proofRecord = { version: 2, head, tree: "t", branch: repo.branch, config_digest: "d", judgement: { trunk: { name: "main", sha: old }, scopes_changed: [], all_scopes_because: null, never_loosen: "checked", gate_changes: [] }, jobs: [], standards: [], time: "now", duration_s: 0, line: "Proof: agent/x" };
-		await mkdir(join(repo.root, ".git", "discern", "accept"), { recursive: true });
-		await writeFile(
-			join(repo.root, ".git", "discern", "accept", "agent%2Fx.json"),
-			JSON.stringify({ version: 1, state: "landing", branch: repo.branch, id: null, path: repo.wt, trunk: "main", sha: head, previous_trunk_sha: old, proof_line: "Proof: agent/x", proof: proofRecord, checkout: repo.root, consent: "confirmed", done: [], destroyed: [], time: "now" }),
-		);
+		// As accept writes it: sealed (a journal written by hand is none, see below).
+		await writeJournal(join(repo.root, ".git"), { version: 1, state: "landing", branch: repo.branch, id: null, path: repo.wt, trunk: "main", sha: head, previous_trunk_sha: old, proof_line: "Proof: agent/x", proof: proofRecord, checkout: repo.root, consent: "confirmed", done: [], destroyed: [], time: "now" });
 		const result = await invokeVerb("accept", testContext(repo.wt));
 		expect(result.ok).toBe(true);
 		expect(data(result)).toMatchObject({ landed: true, sha: head, consent: "resumed", worktree_removed: true });
 		expect(await repo.sha("main")).toBe(head);
 		expect((await repo.git("reflog", "show", "--format=%gs", "refs/heads/main")).split("\n").filter((line) => line.includes("discern accept")).length).toBe(0);
+	});
+
+	test("a journal written by hand, or a sealed one edited, is no journal: nothing is claimed landed and no note carries its record", async () => {
+		const repo = await fixture();
+		const head = await repo.sha("main");
+		const proofRecord = { version: 2, head, tree: "t", branch: "ghost", config_digest: "d", judgement: { trunk: { name: "main", sha: head }, scopes_changed: [], all_scopes_because: null, never_loosen: "checked", gate_changes: [] }, jobs: [], standards: [], time: "now", duration_s: 0, line: "Proof: agent/ghost" };
+		const journal = { version: 1 as const, state: "landed" as const, branch: "ghost", id: null, path: "/nonexistent", trunk: "main", sha: head, previous_trunk_sha: head, proof_line: "Proof: agent/ghost", proof: proofRecord, checkout: null, consent: "confirmed" as const, done: ["landed" as const, "checkout_moved" as const], destroyed: [], time: "now" };
+		const file = join(repo.root, ".git", "discern", "accept", "ghost.json");
+		await mkdir(dirname(file), { recursive: true });
+		await writeFile(file, JSON.stringify(journal));
+		const byHand = await invokeVerb("accept", testContext(repo.root), { target: "ghost" });
+		expect(byHand.ok ? "" : byHand.error).toBe("unknown_target");
+		// Sealed, then its record changed: the seal no longer holds.
+		await writeJournal(join(repo.root, ".git"), journal);
+		await writeFile(file, (await readFile(file, "utf8")).replace('"Proof: agent/ghost"', '"Proof: agent/ghost passed test"'));
+		const edited = await invokeVerb("accept", testContext(repo.root), { target: "ghost" });
+		expect(edited.ok ? "" : edited.error).toBe("unknown_target");
+		expect(await repo.git("notes", "--ref=refs/notes/discern", "list").catch(() => "")).toBe("");
 	});
 
 	test("two accepts at once never both land", async () => {
@@ -635,11 +651,8 @@ describe("accept", () => {
 		await writeFile(join(repo.root, ".git", "discern", "resources", "x-1a2b3c.json"), JSON.stringify({ version: 1, id: "x-1a2b3c", worktree: repo.wt, entries: [{ name: "db", state: "created" }] }));
 		const sleeper = Bun.spawn(["sleep", "30"], { stdout: "ignore", stderr: "ignore" });
 		const proofRecord = { version: 2, head, tree: "t", branch: repo.branch, config_digest: "d", judgement: { trunk: { name: "main", sha: old }, scopes_changed: [], all_scopes_because: null, never_loosen: "checked", gate_changes: [] }, jobs: [], standards: [], time: "now", duration_s: 0, line: "Proof: agent/x" };
-		await mkdir(join(repo.root, ".git", "discern", "accept"), { recursive: true });
-		await writeFile(
-			join(repo.root, ".git", "discern", "accept", "agent%2Fx.json"),
-			JSON.stringify({ version: 1, state: "landed", branch: repo.branch, id: "x-1a2b3c", path: repo.wt, trunk: "main", sha: head, previous_trunk_sha: old, proof_line: "Proof: agent/x", proof: proofRecord, checkout: repo.root, consent: "confirmed", done: ["landed", "checkout_moved", "noted"], destroyed: [], destroying: [{ pid: sleeper.pid, started: processStart(sleeper.pid) }], time: "now" }),
-		);
+		// As accept writes it: sealed (a journal written by hand is none, see below).
+		await writeJournal(join(repo.root, ".git"), { version: 1, state: "landed", branch: repo.branch, id: "x-1a2b3c", path: repo.wt, trunk: "main", sha: head, previous_trunk_sha: old, proof_line: "Proof: agent/x", proof: proofRecord, checkout: repo.root, consent: "confirmed", done: ["landed", "checkout_moved", "noted"], destroyed: [], destroying: [{ pid: sleeper.pid, started: processStart(sleeper.pid) ?? "" }], time: "now" });
 		try {
 			const refused = await invokeVerb("accept", testContext(repo.root), { target: repo.branch });
 			expect(refused.ok ? "" : refused.error).toBe("locked");
@@ -727,11 +740,8 @@ describe("accept: refs and checkouts an agent can rig", () => {
 		const old = await repo.sha("main");
 		await repo.git("merge", "-q", "--ff-only", head);
 		const proofRecord = { version: 2, head, tree: "t", branch: repo.branch, config_digest: "d", judgement: { trunk: { name: "main", sha: old }, scopes_changed: [], all_scopes_because: null, never_loosen: "checked", gate_changes: [] }, jobs: [], standards: [], time: "now", duration_s: 0, line: "Proof: agent/x" };
-		await mkdir(join(repo.root, ".git", "discern", "accept"), { recursive: true });
-		await writeFile(
-			join(repo.root, ".git", "discern", "accept", "agent%2Fx.json"),
-			JSON.stringify({ version: 1, state: "landed", branch: repo.branch, id: null, path: repo.wt, trunk: "main", sha: head, previous_trunk_sha: old, proof_line: "Proof: agent/x", proof: proofRecord, checkout: repo.root, consent: "confirmed", done: ["landed", "checkout_moved"], destroyed: [], time: "now" }),
-		);
+		// As accept writes it: sealed (a journal written by hand is none, see below).
+		await writeJournal(join(repo.root, ".git"), { version: 1, state: "landed", branch: repo.branch, id: null, path: repo.wt, trunk: "main", sha: head, previous_trunk_sha: old, proof_line: "Proof: agent/x", proof: proofRecord, checkout: repo.root, consent: "confirmed", done: ["landed", "checkout_moved"], destroyed: [], time: "now" });
 		await repo.git("symbolic-ref", "refs/notes/discern", "refs/heads/main");
 		const resumed = await invokeVerb("accept", testContext(repo.root), { target: repo.branch });
 		expect(resumed.ok ? "" : resumed.error).toBe("partial_acceptance");

@@ -2,12 +2,15 @@ import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import * as v from "valibot";
 import { writeFileAtomic } from "../../platform/files.ts";
+import { sealHolds, sealOf } from "../../gate/proof-seal.ts";
 
 /**
  * What an accept has done so far, in the shared git dir
  * (`<commonDir>/discern/accept/<branch>.json`): written before the trunk
  * moves and after each later step, so that running accept again finishes
- * an interrupted one and never lands twice.
+ * an interrupted one and never lands twice. It is sealed as a Proof is
+ * (gate/proof-seal.ts): the note it leads to carries its Proof record, so a
+ * journal written by hand is no journal, and no note is written from it.
  */
 export const STEPS = ["landed", "checkout_moved", "noted", "resources_destroyed", "worktree_removed", "branch_deleted"] as const;
 export type AcceptStep = (typeof STEPS)[number];
@@ -45,33 +48,40 @@ export function journalName(branch: string): string {
 	return `${encodeURIComponent(branch).replaceAll(".", "%2E")}.json`;
 }
 
+/** What the seal covers: the journal's JSON, marked as a journal's so that no other sealed record reads as one. */
+function sealed(content: string): string {
+	return `accept-journal\n${content}`;
+}
+
 export async function readJournal(commonDir: string, branch: string): Promise<Journal | null> {
-	try {
-		const parsed = v.safeParse(Journal, JSON.parse(await readFile(join(folder(commonDir), journalName(branch)), "utf8")));
-		return parsed.success ? parsed.output : null;
-	} catch {
-		return null;
-	}
+	return readSealed(commonDir, journalName(branch));
 }
 
 export async function readJournals(commonDir: string): Promise<Journal[]> {
 	const names = await readdir(folder(commonDir)).catch(() => []);
-	const journals = await Promise.all(
-		names.filter((name) => name.endsWith(".json")).map(async (name) => {
-			try {
-				const parsed = v.safeParse(Journal, JSON.parse(await readFile(join(folder(commonDir), name), "utf8")));
-				return parsed.success ? parsed.output : null;
-			} catch {
-				return null;
-			}
-		}),
-	);
+	const journals = await Promise.all(names.filter((name) => name.endsWith(".json")).map((name) => readSealed(commonDir, name)));
 	return journals.filter((journal): journal is Journal => journal !== null);
+}
+
+/** A journal whose seal holds; null for none, a broken one, or one written by hand. */
+async function readSealed(commonDir: string, name: string): Promise<Journal | null> {
+	let raw: unknown;
+	try {
+		raw = JSON.parse(await readFile(join(folder(commonDir), name), "utf8"));
+	} catch {
+		return null;
+	}
+	if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return null;
+	const { seal, ...journal } = raw as Record<string, unknown>;
+	if (!(await sealHolds(commonDir, sealed(JSON.stringify(journal)), seal))) return null;
+	const parsed = v.safeParse(Journal, journal);
+	return parsed.success ? parsed.output : null;
 }
 
 export async function writeJournal(commonDir: string, journal: Journal): Promise<void> {
 	await mkdir(folder(commonDir), { recursive: true });
-	await writeFileAtomic(folder(commonDir), journalName(journal.branch), `${JSON.stringify(journal, null, 2)}\n`);
+	const seal = await sealOf(commonDir, sealed(JSON.stringify(journal)), { create: true });
+	await writeFileAtomic(folder(commonDir), journalName(journal.branch), `${JSON.stringify({ ...journal, seal }, null, 2)}\n`);
 }
 
 export async function removeJournal(commonDir: string, branch: string): Promise<void> {
