@@ -104,7 +104,7 @@ describe("done", () => {
 		expect(result.ok).toBe(true);
 		const data = result.data as { proof: { line: string; head: string } | null; gate_ran: boolean };
 		expect(data.gate_ran).toBe(true);
-		expect(data.proof?.line).toMatch(/^Proof: main @ [0-9a-f]{7} passed format, lint, typecheck, test \(4 jobs, [\d.]+ s\)$/);
+		expect(data.proof?.line).toMatch(/^Proof: main @ [0-9a-f]{12} passed format, lint, typecheck, test \(4 jobs, [\d.]+ s\)$/);
 		const marker = JSON.parse(await readFile(`${r.root}/.git/discern/proof.json`, "utf8")) as { head: string };
 		expect(marker.head).toBe(data.proof?.head ?? "");
 		const seen = await status(r.ctx(), {});

@@ -150,7 +150,7 @@ describe("standards pin", () => {
 		expect(proven.ok).toBe(true);
 		const result = await run(r, "standards pin");
 		const data = result.data as StandardsData;
-		expect(data.proof).toStartWith(`Proof: feature @ ${(await head(r)).slice(0, 7)} passed`);
+		expect(data.proof).toStartWith(`Proof: feature @ ${(await head(r)).slice(0, 12)} passed`);
 		const again = await run(r, "done");
 		expect(again.ok).toBe(true);
 		expect((again.data as DoneData).gate_ran).toBe(false);
@@ -228,8 +228,12 @@ async function hook(r: TestRepo, name: string, script: string): Promise<void> {
 	await chmod(path, 0o755);
 }
 
-/** After a pin whose commit is not the pin: no Proof for the new HEAD, and done runs the gate again. */
-async function noProofFor(r: TestRepo, result: Awaited<ReturnType<typeof run>>, extra: string) {
+/**
+ * After a pin whose commit is not the pin: no Proof for the new HEAD, and done runs the gate again. `outsideIndex`: the file a
+ * pre-commit hook added to `git commit --only`'s own index: committed, yet never in the checkout's index, which git (and so done)
+ * then reads as staged for deletion, refusing as dirty before any gate.
+ */
+async function noProofFor(r: TestRepo, result: Awaited<ReturnType<typeof run>>, extra: string, outsideIndex?: string) {
 	expect(result.ok).toBe(false);
 	expect(result.error).toBe("pin_failed");
 	expect(result.message).toContain(extra);
@@ -241,7 +245,11 @@ async function noProofFor(r: TestRepo, result: Awaited<ReturnType<typeof run>>, 
 	const status = await invokeVerb("status", r.ctx(), {});
 	expect((status.data as { proof: { state: string } }).proof.state).not.toBe("honored");
 	const again = await run(r, "done");
-	expect((again.data as DoneData).gate_ran).toBe(true);
+	if (outsideIndex) {
+		expect(again).toMatchObject({ ok: false, error: "dirty_worktree" });
+		expect(again.message).toContain(outsideIndex);
+		expect(await r.git("status", "--porcelain")).toContain(`D  ${outsideIndex}`);
+	} else expect((again.data as DoneData).gate_ran).toBe(true);
 }
 
 describe("a pin's commit is checked before a Proof carries to it", () => {
@@ -253,7 +261,7 @@ describe("a pin's commit is checked before a Proof carries to it", () => {
 		const result = await run(r, "standards pin");
 		expect(await r.git("show", "--name-only", "--format=", "HEAD")).toBe("discern.toml\nsmuggled.txt\n");
 		expect((await r.git("rev-parse", "HEAD~1")).trim()).toBe(before);
-		await noProofFor(r, result, "holds more than the pin: smuggled.txt");
+		await noProofFor(r, result, "holds more than the pin: smuggled.txt", "smuggled.txt");
 	});
 
 	test("a post-commit hook that amends: pin_failed, no Proof", async () => {
@@ -273,7 +281,7 @@ describe("a pin's commit is checked before a Proof carries to it", () => {
 		await r.git("commit", "-q", "-m", "a job");
 		expect((await run(r, "done")).ok).toBe(true);
 		const result = await run(r, "standards pin");
-		await noProofFor(r, result, "holds more than the pin: planted.txt");
+		await noProofFor(r, result, "holds more than the pin: planted.txt", "planted.txt");
 	});
 
 	test("a clean pin says what was checked", async () => {

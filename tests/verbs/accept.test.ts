@@ -11,6 +11,7 @@ import { processStart } from "../../src/platform/process-start.ts";
 const runGitIn = (cwd: string, ...args: string[]) => runGit(cwd, args);
 import type { AcceptData } from "../../src/verbs/accept/schema.ts";
 import { writeJournal } from "../../src/verbs/accept/journal.ts";
+import { onlyJson, runDiscern } from "../helpers/cli.ts";
 
 const made: string[] = [];
 afterAll(async () => {
@@ -68,14 +69,19 @@ describe("accept", () => {
 		const approved = (await repo.wtGit("rev-parse", "HEAD")).trim();
 		const refused = await invokeVerb("accept", testContext(repo.wt));
 		// The refusal's retry names the commit the Proof line is about.
-		expect(refused.hints?.at(-1)).toContain(`--sha ${approved.slice(0, 7)}`);
+		expect(refused.hints?.at(-1)).toContain(`--sha ${approved.slice(0, 12)}`);
 		await repo.wtWrite("src/c.ts", "export const c = 3;\n");
 		await repo.wtCommit("c, after the owner's approval");
 		const before = await snapshot(repo);
-		const other = await invokeVerb("accept", testContext(repo.wt), { confirmed: true, sha: approved.slice(0, 7) });
+		const other = await invokeVerb("accept", testContext(repo.wt), { confirmed: true, sha: approved.slice(0, 12) });
 		expect(other.ok).toBe(false);
 		if (!other.ok) expect(other.error).toBe("awaiting_consent");
 		expect(other.message).toContain("not the commit they approved");
+		expect(await snapshot(repo)).toBe(before);
+		// The 7 digits git shows by default are not consent: a second commit can be made to share them.
+		const prefix = await runDiscern(["accept", "--confirmed", "--sha", approved.slice(0, 7), "--json"], { cwd: repo.wt });
+		expect(prefix.exitCode).toBe(2);
+		expect(String(onlyJson(prefix.stdout).message)).toContain("12 to 64 hex digits");
 		expect(await snapshot(repo)).toBe(before);
 		const head = (await repo.wtGit("rev-parse", "HEAD")).trim();
 		const landed = await invokeVerb("accept", testContext(repo.wt), { confirmed: true, sha: head });

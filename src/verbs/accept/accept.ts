@@ -21,6 +21,7 @@ import { commitOf, provenAncestor } from "../../git/ancestry.ts";
 import { checkoutProblem, fastForwardCheckout, filesInTheWay, isSymbolicBranch, noteRefProblem, operationOnTrunk, pinnedGit, staleRefLock } from "./land.ts";
 import { type AcceptData, type AcceptInput, type AcceptResult, emptyData } from "./schema.ts";
 import { findTarget, type Target } from "./target.ts";
+import { consentSha } from "../../gate/consent-digits.ts";
 
 /**
  * Land a worktree's proven commit on the trunk (SPEC §6): consent before
@@ -208,7 +209,7 @@ async function land(ctx: VerbContext, input: AcceptInput, here: RepositoryLocati
 	// Consent names a commit when the owner saw its Proof line: a commit made since is not what they approved.
 	if (input.sha !== undefined && !head.startsWith(input.sha.toLowerCase())) {
 		return fail("accept", "awaiting_consent", `The owner's consent names ${clip(input.sha.toLowerCase())}, but \`${clip(target.branch)}\` is at ${short(head)} now: that is not the commit they approved. Nothing changed.`, [
-			say`Run ${ref("done")} for this commit's Proof, relay its line to the owner, and once they approve run ${ref("accept", { ...againArgs(ctx, here, target, true), sha: short(head) })}.`,
+			say`Run ${ref("done")} for this commit's Proof, relay its line to the owner, and once they approve run ${ref("accept", { ...againArgs(ctx, here, target, true), sha: consentSha(head) })}.`,
 		], { data: { ...base, sha: head, trunk: trunk.name, previous_trunk_sha: trunkSha } });
 	}
 	const landing = await readLanding(target.path, trunkSha, head);
@@ -391,6 +392,6 @@ function awaitingConsent(ctx: VerbContext, here: RepositoryLocation, target: Tar
 	return fail("accept", "awaiting_consent", `Landing \`${clip(target.branch)}\` needs the owner's consent (${landing.why}). ${gateSentence ? `${gateSentence} ` : ""}${proofSentence} Nothing changed.`, [
 		line ? `Relay the Proof line to the owner verbatim: ${line}` : say`Run ${ref("done")} for a Proof, and relay its line to the owner.`,
 		...(gateSentence ? [`Tell the owner plainly: ${gateSentence}`] : []),
-		say`Once the owner approves this landing, run ${ref("accept", { ...againArgs(ctx, here, target, true), ...(data.sha ? { sha: short(data.sha) } : {}) })}.`,
+		say`Once the owner approves this landing, run ${ref("accept", { ...againArgs(ctx, here, target, true), ...(data.sha ? { sha: consentSha(data.sha) } : {}) })}.`,
 	], { data });
 }

@@ -1,11 +1,18 @@
 import * as v from "valibot";
+import { CONSENT_DIGITS } from "../../gate/consent-digits.ts";
 import type { Result } from "../../contract/envelope.ts";
 import { DryRunFlag } from "../../gate/schema.ts";
 
 export const AcceptInput = v.strictObject({
 	confirmed: v.optional(v.pipe(v.boolean(), v.description("The owner approved this landing in the conversation."))),
 	target: v.optional(v.pipe(v.string(), v.maxLength(4096), v.description("Which worktree (id, path or branch); required from the main checkout."))),
-	sha: v.optional(v.pipe(v.string(), v.regex(/^[0-9a-fA-F]{7,64}$/, "must be a commit sha (7 to 64 hex digits)"), v.description("The commit the owner approved (from the Proof line): anything else is refused."))),
+	sha: v.optional(
+		v.pipe(
+			v.string(),
+			v.regex(new RegExp(`^[0-9a-fA-F]{${CONSENT_DIGITS},64}$`), `must be the commit from the Proof line (${CONSENT_DIGITS} to 64 hex digits: a shorter prefix could name another commit made to share it)`),
+			v.description("The commit the owner approved (from the Proof line): anything else is refused."),
+		),
+	),
 	dry_run: DryRunFlag,
 });
 export type AcceptInput = v.InferOutput<typeof AcceptInput>;
