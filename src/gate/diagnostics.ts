@@ -2,6 +2,7 @@ import { join } from "node:path";
 import type { Diagnostic, Step } from "../contract/envelope.ts";
 import { clip } from "../text/clip.ts";
 import { readExcerpt, readHead, readUpTo } from "./output.ts";
+import { findingPaths } from "./finding-paths.ts";
 import { outputDiagnostics } from "./matchers/index.ts";
 import { reportDiagnostics } from "./reports/detect.ts";
 import type { JobRun } from "./runner.ts";
@@ -27,10 +28,12 @@ export function stepsOf(runs: readonly JobRun[]): Step[] {
  * One diagnostic per failed job (with a bounded excerpt of its output), then
  * one per finding: from the job's SARIF or JUnit XML (its output or its
  * declared report) when it has one, else from its output as the tool prints
- * it by default (tsc, ESLint, pytest, cargo… — see matchers/).
+ * it by default (tsc, ESLint, pytest, cargo… — see matchers/). Each
+ * finding's file is then named from the repository root (finding-paths.ts).
  */
 export async function diagnosticsOf(runs: readonly JobRun[], root: string): Promise<Diagnostic[]> {
 	const diagnostics: Diagnostic[] = [];
+	const paths = findingPaths(root);
 	for (const run of runs) {
 		if (run.outcome !== "failed" || !run.logPath) continue;
 		const command = run.failedCommand ?? run.job.commands.join(" && ");
@@ -55,7 +58,7 @@ export async function diagnosticsOf(runs: readonly JobRun[], root: string): Prom
 			const output = log ?? (await readHead(run.logPath, REPORT_SCAN_LIMIT));
 			const read = output === null ? null : outputDiagnostics(output, { name: run.job.label, command, root });
 			if (!read) continue;
-			diagnostics.push(...read.diagnostics.map(boundedFinding));
+			diagnostics.push(...(await paths.resolve(read.diagnostics, command)).map(boundedFinding));
 			if (read.omitted > 0) {
 				diagnostics.push({
 					tool: run.job.label,
@@ -66,7 +69,7 @@ export async function diagnosticsOf(runs: readonly JobRun[], root: string): Prom
 			}
 			continue;
 		}
-		diagnostics.push(...found.diagnostics.map(boundedFinding));
+		diagnostics.push(...(await paths.resolve(found.diagnostics, command)).map(boundedFinding));
 		if (found.omitted > 0) {
 			diagnostics.push({
 				tool: run.job.label,

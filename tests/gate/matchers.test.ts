@@ -266,6 +266,7 @@ const CASES: Case[] = [
 		command: "go test ./...",
 		project: "go",
 		findings: [
+			// As printed, from the package's folder; the gate names it from the root (finding-paths.test.ts).
 			{"severity":"error","message":"`TestAdd` (example.com/broken/calc): Add(1, 1) = 2, want 3","file":"calc_test.go","line":7},
 		],
 	},
