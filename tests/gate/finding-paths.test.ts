@@ -105,21 +105,6 @@ describe("a tool run in a sub-folder: findings name the file from the repository
 		expect(result.steps?.find((step) => step.label === "scope:api")?.outcome).toBe("failed");
 		expect(findings(result).map(({ file, line, col }) => ({ file, line, col }))).toEqual([{ file: "packages/api/test/a.test.ts", line: 2, col: 16 }]);
 	});
-
-	test.skipIf(Bun.which("go") === null)("go test ./...: the test file in its package's folder, from one listing of the files", async () => {
-		const r = await repo('[jobs]\ntest = "go test ./..."\n', {
-			"go.mod": "module example.com/broken\n\ngo 1.19\n",
-			"calc/calc.go": "package calc\n\nfunc Add(a, b int) int { return a + b }\n",
-			"calc/calc_test.go": 'package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif got := Add(1, 1); got != 3 {\n\t\tt.Errorf("Add(1, 1) = %d, want 3", got)\n\t}\n}\n',
-		});
-		const home = await makeTempDir("discern-go-");
-		folders.push(home);
-		const env = { PATH: process.env.PATH, HOME: home, GOCACHE: `${home}/cache`, GOPATH: `${home}/go`, GOFLAGS: "-mod=mod", GOTOOLCHAIN: "local" };
-		const { result, listings } = await fileListings(() => done(r.ctx({ env }), {}));
-		expect(result.ok).toBe(false);
-		expect(findings(result).map(({ file, line }) => ({ file, line }))).toEqual([{ file: "calc/calc_test.go", line: 7 }]);
-		expect(listings.length).toBe(1);
-	});
 });
 
 describe("what a gate pays for it", () => {
