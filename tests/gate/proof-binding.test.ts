@@ -75,3 +75,19 @@ describe("the checkout's own index is part of the tree", () => {
 		expect((await runDone(r)).ok).toBe(true);
 	});
 });
+
+describe("git in a job reads the checkout the gate judged", () => {
+	test("git's repository variables in the caller's environment (a hook running discern, an agent's shell) do not reach the jobs", async () => {
+		const r = await repo(LINT_LISTED, { "good.sh": "echo ok\n" });
+		await r.write("broken.sh", "if then fi (\n");
+		await r.commitAll("add broken.sh");
+		// An index that lists only good.sh, and configuration that would hide nothing else: each would have lint skip broken.sh.
+		const other = join(r.root, ".git", "other-index");
+		await r.git("read-tree", `--index-output=${other}`, "HEAD~1");
+		for (const env of [{ GIT_INDEX_FILE: other }, { GIT_DIR: join(r.root, ".git"), GIT_WORK_TREE: join(r.root, "nowhere") }]) {
+			const result: AnyResult = await done(r.ctx({ env: { PATH: process.env.PATH, ...env } }), {});
+			expectValidEnvelope("done", result);
+			expect({ env, ok: result.ok, stage: (result as Outcome).data?.failed_stage }).toEqual({ env, ok: false, stage: "check" });
+		}
+	});
+});
