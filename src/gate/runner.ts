@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { ProgressEvent } from "../contract/context.ts";
 import type { Step } from "../contract/envelope.ts";
@@ -28,7 +28,16 @@ export interface JobRun {
 	outputBytes?: number;
 	/** The job's declared report was written (or rewritten) by this run: a leftover must not pass for news. */
 	reportFresh?: boolean;
+	/**
+	 * A measurement's output (a standard that ran to its end): the last MEASURED_TAIL_BYTES of its log, read
+	 * through the descriptor its commands wrote to, before it is closed. The log's path is discern's, but any
+	 * process can put another file there; what the gate judges is what the measurement printed.
+	 */
+	measured?: string;
 }
+
+/** How much of a measurement's output its metrics are read from: the last occurrence of a metric wins anyway. */
+export const MEASURED_TAIL_BYTES = 1024 * 1024;
 
 export type RunEvent = ProgressEvent;
 export interface RunOptions {
@@ -224,7 +233,8 @@ async function runJobCommands(
 				return await withReport({ job, outcome: "failed", durationS: seconds(), exitCode: result.exitCode, failedCommand: command, timedOut: result.timedOut, logPath });
 			}
 		}
-		return await withReport({ job, outcome: "ok", durationS: seconds(), exitCode: lastExit, timedOut: false, logPath });
+		const measured = job.kind === "standard" ? { measured: tailOf(fd) } : {};
+		return await withReport({ job, outcome: "ok", durationS: seconds(), exitCode: lastExit, timedOut: false, logPath, ...measured });
 	} finally {
 		watch.stop();
 		closeSync(fd);
@@ -290,18 +300,27 @@ async function runCommand(
 	}
 }
 
+/** The end of what was written through `fd` (opened for reading too, see `openLog`). */
+function tailOf(fd: number): string {
+	const { size } = fstatSync(fd);
+	const length = Math.min(size, MEASURED_TAIL_BYTES);
+	const buffer = Buffer.alloc(length);
+	const read = readSync(fd, buffer, 0, length, size - length);
+	return buffer.toString("utf8", 0, read);
+}
+
 /**
- * A job's log, opened for writing. A job of the same phase may already have
+ * A job's log, opened for writing (and reading: a measurement's output is read back through it). A job of the same phase may already have
  * removed the runs folder (discern's own state, not the tree): it is made
  * again, so that the run ends with its result rather than a crash.
  */
 function openLog(path: string): number {
 	try {
-		return openSync(path, "w", 0o600);
+		return openSync(path, "w+", 0o600);
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
 		mkdirSync(dirname(path), { recursive: true });
-		return openSync(path, "w", 0o600);
+		return openSync(path, "w+", 0o600);
 	}
 }
 

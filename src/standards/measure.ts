@@ -23,7 +23,7 @@ export interface Measurement {
  */
 export async function measureStandards(ctx: VerbContext, repository: RepositoryLocation, trunk: string | null, config: DiscernConfig, names: readonly string[]): Promise<Measurement> {
 	const execution = await executePlan(ctx, repository, trunk, planStandards(config, names));
-	const read = await readingsOf(execution.report.runs, config);
+	const read = readingsOf(execution.report.runs, config);
 	const readings = names.map(
 		(name): Reading =>
 			read.find((reading) => reading.name === name) ?? {

@@ -1,21 +1,18 @@
 import type { Diagnostic } from "../contract/envelope.ts";
 import type { DiscernConfig } from "../config/schema.ts";
-import { openLog } from "../gate/output.ts";
 import { STANDARD_PREFIX } from "../gate/plan.ts";
 import type { JobRun } from "../gate/runner.ts";
 import { parseMetricOutput } from "./metrics.ts";
 import { failing, judge, type Reading } from "./verdict.ts";
 
-/** Metrics are read from the end of a measurement's log: the last occurrence wins anyway. */
-const METRIC_TAIL_BYTES = 1024 * 1024;
-
 /** The verdict of every standard that was measured in this run, in declaration order. */
-export async function readingsOf(runs: readonly JobRun[], config: DiscernConfig): Promise<Reading[]> {
+export function readingsOf(runs: readonly JobRun[], config: DiscernConfig): Reading[] {
 	const readings: Reading[] = [];
 	for (const [name, standard] of Object.entries(config.standards)) {
 		const run = runs.find((candidate) => candidate.job.label === `${STANDARD_PREFIX}${name}`);
-		if (!run || run.outcome !== "ok" || !run.logPath) continue;
-		const { values, invalid } = parseMetricOutput(await tail(run.logPath));
+		// What the measurement printed, as the runner read it back through its own descriptor (see JobRun.measured).
+		if (!run || run.outcome !== "ok" || run.measured === undefined) continue;
+		const { values, invalid } = parseMetricOutput(run.measured);
 		readings.push(judge(name, standard, values, invalid));
 	}
 	return readings;
@@ -36,18 +33,4 @@ export function standardDiagnostics(readings: readonly Reading[], config: Discer
 			reproduce_cmd: standard?.run ?? "",
 		};
 	});
-}
-
-async function tail(path: string): Promise<string> {
-	const handle = await openLog(path);
-	if (!handle) return "";
-	try {
-		const { size } = await handle.stat();
-		const length = Math.min(size, METRIC_TAIL_BYTES);
-		const buffer = Buffer.alloc(length);
-		await handle.read(buffer, 0, length, size - length);
-		return buffer.toString("utf8");
-	} finally {
-		await handle.close();
-	}
 }

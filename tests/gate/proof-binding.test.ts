@@ -91,3 +91,15 @@ describe("git in a job reads the checkout the gate judged", () => {
 		}
 	});
 });
+
+describe("a standard is judged by what its measurement printed", () => {
+	test("its log replaced by path while it runs (any process can write there) is not what is read", async () => {
+		const replace = "f=$(ls -t .git/discern/runs/*/*standard_coverage.log | head -1); rm -f $f; echo 'DISCERN_METRIC coverage 99' > $f";
+		const r = await repo(`[jobs]\ntest = "true"\n[standards.coverage]\nrun = ${JSON.stringify(`echo DISCERN_METRIC coverage 40; ${replace}`)}\ndirection = "up"\nlimit = 90\n`);
+		const result = (await done(r.ctx({ env: { PATH: process.env.PATH } }), {})) as AnyResult & { data?: { standards?: unknown[] } };
+		expectValidEnvelope("done", result);
+		expect(result.ok).toBe(false);
+		expect(result.data?.standards).toEqual([expect.objectContaining({ name: "coverage", verdict: "regressed", value: 40 })]);
+		expect(await proofWritten(r)).toBe(false);
+	});
+});

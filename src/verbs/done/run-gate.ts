@@ -127,7 +127,7 @@ export async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResul
 	// What a killed discern's jobs left running (and this run killed) is said on every outcome.
 	const warnings = [...execution.leftovers, ...run.warnings];
 	if (trunkMoved && !report.failed) return trunkMovedDuringRun(ctx, run, { steps, durationS, warnings });
-	const readings = await readingsOf(report.runs, run.config);
+	const readings = readingsOf(report.runs, run.config);
 	const diagnostics = [...execution.diagnostics, ...standardDiagnostics(readings, run.config)];
 	const failedStage: FailedStage | null = report.failed
 		? (report.failed.job.stage as FailedStage)
