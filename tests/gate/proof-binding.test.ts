@@ -103,3 +103,17 @@ describe("a standard is judged by what its measurement printed", () => {
 		expect(await proofWritten(r)).toBe(false);
 	});
 });
+
+describe("a trunk picked only because it is tried first", () => {
+	test("a `main` made beside the trunk `master`, once the branch's discern.toml stops naming the trunk, is said on the result", async () => {
+		const r = await repo('[repository]\ntrunk = "master"\n[jobs]\ntest = "true"\n');
+		await r.git("branch", "-m", "main", "master");
+		await r.git("switch", "-q", "-c", "task");
+		await r.write("discern.toml", '[jobs]\ntest = "true"\n');
+		await r.commitAll("drop the trunk's name");
+		await r.git("branch", "main", "HEAD");
+		const result = (await done(r.ctx({ env: { PATH: process.env.PATH } }), {})) as AnyResult & { data?: { proof?: { trunk: { name: string } } } };
+		expect(result.data?.proof?.trunk.name).toBe("main");
+		expect(result.hints?.join(" ")).toContain("The trunk is `main`, only because nothing names the trunk and it is tried first, though `master` exists");
+	});
+});

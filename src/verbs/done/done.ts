@@ -288,12 +288,15 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
  * init.defaultBranch and origin/HEAD live in the repository's own files,
  * which an agent (or a job) can write: one naming another branch than an
  * existing `main` or `master` may be a decoy, and the Proof is judged
- * against whatever it names. Said on every run until DISCERN_TRUNK settles it.
+ * against whatever it names. So may a `main` made beside a trunk `master`
+ * when nothing names the trunk (a branch whose discern.toml dropped
+ * `[repository].trunk`): `main` is tried first. Said on every run until
+ * DISCERN_TRUNK or the trunk's own discern.toml settles it.
  */
 function localTrunkWarning(trunk: Trunk, clues: BranchClues): string[] {
-	if (trunk.source !== "init_default" && trunk.source !== "origin_head") return [];
+	if (trunk.source !== "init_default" && trunk.source !== "origin_head" && trunk.source !== "existing_branch") return [];
 	const usual = ["main", "master"].find((name) => name !== trunk.name && clues.localBranches.has(name));
 	if (!usual) return [];
-	const from = trunk.source === "init_default" ? "init.defaultBranch" : "origin/HEAD";
-	return [`The trunk is \`${trunk.name ?? "?"}\`, as ${from} in this repository's own files says, though \`${usual}\` exists: the Proof is judged against \`${trunk.name ?? "?"}\`. If that is not the trunk, set DISCERN_TRUNK.`];
+	const from = trunk.source === "init_default" ? "as init.defaultBranch in this repository's own files says" : trunk.source === "origin_head" ? "as origin/HEAD in this repository's own files says" : "only because nothing names the trunk and it is tried first";
+	return [`The trunk is \`${trunk.name ?? "?"}\`, ${from}, though \`${usual}\` exists: the Proof is judged against \`${trunk.name ?? "?"}\`. If that is not the trunk, set [repository].trunk on the trunk or DISCERN_TRUNK.`];
 }
