@@ -70,13 +70,15 @@ function narrateCommand(narrate: NonNullable<VerbContext["narrate"]>): (job: Pla
 	return (job, command) => narrate({ type: "command", label: job.label, stage: job.stage, command });
 }
 
-/** "lint failed (exit 2)" / "test timed out" — the sentence for a red run. */
+/** "lint failed (exit 2)" / "test timed out after 600 s"; "…; typecheck failed too (exit 1)" — the sentence for a red run, naming every job that failed. */
 export function failureSentence(report: RunReport): string {
 	if (report.interrupted) return "The run was interrupted; every job's process tree was stopped";
 	const failed = report.failed;
 	if (!failed) return "The run failed";
-	if (failed.timedOut) return `${failed.job.label} timed out after ${failed.job.timeout} s`;
-	return `${failed.job.label} failed (exit ${failed.exitCode ?? "?"})`;
+	const first = failed.timedOut ? `${failed.job.label} timed out after ${failed.job.timeout} s` : `${failed.job.label} failed (exit ${failed.exitCode ?? "?"})`;
+	// Siblings of its phase that finished red before they could be stopped.
+	const others = report.runs.filter((run) => run.outcome === "failed" && run !== failed).map((run) => (run.timedOut ? `${run.job.label} timed out` : `${run.job.label} (exit ${run.exitCode ?? "?"})`));
+	return others.length > 0 ? `${first}; also failed: ${others.join(", ")}` : first;
 }
 
 export function ranLabels(report: RunReport): string[] {

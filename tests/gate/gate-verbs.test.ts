@@ -98,6 +98,13 @@ describe("prepare and test", () => {
 });
 
 describe("done", () => {
+	test("a red run names every job that failed, not only the first", async () => {
+		const r = await repo('[gate]\nfail_fast = false\n[jobs]\nlint = { run = "exit 3", stage = "check" }\ntypecheck = { run = "sleep 0.2; exit 1", stage = "check" }\n');
+		const result = await done(r.ctx(), {});
+		expectValidEnvelope("done", result);
+		expect(result.message).toBe("lint failed (exit 3); also failed: typecheck (exit 1).");
+	});
+
 	test("green on a clean committed tree: a Proof, its line, and status says honored", async () => {
 		const r = await repo(GREEN);
 		const result = valid("done", await done(r.ctx(), {}));
