@@ -12,7 +12,7 @@ import { unlistedEntries } from "./unlisted.ts";
 import { withPrivateStore } from "./private-store.ts";
 import { type ObjectReader, openObjectReader } from "./object-reader.ts";
 import { guessLocation, type Location, locationOf, primedWith, sameLocation } from "./evidence-guess.ts";
-import { askGit, gitLinksOf, type HeadReading, headOfLocated, headWithRefs, type LookReads, type RefReading, stagedChanges } from "./look-reads.ts";
+import { askGit, gitLinksOf, type HeadReading, headOfLocated, headWithRefs, indexExpectation, type LookReads, type RefReading, stagedChanges } from "./look-reads.ts";
 import { complaint, git } from "./run.ts";
 import type { ChangedPath, WorkingState } from "./status.ts";
 
@@ -192,9 +192,14 @@ async function openIn(
 	let deadlineS = 0;
 	const bounded = () => (deadlineS > 0 ? { signal: AbortSignal.timeout(deadlineS * 1000) } : {});
 	const run = (args: readonly string[], options: { input?: string } = {}) => git([...PINNED, ...args], root, { env, ...bounded(), ...options });
-	// The checkout's own index, where jobs that ask git which files there are read them (see `askGit`).
+	// The checkout's own index, where jobs that ask git which files there are read them (see `askGit`). Only a regular file
+	// (or none) is handed to git: the first look is not bounded, and git would wait forever on a FIFO put there.
 	const { GIT_INDEX_FILE: _private, ...ownIndexEnv } = env;
-	const runStaged = (args: readonly string[]) => git([...PINNED, ...args], root, { env: ownIndexEnv, ...bounded() });
+	const runStaged = async (args: readonly string[]): Promise<Captured> => {
+		const place = await lstat(join(gitDir, "index")).catch(() => null);
+		if (place && !place.isFile()) return { exitCode: 128, stdout: "", stderr: "the index is not a regular file" };
+		return git([...PINNED, ...args], root, { env: ownIndexEnv, ...bounded() });
+	};
 	// Objects are hashed as they are read, so any reader of this repository will do; one of its own otherwise, closed with the index.
 	const reader = given.reader ?? openObjectReader(root, { env });
 	const ownReader = given.reader ? null : reader;
@@ -229,7 +234,8 @@ async function openIn(
 	// The first look's questions to git need only the private index: asked now, with the attribute checks, not one wait later.
 	// HEAD is what locate read with the commit (HEAD's own evidence); a submodule's HEAD is asked, its revision being the recorded commit.
 	const headRead = given.guess?.head ?? (located ? Promise.resolve(headOfLocated(located)) : null);
-	let firstLook: LookReads | null = askGit(run, revision === "HEAD" ? headRead : null, runStaged, sha);
+	let firstLook: LookReads | null = askGit(run, revision === "HEAD" ? headRead : null, runStaged);
+	const expectedIndex = indexExpectation(entries);
 	// The branch HEAD named at the last look (the first sets it): later looks read HEAD through it (see `headWithRefs`).
 	let branchRef: string | null = null;
 	const reads = [
@@ -290,7 +296,7 @@ async function openIn(
 			// Git's part of the first look was asked while the index was opened; every later look asks anew, of an index
 			// rebuilt if anything (a job: it is a file in the temp folder) changed it since.
 			if (!firstLook && (await indexFile.holds()) !== true) return null;
-			const reads = firstLook ?? askGit(run, branchRef ? headWithRefs(run, branchRef, watch) : null, runStaged, sha);
+			const reads = firstLook ?? askGit(run, branchRef ? headWithRefs(run, branchRef, watch) : null, runStaged);
 			firstLook = null;
 			// Asked before the files are read, not after: each is a wait on other processes.
 			const insideAsked = Promise.all(submodules.map((sub) => sub.changes(bound)));
@@ -311,7 +317,7 @@ async function openIn(
 			]);
 			if (found === null || unlisted === null || untracked.exitCode !== 0 || inside.some((changes) => changes === null)) return null;
 			// An index git cannot read (or a read stopped at the look's bound) is one no job can be said to have read as committed.
-			const staged = stagedChanges(stagedRead) ?? [{ path: `(git could not read the checkout's index${complaint(stagedRead.stderr)})`, kind: "modified" as const, staged: true }];
+			const staged = stagedChanges(stagedRead, expectedIndex) ?? [{ path: `(git could not read the checkout's index${complaint(stagedRead.stderr)})`, kind: "modified" as const, staged: true }];
 			// A folder git could not open (no read permission) is one it never looked in: a warning, with exit 0.
 			const unlooked = untracked.stderr.trim() !== "" ? [`(git could not look for untracked files${complaint(untracked.stderr)})`] : [];
 			for (const entry of suspects) {

@@ -4,7 +4,7 @@ import { lstat, stat } from "node:fs/promises";
 import type { Stats } from "node:fs";
 import { join, resolve } from "node:path";
 import type { git } from "./run.ts";
-import type { ChangedPath, ChangeKind } from "./status.ts";
+import type { ChangedPath } from "./status.ts";
 
 /**
  * What only git answers in a look of the evidence (evidence.ts): HEAD and
@@ -63,36 +63,62 @@ export interface HeadReading {
 export type Run = (args: readonly string[]) => ReturnType<typeof git>;
 
 /**
- * `run` reads through the private index; `runStaged` through the checkout's
- * own, which must hold exactly `commit`: jobs that ask git which files there
- * are (`git ls-files`, `git grep`, a pre-commit run) read that index, not the
- * files, so a path staged as deleted, added or changed is a change even when
- * the file on disk is the committed one.
+ * `run` reads through the private index; `runStaged` lists the checkout's
+ * own, which must hold exactly the commit's tree (see `stagedChanges`):
+ * jobs that ask git which files there are (`git ls-files`, `git grep`, a
+ * pre-commit run) read that index, not the files, so a path staged as
+ * deleted, added or changed is a change even when the file on disk is the
+ * committed one.
  */
-export function askGit(run: Run, head: Promise<HeadReading> | null, runStaged: Run, commit: string): LookReads {
+export function askGit(run: Run, head: Promise<HeadReading> | null, runStaged: Run): LookReads {
 	return {
 		head: head ?? run(["rev-parse", "HEAD", "--symbolic-full-name", "HEAD"]).then(headOf),
 		// Untracked is what the commit's own .gitignore files do not ignore: info/exclude and a global
 		// excludes file are local, and could hide code the jobs run (an uncommitted conftest.py).
 		untracked: run(["ls-files", "-z", "--others", "--exclude-per-directory=.gitignore"]),
-		staged: runStaged(["diff-index", "--cached", "-z", "--name-status", "--no-renames", "--ignore-submodules=none", commit, "--"]),
+		staged: runStaged(["ls-files", "-s", "-z"]),
 	};
 }
 
-/** `diff-index --cached -z --name-status`'s answer as changes; null when git could not read the index. */
-export function stagedChanges(read: Captured): ChangedPath[] | null {
-	if (read.exitCode !== 0) return null;
-	const fields = read.stdout.split("\0");
-	const changes: ChangedPath[] = [];
-	for (let i = 0; i + 1 < fields.length; i += 2) {
-		const [code, path] = [fields[i] ?? "", fields[i + 1] ?? ""];
-		if (path === "") continue;
-		changes.push({ path, kind: STAGED_KINDS[code] ?? "modified", staged: true });
-	}
-	return changes;
+/** What the checkout's index must hold at each path: `"<mode> <object>"` as `git ls-files -s` lists it. */
+export type IndexExpectation = ReadonlyMap<string, string>;
+
+/** The commit's records as index entries: git stores a regular file's mode as 100644 or 100755 whatever the tree wrote. */
+export function indexExpectation(records: readonly { path: string; mode: string; blob: string }[]): IndexExpectation {
+	return new Map(records.map((record) => [record.path, `${indexMode(record.mode)} ${record.blob}`]));
 }
 
-const STAGED_KINDS: Readonly<Record<string, ChangeKind>> = { A: "added", D: "deleted", M: "modified", T: "type_changed", U: "conflicted" };
+function indexMode(mode: string): string {
+	const bits = Number.parseInt(mode, 8);
+	if ((bits & 0o170000) !== 0o100000) return mode;
+	return bits & 0o100 ? "100755" : "100644";
+}
+
+/**
+ * Every entry of the checkout's index (`ls-files -s -z`) compared with the
+ * commit's, one by one: not `diff-index --cached`, which skips a folder
+ * whose entry in the index's own tree cache says it matches, and that cache
+ * is written by whoever writes the index. Null when git could not read it.
+ */
+export function stagedChanges(read: Captured, expected: IndexExpectation): ChangedPath[] | null {
+	if (read.exitCode !== 0) return null;
+	const changes = new Map<string, ChangedPath>();
+	const seen = new Set<string>();
+	for (const record of read.stdout.split("\0")) {
+		// "<mode> <object> <stage>\t<path>"
+		const tab = record.indexOf("\t");
+		if (tab < 0) continue;
+		const [mode = "", object = "", stage = ""] = record.slice(0, tab).split(" ");
+		const path = record.slice(tab + 1);
+		seen.add(path);
+		const wanted = expected.get(path);
+		if (stage !== "0") changes.set(path, { path, kind: "conflicted", staged: true });
+		else if (wanted === undefined) changes.set(path, { path, kind: "added", staged: true });
+		else if (wanted !== `${mode} ${object}`) changes.set(path, { path, kind: wanted.split(" ")[0] === mode ? "modified" : "type_changed", staged: true });
+	}
+	for (const path of expected.keys()) if (!seen.has(path)) changes.set(path, { path, kind: "deleted", staged: true });
+	return [...changes.values()];
+}
 
 /** `rev-parse HEAD --symbolic-full-name HEAD`'s answer; `skip`: the lines before it (`locate` asks where things are first). */
 export function headOf(read: Captured, skip = 0): HeadReading {

@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { createHash } from "node:crypto";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { AnyResult } from "../../src/contract/envelope.ts";
 import { done } from "../../src/verbs/done/done.ts";
@@ -61,6 +63,36 @@ describe("the checkout's own index is part of the tree", () => {
 		expect(result).toMatchObject({ ok: false, error: "dirty_worktree" });
 		expect(result.message).toContain("value.txt");
 	});
+
+	test("an index whose own tree cache vouches for a folder it changed is read entry by entry (diff-index --cached trusts that cache)", async () => {
+		const r = await repo(LINT_LISTED, { "src/good.sh": "echo ok\n" });
+		await r.write("src/bad.sh", "if then fi (\n");
+		await r.commitAll("add src/bad.sh");
+		// A full tree cache (read-tree writes it), then the entry renamed in place and the checksum made right again.
+		await r.git("read-tree", "HEAD");
+		const indexPath = join(r.root, ".git", "index");
+		const bytes = Buffer.from(await Bun.file(indexPath).arrayBuffer());
+		const body = bytes.subarray(0, bytes.length - 20);
+		const at = body.indexOf("src/bad.sh\0");
+		body.write("src/bad.sx", at);
+		await Bun.write(indexPath, Buffer.concat([body, createHash("sha1").update(body).digest()]));
+		expect((await r.git("ls-files")).split("\n")).toContain("src/bad.sx");
+		expect(await r.git("diff-index", "--cached", "--name-only", "HEAD", "--")).toBe("");
+		const result = await runDone(r);
+		expect(result).toMatchObject({ ok: false, error: "dirty_worktree" });
+		expect(result.message).toContain("src/bad.sx");
+		expect(await proofWritten(r)).toBe(false);
+	});
+
+	test("a job that leaves a FIFO where the index belongs fails the look at once, never waited on (gate.timeout is 600 s)", async () => {
+		const r = await repo('[jobs]\ntest = "G=$(git rev-parse --git-dir); rm -f $G/index; mkfifo $G/index"\n');
+		const started = performance.now();
+		const result = await runDone(r);
+		expect(performance.now() - started).toBeLessThan(10_000);
+		expect(result.data?.failed_stage).toBe("tree_drift");
+		expect(result.message).toContain("the index is not a regular file");
+		await rm(join(r.root, ".git", "index"));
+	}, 20_000);
 
 	test("a job that changes the index mid-run is drift, and the index back as committed gets its Proof", async () => {
 		const r = await repo(`[jobs]\ntest = "git rm -q --cached README.md"\n`);
