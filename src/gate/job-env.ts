@@ -31,7 +31,23 @@ function pointsGitElsewhere(key: string): boolean {
 	return REPOSITORY_VARIABLES.has(key) || /^GIT_CONFIG_(KEY|VALUE)_\d+$/.test(key);
 }
 
-/** The environment every job runs with: the caller's without git's repository variables, plus what tells a job where it is. */
+/**
+ * History as the commits record it, for every git a job runs, as for discern's own reads: replace refs,
+ * a graft file and the commit-graph all live in `.git`, outside any commit, and each can show a job
+ * another parent or another tree for a commit (a "lint what the branch changed" job then sees nothing).
+ */
+const RECORDED_HISTORY: Readonly<Record<string, string>> = {
+	GIT_NO_REPLACE_OBJECTS: "1",
+	GIT_GRAFT_FILE: "/dev/null",
+	GIT_CONFIG_COUNT: "1",
+	GIT_CONFIG_KEY_0: "core.commitGraph",
+	GIT_CONFIG_VALUE_0: "false",
+};
+
+/**
+ * The environment every job runs with: the caller's without git's repository variables, with history as
+ * recorded, plus what tells a job where it is.
+ */
 export function jobEnvironment(
 	base: Readonly<Record<string, string | undefined>>,
 	repository: RepositoryLocation,
@@ -39,6 +55,7 @@ export function jobEnvironment(
 ): Record<string, string> {
 	const env: Record<string, string> = {};
 	for (const [key, value] of Object.entries(base)) if (value !== undefined && !pointsGitElsewhere(key)) env[key] = value;
+	Object.assign(env, RECORDED_HISTORY);
 	env.DISCERN_ROOT = repository.root;
 	if (trunk) env.DISCERN_TRUNK = trunk;
 	if (repository.location === "worktree") env.DISCERN_WORKTREE_ID = basename(repository.root);

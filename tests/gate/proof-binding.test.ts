@@ -124,6 +124,37 @@ describe("git in a job reads the checkout the gate judged", () => {
 	});
 });
 
+describe("history as the commits record it, for a job's git too", () => {
+	// Lints only what the branch changed: the commit's own parents decide what that is.
+	const CHANGED_ONLY = `[jobs]\nlint = ${JSON.stringify("git diff --name-only $DISCERN_TRUNK...HEAD -- '*.sh' | while read f; do sh -n \"$f\" || exit 1; done")}\n`;
+
+	async function branchWithBrokenScript(): Promise<{ r: TestRepo; head: string; decoy: string }> {
+		const r = await repo(CHANGED_ONLY, { "good.sh": "echo ok\n" });
+		await r.git("switch", "-q", "-c", "feature");
+		await r.write("broken.sh", "if then fi (\n");
+		await r.commitAll("add broken.sh");
+		const head = (await r.git("rev-parse", "HEAD")).trim();
+		// A commit with the trunk's tree, whose history says nothing changed.
+		const decoy = (await r.git("commit-tree", "main^{tree}", "-p", "main", "-m", "decoy")).trim();
+		return { r, head, decoy };
+	}
+
+	test("a replace ref (in .git, in no commit) showing a job another commit for HEAD changes nothing", async () => {
+		const { r, head, decoy } = await branchWithBrokenScript();
+		await r.git("replace", head, decoy);
+		const result = await runDone(r);
+		expect(result).toMatchObject({ ok: false, error: "gate_failed" });
+		expect(result.data?.failed_stage).toBe("check");
+	});
+
+	test("a graft file making HEAD the trunk's parent (so the branch changed nothing since their merge base) changes nothing", async () => {
+		const { r, head } = await branchWithBrokenScript();
+		await Bun.write(join(r.root, ".git", "info", "grafts"), `${(await r.git("rev-parse", "main")).trim()} ${head}\n`);
+		const result = await runDone(r);
+		expect(result).toMatchObject({ ok: false, error: "gate_failed" });
+	});
+});
+
 describe("a standard is judged by what its measurement printed", () => {
 	test("its log replaced by path while it runs (any process can write there) is not what is read", async () => {
 		const replace = "f=$(ls -t .git/discern/runs/*/*standard_coverage.log | head -1); rm -f $f; echo 'DISCERN_METRIC coverage 99' > $f";
