@@ -10,7 +10,7 @@ import { processStart } from "../../src/platform/process-start.ts";
 
 const runGitIn = (cwd: string, ...args: string[]) => runGit(cwd, args);
 import type { AcceptData } from "../../src/verbs/accept/schema.ts";
-import { writeJournal } from "../../src/verbs/accept/journal.ts";
+import { readJournal, writeJournal } from "../../src/verbs/accept/journal.ts";
 import { onlyJson, runDiscern } from "../helpers/cli.ts";
 
 const made: string[] = [];
@@ -336,6 +336,11 @@ describe("accept", () => {
 		await writeFile(file, (await readFile(file, "utf8")).replace('"Proof: agent/ghost"', '"Proof: agent/ghost passed test"'));
 		const edited = await invokeVerb("accept", testContext(repo.root), { target: "ghost" });
 		expect(edited.ok ? "" : edited.error).toBe("unknown_target");
+		// Sealed, then copied to another branch's name: a journal is the one of the name it was written to.
+		await writeJournal(join(repo.root, ".git"), journal);
+		expect(await readJournal(join(repo.root, ".git"), "ghost")).not.toBeNull();
+		await rename(file, join(dirname(file), "ghost2.json"));
+		expect(await readJournal(join(repo.root, ".git"), "ghost2")).toBeNull();
 		expect(await repo.git("notes", "--ref=refs/notes/discern", "list").catch(() => "")).toBe("");
 	});
 

@@ -48,9 +48,12 @@ export function journalName(branch: string): string {
 	return `${encodeURIComponent(branch).replaceAll(".", "%2E")}.json`;
 }
 
-/** What the seal covers: the journal's JSON, marked as a journal's so that no other sealed record reads as one. */
-function sealed(content: string): string {
-	return `accept-journal\n${content}`;
+/**
+ * What the seal covers: the journal's JSON, marked as a journal's so that no other sealed record reads
+ * as one, and the file it was written to, so that a journal copied to another branch's name is none.
+ */
+function sealed(name: string, content: string): string {
+	return `accept-journal\n${name}\n${content}`;
 }
 
 export async function readJournal(commonDir: string, branch: string): Promise<Journal | null> {
@@ -73,15 +76,16 @@ async function readSealed(commonDir: string, name: string): Promise<Journal | nu
 	}
 	if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return null;
 	const { seal, ...journal } = raw as Record<string, unknown>;
-	if (!(await sealHolds(commonDir, sealed(JSON.stringify(journal)), seal))) return null;
+	if (!(await sealHolds(commonDir, sealed(name, JSON.stringify(journal)), seal))) return null;
 	const parsed = v.safeParse(Journal, journal);
 	return parsed.success ? parsed.output : null;
 }
 
 export async function writeJournal(commonDir: string, journal: Journal): Promise<void> {
 	await mkdir(folder(commonDir), { recursive: true });
-	const seal = await sealOf(commonDir, sealed(JSON.stringify(journal)), { create: true });
-	await writeFileAtomic(folder(commonDir), journalName(journal.branch), `${JSON.stringify({ ...journal, seal }, null, 2)}\n`);
+	const name = journalName(journal.branch);
+	const seal = await sealOf(commonDir, sealed(name, JSON.stringify(journal)), { create: true });
+	await writeFileAtomic(folder(commonDir), name, `${JSON.stringify({ ...journal, seal }, null, 2)}\n`);
 }
 
 export async function removeJournal(commonDir: string, branch: string): Promise<void> {
