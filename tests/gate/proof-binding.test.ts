@@ -167,7 +167,7 @@ describe("a standard is judged by what its measurement printed", () => {
 	});
 });
 
-describe("a trunk picked only because it is tried first", () => {
+describe("a trunk picked only because a branch of its name exists", () => {
 	test("a `main` made beside the trunk `master`, once the branch's discern.toml stops naming the trunk, is said on the result", async () => {
 		const r = await repo('[repository]\ntrunk = "master"\n[jobs]\ntest = "true"\n');
 		await r.git("branch", "-m", "main", "master");
@@ -177,6 +177,6 @@ describe("a trunk picked only because it is tried first", () => {
 		await r.git("branch", "main", "HEAD");
 		const result = (await done(r.ctx({ env: { PATH: process.env.PATH } }), {})) as AnyResult & { data?: { proof?: { trunk: { name: string } } } };
 		expect(result.data?.proof?.trunk.name).toBe("main");
-		expect(result.hints?.join(" ")).toContain("The trunk is `main`, only because nothing names the trunk and it is tried first, though `master` exists");
+		expect(result.hints?.join(" ")).toContain("Nothing names the trunk: it is `main` only because a branch of that name exists");
 	});
 });

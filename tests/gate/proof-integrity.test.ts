@@ -1548,10 +1548,15 @@ describe("what moves between the gate's reads", () => {
 		// (Its own word on stderr would be git's answer's: ls-files runs with the graft file pinned, which update-ref warns of.)
 		const path = await gitThatMoves("ls-files", `'${Bun.which("git")}' update-ref refs/heads/feature ${red} 2>/dev/null`);
 		const run = await runDiscern(["done", "--json"], { cwd: r.root, env: { PATH: path } });
-		const result = onlyJson(run.stdout) as Loose & { data: { failed_stage: string | null } };
+		const result = onlyJson(run.stdout) as Loose & { data?: { failed_stage: string | null } };
 		expect(result.ok).toBe(false);
-		expect(result.data.failed_stage).toBe("tree_drift");
-		expect(result.message).toContain("HEAD moved");
+		// On a loaded machine the move can land before git says where HEAD is: the files are then judged against the red
+		// commit and refused as not it. Either way, no Proof.
+		if (result.error === "dirty_worktree") expect(result.message).toContain("t.sh");
+		else {
+			expect(result.data?.failed_stage).toBe("tree_drift");
+			expect(result.message).toContain("HEAD moved");
+		}
 		expect(await Bun.file(join(r.root, ".git", "discern", "proof.json")).exists()).toBe(false);
 	});
 

@@ -288,15 +288,20 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
  * init.defaultBranch and origin/HEAD live in the repository's own files,
  * which an agent (or a job) can write: one naming another branch than an
  * existing `main` or `master` may be a decoy, and the Proof is judged
- * against whatever it names. So may a `main` made beside a trunk `master`
- * when nothing names the trunk (a branch whose discern.toml dropped
- * `[repository].trunk`): `main` is tried first. Said on every run until
- * DISCERN_TRUNK or the trunk's own discern.toml settles it.
+ * against whatever it names. When nothing names the trunk at all (the
+ * branch's discern.toml has no `[repository].trunk`, perhaps dropped by
+ * the branch itself), any branch called `main` or `master` is taken, a
+ * decoy made beside a trunk called `develop` too. Said on every run until
+ * DISCERN_TRUNK or `[repository].trunk` settles it.
  */
 function localTrunkWarning(trunk: Trunk, clues: BranchClues): string[] {
-	if (trunk.source !== "init_default" && trunk.source !== "origin_head" && trunk.source !== "existing_branch") return [];
+	const judged = `the Proof is judged against \`${trunk.name ?? "?"}\``;
+	if (trunk.source === "existing_branch") {
+		return [`Nothing names the trunk: it is \`${trunk.name ?? "?"}\` only because a branch of that name exists, and ${judged}. Name the trunk with [repository].trunk in the trunk's discern.toml, or DISCERN_TRUNK.`];
+	}
+	if (trunk.source !== "init_default" && trunk.source !== "origin_head") return [];
 	const usual = ["main", "master"].find((name) => name !== trunk.name && clues.localBranches.has(name));
 	if (!usual) return [];
-	const from = trunk.source === "init_default" ? "as init.defaultBranch in this repository's own files says" : trunk.source === "origin_head" ? "as origin/HEAD in this repository's own files says" : "only because nothing names the trunk and it is tried first";
-	return [`The trunk is \`${trunk.name ?? "?"}\`, ${from}, though \`${usual}\` exists: the Proof is judged against \`${trunk.name ?? "?"}\`. If that is not the trunk, set [repository].trunk on the trunk or DISCERN_TRUNK.`];
+	const from = trunk.source === "init_default" ? "init.defaultBranch" : "origin/HEAD";
+	return [`The trunk is \`${trunk.name ?? "?"}\`, as ${from} in this repository's own files says, though \`${usual}\` exists: ${judged}. If that is not the trunk, set DISCERN_TRUNK.`];
 }
