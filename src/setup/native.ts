@@ -41,6 +41,15 @@ function packageName(manifest: Record<string, unknown> | null): string | null {
 
 // ------------------------------------------------------------------------ go
 
+/**
+ * gofmt -l lists what it would change and still exits 0, so the listing
+ * must fail the job. Not `test -z "$(gofmt -l .)"`: a substitution's failure
+ * is lost there, so a missing or failing gofmt (empty output) passed, and
+ * the files it listed were never shown. Here gofmt's own failure fails the
+ * job, and a listing is printed (for the person, and the gate's diagnostics).
+ */
+export const GOFMT_CHECK = `files=$(gofmt -l .) && test -z "$files" || { printf '%s\\n' "$files"; exit 1; }`;
+
 const GOLANGCI = [".golangci.yml", ".golangci.yaml", ".golangci.toml", ".golangci.json"];
 
 export async function detectGo(folder: Folder, reader: FolderReader): Promise<StackFinding | null> {
@@ -68,8 +77,7 @@ export async function detectGo(folder: Folder, reader: FolderReader): Promise<St
 		kind: "go",
 		evidence,
 		jobs: [
-			// gofmt -l lists what it would change and still exits 0: the test makes a listing fail the job.
-			{ name: "format", run: 'test -z "$(gofmt -l .)"', reason: `${reason}; gofmt -l lists unformatted files` },
+			{ name: "format", run: GOFMT_CHECK, reason: `${reason}; gofmt -l lists unformatted files` },
 			golangci
 				? { name: "lint", run: "golangci-lint run", reason: `${inFolder(folder.rel, golangci)} configures golangci-lint (it runs go vet too)` }
 				: { name: "lint", run: `go vet ${packages}`, reason },

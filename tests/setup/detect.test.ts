@@ -15,6 +15,9 @@ import { renderConfig } from "../../src/setup/render-config.ts";
  */
 const FIXTURES = join(import.meta.dir, "../fixtures/stacks");
 
+/** Go's format job: gofmt's failure and its listing both fail it, and the listing is printed. */
+const GOFMT_CHECK = `files=$(gofmt -l .) && test -z "$files" || { printf '%s\\n' "$files"; exit 1; }`;
+
 type Expected = {
 	projectName: string | null;
 	stacks: Array<[string, string, string | null]>;
@@ -47,7 +50,7 @@ const EXPECTED: Record<string, Expected> = {
 		projectName: "gateway",
 		stacks: [["go", "go.mod", null]],
 		jobs: [
-			["format", "test -z \"$(gofmt -l .)\"", "go.mod marks a Go module; gofmt -l lists unformatted files"],
+			["format", GOFMT_CHECK, "go.mod marks a Go module; gofmt -l lists unformatted files"],
 			["lint", "golangci-lint run", ".golangci.yml configures golangci-lint (it runs go vet too)"],
 			["test", "go test ./...", "go.mod marks a Go module"],
 		],
@@ -58,7 +61,7 @@ const EXPECTED: Record<string, Expected> = {
 		projectName: null,
 		stacks: [["go", "go.work", null]],
 		jobs: [
-			["format", "test -z \"$(gofmt -l .)\"", "go.work declares a Go workspace; gofmt -l lists unformatted files"],
+			["format", GOFMT_CHECK, "go.work declares a Go workspace; gofmt -l lists unformatted files"],
 			["lint", "go vet ./api/... ./worker/...", "go.work declares a Go workspace"],
 			["test", "go test ./api/... ./worker/...", "go.work declares a Go workspace"],
 		],

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resolveJobs } from "../../src/config/jobs.ts";
@@ -35,6 +35,9 @@ const packageJson = (scripts: Record<string, string>, extra: Record<string, unkn
 
 /** name → run, in output order: the shape most assertions care about. */
 const runs = (proposal: SetupProposal) => proposal.jobs.map((job) => [job.name, job.run] as const);
+
+/** The proposed Go format job: fails when gofmt fails (or is missing) or lists a file, and prints the list. */
+const GOFMT_CHECK = `files=$(gofmt -l .) && test -z "$files" || { printf '%s\\n' "$files"; exit 1; }`;
 
 const NODE_SCRIPTS = { format: "biome format --write .", build: "tsc -b", lint: "biome lint .", typecheck: "tsc --noEmit", test: "vitest run" };
 
@@ -150,10 +153,32 @@ describe("rust and go", () => {
 		const proposal = await detectStack(root);
 		expect(proposal.stacks).toEqual([{ kind: "go", evidence: "go.mod" }]);
 		expect(runs(proposal)).toEqual([
-			["format", 'test -z "$(gofmt -l .)"'],
+			["format", GOFMT_CHECK],
 			["lint", "go vet ./..."],
 			["test", "go test ./..."],
 		]);
+	});
+
+	/** The proposed format job run by `sh` (dash on Debian), with a stand-in gofmt on PATH (or none). */
+	async function formatJob(gofmt: string | null): Promise<{ exitCode: number; stdout: string }> {
+		const root = await repo({ "go.mod": "module example.com/demo\n" });
+		const run = (await detectStack(root)).jobs.find((job) => job.name === "format")?.run ?? "";
+		const bin = join(root, "bin");
+		await mkdir(bin);
+		if (gofmt !== null) {
+			await writeFile(join(bin, "gofmt"), `#!/bin/sh\n${gofmt}\n`);
+			await chmod(join(bin, "gofmt"), 0o755);
+		}
+		const child = Bun.spawn(["/bin/sh", "-c", run], { cwd: root, env: { PATH: bin }, stdout: "pipe", stderr: "pipe" });
+		const [stdout, exitCode] = await Promise.all([new Response(child.stdout).text(), child.exited]);
+		return { exitCode, stdout };
+	}
+
+	test("the gofmt job fails when gofmt is missing or fails, fails listing the unformatted files, and passes on a clean tree", async () => {
+		expect((await formatJob(null)).exitCode).not.toBe(0);
+		expect((await formatJob("echo 'x.go:1:1: expected package' >&2; exit 2")).exitCode).not.toBe(0);
+		expect(await formatJob("printf 'a.go\\nsub/b.go\\n'")).toEqual({ exitCode: 1, stdout: "a.go\nsub/b.go\n" });
+		expect(await formatJob("exit 0")).toEqual({ exitCode: 0, stdout: "" });
 	});
 });
 
@@ -279,7 +304,7 @@ describe("several stacks", () => {
 		expect(proposal.projectName).toBe("fixture");
 		expect(proposal.jobs.map((job) => [job.name, job.stage, job.run])).toEqual([
 			["format_rust", "fix", "cargo fmt --all --check"],
-			["format_go", "fix", 'test -z "$(gofmt -l .)"'],
+			["format_go", "fix", GOFMT_CHECK],
 			["lint", "check", "bun run lint"],
 			["lint_rust", "check", "cargo clippy --workspace -- -D warnings"],
 			["lint_go", "check", "go vet ./..."],
