@@ -4,16 +4,19 @@ import { findExecutable } from "../platform/process.ts";
 import { isInside } from "../platform/files.ts";
 import { MAX_MANIFEST_BYTES } from "./folder.ts";
 import { readManifest } from "./node.ts";
+import { parseCommands } from "./shell-words.ts";
 
 /**
  * Does each command's program exist here? `setup verify` asks it of every
  * job and scope gate so that CI learns of a missing tool before a gate runs.
  * Nothing is run: a command is split the way `sh` would split a simple
- * pipeline, and the first word of each part is looked for on PATH (from the
- * verb's environment), in `node_modules/.bin`, in the project's virtualenv
- * (`.venv`, `venv`) or, for a package manager's `run`, among the scripts of
- * the package.json in the folder it runs in. A word it cannot know statically
- * (a variable, a substitution) counts as found.
+ * pipeline (shell-words.ts), and the first word of each part, and of each
+ * command substitution in it, is looked for on PATH (from the verb's
+ * environment), in `node_modules/.bin`, in the project's virtualenv (`.venv`,
+ * `venv`) or, for a package manager's `run`, among the scripts of the
+ * package.json in the folder it runs in. A word it cannot know statically (a
+ * variable, a substitution's output) is not looked up; the programs of the
+ * substitution are.
  */
 
 export interface ProgramCheck {
@@ -30,18 +33,31 @@ const BUILTINS = new Set(
 	": . [ [[ ]] alias bg break cd command continue echo eval exec exit export false fg getopts hash jobs kill printf pwd read readonly return set shift source test times trap true type ulimit umask unalias unset wait if then else elif fi for while until do done case esac in ! { } ( ) time".split(" "),
 );
 
+/** Reserved words a command can follow (`if npx eslint .; then`, `|| { gofmt -l .; }`): the program is the next word. */
+const OPENERS = new Set(["!", "{", "}", "if", "then", "else", "elif", "fi", "do", "done", "while", "until"]);
+
 /** Words before the program that only change how it runs. */
 const WRAPPERS = new Set(["exec", "command", "nohup", "env", "time", "nice"]);
 
 const YARN_COMMANDS = new Set(["install", "add", "remove", "up", "upgrade", "dlx", "exec", "workspace", "workspaces", "why", "info", "init", "config", "cache", "set", "npm", "pack", "publish", "link", "unlink", "constraints", "plugin", "version", "bin", "node"]);
 
-export async function checkCommand(root: string, owner: string, command: string, env: Readonly<Record<string, string | undefined>>): Promise<ProgramCheck[]> {
+export function checkCommand(root: string, owner: string, command: string, env: Readonly<Record<string, string | undefined>>): Promise<ProgramCheck[]> {
+	return checkLine(root, owner, command, env, root, 0);
+}
+
+/** Substitutions inside substitutions are followed this deep. */
+const MAX_NESTING = 8;
+
+async function checkLine(root: string, owner: string, line: string, env: Readonly<Record<string, string | undefined>>, start: string, nesting: number): Promise<ProgramCheck[]> {
 	const checks: ProgramCheck[] = [];
-	let cwd = root;
-	for (const words of simpleCommands(command)) {
+	let cwd = start;
+	for (const { words, substitutions } of parseCommands(line)) {
+		// sh runs a command's substitutions first, in the folder the command runs in (a `cd` inside one stays there).
+		if (nesting < MAX_NESTING) for (const body of substitutions) checks.push(...(await checkLine(root, owner, body, env, cwd, nesting + 1)));
 		let index = 0;
-		while (index < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[index] ?? "")) index++;
-		while (WRAPPERS.has(words[index] ?? "")) {
+		for (;;) {
+			while (index < words.length && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[index] ?? "") || OPENERS.has(words[index] ?? ""))) index++;
+			if (!WRAPPERS.has(words[index] ?? "")) break;
 			index++;
 			while (index < words.length && (/^-/.test(words[index] ?? "") || /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[index] ?? ""))) index++;
 		}
@@ -160,79 +176,4 @@ function displayDir(root: string, path: string, file?: string): string {
 /** A word whose value only the shell knows: a variable, a substitution, a glob. */
 function unknowable(word: string): boolean {
 	return /[$`*?~]/.test(word);
-}
-
-/**
- * The simple commands of a command line, as word lists: split at `&&`, `||`,
- * `;`, `|`, `&` and newlines outside quotes and substitutions, quotes
- * removed. A substitution stays inside its word (and makes it unknowable).
- */
-export function simpleCommands(line: string): string[][] {
-	const commands: string[][] = [];
-	let words: string[] = [];
-	let word = "";
-	let inWord = false;
-	let depth = 0;
-	const endWord = () => {
-		if (inWord) words.push(word);
-		word = "";
-		inWord = false;
-	};
-	const endCommand = () => {
-		endWord();
-		if (words.length > 0) commands.push(words);
-		words = [];
-	};
-	for (let index = 0; index < line.length; index++) {
-		const char = line[index] ?? "";
-		if (depth > 0) {
-			word += char;
-			if (char === "(") depth++;
-			else if (char === ")") depth--;
-			continue;
-		}
-		if (char === "\\") {
-			word += line[index + 1] ?? "";
-			inWord = true;
-			index++;
-		} else if (char === "'") {
-			const end = line.indexOf("'", index + 1);
-			word += line.slice(index + 1, end === -1 ? undefined : end);
-			inWord = true;
-			index = end === -1 ? line.length : end;
-		} else if (char === '"') {
-			let end = index + 1;
-			while (end < line.length && line[end] !== '"') end += line[end] === "\\" ? 2 : 1;
-			word += line.slice(index + 1, end);
-			inWord = true;
-			index = end;
-		} else if (char === "$" && line[index + 1] === "(") {
-			word += "$(";
-			inWord = true;
-			depth = 1;
-			index++;
-		} else if (char === "#" && !inWord) {
-			break;
-		} else if (/[\s]/.test(char) && char !== "\n") {
-			endWord();
-		} else if (char === "\n" || char === ";" || char === "&" || char === "|") {
-			endCommand();
-			if ((char === "&" || char === "|") && line[index + 1] === char) index++;
-		} else if (char === "(" || char === ")") {
-			endCommand();
-		} else if (char === ">" || char === "<") {
-			// A redirection's target is not a command word.
-			endWord();
-			while (line[index + 1] === ">" || line[index + 1] === "&") index++;
-			while (/\s/.test(line[index + 1] ?? "")) index++;
-			let end = index + 1;
-			while (end < line.length && !/[\s;&|]/.test(line[end] ?? "")) end++;
-			index = end - 1;
-		} else {
-			word += char;
-			inWord = true;
-		}
-	}
-	endCommand();
-	return commands;
 }

@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { chmod, mkdir, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { checkCommand, simpleCommands } from "../../src/setup/programs.ts";
+import { checkCommand } from "../../src/setup/programs.ts";
+import { parseCommands, simpleCommands } from "../../src/setup/shell-words.ts";
 import { onlyJson, runDiscern } from "../helpers/cli.ts";
 import { makeRepo, makeTempDir, type TestRepo } from "../helpers/repo.ts";
 
@@ -127,9 +128,31 @@ describe("checkCommand: a program resolves on PATH, in node_modules/.bin, in a v
 		expect(await found("pnpm exec tsc --noEmit")).toEqual([["pnpm", true], ["tsc", false]]);
 		expect(await found("uv run pytest -q")).toEqual([["uv", true], ["pytest", true]]);
 		expect(await found("npm run lint && npm test")).toEqual([["npm", true], ["lint", true], ["npm", true], ["test", false]]);
-		expect(await found('test -z "$(gofmt -l .)"')).toEqual([]);
+		expect(await found('test -z "$(gofmt -l .)"')).toEqual([["gofmt", false]]);
 		expect(await found("FOO=1 env BAR=2 eslint --fix . 2>&1 | tee out.log")).toEqual([["eslint", true], ["tee", false]]);
 		expect(await found("$TOOL run")).toEqual([]);
+	});
+
+	test("the programs of command substitutions are checked too, quotes and arithmetic read as sh reads them", async () => {
+		const root = await makeTempDir();
+		dirs.push(root);
+		const bin = join(root, "fake-path");
+		await Promise.all(["npx", "uv"].map((name) => executable(join(bin, name))));
+		await executable(join(root, "node_modules/.bin/eslint"));
+		await executable(join(root, "service/.venv/bin/ruff"));
+		const env = { PATH: bin };
+		const found = async (command: string) => (await checkCommand(root, "job", command, env)).map((check) => [check.program, check.found]);
+		expect(await found(`files=$(gofmt -l .) && test -z "$files" || { printf '%s\\n' "$files"; exit 1; }`)).toEqual([["gofmt", false]]);
+		expect(await found("echo `npx eslint --version`")).toEqual([["npx", true], ["eslint", true]]);
+		expect(await found('test -z "$(gofmt -l "a dir")" && echo "$(uv run "$(npx eslint)")"')).toEqual([["gofmt", false], ["npx", true], ["eslint", true], ["uv", true]]);
+		// Single quotes keep `$(` literal; `$((` is arithmetic, not a command.
+		expect(await found("printf '%s' '$(discern-no-such-tool)' && test $((1 + 2)) -eq 3")).toEqual([]);
+		// A substitution runs where the command it belongs to runs.
+		expect(await found("cd service && echo $(ruff --version)")).toEqual([["ruff", true]]);
+		// The substitution's program is checked even when the word it makes is the program (unknowable itself).
+		expect(await found("$(npx which-tool) --flag")).toEqual([["npx", true], ["which-tool", false]]);
+		// A reserved word is not the program: the word after it is.
+		expect(await found("if npx eslint .; then true; fi || { discern-no-such-tool; }")).toEqual([["npx", true], ["eslint", true], ["discern-no-such-tool", false]]);
 	});
 
 	test("a folder the command changes into is where its local binaries are looked for", async () => {
@@ -144,5 +167,8 @@ describe("checkCommand: a program resolves on PATH, in node_modules/.bin, in a v
 		expect(simpleCommands(`a 'b c' "d e" && f|g; h || i & j`)).toEqual([["a", "b c", "d e"], ["f"], ["g"], ["h"], ["i"], ["j"]]);
 		expect(simpleCommands('test -z "$(gofmt -l .)" > /dev/null 2>&1')).toEqual([["test", "-z", "$(gofmt -l .)", "2"]]);
 		expect(simpleCommands("x $(a && b) y # a comment && z")).toEqual([["x", "$(a && b)", "y"]]);
+		expect(parseCommands(`a "$(b ")" 'c')" \`d \\\`e\\\`\` '$(f)' $((1 + (2)))`)).toEqual([
+			{ words: ["a", `$(b ")" 'c')`, "`d \\`e\\``", "$(f)", "$((1 + (2)))"], substitutions: [`b ")" 'c'`, "d `e`"] },
+		]);
 	});
 });
