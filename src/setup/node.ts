@@ -1,5 +1,7 @@
 import { parse as parseJsonc } from "jsonc-parser";
 import { type Folder, type FolderReader, inFolder } from "./folder.ts";
+import { nodeTestRunner } from "./node-tests.ts";
+import { BIOME, DPRINT, ESLINT, OXLINT, PRETTIER, type Tool, whyInUse } from "./node-tools.ts";
 import { combine, expandMembers, isRecord, type JobName, type NodeManager, type StackFinding, type StackJob, type WorkspaceMember } from "./shared.ts";
 
 /** For each job, the script names that mean it, most conventional first. */
@@ -23,33 +25,6 @@ const NODE_LOCKFILES: ReadonlyArray<readonly [string, NodeManager]> = [
 /** How each manager runs a binary the project installed. */
 const EXEC: Readonly<Record<NodeManager, string>> = { npm: "npx", pnpm: "pnpm exec", yarn: "yarn", bun: "bunx" };
 
-const CONFIG_EXTENSIONS = ["js", "mjs", "cjs", "ts", "mts", "cts"];
-const configs = (stem: string, extensions: readonly string[] = CONFIG_EXTENSIONS) => extensions.map((ext) => `${stem}.${ext}`);
-
-/** A tool is in use when its configuration is there or the project depends on it. */
-interface Tool {
-	label: string;
-	deps: readonly string[];
-	files: readonly string[];
-	/** The package.json key some tools read their configuration from. */
-	key?: string;
-}
-
-const BIOME: Tool = { label: "Biome", deps: ["@biomejs/biome"], files: ["biome.json", "biome.jsonc"] };
-const PRETTIER: Tool = { label: "Prettier", deps: ["prettier"],
-	files: [".prettierrc", ".prettierrc.json", ".prettierrc.json5", ".prettierrc.yml", ".prettierrc.yaml", ".prettierrc.toml", ...configs(".prettierrc"), ...configs("prettier.config")],
-	key: "prettier",
-};
-const DPRINT: Tool = { label: "dprint", deps: ["dprint"], files: ["dprint.json", ".dprint.json", "dprint.jsonc", ".dprint.jsonc"] };
-const ESLINT: Tool = { label: "ESLint", deps: ["eslint"],
-	files: [...configs("eslint.config"), ".eslintrc", ".eslintrc.js", ".eslintrc.cjs", ".eslintrc.json", ".eslintrc.yml", ".eslintrc.yaml"],
-	key: "eslintConfig",
-};
-const OXLINT: Tool = { label: "oxlint", deps: ["oxlint"], files: [".oxlintrc.json", "oxlintrc.json"] };
-const VITEST: Tool = { label: "Vitest", deps: ["vitest"], files: [...configs("vitest.config"), ...configs("vitest.workspace")] };
-const JEST: Tool = { label: "Jest", deps: ["jest"], files: [...configs("jest.config"), "jest.config.json"], key: "jest" };
-const BUN_TYPES: Tool = { label: "Bun", deps: ["@types/bun", "bun-types"], files: ["bunfig.toml"] };
-
 interface Manifest {
 	name: string | null;
 	/** Usable scripts only: string, non-empty, not npm's failing placeholder. */
@@ -63,8 +38,8 @@ interface Manifest {
 export async function detectNode(folder: Folder, reader: FolderReader): Promise<StackFinding | null> {
 	if (!folder.has("package.json")) return null;
 	const manifest = readManifest(folder.text("package.json"));
-	const manager = nodeManager(folder, manifest.packageManager);
-	const jobs = await nodeJobs(folder, reader, manifest, manager);
+	const { manager, evidence: managerEvidence } = nodeManager(folder, manifest.packageManager);
+	const jobs = await nodeJobs(folder, reader, manifest, manager, managerEvidence);
 	return {
 		kind: "node",
 		evidence: inFolder(folder.rel, "package.json"),
@@ -75,17 +50,10 @@ export async function detectNode(folder: Folder, reader: FolderReader): Promise<
 	};
 }
 
-async function nodeJobs(folder: Folder, reader: FolderReader, manifest: Manifest, manager: NodeManager): Promise<StackJob[]> {
+async function nodeJobs(folder: Folder, reader: FolderReader, manifest: Manifest, manager: NodeManager, managerEvidence: string): Promise<StackJob[]> {
 	const at = (name: string) => inFolder(folder.rel, name);
 	const exec = EXEC[manager];
-	const uses = (tool: Tool): string | null => {
-		const file = tool.files.find((name) => folder.has(name));
-		if (file) return tool === BUN_TYPES ? `${at(file)} configures Bun` : `${at(file)} configures ${tool.label}`;
-		const dep = tool.deps.find((name) => manifest.deps.has(name));
-		if (dep) return `${at("package.json")} depends on "${dep}"`;
-		if (tool.key && manifest.keys.has(tool.key)) return `${at("package.json")} has a "${tool.key}" key`;
-		return null;
-	};
+	const uses = (tool: Tool) => whyInUse(tool, folder, manifest.deps, manifest.keys);
 	const via = (tool: Tool, run: string) => {
 		const reason = uses(tool);
 		return reason === null ? null : { run: `${exec} ${run}`, reason };
@@ -108,7 +76,7 @@ async function nodeJobs(folder: Folder, reader: FolderReader, manifest: Manifest
 			);
 		}
 		if (name === "test") {
-			const runner = via(VITEST, "vitest run") ?? via(JEST, "jest") ?? bunTest(manager, uses(BUN_TYPES)) ?? (await nodeTestRunner(folder, reader));
+			const runner = await nodeTestRunner({ folder, reader, manager, managerEvidence, deps: manifest.deps, via, uses });
 			if (runner) jobs.push({ name, ...runner });
 		}
 	}
@@ -133,19 +101,6 @@ export function solutionReferences(text: string | null): string[] | null {
 
 function listed(paths: readonly string[]): string {
 	return paths.length <= 3 ? paths.join(", ") : `${paths.slice(0, 2).join(", ")} and ${paths.length - 2} more`;
-}
-
-/** Bun's own runner, for a Bun project that says it uses Bun's APIs or configures it. */
-function bunTest(manager: NodeManager, reason: string | null): { run: string; reason: string } | null {
-	return manager === "bun" && reason !== null ? { run: "bun test", reason } : null;
-}
-
-/** Node's built-in runner finds `test/**\/*.{js,mjs,cjs}` by itself: a `test` folder of such files is its sign. */
-async function nodeTestRunner(folder: Folder, reader: FolderReader): Promise<{ run: string; reason: string } | null> {
-	if (!folder.dirs.includes("test")) return null;
-	const tests = await reader.read(inFolder(folder.rel, "test"));
-	const file = tests?.files.find((name) => /\.(c|m)?js$/.test(name));
-	return file ? { run: "node --test", reason: `${inFolder(folder.rel, `test/${file}`)} and no test runner dependency: node's own runner` } : null;
 }
 
 /** Never throws: a broken or oversized package.json still means "node", just without scripts. */
@@ -187,11 +142,13 @@ function isUsableScript(command: string): boolean {
 	return command.trim() !== "" && !/no test specified/.test(command);
 }
 
-/** The lockfile decides; without one, corepack's `packageManager` field states the intent; else npm. */
-function nodeManager(folder: Folder, packageManager: string | null): NodeManager {
-	for (const [lockfile, manager] of NODE_LOCKFILES) if (folder.has(lockfile)) return manager;
+/** The lockfile decides; without one, corepack's `packageManager` field states the intent; else npm. With the file that says so. */
+function nodeManager(folder: Folder, packageManager: string | null): { manager: NodeManager; evidence: string } {
+	for (const [lockfile, manager] of NODE_LOCKFILES) if (folder.has(lockfile)) return { manager, evidence: inFolder(folder.rel, lockfile) };
 	const declared = packageManager?.split("@")[0];
-	return declared === "pnpm" || declared === "yarn" || declared === "bun" ? declared : "npm";
+	const manifest = inFolder(folder.rel, "package.json");
+	if (declared === "pnpm" || declared === "yarn" || declared === "bun") return { manager: declared, evidence: `the "packageManager" field of ${manifest}` };
+	return { manager: "npm", evidence: `${manifest} without a lockfile` };
 }
 
 function scriptCommand(manager: NodeManager, script: string): string {

@@ -38,6 +38,16 @@ const EXPECTED: Record<string, Expected> = {
 		scopes: [
 		],
 	},
+	// No @types/bun, yet bun.lock makes it a Bun project and Bun's runner finds src/index.test.ts.
+	"bun-tests-without-types": {
+		projectName: "bun-api",
+		stacks: [["node", "package.json", "bun"]],
+		jobs: [
+			["test", "bun test", "src/index.test.ts is a test file bun test finds, and bun.lock makes this a Bun project"],
+		],
+		scopes: [
+		],
+	},
 	"empty": {
 		projectName: null,
 		stacks: [],
@@ -102,7 +112,16 @@ const EXPECTED: Record<string, Expected> = {
 		jobs: [
 			["format", "npx dprint check", "dprint.json configures dprint"],
 			["lint", "npx oxlint", "package.json depends on \"oxlint\""],
-			["test", "node --test", "test/add.js and no test runner dependency: node's own runner"],
+			["test", "node --test", "test/add.js is a file node --test finds, and no test runner dependency: node's own runner"],
+		],
+		scopes: [
+		],
+	},
+	"node-mocha": {
+		projectName: "legacy-lib",
+		stacks: [["node", "package.json", "npm"]],
+		jobs: [
+			["test", "npx mocha", "package.json depends on \"mocha\""],
 		],
 		scopes: [
 		],
@@ -122,6 +141,16 @@ const EXPECTED: Record<string, Expected> = {
 	},
 	// `npm create vite -- --template react-ts`: its tsconfig.json only references the projects that hold the files,
 	// so `tsc --noEmit` would check nothing and pass; `tsc -b` checks them (the template's own build runs it).
+	// node --test finds `*.test.mjs` anywhere, not only in a test/ folder.
+	"node-test-files-mjs": {
+		projectName: "slugify-lite",
+		stacks: [["node", "package.json", "npm"]],
+		jobs: [
+			["test", "node --test", "tests/slug.test.mjs is a file node --test finds, and no test runner dependency: node's own runner"],
+		],
+		scopes: [
+		],
+	},
 	"node-vite-tsc-references": {
 		projectName: "vite-react-typescript-starter",
 		stacks: [["node", "package.json", "npm"]],

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { resolveJobs } from "../../src/config/jobs.ts";
 import { parseConfig } from "../../src/config/load.ts";
 import { KNOWN_JOB_STAGES } from "../../src/config/schema.ts";
@@ -26,7 +26,10 @@ afterAll(async () => {
 async function repo(files: Record<string, string | Uint8Array>): Promise<string> {
 	const root = await mkdtemp(join(tmpdir(), "discern-setup-"));
 	made.push(root);
-	for (const [name, content] of Object.entries(files)) await writeFile(join(root, name), content);
+	for (const [name, content] of Object.entries(files)) {
+		await mkdir(dirname(join(root, name)), { recursive: true });
+		await writeFile(join(root, name), content);
+	}
 	return root;
 }
 
@@ -133,6 +136,44 @@ describe("node: the lockfile decides the package manager", () => {
 		const root = await repo({});
 		await mkdir(join(root, "package.json"));
 		expect(await detectStack(root)).toEqual({ projectName: null, stacks: [], jobs: [], scopes: [] });
+	});
+});
+
+describe("node: the test job without a test script", () => {
+	const testRun = async (files: Record<string, string>) => (await detectStack(await repo(files))).jobs.find((job) => job.name === "test") ?? null;
+	const TEST_FILE = 'import test from "node:test";\n';
+
+	test("Mocha, by its dependency or its .mocharc, runs through the project's manager", async () => {
+		expect(await testRun({ "package.json": packageJson({}, { devDependencies: { mocha: "^10" } }), "pnpm-lock.yaml": "", "test/a.spec.js": "" })).toMatchObject({ run: "pnpm exec mocha", reason: 'package.json depends on "mocha"' });
+		expect(await testRun({ "package.json": packageJson({}), ".mocharc.yml": "spec: spec/**/*.js\n", "spec/a.js": "" })).toMatchObject({ run: "npx mocha", reason: ".mocharc.yml configures Mocha" });
+	});
+
+	test("a Bun project's test files mean `bun test`, wherever they are; a spec file counts", async () => {
+		expect(await testRun({ "package.json": packageJson({}), "bun.lockb": "", "packages/core/lib/math.spec.tsx": "" })).toMatchObject({
+			run: "bun test",
+			reason: "packages/core/lib/math.spec.tsx is a test file bun test finds, and bun.lockb makes this a Bun project",
+		});
+		expect(await testRun({ "package.json": packageJson({}, { packageManager: "bun@1.2.0" }), "src/a_test.ts": "" })).toMatchObject({
+			reason: 'src/a_test.ts is a test file bun test finds, and the "packageManager" field of package.json makes this a Bun project',
+		});
+	});
+
+	test("node --test: the files it finds by default, outside a test/ folder too", async () => {
+		for (const file of ["test.js", "test-math.cjs", "src/math.test.mjs", "lib/deep/math-test.js", "math_test.js", "test/unit/helpers.mjs"]) {
+			expect((await testRun({ "package.json": packageJson({}), [file]: TEST_FILE }))?.run).toBe("node --test");
+		}
+	});
+
+	test("files node --test does not run, and folders holding no tests of the project, propose nothing", async () => {
+		for (const file of ["tests/math.js", "src/math.spec.js", "test.ts", "node_modules/x/test/a.js", "fixtures/a.test.js", ".cache/a.test.js", "a/b/c/d/e/f.test.js"]) {
+			expect(await testRun({ "package.json": packageJson({}), [file]: TEST_FILE })).toBeNull();
+		}
+	});
+
+	test("a project depending on a runner setup has no command for gets no node --test", async () => {
+		expect(await testRun({ "package.json": packageJson({}, { devDependencies: { ava: "^6" } }), "test.js": TEST_FILE })).toBeNull();
+		// A Bun project whose test files are not Bun's kind (test/add.js) still gets node's runner.
+		expect(await testRun({ "package.json": packageJson({}), "bun.lock": "", "test/add.js": TEST_FILE })).toMatchObject({ run: "node --test" });
 	});
 });
 
