@@ -59,7 +59,7 @@ export interface ProposedScope {
 }
 
 export interface SetupProposal {
-	/** From the root manifest (package.json, Cargo.toml, pyproject.toml, go.mod), or null. */
+	/** From the root manifest (package.json, Cargo.toml, pyproject.toml or setup.cfg, go.mod), or null. */
 	projectName: string | null;
 	stacks: DetectedStack[];
 	jobs: ProposedJob[];

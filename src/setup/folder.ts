@@ -35,6 +35,7 @@ const READ = new Set([
 	"tsconfig.json",
 	"pnpm-workspace.yaml",
 	"pyproject.toml",
+	"hatch.toml",
 	"setup.cfg",
 	"tox.ini",
 	"requirements.txt",

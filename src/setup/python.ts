@@ -1,5 +1,6 @@
 import { type Folder, inFolder } from "./folder.ts";
-import { combine, iniHasSection, isRecord, type PythonManager, type StackFinding, type StackJob, stringsOf, tomlOf } from "./shared.ts";
+import { dependencies, projectName } from "./python-deps.ts";
+import { combine, iniHasSection, isRecord, type PythonManager, type StackFinding, type StackJob, tomlOf } from "./shared.ts";
 
 /** What marks a Python project, in the order the evidence is named. */
 const MARKERS = ["pyproject.toml", "setup.cfg", "setup.py", "requirements.txt"] as const;
@@ -7,7 +8,11 @@ const MARKERS = ["pyproject.toml", "setup.cfg", "setup.py", "requirements.txt"] 
 /** Tools live in the project's environment, so every command goes through the project's runner. */
 const PREFIX: Readonly<Record<PythonManager, string>> = { uv: "uv run ", poetry: "poetry run ", pdm: "pdm run ", hatch: "hatch run ", pip: "" };
 
-const REQUIREMENTS = ["requirements.txt", "requirements-dev.txt", "dev-requirements.txt", "requirements_dev.txt"];
+/** Why a tool is in use, and the Hatch environment other than the default that holds it. */
+interface Use {
+	reason: string;
+	env?: string;
+}
 
 export async function detectPython(folder: Folder): Promise<StackFinding | null> {
 	const marker = MARKERS.find((name) => folder.has(name));
@@ -17,28 +22,36 @@ export async function detectPython(folder: Folder): Promise<StackFinding | null>
 	const pyproject = tomlOf(pyprojectText);
 	const tools = toolTables(pyproject, pyprojectText);
 	const manager = pythonManager(folder, tools, pyproject);
-	const deps = dependencies(folder, pyproject);
+	// A Hatch environment's dependencies are tools only where `hatch run` is what runs them.
+	const deps = dependencies(folder, pyproject, manager === "hatch");
 	const setupCfg = folder.text("setup.cfg");
 	const toxIni = folder.text("tox.ini");
 
 	/** Why a tool is in use: its [tool.X] table, its own file, an INI section, or a dependency. */
-	const uses = (tool: string, options: { files?: readonly string[]; ini?: readonly string[]; table?: string } = {}): string | null => {
-		if (tools.has(tool)) return `${at("pyproject.toml")} has a [tool.${options.table ?? tool}] table`;
+	const uses = (tool: string, options: { files?: readonly string[]; ini?: readonly string[]; table?: string } = {}): Use | null => {
+		if (tools.has(tool)) return { reason: `${at("pyproject.toml")} has a [tool.${options.table ?? tool}] table` };
 		const file = options.files?.find((name) => folder.has(name));
-		if (file) return file === "conftest.py" ? `${at(file)} holds pytest fixtures` : `${at(file)} configures ${tool}`;
+		if (file) return { reason: file === "conftest.py" ? `${at(file)} holds pytest fixtures` : `${at(file)} configures ${tool}` };
 		for (const section of options.ini ?? []) {
-			if (iniHasSection(setupCfg, section)) return `${at("setup.cfg")} has a [${section}] section`;
-			if (iniHasSection(toxIni, section)) return `${at("tox.ini")} has a [${section}] section`;
+			if (iniHasSection(setupCfg, section)) return { reason: `${at("setup.cfg")} has a [${section}] section` };
+			if (iniHasSection(toxIni, section)) return { reason: `${at("tox.ini")} has a [${section}] section` };
 		}
 		const declared = deps.get(tool);
-		return declared ? `${declared} lists ${tool}` : null;
+		if (!declared) return null;
+		if (declared.hatchEnv === undefined) return { reason: `${declared.file} lists ${tool}` };
+		if (declared.hatchEnv === "default") return { reason: `${declared.file} lists ${tool} in Hatch's default environment` };
+		return { reason: `${declared.file} lists ${tool} in Hatch's "${declared.hatchEnv}" environment`, env: declared.hatchEnv };
 	};
-	const prefix = PREFIX[manager];
-	const via = (reason: string | null, run: string) => (reason === null ? null : { run: `${prefix}${run}`, reason });
+	const via = (use: Use | null, run: string) => {
+		if (use === null) return null;
+		// A tool of another Hatch environment runs in it: `hatch run lint:ruff check .`.
+		const prefix = use.env !== undefined ? `hatch run ${use.env}:` : PREFIX[manager];
+		return { run: `${prefix}${run}`, reason: use.reason };
+	};
 
 	const ruff = uses("ruff", { files: ["ruff.toml", ".ruff.toml"] });
 	const jobs: StackJob[] = [
-		...combine("format", [via(ruff, "ruff format --check ."), via(uses("black"), "black --check .")]),
+		...combine("format", formatters(ruff, uses("black"), tools.has("black") && !ruffFormats(pyproject)).map(([use, run]) => via(use, run))),
 		...combine("lint", [via(ruff, "ruff check ."), via(uses("flake8", { files: [".flake8"], ini: ["flake8"] }), "flake8")]),
 		...combine("typecheck", [
 			via(uses("mypy", { files: ["mypy.ini", ".mypy.ini"], ini: ["mypy"] }), "mypy ."),
@@ -46,9 +59,30 @@ export async function detectPython(folder: Folder): Promise<StackFinding | null>
 		]),
 	];
 	const pytest = uses("pytest", { files: ["pytest.ini", "conftest.py"], ini: ["tool:pytest", "pytest"], table: "pytest.ini_options" });
-	const tests = pytest ?? (folder.dirs.includes("tests") ? `${at("tests")}/ holds the tests; pytest also runs unittest suites` : null);
-	if (tests) jobs.push({ name: "test", run: `${prefix}pytest`, reason: tests });
-	return { kind: "python", evidence: at(marker), manager, jobs, projectName: projectName(pyproject), members: [] };
+	const tests = via(pytest ?? (folder.dirs.includes("tests") ? { reason: `${at("tests")}/ holds the tests; pytest also runs unittest suites` } : null), "pytest");
+	if (tests) jobs.push({ name: "test", ...tests });
+	return { kind: "python", evidence: at(marker), manager, jobs, projectName: projectName(pyproject, setupCfg), members: [] };
+}
+
+/**
+ * The format checks. Ruff formats and Black formats; with a [tool.black]
+ * table (and no [tool.ruff.format] one) the project formats with Black, and
+ * Ruff, when it is there too, only lints: both checks would be two
+ * formatters' opinions of one file, and the first disagreement a red gate.
+ */
+function formatters(ruff: Use | null, black: Use | null, blackFormats: boolean): Array<[Use | null, string]> {
+	if (blackFormats && black && ruff) return [[{ ...black, reason: `${black.reason}: Black formats, Ruff only lints` }, "black --check ."]];
+	return [
+		[ruff, "ruff format --check ."],
+		[black, "black --check ."],
+	];
+}
+
+/** pyproject.toml configures Ruff's formatter ([tool.ruff.format]). */
+function ruffFormats(pyproject: Record<string, unknown> | null): boolean {
+	const tool = isRecord(pyproject?.tool) ? pyproject.tool : null;
+	const ruff = isRecord(tool?.ruff) ? tool.ruff : null;
+	return isRecord(ruff?.format);
 }
 
 /** The names under `[tool]`; a file the parser rejects still gets a header scan, since a typo elsewhere should not hide the linter. */
@@ -70,48 +104,4 @@ function pythonManager(folder: Folder, tools: Set<string>, pyproject: Record<str
 	const hatch = isRecord(pyproject?.tool) && isRecord(pyproject.tool.hatch) ? pyproject.tool.hatch : null;
 	if (folder.has("hatch.toml") || (hatch && isRecord(hatch.envs))) return "hatch";
 	return "pip";
-}
-
-/** Every declared dependency, normalized (`Flake8` → `flake8`), with the file that declares it. */
-function dependencies(folder: Folder, pyproject: Record<string, unknown> | null): Map<string, string> {
-	const found = new Map<string, string>();
-	const add = (specs: readonly string[], file: string) => {
-		for (const spec of specs) {
-			const name = /^\s*([A-Za-z0-9][A-Za-z0-9._-]*)/.exec(spec)?.[1];
-			if (name) {
-				const normalized = name.toLowerCase().replace(/[._]+/g, "-");
-				if (!found.has(normalized)) found.set(normalized, file);
-			}
-		}
-	};
-	const pyprojectFile = inFolder(folder.rel, "pyproject.toml");
-	if (pyproject) {
-		const project = isRecord(pyproject.project) ? pyproject.project : {};
-		add(stringsOf(project.dependencies), pyprojectFile);
-		for (const group of Object.values(isRecord(project["optional-dependencies"]) ? project["optional-dependencies"] : {})) add(stringsOf(group), pyprojectFile);
-		for (const group of Object.values(isRecord(pyproject["dependency-groups"]) ? pyproject["dependency-groups"] : {})) add(stringsOf(group), pyprojectFile);
-		const tool = isRecord(pyproject.tool) ? pyproject.tool : {};
-		const poetry = isRecord(tool.poetry) ? tool.poetry : {};
-		for (const table of [poetry.dependencies, poetry["dev-dependencies"]]) if (isRecord(table)) add(Object.keys(table), pyprojectFile);
-		for (const group of Object.values(isRecord(poetry.group) ? poetry.group : {})) {
-			if (isRecord(group) && isRecord(group.dependencies)) add(Object.keys(group.dependencies), pyprojectFile);
-		}
-		const pdm = isRecord(tool.pdm) ? tool.pdm : {};
-		for (const group of Object.values(isRecord(pdm["dev-dependencies"]) ? pdm["dev-dependencies"] : {})) add(stringsOf(group), pyprojectFile);
-		const uv = isRecord(tool.uv) ? tool.uv : {};
-		add(stringsOf(uv["dev-dependencies"]), pyprojectFile);
-	}
-	for (const file of REQUIREMENTS) {
-		const text = folder.text(file);
-		if (text !== null) add(text.split(/\r?\n/).filter((line) => !/^\s*(#|-)/.test(line)), inFolder(folder.rel, file));
-	}
-	return found;
-}
-
-function projectName(pyproject: Record<string, unknown> | null): string | null {
-	const project = isRecord(pyproject?.project) ? pyproject.project : null;
-	if (typeof project?.name === "string" && project.name.trim() !== "") return project.name;
-	const tool = isRecord(pyproject?.tool) ? pyproject.tool : null;
-	const poetry = isRecord(tool?.poetry) ? tool.poetry : null;
-	return typeof poetry?.name === "string" && poetry.name.trim() !== "" ? poetry.name : null;
 }

@@ -185,6 +185,31 @@ const EXPECTED: Record<string, Expected> = {
 			{ name: "lib", paths: ["packages/lib/**"], gate: "pnpm --filter @acme/lib run lint && pnpm --filter @acme/lib run test", reason: "pnpm-workspace.yaml lists it as a workspace package; its gate runs its \"lint\", \"test\" scripts" },
 		],
 	},
+	// [tool.black] means Black formats; Ruff, configured for linting beside it, then only lints.
+	"python-black-ruff-lint": {
+		projectName: "ledger",
+		stacks: [["python", "pyproject.toml", "uv"]],
+		jobs: [
+			["format", "uv run black --check .", "pyproject.toml has a [tool.black] table: Black formats, Ruff only lints"],
+			["lint", "uv run ruff check .", "pyproject.toml has a [tool.ruff] table"],
+			["test", "uv run pytest", "pyproject.toml lists pytest"],
+		],
+		scopes: [
+		],
+	},
+	// Tools installed by Hatch environments run in them: the default one plainly, another by its name.
+	"python-hatch-envs": {
+		projectName: "sensors",
+		stacks: [["python", "pyproject.toml", "hatch"]],
+		jobs: [
+			["format", "hatch run lint:ruff format --check .", "pyproject.toml lists ruff in Hatch's \"lint\" environment"],
+			["lint", "hatch run lint:ruff check .", "pyproject.toml lists ruff in Hatch's \"lint\" environment"],
+			["typecheck", "hatch run mypy .", "pyproject.toml lists mypy in Hatch's default environment"],
+			["test", "hatch run pytest", "pyproject.toml lists pytest in Hatch's default environment"],
+		],
+		scopes: [
+		],
+	},
 	"python-pdm-pyright": {
 		projectName: "reports",
 		stacks: [["python", "pyproject.toml", "pdm"]],
@@ -202,6 +227,17 @@ const EXPECTED: Record<string, Expected> = {
 			["format", "poetry run black --check .", "pyproject.toml has a [tool.black] table"],
 			["lint", "poetry run flake8", ".flake8 configures flake8"],
 			["test", "poetry run pytest", "pyproject.toml lists pytest"],
+		],
+		scopes: [
+		],
+	},
+	// The name comes from setup.cfg's [metadata] when pyproject.toml (build settings only) has none.
+	"python-setup-cfg": {
+		projectName: "legacy-tool",
+		stacks: [["python", "pyproject.toml", "pip"]],
+		jobs: [
+			["lint", "flake8", "setup.cfg has a [flake8] section"],
+			["test", "pytest", "setup.cfg has a [tool:pytest] section"],
 		],
 		scopes: [
 		],

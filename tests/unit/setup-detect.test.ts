@@ -267,11 +267,52 @@ describe("python", () => {
 		expect(runs(await detectStack(root)).map(([name]) => name)).toEqual(["format", "lint"]);
 	});
 
-	test("setup.cfg alone is a python project; its [mypy] section proposes mypy", async () => {
+	test("setup.cfg alone is a python project; its [mypy] section proposes mypy; [metadata] names it", async () => {
 		const root = await repo({ "setup.cfg": "[metadata]\nname = demo\n\n[mypy]\nstrict = True\n" });
 		const proposal = await detectStack(root);
 		expect(proposal.stacks).toEqual([{ kind: "python", evidence: "setup.cfg", manager: "pip" }]);
 		expect(runs(proposal)).toEqual([["typecheck", "mypy ."]]);
+		expect(proposal.projectName).toBe("demo");
+	});
+
+	test("setup.cfg's name: `key: value` too, only in [metadata], never a continued value; pyproject's name wins", async () => {
+		const name = async (files: Record<string, string>) => (await detectStack(await repo(files))).projectName;
+		expect(await name({ "setup.cfg": "[options]\nname = wrong\n[metadata]\n# name = commented\nName: right\n" })).toBe("right");
+		expect(await name({ "setup.cfg": "[metadata]\nname =\n    continued\n" })).toBeNull();
+		expect(await name({ "setup.cfg": "[metadata]\nname = legacy\n", "pyproject.toml": '[project]\nname = "modern"\n' })).toBe("modern");
+	});
+
+	test("Black and Ruff both configured: [tool.black] means Black formats, unless [tool.ruff.format] configures Ruff's formatter", async () => {
+		const ruffLint = '[tool.black]\nline-length = 88\n[tool.ruff]\nline-length = 88\n';
+		expect(runs(await detectStack(await repo({ "pyproject.toml": ruffLint })))).toEqual([
+			["format", "black --check ."],
+			["lint", "ruff check ."],
+		]);
+		expect(runs(await detectStack(await repo({ "pyproject.toml": `${ruffLint}[tool.ruff.format]\nquote-style = "single"\n` })))).toEqual([
+			["format", "ruff format --check . && black --check ."],
+			["lint", "ruff check ."],
+		]);
+		// Both only as dependencies: nothing says which formats, so both checks stay.
+		expect(runs(await detectStack(await repo({ "requirements.txt": "black\nruff\n" })))).toEqual([
+			["format", "ruff format --check . && black --check ."],
+			["lint", "ruff check ."],
+		]);
+	});
+
+	test("Hatch environments' dependencies are the project's tools; another environment's run in it", async () => {
+		const proposal = await detectStack(
+			await repo({
+				"hatch.toml": '[envs.default]\nextra-dependencies = ["pytest"]\n[envs.types]\ndependencies = ["mypy"]\n["envs.bad name"]\ndependencies = ["ruff"]\n',
+				"pyproject.toml": '[project]\nname = "demo"\n',
+			}),
+		);
+		expect(proposal.jobs.map((job) => [job.name, job.run, job.reason])).toEqual([
+			["typecheck", "hatch run types:mypy .", 'hatch.toml lists mypy in Hatch\'s "types" environment'],
+			["test", "hatch run pytest", "hatch.toml lists pytest in Hatch's default environment"],
+		]);
+		// A lockfile of another runner decides: Hatch's environments are not where its tools are.
+		const uv = await detectStack(await repo({ "uv.lock": "", "pyproject.toml": '[tool.hatch.envs.lint]\ndependencies = ["ruff"]\n' }));
+		expect(uv.jobs).toEqual([]);
 	});
 });
 

@@ -41,7 +41,7 @@ const Verification = v.strictObject({
 });
 
 export const SetupData = v.strictObject({
-	project_name: v.pipe(v.string(), v.description("From the root manifest (package.json, Cargo.toml, pyproject.toml, go.mod), else the folder's name.")),
+	project_name: v.pipe(v.string(), v.description("From the root manifest (package.json, Cargo.toml, pyproject.toml or else setup.cfg's [metadata], go.mod), else the folder's name.")),
 	stacks: v.array(v.strictObject({ kind: v.string(), evidence: v.string(), manager: v.optional(v.string()) })),
 	jobs: v.array(v.strictObject({ name: v.string(), stage: v.picklist(STAGES), run: v.string(), reason: v.string() })),
 	scopes: v.array(v.strictObject({ name: v.string(), paths: v.array(v.string()), gate: v.optional(v.string()), reason: v.string() })),
