@@ -18,7 +18,7 @@ let tempFiles = 0;
 export async function writeFileAtomic(
 	root: string,
 	relativePath: string,
-	content: string,
+	content: string | Uint8Array,
 	/** `keepMode`: a file already there keeps its mode (a 0600 .mcp.json stays private); else `mode`, else 0644. */
 	options: { mode?: number; keepMode?: boolean } = {},
 ): Promise<string> {

@@ -1,11 +1,13 @@
 import type { Stage } from "../config/schema.ts";
 import { type Folder, type FolderReader, folderReader, inFolder } from "./folder.ts";
+import { detectMake } from "./make.ts";
 import { detectGo, detectRust } from "./native.ts";
 import { detectNode } from "./node.ts";
 import { detectPython } from "./python.ts";
-import { type Detector, JOB_NAMES, JOB_STAGES, type JobName, NEVER_ENTERED, type PackageManager, type StackFinding, type StackJob } from "./shared.ts";
+import { type Detector, JOB_NAMES, JOB_STAGES, type JobName, NEVER_ENTERED, type PackageManager, type StackFinding } from "./shared.ts";
 
 export { MAX_MANIFEST_BYTES } from "./folder.ts";
+export { makeTargets } from "./make.ts";
 export { JOB_NAMES, JOB_STAGES, type JobName, type PackageManager } from "./shared.ts";
 
 /**
@@ -58,12 +60,23 @@ export interface ProposedScope {
 	reason: string;
 }
 
+/** A line for the root .gitignore: a folder the proposed jobs write, which a developer of the stack ignores. */
+export interface ProposedIgnore {
+	line: string;
+	/** Files the tools write there, relative to the root: the line is needed unless git ignores them already (ignores.ts asks). */
+	probes: string[];
+	/** Which tool writes it, for which jobs. */
+	reason: string;
+}
+
 export interface SetupProposal {
 	/** From the root manifest (package.json, Cargo.toml, pyproject.toml or setup.cfg, go.mod), or null. */
 	projectName: string | null;
 	stacks: DetectedStack[];
 	jobs: ProposedJob[];
 	scopes: ProposedScope[];
+	/** Every folder the proposed jobs write; the ones a repository already ignores are dropped by the caller (ignores.ts). */
+	ignores: ProposedIgnore[];
 }
 
 const DETECTORS: ReadonlyArray<readonly [Exclude<StackKind, "make">, Detector]> = [
@@ -80,7 +93,7 @@ const MAX_SUBFOLDERS = 400;
 export async function detectStack(root: string): Promise<SetupProposal> {
 	const reader = await folderReader(root);
 	const top = await reader.read("");
-	if (!top) return { projectName: null, stacks: [], jobs: [], scopes: [] };
+	if (!top) return { projectName: null, stacks: [], jobs: [], scopes: [], ignores: [] };
 	const rootFindings = await findingsIn(top, reader);
 	const members = rootFindings.flatMap((finding) => finding.members);
 	const taken = new Set(members.map((member) => member.dir));
@@ -94,10 +107,14 @@ export async function detectStack(root: string): Promise<SetupProposal> {
 	const named: Array<{ base: JobName; job: ProposedJob }> = [];
 	const add = (base: JobName, name: string, run: string, reason: string) => named.push({ base, job: { name, stage: JOB_STAGES[base], run, reason } });
 
+	const ignores = new IgnoreLines();
+
 	const primary = rootFindings.find((finding) => finding.jobs.length > 0);
 	for (const finding of rootFindings) {
 		stacks.push(stackOf(finding));
-		for (const job of finding.jobs) add(job.name, finding === primary ? job.name : `${job.name}_${finding.kind}`, job.run, job.reason);
+		const nameOf = (base: JobName) => (finding === primary ? base : `${base}_${finding.kind}`);
+		for (const job of finding.jobs) add(job.name, nameOf(job.name), job.run, job.reason);
+		ignores.add("", finding, nameOf);
 	}
 	const make = detectMake(top);
 	if (make) {
@@ -120,6 +137,7 @@ export async function detectStack(root: string): Promise<SetupProposal> {
 			stacks.push(stackOf(finding));
 			const suffix = index === 0 ? slug : `${slug}_${finding.kind}`;
 			for (const job of finding.jobs) add(job.name, `${job.name}_${suffix}`, `cd ${shellPath(folder.rel)} && ${job.run}`, job.reason);
+			ignores.add(folder.rel, finding, (base) => `${base}_${suffix}`);
 		});
 	}
 
@@ -130,7 +148,34 @@ export async function detectStack(root: string): Promise<SetupProposal> {
 		stacks,
 		jobs: named.map((entry) => entry.job),
 		scopes: proposedScopes,
+		ignores: ignores.lines(),
 	};
+}
+
+/**
+ * The .gitignore lines of every project found, one per line: a folder
+ * written by several projects or jobs (`__pycache__/`) is one line whose
+ * reason names them all. A line anchored to its project (`/target/`) is
+ * anchored to the project's folder from the root (`/engine/target/`).
+ */
+class IgnoreLines {
+	private readonly byLine = new Map<string, { probes: Set<string>; reasons: string[] }>();
+
+	add(dir: string, finding: StackFinding, nameOf: (base: JobName) => string): void {
+		for (const output of finding.outputs) {
+			const line = output.pattern.startsWith("/") && dir !== "" ? `/${dir}${output.pattern}` : output.pattern;
+			const entry = this.byLine.get(line) ?? { probes: new Set<string>(), reasons: [] };
+			for (const probe of output.probes) entry.probes.add(inFolder(dir, probe));
+			const jobs = output.jobs.map((base) => `\`${nameOf(base)}\``);
+			const reason = jobs.length === 0 ? output.why : `${output.why} (${jobs.length === 1 ? "job" : "jobs"} ${jobs.join(", ")})`;
+			if (!entry.reasons.includes(reason)) entry.reasons.push(reason);
+			this.byLine.set(line, entry);
+		}
+	}
+
+	lines(): ProposedIgnore[] {
+		return [...this.byLine].map(([line, entry]) => ({ line, probes: [...entry.probes], reason: entry.reasons.join("; ") }));
+	}
 }
 
 async function findingsIn(folder: Folder, reader: FolderReader): Promise<StackFinding[]> {
@@ -194,47 +239,4 @@ function slug(text: string): string {
 /** A folder name for `cd`: quoted when it holds anything a shell would read. */
 function shellPath(rel: string): string {
 	return /^[A-Za-z0-9@/._-]+$/.test(rel) ? rel : `'${rel.replace(/'/g, "'\\''")}'`;
-}
-
-// ---------------------------------------------------------------------- make
-
-/** GNU make's own search order. */
-const MAKEFILES = ["GNUmakefile", "makefile", "Makefile"] as const;
-
-/** GNU's conventional targets: `check` runs the tests when there is no `test`. */
-const MAKE_TARGETS: ReadonlyArray<readonly [JobName, readonly string[]]> = [
-	["format", ["format", "fmt"]],
-	["build", ["build"]],
-	["lint", ["lint"]],
-	["typecheck", ["typecheck", "type-check"]],
-	["test", ["test", "check"]],
-];
-
-function detectMake(folder: Folder): { stack: DetectedStack; jobs: StackJob[] } | null {
-	const evidence = MAKEFILES.find((name) => folder.has(name));
-	if (!evidence) return null;
-	const targets = makeTargets(folder.text(evidence) ?? "");
-	const jobs: StackJob[] = [];
-	for (const [name, candidates] of MAKE_TARGETS) {
-		const target = candidates.find((candidate) => targets.has(candidate));
-		if (!target) continue;
-		const why = target === "check" ? `${evidence} has a "check" target (GNU's name for running the tests)` : `${evidence} has a "${target}" target`;
-		jobs.push({ name, run: `make ${target}`, reason: why });
-	}
-	return { stack: { kind: "make", evidence }, jobs };
-}
-
-/**
- * Explicit targets from rule lines (`test:`, `test lint: deps`, `test::`).
- * Recipe lines (tab-indented) and comments are skipped; `:=`, `::=` and
- * `:::=` are assignments, not rules.
- */
-export function makeTargets(text: string): Set<string> {
-	const targets = new Set<string>();
-	for (const line of text.split(/\r?\n/)) {
-		if (line.startsWith("\t")) continue;
-		const match = /^ *([^\s:#=][^:#=]*?)\s*::?(?![:=])/.exec(line);
-		for (const target of match?.[1]?.split(/\s+/) ?? []) targets.add(target);
-	}
-	return targets;
 }

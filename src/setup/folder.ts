@@ -34,6 +34,7 @@ const READ = new Set([
 	"package.json",
 	"tsconfig.json",
 	"pnpm-workspace.yaml",
+	".yarnrc.yml",
 	"pyproject.toml",
 	"hatch.toml",
 	"setup.cfg",

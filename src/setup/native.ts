@@ -1,5 +1,6 @@
 import { type Folder, type FolderReader, inFolder } from "./folder.ts";
-import { expandMembers, isRecord, type StackFinding, stringsOf, tomlOf, type WorkspaceMember } from "./shared.ts";
+import { rustOutputs } from "./outputs.ts";
+import { expandMembers, isRecord, type StackFinding, type StackJob, stringsOf, tomlOf, type WorkspaceMember } from "./shared.ts";
 
 // ---------------------------------------------------------------------- rust
 
@@ -21,14 +22,16 @@ export async function detectRust(folder: Folder, reader: FolderReader): Promise<
 			members.push({ dir, name: packageName(crate) ?? dir.split("/").pop() ?? dir, reason: `${evidence} lists it as a workspace member` });
 		}
 	}
+	const jobs: StackJob[] = [
+		{ name: "format", run: `cargo fmt${all.fmt} --check`, reason: `${reason}; rustfmt is its formatter` },
+		{ name: "lint", run: `cargo clippy${all.pkg} -- -D warnings`, reason: `${reason}; clippy is its linter` },
+		{ name: "test", run: `cargo test${all.pkg}`, reason },
+	];
 	return {
 		kind: "rust",
 		evidence,
-		jobs: [
-			{ name: "format", run: `cargo fmt${all.fmt} --check`, reason: `${reason}; rustfmt is its formatter` },
-			{ name: "lint", run: `cargo clippy${all.pkg} -- -D warnings`, reason: `${reason}; clippy is its linter` },
-			{ name: "test", run: `cargo test${all.pkg}`, reason },
-		],
+		jobs,
+		outputs: rustOutputs(jobs),
 		projectName: packageName(manifest),
 		members,
 	};
@@ -83,6 +86,8 @@ export async function detectGo(folder: Folder, reader: FolderReader): Promise<St
 				: { name: "lint", run: `go vet ${packages}`, reason },
 			{ name: "test", run: `go test ${packages}`, reason },
 		],
+		// go keeps its build and module caches outside the project (GOCACHE, GOMODCACHE).
+		outputs: [],
 		projectName: moduleName(folder.text("go.mod")),
 		members,
 	};

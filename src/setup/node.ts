@@ -1,6 +1,7 @@
 import { parse as parseJsonc } from "jsonc-parser";
 import { type Folder, type FolderReader, inFolder } from "./folder.ts";
 import { nodeTestRunner } from "./node-tests.ts";
+import { nodeOutputs } from "./outputs.ts";
 import { BIOME, DPRINT, ESLINT, OXLINT, PRETTIER, type Tool, whyInUse } from "./node-tools.ts";
 import { combine, expandMembers, isRecord, type JobName, type NodeManager, type StackFinding, type StackJob, type WorkspaceMember } from "./shared.ts";
 
@@ -40,13 +41,16 @@ export async function detectNode(folder: Folder, reader: FolderReader): Promise<
 	const manifest = readManifest(folder.text("package.json"));
 	const { manager, evidence: managerEvidence } = nodeManager(folder, manifest.packageManager);
 	const jobs = await nodeJobs(folder, reader, manifest, manager, managerEvidence);
+	const members = await workspaceMembers(folder, reader, manifest, manager);
+	const memberDirs = members.map((member) => (folder.rel === "" ? member.dir : member.dir.slice(folder.rel.length + 1)));
 	return {
 		kind: "node",
 		evidence: inFolder(folder.rel, "package.json"),
 		manager,
 		jobs,
+		outputs: nodeOutputs(manager, folder.text(".yarnrc.yml"), jobs.length > 0 || members.some((member) => member.gate), memberDirs),
 		projectName: manifest.name,
-		members: await workspaceMembers(folder, reader, manifest, manager),
+		members,
 	};
 }
 

@@ -1,4 +1,5 @@
 import { type Folder, inFolder } from "./folder.ts";
+import { pythonOutputs } from "./outputs.ts";
 import { dependencies, projectName } from "./python-deps.ts";
 import { combine, iniHasSection, isRecord, type PythonManager, type StackFinding, type StackJob, tomlOf } from "./shared.ts";
 
@@ -61,7 +62,7 @@ export async function detectPython(folder: Folder): Promise<StackFinding | null>
 	const pytest = uses("pytest", { files: ["pytest.ini", "conftest.py"], ini: ["tool:pytest", "pytest"], table: "pytest.ini_options" });
 	const tests = via(pytest ?? (folder.dirs.includes("tests") ? { reason: `${at("tests")}/ holds the tests; pytest also runs unittest suites` } : null), "pytest");
 	if (tests) jobs.push({ name: "test", ...tests });
-	return { kind: "python", evidence: at(marker), manager, jobs, projectName: projectName(pyproject, setupCfg), members: [] };
+	return { kind: "python", evidence: at(marker), manager, jobs, outputs: pythonOutputs(manager, jobs), projectName: projectName(pyproject, setupCfg), members: [] };
 }
 
 /**

@@ -31,11 +31,29 @@ export interface WorkspaceMember {
 	reason: string;
 }
 
+/**
+ * A folder a proposed job writes in its project, or the install its tools
+ * come from fills (outputs.ts): a line for the root .gitignore unless git
+ * already ignores it there.
+ */
+export interface ToolOutput {
+	/** The line, for the project's folder: `.pytest_cache/` ignores it at any depth; `/target/` only there. */
+	pattern: string;
+	/** Files the tool writes there, relative to the project's folder: git is asked whether they are ignored already. */
+	probes: string[];
+	/** The jobs that write it; none: the install the jobs run from. */
+	jobs: JobName[];
+	/** What writes it, e.g. `pytest keeps its cache there`. */
+	why: string;
+}
+
 export interface StackFinding {
 	kind: "node" | "rust" | "go" | "python";
 	evidence: string;
 	manager?: PackageManager;
 	jobs: StackJob[];
+	/** The folders its jobs write (or its install fills), which a developer of the stack ignores. */
+	outputs: ToolOutput[];
 	/** From the manifest, when it names the project. */
 	projectName: string | null;
 	members: WorkspaceMember[];

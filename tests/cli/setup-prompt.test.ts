@@ -17,7 +17,7 @@ afterEach(async () => {
 	for (const r of made.splice(0)) await r.remove();
 });
 async function nodeRepo(): Promise<TestRepo> {
-	const r = await makeRepo({ files: { "package.json": '{"name":"shop","scripts":{"test":"bun test"}}\n' } });
+	const r = await makeRepo({ files: { "package.json": '{"name":"shop","scripts":{"test":"bun test"}}\n', ".gitignore": "node_modules/\n" } });
 	made.push(r);
 	return r;
 }

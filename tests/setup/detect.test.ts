@@ -23,6 +23,8 @@ type Expected = {
 	stacks: Array<[string, string, string | null]>;
 	jobs: Array<[string, string, string]>;
 	scopes: Array<{ name: string; paths: string[]; gate?: string; reason: string }>;
+	/** Lines for the root .gitignore: folders the jobs write (before git is asked which are ignored already). */
+	ignores: Array<[string, string]>;
 };
 
 const EXPECTED: Record<string, Expected> = {
@@ -37,6 +39,9 @@ const EXPECTED: Record<string, Expected> = {
 		],
 		scopes: [
 		],
+		ignores: [
+			["node_modules/", "bun installs the dependencies the jobs run there"],
+		],
 	},
 	// No @types/bun, yet bun.lock makes it a Bun project and Bun's runner finds src/index.test.ts.
 	"bun-tests-without-types": {
@@ -47,6 +52,9 @@ const EXPECTED: Record<string, Expected> = {
 		],
 		scopes: [
 		],
+		ignores: [
+			["node_modules/", "bun installs the dependencies the jobs run there"],
+		],
 	},
 	"empty": {
 		projectName: null,
@@ -55,6 +63,7 @@ const EXPECTED: Record<string, Expected> = {
 		],
 		scopes: [
 		],
+		ignores: [],
 	},
 	"go-golangci": {
 		projectName: "gateway",
@@ -66,6 +75,7 @@ const EXPECTED: Record<string, Expected> = {
 		],
 		scopes: [
 		],
+		ignores: [],
 	},
 	"go-workspace": {
 		projectName: null,
@@ -79,6 +89,7 @@ const EXPECTED: Record<string, Expected> = {
 			{ name: "api", paths: ["api/**"], reason: "go.work uses it" },
 			{ name: "worker", paths: ["worker/**"], reason: "go.work uses it" },
 		],
+		ignores: [],
 	},
 	"make-check": {
 		projectName: null,
@@ -90,6 +101,7 @@ const EXPECTED: Record<string, Expected> = {
 		],
 		scopes: [
 		],
+		ignores: [],
 	},
 	"node-and-python": {
 		projectName: "storefront",
@@ -105,6 +117,13 @@ const EXPECTED: Record<string, Expected> = {
 		scopes: [
 			{ name: "service", paths: ["service/**"], reason: "service/pyproject.toml is a project of its own; its jobs are named `…_service`" },
 		],
+		ignores: [
+			["node_modules/", "npm installs the dependencies the jobs run there"],
+			[".pytest_cache/", "pytest keeps its cache there (job `test_service`)"],
+			[".ruff_cache/", "Ruff keeps its cache there (jobs `format_service`, `lint_service`)"],
+			["__pycache__/", "Python writes the bytecode of the modules it imports there (job `test_service`)"],
+			[".venv/", "`uv run` creates the project's environment there (jobs `format_service`, `lint_service`, `test_service`)"],
+		],
 	},
 	"node-builtin-oxlint": {
 		projectName: "tiny-lib",
@@ -116,6 +135,9 @@ const EXPECTED: Record<string, Expected> = {
 		],
 		scopes: [
 		],
+		ignores: [
+			["node_modules/", "npm installs the dependencies the jobs run there"],
+		],
 	},
 	"node-mocha": {
 		projectName: "legacy-lib",
@@ -124,6 +146,9 @@ const EXPECTED: Record<string, Expected> = {
 			["test", "npx mocha", "package.json depends on \"mocha\""],
 		],
 		scopes: [
+		],
+		ignores: [
+			["node_modules/", "npm installs the dependencies the jobs run there"],
 		],
 	},
 	"node-pnpm-eslint-vitest": {
@@ -138,6 +163,9 @@ const EXPECTED: Record<string, Expected> = {
 		],
 		scopes: [
 		],
+		ignores: [
+			["node_modules/", "pnpm installs the dependencies the jobs run there"],
+		],
 	},
 	// `npm create vite -- --template react-ts`: its tsconfig.json only references the projects that hold the files,
 	// so `tsc --noEmit` would check nothing and pass; `tsc -b` checks them (the template's own build runs it).
@@ -150,6 +178,9 @@ const EXPECTED: Record<string, Expected> = {
 		],
 		scopes: [
 		],
+		ignores: [
+			["node_modules/", "npm installs the dependencies the jobs run there"],
+		],
 	},
 	"node-vite-tsc-references": {
 		projectName: "vite-react-typescript-starter",
@@ -161,6 +192,9 @@ const EXPECTED: Record<string, Expected> = {
 		],
 		scopes: [
 		],
+		ignores: [
+			["node_modules/", "npm installs the dependencies the jobs run there"],
+		],
 	},
 	"npm-workspaces": {
 		projectName: "acme-monorepo",
@@ -171,6 +205,9 @@ const EXPECTED: Record<string, Expected> = {
 		scopes: [
 			{ name: "api", paths: ["packages/api/**"], gate: "npm run lint -w packages/api && npm test -w packages/api", reason: "package.json lists it as a workspace package; its gate runs its \"lint\", \"test\" scripts" },
 			{ name: "ui", paths: ["packages/ui/**"], reason: "package.json lists it as a workspace package" },
+		],
+		ignores: [
+			["node_modules/", "npm installs the dependencies the jobs run there"],
 		],
 	},
 	"pnpm-workspace": {
@@ -184,6 +221,9 @@ const EXPECTED: Record<string, Expected> = {
 			{ name: "web", paths: ["apps/web/**"], gate: "pnpm --filter @acme/web run check", reason: "pnpm-workspace.yaml lists it as a workspace package; its gate runs its \"check\" script" },
 			{ name: "lib", paths: ["packages/lib/**"], gate: "pnpm --filter @acme/lib run lint && pnpm --filter @acme/lib run test", reason: "pnpm-workspace.yaml lists it as a workspace package; its gate runs its \"lint\", \"test\" scripts" },
 		],
+		ignores: [
+			["node_modules/", "pnpm installs the dependencies the jobs run there"],
+		],
 	},
 	// [tool.black] means Black formats; Ruff, configured for linting beside it, then only lints.
 	"python-black-ruff-lint": {
@@ -195,6 +235,12 @@ const EXPECTED: Record<string, Expected> = {
 			["test", "uv run pytest", "pyproject.toml lists pytest"],
 		],
 		scopes: [
+		],
+		ignores: [
+			[".pytest_cache/", "pytest keeps its cache there (job `test`)"],
+			[".ruff_cache/", "Ruff keeps its cache there (job `lint`)"],
+			["__pycache__/", "Python writes the bytecode of the modules it imports there (job `test`)"],
+			[".venv/", "`uv run` creates the project's environment there (jobs `format`, `lint`, `test`)"],
 		],
 	},
 	// Tools installed by Hatch environments run in them: the default one plainly, another by its name.
@@ -209,6 +255,12 @@ const EXPECTED: Record<string, Expected> = {
 		],
 		scopes: [
 		],
+		ignores: [
+			[".pytest_cache/", "pytest keeps its cache there (job `test`)"],
+			[".mypy_cache/", "mypy keeps its cache there (job `typecheck`)"],
+			[".ruff_cache/", "Ruff keeps its cache there (jobs `format`, `lint`)"],
+			["__pycache__/", "Python writes the bytecode of the modules it imports there (job `test`)"],
+		],
 	},
 	"python-pdm-pyright": {
 		projectName: "reports",
@@ -218,6 +270,11 @@ const EXPECTED: Record<string, Expected> = {
 			["test", "pdm run pytest", "pyproject.toml has a [tool.pytest.ini_options] table"],
 		],
 		scopes: [
+		],
+		ignores: [
+			[".pytest_cache/", "pytest keeps its cache there (job `test`)"],
+			["__pycache__/", "Python writes the bytecode of the modules it imports there (job `test`)"],
+			[".venv/", "pdm installs the project's environment there, which the jobs run in"],
 		],
 	},
 	"python-poetry": {
@@ -230,6 +287,10 @@ const EXPECTED: Record<string, Expected> = {
 		],
 		scopes: [
 		],
+		ignores: [
+			[".pytest_cache/", "pytest keeps its cache there (job `test`)"],
+			["__pycache__/", "Python writes the bytecode of the modules it imports there (job `test`)"],
+		],
 	},
 	// The name comes from setup.cfg's [metadata] when pyproject.toml (build settings only) has none.
 	"python-setup-cfg": {
@@ -240,6 +301,10 @@ const EXPECTED: Record<string, Expected> = {
 			["test", "pytest", "setup.cfg has a [tool:pytest] section"],
 		],
 		scopes: [
+		],
+		ignores: [
+			[".pytest_cache/", "pytest keeps its cache there (job `test`)"],
+			["__pycache__/", "Python writes the bytecode of the modules it imports there (job `test`)"],
 		],
 	},
 	"python-uv": {
@@ -252,6 +317,13 @@ const EXPECTED: Record<string, Expected> = {
 			["test", "uv run pytest", "pyproject.toml lists pytest"],
 		],
 		scopes: [
+		],
+		ignores: [
+			[".pytest_cache/", "pytest keeps its cache there (job `test`)"],
+			[".mypy_cache/", "mypy keeps its cache there (job `typecheck`)"],
+			[".ruff_cache/", "Ruff keeps its cache there (jobs `format`, `lint`)"],
+			["__pycache__/", "Python writes the bytecode of the modules it imports there (job `test`)"],
+			[".venv/", "`uv run` creates the project's environment there (jobs `format`, `lint`, `typecheck`, `test`)"],
 		],
 	},
 	"rust-workspace": {
@@ -266,6 +338,9 @@ const EXPECTED: Record<string, Expected> = {
 			{ name: "acme-cli", paths: ["crates/cli/**"], reason: "Cargo.toml lists it as a workspace member" },
 			{ name: "acme-core", paths: ["crates/core/**"], reason: "Cargo.toml lists it as a workspace member" },
 		],
+		ignores: [
+			["/target/", "cargo builds into it (jobs `lint`, `test`)"],
+		],
 	},
 };
 
@@ -274,6 +349,7 @@ const shape = (proposal: SetupProposal): Expected => ({
 	stacks: proposal.stacks.map((stack) => [stack.kind, stack.evidence, stack.manager ?? null]),
 	jobs: proposal.jobs.map((job) => [job.name, job.run, job.reason]),
 	scopes: proposal.scopes,
+	ignores: proposal.ignores.map((ignore) => [ignore.line, ignore.reason]),
 });
 
 test("every fixture repository has an expected proposal, and every expectation a fixture", () => {

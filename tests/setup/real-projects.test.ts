@@ -48,9 +48,10 @@ beforeAll(async () => {
 	binary = await ensureBinary();
 });
 
-async function discern(cwd: string, args: readonly string[]): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+async function discern(cwd: string, args: readonly string[], unset: readonly string[] = []): Promise<{ exitCode: number; stdout: string; stderr: string }> {
 	// npm's update check is the one thing a job here would ask the network for: off, as on an offline machine.
-	const env = { ...process.env, PATH: plainPath(), NO_COLOR: "1", npm_config_update_notifier: "false" };
+	const env: Record<string, string | undefined> = { ...process.env, PATH: plainPath(), NO_COLOR: "1", npm_config_update_notifier: "false" };
+	for (const name of unset) delete env[name];
 	const child = Bun.spawn([binary, ...args], { cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
 	const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
 	return { exitCode, stdout, stderr };
@@ -155,8 +156,8 @@ describe.each(VITEST_PROJECTS)("a real Vitest project with a failing test, decla
  */
 
 /** Green, with exactly these jobs passed, and nothing left changed in the tree. */
-async function expectGreen(repo: TestRepo, jobs: readonly string[]): Promise<Envelope> {
-	const run = await discern(repo.root, ["done", "--json"]);
+async function expectGreen(repo: TestRepo, jobs: readonly string[], unset: readonly string[] = []): Promise<Envelope> {
+	const run = await discern(repo.root, ["done", "--json"], unset);
 	const result = onlyJson(run.stdout) as unknown as Envelope;
 	if (!result.ok) throw new Error(`done was red:\n${run.stdout}`);
 	expect(run.exitCode).toBe(0);
@@ -244,5 +245,42 @@ describe("a real React app, made by create-vite 9.3.0 (template react-ts)", () =
 			{ name: "lint", run: "npm run lint" },
 			{ name: "typecheck", run: "npx tsc -b" },
 		]);
+	});
+});
+
+// ---------------------------------------------------------------- Python, green
+
+/**
+ * A Python project as its developer has it, before any tool ran: no
+ * .gitignore yet. Its tools are the machine's own pytest and mypy (no Python
+ * registry is reachable here; skipped where they are not installed). pytest
+ * leaves .pytest_cache/ (with a `.gitignore` of `*` inside), mypy
+ * .mypy_cache/ (the same), Python __pycache__/ (PYTHONDONTWRITEBYTECODE is
+ * unset for the run, as on a developer's machine). The gate counts each as
+ * the job changing the tree unless the committed .gitignore ignores it:
+ * setup proposes the lines, so the first done is green.
+ */
+const HAS_PYTHON_TOOLS = Bun.which("pytest", { PATH: plainPath() }) !== null && Bun.which("mypy", { PATH: plainPath() }) !== null;
+
+describe.skipIf(!HAS_PYTHON_TOOLS)("a Python project tested with pytest and typed with mypy, no .gitignore", () => {
+	let repo: TestRepo;
+	beforeAll(async () => {
+		repo = await makeRepo({
+			files: {
+				"pyproject.toml": '[project]\nname = "calc"\nversion = "0.1.0"\n\n[tool.mypy]\nstrict = true\n\n[tool.pytest.ini_options]\npythonpath = ["."]\n',
+				"calc.py": "def add(a: int, b: int) -> int:\n    return a + b\n",
+				"tests/test_calc.py": "from calc import add\n\n\ndef test_add() -> None:\n    assert add(1, 2) == 3\n",
+			},
+		});
+	});
+	afterAll(() => repo.remove());
+
+	test("setup proposes mypy, pytest and the lines that ignore their caches; done is green and the tree stays clean", async () => {
+		expect(await adopt(repo)).toEqual([
+			{ name: "typecheck", run: "mypy ." },
+			{ name: "test", run: "pytest" },
+		]);
+		expect((await readFile(join(repo.root, ".gitignore"), "utf8")).split("\n").slice(1)).toEqual([".pytest_cache/", ".mypy_cache/", "__pycache__/", ""]);
+		await expectGreen(repo, ["typecheck", "test"], ["PYTHONDONTWRITEBYTECODE"]);
 	});
 });

@@ -86,6 +86,7 @@ describe("setup verify through the CLI", () => {
 			"scripts/test.sh": "#!/bin/sh\nexit 0\n",
 			"package.json": JSON.stringify({ name: "shop", devDependencies: { typescript: "^5.5.0" } }),
 			"tsconfig.json": "{}\n",
+			".gitignore": "node_modules/\n",
 		});
 		await chmod(join(r.root, "scripts/test.sh"), 0o755);
 		const run = await runDiscern(["setup", "verify", "--json"], { cwd: r.root });
@@ -106,6 +107,7 @@ describe("setup verify through the CLI", () => {
 			"package.json": JSON.stringify({ devDependencies: { typescript: "^5" } }),
 			"tsconfig.json": "{}\n",
 			"node_modules/.bin/tsc": "#!/bin/sh\n",
+			".gitignore": "/node_modules\n",
 		});
 		const run = await runDiscern(["setup", "verify", "--json"], { cwd: r.root, env: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin` } });
 		const verify = (onlyJson(run.stdout).data as VerifyData).verify;

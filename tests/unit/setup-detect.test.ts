@@ -117,7 +117,7 @@ describe("node: the lockfile decides the package manager", () => {
 	] as const) {
 		test(`package.json with ${label} still means node, without jobs`, async () => {
 			const root = await repo({ "package.json": content, "bun.lock": "" });
-			expect(await detectStack(root)).toEqual({ projectName: null, stacks: [{ kind: "node", evidence: "package.json", manager: "bun" }], jobs: [], scopes: [] });
+			expect(await detectStack(root)).toEqual({ projectName: null, stacks: [{ kind: "node", evidence: "package.json", manager: "bun" }], jobs: [], scopes: [], ignores: [] });
 		});
 	}
 
@@ -129,13 +129,13 @@ describe("node: the lockfile decides the package manager", () => {
 	test("a package.json over 1 MiB is detected but its scripts are ignored", async () => {
 		const padding = "x".repeat(MAX_MANIFEST_BYTES);
 		const root = await repo({ "package.json": packageJson({ test: "jest", lint: "eslint ." }, { description: padding }) });
-		expect(await detectStack(root)).toEqual({ projectName: null, stacks: [{ kind: "node", evidence: "package.json", manager: "npm" }], jobs: [], scopes: [] });
+		expect(await detectStack(root)).toEqual({ projectName: null, stacks: [{ kind: "node", evidence: "package.json", manager: "npm" }], jobs: [], scopes: [], ignores: [] });
 	});
 
 	test("a folder named package.json is not a manifest", async () => {
 		const root = await repo({});
 		await mkdir(join(root, "package.json"));
-		expect(await detectStack(root)).toEqual({ projectName: null, stacks: [], jobs: [], scopes: [] });
+		expect(await detectStack(root)).toEqual({ projectName: null, stacks: [], jobs: [], scopes: [], ignores: [] });
 	});
 });
 
@@ -367,7 +367,7 @@ describe("make", () => {
 
 	test("a Makefile without known targets is detected with no jobs", async () => {
 		const root = await repo({ Makefile: "all:\n\techo hi\n" });
-		expect(await detectStack(root)).toEqual({ projectName: null, stacks: [{ kind: "make", evidence: "Makefile" }], jobs: [], scopes: [] });
+		expect(await detectStack(root)).toEqual({ projectName: null, stacks: [{ kind: "make", evidence: "Makefile" }], jobs: [], scopes: [], ignores: [] });
 	});
 });
 
@@ -411,7 +411,7 @@ describe("several stacks", () => {
 });
 
 test("an empty folder has no stacks and no jobs", async () => {
-	expect(await detectStack(await repo({}))).toEqual({ projectName: null, stacks: [], jobs: [], scopes: [] });
+	expect(await detectStack(await repo({}))).toEqual({ projectName: null, stacks: [], jobs: [], scopes: [], ignores: [] });
 });
 
 test("the proposed job names agree with the config's known job stages", () => {

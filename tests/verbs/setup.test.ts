@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { symlink } from "node:fs/promises";
 import { parseConfig } from "../../src/config/load.ts";
-import { setup, verifySetup } from "../../src/verbs/setup/setup.ts";
+import { setup } from "../../src/verbs/setup/setup.ts";
+import { verifySetup } from "../../src/verbs/setup/verify.ts";
 import { makeRepo, makeTempDir, type TestRepo } from "../helpers/repo.ts";
 import { rm } from "node:fs/promises";
 
@@ -19,6 +20,7 @@ async function repo(files: Record<string, string>): Promise<TestRepo> {
 const NODE_PROJECT = {
 	"package.json": JSON.stringify({ scripts: { test: "vitest run", lint: "eslint .", build: "tsc -b", format: "prettier -w ." } }),
 	"pnpm-lock.yaml": "lockfileVersion: 9\n",
+	".gitignore": "node_modules/\n",
 };
 
 describe("setup", () => {

@@ -11,6 +11,7 @@ export function renderSetup(result: Result<"setup" | "setup verify", SetupData>,
 	for (const stack of data.stacks) lines.push(`stack  ${stack.kind}${stack.manager ? ` (${stack.manager})` : ""}  from ${stack.evidence}`);
 	for (const job of data.jobs) lines.push(`job    ${paint(job.name, "cyan", color)} [${job.stage}]  ${job.run}    # ${job.reason}`);
 	for (const scope of data.scopes) lines.push(`scope  ${paint(scope.name, "cyan", color)}  ${scope.paths.join(" ")}${scope.gate ? `  gate: ${scope.gate}` : ""}    # ${scope.reason}`);
+	for (const ignore of data.ignores) lines.push(`ignore ${paint(ignore.line, "cyan", color)}    # ${ignore.reason}`);
 	for (const choice of data.agents) lines.push(`agent  ${paint(choice.agent, "cyan", color)}    # ${choice.reason}`);
 	if (lines.length > 0) lines.push("");
 	for (const file of data.files) lines.push(fileLine(file, data.written));
@@ -21,7 +22,9 @@ export function renderSetup(result: Result<"setup" | "setup verify", SetupData>,
 function fileLine(file: SetupData["files"][number], written: boolean): string {
 	switch (file.action) {
 		case "create":
-			return `${written ? "wrote " : "create"} ${file.path}`;
+			return `${written ? "wrote " : "create"} ${file.path}${file.reason ? `    # ${file.reason}` : ""}`;
+		case "append":
+			return `${written ? "added " : "append"} ${file.path}    # ${file.reason ?? ""}`;
 		case "keep":
 			return `keep   ${file.path}${file.reason ? `    # ${file.reason}` : ""}`;
 		case "move":
@@ -43,7 +46,9 @@ function renderVerification(verify: NonNullable<SetupData["verify"]>, color: boo
 	if (names.length > 0) lines.push(`found    ${[...new Set(names)].join(", ")}`);
 	if (verify.also_proposed.length > 0) {
 		if (lines.length > 0) lines.push("");
-		for (const item of verify.also_proposed) lines.push(`setup would also propose \`${item.line}\` (${item.reason})`);
+		for (const item of verify.also_proposed) {
+			lines.push(item.kind === "ignore" ? `setup would also add \`${item.line}\` to .gitignore: ${item.reason}` : `setup would also propose \`${item.line}\` (${item.reason})`);
+		}
 	}
 	return lines.join("\n");
 }
