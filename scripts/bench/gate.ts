@@ -148,23 +148,26 @@ export async function lefthookPreflight(lefthook: string, repo: string): Promise
  * job (where git says the work tree is and what HEAD is, beside the branch
  * list; the commit's tree read back; the untracked files and the stray
  * ignore and attribute files listed against the private index, which
- * discern writes in-process: here it is made once, by the warm-up) and the
- * look after the phase. No hashing, no parsing, no Proof written: less than
- * any gate that vouches for the tree can do.
+ * discern writes in-process: here it is made once, by the warm-up; the
+ * checkout's own index listed) and the look after the phase. No hashing,
+ * no parsing, no Proof written: less than any gate that vouches for the
+ * tree can do.
  */
 export function proofReadsScript(repo: string, scratch: string): string {
 	const index = join(scratch, "proof-reads-index");
 	const untracked = "git ls-files -z --others --exclude-per-directory=.gitignore >/dev/null";
 	const strays = "git ls-files -z --others --ignored --directory --exclude-per-directory=.gitignore -- ':(glob)**/.gitattributes' ':(glob)**/.gitignore' >/dev/null";
+	// The checkout's own index, entry by entry (GIT_INDEX_FILE names the private one for the other reads).
+	const staged = "GIT_INDEX_FILE=.git/index git ls-files -s -z >/dev/null";
 	return [
 		`cd '${repo}' && export GIT_INDEX_FILE='${index}' GIT_OPTIONAL_LOCKS=0`,
 		`[ -f '${index}' ] || git read-tree HEAD`,
 		"git rev-parse --show-toplevel --absolute-git-dir --git-common-dir 'HEAD^{commit}' --symbolic-full-name HEAD >/dev/null & git for-each-ref refs/heads/ >/dev/null & wait",
 		// The commit and its root tree, from one object reader.
 		"printf 'HEAD\\nHEAD^{tree}\\n' | git cat-file --batch >/dev/null",
-		`${untracked} & ${strays} & wait`,
+		`${untracked} & ${strays} & ${staged} & wait`,
 		"sleep 1 & sleep 1 & sleep 1 & sleep 1 & wait",
-		`git rev-parse HEAD --symbolic-full-name HEAD >/dev/null & ${untracked} & ${strays} & git for-each-ref refs/heads/main >/dev/null & wait`,
+		`git for-each-ref refs/heads/main >/dev/null & ${untracked} & ${strays} & ${staged} & wait`,
 	].join("\n");
 }
 
