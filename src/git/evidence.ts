@@ -12,7 +12,7 @@ import { unlistedEntries } from "./unlisted.ts";
 import { withPrivateStore } from "./private-store.ts";
 import { type ObjectReader, openObjectReader } from "./object-reader.ts";
 import { guessLocation, type Location, locationOf, primedWith, sameLocation } from "./evidence-guess.ts";
-import { askGit, gitLinksOf, type HeadReading, headOfLocated, headWithRefs, indexExpectation, type LookReads, type RefReading, stagedChanges } from "./look-reads.ts";
+import { askGit, gitLinksOf, type HeadReading, headOfLocated, headWithRefs, indexExpectation, type LookReads, ownIndexLister, type RefReading, stagedChanges } from "./look-reads.ts";
 import { complaint, git } from "./run.ts";
 import type { ChangedPath, WorkingState } from "./status.ts";
 
@@ -192,14 +192,9 @@ async function openIn(
 	let deadlineS = 0;
 	const bounded = () => (deadlineS > 0 ? { signal: AbortSignal.timeout(deadlineS * 1000) } : {});
 	const run = (args: readonly string[], options: { input?: string } = {}) => git([...PINNED, ...args], root, { env, ...bounded(), ...options });
-	// The checkout's own index, where jobs that ask git which files there are read them (see `askGit`). Only a regular file
-	// (or none) is handed to git: the first look is not bounded, and git would wait forever on a FIFO put there.
+	// The checkout's own index, where jobs that ask git which files there are read them (see `askGit`, `ownIndexLister`).
 	const { GIT_INDEX_FILE: _private, ...ownIndexEnv } = env;
-	const runStaged = async (args: readonly string[]): Promise<Captured> => {
-		const place = await lstat(join(gitDir, "index")).catch(() => null);
-		if (place && !place.isFile()) return { exitCode: 128, stdout: "", stderr: "the index is not a regular file" };
-		return git([...PINNED, ...args], root, { env: ownIndexEnv, ...bounded() });
-	};
+	const runStaged = ownIndexLister(join(gitDir, "index"), (args) => git([...PINNED, ...args], root, { env: ownIndexEnv, ...bounded() }));
 	// Objects are hashed as they are read, so any reader of this repository will do; one of its own otherwise, closed with the index.
 	const reader = given.reader ?? openObjectReader(root, { env });
 	const ownReader = given.reader ? null : reader;

@@ -80,6 +80,32 @@ export function askGit(run: Run, head: Promise<HeadReading> | null, runStaged: R
 	};
 }
 
+/**
+ * How a look lists the checkout's own index (`path`) through `run`. Only a
+ * regular file (or none) is handed to git: the first look is not bounded,
+ * and git would wait forever on a FIFO put there. A listing is read again
+ * only when the file's stat changed since one was read, as tracked files
+ * are (a writer can put an mtime back, never a ctime): most jobs never touch
+ * the index, and the look spares a process.
+ */
+export function ownIndexLister(path: string, run: Run): Run {
+	let last: { stamp: string; read: Captured } | null = null;
+	const stampOf = async (): Promise<string | null> => {
+		const place = await lstat(path, { bigint: true }).catch(() => null);
+		if (!place) return null;
+		return place.isFile() ? `${place.size}:${place.mtimeNs}:${place.ctimeNs}:${place.ino}:${place.dev}` : "not a file";
+	};
+	return async (args) => {
+		const before = await stampOf();
+		if (before === "not a file") return { exitCode: 128, stdout: "", stderr: "the index is not a regular file" };
+		if (before !== null && last?.stamp === before) return last.read;
+		const read = await run(args);
+		// Kept only when nothing wrote the file while git read it.
+		last = read.exitCode === 0 && before !== null && (await stampOf()) === before ? { stamp: before, read } : null;
+		return read;
+	};
+}
+
 /** What the checkout's index must hold at each path: `"<mode> <object>"` as `git ls-files -s` lists it. */
 export type IndexExpectation = ReadonlyMap<string, string>;
 

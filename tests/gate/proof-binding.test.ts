@@ -4,6 +4,7 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { AnyResult } from "../../src/contract/envelope.ts";
 import { done } from "../../src/verbs/done/done.ts";
+import { watchGit } from "../../src/git/run.ts";
 import { survivors } from "../helpers/processes.ts";
 import { makeRepo, type TestRepo } from "../helpers/repo.ts";
 import { expectValidEnvelope } from "../helpers/schema.ts";
@@ -93,6 +94,24 @@ describe("the checkout's own index is part of the tree", () => {
 		expect(result.message).toContain("the index is not a regular file");
 		await rm(join(r.root, ".git", "index"));
 	}, 20_000);
+
+	test("the index is listed again only when its stat changed: a phase that never touched it spares the process, one that rewrote it is read", async () => {
+		const listings = async (config: string): Promise<{ ok: boolean; count: number }> => {
+			const r = await repo(config);
+			let count = 0;
+			watchGit((call) => {
+				if (call.args.includes("ls-files") && call.args.includes("-s")) count++;
+			});
+			try {
+				return { ok: (await runDone(r)).ok, count };
+			} finally {
+				watchGit(undefined);
+			}
+		};
+		expect(await listings('[jobs]\ntest = "true"\n')).toEqual({ ok: true, count: 1 });
+		// `git add` of unchanged files writes the index anew (another inode): listed again, and still the commit's.
+		expect(await listings('[jobs]\ntest = "git add -A"\n')).toEqual({ ok: true, count: 2 });
+	});
 
 	test("a job that changes the index mid-run is drift, and the index back as committed gets its Proof", async () => {
 		const r = await repo(`[jobs]\ntest = "git rm -q --cached README.md"\n`);
