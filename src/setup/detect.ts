@@ -4,7 +4,7 @@ import { detectMake } from "./make.ts";
 import { detectGo, detectRust } from "./native.ts";
 import { detectNode } from "./node.ts";
 import { detectPython } from "./python.ts";
-import { type Detector, JOB_NAMES, JOB_STAGES, type JobName, NEVER_ENTERED, type PackageManager, type StackFinding } from "./shared.ts";
+import { type Detector, gitignorePath, JOB_NAMES, JOB_STAGES, type JobName, NEVER_ENTERED, type PackageManager, shellPath, type StackFinding } from "./shared.ts";
 
 export { MAX_MANIFEST_BYTES } from "./folder.ts";
 export { makeTargets } from "./make.ts";
@@ -163,7 +163,11 @@ class IgnoreLines {
 
 	add(dir: string, finding: StackFinding, nameOf: (base: JobName) => string): void {
 		for (const output of finding.outputs) {
-			const line = output.pattern.startsWith("/") && dir !== "" ? `/${dir}${output.pattern}` : output.pattern;
+			const anchored = output.pattern.startsWith("/") && dir !== "";
+			const at = anchored ? gitignorePath(dir) : "";
+			// A folder whose name no .gitignore line can hold gets no line: its tool's output is left for the person to ignore.
+			if (at === null) continue;
+			const line = anchored ? `/${at}${output.pattern}` : output.pattern;
 			const entry = this.byLine.get(line) ?? { probes: new Set<string>(), reasons: [] };
 			for (const probe of output.probes) entry.probes.add(inFolder(dir, probe));
 			const jobs = output.jobs.map((base) => `\`${nameOf(base)}\``);
@@ -237,6 +241,3 @@ function slug(text: string): string {
 }
 
 /** A folder name for `cd`: quoted when it holds anything a shell would read. */
-function shellPath(rel: string): string {
-	return /^[A-Za-z0-9@/._-]+$/.test(rel) ? rel : `'${rel.replace(/'/g, "'\\''")}'`;
-}

@@ -3,7 +3,7 @@ import { type Folder, type FolderReader, inFolder } from "./folder.ts";
 import { nodeTestRunner } from "./node-tests.ts";
 import { nodeOutputs } from "./outputs.ts";
 import { BIOME, DPRINT, ESLINT, OXLINT, PRETTIER, type Tool, whyInUse } from "./node-tools.ts";
-import { combine, expandMembers, isRecord, type JobName, type NodeManager, type StackFinding, type StackJob, type WorkspaceMember } from "./shared.ts";
+import { combine, expandMembers, isRecord, type JobName, type NodeManager, shellPath, type StackFinding, type StackJob, type WorkspaceMember } from "./shared.ts";
 
 /** For each job, the script names that mean it, most conventional first. */
 const NODE_SCRIPTS: ReadonlyArray<readonly [JobName, readonly string[]]> = [
@@ -188,7 +188,9 @@ async function workspaceMembers(folder: Folder, reader: FolderReader, manifest: 
 }
 
 /** How a developer of each manager runs one workspace package's script from the root. */
-function memberScript(manager: NodeManager, dir: string, name: string | null, script: string): string {
+function memberScript(manager: NodeManager, folder: string, name: string | null, script: string): string {
+	// A folder's name is the repository's: as one sh word, whatever it holds.
+	const dir = shellPath(folder);
 	switch (manager) {
 		case "npm":
 			return script === "test" ? `npm test -w ${dir}` : `npm run ${script} -w ${dir}`;

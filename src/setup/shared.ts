@@ -189,3 +189,17 @@ function globRegex(glob: string): RegExp {
 	}
 	return new RegExp(`^${source}$`);
 }
+
+/** A path as one `sh` word: as it is when nothing in it is special to sh, else single-quoted. */
+export function shellPath(rel: string): string {
+	return /^[A-Za-z0-9@/._-]+$/.test(rel) ? rel : `'${rel.replace(/'/g, "'\\''")}'`;
+}
+
+/**
+ * A folder's path as a `.gitignore` line takes it literally (its glob characters and backslashes escaped),
+ * or null for one no line can hold: a newline in a name would start a rule of its own.
+ */
+export function gitignorePath(rel: string): string | null {
+	if (/[\n\r\0]/.test(rel)) return null;
+	return rel.replace(/[\\*?[]/g, (char) => `\\${char}`);
+}

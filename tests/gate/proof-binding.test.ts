@@ -196,6 +196,6 @@ describe("a trunk picked only because a branch of its name exists", () => {
 		await r.git("branch", "main", "HEAD");
 		const result = (await done(r.ctx({ env: { PATH: process.env.PATH } }), {})) as AnyResult & { data?: { proof?: { trunk: { name: string } } } };
 		expect(result.data?.proof?.trunk.name).toBe("main");
-		expect(result.hints?.join(" ")).toContain("Nothing names the trunk: it is `main` only because a branch of that name exists");
+		expect(result.hints?.join(" ")).toContain("Nothing names the trunk: this commit's discern.toml has no [repository].trunk, so it is `main` only because a branch of that name exists");
 	});
 });

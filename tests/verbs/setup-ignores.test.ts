@@ -104,6 +104,20 @@ describe("setup proposes the .gitignore lines the jobs need", () => {
 		expect((await setup(r.ctx(), {})).data?.ignores.map((ignore) => ignore.line)).toEqual(["/engine/target/"]);
 	});
 
+	test("a folder's name is written as .gitignore takes it literally, and one no line can hold gets no line (a newline would start a rule of its own)", async () => {
+		const r = await repo({
+			"a*b/Cargo.toml": '[package]\nname = "glob"\nversion = "0.1.0"\n',
+			"x\n*\n!y/Cargo.toml": '[package]\nname = "inject"\nversion = "0.1.0"\n',
+		});
+		const result = await setup(r.ctx(), { confirmed: true });
+		expect(result.data?.ignores.map((ignore) => ignore.line)).toEqual(["/a\\*b/target/"]);
+		const written = await Bun.file(join(r.root, ".gitignore")).text();
+		expect(written.split("\n")).not.toContain("*");
+		// git reads the line as that one folder: a file elsewhere is not ignored by it.
+		expect(await r.git("check-ignore", "--no-index", "-q", "a*b/target/x").then(() => true, () => false)).toBe(true);
+		expect(await r.git("check-ignore", "--no-index", "-q", "aXb/target/x").then(() => true, () => false)).toBe(false);
+	});
+
 	test("node_modules when the manager installs there, at the root and in workspace packages; not with Yarn's Plug'n'Play", async () => {
 		const workspace = { "package.json": JSON.stringify({ workspaces: ["packages/*"], scripts: { test: "vitest" } }), "pnpm-lock.yaml": "", "packages/a/package.json": "{}" };
 		const ignored = async (files: Record<string, string>) => (await setup((await repo(files)).ctx(), {})).data?.ignores.map((ignore) => ignore.line);

@@ -121,6 +121,16 @@ describe("setup", () => {
 		expect(await Bun.file(`${r.root}/docs/map/README.md`).exists()).toBe(false);
 	});
 
+	test("a workspace package's folder is one sh word in its scope gate, whatever its name holds", async () => {
+		const r = await repo({
+			"package.json": JSON.stringify({ name: "root", workspaces: ["packages/*"] }),
+			"package-lock.json": "{}\n",
+			"packages/a;touch pwned/package.json": JSON.stringify({ scripts: { test: "vitest run" } }),
+		});
+		const result = await setup(r.ctx(), {});
+		expect(result.data?.scopes.map((scope) => scope.gate)).toEqual(["npm test -w 'packages/a;touch pwned'"]);
+	});
+
 	test("keeps an existing map README", async () => {
 		const r = await repo({ "docs/map/README.md": "# our map\n" });
 		const result = await setup(r.ctx(), { confirmed: true });

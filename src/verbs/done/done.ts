@@ -297,7 +297,7 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 function localTrunkWarning(trunk: Trunk, clues: BranchClues): string[] {
 	const judged = `the Proof is judged against \`${trunk.name ?? "?"}\``;
 	if (trunk.source === "existing_branch") {
-		return [`Nothing names the trunk: it is \`${trunk.name ?? "?"}\` only because a branch of that name exists, and ${judged}. Name the trunk with [repository].trunk in the trunk's discern.toml, or DISCERN_TRUNK.`];
+		return [`Nothing names the trunk: this commit's discern.toml has no [repository].trunk, so it is \`${trunk.name ?? "?"}\` only because a branch of that name exists, and ${judged}. Name it there, or set DISCERN_TRUNK.`];
 	}
 	if (trunk.source !== "init_default" && trunk.source !== "origin_head") return [];
 	const usual = ["main", "master"].find((name) => name !== trunk.name && clues.localBranches.has(name));
