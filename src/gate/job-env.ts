@@ -36,12 +36,19 @@ function pointsGitElsewhere(key: string): boolean {
  * a graft file and the commit-graph all live in `.git`, outside any commit, and each can show a job
  * another parent or another tree for a commit (a "lint what the branch changed" job then sees nothing).
  */
+const RECORDED_SETTINGS = [
+	// The repository's own `core.useReplaceRefs = true` would win over GIT_NO_REPLACE_OBJECTS: a setting given here wins over it.
+	["core.useReplaceRefs", "false"],
+	["core.commitGraph", "false"],
+	// With a graft file named, git would print its deprecation advice into every job's output.
+	["advice.graftFileDeprecated", "false"],
+] as const;
+
 const RECORDED_HISTORY: Readonly<Record<string, string>> = {
 	GIT_NO_REPLACE_OBJECTS: "1",
 	GIT_GRAFT_FILE: "/dev/null",
-	GIT_CONFIG_COUNT: "1",
-	GIT_CONFIG_KEY_0: "core.commitGraph",
-	GIT_CONFIG_VALUE_0: "false",
+	GIT_CONFIG_COUNT: String(RECORDED_SETTINGS.length),
+	...Object.fromEntries(RECORDED_SETTINGS.flatMap(([key, value], n) => [[`GIT_CONFIG_KEY_${n}`, key], [`GIT_CONFIG_VALUE_${n}`, value]])),
 };
 
 /**

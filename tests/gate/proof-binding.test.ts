@@ -166,6 +166,22 @@ describe("history as the commits record it, for a job's git too", () => {
 		expect(result.data?.failed_stage).toBe("check");
 	});
 
+	test("a replace ref the repository's own configuration turns on (core.useReplaceRefs wins over GIT_NO_REPLACE_OBJECTS) changes nothing", async () => {
+		const { r, head, decoy } = await branchWithBrokenScript();
+		await r.git("replace", head, decoy);
+		await r.git("config", "core.useReplaceRefs", "true");
+		const result = await runDone(r);
+		expect(result).toMatchObject({ ok: false, error: "gate_failed" });
+	});
+
+	test("a job's git prints nothing of discern's settings (no graft advice in its output)", async () => {
+		const r = await repo('[jobs]\ntest = "git log -1 --format=%s; exit 1"\n');
+		const result = await runDone(r);
+		expect(result.ok).toBe(false);
+		const log = await Bun.file((await Array.fromAsync(new Bun.Glob(".git/discern/runs/*/*test.log").scan({ cwd: r.root, absolute: true })))[0] ?? "").text();
+		expect(log).toBe("initial\n");
+	});
+
 	test("a graft file making HEAD the trunk's parent (so the branch changed nothing since their merge base) changes nothing", async () => {
 		const { r, head } = await branchWithBrokenScript();
 		await Bun.write(join(r.root, ".git", "info", "grafts"), `${(await r.git("rev-parse", "main")).trim()} ${head}\n`);
@@ -196,6 +212,17 @@ describe("a trunk picked only because a branch of its name exists", () => {
 		await r.git("branch", "main", "HEAD");
 		const result = (await done(r.ctx({ env: { PATH: process.env.PATH } }), {})) as AnyResult & { data?: { proof?: { trunk: { name: string } } } };
 		expect(result.data?.proof?.trunk.name).toBe("main");
-		expect(result.hints?.join(" ")).toContain("Nothing names the trunk: this commit's discern.toml has no [repository].trunk, so it is `main` only because a branch of that name exists");
+		expect(result.hints?.join(" ")).toContain("Nothing names the trunk: neither this commit's discern.toml nor `main`'s has a [repository].trunk, so it is `main` only because a branch of that name exists");
+	});
+
+	test("a trunk its own discern.toml, or this commit's, names is not warned of", async () => {
+		for (const named of ["commit", "trunk"]) {
+			const r = await repo(named === "trunk" ? '[repository]\ntrunk = "main"\n[jobs]\ntest = "true"\n' : '[jobs]\ntest = "true"\n');
+			await r.git("switch", "-q", "-c", "task");
+			await r.write("discern.toml", named === "commit" ? '[repository]\ntrunk = "main"\n[jobs]\ntest = "true"\n' : '[jobs]\ntest = "true"\n');
+			await r.commitAll("work");
+			const result = (await done(r.ctx({ env: { PATH: process.env.PATH } }), {})) as AnyResult;
+			expect({ named, ok: result.ok, warned: (result.hints ?? []).some((hint) => hint.startsWith("Nothing names the trunk")) }).toEqual({ named, ok: true, warned: false });
+		}
 	});
 });
