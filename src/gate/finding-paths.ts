@@ -26,14 +26,21 @@ import { lstat, realpath } from "node:fs/promises";
 import { posix } from "node:path";
 import type { Diagnostic } from "../contract/envelope.ts";
 import { git } from "../git/run.ts";
+import { parseCommands } from "../text/shell-words.ts";
 import { quoteName } from "../text/terminal.ts";
 
-/** Flags that make a command (npm, yarn, bun, make, git, go) work in another folder. */
-const FOLDER_FLAGS = new Set(["-w", "--workspace", "--cwd", "--prefix", "-C"]);
+/** The programs that work in another folder given a flag, and those flags: any other program's `-C` or `-w` means something else (`grep -C 3`). */
+const FOLDER_FLAGS: Readonly<Record<string, readonly string[]>> = {
+	npm: ["-w", "--workspace", "--prefix"],
+	pnpm: ["-C", "--dir", "--prefix"],
+	yarn: ["--cwd"],
+	bun: ["--cwd"],
+	make: ["-C", "--directory"],
+	git: ["-C"],
+	go: ["-C"],
+};
 /** Words that change the shell's folder for the commands after them. */
 const CHANGE_FOLDER = new Set(["cd", "pushd"]);
-/** Where the command words end: `&&`, `||`, `;`, `|`, `&`, parentheses, newlines. */
-const OPERATOR = /^(?:&&|\|\||[;|&()\n])$/;
 
 export interface FindingPaths {
 	/** The findings with each `file` named from the repository root where that is known for sure. */
@@ -138,52 +145,44 @@ async function listFiles(root: string): Promise<FileIndex> {
 
 /**
  * The folders, relative to the root, that a shell command changes into: a
- * `cd DIR` at the start of a command (each one from the folder the ones
- * before it led to) and the value of a folder flag (`-w DIR`,
- * `--workspace=DIR`…). Only what the words say: a folder named by a variable,
- * `~` or a glob, or one outside the root, is none. Read, never run.
+ * `cd DIR` (each one from the folder the ones before it led to; one in a
+ * subshell ends with it) and the value of a folder flag of a program known
+ * to take one (`npm -w DIR`, `bun --cwd=DIR`, `make -C DIR`…). Only what the
+ * words say: a folder named by a variable, `~` or a glob, or one outside
+ * the root, is none. Read, never run.
  */
 export function commandFolders(command: string, root: string): string[] {
-	const words = shellWords(command);
 	const folders: string[] = [];
-	let current = "";
-	const outer: string[] = []; // the folder before each open `(`: a subshell's `cd` ends with it
-	let atStart = true;
-	const add = (value: string | undefined): string | null => {
-		const folder = value === undefined ? null : folderOf(value, current, root);
+	// The folder at each open subshell, the command line's own first.
+	const at: string[] = [""];
+	const add = (value: string, current: string): string | null => {
+		const folder = folderOf(value, current, root);
 		if (folder !== null && folder !== "" && !folders.includes(folder)) folders.push(folder);
 		return folder;
 	};
-	for (let i = 0; i < words.length; i++) {
-		const word = words[i] ?? "";
-		if (OPERATOR.test(word)) {
-			if (word === "(") outer.push(current);
-			if (word === ")") current = outer.pop() ?? current;
-			atStart = true;
+	for (const { words, closed, opened } of parseCommands(command)) {
+		for (let n = 0; n < closed && at.length > 1; n++) at.pop();
+		for (let n = 0; n < opened; n++) at.push(at.at(-1) ?? "");
+		const current = at.at(-1) ?? "";
+		let index = 0;
+		while (/^[A-Za-z_]\w*=/.test(words[index] ?? "")) index++; // `CI=1 npm test`: still the command's start
+		const program = posix.basename(words[index] ?? "");
+		const rest = words.slice(index + 1);
+		if (CHANGE_FOLDER.has(program)) {
+			// `cd -P web`: its options are not the folder.
+			const target = rest.find((word) => !word.startsWith("-"));
+			const folder = target === undefined ? null : add(target, current);
+			if (folder !== null) at[at.length - 1] = folder;
 			continue;
 		}
-		if (atStart && /^[A-Za-z_]\w*=/.test(word)) continue; // `CI=1 npm test`: still the command's start
-		if (atStart && CHANGE_FOLDER.has(word)) {
-			const next = words[i + 1];
-			if (next !== undefined && !OPERATOR.test(next)) {
-				i++;
-				const folder = add(next);
-				if (folder !== null) current = folder;
-			}
-			atStart = false;
-			continue;
+		const flags = FOLDER_FLAGS[program];
+		if (!flags) continue;
+		for (let i = 0; i < rest.length; i++) {
+			const word = rest[i] ?? "";
+			const inline = /^(--[a-z]+)=(.+)$/.exec(word);
+			if (inline?.[1] && inline[2] && flags.includes(inline[1])) add(inline[2], current);
+			else if (flags.includes(word) && rest[i + 1] !== undefined && !rest[i + 1]?.startsWith("-")) add(rest[++i] ?? "", current);
 		}
-		atStart = false;
-		if (FOLDER_FLAGS.has(word)) {
-			const next = words[i + 1];
-			if (next !== undefined && !OPERATOR.test(next) && !next.startsWith("-")) {
-				i++;
-				add(next);
-			}
-			continue;
-		}
-		const inline = /^(--workspace|--cwd|--prefix)=(.+)$/.exec(word);
-		if (inline) add(inline[2]);
 	}
 	return folders;
 }
@@ -202,43 +201,4 @@ function folderOf(value: string, current: string, root: string): string | null {
 	if (path === "..") return null;
 	if (path.startsWith("../")) return null;
 	return path === "." ? "" : path.replace(/\/+$/, "");
-}
-
-/** A shell command cut into words and operators, quotes removed; enough to read folders from, nothing more. */
-function shellWords(command: string): string[] {
-	const words: string[] = [];
-	let word = "";
-	let inWord = false;
-	const end = () => {
-		if (inWord) words.push(word);
-		word = "";
-		inWord = false;
-	};
-	for (let i = 0; i < command.length; i++) {
-		const char = command[i] ?? "";
-		if (char === "'" || char === '"') {
-			const close = command.indexOf(char, i + 1);
-			if (close < 0) break; // an unclosed quote: the rest is no folder
-			word += command.slice(i + 1, close);
-			inWord = true;
-			i = close;
-		} else if (char === "\\" && i + 1 < command.length) {
-			word += command[++i];
-			inWord = true;
-		} else if (char === "\n" || char === ";" || char === "(" || char === ")") {
-			end();
-			words.push(char);
-		} else if (char === "&" || char === "|") {
-			end();
-			const double = command[i + 1] === char;
-			words.push(double ? char + char : char);
-			if (double) i++;
-		} else if (/\s/.test(char)) end();
-		else {
-			word += char;
-			inWord = true;
-		}
-	}
-	end();
-	return words;
 }

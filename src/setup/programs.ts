@@ -4,13 +4,13 @@ import { findExecutable } from "../platform/process.ts";
 import { isInside } from "../platform/files.ts";
 import { MAX_MANIFEST_BYTES } from "./folder.ts";
 import { readManifest } from "./node.ts";
-import { parseCommands } from "./shell-words.ts";
+import { parseCommands } from "../text/shell-words.ts";
 
 /**
  * Does each command's program exist here? `setup verify` asks it of every
  * job and scope gate so that CI learns of a missing tool before a gate runs.
  * Nothing is run: a command is split the way `sh` would split a simple
- * pipeline (shell-words.ts), and the first word of each part, and of each
+ * pipeline (text/shell-words.ts), and the first word of each part, and of each
  * command substitution in it, is looked for on PATH (from the verb's
  * environment), in `node_modules/.bin`, in the project's virtualenv (`.venv`,
  * `venv`) or, for a package manager's `run`, among the scripts of the

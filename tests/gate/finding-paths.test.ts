@@ -197,4 +197,12 @@ describe("the folders a command changes into", () => {
 		expect(commandFolders("cd . && tsc -w", root)).toEqual([]);
 		expect(commandFolders("echo cd web", root)).toEqual([]);
 	});
+
+	test("a folder flag counts only for a program that takes one: grep -C 3, prettier -w src and cd's own options name no folder", () => {
+		expect(commandFolders("grep -C 3 TODO src && prettier -w src && gofmt -w pkg", root)).toEqual([]);
+		expect(commandFolders("cd -P web && tsc", root)).toEqual(["web"]);
+		expect(commandFolders("go -C tools vet ./... && pnpm -C site test", root)).toEqual(["tools", "site"]);
+		// A subshell's cd ends with it, a second subshell starts from the command line's folder again.
+		expect(commandFolders("(cd a && make) ; (cd b && make) ; make -C c", root)).toEqual(["a", "b", "c"]);
+	});
 });

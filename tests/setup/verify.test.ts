@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { chmod, mkdir, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { checkCommand } from "../../src/setup/programs.ts";
-import { parseCommands, simpleCommands } from "../../src/setup/shell-words.ts";
+import { parseCommands, simpleCommands } from "../../src/text/shell-words.ts";
 import { onlyJson, runDiscern } from "../helpers/cli.ts";
 import { makeRepo, makeTempDir, type TestRepo } from "../helpers/repo.ts";
 
@@ -167,10 +167,16 @@ describe("checkCommand: a program resolves on PATH, in node_modules/.bin, in a v
 
 	test("simpleCommands splits like sh: operators, quotes, substitutions, redirections", () => {
 		expect(simpleCommands(`a 'b c' "d e" && f|g; h || i & j`)).toEqual([["a", "b c", "d e"], ["f"], ["g"], ["h"], ["i"], ["j"]]);
-		expect(simpleCommands('test -z "$(gofmt -l .)" > /dev/null 2>&1')).toEqual([["test", "-z", "$(gofmt -l .)", "2"]]);
+		expect(simpleCommands('test -z "$(gofmt -l .)" > /dev/null 2>&1')).toEqual([["test", "-z", "$(gofmt -l .)"]]);
 		expect(simpleCommands("x $(a && b) y # a comment && z")).toEqual([["x", "$(a && b)", "y"]]);
 		expect(parseCommands(`a "$(b ")" 'c')" \`d \\\`e\\\`\` '$(f)' $((1 + (2)))`)).toEqual([
-			{ words: ["a", `$(b ")" 'c')`, "`d \\`e\\``", "$(f)", "$((1 + (2)))"], substitutions: [`b ")" 'c'`, "d `e`"] },
+			{ words: ["a", `$(b ")" 'c')`, "`d \\`e\\``", "$(f)", "$((1 + (2)))"], substitutions: [`b ")" 'c'`, "d `e`"], closed: 0, opened: 0 },
+		]);
+		// Subshells: where each opens and closes, so that a reader of `cd` knows where it ends.
+		expect(parseCommands("(cd a && x) ; () y").map(({ words, closed, opened }) => ({ words, closed, opened }))).toEqual([
+			{ words: ["cd", "a"], closed: 0, opened: 1 },
+			{ words: ["x"], closed: 0, opened: 0 },
+			{ words: ["y"], closed: 1, opened: 0 },
 		]);
 	});
 });

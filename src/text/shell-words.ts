@@ -6,6 +6,8 @@
  * inside those words, which sh runs before the command. Quote-aware like sh:
  * in single quotes `$(` is text; in double quotes a substitution still runs;
  * `$((…))` is arithmetic, not a command. Nothing is expanded or run.
+ * `setup verify` reads programs from it, the gate the folders a failed
+ * job's tool ran in (gate/finding-paths.ts).
  */
 
 export interface SimpleCommand {
@@ -13,6 +15,9 @@ export interface SimpleCommand {
 	words: string[];
 	/** The command lines of the substitutions in its words, in order. */
 	substitutions: string[];
+	/** Subshells closed (`)`), then opened (`(`), since the command before: a `cd` inside one ends with it. */
+	closed: number;
+	opened: number;
 }
 
 /** The simple commands of a command line, as word lists (see parseCommands). */
@@ -24,6 +29,8 @@ export function parseCommands(line: string): SimpleCommand[] {
 	const commands: SimpleCommand[] = [];
 	let words: string[] = [];
 	let substitutions: string[] = [];
+	let closed = 0;
+	let opened = 0;
 	let word = "";
 	let inWord = false;
 	const endWord = () => {
@@ -33,7 +40,11 @@ export function parseCommands(line: string): SimpleCommand[] {
 	};
 	const endCommand = () => {
 		endWord();
-		if (words.length > 0 || substitutions.length > 0) commands.push({ words, substitutions });
+		if (words.length > 0 || substitutions.length > 0) {
+			commands.push({ words, substitutions, closed, opened });
+			closed = 0;
+			opened = 0;
+		}
 		words = [];
 		substitutions = [];
 	};
@@ -80,9 +91,16 @@ export function parseCommands(line: string): SimpleCommand[] {
 			if ((char === "&" || char === "|") && line[index + 1] === char) index++;
 		} else if (char === "(" || char === ")") {
 			endCommand();
+			if (char === "(") opened++;
+			// A subshell opened and closed with no command in it changes nothing.
+			else if (opened > 0) opened--;
+			else closed++;
 		} else if (char === ">" || char === "<") {
-			// A redirection's target is not a command word.
-			endWord();
+			// A redirection's target is not a command word, nor the descriptor it names (`2>&1`).
+			if (/^\d+$/.test(word)) {
+				word = "";
+				inWord = false;
+			} else endWord();
 			while (line[index + 1] === ">" || line[index + 1] === "&") index++;
 			while (/\s/.test(line[index + 1] ?? "")) index++;
 			let end = index + 1;
