@@ -37,7 +37,7 @@ export interface JobRun {
 }
 
 /** How much of a measurement's output its metrics are read from: the last occurrence of a metric wins anyway. */
-export const MEASURED_TAIL_BYTES = 1024 * 1024;
+const MEASURED_TAIL_BYTES = 1024 * 1024;
 
 export type RunEvent = ProgressEvent;
 export interface RunOptions {
@@ -300,7 +300,7 @@ async function runCommand(
 	}
 }
 
-/** The end of what was written through `fd` (opened for reading too, see `openLog`). */
+/** The end of what was written through `fd` (opened for reading too, see `openLog` below). */
 function tailOf(fd: number): string {
 	const { size } = fstatSync(fd);
 	const length = Math.min(size, MEASURED_TAIL_BYTES);

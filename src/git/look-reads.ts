@@ -86,7 +86,8 @@ export function askGit(run: Run, head: Promise<HeadReading> | null, runStaged: R
  * and git would wait forever on a FIFO put there. A listing is read again
  * only when the file's stat changed since one was read, as tracked files
  * are (a writer can put an mtime back, never a ctime): most jobs never touch
- * the index, and the look spares a process.
+ * the index, and the look spares a process. The lister answers one
+ * question (`askGit`'s listing): its answer is kept whatever `args` say.
  */
 export function ownIndexLister(path: string, run: Run): Run {
 	let last: { stamp: string; read: Captured } | null = null;

@@ -239,5 +239,3 @@ function slug(text: string): string {
 	const cleaned = text.replace(/[^A-Za-z0-9_-]+/g, "_").replace(/^_+|_+$/g, "");
 	return ["__proto__", "constructor", "prototype"].includes(cleaned) ? `${cleaned}_` : cleaned;
 }
-
-/** A folder name for `cd`: quoted when it holds anything a shell would read. */

@@ -31,13 +31,14 @@ const OTHER_RUNNERS = ["ava", "tap", "tape", "uvu", "jasmine", "karma", "qunit",
 export async function nodeTestRunner(context: TestRunnerContext): Promise<{ run: string; reason: string } | null> {
 	const declared = context.via(VITEST, "vitest run") ?? context.via(JEST, "jest") ?? context.via(MOCHA, "mocha");
 	if (declared) return declared;
-	if (context.manager === "bun") {
-		const bun = context.uses(BUN_TYPES);
-		if (bun) return { run: "bun test", reason: bun };
-		const file = await findTestFile(context.folder, context.reader, isBunTest);
-		if (file) return { run: "bun test", reason: `${file} is a test file bun test finds, and ${context.managerEvidence} makes this a Bun project` };
-	}
+	const bun = context.manager === "bun" ? context.uses(BUN_TYPES) : null;
+	if (bun) return { run: "bun test", reason: bun };
+	// From here on the runner is guessed from the files alone: a runner setup has no command for owns them (Playwright's specs are neither bun's nor node's).
 	if (OTHER_RUNNERS.some((name) => context.deps.has(name))) return null;
+	if (context.manager === "bun") {
+		const found = await findTestFile(context.folder, context.reader, isBunTest);
+		if (found) return { run: "bun test", reason: `${found} is a test file bun test finds, and ${context.managerEvidence} makes this a Bun project` };
+	}
 	const file = await findTestFile(context.folder, context.reader, isNodeTest);
 	return file ? { run: "node --test", reason: `${file} is a file node --test finds, and no test runner dependency: node's own runner` } : null;
 }

@@ -56,6 +56,16 @@ const EXPECTED: Record<string, Expected> = {
 			["node_modules/", "bun installs the dependencies the jobs run there"],
 		],
 	},
+	// Playwright's specs are its own: neither bun test nor node --test is guessed for them.
+	"bun-playwright": {
+		projectName: "bun-e2e",
+		stacks: [["node", "package.json", "bun"]],
+		jobs: [
+		],
+		scopes: [
+		],
+		ignores: [],
+	},
 	"empty": {
 		projectName: null,
 		stacks: [],

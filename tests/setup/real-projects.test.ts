@@ -48,10 +48,9 @@ beforeAll(async () => {
 	binary = await ensureBinary();
 });
 
-async function discern(cwd: string, args: readonly string[], unset: readonly string[] = []): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+async function discern(cwd: string, args: readonly string[]): Promise<{ exitCode: number; stdout: string; stderr: string }> {
 	// npm's update check is the one thing a job here would ask the network for: off, as on an offline machine.
 	const env: Record<string, string | undefined> = { ...process.env, PATH: plainPath(), NO_COLOR: "1", npm_config_update_notifier: "false" };
-	for (const name of unset) delete env[name];
 	const child = Bun.spawn([binary, ...args], { cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
 	const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
 	return { exitCode, stdout, stderr };
@@ -156,8 +155,8 @@ describe.each(VITEST_PROJECTS)("a real Vitest project with a failing test, decla
  */
 
 /** Green, with exactly these jobs passed, and nothing left changed in the tree. */
-async function expectGreen(repo: TestRepo, jobs: readonly string[], unset: readonly string[] = []): Promise<Envelope> {
-	const run = await discern(repo.root, ["done", "--json"], unset);
+async function expectGreen(repo: TestRepo, jobs: readonly string[]): Promise<Envelope> {
+	const run = await discern(repo.root, ["done", "--json"]);
 	const result = onlyJson(run.stdout) as unknown as Envelope;
 	if (!result.ok) throw new Error(`done was red:\n${run.stdout}`);
 	expect(run.exitCode).toBe(0);
