@@ -102,7 +102,8 @@ describe("done", () => {
 		const r = await repo('[gate]\nfail_fast = false\n[jobs]\nlint = { run = "exit 3", stage = "check" }\ntypecheck = { run = "sleep 0.2; exit 1", stage = "check" }\n');
 		const result = await done(r.ctx(), {});
 		expectValidEnvelope("done", result);
-		expect(result.message).toBe("lint failed (exit 3); also failed: typecheck (exit 1).");
+		// Which one is named first is whichever finished first: both are named, with their exit codes.
+		expect(["lint failed (exit 3); also failed: typecheck (exit 1).", "typecheck failed (exit 1); also failed: lint (exit 3)."]).toContain(result.message);
 	});
 
 	test("green on a clean committed tree: a Proof, its line, and status says honored", async () => {

@@ -42,6 +42,9 @@ test("capture.sh skips a JavaScript tool missing from JS_TOOLS even when one of 
 	await chmod(join(bin, "eslint"), 0o755);
 	const jsTools = join(root, "js-tools");
 	await mkdir(jsTools);
+	// One tool that is where the script runs it from: its capture is made, so the script really ran past eslint's.
+	await writeFile(join(jsTools, "oxlint"), "#!/bin/sh\necho oxlint from JS_TOOLS\n");
+	await chmod(join(jsTools, "oxlint"), 0o755);
 	const bash = Bun.which("bash") ?? "/bin/bash";
 	const run = Bun.spawn([bash, join(out, "capture.sh")], {
 		env: { PATH: bin, JS_TOOLS: jsTools, CAPTURE_WORK: join(root, "work") },
@@ -49,5 +52,7 @@ test("capture.sh skips a JavaScript tool missing from JS_TOOLS even when one of 
 		stderr: "pipe",
 	});
 	await run.exited;
-	expect((await readdir(out)).sort()).toEqual(["capture.sh"]);
+	expect((await readdir(out)).sort()).toEqual(["capture.sh", "oxlint.txt"]);
+	expect(await Bun.file(join(out, "oxlint.txt")).text()).toBe("oxlint from JS_TOOLS\n");
+	expect(await new Response(run.stdout).text()).not.toContain("eslint");
 });

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { appendedIgnoreFile } from "../../src/setup/ignores.ts";
 import { renderSetup } from "../../src/verbs/setup/render.ts";
 import { setup } from "../../src/verbs/setup/setup.ts";
+import { done } from "../../src/verbs/done/done.ts";
 import { verifySetup } from "../../src/verbs/setup/verify.ts";
 import { makeRepo, makeTempDir, type TestRepo } from "../helpers/repo.ts";
 
@@ -65,6 +66,23 @@ describe("setup proposes the .gitignore lines the jobs need", () => {
 		const again = await setup(r.ctx(), {});
 		expect(again.data?.ignores).toEqual([]);
 		expect(again.data?.files.map((file) => file.path)).not.toContain(".gitignore");
+	});
+
+	test("the lines are what the gate needs: what those tools leave behind, with them committed, is no change to the tree; without them it is", async () => {
+		// What pytest, mypy, Ruff and Python leave in a project, written by the jobs themselves (no Python tool is promised here).
+		const leaves = [".pytest_cache", ".mypy_cache", ".ruff_cache"].map((dir) => `mkdir -p ${dir}/v && printf '*\\n' > ${dir}/.gitignore && : > ${dir}/v/cache`).join(" && ");
+		const jobs = `[jobs]\ntest = ${JSON.stringify(`${leaves} && mkdir -p __pycache__ && : > __pycache__/inventory.cpython-311.pyc`)}\n`;
+		const r = await repo(PYTHON);
+		expect((await setup(r.ctx(), { confirmed: true })).ok).toBe(true);
+		await r.write("discern.toml", jobs);
+		await r.commitAll("adopt discern, the jobs standing in for the tools");
+		expect((await done(r.ctx({ env: { PATH: process.env.PATH } }), {})).ok).toBe(true);
+
+		const bare = await repo(PYTHON);
+		await bare.write("discern.toml", jobs);
+		await bare.commitAll("the same jobs, no ignore lines");
+		const red = await done(bare.ctx({ env: { PATH: process.env.PATH } }), {});
+		expect(red.ok ? "" : red.message).toContain("The test stage changed the tree");
 	});
 
 	test("what the .gitignore files already ignore is not proposed: a folder rule, with or without its slashes, a `*.pyc` rule", async () => {

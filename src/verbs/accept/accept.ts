@@ -208,7 +208,7 @@ async function land(ctx: VerbContext, input: AcceptInput, here: RepositoryLocati
 	}
 	// Consent names a commit when the owner saw its Proof line: a commit made since is not what they approved.
 	if (input.sha !== undefined && !head.startsWith(input.sha.toLowerCase())) {
-		return fail("accept", "awaiting_consent", `The owner's consent names ${clip(input.sha.toLowerCase())}, but \`${clip(target.branch)}\` is at ${short(head)} now: that is not the commit they approved. Nothing changed.`, [
+		return fail("accept", "awaiting_consent", `The owner's consent names ${clip(input.sha.toLowerCase())}, but \`${clip(target.branch)}\` is at ${consentSha(head)} now: that is not the commit they approved. Nothing changed.`, [
 			say`Run ${ref("done")} for this commit's Proof, relay its line to the owner, and once they approve run ${ref("accept", { ...againArgs(ctx, here, target, true), sha: consentSha(head) })}.`,
 		], { data: { ...base, sha: head, trunk: trunk.name, previous_trunk_sha: trunkSha } });
 	}

@@ -103,7 +103,7 @@ async function mapSkeleton(root: string, configExists: boolean): Promise<MapSkel
 	const load = await loadConfig(root);
 	// "missing" after it was found: a link to nowhere, or it went away meanwhile.
 	if (load.state === "missing") return { kind: "unknown", why: `${CONFIG_FILE} cannot be read, so the map's folder is unknown.` };
-	if (load.state === "invalid") return { kind: "unknown", why: `${CONFIG_FILE} is invalid, so the map's folder is unknown; fix it (config validate shows where), then run setup again.` };
+	if (load.state === "invalid") return { kind: "unknown", why: `${CONFIG_FILE} is invalid, so the map's folder is unknown; fix it (\`discern config validate\` shows where), then run setup again.` };
 	const folder = await openMapFolder(root, load.config.map.dir);
 	const dir = folder.state === "present" ? folder.folder.dir : folder.dir;
 	if (folder.state === "outside") return { kind: "unknown", why: `[map].dir \`${clip(dir)}\` leads outside the repository, so no map skeleton is written.` };

@@ -5,7 +5,7 @@ import { CONFIG_FILE } from "../../config/load.ts";
 import type { RunningBinary } from "../../agents/command.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
 import { resolveInside, writeFileAtomic, WriteDeniedError } from "../../platform/files.ts";
-import { appendIgnores, IGNORE_FILE } from "../../setup/ignores.ts";
+import { appendIgnores, IGNORE_FILE, ignoreFileState } from "../../setup/ignores.ts";
 import { applyFolds } from "../../setup/instructions.ts";
 import { refresh } from "../refresh/refresh.ts";
 import { MAP_README } from "./map-skeleton.ts";
@@ -32,7 +32,8 @@ export async function setup(ctx: VerbContext, input: v.InferOutput<typeof SetupI
 	if (writing.length === 0) {
 		const present = data.files.map((file) => file.path);
 		const notes = data.files.flatMap((file) => (file.reason ? [` ${file.reason}`] : [])).join("");
-		return ok("setup", `Nothing to write: ${present.join(" and ")} ${present.length === 1 ? "exists" : "exist"}.${notes}`, data, {
+		const listed = present.length > 1 ? `${present.slice(0, -1).join(", ")} and ${present.at(-1)}` : present.join("");
+		return ok("setup", `Nothing to write: ${listed} ${present.length === 1 ? "exists" : "exist"}.${notes}`, data, {
 			hints: [say`Run ${ref("setup verify")} to check the configuration and compare it with what setup would propose.`],
 		});
 	}
@@ -52,13 +53,15 @@ export async function setup(ctx: VerbContext, input: v.InferOutput<typeof SetupI
 		});
 		// On an interactive terminal a yes is the consent --confirmed gives; anywhere else, the preview is the answer.
 		if (input.dry_run || !ctx.confirm) return preview;
-		if (!(await ctx.confirm(`Write ${writing.join(" and ")}?`, preview))) {
+		const question = [...(creating.length > 0 ? [`Write ${creating.join(" and ")}`] : []), ...(ignoreLines.length > 0 ? [`${creating.length > 0 ? "add" : "Add"} ${linesToIgnore(ignoreLines)}`] : [])].join(", and ");
+		if (!(await ctx.confirm(`${question}?`, preview))) {
 			return ok("setup", `Nothing written. ${found}`, data, { dry_run: true, plan, hints: [say`Run ${confirmed} when you want it written.`] });
 		}
 	}
 	try {
-		// Check every target first, so a refusal leaves nothing half-written.
+		// Check every target first, so a refusal leaves nothing half-written (the .gitignore appended to included: it may have changed since the proposal).
 		await Promise.all([...writing, ...folds.filter((fold) => fold.action === "move").map((fold) => fold.to)].map((path) => resolveInside(root, path)));
+		if (ignoreLines.length > 0 && (await ignoreFileState(root)) === "other") throw new WriteDeniedError(`${IGNORE_FILE} is not a regular file of at most 1 MiB, so setup does not add to it`);
 		// discern.toml last: it is what marks the repository as set up.
 		if (proposed.mapPath !== null && creating.includes(proposed.mapPath)) await writeFileAtomic(root, proposed.mapPath, MAP_README);
 		// The person's own instruction files move before refresh generates those paths.
@@ -67,7 +70,7 @@ export async function setup(ctx: VerbContext, input: v.InferOutput<typeof SetupI
 		if (creating.includes(CONFIG_FILE)) await writeFileAtomic(root, CONFIG_FILE, configText);
 	} catch (error) {
 		if (error instanceof WriteDeniedError) {
-			return fail("setup", "write_denied", error.message, ["Move what is in the way (a symlink or a file where a folder belongs), or write discern.toml by hand."], { data });
+			return fail("setup", "write_denied", error.message, ["Move what is in the way (a symlink, a file where a folder belongs), then run setup again; or write the files by hand from the proposal."], { data });
 		}
 		throw error;
 	}
