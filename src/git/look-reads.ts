@@ -81,29 +81,17 @@ export function askGit(run: Run, head: Promise<HeadReading> | null, runStaged: R
 }
 
 /**
- * How a look lists the checkout's own index (`path`) through `run`. Only a
- * regular file (or none) is handed to git: the first look is not bounded,
- * and git would wait forever on a FIFO put there. A listing is read again
- * only when the file's stat changed since one was read, as tracked files
- * are (a writer can put an mtime back, never a ctime): most jobs never touch
- * the index, and the look spares a process. The lister answers one
- * question (`askGit`'s listing): its answer is kept whatever `args` say.
+ * How a look lists the checkout's own index (`path`) through `run`: only a
+ * regular file (or none) is handed to git, since the first look is not
+ * bounded and git would wait forever on a FIFO put there. Every look lists
+ * it anew: the index's stat says nothing of a split index's shared file,
+ * where its entries are, and which git reads without checking its checksum.
  */
 export function ownIndexLister(path: string, run: Run): Run {
-	let last: { stamp: string; read: Captured } | null = null;
-	const stampOf = async (): Promise<string | null> => {
-		const place = await lstat(path, { bigint: true }).catch(() => null);
-		if (!place) return null;
-		return place.isFile() ? `${place.size}:${place.mtimeNs}:${place.ctimeNs}:${place.ino}:${place.dev}` : "not a file";
-	};
 	return async (args) => {
-		const before = await stampOf();
-		if (before === "not a file") return { exitCode: 128, stdout: "", stderr: "the index is not a regular file" };
-		if (before !== null && last?.stamp === before) return last.read;
-		const read = await run(args);
-		// Kept only when nothing wrote the file while git read it.
-		last = read.exitCode === 0 && before !== null && (await stampOf()) === before ? { stamp: before, read } : null;
-		return read;
+		const place = await lstat(path).catch(() => null);
+		if (place && !place.isFile()) return { exitCode: 128, stdout: "", stderr: "the index is not a regular file" };
+		return run(args);
 	};
 }
 

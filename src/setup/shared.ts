@@ -190,9 +190,10 @@ function globRegex(glob: string): RegExp {
 	return new RegExp(`^${source}$`);
 }
 
-/** A path as one `sh` word: as it is when nothing in it is special to sh, else single-quoted. */
+/** A path as one `sh` word: as it is when nothing in it is special to sh, else single-quoted; `./` first when it starts like an option (`cd -L`). */
 export function shellPath(rel: string): string {
-	return /^[A-Za-z0-9@/._-]+$/.test(rel) ? rel : `'${rel.replace(/'/g, "'\\''")}'`;
+	const path = rel.startsWith("-") ? `./${rel}` : rel;
+	return /^[A-Za-z0-9@/._-]+$/.test(path) ? path : `'${path.replace(/'/g, "'\\''")}'`;
 }
 
 /**

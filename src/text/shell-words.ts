@@ -95,6 +95,10 @@ export function parseCommands(line: string): SimpleCommand[] {
 			// A subshell opened and closed with no command in it changes nothing.
 			else if (opened > 0) opened--;
 			else closed++;
+		} else if (char === "<" && line[index + 1] === "<" && line[index + 2] !== "<") {
+			// A here-document: its body is data, and where it ends takes reading lines as sh does. Nothing after it is read.
+			endCommand();
+			return commands;
 		} else if (char === ">" || char === "<") {
 			// A redirection's target is not a command word, nor the descriptor it names (`2>&1`).
 			if (/^\d+$/.test(word)) {
@@ -125,16 +129,20 @@ interface Found {
 	body: string | null;
 }
 
+/** How deep substitutions are followed; deeper, the rest of the line is one opaque word (no command line to read, no stack to exhaust). */
+const MAX_NESTING = 64;
+
 /** `$(…)` or `$((…))` at `start`: to its closing parenthesis, past quotes and nested substitutions. */
-function dollar(line: string, start: number): Found {
+function dollar(line: string, start: number, nesting = 0): Found {
+	if (nesting > MAX_NESTING) return { end: line.length - 1, body: null };
 	if (line[start + 2] === "(") return { end: arithmeticEnd(line, start + 1), body: null };
 	let depth = 1;
 	for (let index = start + 2; index < line.length; index++) {
 		const char = line[index];
 		if (char === "\\") index++;
 		else if (char === "'") index = closing(line, index, "'");
-		else if (char === '"') index = doubleQuoteEnd(line, index);
-		else if (startsSubstitution(line, index)) index = (char === "`" ? backtick(line, index) : dollar(line, index)).end;
+		else if (char === '"') index = doubleQuoteEnd(line, index, nesting + 1);
+		else if (startsSubstitution(line, index)) index = (char === "`" ? backtick(line, index) : dollar(line, index, nesting + 1)).end;
 		else if (char === "(") depth++;
 		else if (char === ")" && --depth === 0) return { end: index, body: line.slice(start + 2, index) };
 	}
@@ -160,12 +168,12 @@ function backtick(line: string, start: number): Found {
 }
 
 /** The closing double quote of the string starting at `start`, past the substitutions inside it. */
-function doubleQuoteEnd(line: string, start: number): number {
+function doubleQuoteEnd(line: string, start: number, nesting = 0): number {
 	for (let index = start + 1; index < line.length; index++) {
 		const char = line[index];
 		if (char === "\\") index++;
 		else if (char === '"') return index;
-		else if (startsSubstitution(line, index)) index = (char === "`" ? backtick(line, index) : dollar(line, index)).end;
+		else if (startsSubstitution(line, index)) index = (char === "`" ? backtick(line, index) : dollar(line, index, nesting + 1)).end;
 	}
 	return line.length;
 }

@@ -1,10 +1,9 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { rm } from "node:fs/promises";
+import { readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { AnyResult } from "../../src/contract/envelope.ts";
 import { done } from "../../src/verbs/done/done.ts";
-import { watchGit } from "../../src/git/run.ts";
 import { survivors } from "../helpers/processes.ts";
 import { makeRepo, type TestRepo } from "../helpers/repo.ts";
 import { expectValidEnvelope } from "../helpers/schema.ts";
@@ -95,22 +94,25 @@ describe("the checkout's own index is part of the tree", () => {
 		await rm(join(r.root, ".git", "index"));
 	}, 20_000);
 
-	test("the index is listed again only when its stat changed: a phase that never touched it spares the process, one that rewrote it is read", async () => {
-		const listings = async (config: string): Promise<{ ok: boolean; count: number }> => {
-			const r = await repo(config);
-			let count = 0;
-			watchGit((call) => {
-				if (call.args.includes("ls-files") && call.args.includes("-s")) count++;
-			});
-			try {
-				return { ok: (await runDone(r)).ok, count };
-			} finally {
-				watchGit(undefined);
-			}
-		};
-		expect(await listings('[jobs]\ntest = "true"\n')).toEqual({ ok: true, count: 1 });
-		// `git add` of unchanged files writes the index anew (another inode): listed again, and still the commit's.
-		expect(await listings('[jobs]\ntest = "git add -A"\n')).toEqual({ ok: true, count: 2 });
+	test("a job that rewrites a split index's shared file (the index's own file untouched) is drift", async () => {
+		const jobs = `[jobs.swap]\nstage = "fix"\nrun = "cp .git/forged-index .git/sharedindex.*"\n[jobs.lint]\nstage = "check"\nrun = ${JSON.stringify("git ls-files -z '*.sh' | xargs -0 -r -n1 sh -n")}\n`;
+		const r = await repo(jobs, { "good.sh": "echo ok\n" });
+		await r.write("broken.sh", "if then fi (\n");
+		await r.commitAll("add broken.sh");
+		await r.git("update-index", "--split-index");
+		const shared = (await readdir(join(r.root, ".git"))).filter((name) => name.startsWith("sharedindex."));
+		expect(shared.length).toBe(1);
+		// The entries without broken.sh, ending in the shared file's own last 20 bytes (all .git/index checks of it).
+		const forged = join(r.root, ".git", "forged-index");
+		await r.git("read-tree", `--index-output=${forged}`, "HEAD~1");
+		const original = Buffer.from(await Bun.file(join(r.root, ".git", shared[0] ?? "")).arrayBuffer());
+		const entries = Buffer.from(await Bun.file(forged).arrayBuffer());
+		await Bun.write(forged, Buffer.concat([entries.subarray(0, entries.length - 20), original.subarray(original.length - 20)]));
+		// Whether git reads the forged entries or gives up on them, the lint job did not read the commit's: drift, no Proof.
+		const result = await runDone(r);
+		expect(result.ok).toBe(false);
+		expect(result.data?.failed_stage).toBe("tree_drift");
+		expect(await proofWritten(r)).toBe(false);
 	});
 
 	test("a job that changes the index mid-run is drift, and the index back as committed gets its Proof", async () => {
@@ -203,26 +205,27 @@ describe("a standard is judged by what its measurement printed", () => {
 });
 
 describe("a trunk picked only because a branch of its name exists", () => {
-	test("a `main` made beside the trunk `master`, once the branch's discern.toml stops naming the trunk, is said on the result", async () => {
-		const r = await repo('[repository]\ntrunk = "master"\n[jobs]\ntest = "true"\n');
-		await r.git("branch", "-m", "main", "master");
-		await r.git("switch", "-q", "-c", "task");
-		await r.write("discern.toml", '[jobs]\ntest = "true"\n');
-		await r.commitAll("drop the trunk's name");
-		await r.git("branch", "main", "HEAD");
-		const result = (await done(r.ctx({ env: { PATH: process.env.PATH } }), {})) as AnyResult & { data?: { proof?: { trunk: { name: string } } } };
-		expect(result.data?.proof?.trunk.name).toBe("main");
-		expect(result.hints?.join(" ")).toContain("Nothing names the trunk: neither this commit's discern.toml nor `main`'s has a [repository].trunk, so it is `main` only because a branch of that name exists");
+	test("a `main` made beside the trunk `master` is said on the result, whatever the branch's discern.toml or the decoy's own say", async () => {
+		for (const own of ['[jobs]\ntest = "true"\n', '[repository]\ntrunk = "main"\n[jobs]\ntest = "true"\n']) {
+			const r = await repo('[repository]\ntrunk = "master"\n[jobs]\ntest = "true"\n');
+			await r.git("branch", "-m", "main", "master");
+			await r.git("switch", "-q", "-c", "task");
+			await r.write("discern.toml", own);
+			await r.commitAll("the trunk's name dropped, or made the decoy's");
+			await r.git("branch", "main", "HEAD");
+			const result = (await done(r.ctx({ env: { PATH: process.env.PATH } }), {})) as AnyResult & { data?: { proof?: { trunk: { name: string } } } };
+			expect(result.data?.proof?.trunk.name).toBe("main");
+			expect(result.hints?.join(" ")).toContain("The trunk is `main` because a branch of that name exists: nothing outside the branches (DISCERN_TRUNK, origin/HEAD) names it");
+		}
 	});
 
-	test("a trunk its own discern.toml, or this commit's, names is not warned of", async () => {
-		for (const named of ["commit", "trunk"]) {
-			const r = await repo(named === "trunk" ? '[repository]\ntrunk = "main"\n[jobs]\ntest = "true"\n' : '[jobs]\ntest = "true"\n');
-			await r.git("switch", "-q", "-c", "task");
-			await r.write("discern.toml", named === "commit" ? '[repository]\ntrunk = "main"\n[jobs]\ntest = "true"\n' : '[jobs]\ntest = "true"\n');
-			await r.commitAll("work");
-			const result = (await done(r.ctx({ env: { PATH: process.env.PATH } }), {})) as AnyResult;
-			expect({ named, ok: result.ok, warned: (result.hints ?? []).some((hint) => hint.startsWith("Nothing names the trunk")) }).toEqual({ named, ok: true, warned: false });
-		}
+	test("DISCERN_TRUNK settles it: no warning", async () => {
+		const r = await repo('[jobs]\ntest = "true"\n');
+		await r.git("switch", "-q", "-c", "task");
+		await r.write("notes.txt", "x\n");
+		await r.commitAll("work");
+		const result = (await done(r.ctx({ env: { PATH: process.env.PATH, DISCERN_TRUNK: "main" } }), {})) as AnyResult;
+		expect(result.ok).toBe(true);
+		expect((result.hints ?? []).some((hint) => hint.includes("because a branch of that name exists"))).toBe(false);
 	});
 });

@@ -22,8 +22,14 @@ export interface RepoOptions {
 	branch?: string;
 }
 
+/**
+ * A test's own git sees history as a person's git does: run under a gate (this project's own `discern done`),
+ * the suite inherits the settings discern gives every job's git (no replace refs, no grafts, no commit-graph).
+ */
+const GATE_SETTINGS = /^(GIT_NO_REPLACE_OBJECTS|GIT_GRAFT_FILE|GIT_CONFIG_COUNT|GIT_CONFIG_(KEY|VALUE)_\d+)$/;
+
 const GIT_ENV = {
-	...process.env,
+	...Object.fromEntries(Object.entries(process.env).filter(([key]) => !GATE_SETTINGS.test(key))),
 	GIT_CONFIG_NOSYSTEM: "1",
 	GIT_AUTHOR_DATE: "2026-01-01T00:00:00Z",
 	GIT_COMMITTER_DATE: "2026-01-01T00:00:00Z",

@@ -172,6 +172,11 @@ describe("checkCommand: a program resolves on PATH, in node_modules/.bin, in a v
 		expect(parseCommands(`a "$(b ")" 'c')" \`d \\\`e\\\`\` '$(f)' $((1 + (2)))`)).toEqual([
 			{ words: ["a", `$(b ")" 'c')`, "`d \\`e\\``", "$(f)", "$((1 + (2)))"], substitutions: [`b ")" 'c'`, "d `e`"], closed: 0, opened: 0 },
 		]);
+		// A here-document's body is data: nothing from it on is read as commands.
+		expect(simpleCommands("cat <<EOF\nrm -rf x\nEOF\nmake")).toEqual([["cat"]]);
+		// Substitutions nested past any real command line end as one word, without exhausting the stack.
+		const deep = `echo ${"$(".repeat(20_000)}x${")".repeat(20_000)}`;
+		expect(parseCommands(deep)[0]?.words[0]).toBe("echo");
 		// Subshells: where each opens and closes, so that a reader of `cd` knows where it ends.
 		expect(parseCommands("(cd a && x) ; () y").map(({ words, closed, opened }) => ({ words, closed, opened }))).toEqual([
 			{ words: ["cd", "a"], closed: 0, opened: 1 },

@@ -131,6 +131,13 @@ describe("setup", () => {
 		expect(result.data?.scopes.map((scope) => scope.gate)).toEqual(["npm test -w 'packages/a;touch pwned'"]);
 	});
 
+	test("a sub-project's folder named like an option is not one to cd (cd -L would stay where it is)", async () => {
+		const r = await repo({ "-L/Cargo.toml": '[package]\nname = "opt"\nversion = "0.1.0"\n' });
+		const runs = ((await setup(r.ctx(), {})).data?.jobs ?? []).map((job) => job.run);
+		expect(runs.length).toBeGreaterThan(0);
+		for (const run of runs) expect(run).toStartWith("cd ./-L && ");
+	});
+
 	test("keeps an existing map README", async () => {
 		const r = await repo({ "docs/map/README.md": "# our map\n" });
 		const result = await setup(r.ctx(), { confirmed: true });

@@ -230,7 +230,7 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 			? [`This branch changes what the gate runs or what discern trusts, compared with the trunk \`${trunk.name ?? "?"}\`: ${judgement.gate_changes.join("; ")}. Whoever consents to landing should see this.`]
 			: []),
 		...(authority.namedByBranch ? [`Only this branch's own discern.toml names the trunk \`${trunk.name ?? "?"}\`; set DISCERN_TRUNK or commit discern.toml on the trunk.`] : []),
-		...localTrunkWarning(trunk, clues, [config.repository.trunk, authority.config?.repository.trunk].includes(trunk.name ?? undefined)),
+		...localTrunkWarning(trunk, clues),
 	];
 
 	// 2. An unchanged tree judged the same way: reuse its Proof, or refuse to repeat a red run.
@@ -288,17 +288,16 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
  * init.defaultBranch and origin/HEAD live in the repository's own files,
  * which an agent (or a job) can write: one naming another branch than an
  * existing `main` or `master` may be a decoy, and the Proof is judged
- * against whatever it names. So may a `main` or `master` an agent made
- * when nothing names the trunk (`named`: this commit's discern.toml or
- * the trunk's own names it): one made beside a trunk called `develop`,
- * whose branch dropped `[repository].trunk`, is taken. Said on every run
- * until DISCERN_TRUNK or `[repository].trunk` settles it.
+ * against whatever it names. A trunk taken only because a branch called
+ * `main` or `master` exists is no better: an agent can make one (beside a
+ * trunk called `develop`, say), and neither this commit's discern.toml nor
+ * that branch's own can vouch for it, both being the agent's to write.
+ * Said on every run until DISCERN_TRUNK (or origin/HEAD) settles it.
  */
-function localTrunkWarning(trunk: Trunk, clues: BranchClues, named: boolean): string[] {
+function localTrunkWarning(trunk: Trunk, clues: BranchClues): string[] {
 	const judged = `the Proof is judged against \`${trunk.name ?? "?"}\``;
 	if (trunk.source === "existing_branch") {
-		if (named) return [];
-		return [`Nothing names the trunk: neither this commit's discern.toml nor \`${trunk.name ?? "?"}\`'s has a [repository].trunk, so it is \`${trunk.name ?? "?"}\` only because a branch of that name exists, and ${judged}. Name it there, or set DISCERN_TRUNK.`];
+		return [`The trunk is \`${trunk.name ?? "?"}\` because a branch of that name exists: nothing outside the branches (DISCERN_TRUNK, origin/HEAD) names it, and ${judged}. Set DISCERN_TRUNK to name the trunk.`];
 	}
 	if (trunk.source !== "init_default" && trunk.source !== "origin_head") return [];
 	const usual = ["main", "master"].find((name) => name !== trunk.name && clues.localBranches.has(name));
