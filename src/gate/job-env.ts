@@ -1,5 +1,6 @@
 import { basename } from "node:path";
 import type { RepositoryLocation } from "../git/repository.ts";
+import { RECORDED_HISTORY } from "../git/run.ts";
 
 /**
  * What git itself clears when it enters another repository (`git rev-parse
@@ -32,23 +33,16 @@ function pointsGitElsewhere(key: string): boolean {
 }
 
 /**
- * History as the commits record it, for every git a job runs, as for discern's own reads: replace refs,
- * a graft file and the commit-graph all live in `.git`, outside any commit, and each can show a job
- * another parent or another tree for a commit (a "lint what the branch changed" job then sees nothing).
+ * History as the commits record it, for every git a job runs, as for discern's own reads (git/run.ts): replace
+ * refs, a graft file and the commit-graph all live in `.git`, outside any commit, and each can show a job
+ * another parent or another tree for a commit (a "lint what the branch changed" job then sees nothing). Its
+ * settings go as GIT_CONFIG_KEY_n/VALUE_n, as a `-c` would: the repository's own `core.useReplaceRefs = true`
+ * wins over GIT_NO_REPLACE_OBJECTS, not over them.
  */
-const RECORDED_SETTINGS = [
-	// The repository's own `core.useReplaceRefs = true` would win over GIT_NO_REPLACE_OBJECTS: a setting given here wins over it.
-	["core.useReplaceRefs", "false"],
-	["core.commitGraph", "false"],
-	// With a graft file named, git would print its deprecation advice into every job's output.
-	["advice.graftFileDeprecated", "false"],
-] as const;
-
-const RECORDED_HISTORY: Readonly<Record<string, string>> = {
-	GIT_NO_REPLACE_OBJECTS: "1",
-	GIT_GRAFT_FILE: "/dev/null",
-	GIT_CONFIG_COUNT: String(RECORDED_SETTINGS.length),
-	...Object.fromEntries(RECORDED_SETTINGS.flatMap(([key, value], n) => [[`GIT_CONFIG_KEY_${n}`, key], [`GIT_CONFIG_VALUE_${n}`, value]])),
+const JOBS_HISTORY: Readonly<Record<string, string>> = {
+	...RECORDED_HISTORY.env,
+	GIT_CONFIG_COUNT: String(RECORDED_HISTORY.settings.length),
+	...Object.fromEntries(RECORDED_HISTORY.settings.flatMap(([key, value], n) => [[`GIT_CONFIG_KEY_${n}`, key], [`GIT_CONFIG_VALUE_${n}`, value]])),
 };
 
 /**
@@ -62,7 +56,7 @@ export function jobEnvironment(
 ): Record<string, string> {
 	const env: Record<string, string> = {};
 	for (const [key, value] of Object.entries(base)) if (value !== undefined && !pointsGitElsewhere(key)) env[key] = value;
-	Object.assign(env, RECORDED_HISTORY);
+	Object.assign(env, JOBS_HISTORY);
 	env.DISCERN_ROOT = repository.root;
 	if (trunk) env.DISCERN_TRUNK = trunk;
 	if (repository.location === "worktree") env.DISCERN_WORKTREE_ID = basename(repository.root);

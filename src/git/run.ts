@@ -34,7 +34,7 @@ function spawnOptions(cwd: string, options: GitOptions): CaptureOptions {
 	return {
 		cwd,
 		// Optional locks stay off unless asked for: a read must not rewrite the user's index behind their back.
-		env: { ...(options.env ?? process.env), GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", LC_ALL: "C", GIT_OPTIONAL_LOCKS: options.optionalLocks ? "1" : "0", GIT_NO_LAZY_FETCH: "1", ...REAL_OBJECTS },
+		env: { ...(options.env ?? process.env), GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", LC_ALL: "C", GIT_OPTIONAL_LOCKS: options.optionalLocks ? "1" : "0", GIT_NO_LAZY_FETCH: "1", ...RECORDED_HISTORY.env },
 		...(options.signal ? { signal: options.signal } : {}),
 		...(options.input !== undefined ? { input: options.input } : {}),
 	};
@@ -71,7 +71,20 @@ export function watchGit(listener: ((call: GitCall) => void) | undefined): void 
 	watcher = listener;
 }
 
-const REAL_OBJECTS = { GIT_NO_REPLACE_OBJECTS: "1", GIT_GRAFT_FILE: "/dev/null" } as const;
+/**
+ * History as the commits record it: no replace refs, no grafts, no commit-graph (why: see QUIET). Every git
+ * discern runs has it, and so has every job's (gate/job-env.ts), whose git a lint of "what the branch changed"
+ * runs. With grafts off, git hints on every object read that graft files are deprecated: that noise would bury
+ * the real error (and fill a job's output).
+ */
+export const RECORDED_HISTORY = {
+	env: { GIT_NO_REPLACE_OBJECTS: "1", GIT_GRAFT_FILE: "/dev/null" },
+	settings: [
+		["core.useReplaceRefs", "false"],
+		["core.commitGraph", "false"],
+		["advice.graftFileDeprecated", "false"],
+	],
+} as const;
 
 /**
  * Settings every call runs with (a `-c` beats the repository's own
@@ -86,10 +99,8 @@ const REAL_OBJECTS = { GIT_NO_REPLACE_OBJECTS: "1", GIT_GRAFT_FILE: "/dev/null" 
  * - Other objects shown under a commit's name: replace refs (the
  *   environment's GIT_NO_REPLACE_OBJECTS loses to `core.useReplaceRefs` in
  *   the config) and the commit-graph, a cache of parents git trusts without
- *   checking (a forged one makes a branch "contain" a trunk it does not).
- *
- * With grafts off, git hints on every object read that graft files are
- * deprecated: that noise would bury the real error.
+ *   checking (a forged one makes a branch "contain" a trunk it does not):
+ *   RECORDED_HISTORY.
  */
 const QUIET = [
 	"core.fsmonitor=false",
@@ -97,9 +108,7 @@ const QUIET = [
 	...["file", "git", "ssh", "http", "https", "ext"].map((name) => `protocol.${name}.allow=never`),
 	"log.showSignature=false",
 	"merge.verifySignatures=false",
-	"core.useReplaceRefs=false",
-	"core.commitGraph=false",
-	"advice.graftFileDeprecated=false",
+	...RECORDED_HISTORY.settings.map(([key, value]) => `${key}=${value}`),
 ].flatMap((setting) => ["-c", setting]);
 const NO_HOOKS = ["-c", "core.hooksPath=/dev/null"];
 

@@ -1,5 +1,5 @@
 import { type Folder, inFolder } from "./folder.ts";
-import { isRecord, stringsOf, tomlOf } from "./shared.ts";
+import { iniValue, isRecord, stringsOf, tomlOf } from "./shared.ts";
 
 /**
  * What a Python project's manifests declare: its dependencies (the tools
@@ -93,29 +93,4 @@ export function projectName(pyproject: Record<string, unknown> | null, setupCfg:
 	const poetry = isRecord(tool?.poetry) ? tool.poetry : null;
 	if (typeof poetry?.name === "string" && poetry.name.trim() !== "") return poetry.name;
 	return iniValue(setupCfg, "metadata", "name");
-}
-
-/**
- * One value of an INI file as setuptools reads setup.cfg: `key = value` or
- * `key: value` in `[section]`, keys without regard to case, the value
- * trimmed. Null when absent, empty, or continued on the next lines (a list,
- * not a name).
- */
-export function iniValue(text: string | null, section: string, key: string): string | null {
-	if (text === null) return null;
-	let inSection = false;
-	for (const line of text.split(/\r?\n/)) {
-		const header = /^\s*\[([^\]]+)\]/.exec(line);
-		if (header) {
-			inSection = header[1]?.trim() === section;
-			continue;
-		}
-		if (!inSection || /^\s*[#;]/.test(line) || /^\s/.test(line)) continue;
-		const pair = /^([^=:]+?)\s*[=:]\s*(.*)$/.exec(line);
-		if (pair && pair[1]?.toLowerCase() === key.toLowerCase()) {
-			const value = (pair[2] ?? "").trim();
-			return value === "" ? null : value;
-		}
-	}
-	return null;
 }

@@ -86,11 +86,39 @@ export function stringsOf(value: unknown): string[] {
 	return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
 }
 
-/** An INI-style file (setup.cfg, tox.ini, .flake8) declares `[section]`. */
+/**
+ * An INI-style file (setup.cfg, tox.ini, .flake8) as setuptools reads it:
+ * `[section]` headers; `key = value` or `key: value`, keys without regard to
+ * case, values trimmed; comments (`#`, `;`) and continuation lines (indented:
+ * a list) skipped, so a key whose value is only continued reads as empty.
+ */
+function iniSections(text: string): Map<string, Map<string, string>> {
+	const sections = new Map<string, Map<string, string>>();
+	let current: Map<string, string> | null = null;
+	for (const line of text.split(/\r?\n/)) {
+		const header = /^\s*\[([^\]]+)\]/.exec(line);
+		if (header) {
+			const name = header[1]?.trim() ?? "";
+			current = sections.get(name) ?? new Map();
+			sections.set(name, current);
+			continue;
+		}
+		if (!current || /^\s*[#;]/.test(line) || /^\s/.test(line)) continue;
+		const pair = /^([^=:]+?)\s*[=:]\s*(.*)$/.exec(line);
+		const key = pair?.[1]?.toLowerCase();
+		if (key !== undefined && !current.has(key)) current.set(key, (pair?.[2] ?? "").trim());
+	}
+	return sections;
+}
+
+/** An INI-style file declares `[section]`. */
 export function iniHasSection(text: string | null, section: string): boolean {
-	if (text === null) return false;
-	const escaped = section.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-	return new RegExp(`^\\s*\\[${escaped}\\]`, "m").test(text);
+	return text !== null && iniSections(text).has(section);
+}
+
+/** One value of an INI-style file (see iniSections); null when absent or empty. */
+export function iniValue(text: string | null, section: string, key: string): string | null {
+	return (text === null ? null : iniSections(text).get(section)?.get(key.toLowerCase())) || null;
 }
 
 /** Folders a wildcard never enters: installed dependencies, build output, version control. */
