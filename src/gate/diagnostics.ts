@@ -2,9 +2,6 @@ import { join } from "node:path";
 import type { Diagnostic, Step } from "../contract/envelope.ts";
 import { clip } from "../text/clip.ts";
 import { readExcerpt, readHead, readUpTo } from "./output.ts";
-import { findingPaths } from "./finding-paths.ts";
-import { outputDiagnostics } from "./matchers/index.ts";
-import { reportDiagnostics } from "./reports/detect.ts";
 import type { JobRun } from "./runner.ts";
 import { noun } from "../text/plural.ts";
 
@@ -33,9 +30,13 @@ export function stepsOf(runs: readonly JobRun[]): Step[] {
  */
 export async function diagnosticsOf(runs: readonly JobRun[], root: string): Promise<Diagnostic[]> {
 	const diagnostics: Diagnostic[] = [];
+	const failed = runs.filter((run) => run.outcome === "failed" && run.logPath);
+	if (failed.length === 0) return diagnostics;
+	// The readers of findings (the tools' matchers, SARIF and JUnit, finding paths) are two thousand lines a green gate never needs.
+	const [{ outputDiagnostics }, { reportDiagnostics }, { findingPaths }] = await Promise.all([import("./matchers/index.ts"), import("./reports/detect.ts"), import("./finding-paths.ts")]);
 	const paths = findingPaths(root);
-	for (const run of runs) {
-		if (run.outcome !== "failed" || !run.logPath) continue;
+	for (const run of failed) {
+		if (!run.logPath) continue;
 		const command = run.failedCommand ?? run.job.commands.join(" && ");
 		const excerpt = await readExcerpt(run.logPath, undefined, run.outputBytes);
 		diagnostics.push({
