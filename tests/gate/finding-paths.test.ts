@@ -7,7 +7,7 @@ import { type GitCall, watchGit } from "../../src/git/run.ts";
 import { done } from "../../src/verbs/done/done.ts";
 import { renderDone } from "../../src/verbs/done/render.ts";
 import { onlyJson, REPO_ROOT, runDiscern } from "../helpers/cli.ts";
-import { makeRepo, makeTempDir, type TestRepo } from "../helpers/repo.ts";
+import { makeRepo, type TestRepo } from "../helpers/repo.ts";
 import { expectValidEnvelope } from "../helpers/schema.ts";
 
 /**

@@ -1,7 +1,7 @@
 import { basename, join } from "node:path";
 import type { Refusal } from "../../contract/envelope.ts";
 import type { VerbContext } from "../../contract/context.ts";
-import { CONFIG_FILE, loadConfig } from "../../config/load.ts";
+import { CONFIG_FILE, type ConfigLoad, loadConfig } from "../../config/load.ts";
 import { AGENTS } from "../../config/schema.ts";
 import { clip } from "../../text/clip.ts";
 import { nearest } from "../../text/suggest.ts";
@@ -37,6 +37,8 @@ export interface Proposal {
 	mapPath: string | null;
 	/** The lines to append to the root .gitignore (empty: none, or setup cannot write it: see its file entry). */
 	ignoreLines: string[];
+	/** The discern.toml already there, as read once for the proposal (null: none yet); `setup verify` judges this one. */
+	existing: ConfigLoad | null;
 }
 
 /** What setup would write here, and what is in place already. */
@@ -47,7 +49,8 @@ export async function propose(ctx: VerbContext, agentList: string | undefined): 
 	if (!opened.ok) return opened;
 	const root = opened.repository.root;
 	const [proposal, trunk, configExists, ignoreFile] = await Promise.all([detectStack(root), resolveTrunk(root, undefined, ctx.env.DISCERN_TRUNK), exists(join(root, CONFIG_FILE)), ignoreFileState(root)]);
-	const [map, ignores] = await Promise.all([mapSkeleton(root, configExists), missingIgnores(root, proposal.ignores)]);
+	const existing = configExists ? await loadConfig(root, ctx.narrate) : null;
+	const [map, ignores] = await Promise.all([mapSkeleton(root, existing), missingIgnores(root, proposal.ignores)]);
 	const projectName = proposal.projectName ?? basename(root);
 	// Named with --agents, else the agents whose CLI is on PATH (each provider lists its programs).
 	const chosen =
@@ -79,7 +82,7 @@ export async function propose(ctx: VerbContext, agentList: string | undefined): 
 	};
 	const found = `${describeProposal(data)} ${describeAgents(data.agents, agentList !== undefined)}`;
 	const ignoreLines = ignoreFile === "other" ? [] : ignores.map((ignore) => ignore.line);
-	return { ok: true, data, found, root, configText, agents: names, folds: fold.folds, mapPath: map.kind === "at" ? map.path : null, ignoreLines };
+	return { ok: true, data, found, root, configText, agents: names, folds: fold.folds, mapPath: map.kind === "at" ? map.path : null, ignoreLines, existing };
 }
 
 /** The root .gitignore's entry when lines are missing: created, appended to, or (not a file setup writes) left for the person. */
@@ -97,10 +100,9 @@ type MapSkeleton = { kind: "at"; path: string; exists: boolean } | { kind: "unkn
  * else the folder the existing one names in `[map].dir`. Unknown when that
  * file is invalid or names a folder outside the repository.
  */
-async function mapSkeleton(root: string, configExists: boolean): Promise<MapSkeleton> {
+async function mapSkeleton(root: string, load: ConfigLoad | null): Promise<MapSkeleton> {
 	const at = async (path: string): Promise<MapSkeleton> => ({ kind: "at", path, exists: await exists(join(root, path)) });
-	if (!configExists) return at(MAP_README_PATH);
-	const load = await loadConfig(root);
+	if (!load) return at(MAP_README_PATH);
 	// "missing" after it was found: a link to nowhere, or it went away meanwhile.
 	if (load.state === "missing") return { kind: "unknown", why: `${CONFIG_FILE} cannot be read, so the map's folder is unknown.` };
 	if (load.state === "invalid") return { kind: "unknown", why: `${CONFIG_FILE} is invalid, so the map's folder is unknown; fix it (\`discern config validate\` shows where), then run setup again.` };

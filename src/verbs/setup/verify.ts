@@ -2,7 +2,7 @@ import type * as v from "valibot";
 import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { resolveJobs } from "../../config/jobs.ts";
-import { CONFIG_FILE, type ConfigIssue, loadConfig } from "../../config/load.ts";
+import { CONFIG_FILE, type ConfigIssue } from "../../config/load.ts";
 import type { DiscernConfig } from "../../config/schema.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
 import { checkCommand } from "../../setup/programs.ts";
@@ -22,8 +22,8 @@ export async function verifySetup(ctx: VerbContext, input: v.InferOutput<typeof 
 	if (!proposed.ok) return asVerb("setup verify", proposed.refusal);
 	const { data, found, root } = proposed;
 	// Unadopted is a problem for a check that runs in CI: it fails, with the proposal in `data`.
-	if (!data.config_exists) return fail("setup verify", "no_project", `Not set up yet: there is no ${CONFIG_FILE}. ${found}`, [say`Run ${ref("setup", { confirmed: true, ...(input.agents ? { agents: input.agents } : {}) })} to write discern.toml.`], { data });
-	const load = await loadConfig(root, ctx.narrate);
+	const load = proposed.existing;
+	if (!load) return fail("setup verify", "no_project", `Not set up yet: there is no ${CONFIG_FILE}. ${found}`, [say`Run ${ref("setup", { confirmed: true, ...(input.agents ? { agents: input.agents } : {}) })} to write discern.toml.`], { data });
 	if (load.state !== "valid") {
 		const issues = load.state === "invalid" ? load.issues : [{ message: `${CONFIG_FILE} could not be read` }];
 		const verified = { ...data, verify: { config: "invalid" as const, issues: issues.map(({ message, line, col }) => ({ message, ...(line !== undefined ? { line } : {}), ...(col !== undefined ? { col } : {}) })), programs: [], also_proposed: [] } };
