@@ -43,7 +43,11 @@ if (process.argv.includes("--all")) {
 	for (const target of RELEASE_TARGETS) {
 		const outfile = join(DIST, `discern-${target.replace(/^bun-/, "")}`);
 		await compile(outfile, target);
-		sums.push(`${createHash("sha256").update(await readFile(outfile)).digest("hex")}  ${basename(outfile)}`);
+		sums.push(
+			`${createHash("sha256")
+				.update(await readFile(outfile))
+				.digest("hex")}  ${basename(outfile)}`,
+		);
 	}
 	await writeFile(join(DIST, "SHA256SUMS"), `${sums.join("\n")}\n`);
 	console.log("wrote dist/SHA256SUMS");

@@ -16,13 +16,24 @@ import { mkdir, mkdtemp } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { type Crowd, idleCrowd, withCrowd } from "./bench/crowd.ts";
+import {
+	bunProofFloor,
+	type GateFixtures,
+	gateRun,
+	lefthookBinary,
+	lefthookPreflight,
+	lefthookRun,
+	makeGateFixtures,
+	NOISY_BYTES,
+	proofReadsScript,
+	shellRun,
+} from "./bench/gate.ts";
+import { checkGlobFixture, type GlobFixtures, makeGlobFixtures } from "./bench/globs.ts";
 import { type Benchmark, measure, WHOLE } from "./bench/measure.ts";
 import { mcpGateCall, mcpSession, timeToExit, timeToFirstOutput, toolsListSize } from "./bench/probes.ts";
 import { judge, type Outcome, renderJson, renderTable } from "./bench/report.ts";
 import { buildDiscern, buildHello, makeFixture } from "./bench/setup.ts";
-import { bunProofFloor, type GateFixtures, gateRun, lefthookBinary, lefthookPreflight, lefthookRun, makeGateFixtures, NOISY_BYTES, proofReadsScript, shellRun } from "./bench/gate.ts";
-import { checkGlobFixture, type GlobFixtures, makeGlobFixtures } from "./bench/globs.ts";
-import { type Crowd, idleCrowd, withCrowd } from "./bench/crowd.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const DISCERN = join(ROOT, "dist/discern");
@@ -246,7 +257,17 @@ try {
 	log("making the gate fixtures (50 000 files for impact)");
 	const gate = await makeGateFixtures(join(temp, "gate"));
 	const globs = await makeGlobFixtures(join(temp, "globs"));
-	const ctx: BenchContext = { discern: DISCERN, hello: await buildHello(temp), git, lefthook, fixture: await makeFixture(fixtureDir), gate, globs, scratch: temp, crowd };
+	const ctx: BenchContext = {
+		discern: DISCERN,
+		hello: await buildHello(temp),
+		git,
+		lefthook,
+		fixture: await makeFixture(fixtureDir),
+		gate,
+		globs,
+		scratch: temp,
+		crowd,
+	};
 	await preflight(ctx);
 	outcomes = [];
 	for (const make of BENCHMARKS) {

@@ -19,7 +19,12 @@ const END = "<!-- end of codes by verb -->";
  * as the verbs declare them: prose about a code can drift, this cannot.
  */
 export function withCodesByVerb(page: string): string {
-	const rows = LOOSE_VERBS.map((verb) => `| \`${verb.name}\` | ${envelopeErrorCodes(verb.errors).map((code) => `\`${code}\``).join(", ")} |`);
+	const rows = LOOSE_VERBS.map(
+		(verb) =>
+			`| \`${verb.name}\` | ${envelopeErrorCodes(verb.errors)
+				.map((code) => `\`${code}\``)
+				.join(", ")} |`,
+	);
 	const table = [BEGIN, "", "| verb | codes it can return |", "|---|---|", ...rows, "", END].join("\n");
 	const start = page.indexOf(BEGIN);
 	const end = page.indexOf(END);

@@ -5,10 +5,10 @@
  * A test fails when the checked-in files differ from what this renders.
  */
 import { join } from "node:path";
+import { VersionEnvelope } from "../src/cli/version.ts";
 import { DiscernConfig } from "../src/config/schema.ts";
 import { toJsonSchema2020 } from "../src/contract/json-schema.ts";
 import { LOOSE_VERBS } from "../src/registry.ts";
-import { VersionEnvelope } from "../src/cli/version.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const DIALECT = "https://json-schema.org/draft/2020-12/schema";

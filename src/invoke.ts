@@ -6,8 +6,8 @@ import { takeLock } from "./gate/lock.ts";
 import { readHeadFiles } from "./git/head-files.ts";
 import { locateRepository, type RepositoryLocation } from "./git/repository.ts";
 import { recordInLogbook } from "./logbook/record.ts";
-import { cleanText } from "./text/terminal.ts";
 import { endSentence } from "./text/sentence.ts";
+import { cleanText } from "./text/terminal.ts";
 
 /**
  * The one way a verb runs, from the CLI and from MCP alike: locate the
@@ -48,9 +48,12 @@ export async function invoke(
 	} catch (error) {
 		const report = writeCrashReport(error, crashContext);
 		const place = report ? ` A crash report is at ${report}.` : "";
-		const result = fail(verb.name, "internal_error", `discern hit an internal error in ${verb.name}: ${endSentence(error instanceof Error ? error.message : String(error))}${place}`, [
-			"This is a bug in discern; please report it with the crash report.",
-		]);
+		const result = fail(
+			verb.name,
+			"internal_error",
+			`discern hit an internal error in ${verb.name}: ${endSentence(error instanceof Error ? error.message : String(error))}${place}`,
+			["This is a bug in discern; please report it with the crash report."],
+		);
 		await recordInLogbook(result, repository, { ...(await where.catch(() => ({ branch: null, head: null }))), surface: ctx.surface, startedAt });
 		return { result, module, crash: { report } };
 	}

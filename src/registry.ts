@@ -1,23 +1,23 @@
-import { statusVerb } from "./verbs/status/verb.ts";
-import { startVerb } from "./verbs/start/verb.ts";
-import { prepareVerb } from "./verbs/prepare/verb.ts";
-import { testVerb } from "./verbs/test/verb.ts";
-import { doneVerb } from "./verbs/done/verb.ts";
-import { acceptVerb } from "./verbs/accept/verb.ts";
-import { updateVerb } from "./verbs/update/verb.ts";
-import { impactVerb } from "./verbs/impact/verb.ts";
-import { doctorVerb } from "./verbs/doctor/verb.ts";
-import { improvementVerb } from "./verbs/improvement/verb.ts";
-import { docsVerb } from "./verbs/docs/verb.ts";
-import { mapVerb } from "./verbs/map/verb.ts";
-import { setupVerb, setupVerifyVerb } from "./verbs/setup/verb.ts";
-import { configGetVerb, configSetVerb, configValidateVerb } from "./verbs/config/verb.ts";
-import { worktreeDropVerb, worktreeEnsureVerb, worktreeListVerb, worktreePruneVerb, worktreeTeardownVerb } from "./verbs/worktree/verb.ts";
-import { refreshVerb } from "./verbs/refresh/verb.ts";
-import { uninstallVerb } from "./verbs/uninstall/verb.ts";
-import { helpVerb } from "./verbs/help/verb.ts";
-import { standardsPinVerb, standardsVerb } from "./verbs/standards/verb.ts";
 import type { LooseVerb } from "./contract/verb.ts";
+import { acceptVerb } from "./verbs/accept/verb.ts";
+import { configGetVerb, configSetVerb, configValidateVerb } from "./verbs/config/verb.ts";
+import { docsVerb } from "./verbs/docs/verb.ts";
+import { doctorVerb } from "./verbs/doctor/verb.ts";
+import { doneVerb } from "./verbs/done/verb.ts";
+import { helpVerb } from "./verbs/help/verb.ts";
+import { impactVerb } from "./verbs/impact/verb.ts";
+import { improvementVerb } from "./verbs/improvement/verb.ts";
+import { mapVerb } from "./verbs/map/verb.ts";
+import { prepareVerb } from "./verbs/prepare/verb.ts";
+import { refreshVerb } from "./verbs/refresh/verb.ts";
+import { setupVerb, setupVerifyVerb } from "./verbs/setup/verb.ts";
+import { standardsPinVerb, standardsVerb } from "./verbs/standards/verb.ts";
+import { startVerb } from "./verbs/start/verb.ts";
+import { statusVerb } from "./verbs/status/verb.ts";
+import { testVerb } from "./verbs/test/verb.ts";
+import { uninstallVerb } from "./verbs/uninstall/verb.ts";
+import { updateVerb } from "./verbs/update/verb.ts";
+import { worktreeDropVerb, worktreeEnsureVerb, worktreeListVerb, worktreePruneVerb, worktreeTeardownVerb } from "./verbs/worktree/verb.ts";
 
 /**
  * The verb registry: the single list the CLI, the MCP server, the published

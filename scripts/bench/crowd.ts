@@ -63,10 +63,7 @@ export function withCrowd(crowd: Crowd, on: boolean, probe: Probe): Probe {
 function childrenOf(pid: number): number[] {
 	try {
 		return readdirSync(`/proc/${pid}/task`).flatMap((task) =>
-			readFileSync(`/proc/${pid}/task/${task}/children`, "utf8")
-				.split(" ")
-				.filter(Boolean)
-				.map(Number),
+			readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").split(" ").filter(Boolean).map(Number),
 		);
 	} catch {
 		return []; // The shell is gone, and its sleeps with it.

@@ -82,7 +82,9 @@ export function gateRun(label: string, discern: string, repo: string, measure: "
 			const proc = Bun.spawn([discern, "done", "--json"], { cwd: repo, stdin: "ignore", stdout: "ignore", stderr: "ignore" });
 			let peakKb = 0;
 			const sample = async () => {
-				const status = await Bun.file(`/proc/${proc.pid}/status`).text().catch(() => "");
+				const status = await Bun.file(`/proc/${proc.pid}/status`)
+					.text()
+					.catch(() => "");
 				peakKb = Math.max(peakKb, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0));
 			};
 			const sampler = measure === "rss" ? setInterval(() => void sample(), 10) : undefined;
@@ -114,7 +116,12 @@ export function lefthookRun(label: string, lefthook: string, repo: string): Prob
 		label,
 		run: async () => {
 			const start = performance.now();
-			const proc = Bun.spawn([lefthook, "run", LEFTHOOK_HOOK, "--no-auto-install", "--no-tty", "--colors", "off"], { cwd: repo, stdin: "ignore", stdout: "ignore", stderr: "ignore" });
+			const proc = Bun.spawn([lefthook, "run", LEFTHOOK_HOOK, "--no-auto-install", "--no-tty", "--colors", "off"], {
+				cwd: repo,
+				stdin: "ignore",
+				stdout: "ignore",
+				stderr: "ignore",
+			});
 			const code = await proc.exited;
 			const elapsed = performance.now() - start;
 			if (code !== 0) throw new Error(`lefthook run ${LEFTHOOK_HOOK} exited with ${code} in ${repo}`);
@@ -136,7 +143,12 @@ export function lefthookBinary(): string | null {
 
 /** lefthook's own output for one run of the fixture's hook: the check that it really ran all four jobs. */
 export async function lefthookPreflight(lefthook: string, repo: string): Promise<void> {
-	const proc = Bun.spawn([lefthook, "run", LEFTHOOK_HOOK, "--no-auto-install", "--no-tty", "--colors", "off"], { cwd: repo, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+	const proc = Bun.spawn([lefthook, "run", LEFTHOOK_HOOK, "--no-auto-install", "--no-tty", "--colors", "off"], {
+		cwd: repo,
+		stdin: "ignore",
+		stdout: "pipe",
+		stderr: "pipe",
+	});
 	const [code, out, err] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
 	const ran = [1, 2, 3, 4].filter((n) => new RegExp(`[✓✔]\\S* sleep${n} \\(`).test(out)).length;
 	if (code !== 0 || ran !== 4) throw new Error(`lefthook did not run the four jobs (exit ${code}, ${ran} passed): ${out}${err}`);
@@ -156,7 +168,8 @@ export async function lefthookPreflight(lefthook: string, repo: string): Promise
 export function proofReadsScript(repo: string, scratch: string): string {
 	const index = join(scratch, "proof-reads-index");
 	const untracked = "git ls-files -z --others --exclude-per-directory=.gitignore >/dev/null";
-	const strays = "git ls-files -z --others --ignored --directory --exclude-per-directory=.gitignore -- ':(glob)**/.gitattributes' ':(glob)**/.gitignore' >/dev/null";
+	const strays =
+		"git ls-files -z --others --ignored --directory --exclude-per-directory=.gitignore -- ':(glob)**/.gitattributes' ':(glob)**/.gitignore' >/dev/null";
 	// The checkout's own index, entry by entry (GIT_INDEX_FILE names the private one for the other reads).
 	const staged = "GIT_INDEX_FILE=.git/index git ls-files -s -z >/dev/null";
 	return [

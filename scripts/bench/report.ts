@@ -37,12 +37,23 @@ export function judge(outcomes: readonly Outcome[]): Verdict[] {
 							? overheads && overheads.candidate / overheads.baseline
 							: phase.candidate.median;
 			if (figure === undefined) {
-				throw new Error(`${benchmark.name}: a ${budget.kind} budget needs a baseline${budget.kind === "overhead" ? " and a floor" : ""} for phase "${budget.phase}"`);
+				throw new Error(
+					`${benchmark.name}: a ${budget.kind} budget needs a baseline${budget.kind === "overhead" ? " and a floor" : ""} for phase "${budget.phase}"`,
+				);
 			}
 			const unit = budget.kind === "ratio" || budget.kind === "overhead" ? "×" : (benchmark.unit ?? "ms");
 			// A baseline with no overhead at all leaves nothing to be under (a division by zero or below): only a candidate at or under the floor passes.
 			const pass = budget.kind === "overhead" && overheads && overheads.baseline <= 0 ? overheads.candidate <= 0 : figure <= budget.max;
-			return { benchmark: benchmark.name, phase: budget.phase, kind: budget.kind, figure, max: budget.max, unit, pass, ...(budget.kind === "overhead" && overheads ? { overheads } : {}) };
+			return {
+				benchmark: benchmark.name,
+				phase: budget.phase,
+				kind: budget.kind,
+				figure,
+				max: budget.max,
+				unit,
+				pass,
+				...(budget.kind === "overhead" && overheads ? { overheads } : {}),
+			};
 		}),
 	);
 }

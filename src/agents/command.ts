@@ -31,8 +31,14 @@ export interface ChosenCommand extends ServerCommand {
 export function chooseCommand(env: Readonly<Record<string, string | undefined>>, running: RunningBinary): ChosenCommand {
 	const onPath = findExecutable("discern", env);
 	if (onPath) return { command: "discern", args: ["mcp"], via: "path", why: `\`discern\` is on PATH (${onPath})` };
-	if (running.script === null) return { command: running.execPath, args: ["mcp"], via: "binary", why: `\`discern\` is not on PATH, so the absolute path of the running binary` };
-	return { command: running.execPath, args: [running.script, "mcp"], via: "source", why: "`discern` is not on PATH and discern runs from source, so bun and the absolute path of its entry" };
+	if (running.script === null)
+		return { command: running.execPath, args: ["mcp"], via: "binary", why: `\`discern\` is not on PATH, so the absolute path of the running binary` };
+	return {
+		command: running.execPath,
+		args: [running.script, "mcp"],
+		via: "source",
+		why: "`discern` is not on PATH and discern runs from source, so bun and the absolute path of its entry",
+	};
 }
 
 /** Does a configured command start something that exists (on PATH, or an absolute file)? */
@@ -68,7 +74,9 @@ export function isDiscernServer(command: string, args: readonly unknown[]): bool
 	if (args.length === 1 && args[0] === "mcp") return command === "discern" || (isAbsolute(command) && BINARY_NAME.test(basename(command)));
 	if (args.length === 2 && args[1] === "mcp") {
 		const script = args[0] as string;
-		return isAbsolute(command) && BUN_NAME.test(basename(command)) && isAbsolute(script) && basename(script) === "main.ts" && basename(dirname(script)) === "src";
+		return (
+			isAbsolute(command) && BUN_NAME.test(basename(command)) && isAbsolute(script) && basename(script) === "main.ts" && basename(dirname(script)) === "src"
+		);
 	}
 	return false;
 }

@@ -55,7 +55,10 @@ export function compileInstructions(config: DiscernConfig, trunk: string | null,
 		"",
 	];
 	for (const source of sources) {
-		const body = source.text.replace(/^\uFEFF/, "").replace(/\r\n/g, "\n").replace(/\s+$/, "");
+		const body = source.text
+			.replace(/^\uFEFF/, "")
+			.replace(/\r\n/g, "\n")
+			.replace(/\s+$/, "");
 		lines.push(`<!-- From ${source.path} -->`, "", body, "");
 	}
 	return lines.join("\n");

@@ -1,5 +1,5 @@
-import { isAbsolute, join } from "node:path";
 import { access, constants, stat } from "node:fs/promises";
+import { isAbsolute, join } from "node:path";
 import { findExecutable } from "../platform/process.ts";
 
 /**
@@ -46,7 +46,12 @@ export async function resolveProgram(command: string, cwd: string, env: Readonly
 	const path = isAbsolute(command) ? command : join(cwd, command);
 	const found = await stat(path).catch(() => null);
 	if (!found?.isFile()) return null;
-	return (await access(path, constants.X_OK).then(() => true, () => false)) ? path : null;
+	return (await access(path, constants.X_OK).then(
+		() => true,
+		() => false,
+	))
+		? path
+		: null;
 }
 
 export async function probeServer(command: string, args: readonly string[], options: ProbeOptions & { clientVersion: string }): Promise<ProbeResult> {
@@ -67,7 +72,12 @@ export async function probeServer(command: string, args: readonly string[], opti
 			detached: true,
 		});
 	} catch (error) {
-		return { ok: false, reason: "not_started", detail: `\`${program}\` could not be started: ${error instanceof Error ? error.message : String(error)}`, program };
+		return {
+			ok: false,
+			reason: "not_started",
+			detail: `\`${program}\` could not be started: ${error instanceof Error ? error.message : String(error)}`,
+			program,
+		};
 	}
 	const request = initializeRequest(options.clientVersion);
 	const stderr = collect(child.stderr);
@@ -111,7 +121,12 @@ export async function probeServer(command: string, args: readonly string[], opti
 		case "eof":
 			return { ok: false, reason: "exited", detail: `${shown} closed its stdout without answering \`initialize\`${stderrNote}`, program };
 		case "timeout":
-			return { ok: false, reason: "timeout", detail: `${shown} did not answer \`initialize\` within ${Math.round(timeoutMs / 100) / 10}s${stderrNote}`, program };
+			return {
+				ok: false,
+				reason: "timeout",
+				detail: `${shown} did not answer \`initialize\` within ${Math.round(timeoutMs / 100) / 10}s${stderrNote}`,
+				program,
+			};
 		case "not_mcp":
 			return { ok: false, reason: "not_mcp", detail: `${shown} is not an MCP server: ${answer.why}${stderrNote}`, program };
 	}
@@ -165,7 +180,8 @@ function judgeLine(line: string, request: string): Answer | null {
 	}
 	const result = reply.result as { serverInfo?: { name?: unknown; version?: unknown }; protocolVersion?: unknown } | undefined;
 	const info = result?.serverInfo;
-	if (typeof info?.name !== "string" || typeof result?.protocolVersion !== "string") return { kind: "not_mcp", why: "its answer to `initialize` lacks serverInfo or protocolVersion" };
+	if (typeof info?.name !== "string" || typeof result?.protocolVersion !== "string")
+		return { kind: "not_mcp", why: "its answer to `initialize` lacks serverInfo or protocolVersion" };
 	return { kind: "answer", name: info.name, version: typeof info.version === "string" ? info.version : "?", protocol: result.protocolVersion };
 }
 
@@ -193,7 +209,12 @@ async function collect(stream: ReadableStream<Uint8Array>): Promise<string> {
 
 /** The last non-empty line of stderr, short. */
 function tail(text: string): string {
-	const last = text.split("\n").map((line) => line.trim()).filter((line) => line !== "").at(-1) ?? "";
+	const last =
+		text
+			.split("\n")
+			.map((line) => line.trim())
+			.filter((line) => line !== "")
+			.at(-1) ?? "";
 	return clipLine(last);
 }
 

@@ -79,7 +79,9 @@ const claudeHook: HookWiring = {
 	commandsOf: (group) => {
 		const hooks = typeof group === "object" && group !== null ? (group as { hooks?: unknown }).hooks : undefined;
 		if (!Array.isArray(hooks)) return [];
-		return hooks.flatMap((hook) => (typeof hook === "object" && hook !== null && typeof (hook as { command?: unknown }).command === "string" ? [(hook as { command: string }).command] : []));
+		return hooks.flatMap((hook) =>
+			typeof hook === "object" && hook !== null && typeof (hook as { command?: unknown }).command === "string" ? [(hook as { command: string }).command] : [],
+		);
 	},
 };
 
@@ -130,7 +132,8 @@ export function detectAgents(which: (program: string) => string | null): Detecte
 	return PROVIDERS.flatMap((provider) => {
 		for (const program of provider.clis) {
 			const path = which(program);
-			if (path !== null) return [{ agent: provider.agent, program, path, reason: `\`${program}\` is on PATH (${path})${provider.cliNote ? `: ${provider.cliNote}` : ""}` }];
+			if (path !== null)
+				return [{ agent: provider.agent, program, path, reason: `\`${program}\` is on PATH (${path})${provider.cliNote ? `: ${provider.cliNote}` : ""}` }];
 		}
 		return [];
 	});
@@ -138,7 +141,12 @@ export function detectAgents(which: (program: string) => string | null): Detecte
 
 /** Every path discern may write for any agent (the write surface), AGENTS.md first. */
 export function declaredPaths(): string[] {
-	return [INSTRUCTIONS_FILE, ...new Set(PROVIDERS.flatMap((provider) => [provider.pointer, provider.mcp.file, provider.hook?.file].filter((path): path is string => path !== undefined)))];
+	return [
+		INSTRUCTIONS_FILE,
+		...new Set(
+			PROVIDERS.flatMap((provider) => [provider.pointer, provider.mcp.file, provider.hook?.file].filter((path): path is string => path !== undefined)),
+		),
+	];
 }
 
 /**

@@ -36,5 +36,8 @@ export function readEntry(format: "jsonc" | "toml", text: string, path: readonly
 			return undefined;
 		}
 	}
-	return path.reduce<unknown>((node, key) => (typeof node === "object" && node !== null && !Array.isArray(node) ? (node as Record<string, unknown>)[key] : undefined), document);
+	return path.reduce<unknown>(
+		(node, key) => (typeof node === "object" && node !== null && !Array.isArray(node) ? (node as Record<string, unknown>)[key] : undefined),
+		document,
+	);
 }

@@ -7,7 +7,22 @@ import { resolveTrunk } from "../git/trunk.ts";
 import { resolveInside, WriteDeniedError } from "../platform/files.ts";
 import { type ChosenCommand, commandLine, commandResolves, hookServer } from "./command.ts";
 import { compileInstructions, type InstructionSource, isGenerated } from "./instructions.ts";
-import { type Agent, FILE_ACTIONS, type HookWiring, ENSURE_WORDS, generatedFiles, INSTRUCTIONS_FILE, isDiscernEntry, isEnsureHook, isPointer, type McpWiring, POINTER_TEXT, type Provider, providersFor, type ServerCommand } from "./providers.ts";
+import {
+	type Agent,
+	ENSURE_WORDS,
+	FILE_ACTIONS,
+	generatedFiles,
+	type HookWiring,
+	INSTRUCTIONS_FILE,
+	isDiscernEntry,
+	isEnsureHook,
+	isPointer,
+	type McpWiring,
+	POINTER_TEXT,
+	type Provider,
+	providersFor,
+	type ServerCommand,
+} from "./providers.ts";
 import { readEntry } from "./targets.ts";
 
 export type FileAction = (typeof FILE_ACTIONS)[number];
@@ -93,7 +108,15 @@ export async function readTarget(root: string, path: string): Promise<Target> {
 		if (!stat.isFile()) return { ok: false, blocked: { error: "write_denied", reason: `${path} is not a regular file`, fix: `Move what is at ${path} away.` } };
 		return { ok: true, text: await readFile(full, "utf8") };
 	} catch (error) {
-		if (error instanceof WriteDeniedError) return { ok: false, blocked: { error: "write_denied", reason: error.message, fix: `Replace ${path} with a regular file (or remove it); discern writes only inside the checkout, never through links.` } };
+		if (error instanceof WriteDeniedError)
+			return {
+				ok: false,
+				blocked: {
+					error: "write_denied",
+					reason: error.message,
+					fix: `Replace ${path} with a regular file (or remove it); discern writes only inside the checkout, never through links.`,
+				},
+			};
 		throw error;
 	}
 }
@@ -114,16 +137,34 @@ export async function planInstructions(root: string, config: DiscernConfig, mode
 	const sources: InstructionSource[] = [];
 	for (const source of config.instructions.sources) {
 		if (generatedTargets.has(source.replace(/^\.\//, ""))) {
-			return refused(path, "instructions", null, { error: "invalid_config", reason: `[instructions].sources lists ${source}, which discern generates`, fix: `Move its text to another file (e.g. docs/agent-instructions.md) and list that in [instructions].sources.` });
+			return refused(path, "instructions", null, {
+				error: "invalid_config",
+				reason: `[instructions].sources lists ${source}, which discern generates`,
+				fix: `Move its text to another file (e.g. docs/agent-instructions.md) and list that in [instructions].sources.`,
+			});
 		}
 		if (inGitDir(source)) {
-			return refused(path, "instructions", null, { error: "invalid_config", reason: `[instructions].sources lists ${source}, which is inside a git directory`, fix: `Remove ${source} from [instructions].sources in discern.toml: only files the repository tracks are compiled into ${INSTRUCTIONS_FILE}.` });
+			return refused(path, "instructions", null, {
+				error: "invalid_config",
+				reason: `[instructions].sources lists ${source}, which is inside a git directory`,
+				fix: `Remove ${source} from [instructions].sources in discern.toml: only files the repository tracks are compiled into ${INSTRUCTIONS_FILE}.`,
+			});
 		}
 		const read = await readTarget(root, source);
 		if (!read.ok) return refused(path, "instructions", null, { ...read.blocked, error: "invalid_config" });
-		if (read.text === null) return refused(path, "instructions", null, { error: "invalid_config", reason: `[instructions].sources lists ${source}, which does not exist`, fix: `Create ${source}, or remove it from [instructions].sources in discern.toml.` });
+		if (read.text === null)
+			return refused(path, "instructions", null, {
+				error: "invalid_config",
+				reason: `[instructions].sources lists ${source}, which does not exist`,
+				fix: `Create ${source}, or remove it from [instructions].sources in discern.toml.`,
+			});
 		const untrusted = await untrackedSource(root, source);
-		if (untrusted) return refused(path, "instructions", null, { error: "invalid_config", reason: `[instructions].sources lists ${source}, ${untrusted.reason}`, fix: untrusted.fix });
+		if (untrusted)
+			return refused(path, "instructions", null, {
+				error: "invalid_config",
+				reason: `[instructions].sources lists ${source}, ${untrusted.reason}`,
+				fix: untrusted.fix,
+			});
 		sources.push({ path: source, text: read.text });
 	}
 	const trunk = await resolveTrunk(root, config.repository.trunk, undefined);
@@ -194,9 +235,17 @@ async function untrackedSource(root: string, source: string): Promise<{ reason: 
 			const tab = record.indexOf("\t");
 			return tab > 0 && record.slice(tab + 1) === normalized && /^100(644|755) /.test(record);
 		});
-	if (!tracked) return { reason: "which git does not track as a file", fix: `Commit ${source} (\`git add ${source}\`), or remove it from [instructions].sources in discern.toml: only tracked files are compiled into ${INSTRUCTIONS_FILE}.` };
+	if (!tracked)
+		return {
+			reason: "which git does not track as a file",
+			fix: `Commit ${source} (\`git add ${source}\`), or remove it from [instructions].sources in discern.toml: only tracked files are compiled into ${INSTRUCTIONS_FILE}.`,
+		};
 	const ignored = await git(["check-ignore", "-q", "--no-index", "--", normalized], root);
-	if (ignored.exitCode === 0) return { reason: "which git ignores", fix: `Remove ${source} from [instructions].sources in discern.toml: an ignored file is a checkout's own (a secret, a local note), never compiled into ${INSTRUCTIONS_FILE}.` };
+	if (ignored.exitCode === 0)
+		return {
+			reason: "which git ignores",
+			fix: `Remove ${source} from [instructions].sources in discern.toml: an ignored file is a checkout's own (a secret, a local note), never compiled into ${INSTRUCTIONS_FILE}.`,
+		};
 	return null;
 }
 
@@ -222,13 +271,19 @@ async function planMcp(root: string, provider: Provider, options: WiringOptions)
 	if (!current.ok) return refused(file, "mcp", provider.agent, current.blocked);
 	const text = current.text ?? "";
 	const unreadable = format === "jsonc" ? jsoncProblem(text) : null;
-	if (unreadable) return refused(file, "mcp", provider.agent, { error: "write_denied", reason: `${file} is not valid JSON (${unreadable})`, fix: `Fix ${file} by hand.` });
+	if (unreadable)
+		return refused(file, "mcp", provider.agent, { error: "write_denied", reason: `${file} is not valid JSON (${unreadable})`, fix: `Fix ${file} by hand.` });
 	const existing = readEntry(format, text, path);
 	const wanted = provider.mcp.entry(options.server);
 	if (current.text !== null && (await entryCurrent(provider.mcp, existing, options))) return decided(file, "mcp", provider.agent, text, text);
 	// The TOML editor only for a TOML file: every gate plans the wiring (is it stale?), few agents keep TOML.
 	const written = writeMcpEntry(provider.mcp, text, existing, wanted, provider.mcp.format === "toml" ? await import("../edit/toml.ts") : null);
-	if (!written.ok) return refused(file, "mcp", provider.agent, { error: "write_denied", reason: `${file}: ${written.reason}`, fix: `Add the [${path.join(".")}] table by hand (the manual page mcp/${provider.page} shows it).` });
+	if (!written.ok)
+		return refused(file, "mcp", provider.agent, {
+			error: "write_denied",
+			reason: `${file}: ${written.reason}`,
+			fix: `Add the [${path.join(".")}] table by hand (the manual page mcp/${provider.page} shows it).`,
+		});
 	return decided(file, "mcp", provider.agent, current.text, written.text);
 }
 
@@ -241,9 +296,17 @@ export type TomlKeys = Pick<typeof import("../edit/toml.ts"), "setKey" | "remove
  * into TOML. `uninstall` replays it to tell which earlier text refresh
  * turned into what is there now.
  */
-export function writeMcpEntry(mcp: McpWiring, text: string, existing: unknown, wanted: Record<string, unknown>, toml: TomlKeys | null): { ok: true; text: string } | { ok: false; reason: string } {
+export function writeMcpEntry(
+	mcp: McpWiring,
+	text: string,
+	existing: unknown,
+	wanted: Record<string, unknown>,
+	toml: TomlKeys | null,
+): { ok: true; text: string } | { ok: false; reason: string } {
 	// discern's entry is exactly what refresh writes: one with keys of its own (`env`, `cwd`) or not a table is replaced whole.
-	const foreign = existing !== undefined && (typeof existing !== "object" || existing === null || Array.isArray(existing) || Object.keys(existing).some((key) => !(key in wanted)));
+	const foreign =
+		existing !== undefined &&
+		(typeof existing !== "object" || existing === null || Array.isArray(existing) || Object.keys(existing).some((key) => !(key in wanted)));
 	if (mcp.format === "jsonc") return { ok: true, text: foreign ? setJsonPath(text, [...mcp.path], wanted) : mergeJsonPath(text, [...mcp.path], wanted) };
 	if (!toml) throw new Error(`writeMcpEntry: ${mcp.file} is TOML, and no TOML editor was given`);
 	const bom = text.startsWith("\uFEFF") ? "\uFEFF" : "";
@@ -269,7 +332,6 @@ export function addHookGroup(hook: HookWiring, text: string, group: Record<strin
 	return Array.isArray(readEntry("jsonc", text, hook.path)) ? setJsonPath(text, [...hook.path, -1], group) : setJsonPath(text, [...hook.path], [group]);
 }
 
-
 async function planHook(root: string, provider: Provider, options: WiringOptions): Promise<WiringFile> {
 	const hook = provider.hook;
 	if (!hook) throw new Error(`${provider.agent} has no hook`);
@@ -277,7 +339,12 @@ async function planHook(root: string, provider: Provider, options: WiringOptions
 	if (!current.ok) return refused(hook.file, "hook", provider.agent, current.blocked);
 	const text = current.text ?? "";
 	const unreadable = jsoncProblem(text);
-	if (unreadable) return refused(hook.file, "hook", provider.agent, { error: "write_denied", reason: `${hook.file} is not valid JSON (${unreadable})`, fix: `Fix ${hook.file} by hand.` });
+	if (unreadable)
+		return refused(hook.file, "hook", provider.agent, {
+			error: "write_denied",
+			reason: `${hook.file} is not valid JSON (${unreadable})`,
+			fix: `Fix ${hook.file} by hand.`,
+		});
 	const groups = readEntry("jsonc", text, hook.path);
 	const wanted = hook.group(commandLine(options.server, ENSURE_WORDS));
 	const list = Array.isArray(groups) ? groups : null;
@@ -288,11 +355,13 @@ async function planHook(root: string, provider: Provider, options: WiringOptions
 		const claims = hook.commandsOf(list[first]).filter(isEnsureHook);
 		const server = ours.length === 1 && claims.length === 1 && claims[0] ? hookServer(claims[0], ENSURE_WORDS) : null;
 		const exact = server && Bun.deepEquals(list[first], hook.group(claims[0] ?? ""), true) ? server : null;
-		if (exact && (options.mode === "check" || (await commandResolves(exact.command, options.env)))) return decided(hook.file, "hook", provider.agent, text, text);
+		if (exact && (options.mode === "check" || (await commandResolves(exact.command, options.env))))
+			return decided(hook.file, "hook", provider.agent, text, text);
 		// Later groups: discern's alone go; a person's commands beside discern's stay, only discern's line leaves.
 		let after = text;
 		for (const index of ours.slice(1).reverse()) after = withoutOurHooks(hook, after, list[index], [...hook.path, index]);
-		if (hook.commandsOf(list[first]).every(isEnsureHook)) return decided(hook.file, "hook", provider.agent, current.text, setJsonPath(after, [...hook.path, first], wanted));
+		if (hook.commandsOf(list[first]).every(isEnsureHook))
+			return decided(hook.file, "hook", provider.agent, current.text, setJsonPath(after, [...hook.path, first], wanted));
 		after = withoutOurHooks(hook, after, list[first], [...hook.path, first]);
 		return decided(hook.file, "hook", provider.agent, current.text, addHookGroup(hook, after, wanted));
 	}

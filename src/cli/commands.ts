@@ -12,7 +12,12 @@ import { GLOBAL_FLAGS } from "./global-flags.ts";
 export const GLOBAL_ARGS: ArgsDef = Object.fromEntries(
 	GLOBAL_FLAGS.map((flag): [string, ArgDef] => {
 		const alias = flag.alias ? { alias: flag.alias } : {};
-		return [flag.name, flag.value ? { type: "string", description: flag.description, valueHint: flag.value, ...alias } : { type: "boolean", description: flag.description, ...alias }];
+		return [
+			flag.name,
+			flag.value
+				? { type: "string", description: flag.description, valueHint: flag.value, ...alias }
+				: { type: "boolean", description: flag.description, ...alias },
+		];
 	}),
 );
 

@@ -1,6 +1,6 @@
 import * as v from "valibot";
-import type { LooseVerb } from "../contract/verb.ts";
 import { unwrapSchema } from "../contract/schema-walk.ts";
+import type { LooseVerb } from "../contract/verb.ts";
 import { clip } from "../text/clip.ts";
 import { unknownFlag } from "./suggest-flag.ts";
 
@@ -31,7 +31,8 @@ export function flagSpecs(verb: LooseVerb): FlagSpec[] {
 	return Object.entries(verb.input.entries).map(([key, schema]) => {
 		const { base, description, required } = inspect(schema as AnySchema);
 		const alias = verb.cli.aliases?.[key];
-		const kind: FlagKind = base.type === "boolean" ? "boolean" : base.type === "number" ? "number" : base.type === "picklist" ? "enum" : base.type === "array" ? "list" : "string";
+		const kind: FlagKind =
+			base.type === "boolean" ? "boolean" : base.type === "number" ? "number" : base.type === "picklist" ? "enum" : base.type === "array" ? "list" : "string";
 		return {
 			key,
 			flag: key.replaceAll("_", "-"),
@@ -90,7 +91,15 @@ export function parseVerbArgs(verb: LooseVerb, tokens: readonly string[]): Parse
 				continue;
 			}
 			const spec = byFlag.get(name);
-			if (!spec || spec.positional) return { ok: false, message: unknownFlag(name, verb.name, specs.filter((one) => !one.positional).map((one) => one.flag)) };
+			if (!spec || spec.positional)
+				return {
+					ok: false,
+					message: unknownFlag(
+						name,
+						verb.name,
+						specs.filter((one) => !one.positional).map((one) => one.flag),
+					),
+				};
 			if (spec.kind === "boolean") {
 				if (inline === undefined) raw[spec.key] = true;
 				else if (inline === "true" || inline === "false") raw[spec.key] = inline === "true";

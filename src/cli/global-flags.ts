@@ -18,7 +18,11 @@ export interface GlobalFlag {
 export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
 	{ name: "json", description: "Print the result envelope as one JSON document, and nothing else.", inVerbHelp: true },
 	{ name: "cwd", alias: "C", value: "DIR", description: "Act as if started in DIR.", inVerbHelp: true },
-	{ name: "verbose", description: "Fuller text output (whole job output, every path) and narration on stderr: config file, git calls, job commands.", inVerbHelp: true },
+	{
+		name: "verbose",
+		description: "Fuller text output (whole job output, every path) and narration on stderr: config file, git calls, job commands.",
+		inVerbHelp: true,
+	},
 	{ name: "quiet", alias: "q", description: "No narration on stderr: no progress, no per-job lines.", inVerbHelp: true },
 	{ name: "version", alias: "v", description: "Print discern's version (with --json: as an envelope).", inVerbHelp: false },
 	{ name: "help", alias: "h", description: "Help for discern or, after a verb, for that verb.", inVerbHelp: false },

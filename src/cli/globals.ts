@@ -39,8 +39,7 @@ export function extractGlobals(argv: readonly string[]): GlobalsOutcome {
 			const value = token.slice("--cwd=".length);
 			if (value === "") return { ok: false, message: "`--cwd` needs a directory" };
 			globals.cwd = value;
-		}
-		else globals.rest.push(token);
+		} else globals.rest.push(token);
 	}
 	return { ok: true, globals };
 }

@@ -14,11 +14,7 @@ export interface Streams {
  * sends), painted for a terminal. JSON needs no cleaning pass:
  * JSON.stringify escapes every control character.
  */
-export function writeResult(
-	result: AnyResult,
-	streams: Streams,
-	options: RenderOptions & { json: boolean; body: string },
-): void {
+export function writeResult(result: AnyResult, streams: Streams, options: RenderOptions & { json: boolean; body: string }): void {
 	if (options.json) {
 		streams.stdout(`${JSON.stringify(result)}\n`);
 		return;

@@ -1,23 +1,23 @@
 import { resolve } from "node:path";
 import * as v from "valibot";
 import type { VerbContext } from "../contract/context.ts";
-import { invoke } from "../invoke.ts";
 import { type AnyResult, fail } from "../contract/envelope.ts";
 import { EXIT, type ExitCode } from "../contract/exit-codes.ts";
 import { issueSentence } from "../contract/issues.ts";
 import type { LooseVerb, VerbModule } from "../contract/verb.ts";
+import { invoke } from "../invoke.ts";
 import type { Resolved } from "../registry.ts";
-import { wantsColor } from "../ui/style.ts";
 import { clip } from "../text/clip.ts";
-import { oneLine } from "../text/terminal.ts";
-import { VERSION } from "../version.ts";
 import { capitalize, endSentence } from "../text/sentence.ts";
+import { oneLine } from "../text/terminal.ts";
+import { wantsColor } from "../ui/style.ts";
+import { VERSION } from "../version.ts";
 import { flagSpecs, parseVerbArgs } from "./flags.ts";
 import { extractGlobals } from "./globals.ts";
+import { type Streams, writeResult } from "./output.ts";
 import { unknownFlag } from "./suggest-flag.ts";
 import { versionResult } from "./version.ts";
 import { outputWidth } from "./width.ts";
-import { type Streams, writeResult } from "./output.ts";
 
 export interface CliEnvironment extends Streams {
 	cwd: string;
@@ -62,7 +62,18 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 		const resolved = registry.resolveCommand(globals.rest);
 		const findHelp = () => registry.findVerb("help") as unknown as LooseVerb;
 		if (globals.help) {
-			const target = word === "help" ? (tokens.length > 0 ? tokens : ["help"]) : resolved.kind === "verb" ? resolved.words : resolved.kind === "family" ? [resolved.family] : word === undefined ? [] : [word];
+			const target =
+				word === "help"
+					? tokens.length > 0
+						? tokens
+						: ["help"]
+					: resolved.kind === "verb"
+						? resolved.words
+						: resolved.kind === "family"
+							? [resolved.family]
+							: word === undefined
+								? []
+								: [word];
 			return await runVerb(findHelp(), target.length > 0 ? [target.join(" ")] : []);
 		}
 		if (word === undefined) return await runVerb(findHelp(), []);

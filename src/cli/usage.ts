@@ -35,7 +35,11 @@ export function describeVerb(verb: LooseVerb): VerbUsage {
 	const args = verbArgs(verb);
 	const { positionals, flags } = split(args);
 	// A list takes every remaining word: `[NAMES…]`.
-	const lists = new Set(flagSpecs(verb).filter((spec) => spec.positional && spec.kind === "list").map((spec) => spec.flag.toUpperCase()));
+	const lists = new Set(
+		flagSpecs(verb)
+			.filter((spec) => spec.positional && spec.kind === "list")
+			.map((spec) => spec.flag.toUpperCase()),
+	);
 	const words = positionals.map((argument) => {
 		const name = lists.has(argument.name) ? `${argument.name}…` : argument.name;
 		return argument.required ? `<${name}>` : `[${name}]`;
@@ -52,9 +56,9 @@ export function describeVerb(verb: LooseVerb): VerbUsage {
 
 /** The global flags as help rows: every one for discern itself, or those listed in a verb's help. */
 export function globalFlags(options: { inVerbHelp: boolean; except?: readonly string[]; only?: readonly string[] }): HelpFlag[] {
-	return GLOBAL_FLAGS.filter((flag) => (!options.inVerbHelp || flag.inVerbHelp) && !options.except?.includes(flag.name) && (!options.only || options.only.includes(flag.name))).map(
-		(flag) => ({ name: flag.name, alias: flag.alias ?? null, value: flag.value ?? null, description: flag.description }),
-	);
+	return GLOBAL_FLAGS.filter(
+		(flag) => (!options.inVerbHelp || flag.inVerbHelp) && !options.except?.includes(flag.name) && (!options.only || options.only.includes(flag.name)),
+	).map((flag) => ({ name: flag.name, alias: flag.alias ?? null, value: flag.value ?? null, description: flag.description }));
 }
 
 function split(args: ArgsDef): { positionals: HelpArgument[]; flags: HelpFlag[] } {

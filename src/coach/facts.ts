@@ -1,12 +1,12 @@
-import { isInside } from "../platform/files.ts";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { MCP_TARGETS } from "../agents/targets.ts";
 import { type Job, resolveJobs } from "../config/jobs.ts";
 import type { DiscernConfig } from "../config/schema.ts";
 import { readLastDone, readLastRun, readProof } from "../gate/state.ts";
-import { gitLine } from "../git/run.ts";
 import type { RepositoryLocation } from "../git/repository.ts";
+import { gitLine } from "../git/run.ts";
+import { isInside } from "../platform/files.ts";
 import { detectStack, MAX_MANIFEST_BYTES, type PackageManager, type ProposedJob } from "../setup/detect.ts";
 
 /**
@@ -69,7 +69,11 @@ export async function gatherFacts(repository: RepositoryLocation, config: Discer
 	};
 }
 
-const isFile = (path: string) => stat(path).then((info) => info.isFile(), () => false);
+const isFile = (path: string) =>
+	stat(path).then(
+		(info) => info.isFile(),
+		() => false,
+	);
 
 async function smallText(path: string): Promise<string | null> {
 	const info = await stat(path).catch(() => null);

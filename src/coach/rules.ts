@@ -1,5 +1,5 @@
 import type { Stage } from "../config/schema.ts";
-import { ref, sayFor, type Surface } from "../hints/refer.ts";
+import { ref, type Surface, sayFor } from "../hints/refer.ts";
 import type { PackageManager } from "../setup/detect.ts";
 import { clip, clipList } from "../text/clip.ts";
 import { plural } from "../text/plural.ts";
@@ -46,7 +46,11 @@ const INSTALL: Readonly<Record<PackageManager, string>> = {
 
 const pass = (detail: string): Verdict => ({ state: "pass", detail });
 const skip = (detail: string): Verdict => ({ state: "skip", detail });
-const names = (items: readonly string[]) => clipList(items.map((item) => clip(item)), 10);
+const names = (items: readonly string[]) =>
+	clipList(
+		items.map((item) => clip(item)),
+		10,
+	);
 
 /** Runnable jobs of one stage (an empty command or `:` is skipped by the gate, so it does not count). */
 const jobsIn = (facts: Facts, stage: Stage) => facts.jobs.filter((job) => job.stage === stage && job.commands.length > 0);
@@ -79,14 +83,19 @@ function checkJobs(facts: Facts): Verdict {
 		return { state: "fail", detail: "No check-stage job (lint, typecheck).", fix: `Add ${jobLines(facts, wanted)} under [jobs] in discern.toml.` };
 	}
 	const have = names(checks.map((job) => job.name));
-	if (missing.length > 0) return { state: "partial", detail: `${have}; the stack also has ${names(missing)}.`, fix: `Add ${jobLines(facts, missing)} under [jobs] in discern.toml.` };
+	if (missing.length > 0)
+		return { state: "partial", detail: `${have}; the stack also has ${names(missing)}.`, fix: `Add ${jobLines(facts, missing)} under [jobs] in discern.toml.` };
 	return pass(have);
 }
 
 function formatter(facts: Facts): Verdict {
 	const fixes = jobsIn(facts, "fix");
 	if (fixes.length > 0) return pass(names(fixes.map((job) => job.name)));
-	return { state: "fail", detail: "No fix-stage job: formatting is left to review.", fix: `Add ${jobLines(facts, ["format"])} (a formatter that rewrites files) under [jobs] in discern.toml.` };
+	return {
+		state: "fail",
+		detail: "No fix-stage job: formatting is left to review.",
+		fix: `Add ${jobLines(facts, ["format"])} (a formatter that rewrites files) under [jobs] in discern.toml.`,
+	};
 }
 
 function buildJob(facts: Facts): Verdict {
@@ -100,8 +109,10 @@ function gateGreen(facts: Facts, say: Say): Verdict {
 	const { head, proofHead, lastDone, lastRun } = facts.gate;
 	if (head !== null && proofHead === head) return pass("A Proof covers HEAD.");
 	if (head !== null && lastDone?.ok && lastDone.head === head) return pass("The last gate run on HEAD was green.");
-	if (lastDone && !lastDone.ok && lastDone.head === head) return { state: "fail", detail: "The last gate run on HEAD failed.", fix: say`Fix what ${ref("done")} reports, then run it again.` };
-	if (proofHead !== null || lastDone?.ok || lastRun?.ok) return { state: "partial", detail: "The gate passed here, but not on HEAD.", fix: say`Run ${ref("done")} on this commit.` };
+	if (lastDone && !lastDone.ok && lastDone.head === head)
+		return { state: "fail", detail: "The last gate run on HEAD failed.", fix: say`Fix what ${ref("done")} reports, then run it again.` };
+	if (proofHead !== null || lastDone?.ok || lastRun?.ok)
+		return { state: "partial", detail: "The gate passed here, but not on HEAD.", fix: say`Run ${ref("done")} on this commit.` };
 	return { state: "fail", detail: "No gate run has passed in this checkout.", fix: say`Run ${ref("done")} and fix what it reports.` };
 }
 
@@ -110,7 +121,8 @@ function gateTimeout(facts: Facts, say: Say): Verdict {
 	const fix = say`Set a limit your slowest job fits: ${ref("config set", { key: "gate.timeout", value: "600" })}.`;
 	if (limit === 0) return { state: "fail", detail: "[gate].timeout is 0: a hung job hangs the gate.", fix };
 	const unbounded = facts.jobs.filter((job) => job.timeout === 0).map((job) => job.name);
-	if (unbounded.length > 0) return { state: "partial", detail: `${names(unbounded)} run without a time limit.`, fix: "Give those jobs a `timeout` (seconds) in discern.toml." };
+	if (unbounded.length > 0)
+		return { state: "partial", detail: `${names(unbounded)} run without a time limit.`, fix: "Give those jobs a `timeout` (seconds) in discern.toml." };
 	if (limit > MAX_SANE_TIMEOUT) return { state: "partial", detail: `[gate].timeout is ${limit}s, over an hour per command.`, fix };
 	return pass(`${limit}s per command.`);
 }
@@ -129,11 +141,13 @@ function mapTree(facts: Facts): Verdict {
 	const { dir, state, regions } = facts.map;
 	const where = `\`${clip(dir)}\``;
 	const fix = `Under ${where}, make one folder per region of the code, each with a README.md saying what it holds.`;
-	if (state === "outside") return { state: "fail", detail: `[map].dir ${where} is outside the repository.`, fix: "Point [map].dir at a folder inside the repository." };
+	if (state === "outside")
+		return { state: "fail", detail: `[map].dir ${where} is outside the repository.`, fix: "Point [map].dir at a folder inside the repository." };
 	if (state === "missing") return { state: "fail", detail: `No map at ${where}.`, fix };
 	if (regions.length === 0) return { state: "partial", detail: `${where} has no region folders yet.`, fix };
 	const bare = regions.filter((region) => !region.readme).map((region) => region.name);
-	if (bare.length > 0) return { state: "partial", detail: `Regions without a README.md: ${names(bare)}.`, fix: `Write a README.md in each region of ${where}.` };
+	if (bare.length > 0)
+		return { state: "partial", detail: `Regions without a README.md: ${names(bare)}.`, fix: `Write a README.md in each region of ${where}.` };
 	return pass(plural(regions.length, "region"));
 }
 
@@ -157,7 +171,11 @@ function instructions(facts: Facts): Verdict {
 
 function agentsWired(facts: Facts, say: Say): Verdict {
 	if (facts.agents.length === 0) {
-		return { state: "fail", detail: "[project].agents is empty: no agent is briefed or wired.", fix: "List the agents you use in [project].agents (claude_code, codex, cursor, gemini, copilot)." };
+		return {
+			state: "fail",
+			detail: "[project].agents is empty: no agent is briefed or wired.",
+			fix: "List the agents you use in [project].agents (claude_code, codex, cursor, gemini, copilot).",
+		};
 	}
 	const unwired = facts.agents.filter((agent) => !agent.wired);
 	if (unwired.length === 0) return pass(names(facts.agents.map((agent) => agent.agent)));
@@ -218,7 +236,14 @@ export function evaluate(facts: Facts, surface: Surface, category?: Category): E
 	const say = sayFor(surface);
 	return RULES.filter((rule) => category === undefined || rule.category === category).map((rule) => {
 		const verdict = rule.evaluate(facts, say);
-		return { id: rule.id, category: rule.category, weight: rule.weight, state: verdict.state, detail: verdict.detail, ...(verdict.fix ? { fix: verdict.fix } : {}) };
+		return {
+			id: rule.id,
+			category: rule.category,
+			weight: rule.weight,
+			state: verdict.state,
+			detail: verdict.detail,
+			...(verdict.fix ? { fix: verdict.fix } : {}),
+		};
 	});
 }
 

@@ -4,14 +4,15 @@ import * as v from "valibot";
 import type { Narration } from "../contract/context.ts";
 import { issueSentence, pathOf } from "../contract/issues.ts";
 import { unwrapSchema } from "../contract/schema-walk.ts";
+import { CODE_MARKER } from "../scopes/classify.ts";
 import { scopeGlobIssues } from "../scopes/glob.ts";
 import { clip } from "../text/clip.ts";
 import { nearest } from "../text/suggest.ts";
-import { CODE_MARKER } from "../scopes/classify.ts";
 import type { ConfigIssue } from "./issue.ts";
 import { type KeyPositions, positionOf } from "./positions.ts";
 
 export type { ConfigIssue };
+
 import { CommandList, DiscernConfig, JobTable, KNOWN_JOB_STAGES, knownStage, RESERVED_NAMES, STAGES } from "./schema.ts";
 
 export const CONFIG_FILE = "discern.toml";
@@ -126,9 +127,7 @@ function explain(issue: v.BaseIssue<unknown>, positions: KeyPositions): ConfigIs
 	if (jobShape) {
 		const inner = v.safeParse(jobShape, issue.input);
 		if (!inner.success) {
-			return inner.issues.flatMap((nested) =>
-				explain({ ...nested, path: [...(issue.path ?? []), ...(nested.path ?? [])] } as v.BaseIssue<unknown>, positions),
-			);
+			return inner.issues.flatMap((nested) => explain({ ...nested, path: [...(issue.path ?? []), ...(nested.path ?? [])] } as v.BaseIssue<unknown>, positions));
 		}
 	}
 	const key = keyOf(path);
@@ -177,7 +176,11 @@ function crossChecks(raw: unknown, positions: KeyPositions): ConfigIssue[] {
 	// `discern standards pin` is the sub-command that pins: a standard of that name could never be named alone.
 	if (Object.hasOwn(tableAt(raw, "standards"), "pin")) {
 		const at = positionOf(positions, ["standards", "pin"]);
-		issues.push({ message: "`pin` cannot name a standard: `discern standards pin` is the sub-command that pins; rename it", key: "standards.pin", ...(at ? { line: at.line, col: at.col } : {}) });
+		issues.push({
+			message: "`pin` cannot name a standard: `discern standards pin` is the sub-command that pins; rename it",
+			key: "standards.pin",
+			...(at ? { line: at.line, col: at.col } : {}),
+		});
 	}
 	const jobs = tableAt(raw, "jobs");
 	for (const [name, value] of Object.entries(jobs)) {

@@ -1,5 +1,5 @@
-import type { AnyResult } from "./envelope.ts";
 import type { RepositoryLocation } from "../git/repository.ts";
+import type { AnyResult } from "./envelope.ts";
 
 /** A job starting or finishing, for live progress (a TTY line, MCP progress notifications). */
 export type ProgressEvent =

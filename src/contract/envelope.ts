@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { clip } from "../text/clip.ts";
-import { envelopeErrorCodes, type ErrorCode } from "./error-codes.ts";
+import { type ErrorCode, envelopeErrorCodes } from "./error-codes.ts";
 
 /** One thing a dry run would do. */
 export const PlanItem = v.strictObject({
@@ -74,7 +74,12 @@ function extraEntries(extras: readonly ExtraField[]): typeof ALL_EXTRAS {
  * and `hints` mean is said once, in the manual and the MCP instructions,
  * not in every tool's schema.
  */
-export function Envelope<const Verb extends string, Data extends v.GenericSchema>(verb: Verb, data: Data, errors: readonly ErrorCode[], extras: readonly ExtraField[] = []) {
+export function Envelope<const Verb extends string, Data extends v.GenericSchema>(
+	verb: Verb,
+	data: Data,
+	errors: readonly ErrorCode[],
+	extras: readonly ExtraField[] = [],
+) {
 	const shared = extraEntries(extras);
 	return v.variant("ok", [
 		v.strictObject({
@@ -134,12 +139,7 @@ export type AnyResult = Result<string, unknown>;
 const MESSAGE_LIMIT = 4_000;
 const HINT_LIMIT = 2_000;
 
-export function ok<const Verb extends string, Data>(
-	verb: Verb,
-	message: string,
-	data: Data,
-	extras: Extras = {},
-): Success<Verb, Data> {
+export function ok<const Verb extends string, Data>(verb: Verb, message: string, data: Data, extras: Extras = {}): Success<Verb, Data> {
 	const { hints, ...rest } = extras;
 	return { ok: true, verb, message: clip(message, MESSAGE_LIMIT), data, ...rest, ...(hints ? { hints: hints.map((hint) => clip(hint, HINT_LIMIT)) } : {}) };
 }

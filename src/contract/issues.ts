@@ -70,7 +70,11 @@ export function issueSentence(issue: v.BaseIssue<unknown>, wording: IssueWording
 
 /** Valibot words a union's expectation as "((string | Array) | Object)"; say it in plain nouns. */
 function unionExpectation(expected: string | null, objectNoun: string): string {
-	const kinds = (expected ?? "").replace(/[()]/g, "").split(" | ").map((kind) => kind.trim()).filter(Boolean);
+	const kinds = (expected ?? "")
+		.replace(/[()]/g, "")
+		.split(" | ")
+		.map((kind) => kind.trim())
+		.filter(Boolean);
 	const nouns = kinds.map((kind) => (kind === "Object" ? objectNoun : kind === "Array" ? "list" : kind.toLowerCase()));
 	return nouns.length > 0 ? [...new Set(nouns)].map(article).join(" or ") : "a different value";
 }

@@ -78,7 +78,9 @@ export function factorBranches(schema: JsonSchema): JsonSchema {
 function commonKeywords(schemas: readonly JsonSchema[]): JsonSchema {
 	const [first, ...others] = schemas;
 	if (!first) return {};
-	return Object.fromEntries(Object.entries(first).filter(([keyword, value]) => others.every((other) => keyword in other && JSON.stringify(other[keyword]) === JSON.stringify(value))));
+	return Object.fromEntries(
+		Object.entries(first).filter(([keyword, value]) => others.every((other) => keyword in other && JSON.stringify(other[keyword]) === JSON.stringify(value))),
+	);
 }
 
 function isClosedObject(value: unknown): value is ClosedObject {

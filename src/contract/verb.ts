@@ -1,8 +1,8 @@
 import type * as v from "valibot";
 import type { AnnotationPreset } from "./annotations.ts";
 import type { VerbContext } from "./context.ts";
-import type { ErrorCode } from "./error-codes.ts";
 import { Envelope, type ExtraField, type Result } from "./envelope.ts";
+import type { ErrorCode } from "./error-codes.ts";
 
 /**
  * What a verb is, for every surface: its definition (name, help, schemas,
@@ -53,7 +53,7 @@ export interface RenderOptions {
 
 /** How a verb appears over MCP: a tool, or deliberately CLI-only with the reason. */
 export type Exposure =
-	| { tool: string; /** Takes an optional absolute `path` naming the checkout to act on. */ project: boolean }
+	| { tool: string /** Takes an optional absolute `path` naming the checkout to act on. */; project: boolean }
 	| {
 			cliOnly: string;
 			/** A sub-command an MCP tool of another verb performs given these arguments (`standards pin` is `discern_standards` with `pin: true`): hints name that. */
@@ -130,6 +130,12 @@ export interface LooseVerb {
 	worksAnywhere?: boolean;
 	annotations: AnnotationPreset;
 	exposure: Exposure;
-	cli: { positionals?: readonly string[]; rest?: string; aliases?: Readonly<Record<string, string | undefined>>; examples?: readonly string[]; question?: string };
+	cli: {
+		positionals?: readonly string[];
+		rest?: string;
+		aliases?: Readonly<Record<string, string | undefined>>;
+		examples?: readonly string[];
+		question?: string;
+	};
 	load: () => Promise<VerbModule<string, unknown, unknown>>;
 }

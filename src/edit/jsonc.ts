@@ -1,4 +1,16 @@
-import { applyEdits, createScanner, findNodeAtLocation, format, type FormattingOptions, getNodeValue, type JSONPath, modify, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
+import {
+	applyEdits,
+	createScanner,
+	type FormattingOptions,
+	findNodeAtLocation,
+	format,
+	getNodeValue,
+	type JSONPath,
+	modify,
+	type ParseError,
+	parseTree,
+	printParseErrorCode,
+} from "jsonc-parser";
 
 /**
  * Editing a JSON-with-comments file a person also owns (`.mcp.json`,
@@ -82,7 +94,8 @@ export function removalsOf(text: string, path: JSONPath): string[] {
 	if (next) found.push(`${bom}${body.slice(0, unit.offset)}${body.slice(next.offset)}`);
 	// The last one: its comma goes, and a comment after that comma stays on the previous line.
 	const comma = previous && !next ? body.indexOf(",", previous.offset + previous.length) : -1;
-	if (previous && comma >= 0 && comma < unit.offset) found.push(`${bom}${body.slice(0, comma)}${body.slice(comma + 1, unit.offset).trimEnd()}${body.slice(unit.offset + unit.length)}`);
+	if (previous && comma >= 0 && comma < unit.offset)
+		found.push(`${bom}${body.slice(0, comma)}${body.slice(comma + 1, unit.offset).trimEnd()}${body.slice(unit.offset + unit.length)}`);
 	return [...new Set(found)].filter((candidate) => readJsonc(candidate).ok);
 }
 
@@ -101,7 +114,9 @@ export function commentCount(text: string): number {
 export function detectLayout(text: string): { formatting: FormattingOptions; eol: string } {
 	const eol = text.includes("\r\n") ? "\r\n" : "\n";
 	const indent = /^(?:\r?\n)*[^\n]*\n([ \t]+)\S/m.exec(withoutBom(text))?.[1] ?? "  ";
-	const formatting: FormattingOptions = indent.startsWith("\t") ? { insertSpaces: false, tabSize: 1, eol } : { insertSpaces: true, tabSize: indent.length, eol };
+	const formatting: FormattingOptions = indent.startsWith("\t")
+		? { insertSpaces: false, tabSize: 1, eol }
+		: { insertSpaces: true, tabSize: indent.length, eol };
 	return { formatting, eol };
 }
 
@@ -109,7 +124,14 @@ function edit(text: string, path: JSONPath, value: unknown): string {
 	const bom = text.startsWith(BOM) ? BOM : "";
 	const body = text.slice(bom.length);
 	const { formatting, eol } = detectLayout(body);
-	if (body.trim() === "") return value === undefined ? text : `${bom}${JSON.stringify(path.reduceRight<unknown>((inner, key) => (typeof key === "number" ? [inner] : { [key]: inner }), value), null, formatting.insertSpaces ? formatting.tabSize : "\t")}${eol}`;
+	if (body.trim() === "")
+		return value === undefined
+			? text
+			: `${bom}${JSON.stringify(
+					path.reduceRight<unknown>((inner, key) => (typeof key === "number" ? [inner] : { [key]: inner }), value),
+					null,
+					formatting.insertSpaces ? formatting.tabSize : "\t",
+				)}${eol}`;
 	const [change, ...more] = modify(body, path, value, {});
 	if (!change) return text;
 	const compact = applyEdits(body, [change, ...more]);
@@ -124,7 +146,10 @@ function edit(text: string, path: JSONPath, value: unknown): string {
 	const placed = applyEdits(body, [{ ...change, content: `${opened}${closes}` }]);
 	const start = change.offset + (opened.length - change.content.length) + (opened.startsWith(",") ? 1 : 0);
 	const laidOut = applyEdits(placed, format(placed, { offset: start, length: opened.length - (start - change.offset) }, formatting));
-	const kept = change.length === 0 ? onlyInserted(body, laidOut) : laidOut.startsWith(body.slice(0, change.offset)) && laidOut.endsWith(body.slice(change.offset + change.length));
+	const kept =
+		change.length === 0
+			? onlyInserted(body, laidOut)
+			: laidOut.startsWith(body.slice(0, change.offset)) && laidOut.endsWith(body.slice(change.offset + change.length));
 	return `${bom}${kept ? laidOut : compact}`;
 }
 

@@ -23,8 +23,7 @@ export type TomlEdit =
 	 * `line` is where the key is written (1-based); `before` is null for a new key; `via` says
 	 * whether toml-patch made the edit or the fallback did (the tests hold each case to one).
 	 */
-	| { ok: true; text: string; line: number; before: string | null; after: string; via: "toml-patch" | "fallback" }
-	| { ok: false; reason: string };
+	{ ok: true; text: string; line: number; before: string | null; after: string; via: "toml-patch" | "fallback" } | { ok: false; reason: string };
 
 interface Loc {
 	start: { line: number; column: number };
@@ -108,8 +107,11 @@ export function setKey(source: string, path: readonly string[], valueText: strin
 	if (!existing) {
 		// A table built from dotted keys (`jobs.test = …`) cannot take a new `[jobs]` header, and where a new
 		// dotted key would go is a matter of taste: leave it to the person.
-		const dotted = tree.written.find((entry) => !entry.inline && entry.table.length < parent.length && entry.path.length > parent.length && startsWith(entry.path, parent));
-		if (dotted) return { ok: false, reason: `\`${parent.join(".")}\` is written with dotted keys (line ${dotted.node.loc.start.line}); add the key there by hand` };
+		const dotted = tree.written.find(
+			(entry) => !entry.inline && entry.table.length < parent.length && entry.path.length > parent.length && startsWith(entry.path, parent),
+		);
+		if (dotted)
+			return { ok: false, reason: `\`${parent.join(".")}\` is written with dotted keys (line ${dotted.node.loc.start.line}); add the key there by hand` };
 	}
 
 	const updated = structuredClone(document);
@@ -122,8 +124,15 @@ export function setKey(source: string, path: readonly string[], valueText: strin
 
 	const span = existing ? spanOf(lines, existing.node.value.loc) : null;
 	const patched = finalNewline(source, libraryPatch(source, updated));
-	const fits = patched !== null && (span ? onlyInside(source, patched, span) : onlyInserted(source, patched) && placedUnder(tree, patched, path)) && Bun.deepEquals(valueAt(patched, path), value);
-	const text = fits ? patched : span ? `${source.slice(0, span[0])}${valueText}${source.slice(span[1])}` : insertLine(source, lines, tree, parent, path.at(-1) ?? "", valueText);
+	const fits =
+		patched !== null &&
+		(span ? onlyInside(source, patched, span) : onlyInserted(source, patched) && placedUnder(tree, patched, path)) &&
+		Bun.deepEquals(valueAt(patched, path), value);
+	const text = fits
+		? patched
+		: span
+			? `${source.slice(0, span[0])}${valueText}${source.slice(span[1])}`
+			: insertLine(source, lines, tree, parent, path.at(-1) ?? "", valueText);
 	if (text === null) return { ok: false, reason: `\`${key}\` cannot be added without rewriting other lines; add it by hand` };
 	const after = readTree(text).written.find((entry) => entry.path.join(".") === key);
 	if (!after) return { ok: false, reason: `\`${key}\` could not be written; edit it by hand` };

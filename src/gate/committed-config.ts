@@ -44,7 +44,8 @@ export async function readCommittedConfig(root: string, commit: string, reader?:
 		const entry = top.entries.get(CONFIG_FILE);
 		if (!entry) return { state: "absent" };
 		// A symbolic link's blob is its target, read as the config it is not: it does not validate, as a checkout's would not.
-		if (entry.mode === FOLDER || entry.mode === "160000") return { state: "unreadable", reason: `${CONFIG_FILE} in ${commit.slice(0, 7)} is ${entry.mode === FOLDER ? "a folder" : "a submodule"}, not a file` };
+		if (entry.mode === FOLDER || entry.mode === "160000")
+			return { state: "unreadable", reason: `${CONFIG_FILE} in ${commit.slice(0, 7)} is ${entry.mode === FOLDER ? "a folder" : "a submodule"}, not a file` };
 		const read = await readBlobs(objects, [entry.id]);
 		const text = typeof read === "string" ? null : utf8(read[0] as Uint8Array);
 		if (text === null) return { state: "unreadable", reason: `git could not read ${CONFIG_FILE} (${entry.id.slice(0, 7)}) in ${commit.slice(0, 7)}` };

@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import type { Diagnostic, Step } from "../contract/envelope.ts";
 import { clip } from "../text/clip.ts";
+import { noun } from "../text/plural.ts";
 import { readExcerpt, readHead, readUpTo } from "./output.ts";
 import type { JobRun } from "./runner.ts";
-import { noun } from "../text/plural.ts";
 
 /** Reports and outputs larger than this are not scanned for SARIF/JUnit. */
 // Parsing is done in memory; keep it well inside discern's memory budget.
@@ -33,7 +33,11 @@ export async function diagnosticsOf(runs: readonly JobRun[], root: string): Prom
 	const failed = runs.filter((run) => run.outcome === "failed" && run.logPath);
 	if (failed.length === 0) return diagnostics;
 	// The readers of findings (the tools' matchers, SARIF and JUnit, finding paths) are two thousand lines a green gate never needs.
-	const [{ outputDiagnostics }, { reportDiagnostics }, { findingPaths }] = await Promise.all([import("./matchers/index.ts"), import("./reports/detect.ts"), import("./finding-paths.ts")]);
+	const [{ outputDiagnostics }, { reportDiagnostics }, { findingPaths }] = await Promise.all([
+		import("./matchers/index.ts"),
+		import("./reports/detect.ts"),
+		import("./finding-paths.ts"),
+	]);
 	const paths = findingPaths(root);
 	for (const run of failed) {
 		if (!run.logPath) continue;

@@ -1,5 +1,5 @@
-import type { Diagnostic, Step } from "../contract/envelope.ts";
 import type { VerbContext } from "../contract/context.ts";
+import type { Diagnostic, Step } from "../contract/envelope.ts";
 import type { RepositoryLocation } from "../git/repository.ts";
 import { diagnosticsOf, stepsOf } from "./diagnostics.ts";
 import { jobEnvironment } from "./job-env.ts";
@@ -77,7 +77,9 @@ export function failureSentence(report: RunReport): string {
 	if (!failed) return "The run failed";
 	const first = failed.timedOut ? `${failed.job.label} timed out after ${failed.job.timeout} s` : `${failed.job.label} failed (exit ${failed.exitCode ?? "?"})`;
 	// Siblings of its phase that finished red before they could be stopped.
-	const others = report.runs.filter((run) => run.outcome === "failed" && run !== failed).map((run) => (run.timedOut ? `${run.job.label} timed out` : `${run.job.label} (exit ${run.exitCode ?? "?"})`));
+	const others = report.runs
+		.filter((run) => run.outcome === "failed" && run !== failed)
+		.map((run) => (run.timedOut ? `${run.job.label} timed out` : `${run.job.label} (exit ${run.exitCode ?? "?"})`));
 	return others.length > 0 ? `${first}; also failed: ${others.join(", ")}` : first;
 }
 

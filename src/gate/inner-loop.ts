@@ -1,15 +1,15 @@
-import { asVerb, fail, ok, type Result } from "../contract/envelope.ts";
 import type { VerbContext } from "../contract/context.ts";
-import { pathsChanged, snapshotTree } from "./tree-state.ts";
+import { asVerb, fail, ok, type Result } from "../contract/envelope.ts";
 import { resolveTrunk } from "../git/trunk.ts";
+import { ref, sayFor } from "../hints/refer.ts";
 import { openProject } from "../project/open.ts";
+import { plural } from "../text/plural.ts";
 import { quoteName } from "../text/terminal.ts";
 import { executePlan, failureSentence, ranLabels } from "./execute.ts";
 import { planGate, planItems } from "./plan.ts";
 import type { FailedStage, InnerLoopData } from "./schema.ts";
 import { configDigest, writeLastRun } from "./state.ts";
-import { plural } from "../text/plural.ts";
-import { ref, sayFor } from "../hints/refer.ts";
+import { pathsChanged, snapshotTree } from "./tree-state.ts";
 
 /**
  * `prepare` (formatters, then lint and typecheck) and `test` (the test
@@ -28,7 +28,12 @@ export async function innerLoop<const Verb extends "prepare" | "test">(
 	const plan = planGate(verb, config);
 	if (input.dry_run) {
 		const count = plan.phases.flat().length;
-		return ok(verb, `Would run ${plural(count, "job")}; nothing ran.`, { failed_stage: null, modified: [], interrupted: false }, { dry_run: true, plan: planItems(plan) });
+		return ok(
+			verb,
+			`Would run ${plural(count, "job")}; nothing ran.`,
+			{ failed_stage: null, modified: [], interrupted: false },
+			{ dry_run: true, plan: planItems(plan) },
+		);
 	}
 	const [trunk, before] = await Promise.all([resolveTrunk(repository.root, config.repository.trunk, ctx.env.DISCERN_TRUNK), snapshotTree(repository.root)]);
 	const execution = await executePlan(ctx, repository, trunk.name, plan);
@@ -51,14 +56,28 @@ export async function innerLoop<const Verb extends "prepare" | "test">(
 	}
 	const data: InnerLoopData = { failed_stage: failedStage, modified, interrupted: report.interrupted };
 	if (report.failed || report.interrupted) {
-		const reviewEdits = modified.length > 0 ? [`Review the edits the run made: ${modified.slice(0, 5).map(quoteName).join(", ")}${modified.length > 5 ? ", …" : ""}.`] : [];
+		const reviewEdits =
+			modified.length > 0 ? [`Review the edits the run made: ${modified.slice(0, 5).map(quoteName).join(", ")}${modified.length > 5 ? ", …" : ""}.`] : [];
 		// Interrupted is its own code: nobody's check said no, so a script must not read it as red.
 		return report.interrupted
-			? fail(verb, "interrupted", `${failureSentence(report)}.`, ["Nothing was decided: run it again when you are ready.", ...leftovers, ...reviewEdits], { data, steps, diagnostics })
-			: fail(verb, "gate_failed", `${failureSentence(report)}.`, ["Read the diagnostics (each names the command to reproduce it), fix, and run this again.", ...leftovers, ...reviewEdits], { data, steps, diagnostics });
+			? fail(verb, "interrupted", `${failureSentence(report)}.`, ["Nothing was decided: run it again when you are ready.", ...leftovers, ...reviewEdits], {
+					data,
+					steps,
+					diagnostics,
+				})
+			: fail(
+					verb,
+					"gate_failed",
+					`${failureSentence(report)}.`,
+					["Read the diagnostics (each names the command to reproduce it), fix, and run this again.", ...leftovers, ...reviewEdits],
+					{ data, steps, diagnostics },
+				);
 	}
 	const labels = ranLabels(report);
-	const passed = labels.length > 0 ? `${verb} passed: ${labels.join(", ")} (${labels.length} job${labels.length === 1 ? "" : "s"}, ${durationS} s).` : `${verb} had no jobs to run.`;
+	const passed =
+		labels.length > 0
+			? `${verb} passed: ${labels.join(", ")} (${labels.length} job${labels.length === 1 ? "" : "s"}, ${durationS} s).`
+			: `${verb} had no jobs to run.`;
 	const hints = [
 		...leftovers,
 		...(modified.length > 0 ? [`Formatters changed ${plural(modified.length, "file")}: review and commit them.`] : []),

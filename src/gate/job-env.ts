@@ -42,7 +42,12 @@ function pointsGitElsewhere(key: string): boolean {
 const JOBS_HISTORY: Readonly<Record<string, string>> = {
 	...RECORDED_HISTORY.env,
 	GIT_CONFIG_COUNT: String(RECORDED_HISTORY.settings.length),
-	...Object.fromEntries(RECORDED_HISTORY.settings.flatMap(([key, value], n) => [[`GIT_CONFIG_KEY_${n}`, key], [`GIT_CONFIG_VALUE_${n}`, value]])),
+	...Object.fromEntries(
+		RECORDED_HISTORY.settings.flatMap(([key, value], n) => [
+			[`GIT_CONFIG_KEY_${n}`, key],
+			[`GIT_CONFIG_VALUE_${n}`, value],
+		]),
+	),
 };
 
 /**

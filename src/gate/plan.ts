@@ -1,6 +1,6 @@
-import type { PlanItem } from "../contract/envelope.ts";
 import { type Job, resolveJobs } from "../config/jobs.ts";
 import type { DiscernConfig, Stage } from "../config/schema.ts";
+import type { PlanItem } from "../contract/envelope.ts";
 import { plural } from "../text/plural.ts";
 
 /** The gate verbs, each running a different part of the plan. */
@@ -46,10 +46,15 @@ export function planGate(verb: GateVerb, config: DiscernConfig, options: PlanOpt
 		skipped.push({ label: job.name, kind: "job", stage: job.stage, note: "no command (empty or `:`)" });
 		return false;
 	};
-	const inStage = (stage: Stage) => jobs.filter((job) => job.stage === stage).filter(runnable).map(toPlanned);
+	const inStage = (stage: Stage) =>
+		jobs
+			.filter((job) => job.stage === stage)
+			.filter(runnable)
+			.map(toPlanned);
 	const wanted: Record<GateVerb, Stage[]> = { prepare: ["fix", "check"], test: ["test"], done: ["fix", "build", "check", "test"] };
 	for (const job of jobs) {
-		if (!wanted[verb].includes(job.stage)) skipped.push({ label: job.name, kind: "job", stage: job.stage, note: `${job.stage} stage is not part of \`${verb}\`` });
+		if (!wanted[verb].includes(job.stage))
+			skipped.push({ label: job.name, kind: "job", stage: job.stage, note: `${job.stage} stage is not part of \`${verb}\`` });
 	}
 
 	const phases: PlannedJob[][] = [];
@@ -67,7 +72,15 @@ export function planGate(verb: GateVerb, config: DiscernConfig, options: PlanOpt
 }
 
 function toPlanned(job: Job): PlannedJob {
-	return { label: job.name, stage: job.stage, kind: "job", exitDecides: true, commands: job.commands, timeout: job.timeout, ...(job.report ? { report: job.report } : {}) };
+	return {
+		label: job.name,
+		stage: job.stage,
+		kind: "job",
+		exitDecides: true,
+		commands: job.commands,
+		timeout: job.timeout,
+		...(job.report ? { report: job.report } : {}),
+	};
 }
 
 export const STANDARD_PREFIX = "standard:";
@@ -111,7 +124,12 @@ export function planItems(plan: GatePlan): PlanItem[] {
 	plan.phases.forEach((phase, index) => {
 		const together = phase.length > 1 ? `; runs alongside ${plural(phase.length - 1, "other job")}` : "";
 		for (const job of phase) {
-			items.push({ kind: job.kind, label: job.label, disposition: "run", note: `phase ${index + 1}, ${job.stage} stage: ${job.commands.join(" && ")}${together}` });
+			items.push({
+				kind: job.kind,
+				label: job.label,
+				disposition: "run",
+				note: `phase ${index + 1}, ${job.stage} stage: ${job.commands.join(" && ")}${together}`,
+			});
 		}
 	});
 	for (const skip of plan.skipped) items.push({ kind: skip.kind, label: skip.label, disposition: "skip", note: skip.note });

@@ -1,7 +1,7 @@
 import type { Diagnostic, Result } from "../contract/envelope.ts";
 import type { RenderOptions } from "../contract/verb.ts";
-import { MARK, paint } from "../ui/style.ts";
 import { plural } from "../text/plural.ts";
+import { MARK, paint } from "../ui/style.ts";
 
 const OUTCOME_MARK = { ok: ["✔", "green"], failed: ["✖", "red"], cancelled: ["■", "yellow"], skipped: ["·", "dim"] } as const;
 
@@ -69,7 +69,8 @@ export function diagnosticLines(result: Result<string, unknown>, { color, verbos
 				const outputLines = diagnostic.output.trimEnd().split("\n");
 				const tail = findings.length > 0 ? TAIL_LINES_WITH_FINDINGS : TAIL_LINES;
 				const shown = verbose ? outputLines : outputLines.slice(-tail);
-				if (shown.length < outputLines.length) lines.push(paint(`  … ${plural(outputLines.length - shown.length, "earlier line")}; --verbose shows them`, "dim", color));
+				if (shown.length < outputLines.length)
+					lines.push(paint(`  … ${plural(outputLines.length - shown.length, "earlier line")}; --verbose shows them`, "dim", color));
 				lines.push(...shown.map((line) => `  │ ${line}`));
 			} else if (diagnostic.tool.startsWith("standard:")) {
 				lines.push(`  ${diagnostic.message}`);
@@ -84,11 +85,19 @@ export function diagnosticLines(result: Result<string, unknown>, { color, verbos
 /** A per-finding diagnostic: it has a place, or it follows its job's diagnostic without output of its own. */
 function isFinding(diagnostic: Diagnostic, tool: string | undefined): boolean {
 	if (diagnostic.file !== undefined) return tool === undefined || diagnostic.tool === tool;
-	return tool !== undefined && diagnostic.tool === tool && diagnostic.output === undefined && diagnostic.output_path === undefined && !diagnostic.tool.startsWith("standard:");
+	return (
+		tool !== undefined &&
+		diagnostic.tool === tool &&
+		diagnostic.output === undefined &&
+		diagnostic.output_path === undefined &&
+		!diagnostic.tool.startsWith("standard:")
+	);
 }
 
 function findingLines(findings: readonly Diagnostic[], color: boolean): string[] {
-	const where = findings.map((finding) => (finding.file ? `${finding.file}${finding.line ? `:${finding.line}` : ""}${finding.col ? `:${finding.col}` : ""}` : ""));
+	const where = findings.map((finding) =>
+		finding.file ? `${finding.file}${finding.line ? `:${finding.line}` : ""}${finding.col ? `:${finding.col}` : ""}` : "",
+	);
 	const whereWidth = Math.max(0, ...where.map((text) => text.length));
 	const ruleWidth = Math.max(0, ...findings.map((finding) => finding.rule?.length ?? 0));
 	return findings.map((finding, index) => {

@@ -1,9 +1,9 @@
+import { randomUUID } from "node:crypto";
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
+import { stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { ProgressEvent } from "../contract/context.ts";
 import type { Step } from "../contract/envelope.ts";
-import { randomUUID } from "node:crypto";
-import { stat } from "node:fs/promises";
 import { type JobTree, openTreeKeeper, type TreeKeeper } from "../platform/process-tree.ts";
 import { programOutsideWorkTrees } from "../platform/trusted-program.ts";
 import { capLog, watchLog } from "./log-cap.ts";
@@ -200,14 +200,7 @@ async function runJob(...args: Parameters<typeof runJobCommands>): Promise<JobRu
 	return cut && cut.omitted > 0 ? { ...run, outputBytes: cut.bytes } : run;
 }
 
-async function runJobCommands(
-	job: PlannedJob,
-	position: string,
-	options: RunOptions,
-	live: Set<Running>,
-	grace: number,
-	halt: RunState,
-): Promise<JobRun> {
+async function runJobCommands(job: PlannedJob, position: string, options: RunOptions, live: Set<Running>, grace: number, halt: RunState): Promise<JobRun> {
 	const started = performance.now();
 	// The position keeps names unique: `standard:cov` and a job `standard_cov` must not share a log,
 	// nor two long labels cut to the same first characters (a file name holds 255 bytes at most).
@@ -221,16 +214,26 @@ async function runJobCommands(
 	try {
 		let lastExit = 0;
 		for (const command of job.commands) {
-			if (options.signal.aborted || halt.requested) return { job, outcome: "cancelled", durationS: seconds(), timedOut: false, logPath, failedCommand: command };
+			if (options.signal.aborted || halt.requested)
+				return { job, outcome: "cancelled", durationS: seconds(), timedOut: false, logPath, failedCommand: command };
 			// A list-valued job's log says which command printed what.
 			if (job.commands.length > 1) writeSync(fd, `$ ${command}\n`);
 			options.onCommand?.(job, command);
 			const result = await runCommand(command, job.timeout, fd, options, live, grace, halt);
 			lastExit = result.exitCode;
-			if (result.cancelled) return { job, outcome: "cancelled", durationS: seconds(), timedOut: false, logPath, failedCommand: command, exitCode: result.exitCode };
+			if (result.cancelled)
+				return { job, outcome: "cancelled", durationS: seconds(), timedOut: false, logPath, failedCommand: command, exitCode: result.exitCode };
 			if (result.timedOut || (result.exitCode !== 0 && job.exitDecides)) {
 				if (result.timedOut) writeSync(fd, `\n[discern] timed out after ${job.timeout} s: the whole process tree was killed\n`);
-				return await withReport({ job, outcome: "failed", durationS: seconds(), exitCode: result.exitCode, failedCommand: command, timedOut: result.timedOut, logPath });
+				return await withReport({
+					job,
+					outcome: "failed",
+					durationS: seconds(),
+					exitCode: result.exitCode,
+					failedCommand: command,
+					timedOut: result.timedOut,
+					logPath,
+				});
 			}
 		}
 		const measured = job.kind === "standard" ? { measured: tailOf(fd) } : {};

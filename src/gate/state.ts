@@ -112,7 +112,10 @@ export async function writeLastRun(gitDir: string, run: LastRun, options: { verd
 	await mkdir(stateDir(gitDir), { recursive: true });
 	const text = `${JSON.stringify(run, null, 2)}\n`;
 	const verdict = run.verb === "done" && !run.standalone && options.verdict !== false;
-	await Promise.all([writeFileAtomic(stateDir(gitDir), "last-run.json", text), verdict ? writeFileAtomic(stateDir(gitDir), "last-done.json", text) : undefined]);
+	await Promise.all([
+		writeFileAtomic(stateDir(gitDir), "last-run.json", text),
+		verdict ? writeFileAtomic(stateDir(gitDir), "last-done.json", text) : undefined,
+	]);
 }
 
 /** How many runs' outputs to keep. */

@@ -1,9 +1,9 @@
 import { parseConfig } from "../config/load.ts";
 import type { DiscernConfig } from "../config/schema.ts";
-import { readCommittedConfig } from "./committed-config.ts";
-import { clip } from "../text/clip.ts";
 import type { ObjectReader } from "../git/object-reader.ts";
 import { type BranchClues, decideTrunk, readBranchClues, readInitDefault, type Trunk } from "../git/trunk.ts";
+import { clip } from "../text/clip.ts";
+import { readCommittedConfig } from "./committed-config.ts";
 
 /**
  * The trunk a gate decision compares against, named by something the
@@ -74,12 +74,18 @@ export async function trunkAuthority(
  * branch's name: a ref moved since, by a job or anyone, would have the judgement
  * compare with another commit than the one it records).
  */
-async function committedConfig(root: string, trunk: Trunk, reader: ObjectReader | undefined): Promise<{ config: DiscernConfig | null; reason?: string; invalid?: boolean; failed?: boolean }> {
+async function committedConfig(
+	root: string,
+	trunk: Trunk,
+	reader: ObjectReader | undefined,
+): Promise<{ config: DiscernConfig | null; reason?: string; invalid?: boolean; failed?: boolean }> {
 	const branch = trunk.name ?? "";
 	if (!trunk.sha) return { config: null, reason: `the trunk \`${clip(branch)}\` has no commit` };
 	const read = await readCommittedConfig(root, trunk.sha, reader);
 	if (read.state === "unreadable") return { config: null, reason: `${read.reason} (the trunk \`${clip(branch)}\`)`, failed: true };
 	if (read.state === "absent") return { config: null, reason: `the trunk \`${clip(branch)}\` has no committed discern.toml` };
 	const parsed = parseConfig(read.text);
-	return parsed.ok ? { config: parsed.config } : { config: null, reason: `the trunk \`${clip(branch)}\`'s committed discern.toml does not validate`, invalid: true };
+	return parsed.ok
+		? { config: parsed.config }
+		: { config: null, reason: `the trunk \`${clip(branch)}\`'s committed discern.toml does not validate`, invalid: true };
 }

@@ -28,7 +28,12 @@ export async function provenAncestor(root: string, ancestor: string, descendant:
 	const chain = chainOf(parentsOf, to, from);
 	if (!chain) return null;
 	// Each link read back and hashed: the commit names the next one as a parent.
-	const read = await withObjectReader(root, reader, (objects) => readObjects(objects, chain.map((id) => ({ id, type: "commit" as const }))));
+	const read = await withObjectReader(root, reader, (objects) =>
+		readObjects(
+			objects,
+			chain.map((id) => ({ id, type: "commit" as const })),
+		),
+	);
 	if (typeof read === "string") return null;
 	for (const [index, object] of read.entries()) {
 		const next = index + 1 < chain.length ? chain[index + 1] : from;

@@ -26,7 +26,9 @@ export async function hashFile(path: string, size: number, hexLength: number, wi
 		if (size <= WHOLE_READ_BYTES) {
 			// A small file in one read (setting up a stream costs more than reading it); one byte more than
 			// stat'ed tells a file that grew meanwhile, without reading whatever it grew to.
-			const bytes = await Bun.file(path).slice(0, size + 1).bytes();
+			const bytes = await Bun.file(path)
+				.slice(0, size + 1)
+				.bytes();
 			read = bytes.byteLength;
 			blob.update(bytes);
 			sha256?.update(bytes);

@@ -29,7 +29,11 @@ export function locationOf(located: Captured): Location | null {
  * would make it, with the commit and its root tree as the reader gave them
  * (the walk's first two rounds); null when the reader names no commit.
  */
-export async function guessLocation(root: string, reader: ObjectReader, discovered: { gitDir: string; commonDir: string }): Promise<{ location: Location; objects: RawObject[] } | null> {
+export async function guessLocation(
+	root: string,
+	reader: ObjectReader,
+	discovered: { gitDir: string; commonDir: string },
+): Promise<{ location: Location; objects: RawObject[] } | null> {
 	const [head, tree] = await reader.fetch(["HEAD", "HEAD^{tree}"]);
 	if (!head || head.type !== "commit" || !/^[0-9a-f]+$/.test(head.id)) return null;
 	return {
@@ -56,5 +60,10 @@ export function primedWith(reader: ObjectReader, known: readonly RawObject[]): O
 /** Whether git's answer names the same work tree, repository, common dir and commit as the guess (a common dir as written is the work tree's relative path). */
 export function sameLocation(guess: Location, git: Location | null, root: string): boolean {
 	if (!git) return false;
-	return resolve(git.top) === resolve(guess.top) && resolve(git.gitDir) === resolve(guess.gitDir) && resolve(root, git.commonDir) === resolve(root, guess.commonDir) && git.commit === guess.commit;
+	return (
+		resolve(git.top) === resolve(guess.top) &&
+		resolve(git.gitDir) === resolve(guess.gitDir) &&
+		resolve(root, git.commonDir) === resolve(root, guess.commonDir) &&
+		git.commit === guess.commit
+	);
 }

@@ -1,20 +1,31 @@
 import { lstat, mkdir, readdir, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { conversionsOf, type Entry, entryOf, lfsPointers } from "./expected-content.ts";
-import { quoteName } from "../text/terminal.ts";
-import { contentTransformedFromOutside, foldersHolding } from "./outside-the-tree.ts";
 import type { Captured } from "../platform/process.ts";
-import { verifiedTree } from "./object-check.ts";
+import { quoteName } from "../text/terminal.ts";
+import { guessLocation, type Location, locationOf, primedWith, sameLocation } from "./evidence-guess.ts";
+import { conversionsOf, type Entry, entryOf, lfsPointers } from "./expected-content.ts";
 import { type Checkout, fingerprint, verify } from "./file-check.ts";
+import {
+	askGit,
+	gitLinksOf,
+	type HeadReading,
+	headOfLocated,
+	headWithRefs,
+	indexExpectation,
+	type LookReads,
+	ownIndexLister,
+	type RefReading,
+	stagedChanges,
+} from "./look-reads.ts";
+import { verifiedTree } from "./object-check.ts";
+import { type ObjectReader, openObjectReader } from "./object-reader.ts";
+import { contentTransformedFromOutside, foldersHolding } from "./outside-the-tree.ts";
 import { privateFolder } from "./private-folders.ts";
 import { privateIndex } from "./private-index.ts";
-import { unlistedEntries } from "./unlisted.ts";
 import { withPrivateStore } from "./private-store.ts";
-import { type ObjectReader, openObjectReader } from "./object-reader.ts";
-import { guessLocation, type Location, locationOf, primedWith, sameLocation } from "./evidence-guess.ts";
-import { askGit, gitLinksOf, type HeadReading, headOfLocated, headWithRefs, indexExpectation, type LookReads, ownIndexLister, type RefReading, stagedChanges } from "./look-reads.ts";
 import { complaint, git } from "./run.ts";
 import type { ChangedPath, WorkingState } from "./status.ts";
+import { unlistedEntries } from "./unlisted.ts";
 
 /**
  * Evidence that a folder holds exactly a commit's tree.
@@ -128,7 +139,14 @@ export async function openEvidenceIndex(
 	let { dir } = made;
 	if (guess && guessed) {
 		const primed = primedWith(guessed.reader, guess.objects);
-		const [opened, located] = await Promise.all([openIn(root, revision, dir, null, { guess: { location: guess.location, head: locating.then(headOfLocated) }, reader: primed, ...(asked ? { asked } : {}) }), locating]);
+		const [opened, located] = await Promise.all([
+			openIn(root, revision, dir, null, {
+				guess: { location: guess.location, head: locating.then(headOfLocated) },
+				reader: primed,
+				...(asked ? { asked } : {}),
+			}),
+			locating,
+		]);
 		if (sameLocation(guess.location, locationOf(located), root)) return settled(opened, dir);
 		if (opened.ok) await opened.index.close();
 		await rm(dir, { recursive: true, force: true });
@@ -156,7 +174,17 @@ async function settled(opened: EvidenceOutcome, dir: string): Promise<EvidenceOu
  * named (a second read could name another; drift checks HEAD after the jobs).
  */
 function locate(root: string, revision: string): ReturnType<typeof git> {
-	return git(["rev-parse", "--show-toplevel", "--absolute-git-dir", "--git-common-dir", `${revision}^{commit}`, ...(revision === "HEAD" ? ["--symbolic-full-name", "HEAD"] : [])], root);
+	return git(
+		[
+			"rev-parse",
+			"--show-toplevel",
+			"--absolute-git-dir",
+			"--git-common-dir",
+			`${revision}^{commit}`,
+			...(revision === "HEAD" ? ["--symbolic-full-name", "HEAD"] : []),
+		],
+		root,
+	);
 }
 
 /**
@@ -177,15 +205,25 @@ async function openIn(
 	if (!location) {
 		// The work tree and git dir without a commit: HEAD names none yet.
 		const [top, gitDir] = located?.stdout.trim().split("\n") ?? [];
-		return top && gitDir ? { ok: false, reason: "nothing is committed on this branch yet", unborn: true } : { ok: false, reason: `git cannot read ${quoteName(label)}` };
+		return top && gitDir
+			? { ok: false, reason: "nothing is committed on this branch yet", unborn: true }
+			: { ok: false, reason: `git cannot read ${quoteName(label)}` };
 	}
 	const { top, gitDir, commonDir, commit: sha } = location;
 	// A work tree moved by configuration (core.worktree, also per worktree) would have git judge one folder while jobs run in another.
-	if (resolve(top) !== resolve(root)) return { ok: false, reason: `git's work tree for ${quoteName(label)} is ${quoteName(top)}, not the folder the jobs run in` };
+	if (resolve(top) !== resolve(root))
+		return { ok: false, reason: `git's work tree for ${quoteName(label)} is ${quoteName(top)}, not the folder the jobs run in` };
 	// From here on git is told exactly which repository and folder: nothing a job writes into the config can move them.
 	// Nothing of git's own environment discern was started with (GIT_COMMON_DIR, GIT_CONFIG_PARAMETERS, GIT_OBJECT_DIRECTORY, …) is passed on:
 	// every git read of the evidence sees exactly the repository, folders and settings named here.
-	const env = { ...withoutGitVariables(process.env), GIT_DIR: gitDir, GIT_COMMON_DIR: resolve(root, commonDir), GIT_WORK_TREE: root, GIT_INDEX_FILE: join(dir, "index"), GIT_ATTR_NOSYSTEM: "1" };
+	const env = {
+		...withoutGitVariables(process.env),
+		GIT_DIR: gitDir,
+		GIT_COMMON_DIR: resolve(root, commonDir),
+		GIT_WORK_TREE: root,
+		GIT_INDEX_FILE: join(dir, "index"),
+		GIT_ATTR_NOSYSTEM: "1",
+	};
 	// What points git at the repository now: a later look finds the same, or git reads another repository than the one judged.
 	const gitLinks = gitLinksOf(root, gitDir);
 	// The current look's bound on each git read (see `status`): each read is bounded on its own.
@@ -211,16 +249,21 @@ async function openIn(
 	const indexed = await indexFile.holds();
 	if (indexed !== true) return failed(`${indexed} (the commit ${sha.slice(0, 7)} in ${quoteName(label)})`);
 	// The blobs git processes read themselves (attributes, converted files) come from a fresh store holding only hashed ones.
-	const attributeBlobs = entries.filter((entry) => entry.type === "blob" && (entry.path === ".gitattributes" || entry.path.endsWith("/.gitattributes"))).map((entry) => entry.blob);
-	const runIn = (storeEnv: Record<string, string>) => (args: readonly string[], options: { input?: string } = {}) =>
-		git([...PINNED, ...args], root, { env: { ...env, ...storeEnv }, ...bounded(), ...options });
+	const attributeBlobs = entries
+		.filter((entry) => entry.type === "blob" && (entry.path === ".gitattributes" || entry.path.endsWith("/.gitattributes")))
+		.map((entry) => entry.blob);
+	const runIn =
+		(storeEnv: Record<string, string>) =>
+		(args: readonly string[], options: { input?: string } = {}) =>
+			git([...PINNED, ...args], root, { env: { ...env, ...storeEnv }, ...bounded(), ...options });
 	/** checkout-index of converted files, from a private repository of their hashed blobs and the attributes'. */
 	const checkout: Checkout = (files, folder) =>
 		withPrivateStore(
 			dir,
 			reader,
 			[...attributeBlobs, ...files.map((entry) => entry.blob)],
-			(storeEnv) => runIn(storeEnv)(["checkout-index", "-f", "-z", "--stdin", `--prefix=${folder}/`], { input: `${files.map((entry) => entry.path).join("\0")}\0` }),
+			(storeEnv) =>
+				runIn(storeEnv)(["checkout-index", "-f", "-z", "--stdin", `--prefix=${folder}/`], { input: `${files.map((entry) => entry.path).join("\0")}\0` }),
 			// A git dir of its own: no filter driver the repository's configuration defines can run (see withPrivateStore).
 			{ repository: { idBytes: sha.length / 2 } },
 		);
@@ -248,9 +291,14 @@ async function openIn(
 		return failed(reason);
 	};
 	if (typeof conversions === "string" || outside.length > 0) {
-		return refuse(`git is told to see the files differently from the commit: ${[...(typeof conversions === "string" ? [conversions] : []), ...outside].join("; ")}`);
+		return refuse(
+			`git is told to see the files differently from the commit: ${[...(typeof conversions === "string" ? [conversions] : []), ...outside].join("; ")}`,
+		);
 	}
-	const pointers = await lfsPointers(reader, entries.filter((entry) => entry.check === "lfs"));
+	const pointers = await lfsPointers(
+		reader,
+		entries.filter((entry) => entry.check === "lfs"),
+	);
 	if (typeof pointers === "string") return refuse(pointers);
 
 	const gitlinks = entries.filter((entry) => entry.check === "submodule");
@@ -268,7 +316,16 @@ async function openIn(
 	const submodulePaths = new Set(gitlinks.map((link) => link.path));
 	/** Which of some untracked folders the committed rules ignore (as the untracked listing reads them); null when git could not tell. */
 	const ignoredFolders = async (candidates: readonly string[]): Promise<Set<string> | null> => {
-		const listedIgnored = await run(["ls-files", "-z", "--others", "--ignored", "--directory", "--exclude-per-directory=.gitignore", "--", ...candidates.map((path) => `:(literal)${path}`)]);
+		const listedIgnored = await run([
+			"ls-files",
+			"-z",
+			"--others",
+			"--ignored",
+			"--directory",
+			"--exclude-per-directory=.gitignore",
+			"--",
+			...candidates.map((path) => `:(literal)${path}`),
+		]);
 		if (listedIgnored.exitCode !== 0 || listedIgnored.stderr.trim() !== "") return null;
 		const shown = new Set(listedIgnored.stdout.split("\0"));
 		return new Set(candidates.filter((path) => shown.has(`${path}/`)));
@@ -300,7 +357,11 @@ async function openIn(
 			outsideAsked = false;
 			// Awaited below: a failure surfaces there, never as unhandled while the files are read.
 			for (const pending of [insideAsked, outsideRead]) void pending.catch(() => undefined);
-			const [stats, unlisted, linksNow] = await Promise.all([fingerprint(root, files), unlistedEntries(root, folders, submodulePaths, ignoredFolders), gitLinksOf(root, gitDir)]);
+			const [stats, unlisted, linksNow] = await Promise.all([
+				fingerprint(root, files),
+				unlistedEntries(root, folders, submodulePaths, ignoredFolders),
+				gitLinksOf(root, gitDir),
+			]);
 			const suspects = files.filter((entry) => verified.get(entry.path) !== stats.get(entry.path));
 			const [found, head, untracked, stagedRead, inside, outsideNow] = await Promise.all([
 				verify(root, suspects, pointers, checkout, dir),
@@ -312,7 +373,9 @@ async function openIn(
 			]);
 			if (found === null || unlisted === null || untracked.exitCode !== 0 || inside.some((changes) => changes === null)) return null;
 			// An index git cannot read (or a read stopped at the look's bound) is one no job can be said to have read as committed.
-			const staged = stagedChanges(stagedRead, expectedIndex) ?? [{ path: `(git could not read the checkout's index${complaint(stagedRead.stderr)})`, kind: "modified" as const, staged: true }];
+			const staged = stagedChanges(stagedRead, expectedIndex) ?? [
+				{ path: `(git could not read the checkout's index${complaint(stagedRead.stderr)})`, kind: "modified" as const, staged: true },
+			];
 			// A folder git could not open (no read permission) is one it never looked in: a warning, with exit 0.
 			const unlooked = untracked.stderr.trim() !== "" ? [`(git could not look for untracked files${complaint(untracked.stderr)})`] : [];
 			for (const entry of suspects) {
@@ -331,7 +394,9 @@ async function openIn(
 				...staged,
 				...inside.flatMap((changes) => changes ?? []),
 				...[...outsideNow.map((problem) => `(${problem})`), ...unlooked].map((path) => ({ path, kind: "modified" as const, staged: false })),
-				...(linksNow === (await gitLinks) ? [] : [{ path: "(.git or its commondir was changed: git here reads another repository now)", kind: "modified" as const, staged: false }]),
+				...(linksNow === (await gitLinks)
+					? []
+					: [{ path: "(.git or its commondir was changed: git here reads another repository now)", kind: "modified" as const, staged: false }]),
 			];
 			return {
 				head: head.sha,

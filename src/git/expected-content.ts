@@ -23,7 +23,13 @@ export interface Entry {
 
 /** A record of the commit's walked tree (object-check.ts) as an entry to verify. */
 export function entryOf(record: TreeRecord): Entry {
-	return { path: record.path, mode: record.mode, type: record.mode === "160000" ? "commit" : "blob", blob: record.id, check: record.mode === "160000" ? "submodule" : "raw" };
+	return {
+		path: record.path,
+		mode: record.mode,
+		type: record.mode === "160000" ? "commit" : "blob",
+		blob: record.id,
+		check: record.mode === "160000" ? "submodule" : "raw",
+	};
 }
 
 const CONVERTING = ["filter", "text", "eol", "crlf", "ident", "working-tree-encoding"] as const;
@@ -69,7 +75,10 @@ export interface LfsPointer {
 export async function lfsPointers(reader: ObjectReader, entries: Entry[]): Promise<Map<string, LfsPointer> | string> {
 	const pointers = new Map<string, LfsPointer>();
 	// One git process for them all (one each ran out of file descriptors at a few hundred), each blob hashed back.
-	const contents = await readBlobs(reader, entries.map((entry) => entry.blob));
+	const contents = await readBlobs(
+		reader,
+		entries.map((entry) => entry.blob),
+	);
 	if (typeof contents === "string") return `git cannot read the committed content of the Git LFS files: ${contents}`;
 	for (const [index, entry] of entries.entries()) {
 		const bytes = contents[index] as Uint8Array;

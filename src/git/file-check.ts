@@ -2,9 +2,9 @@ import { lstat, readlink, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { mapBounded } from "../platform/bounded.ts";
 import type { Captured } from "../platform/process.ts";
-import type { ChangedPath } from "./status.ts";
 import { blobId, hashFile, sameBytes } from "./blob-id.ts";
 import type { Entry, LfsPointer } from "./expected-content.ts";
+import type { ChangedPath } from "./status.ts";
 
 /**
  * The evidence's reading of the files themselves (evidence.ts): every path

@@ -49,7 +49,8 @@ export function indexFileBytes(records: readonly IndexRecord[], idBytes: number)
 		// ctime, mtime (seconds, nanoseconds), dev and ino stay zero; then the mode, uid, gid and size.
 		view.setUint32(at + 24, Number.parseInt(record.mode, 8));
 		// Buffer's hex writing stops at the first pair that is not hex: a short write is an id that is not one.
-		if (record.id.length !== idBytes * 2 || bytes.write(record.id, at + 40, idBytes, "hex") !== idBytes) return `the object id of ${JSON.stringify(record.path)} is not one of this repository's`;
+		if (record.id.length !== idBytes * 2 || bytes.write(record.id, at + 40, idBytes, "hex") !== idBytes)
+			return `the object id of ${JSON.stringify(record.path)} is not one of this repository's`;
 		view.setUint16(at + 40 + idBytes, Math.min(length, 0xfff));
 		bytes.write(record.path, at + nameAt, length, "utf8");
 		at += sizeOf(length);

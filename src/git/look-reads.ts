@@ -1,8 +1,8 @@
-import type { Captured } from "../platform/process.ts";
-import { readRegularFile } from "../platform/files.ts";
-import { lstat, stat } from "node:fs/promises";
 import type { Stats } from "node:fs";
+import { lstat, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { readRegularFile } from "../platform/files.ts";
+import type { Captured } from "../platform/process.ts";
 import type { git } from "./run.ts";
 import type { ChangedPath } from "./status.ts";
 
@@ -32,7 +32,8 @@ export interface RefReading {
 export async function gitLinksOf(root: string, gitDir: string): Promise<string> {
 	const dotGit = join(root, ".git");
 	const pointer = (path: string) => readRegularFile(path, POINTER_BYTES)?.toString("utf8") ?? null;
-	const identity = (found: Stats | null) => (found ? `${found.isFile() ? "file" : found.isDirectory() ? "folder" : found.isSymbolicLink() ? "link" : "other"} ${found.dev}:${found.ino}` : "absent");
+	const identity = (found: Stats | null) =>
+		found ? `${found.isFile() ? "file" : found.isDirectory() ? "folder" : found.isSymbolicLink() ? "link" : "other"} ${found.dev}:${found.ino}` : "absent";
 	const commonDir = pointer(join(gitDir, "commondir"));
 	const [link, ownDir, sharedDir] = await Promise.all([
 		lstat(dotGit).catch(() => null),

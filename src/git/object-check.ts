@@ -1,6 +1,6 @@
 import { objectId } from "./blob-id.ts";
-import { refusedByFsck, refusedLinkFolder, refusedName } from "./path-rules.ts";
 import type { ObjectReader, RawObject } from "./object-reader.ts";
+import { refusedByFsck, refusedLinkFolder, refusedName } from "./path-rules.ts";
 
 /**
  * Objects read back and hashed: git trusts its object store, and a file a
@@ -23,7 +23,10 @@ export interface Wanted {
 /** Blobs' contents, in one round on the reader, each checked to hash to its id; else what is wrong. */
 export async function readBlobs(reader: ObjectReader, blobs: readonly string[]): Promise<Uint8Array[] | string> {
 	if (blobs.length === 0) return [];
-	const read = await readObjects(reader, blobs.map((id) => ({ id, type: "blob" as const })));
+	const read = await readObjects(
+		reader,
+		blobs.map((id) => ({ id, type: "blob" as const })),
+	);
 	return typeof read === "string" ? read : read.map((object) => object.content);
 }
 
@@ -83,8 +86,13 @@ export async function verifiedTree(reader: ObjectReader, commit: string): Promis
 	const trees = new Map<string, Map<string, { mode: string; id: string }>>([[root.tree, root.entries]]);
 	let level = [root.entries];
 	while (level.length > 0) {
-		const below = [...new Set(level.flatMap((entries) => [...entries.values()].filter((entry) => entry.mode === FOLDER && !trees.has(entry.id)).map((entry) => entry.id)))];
-		const read = await readObjects(reader, below.map((id) => ({ id, type: "tree" as const })));
+		const below = [
+			...new Set(level.flatMap((entries) => [...entries.values()].filter((entry) => entry.mode === FOLDER && !trees.has(entry.id)).map((entry) => entry.id))),
+		];
+		const read = await readObjects(
+			reader,
+			below.map((id) => ({ id, type: "tree" as const })),
+		);
 		if (typeof read === "string") return read;
 		level = [];
 		for (const object of read) {
@@ -104,11 +112,13 @@ export async function verifiedTree(reader: ObjectReader, commit: string): Promis
 	walk(root.entries, "");
 	// git checks every folder on a symbolic link's path as the link: none may read as .gitmodules.
 	const badLink = records.find((record) => record.mode === "120000" && record.path.split("/").slice(0, -1).some(refusedLinkFolder));
-	if (badLink) return `the commit holds a symbolic link git would not check out (${JSON.stringify(badLink.path)}: a folder on its way reads as .gitmodules on some disk)`;
+	if (badLink)
+		return `the commit holds a symbolic link git would not check out (${JSON.stringify(badLink.path)}: a folder on its way reads as .gitmodules on some disk)`;
 	// What the commit under judgement may not hold though git reads it (the trunk's trees are read all the same: a branch may mend them).
 	for (const entries of trees.values()) {
 		for (const [name, entry] of entries) {
-			if (refusedByFsck(name, entry.mode)) return `the commit holds a ${entry.mode === FOLDER ? "folder" : "submodule"} named as a file of git's settings (${JSON.stringify(name)}): git's fsck rejects such a commit, as does a host that checks what is pushed`;
+			if (refusedByFsck(name, entry.mode))
+				return `the commit holds a ${entry.mode === FOLDER ? "folder" : "submodule"} named as a file of git's settings (${JSON.stringify(name)}): git's fsck rejects such a commit, as does a host that checks what is pushed`;
 		}
 	}
 	return { tree: root.tree, records };

@@ -47,9 +47,20 @@ async function infoAttributes(commonDir: string): Promise<string[]> {
  * committed rules may make a folder the jobs' own.
  */
 async function strayAttributeFiles(run: Git, tracked: readonly string[]): Promise<string[]> {
-	const listed = await run(["ls-files", "-z", "--others", "--ignored", "--directory", "--exclude-per-directory=.gitignore", "--", ":(glob)**/.gitattributes", ":(glob)**/.gitignore"]);
+	const listed = await run([
+		"ls-files",
+		"-z",
+		"--others",
+		"--ignored",
+		"--directory",
+		"--exclude-per-directory=.gitignore",
+		"--",
+		":(glob)**/.gitattributes",
+		":(glob)**/.gitignore",
+	]);
 	// A folder git could not open (no read permission) is one it never looked in: a warning, with exit 0.
-	if (listed.exitCode !== 0 || listed.stderr.trim() !== "") return [`git could not list the attribute and ignore files that are not committed${complaint(listed.stderr)}`];
+	if (listed.exitCode !== 0 || listed.stderr.trim() !== "")
+		return [`git could not list the attribute and ignore files that are not committed${complaint(listed.stderr)}`];
 	// One that is not ignored shows up as an untracked file already; an ignored folder is listed as itself (`dir/`).
 	const strays = listed.stdout.split("\0").filter((path) => path !== "" && !path.endsWith("/"));
 	if (strays.length === 0) return [];

@@ -71,8 +71,15 @@ export async function removeAbandonedFolders(now = Date.now()): Promise<void> {
 async function sweepDue(mark: string, now: number): Promise<boolean> {
 	const found = await lstat(mark).catch(() => null);
 	const uid = process.getuid?.();
-	if (!found) return writeFile(mark, "", { flag: "wx", mode: 0o600 }).then(() => true, () => false);
+	if (!found)
+		return writeFile(mark, "", { flag: "wx", mode: 0o600 }).then(
+			() => true,
+			() => false,
+		);
 	if (!found.isFile() || (uid !== undefined && found.uid !== uid) || now - found.mtimeMs < SWEPT_EVERY_MS) return false;
 	const when = new Date(now);
-	return lutimes(mark, when, when).then(() => true, () => false);
+	return lutimes(mark, when, when).then(
+		() => true,
+		() => false,
+	);
 }

@@ -13,9 +13,7 @@ export interface RepositoryLocation {
 	location: "main" | "worktree";
 }
 
-export type LocateOutcome =
-	| { found: true; repository: RepositoryLocation }
-	| { found: false; reason: string };
+export type LocateOutcome = { found: true; repository: RepositoryLocation } | { found: false; reason: string };
 
 export async function locateRepository(cwd: string, env: Readonly<Record<string, string | undefined>> = process.env): Promise<LocateOutcome> {
 	const place = await stat(cwd).catch(() => null);
@@ -58,7 +56,10 @@ export async function readWorkingState(root: string): Promise<WorkingState | nul
  * files. Null when git could not tell what HEAD is.
  */
 export async function readHead(root: string): Promise<{ head: string | null; branch: string | null } | null> {
-	const [commit, symbolic] = await Promise.all([git(["rev-parse", "--quiet", "--verify", "HEAD^{commit}"], root), git(["symbolic-ref", "--quiet", "HEAD"], root)]);
+	const [commit, symbolic] = await Promise.all([
+		git(["rev-parse", "--quiet", "--verify", "HEAD^{commit}"], root),
+		git(["symbolic-ref", "--quiet", "HEAD"], root),
+	]);
 	// rev-parse --quiet exits 1 for an unborn branch; symbolic-ref exits 1 for a detached HEAD. Anything else is git failing.
 	if ((commit.exitCode !== 0 && commit.exitCode !== 1) || (symbolic.exitCode !== 0 && symbolic.exitCode !== 1)) return null;
 	const ref = symbolic.exitCode === 0 ? symbolic.stdout.trim() : "";

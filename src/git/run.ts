@@ -34,7 +34,15 @@ function spawnOptions(cwd: string, options: GitOptions): CaptureOptions {
 	return {
 		cwd,
 		// Optional locks stay off unless asked for: a read must not rewrite the user's index behind their back.
-		env: { ...(options.env ?? process.env), GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", LC_ALL: "C", GIT_OPTIONAL_LOCKS: options.optionalLocks ? "1" : "0", GIT_NO_LAZY_FETCH: "1", ...RECORDED_HISTORY.env },
+		env: {
+			...(options.env ?? process.env),
+			GIT_TERMINAL_PROMPT: "0",
+			GIT_PAGER: "cat",
+			LC_ALL: "C",
+			GIT_OPTIONAL_LOCKS: options.optionalLocks ? "1" : "0",
+			GIT_NO_LAZY_FETCH: "1",
+			...RECORDED_HISTORY.env,
+		},
 		...(options.signal ? { signal: options.signal } : {}),
 		...(options.input !== undefined ? { input: options.input } : {}),
 	};

@@ -22,7 +22,12 @@ type Side = Entries | string | null;
  * base of a criss-cross history, one a forged parent suggests) can leave a
  * path out. A string says why it cannot be told (callers fail open).
  */
-export async function committedChanges(root: string, trunk: string, head: string, given: { reader?: ObjectReader; contained?: () => Promise<boolean | null> } = {}): Promise<TreeChange[] | string> {
+export async function committedChanges(
+	root: string,
+	trunk: string,
+	head: string,
+	given: { reader?: ObjectReader; contained?: () => Promise<boolean | null> } = {},
+): Promise<TreeChange[] | string> {
 	return withObjectReader(root, given.reader, async (reader) => {
 		const contained = await (given.contained ? given.contained() : provenAncestor(root, trunk, head, reader));
 		if (contained !== true) return "this branch does not contain the trunk (or that could not be proved), so what it changes cannot be told exactly";
@@ -41,7 +46,13 @@ export async function changedBetween(reader: ObjectReader, fromCommit: string, t
 	let level: { prefix: string; from: Side; to: Side }[] = [{ prefix: "", from: from.entries, to: to.entries }];
 	while (level.length > 0) {
 		const ids = [...new Set(level.flatMap((pair) => [pair.from, pair.to].filter((side): side is string => typeof side === "string")))];
-		const read = ids.length > 0 ? await readObjects(reader, ids.map((id) => ({ id, type: "tree" as const }))) : [];
+		const read =
+			ids.length > 0
+				? await readObjects(
+						reader,
+						ids.map((id) => ({ id, type: "tree" as const })),
+					)
+				: [];
 		if (typeof read === "string") return read;
 		const trees = new Map<string, Entries>();
 		for (const object of read) {

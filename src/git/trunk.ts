@@ -40,8 +40,7 @@ export async function readBranchClues(cwd: string): Promise<BranchClues> {
 		if (ref.startsWith("refs/heads/")) {
 			localBranches.set(ref.slice("refs/heads/".length), sha ?? "");
 			if (symref) symbolic.add(ref.slice("refs/heads/".length));
-		}
-		else if (ref === "refs/remotes/origin/HEAD") originHead = originHeadBranch(symref);
+		} else if (ref === "refs/remotes/origin/HEAD") originHead = originHeadBranch(symref);
 	}
 	// git skips a ref it cannot read with a warning and still exits 0: anything on stderr means the list may be short.
 	return { localBranches, originHead, symbolic, readable: refs.exitCode === 0 && refs.stderr.trim() === "" };

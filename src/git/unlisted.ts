@@ -83,7 +83,10 @@ async function listed(root: string, folder: string): Promise<Item[] | string> {
 	try {
 		const items = await readdir(join(root, folder), { withFileTypes: true });
 		// A name that is not UTF-8 reads with U+FFFD in it (and cannot be opened by that string): strange, as is a real U+FFFD.
-		return items.map((item) => ({ name: item.name, kind: item.name.includes("\uFFFD") ? "strange" : item.isDirectory() ? "folder" : item.isFile() || item.isSymbolicLink() ? "file" : "strange" }));
+		return items.map((item) => ({
+			name: item.name,
+			kind: item.name.includes("\uFFFD") ? "strange" : item.isDirectory() ? "folder" : item.isFile() || item.isSymbolicLink() ? "file" : "strange",
+		}));
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
 		return `(${folder === "" ? "the root" : folder}: discern could not look through it, ${(error as NodeJS.ErrnoException).code ?? "unreadable"})`;

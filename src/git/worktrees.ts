@@ -43,7 +43,16 @@ export async function listWorktrees(cwd: string, commonDir: string): Promise<Lis
 		if (key === "worktree") {
 			if (current) listed.push(current);
 			const main = listed.length === 0;
-			current = { path: value, head: null, branch: null, main, bare: false, prunable: false, locked: false, gitDir: main ? commonDir : (admin.get(resolve(value)) ?? null) };
+			current = {
+				path: value,
+				head: null,
+				branch: null,
+				main,
+				bare: false,
+				prunable: false,
+				locked: false,
+				gitDir: main ? commonDir : (admin.get(resolve(value)) ?? null),
+			};
 			continue;
 		}
 		if (!current) continue;

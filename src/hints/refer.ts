@@ -51,7 +51,8 @@ function template(surface: Surface, code: boolean) {
 			const rendered = render(value, surface, code);
 			// "Run `discern setup`" over MCP must not read "Run ask the owner to run …": the owner's part replaces the verb.
 			const asked = /\b([Rr])un $/.exec(text);
-			if (asked && rendered.startsWith("ask the owner to run ")) return `${text.slice(0, asked.index)}${asked[1] === "R" ? "Ask" : "ask"}${rendered.slice("ask".length)}${part}`;
+			if (asked && rendered.startsWith("ask the owner to run "))
+				return `${text.slice(0, asked.index)}${asked[1] === "R" ? "Ask" : "ask"}${rendered.slice("ask".length)}${part}`;
 			return `${text}${rendered}${part}`;
 		});
 }

@@ -24,10 +24,7 @@ export function logbookPath(commonDir: string, when: Date): string {
 	return join(commonDir, "discern", "logbook", `${when.toISOString().slice(0, 7)}.jsonl`);
 }
 
-export function entryFor(
-	result: AnyResult,
-	facts: { surface: "cli" | "mcp"; startedAt: Date; branch: string | null; head: string | null },
-): LogbookEntry {
+export function entryFor(result: AnyResult, facts: { surface: "cli" | "mcp"; startedAt: Date; branch: string | null; head: string | null }): LogbookEntry {
 	const data = result.data as { failed_stage?: unknown } | undefined;
 	return {
 		time: facts.startedAt.toISOString(),

@@ -1,8 +1,8 @@
 import type { VerbContext } from "../contract/context.ts";
 import type { LooseVerb } from "../contract/verb.ts";
-import { findVerb, type VerbName } from "../registry.ts";
 import { MANUAL } from "../manual/pages.generated.ts";
 import { normalizeTarget, type Page, pageFromMarkdown } from "../reader/pages.ts";
+import { findVerb, type VerbName } from "../registry.ts";
 import { invokeVerb } from "./invoke.ts";
 
 /**
@@ -20,11 +20,39 @@ interface ResourceSpec {
 }
 
 const FIXED: readonly ResourceSpec[] = [
-	{ uri: "discern://status", name: "status", title: "Status", description: "Where you are and the next action (discern_status's data).", verb: "status", input: {} },
-	{ uri: "discern://impact", name: "impact", title: "Impact", description: "Which scopes the branch and working tree touch (discern_impact's data).", verb: "impact", input: {} },
-	{ uri: "discern://config", name: "config", title: "Config", description: "discern.toml as discern reads it: validity, problems with lines, and the effective values.", verb: "config validate", input: {} },
+	{
+		uri: "discern://status",
+		name: "status",
+		title: "Status",
+		description: "Where you are and the next action (discern_status's data).",
+		verb: "status",
+		input: {},
+	},
+	{
+		uri: "discern://impact",
+		name: "impact",
+		title: "Impact",
+		description: "Which scopes the branch and working tree touch (discern_impact's data).",
+		verb: "impact",
+		input: {},
+	},
+	{
+		uri: "discern://config",
+		name: "config",
+		title: "Config",
+		description: "discern.toml as discern reads it: validity, problems with lines, and the effective values.",
+		verb: "config validate",
+		input: {},
+	},
 	{ uri: "discern://docs", name: "docs", title: "Manual index", description: "discern's manual: every page with its summary.", verb: "docs", input: {} },
-	{ uri: "discern://map", name: "map", title: "Map", description: "The project's map: its regions, with freshness facts (discern_map's data).", verb: "map", input: {} },
+	{
+		uri: "discern://map",
+		name: "map",
+		title: "Map",
+		description: "The project's map: its regions, with freshness facts (discern_map's data).",
+		verb: "map",
+		input: {},
+	},
 ];
 
 export const RESOURCE_TEMPLATES = [

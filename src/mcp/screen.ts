@@ -1,6 +1,6 @@
-import { Transform, type Readable } from "node:stream";
-import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { type Readable, Transform } from "node:stream";
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
 	CallToolRequestSchema,
 	ErrorCode,
@@ -55,13 +55,17 @@ interface ZodIssueLike {
 export function screenEnvelope(value: unknown): Screened {
 	const parsed = JSONRPCMessageSchema.safeParse(value);
 	if (parsed.success) return { pass: parsed.data };
-	if (!isObject(value)) return { reply: failure(undefined, ErrorCode.InvalidRequest, "Invalid request: a message must be one JSON object (batches are not supported)") };
+	if (!isObject(value))
+		return { reply: failure(undefined, ErrorCode.InvalidRequest, "Invalid request: a message must be one JSON object (batches are not supported)") };
 	const id = requestId(value.id);
 	if (typeof value.method === "string" && !("id" in value)) return { reply: null }; // A notification is never answered, not even to refuse it.
 	if (typeof value.method === "string" && id !== undefined) {
-		if ("params" in value && !isObject(value.params)) return { reply: failure(id, ErrorCode.InvalidParams, `Invalid params: \`params\` must be an object, got ${describeValue(value.params, "object")}`) };
+		if ("params" in value && !isObject(value.params))
+			return { reply: failure(id, ErrorCode.InvalidParams, `Invalid params: \`params\` must be an object, got ${describeValue(value.params, "object")}`) };
 		if (isObject(value.params) && "_meta" in value.params && !isObject(value.params._meta)) {
-			return { reply: failure(id, ErrorCode.InvalidParams, `Invalid params: \`params._meta\` must be an object, got ${describeValue(value.params._meta, "object")}`) };
+			return {
+				reply: failure(id, ErrorCode.InvalidParams, `Invalid params: \`params._meta\` must be an object, got ${describeValue(value.params._meta, "object")}`),
+			};
 		}
 	}
 	return { reply: failure(id, ErrorCode.InvalidRequest, `Invalid request: ${firstIssue(JSONRPCRequestSchema.safeParse(value).error?.issues ?? [])}`) };
@@ -125,7 +129,8 @@ export class ScreenedTransport implements Transport {
 			const envelope = screenEnvelope(message);
 			const screened = "pass" in envelope ? screenRequest(envelope.pass, this.#toolCall) : envelope;
 			if ("pass" in screened) this.onmessage?.(screened.pass, extra);
-			else if (screened.reply) void this.send(screened.reply).catch((error: unknown) => this.onerror?.(error instanceof Error ? error : new Error(String(error))));
+			else if (screened.reply)
+				void this.send(screened.reply).catch((error: unknown) => this.onerror?.(error instanceof Error ? error : new Error(String(error))));
 		};
 		return this.#inner.start();
 	}

@@ -16,18 +16,18 @@ import * as v from "valibot";
 import type { VerbContext } from "../contract/context.ts";
 import { type AnyResult, fail } from "../contract/envelope.ts";
 import { describeValue, issueSentence } from "../contract/issues.ts";
+import { composeText } from "../invoke.ts";
+import { exists } from "../platform/files.ts";
 import { clip } from "../text/clip.ts";
+import { endSentence } from "../text/sentence.ts";
 import { oneLine } from "../text/terminal.ts";
 import { VERSION } from "../version.ts";
 import { INSTRUCTIONS } from "./instructions.ts";
 import { invokeVerb } from "./invoke.ts";
-import { composeText } from "../invoke.ts";
 import { callProgress, HEARTBEAT_MS } from "./progress.ts";
 import { listResources, RESOURCE_TEMPLATES, readResource } from "./resources.ts";
 import { failure, ScreenedTransport } from "./screen.ts";
 import { folderOf, type ToolEntry, toolEntries } from "./tools.ts";
-import { endSentence } from "../text/sentence.ts";
-import { exists } from "../platform/files.ts";
 
 export interface ServerOptions {
 	/** The working root: where tools act when a call gives no `path`. */
@@ -76,7 +76,11 @@ export function createServer(options: ServerOptions): Server {
 	// gate, the status) loads then, not on that call. A call arriving meanwhile awaits the same load.
 	server.oninitialized = () => {
 		setTimeout(() => {
-			for (const name of WARMED_TOOLS) void toolEntries().get(name)?.verb.load().catch(() => undefined);
+			for (const name of WARMED_TOOLS)
+				void toolEntries()
+					.get(name)
+					?.verb.load()
+					.catch(() => undefined);
 		}, 0);
 	};
 
@@ -87,9 +91,7 @@ export function createServer(options: ServerOptions): Server {
 		if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${clip(request.params.name)}`);
 		const parsed = v.safeParse(entry.arguments, request.params.arguments ?? {});
 		if (!parsed.success) {
-			const message = parsed.issues
-				.map((issue) => issueSentence(issue, { objectNoun: "object", name: (path) => `\`${path.join(".")}\`` }))
-				.join("; ");
+			const message = parsed.issues.map((issue) => issueSentence(issue, { objectNoun: "object", name: (path) => `\`${path.join(".")}\`` })).join("; ");
 			return invalidArguments(entry, message);
 		}
 		const { path, ...input } = parsed.output as { path?: string } & Record<string, unknown>;
@@ -97,7 +99,8 @@ export function createServer(options: ServerOptions): Server {
 		if (path === undefined && !(await exists(root)) && (await exists(options.root))) root = options.root;
 		const ctx = context(path === undefined ? root : await folderOf(path), extra.signal);
 		const token = request.params._meta?.progressToken;
-		const progress = token === undefined ? undefined : callProgress(token, (notification) => extra.sendNotification(notification), options.heartbeatMs ?? HEARTBEAT_MS);
+		const progress =
+			token === undefined ? undefined : callProgress(token, (notification) => extra.sendNotification(notification), options.heartbeatMs ?? HEARTBEAT_MS);
 		if (progress) {
 			ctx.progress = progress.onEvent;
 			// A cancelled request's token is forgotten by its client: progress for it would be an error there.
@@ -127,7 +130,9 @@ export function createServer(options: ServerOptions): Server {
 
 /** Bad arguments are the tool's own envelope, valid against its outputSchema, like every other failure. */
 function invalidArguments(entry: ToolEntry, problem: string): CallToolResult {
-	const result = fail(entry.verb.name, "invalid_arguments", `Invalid arguments for ${entry.name}: ${endSentence(problem)}`, [`See the inputSchema of ${entry.name} in tools/list.`]);
+	const result = fail(entry.verb.name, "invalid_arguments", `Invalid arguments for ${entry.name}: ${endSentence(problem)}`, [
+		`See the inputSchema of ${entry.name} in tools/list.`,
+	]);
 	// The text carries what every other failure's does: the message, its code and every hint.
 	return { structuredContent: asObject(result), content: [{ type: "text", text: composeText(result, "") }], isError: true };
 }

@@ -90,7 +90,13 @@ export async function realPathOf(path: string): Promise<string> {
 export async function removeEmptyFolders(root: string, path: string): Promise<void> {
 	const top = await realpath(root);
 	for (let folder = dirname(path); folder !== top && isInside(top, folder); folder = dirname(folder)) {
-		if (!(await rmdir(folder).then(() => true, () => false))) break;
+		if (
+			!(await rmdir(folder).then(
+				() => true,
+				() => false,
+			))
+		)
+			break;
 	}
 }
 

@@ -60,11 +60,18 @@ async function describeLoop(path: string): Promise<string> {
  */
 async function undecodableComponent(path: string): Promise<string | null> {
 	if (!path.includes("\uFFFD")) return null;
-	const parts = resolve(path).split(sep).filter((part) => part !== "");
+	const parts = resolve(path)
+		.split(sep)
+		.filter((part) => part !== "");
 	let parent: string = sep;
 	for (const part of parts) {
 		const here = join(parent, part);
-		if (await stat(here).then(() => true, () => false)) {
+		if (
+			await stat(here).then(
+				() => true,
+				() => false,
+			)
+		) {
 			parent = here;
 			continue;
 		}

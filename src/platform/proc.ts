@@ -141,7 +141,12 @@ export function allPids(): number[] | null {
 export function commandLine(pid: number): string {
 	try {
 		const words = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
-		return words.join(" ").replace(/\p{Cc}/gu, "?").slice(0, 80) || `pid ${pid}`;
+		return (
+			words
+				.join(" ")
+				.replace(/\p{Cc}/gu, "?")
+				.slice(0, 80) || `pid ${pid}`
+		);
 	} catch {
 		return `pid ${pid}`;
 	}

@@ -46,7 +46,12 @@ function bootId(): string {
 
 function psStart(pid: number): string | null {
 	try {
-		const ps = Bun.spawnSync(["ps", "-o", "lstart=", "-p", String(pid)], { stdin: "ignore", stdout: "pipe", stderr: "ignore", env: { PATH: "/bin:/usr/bin", LC_ALL: "C" } });
+		const ps = Bun.spawnSync(["ps", "-o", "lstart=", "-p", String(pid)], {
+			stdin: "ignore",
+			stdout: "pipe",
+			stderr: "ignore",
+			env: { PATH: "/bin:/usr/bin", LC_ALL: "C" },
+		});
 		const text = ps.stdout.toString().trim();
 		return ps.exitCode === 0 && text !== "" ? `ps:${text}` : null;
 	} catch {

@@ -40,7 +40,11 @@ export function startPiped(argv: readonly string[], options: Omit<CaptureOptions
 	return "failed" in child ? null : child;
 }
 
-function spawned<In extends "ignore" | "pipe" | Blob>(argv: readonly string[], options: Omit<CaptureOptions, "input">, stdin: In): Bun.Subprocess<In, "pipe", "pipe"> | { failed: string } {
+function spawned<In extends "ignore" | "pipe" | Blob>(
+	argv: readonly string[],
+	options: Omit<CaptureOptions, "input">,
+	stdin: In,
+): Bun.Subprocess<In, "pipe", "pipe"> | { failed: string } {
 	try {
 		return Bun.spawn([...argv], {
 			cwd: options.cwd,

@@ -1,14 +1,14 @@
-import type { Refusal } from "../contract/envelope.ts";
-import type { VerbContext } from "../contract/context.ts";
-import { type ConfigLoad, CONFIG_FILE, loadConfig } from "../config/load.ts";
+import { CONFIG_FILE, type ConfigLoad, loadConfig } from "../config/load.ts";
 import type { DiscernConfig } from "../config/schema.ts";
+import type { VerbContext } from "../contract/context.ts";
+import type { Refusal } from "../contract/envelope.ts";
 import { locateRepository, type RepositoryLocation } from "../git/repository.ts";
+import { ref, type Surface, sayFor } from "../hints/refer.ts";
 import { folderProblem } from "../platform/folder.ts";
 import { clip } from "../text/clip.ts";
-import { oneLine, quoteName } from "../text/terminal.ts";
-import { endSentence } from "../text/sentence.ts";
 import { plural } from "../text/plural.ts";
-import { ref, sayFor, type Surface } from "../hints/refer.ts";
+import { endSentence } from "../text/sentence.ts";
+import { oneLine, quoteName } from "../text/terminal.ts";
 
 export type Opened<T> = ({ ok: true } & T) | { ok: false; refusal: Refusal };
 
@@ -27,7 +27,10 @@ export async function openRepository(ctx: VerbContext): Promise<Opened<{ reposit
 				message: `${clip(quoteName(ctx.cwd))} is not inside a git repository (${clip(oneLine(located.reason))}).`,
 				hints: located.reason.includes("dubious ownership")
 					? [`git refuses a repository owned by someone else: \`git config --global --add safe.directory ${clip(quoteName(ctx.cwd))}\` if you trust it.`]
-					: [elsewhere(ctx.surface, "Run discern inside a git checkout, or pass --cwd DIR.", "Pass an absolute `path` inside a git checkout."), "New project? `git init` first."],
+					: [
+							elsewhere(ctx.surface, "Run discern inside a git checkout, or pass --cwd DIR.", "Pass an absolute `path` inside a git checkout."),
+							"New project? `git init` first.",
+						],
 			},
 		};
 	}
@@ -66,9 +69,7 @@ export function configRefusal(load: Exclude<ConfigLoad, { state: "valid" }>, sur
 }
 
 /** Repository and a valid config, or the refusal that says why not. */
-export async function openProject(
-	ctx: VerbContext,
-): Promise<Opened<{ repository: RepositoryLocation; config: DiscernConfig; configBytes: Uint8Array }>> {
+export async function openProject(ctx: VerbContext): Promise<Opened<{ repository: RepositoryLocation; config: DiscernConfig; configBytes: Uint8Array }>> {
 	const opened = await openRepository(ctx);
 	if (!opened.ok) return opened;
 	const load = await loadConfig(opened.repository.root, ctx.narrate);

@@ -55,7 +55,10 @@ export function findPage(pages: readonly Page[], raw: string): Lookup {
 	const target = normalizeTarget(raw);
 	const page = pages.find((candidate) => candidate.target.toLowerCase() === target);
 	if (page) return { found: true, page };
-	const suggestion = nearest(target, pages.map((candidate) => candidate.target));
+	const suggestion = nearest(
+		target,
+		pages.map((candidate) => candidate.target),
+	);
 	return suggestion ? { found: false, suggestion } : { found: false };
 }
 
@@ -68,7 +71,14 @@ const MAX_QUERY_WORDS = 32;
  */
 export function searchPages(pages: readonly Page[], query: string, limit = 10): SearchMatch[] {
 	// Each word costs a pass over every page: distinct words only, and no more than a person types.
-	const words = [...new Set(query.toLowerCase().split(/\s+/).filter((word) => word.length > 0))].slice(0, MAX_QUERY_WORDS);
+	const words = [
+		...new Set(
+			query
+				.toLowerCase()
+				.split(/\s+/)
+				.filter((word) => word.length > 0),
+		),
+	].slice(0, MAX_QUERY_WORDS);
 	if (words.length === 0) return [];
 	const matches: SearchMatch[] = [];
 	for (const page of pages) {

@@ -4,7 +4,17 @@ import { detectMake } from "./make.ts";
 import { detectGo, detectRust } from "./native.ts";
 import { detectNode } from "./node.ts";
 import { detectPython } from "./python.ts";
-import { type Detector, gitignorePath, JOB_NAMES, JOB_STAGES, type JobName, NEVER_ENTERED, type PackageManager, shellPath, type StackFinding } from "./shared.ts";
+import {
+	type Detector,
+	gitignorePath,
+	JOB_NAMES,
+	JOB_STAGES,
+	type JobName,
+	NEVER_ENTERED,
+	type PackageManager,
+	type StackFinding,
+	shellPath,
+} from "./shared.ts";
 
 export { MAX_MANIFEST_BYTES } from "./folder.ts";
 export { makeTargets } from "./make.ts";
@@ -132,7 +142,11 @@ export async function detectStack(root: string): Promise<SetupProposal> {
 	}));
 	for (const { folder, findings } of nested) {
 		const slug = scopes.take(folder.rel.split("/").pop() ?? folder.rel, folder.rel);
-		proposedScopes.push({ name: slug, paths: [`${folder.rel}/**`], reason: `${findings[0]?.evidence} is a project of its own; its jobs are named \`…_${slug}\`` });
+		proposedScopes.push({
+			name: slug,
+			paths: [`${folder.rel}/**`],
+			reason: `${findings[0]?.evidence} is a project of its own; its jobs are named \`…_${slug}\``,
+		});
 		findings.forEach((finding, index) => {
 			stacks.push(stackOf(finding));
 			const suffix = index === 0 ? slug : `${slug}_${finding.kind}`;

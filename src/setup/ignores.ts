@@ -51,7 +51,10 @@ function isSharedRule(source: string, path: string, proposed: readonly ProposedI
 /** `service/.pytest_cache` for the probe `service/.pytest_cache/v/cache/nodeids`: where the line's folder is in the path. */
 function outputFolder(path: string, proposed: readonly ProposedIgnore[]): string | null {
 	const ignore = proposed.find((candidate) => candidate.probes.includes(path));
-	const name = ignore?.line.split("/").filter((part) => part !== "").pop();
+	const name = ignore?.line
+		.split("/")
+		.filter((part) => part !== "")
+		.pop();
 	if (!name) return null;
 	const segments = path.split("/");
 	const at = segments.indexOf(name);
@@ -88,6 +91,7 @@ export async function appendIgnores(root: string, lines: readonly string[]): Pro
 	const path = join(root, IGNORE_FILE);
 	const existing = readRegularFile(path, MAX_IGNORE_BYTES);
 	// Never a fresh file over one that is there but could not be read: its rules would be lost.
-	if (existing === null && (await lstat(path).catch(() => null))) throw new WriteDeniedError(`${IGNORE_FILE} is not a regular file of at most 1 MiB, so setup does not add to it`);
+	if (existing === null && (await lstat(path).catch(() => null)))
+		throw new WriteDeniedError(`${IGNORE_FILE} is not a regular file of at most 1 MiB, so setup does not add to it`);
 	await writeFileAtomic(root, IGNORE_FILE, appendedIgnoreFile(existing, lines), { keepMode: true });
 }

@@ -70,7 +70,12 @@ export async function planFolds(root: string, agents: readonly string[]): Promis
 		const to = await freePath(root, destinationFor(path), taken);
 		taken.add(to);
 		moved.set(await realpath(full), to);
-		folds.push({ from: path, to, action: "move", reason: `${path} was written by hand: moved, and listed in [instructions].sources, so refresh compiles it into ${INSTRUCTIONS_FILE}` });
+		folds.push({
+			from: path,
+			to,
+			action: "move",
+			reason: `${path} was written by hand: moved, and listed in [instructions].sources, so refresh compiles it into ${INSTRUCTIONS_FILE}`,
+		});
 	}
 	for (const link of links) {
 		const to = moved.get(link.real) ?? relative(realRoot, link.real);
@@ -80,7 +85,12 @@ export async function planFolds(root: string, agents: readonly string[]): Promis
 		}
 		// A link to a file discern generates (CLAUDE.md → AGENTS.md when AGENTS.md is generated) carries no text of its own.
 		const generated = candidates.includes(to) ? "" : `; ${to} becomes a source`;
-		folds.push({ from: link.path, to, action: "remove", reason: `${link.path} is a link to ${relative(realRoot, link.real)}: the link is removed${generated}` });
+		folds.push({
+			from: link.path,
+			to,
+			action: "remove",
+			reason: `${link.path} is a link to ${relative(realRoot, link.real)}: the link is removed${generated}`,
+		});
 	}
 	const sources = [...new Set(folds.map((fold) => fold.to).filter((to) => !candidates.includes(to)))];
 	return { folds, kept, sources };

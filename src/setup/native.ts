@@ -71,7 +71,11 @@ export async function detectGo(folder: Folder, reader: FolderReader): Promise<St
 		for (const dir of dirs) {
 			const rel = folder.rel === "" ? dir : dir.slice(folder.rel.length + 1);
 			patterns.push(`./${rel}/...`);
-			members.push({ dir, name: moduleName(await reader.read(dir).then((read) => read?.text("go.mod") ?? null)) ?? dir.split("/").pop() ?? dir, reason: `${evidence} uses it` });
+			members.push({
+				dir,
+				name: moduleName(await reader.read(dir).then((read) => read?.text("go.mod") ?? null)) ?? dir.split("/").pop() ?? dir,
+				reason: `${evidence} uses it`,
+			});
 		}
 		if (patterns.length > 0) packages = patterns.join(" ");
 	}

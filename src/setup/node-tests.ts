@@ -68,7 +68,11 @@ const MAX_FOLDERS = 200;
  * other folders a wildcard never enters (build output, fixtures, vendored
  * code) and hidden ones hold no tests of the project's own.
  */
-export async function findTestFile(folder: Folder, reader: FolderReader, matches: (folders: readonly string[], name: string) => boolean): Promise<string | null> {
+export async function findTestFile(
+	folder: Folder,
+	reader: FolderReader,
+	matches: (folders: readonly string[], name: string) => boolean,
+): Promise<string | null> {
 	let level: Array<{ folder: Folder; folders: string[] }> = [{ folder, folders: [] }];
 	let read = 0;
 	for (let depth = 0; depth <= MAX_DEPTH && level.length > 0; depth++) {

@@ -17,19 +17,37 @@ const CONFIG_EXTENSIONS = ["js", "mjs", "cjs", "ts", "mts", "cts"];
 const configs = (stem: string, extensions: readonly string[] = CONFIG_EXTENSIONS) => extensions.map((ext) => `${stem}.${ext}`);
 
 export const BIOME: Tool = { label: "Biome", deps: ["@biomejs/biome"], files: ["biome.json", "biome.jsonc"] };
-export const PRETTIER: Tool = { label: "Prettier", deps: ["prettier"],
-	files: [".prettierrc", ".prettierrc.json", ".prettierrc.json5", ".prettierrc.yml", ".prettierrc.yaml", ".prettierrc.toml", ...configs(".prettierrc"), ...configs("prettier.config")],
+export const PRETTIER: Tool = {
+	label: "Prettier",
+	deps: ["prettier"],
+	files: [
+		".prettierrc",
+		".prettierrc.json",
+		".prettierrc.json5",
+		".prettierrc.yml",
+		".prettierrc.yaml",
+		".prettierrc.toml",
+		...configs(".prettierrc"),
+		...configs("prettier.config"),
+	],
 	key: "prettier",
 };
 export const DPRINT: Tool = { label: "dprint", deps: ["dprint"], files: ["dprint.json", ".dprint.json", "dprint.jsonc", ".dprint.jsonc"] };
-export const ESLINT: Tool = { label: "ESLint", deps: ["eslint"],
+export const ESLINT: Tool = {
+	label: "ESLint",
+	deps: ["eslint"],
 	files: [...configs("eslint.config"), ".eslintrc", ".eslintrc.js", ".eslintrc.cjs", ".eslintrc.json", ".eslintrc.yml", ".eslintrc.yaml"],
 	key: "eslintConfig",
 };
 export const OXLINT: Tool = { label: "oxlint", deps: ["oxlint"], files: [".oxlintrc.json", "oxlintrc.json"] };
 export const VITEST: Tool = { label: "Vitest", deps: ["vitest"], files: [...configs("vitest.config"), ...configs("vitest.workspace")] };
 export const JEST: Tool = { label: "Jest", deps: ["jest"], files: [...configs("jest.config"), "jest.config.json"], key: "jest" };
-export const MOCHA: Tool = { label: "Mocha", deps: ["mocha"], files: [".mocharc.js", ".mocharc.cjs", ".mocharc.mjs", ".mocharc.yml", ".mocharc.yaml", ".mocharc.json", ".mocharc.jsonc"], key: "mocha" };
+export const MOCHA: Tool = {
+	label: "Mocha",
+	deps: ["mocha"],
+	files: [".mocharc.js", ".mocharc.cjs", ".mocharc.mjs", ".mocharc.yml", ".mocharc.yaml", ".mocharc.json", ".mocharc.jsonc"],
+	key: "mocha",
+};
 export const BUN_TYPES: Tool = { label: "Bun", deps: ["@types/bun", "bun-types"], files: ["bunfig.toml"] };
 
 /** Why `tool` is in use in this folder (naming the file that says so), or null. */

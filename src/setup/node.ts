@@ -1,9 +1,19 @@
 import { parse as parseJsonc } from "jsonc-parser";
 import { type Folder, type FolderReader, inFolder } from "./folder.ts";
 import { nodeTestRunner } from "./node-tests.ts";
-import { nodeOutputs } from "./outputs.ts";
 import { BIOME, DPRINT, ESLINT, OXLINT, PRETTIER, type Tool, whyInUse } from "./node-tools.ts";
-import { combine, expandMembers, isRecord, type JobName, type NodeManager, shellPath, type StackFinding, type StackJob, type WorkspaceMember } from "./shared.ts";
+import { nodeOutputs } from "./outputs.ts";
+import {
+	combine,
+	expandMembers,
+	isRecord,
+	type JobName,
+	type NodeManager,
+	type StackFinding,
+	type StackJob,
+	shellPath,
+	type WorkspaceMember,
+} from "./shared.ts";
 
 /** For each job, the script names that mean it, most conventional first. */
 const NODE_SCRIPTS: ReadonlyArray<readonly [JobName, readonly string[]]> = [
@@ -75,7 +85,11 @@ async function nodeJobs(folder: Folder, reader: FolderReader, manifest: Manifest
 			const references = solutionReferences(folder.text("tsconfig.json"));
 			jobs.push(
 				references
-					? { name, run: `${exec} tsc -b`, reason: `${at("tsconfig.json")} has no files of its own, only references (${listed(references)}): \`tsc -b\` checks them` }
+					? {
+							name,
+							run: `${exec} tsc -b`,
+							reason: `${at("tsconfig.json")} has no files of its own, only references (${listed(references)}): \`tsc -b\` checks them`,
+						}
 					: { name, run: `${exec} tsc --noEmit`, reason: `${at("tsconfig.json")} and the "typescript" dependency` },
 			);
 		}
@@ -99,7 +113,9 @@ export function solutionReferences(text: string | null): string[] | null {
 	if (text === null) return null;
 	const config: unknown = parseJsonc(text.replace(/^\uFEFF/, ""), [], { allowTrailingComma: true });
 	if (!isRecord(config) || !Array.isArray(config.files) || config.files.length > 0 || "include" in config || !Array.isArray(config.references)) return null;
-	const paths = config.references.flatMap((reference) => (isRecord(reference) && typeof reference.path === "string" ? [reference.path.replace(/^\.\//, "")] : []));
+	const paths = config.references.flatMap((reference) =>
+		isRecord(reference) && typeof reference.path === "string" ? [reference.path.replace(/^\.\//, "")] : [],
+	);
 	return paths.length > 0 ? paths : null;
 }
 
@@ -217,7 +233,13 @@ export function pnpmWorkspacePackages(text: string | null): string[] {
 		if (/^packages\s*:/.test(line)) {
 			inPackages = true;
 			const inline = /^packages\s*:\s*\[(.*)\]/.exec(line);
-			if (inline?.[1]) out.push(...inline[1].split(",").map(unquote).filter((item) => item !== ""));
+			if (inline?.[1])
+				out.push(
+					...inline[1]
+						.split(",")
+						.map(unquote)
+						.filter((item) => item !== ""),
+				);
 			continue;
 		}
 		if (!inPackages) continue;

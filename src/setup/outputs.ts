@@ -27,12 +27,19 @@ export function pythonOutputs(manager: PythonManager, jobs: readonly StackJob[])
 	const outputs: ToolOutput[] = [];
 	const pytest = jobsRunning(jobs, "pytest");
 	if (pytest.length > 0) {
-		outputs.push({ pattern: ".pytest_cache/", probes: [".pytest_cache/.gitignore", ".pytest_cache/v/cache/nodeids"], jobs: pytest, why: "pytest keeps its cache there" });
+		outputs.push({
+			pattern: ".pytest_cache/",
+			probes: [".pytest_cache/.gitignore", ".pytest_cache/v/cache/nodeids"],
+			jobs: pytest,
+			why: "pytest keeps its cache there",
+		});
 	}
 	const mypy = jobsRunning(jobs, "mypy");
-	if (mypy.length > 0) outputs.push({ pattern: ".mypy_cache/", probes: [".mypy_cache/.gitignore", ".mypy_cache/CACHEDIR.TAG"], jobs: mypy, why: "mypy keeps its cache there" });
+	if (mypy.length > 0)
+		outputs.push({ pattern: ".mypy_cache/", probes: [".mypy_cache/.gitignore", ".mypy_cache/CACHEDIR.TAG"], jobs: mypy, why: "mypy keeps its cache there" });
 	const ruff = jobsRunning(jobs, "ruff");
-	if (ruff.length > 0) outputs.push({ pattern: ".ruff_cache/", probes: [".ruff_cache/.gitignore", ".ruff_cache/CACHEDIR.TAG"], jobs: ruff, why: "Ruff keeps its cache there" });
+	if (ruff.length > 0)
+		outputs.push({ pattern: ".ruff_cache/", probes: [".ruff_cache/.gitignore", ".ruff_cache/CACHEDIR.TAG"], jobs: ruff, why: "Ruff keeps its cache there" });
 	// Every folder of modules gets one; pytest writes its rewritten test modules there too. A `*.pyc` rule already covers it.
 	outputs.push({
 		pattern: "__pycache__/",
@@ -41,8 +48,15 @@ export function pythonOutputs(manager: PythonManager, jobs: readonly StackJob[])
 		why: "Python writes the bytecode of the modules it imports there",
 	});
 	// uv run creates the environment on first use; pdm installs it there by default (poetry and hatch keep theirs elsewhere).
-	if (manager === "uv") outputs.push({ pattern: ".venv/", probes: [".venv/pyvenv.cfg", ".venv/.gitignore"], jobs: jobs.map((job) => job.name), why: "`uv run` creates the project's environment there" });
-	if (manager === "pdm") outputs.push({ pattern: ".venv/", probes: [".venv/pyvenv.cfg"], jobs: [], why: "pdm installs the project's environment there, which the jobs run in" });
+	if (manager === "uv")
+		outputs.push({
+			pattern: ".venv/",
+			probes: [".venv/pyvenv.cfg", ".venv/.gitignore"],
+			jobs: jobs.map((job) => job.name),
+			why: "`uv run` creates the project's environment there",
+		});
+	if (manager === "pdm")
+		outputs.push({ pattern: ".venv/", probes: [".venv/pyvenv.cfg"], jobs: [], why: "pdm installs the project's environment there, which the jobs run in" });
 	return outputs;
 }
 

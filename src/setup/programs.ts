@@ -1,10 +1,10 @@
 import { stat } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
-import { findExecutable } from "../platform/process.ts";
 import { isInside } from "../platform/files.ts";
+import { findExecutable } from "../platform/process.ts";
+import { parseCommands } from "../text/shell-words.ts";
 import { MAX_MANIFEST_BYTES } from "./folder.ts";
 import { readManifest } from "./node.ts";
-import { parseCommands } from "../text/shell-words.ts";
 
 /**
  * Does each command's program exist here? `setup verify` asks it of every
@@ -30,7 +30,9 @@ export interface ProgramCheck {
 }
 
 const BUILTINS = new Set(
-	": . [ [[ ]] alias bg break cd command continue echo eval exec exit export false fg getopts hash jobs kill printf pwd read readonly return set shift source test times trap true type ulimit umask unalias unset wait if then else elif fi for while until do done case esac in ! { } ( ) time".split(" "),
+	": . [ [[ ]] alias bg break cd command continue echo eval exec exit export false fg getopts hash jobs kill printf pwd read readonly return set shift source test times trap true type ulimit umask unalias unset wait if then else elif fi for while until do done case esac in ! { } ( ) time".split(
+		" ",
+	),
 );
 
 /** Reserved words a command can follow (`if npx eslint .; then`, `|| { gofmt -l .; }`): the program is the next word. */
@@ -39,7 +41,33 @@ const OPENERS = new Set(["!", "{", "}", "if", "then", "else", "elif", "fi", "do"
 /** Words before the program that only change how it runs. */
 const WRAPPERS = new Set(["exec", "command", "nohup", "env", "time", "nice"]);
 
-const YARN_COMMANDS = new Set(["install", "add", "remove", "up", "upgrade", "dlx", "exec", "workspace", "workspaces", "why", "info", "init", "config", "cache", "set", "npm", "pack", "publish", "link", "unlink", "constraints", "plugin", "version", "bin", "node"]);
+const YARN_COMMANDS = new Set([
+	"install",
+	"add",
+	"remove",
+	"up",
+	"upgrade",
+	"dlx",
+	"exec",
+	"workspace",
+	"workspaces",
+	"why",
+	"info",
+	"init",
+	"config",
+	"cache",
+	"set",
+	"npm",
+	"pack",
+	"publish",
+	"link",
+	"unlink",
+	"constraints",
+	"plugin",
+	"version",
+	"bin",
+	"node",
+]);
 
 export function checkCommand(root: string, owner: string, command: string, env: Readonly<Record<string, string | undefined>>): Promise<ProgramCheck[]> {
 	return checkLine(root, owner, command, env, root, 0);
@@ -48,7 +76,14 @@ export function checkCommand(root: string, owner: string, command: string, env: 
 /** Substitutions inside substitutions are followed this deep. */
 const MAX_NESTING = 8;
 
-async function checkLine(root: string, owner: string, line: string, env: Readonly<Record<string, string | undefined>>, start: string, nesting: number): Promise<ProgramCheck[]> {
+async function checkLine(
+	root: string,
+	owner: string,
+	line: string,
+	env: Readonly<Record<string, string | undefined>>,
+	start: string,
+	nesting: number,
+): Promise<ProgramCheck[]> {
 	const checks: ProgramCheck[] = [];
 	let cwd = start;
 	for (const { words, substitutions } of parseCommands(line)) {
@@ -80,7 +115,13 @@ async function checkLine(root: string, owner: string, line: string, env: Readonl
 }
 
 /** What a package manager or runner runs in its turn: a script, or a binary of the project. */
-async function innerCheck(root: string, cwd: string, program: string, args: string[], env: Readonly<Record<string, string | undefined>>): Promise<Omit<ProgramCheck, "owner"> | null> {
+async function innerCheck(
+	root: string,
+	cwd: string,
+	program: string,
+	args: string[],
+	env: Readonly<Record<string, string | undefined>>,
+): Promise<Omit<ProgramCheck, "owner"> | null> {
 	const first = args[0];
 	if (first === undefined || first.startsWith("-")) return null;
 	const scriptOf = async (name: string | undefined) => {
@@ -158,7 +199,9 @@ async function scriptsIn(dir: string): Promise<Set<string> | null> {
 	const path = join(dir, "package.json");
 	const info = await stat(path).catch(() => null);
 	if (!info?.isFile() || info.size > MAX_MANIFEST_BYTES) return null;
-	const text = await Bun.file(path).text().catch(() => null);
+	const text = await Bun.file(path)
+		.text()
+		.catch(() => null);
 	return text === null ? null : new Set(readManifest(text).scripts.keys());
 }
 

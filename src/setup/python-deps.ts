@@ -54,7 +54,11 @@ export function dependencies(folder: Folder, pyproject: Record<string, unknown> 
 	}
 	for (const file of REQUIREMENTS) {
 		const text = folder.text(file);
-		if (text !== null) add(text.split(/\r?\n/).filter((line) => !/^\s*(#|-)/.test(line)), inFolder(folder.rel, file));
+		if (text !== null)
+			add(
+				text.split(/\r?\n/).filter((line) => !/^\s*(#|-)/.test(line)),
+				inFolder(folder.rel, file),
+			);
 	}
 	if (hatch) {
 		for (const { envs, file } of hatchEnvTables(folder, pyproject)) {

@@ -52,7 +52,10 @@ export async function detectPython(folder: Folder): Promise<StackFinding | null>
 
 	const ruff = uses("ruff", { files: ["ruff.toml", ".ruff.toml"] });
 	const jobs: StackJob[] = [
-		...combine("format", formatters(ruff, uses("black"), tools.has("black") && !ruffFormats(pyproject)).map(([use, run]) => via(use, run))),
+		...combine(
+			"format",
+			formatters(ruff, uses("black"), tools.has("black") && !ruffFormats(pyproject)).map(([use, run]) => via(use, run)),
+		),
 		...combine("lint", [via(ruff, "ruff check ."), via(uses("flake8", { files: [".flake8"], ini: ["flake8"] }), "flake8")]),
 		...combine("typecheck", [
 			via(uses("mypy", { files: ["mypy.ini", ".mypy.ini"], ini: ["mypy"] }), "mypy ."),
@@ -60,9 +63,20 @@ export async function detectPython(folder: Folder): Promise<StackFinding | null>
 		]),
 	];
 	const pytest = uses("pytest", { files: ["pytest.ini", "conftest.py"], ini: ["tool:pytest", "pytest"], table: "pytest.ini_options" });
-	const tests = via(pytest ?? (folder.dirs.includes("tests") ? { reason: `${at("tests")}/ holds the tests; pytest also runs unittest suites` } : null), "pytest");
+	const tests = via(
+		pytest ?? (folder.dirs.includes("tests") ? { reason: `${at("tests")}/ holds the tests; pytest also runs unittest suites` } : null),
+		"pytest",
+	);
 	if (tests) jobs.push({ name: "test", ...tests });
-	return { kind: "python", evidence: at(marker), manager, jobs, outputs: pythonOutputs(manager, jobs), projectName: projectName(pyproject, setupCfg), members: [] };
+	return {
+		kind: "python",
+		evidence: at(marker),
+		manager,
+		jobs,
+		outputs: pythonOutputs(manager, jobs),
+		projectName: projectName(pyproject, setupCfg),
+		members: [],
+	};
 }
 
 /**

@@ -21,7 +21,16 @@ export interface RenderOptions {
 export type RenderedProposal = Pick<SetupProposal, "stacks" | "jobs"> & Partial<Pick<SetupProposal, "scopes">>;
 
 export function renderConfig(proposal: RenderedProposal, options: RenderOptions): string {
-	const sections = [header(), project(options.projectName, options.agents ?? [], options.agentsWhy), repository(options.trunk), jobs(proposal), ...scopes(proposal), gate(), map(), ...instructions(options.instructionSources ?? [])];
+	const sections = [
+		header(),
+		project(options.projectName, options.agents ?? [], options.agentsWhy),
+		repository(options.trunk),
+		jobs(proposal),
+		...scopes(proposal),
+		gate(),
+		map(),
+		...instructions(options.instructionSources ?? []),
+	];
 	return `${sections.map((lines) => lines.join("\n")).join("\n\n")}\n`;
 }
 
@@ -37,7 +46,7 @@ function project(name: string, agents: readonly string[], why: string | undefine
 	const agentRows: [string, string][] =
 		agents.length > 0 ? [[`agents = [${agents.map(tomlString).join(", ")}]`, `the coding agents this project works with${why ? ` (${why})` : ""}`]] : [];
 	if (name.trim() === "") {
-		return ["[project]", "# name = \"…\"  # display name; derived from the folder when absent", ...(agentRows.length > 0 ? aligned(agentRows) : [])];
+		return ["[project]", '# name = "…"  # display name; derived from the folder when absent', ...(agentRows.length > 0 ? aligned(agentRows) : [])];
 	}
 	return ["[project]", ...aligned([[`name = ${tomlString(name)}`, "display name"], ...agentRows])];
 }
@@ -45,7 +54,7 @@ function project(name: string, agents: readonly string[], why: string | undefine
 function repository(trunk: string | null): string[] {
 	// The schema refuses an empty trunk, so "" is treated as unknown.
 	if (trunk === null || trunk === "") {
-		return ["[repository]", "# trunk = \"main\"  # not detected: name the branch work lands on (env DISCERN_TRUNK overrides)"];
+		return ["[repository]", '# trunk = "main"  # not detected: name the branch work lands on (env DISCERN_TRUNK overrides)'];
 	}
 	return ["[repository]", ...aligned([[`trunk = ${tomlString(trunk)}`, "the branch work lands on; env DISCERN_TRUNK overrides"]])];
 }
@@ -72,7 +81,12 @@ function scopes(proposal: RenderedProposal): string[][] {
 	const scopes = proposal.scopes ?? [];
 	if (scopes.length === 0) return [];
 	return scopes.map((scope, index) => [
-		...(index === 0 ? ["# Scopes: regions of the repository. `discern impact` names the ones a change touches;", "# a scope's gate runs in `done` only when the scope changed."] : []),
+		...(index === 0
+			? [
+					"# Scopes: regions of the repository. `discern impact` names the ones a change touches;",
+					"# a scope's gate runs in `done` only when the scope changed.",
+				]
+			: []),
 		`[scopes.${tomlKey(scope.name)}]  # ${commentText(scope.reason)}`,
 		`paths = [${scope.paths.map(tomlString).join(", ")}]`,
 		...(scope.gate ? [`gate = ${tomlString(scope.gate)}`] : []),
@@ -80,7 +94,8 @@ function scopes(proposal: RenderedProposal): string[][] {
 }
 
 function detectedSentence(stacks: readonly DetectedStack[]): string {
-	if (stacks.length === 0) return "Detected: no known stack (looked for package.json, Cargo.toml, go.mod, go.work, pyproject.toml, setup.cfg, setup.py, requirements.txt, Makefile).";
+	if (stacks.length === 0)
+		return "Detected: no known stack (looked for package.json, Cargo.toml, go.mod, go.work, pyproject.toml, setup.cfg, setup.py, requirements.txt, Makefile).";
 	const described = stacks.map((stack) => `${stack.kind} (${[stack.evidence, stack.manager].filter(Boolean).join(", ")})`);
 	return `Detected: ${described.join("; ")}.`;
 }

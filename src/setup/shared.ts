@@ -157,7 +157,9 @@ export async function expandMembers(reader: FolderReader, base: string, patterns
 	const found = new Set<string>();
 	for (const pattern of patterns) {
 		if (pattern.startsWith("!")) continue;
-		const segments = clean(pattern).split("/").filter((segment) => segment !== "" && segment !== ".");
+		const segments = clean(pattern)
+			.split("/")
+			.filter((segment) => segment !== "" && segment !== ".");
 		if (segments.includes("..")) continue;
 		let current = [base];
 		for (const segment of segments) {
@@ -196,7 +198,12 @@ async function descendants(reader: FolderReader, dir: string, depth: number): Pr
 }
 
 function clean(pattern: string): string {
-	return pattern.trim().replace(/\\/g, "/").replace(/^\.\//, "").replace(/\/+$/, "").replace(/\/package\.json$/, "");
+	return pattern
+		.trim()
+		.replace(/\\/g, "/")
+		.replace(/^\.\//, "")
+		.replace(/\/+$/, "")
+		.replace(/\/package\.json$/, "");
 }
 
 export function joinRel(base: string, name: string): string {

@@ -1,6 +1,6 @@
-import type { Diagnostic } from "../contract/envelope.ts";
-import type { VerbContext } from "../contract/context.ts";
 import type { DiscernConfig } from "../config/schema.ts";
+import type { VerbContext } from "../contract/context.ts";
+import type { Diagnostic } from "../contract/envelope.ts";
 import { type Execution, executePlan } from "../gate/execute.ts";
 import { planStandards } from "../gate/plan.ts";
 import type { RepositoryLocation } from "../git/repository.ts";
@@ -21,7 +21,13 @@ export interface Measurement {
  * same measurement jobs `done` runs beside its checks (gate/plan.ts), the
  * same reading of their `DISCERN_METRIC` lines and the same verdicts.
  */
-export async function measureStandards(ctx: VerbContext, repository: RepositoryLocation, trunk: string | null, config: DiscernConfig, names: readonly string[]): Promise<Measurement> {
+export async function measureStandards(
+	ctx: VerbContext,
+	repository: RepositoryLocation,
+	trunk: string | null,
+	config: DiscernConfig,
+	names: readonly string[],
+): Promise<Measurement> {
 	const execution = await executePlan(ctx, repository, trunk, planStandards(config, names));
 	const read = readingsOf(execution.report.runs, config);
 	const readings = names.map(

@@ -35,14 +35,32 @@ export function loosenings(trunk: DiscernConfig["standards"], branch: DiscernCon
 			const now = (after as StandardDefinition)[key];
 			if (old === now) continue;
 			const [was, is] = [shown(old), shown(now)];
-			found.push({ standard: name, field: key, before: was, after: is, text: `standard \`${name}\` changed its definition: ${key} ${was ?? "(unset)"} → ${is ?? "(unset)"}` });
+			found.push({
+				standard: name,
+				field: key,
+				before: was,
+				after: is,
+				text: `standard \`${name}\` changed its definition: ${key} ${was ?? "(unset)"} → ${is ?? "(unset)"}`,
+			});
 		}
 		// A flipped direction is a changed definition already; the bound is compared only within one direction.
 		if (before.direction !== after.direction) continue;
 		if (before.direction === "up" && after.limit < before.limit) {
-			found.push({ standard: name, field: "limit", before: String(before.limit), after: String(after.limit), text: `standard \`${name}\` lowered its floor: limit ${before.limit} → ${after.limit}` });
+			found.push({
+				standard: name,
+				field: "limit",
+				before: String(before.limit),
+				after: String(after.limit),
+				text: `standard \`${name}\` lowered its floor: limit ${before.limit} → ${after.limit}`,
+			});
 		} else if (before.direction === "down" && after.limit > before.limit) {
-			found.push({ standard: name, field: "limit", before: String(before.limit), after: String(after.limit), text: `standard \`${name}\` raised its ceiling: limit ${before.limit} → ${after.limit}` });
+			found.push({
+				standard: name,
+				field: "limit",
+				before: String(before.limit),
+				after: String(after.limit),
+				text: `standard \`${name}\` raised its ceiling: limit ${before.limit} → ${after.limit}`,
+			});
 		}
 	}
 	return found;

@@ -1,5 +1,5 @@
-import type { Diagnostic } from "../contract/envelope.ts";
 import type { DiscernConfig } from "../config/schema.ts";
+import type { Diagnostic } from "../contract/envelope.ts";
 import { STANDARD_PREFIX } from "../gate/plan.ts";
 import type { JobRun } from "../gate/runner.ts";
 import { parseMetricOutput } from "./metrics.ts";

@@ -29,7 +29,12 @@ export interface Reading {
  * better than the limit is `improved`, equal is `held`. `invalid` holds the
  * metrics whose last line carried something other than a number.
  */
-export function judge(name: string, standard: StandardDefinition, metrics: ReadonlyMap<string, number>, invalid: ReadonlyMap<string, string> = new Map()): Reading {
+export function judge(
+	name: string,
+	standard: StandardDefinition,
+	metrics: ReadonlyMap<string, number>,
+	invalid: ReadonlyMap<string, string> = new Map(),
+): Reading {
 	const metricName = standard.metric ?? name;
 	const base = metrics.get(metricName);
 	const limit = standard.limit;
@@ -38,7 +43,13 @@ export function judge(name: string, standard: StandardDefinition, metrics: Reado
 		return carried === undefined ? null : `its last \`DISCERN_METRIC ${metric}\` line carries \`${carried}\`, which is not a number`;
 	};
 	if (base === undefined) {
-		return { name, verdict: "unmeasured", value: null, limit, problem: notANumber(metricName) ?? `no \`DISCERN_METRIC ${metricName} <number>\` line in its output` };
+		return {
+			name,
+			verdict: "unmeasured",
+			value: null,
+			limit,
+			problem: notANumber(metricName) ?? `no \`DISCERN_METRIC ${metricName} <number>\` line in its output`,
+		};
 	}
 	let value = base;
 	if (standard.per !== undefined) {

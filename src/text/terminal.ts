@@ -1,4 +1,5 @@
 import { clip } from "./clip.ts";
+
 /**
  * Foreign text made safe to show. Job output, report messages, git's words
  * and file names come from programs and people discern does not control; on
@@ -66,7 +67,17 @@ const SGR_ANYWHERE = /\u001B\[[0-9;]*m/g;
 /** Characters that make a name ambiguous or unsafe when shown as is. */
 const NEEDS_QUOTING = /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069"\\]/;
 
-const ESCAPES: Readonly<Record<string, string>> = { "\u0007": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v", "\f": "\\f", "\r": "\\r", '"': '\\"', "\\": "\\\\" };
+const ESCAPES: Readonly<Record<string, string>> = {
+	"\u0007": "\\a",
+	"\b": "\\b",
+	"\t": "\\t",
+	"\n": "\\n",
+	"\v": "\\v",
+	"\f": "\\f",
+	"\r": "\\r",
+	'"': '\\"',
+	"\\": "\\\\",
+};
 
 /**
  * A file, branch or folder name for a message: as is when it is plain, else
@@ -94,5 +105,7 @@ function quoteWhole(name: string): string {
 
 /** Foreign text that must stay on one line (a warning, a progress label): cleaned, newlines and tabs as spaces. */
 export function oneLine(text: string): string {
-	return cleanText(text).replace(/\s*[\n\t]\s*/g, " ").trim();
+	return cleanText(text)
+		.replace(/\s*[\n\t]\s*/g, " ")
+		.trim();
 }

@@ -1,7 +1,7 @@
 import type { ConsolaInstance, ConsolaReporter, LogObject, LogType } from "consola";
+import { standardErr } from "../cli/streams.ts";
 import type { Narration, ProgressEvent } from "../contract/context.ts";
 import type { GitCall } from "../git/run.ts";
-import { standardErr } from "../cli/streams.ts";
 import { clip } from "../text/clip.ts";
 import { oneLine, quoteName } from "../text/terminal.ts";
 import { MARK, paint, type Style } from "./style.ts";

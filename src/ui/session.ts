@@ -1,6 +1,6 @@
+import { standardOut } from "../cli/streams.ts";
 import type { VerbContext } from "../contract/context.ts";
 import type { AnyResult } from "../contract/envelope.ts";
-import { standardOut } from "../cli/streams.ts";
 import { watchGit } from "../git/run.ts";
 import { cleanText, quoteName } from "../text/terminal.ts";
 import { VERSION } from "../version.ts";

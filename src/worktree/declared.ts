@@ -1,5 +1,5 @@
-import type { Diagnostic, Step } from "../contract/envelope.ts";
 import type { ProgressEvent } from "../contract/context.ts";
+import type { Diagnostic, Step } from "../contract/envelope.ts";
 import { diagnosticsOf, stepsOf } from "../gate/diagnostics.ts";
 import type { PlannedJob } from "../gate/plan.ts";
 import { type RunLedger, runPlan } from "../gate/runner.ts";
@@ -37,10 +37,24 @@ export interface DeclaredOptions {
 }
 
 export async function runDeclared(declared: DeclaredCommand, options: DeclaredOptions): Promise<DeclaredRun> {
-	const job: PlannedJob = { label: declared.label, stage: "setup", kind: declared.kind, exitDecides: true, commands: [declared.command], timeout: options.timeoutS };
+	const job: PlannedJob = {
+		label: declared.label,
+		stage: "setup",
+		kind: declared.kind,
+		exitDecides: true,
+		commands: [declared.command],
+		timeout: options.timeoutS,
+	};
 	const report = await runPlan(
 		{ phases: [[job]], failFast: true },
-		{ root: options.cwd, env: options.env, logDir: options.logDir, signal: options.signal, ...(options.onEvent ? { onEvent: options.onEvent } : {}), ...(options.ledger ? { ledger: options.ledger } : {}) },
+		{
+			root: options.cwd,
+			env: options.env,
+			logDir: options.logDir,
+			signal: options.signal,
+			...(options.onEvent ? { onEvent: options.onEvent } : {}),
+			...(options.ledger ? { ledger: options.ledger } : {}),
+		},
 	);
 	const run = report.runs[0];
 	return {

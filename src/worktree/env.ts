@@ -1,7 +1,7 @@
-import { mainCheckoutOf } from "../git/worktrees.ts";
 import { chmod, copyFile, lstat, mkdir, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { git } from "../git/run.ts";
+import { mainCheckoutOf } from "../git/worktrees.ts";
 import { resolveInside, WriteDeniedError } from "../platform/files.ts";
 import { worktreePort } from "./id.ts";
 
@@ -37,8 +37,18 @@ export type ProcessEnv = Readonly<Record<string, string | undefined>>;
 /** The keys discern itself sets for a worktree's commands: never taken from the caller's environment. */
 const OWN_KEYS = ["DISCERN_ROOT", "DISCERN_WORKTREE_ID", "DISCERN_WORKTREE_PORT"] as const;
 
-export function envSpecFor(worktree: { inherit_env: readonly string[]; env_files: readonly string[] }, where: { mainRoot: string; dir: string; id: string }): EnvSpec {
-	return { main_root: where.mainRoot, env_files: [...worktree.env_files], inherit_env: [...worktree.inherit_env], id: where.id, port: worktreePort(where.id), dir: where.dir };
+export function envSpecFor(
+	worktree: { inherit_env: readonly string[]; env_files: readonly string[] },
+	where: { mainRoot: string; dir: string; id: string },
+): EnvSpec {
+	return {
+		main_root: where.mainRoot,
+		env_files: [...worktree.env_files],
+		inherit_env: [...worktree.inherit_env],
+		id: where.id,
+		port: worktreePort(where.id),
+		dir: where.dir,
+	};
 }
 
 /** An env file discern was told to read but will not (a path out of the checkout, a symlink). */
@@ -116,7 +126,8 @@ async function envFilePath(root: string, file: string): Promise<string> {
 		// Declared paths, still held inside the checkout: no symlinks out, no `..`.
 		return await resolveInside(root, file);
 	} catch (error) {
-		if (error instanceof WriteDeniedError) throw new EnvFileRefused(`discern will not read the env file ${JSON.stringify(file)} ([worktree].env_files): ${error.message}`);
+		if (error instanceof WriteDeniedError)
+			throw new EnvFileRefused(`discern will not read the env file ${JSON.stringify(file)} ([worktree].env_files): ${error.message}`);
 		throw error;
 	}
 }
@@ -137,7 +148,8 @@ export async function copyEnvFiles(mainRoot: string, worktree: string, files: re
 		try {
 			target = await resolveInside(worktree, file);
 		} catch (error) {
-			if (error instanceof WriteDeniedError) throw new EnvFileRefused(`discern will not copy the env file ${JSON.stringify(file)} into the worktree: ${error.message}`);
+			if (error instanceof WriteDeniedError)
+				throw new EnvFileRefused(`discern will not copy the env file ${JSON.stringify(file)} into the worktree: ${error.message}`);
 			throw error;
 		}
 		if (await lstat(target).catch(() => null)) continue;

@@ -1,15 +1,15 @@
-import { mapBounded } from "../platform/bounded.ts";
 import { lstat } from "node:fs/promises";
 import { loadConfig } from "../config/load.ts";
 import { judgeProof, type ProofState } from "../gate/proof-state.ts";
 import { configDigest, readLastDone, readLastRun, readProof } from "../gate/state.ts";
+import { git } from "../git/run.ts";
 import type { Trunk } from "../git/trunk.ts";
 import { aheadBehindOf, commitTimes, type ListedWorktree, listWorktrees } from "../git/worktrees.ts";
-import { readTask, type TaskRecord } from "./task.ts";
-import { readTreeWork } from "./tree-work.ts";
+import { mapBounded } from "../platform/bounded.ts";
 import { ledgerIds, readLedger } from "./ledger.ts";
 import { canonical } from "./resources.ts";
-import { git } from "../git/run.ts";
+import { readTask, type TaskRecord } from "./task.ts";
+import { readTreeWork } from "./tree-work.ts";
 
 /** One worktree of the fleet, as `worktree list` and the main checkout's `status` report it. */
 export interface FleetWorktree {
@@ -54,7 +54,11 @@ const CONCURRENCY = 4;
  * on its own: its tree, its config's digest, its Proof and last run, its
  * task, and its distance from the trunk. Null when git could not list them.
  */
-export async function readFleet(where: { root: string; commonDir: string }, trunk: Trunk, options: { linkedOnly?: boolean } = {}): Promise<FleetWorktree[] | null> {
+export async function readFleet(
+	where: { root: string; commonDir: string },
+	trunk: Trunk,
+	options: { linkedOnly?: boolean } = {},
+): Promise<FleetWorktree[] | null> {
 	const listed = await listWorktrees(where.root, where.commonDir);
 	if (!listed) return null;
 	const read = await mapBounded(
@@ -62,7 +66,10 @@ export async function readFleet(where: { root: string; commonDir: string }, trun
 		CONCURRENCY,
 		(worktree) => readOne(where.root, worktree, trunk),
 	);
-	const times = await commitTimes(where.root, read.flatMap((entry) => (entry.head ? [entry.head] : [])));
+	const times = await commitTimes(
+		where.root,
+		read.flatMap((entry) => (entry.head ? [entry.head] : [])),
+	);
 	for (const entry of read) entry.last_activity = latest(entry.head ? times.get(entry.head) : undefined, entry.last_activity);
 	await markClaims(where.commonDir, read);
 	return read;
@@ -83,14 +90,23 @@ async function markClaims(commonDir: string, fleet: FleetWorktree[]): Promise<vo
 		if (!worktree.problem) worktree.problem = problem;
 	};
 	for (const [id, claiming] of claimants) {
-		if (claiming.length > 1) for (const worktree of claiming) mark(worktree, `its task id ${JSON.stringify(id)} is claimed by ${claiming.length} worktrees (${claiming.map((other) => other.path).join(", ")}): whose resources are whose is ambiguous`);
+		if (claiming.length > 1)
+			for (const worktree of claiming)
+				mark(
+					worktree,
+					`its task id ${JSON.stringify(id)} is claimed by ${claiming.length} worktrees (${claiming.map((other) => other.path).join(", ")}): whose resources are whose is ambiguous`,
+				);
 	}
 	for (const id of await ledgerIds(commonDir)) {
 		const ledger = await readLedger(commonDir, id).catch(() => null);
 		if (!ledger) continue;
 		const owner = paths.get(await canonical(ledger.worktree));
 		const claiming = claimants.get(id) ?? [];
-		if (owner && owner.id !== id) mark(owner, `the resource ledger of ${JSON.stringify(id)} names this worktree, but its task record says ${owner.id ? JSON.stringify(owner.id) : "nothing"}`);
+		if (owner && owner.id !== id)
+			mark(
+				owner,
+				`the resource ledger of ${JSON.stringify(id)} names this worktree, but its task record says ${owner.id ? JSON.stringify(owner.id) : "nothing"}`,
+			);
 		for (const worktree of claiming) if (worktree !== owner) mark(worktree, `the resource ledger of its task id names another worktree (${ledger.worktree})`);
 	}
 }
@@ -171,4 +187,3 @@ function latest(a: string | null | undefined, b: string | null | undefined): str
 	if (!b) return a;
 	return Date.parse(a) >= Date.parse(b) ? a : b;
 }
-

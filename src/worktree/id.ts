@@ -13,8 +13,50 @@ export const SLUG_MAX = 40;
 export const PORT_BASE = 17290;
 export const PORT_SPAN = 2000;
 
-const ADJECTIVES = ["amber", "brisk", "calm", "deft", "eager", "fair", "gentle", "hardy", "keen", "lucid", "mellow", "nimble", "plain", "quiet", "rapid", "steady", "tidy", "vivid", "warm", "young"] as const;
-const NOUNS = ["acorn", "badger", "cedar", "delta", "ember", "falcon", "glade", "harbor", "island", "juniper", "kestrel", "lantern", "meadow", "otter", "pebble", "quarry", "river", "spruce", "thistle", "willow"] as const;
+const ADJECTIVES = [
+	"amber",
+	"brisk",
+	"calm",
+	"deft",
+	"eager",
+	"fair",
+	"gentle",
+	"hardy",
+	"keen",
+	"lucid",
+	"mellow",
+	"nimble",
+	"plain",
+	"quiet",
+	"rapid",
+	"steady",
+	"tidy",
+	"vivid",
+	"warm",
+	"young",
+] as const;
+const NOUNS = [
+	"acorn",
+	"badger",
+	"cedar",
+	"delta",
+	"ember",
+	"falcon",
+	"glade",
+	"harbor",
+	"island",
+	"juniper",
+	"kestrel",
+	"lantern",
+	"meadow",
+	"otter",
+	"pebble",
+	"quarry",
+	"river",
+	"spruce",
+	"thistle",
+	"willow",
+] as const;
 
 /** Six hex characters of randomness (injectable, so tests can force a collision). */
 export type TailSource = () => string;

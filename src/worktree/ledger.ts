@@ -84,7 +84,11 @@ export async function removeLedger(commonDir: string, id: string): Promise<void>
 /** Every ledger in the common dir (ids only): what `worktree list` and `status` compare with the worktrees that exist. */
 export async function ledgerIds(commonDir: string): Promise<string[]> {
 	const names = await readdir(join(commonDir, "discern", "resources")).catch(() => [] as string[]);
-	return names.filter((name) => name.endsWith(".json")).map((name) => name.slice(0, -".json".length)).filter(isWorktreeId).sort();
+	return names
+		.filter((name) => name.endsWith(".json"))
+		.map((name) => name.slice(0, -".json".length))
+		.filter(isWorktreeId)
+		.sort();
 }
 
 /**
@@ -92,7 +96,10 @@ export async function ledgerIds(commonDir: string): Promise<string[]> {
  * that has it lost its folder. An unreadable ledger is reported too (its
  * resources are unknown, not absent).
  */
-export async function orphanedLedgers(commonDir: string, worktrees: readonly { id: string | null; path: string; problem: string | null }[]): Promise<{ id: string; path: string; resources: string[] }[]> {
+export async function orphanedLedgers(
+	commonDir: string,
+	worktrees: readonly { id: string | null; path: string; problem: string | null }[],
+): Promise<{ id: string; path: string; resources: string[] }[]> {
 	const living = worktrees.filter((worktree) => !worktree.problem?.startsWith("its folder is gone"));
 	const alive = new Set(living.flatMap((worktree) => (worktree.id ? [worktree.id] : [])));
 	const livingPaths = new Set(await Promise.all(living.map((worktree) => realPathOf(worktree.path))));
@@ -103,7 +110,11 @@ export async function orphanedLedgers(commonDir: string, worktrees: readonly { i
 		// A ledger naming a worktree that is there is not a gone worktree's: that worktree reports the mismatch (fleet.ts).
 		if (ledger && livingPaths.has(await realPathOf(ledger.worktree))) continue;
 		if (ledger && ledger.entries.every((entry) => entry.state === "destroyed")) continue;
-		out.push({ id, path: ledger?.worktree ?? "", resources: ledger ? ledger.entries.filter((entry) => entry.state !== "destroyed").map((entry) => entry.name) : ["(ledger unreadable)"] });
+		out.push({
+			id,
+			path: ledger?.worktree ?? "",
+			resources: ledger ? ledger.entries.filter((entry) => entry.state !== "destroyed").map((entry) => entry.name) : ["(ledger unreadable)"],
+		});
 	}
 	return out;
 }

@@ -74,7 +74,12 @@ export interface PlannedDestroy {
 }
 
 type Prepared =
-	| { ok: true; ledger: Ledger; planned: PlannedDestroy[]; spec: { main_root: string; env_files: string[]; inherit_env: string[]; id: string; port: number; dir: string } }
+	| {
+			ok: true;
+			ledger: Ledger;
+			planned: PlannedDestroy[];
+			spec: { main_root: string; env_files: string[]; inherit_env: string[]; id: string; port: number; dir: string };
+	  }
 	| { ok: false; failure: { name: string; message: string } }
 	| { ok: true; ledger: null };
 
@@ -90,7 +95,8 @@ export async function planDestroys(commonDir: string, id: string, options: Pick<
 	if (!ledger) return { ok: true, ledger: null };
 	if (ledger.id !== id) return refuse("(ledger)", `the resource ledger of ${id} names the task id ${JSON.stringify(ledger.id)}: nothing was destroyed`);
 	const [ledgerPath, wanted] = await Promise.all([canonical(ledger.worktree), canonical(options.worktree)]);
-	if (ledgerPath !== wanted) return refuse("(ledger)", `the resource ledger of ${id} belongs to the worktree ${ledger.worktree}, not ${options.worktree}: nothing was destroyed`);
+	if (ledgerPath !== wanted)
+		return refuse("(ledger)", `the resource ledger of ${id} belongs to the worktree ${ledger.worktree}, not ${options.worktree}: nothing was destroyed`);
 	const listed = await listWorktrees(options.cwd, commonDir);
 	if (!listed) return refuse("(ledger)", "git could not list the worktrees, so discern cannot tell which one owns these resources");
 	const claims: string[] = [];
@@ -99,37 +105,81 @@ export async function planDestroys(commonDir: string, id: string, options: Pick<
 		const task = await readTask(worktree.gitDir);
 		const path = await canonical(worktree.path);
 		if (task?.id === id) claims.push(worktree.path);
-		else if (path === ledgerPath) return refuse("(ledger)", `the worktree at ${worktree.path} is not the task ${id} (its task record says ${task ? JSON.stringify(task.id) : "nothing"}): nothing was destroyed`);
+		else if (path === ledgerPath)
+			return refuse(
+				"(ledger)",
+				`the worktree at ${worktree.path} is not the task ${id} (its task record says ${task ? JSON.stringify(task.id) : "nothing"}): nothing was destroyed`,
+			);
 	}
-	if (claims.length > 1) return refuse("(ledger)", `${claims.length} worktrees claim the task id ${id} (${claims.join(", ")}): which one owns its resources is ambiguous, so nothing was destroyed`);
+	if (claims.length > 1)
+		return refuse(
+			"(ledger)",
+			`${claims.length} worktrees claim the task id ${id} (${claims.join(", ")}): which one owns its resources is ambiguous, so nothing was destroyed`,
+		);
 	const claimed = claims[0];
-	if (claimed !== undefined && (await canonical(claimed)) !== ledgerPath) return refuse("(ledger)", `the worktree claiming the task id ${id} is ${claimed}, but its ledger names ${ledger.worktree}: nothing was destroyed`);
+	if (claimed !== undefined && (await canonical(claimed)) !== ledgerPath)
+		return refuse("(ledger)", `the worktree claiming the task id ${id} is ${claimed}, but its ledger names ${ledger.worktree}: nothing was destroyed`);
 	const mainRoot = listed.find((worktree) => worktree.main)?.path;
 	if (!mainRoot) return refuse("(ledger)", "git does not name the main checkout");
 	let config = options.config;
 	if (!config) {
 		const committed = await git(["show", "HEAD:discern.toml"], mainRoot);
-		if (committed.exitCode !== 0) return refuse("(config)", `the main checkout's committed discern.toml cannot be read (${clip(committed.stderr.trim().split("\n")[0] ?? "", 200)}): only commands it declares are run, so remove the resources by hand`);
+		if (committed.exitCode !== 0)
+			return refuse(
+				"(config)",
+				`the main checkout's committed discern.toml cannot be read (${clip(committed.stderr.trim().split("\n")[0] ?? "", 200)}): only commands it declares are run, so remove the resources by hand`,
+			);
 		const parsed = parseConfig(committed.stdout);
-		if (!parsed.ok) return refuse("(config)", `the main checkout's committed discern.toml is invalid (${clip(parsed.issues.map((issue) => issue.message).join("; "), 200)}): only commands it declares are run`);
+		if (!parsed.ok)
+			return refuse(
+				"(config)",
+				`the main checkout's committed discern.toml is invalid (${clip(parsed.issues.map((issue) => issue.message).join("; "), 200)}): only commands it declares are run`,
+			);
 		config = parsed.config;
 	}
 	const port = worktreePort(id);
 	const table = tokenTable({ id, port, projectName: config.project.name, repositoryRoot: mainRoot, dir: ledger.worktree });
 	const planned = ledger.entries.map((entry): PlannedDestroy => {
 		const declared = Object.hasOwn(config.worktree.resources, entry.name) ? config.worktree.resources[entry.name] : undefined;
-		if (!declared) return { entry, command: null, problem: `[worktree.resources.${entry.name}] is no longer declared in the main checkout's committed discern.toml, so discern will not run anything for it: remove it by hand` };
+		if (!declared)
+			return {
+				entry,
+				command: null,
+				problem: `[worktree.resources.${entry.name}] is no longer declared in the main checkout's committed discern.toml, so discern will not run anything for it: remove it by hand`,
+			};
 		const unknown = unknownTokens(declared.destroy);
-		if (unknown.length > 0) return { entry, command: null, problem: `its destroy command uses tokens discern does not know (${unknown.map((token) => `@${token}@`).join(", ")}): remove it by hand` };
+		if (unknown.length > 0)
+			return {
+				entry,
+				command: null,
+				problem: `its destroy command uses tokens discern does not know (${unknown.map((token) => `@${token}@`).join(", ")}): remove it by hand`,
+			};
 		return { entry, command: expandTokens(declared.destroy, table), problem: null };
 	});
-	const spec = { main_root: mainRoot, env_files: [...config.worktree.env_files], inherit_env: [...config.worktree.inherit_env], id, port, dir: ledger.worktree };
+	const spec = {
+		main_root: mainRoot,
+		env_files: [...config.worktree.env_files],
+		inherit_env: [...config.worktree.inherit_env],
+		id,
+		port,
+		dir: ledger.worktree,
+	};
 	return { ok: true, ledger, planned, spec };
 }
 
 /** The same, with each command's step and diagnostics (for a verb's result). */
-export async function destroyResourcesDetailed(commonDir: string, id: string, options: DestroyOptions): Promise<DestroyOutcome & { steps: Step[]; diagnostics: Diagnostic[] }> {
-	const outcome = { ok: true, destroyed: [] as string[], failed: [] as { name: string; message: string }[], steps: [] as Step[], diagnostics: [] as Diagnostic[] };
+export async function destroyResourcesDetailed(
+	commonDir: string,
+	id: string,
+	options: DestroyOptions,
+): Promise<DestroyOutcome & { steps: Step[]; diagnostics: Diagnostic[] }> {
+	const outcome = {
+		ok: true,
+		destroyed: [] as string[],
+		failed: [] as { name: string; message: string }[],
+		steps: [] as Step[],
+		diagnostics: [] as Diagnostic[],
+	};
 	const prepared = await planDestroys(commonDir, id, options);
 	if (!prepared.ok) return { ...outcome, ok: false, failed: [prepared.failure] };
 	if (!prepared.ledger) return outcome;
@@ -154,7 +204,14 @@ export async function destroyResourcesDetailed(commonDir: string, id: string, op
 		}
 		const run = await runDeclared(
 			{ label: `destroy ${entry.name}`, kind: "resource", command },
-			{ cwd: options.cwd, env, signal: options.signal, logDir, timeoutS: options.timeoutS ?? DESTROY_TIMEOUT_S, ...(options.ledger ? { ledger: options.ledger } : {}) },
+			{
+				cwd: options.cwd,
+				env,
+				signal: options.signal,
+				logDir,
+				timeoutS: options.timeoutS ?? DESTROY_TIMEOUT_S,
+				...(options.ledger ? { ledger: options.ledger } : {}),
+			},
 		);
 		if (run.step) outcome.steps.push(run.step);
 		outcome.diagnostics.push(...run.diagnostics);
@@ -164,7 +221,10 @@ export async function destroyResourcesDetailed(commonDir: string, id: string, op
 		} else {
 			const first = run.diagnostics[0];
 			const why = run.interrupted ? "interrupted" : (first?.message ?? `destroy ${entry.name} failed`);
-			outcome.failed.push({ name: entry.name, message: clip(`${why}${first?.output ? `: ${first.output.trim().split("\n").slice(-3).join(" / ")}` : ""}`, 500) });
+			outcome.failed.push({
+				name: entry.name,
+				message: clip(`${why}${first?.output ? `: ${first.output.trim().split("\n").slice(-3).join(" / ")}` : ""}`, 500),
+			});
 			await record(entry, "failed");
 		}
 	}

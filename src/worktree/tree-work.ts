@@ -43,7 +43,20 @@ export interface TreeWork {
  */
 export async function readTreeWork(path: string): Promise<TreeWork | null> {
 	// Every submodule looked into: `ignore = dirty` in .gitmodules (or diff.ignoreSubmodules) would hide its uncommitted work from a removal.
-	const status = await git([...PINNED_STATUS, "-c", "diff.ignoreSubmodules=none", "status", "--porcelain=v2", "--branch", "-z", "--untracked-files=normal", "--ignore-submodules=none"], path);
+	const status = await git(
+		[
+			...PINNED_STATUS,
+			"-c",
+			"diff.ignoreSubmodules=none",
+			"status",
+			"--porcelain=v2",
+			"--branch",
+			"-z",
+			"--untracked-files=normal",
+			"--ignore-submodules=none",
+		],
+		path,
+	);
 	if (status.exitCode !== 0) return null;
 	const working = parsePorcelainV2(status.stdout);
 	const flagged = await filesHiddenFromStatus(path);

@@ -16,10 +16,18 @@ import { PINNED_STATUS } from "./tree-work.ts";
  * is HEAD; `git restore --source=<commit> -- .` in a checkout of the branch
  * brings the files back. Null (with git's reason) when it could not be made.
  */
-export async function snapshotWork(path: string, head: string | null, env: ProcessEnv, message: string): Promise<{ ok: true; commit: string } | { ok: false; reason: string }> {
+export async function snapshotWork(
+	path: string,
+	head: string | null,
+	env: ProcessEnv,
+	message: string,
+): Promise<{ ok: true; commit: string } | { ok: false; reason: string }> {
 	const dir = await mkdtemp(join(tmpdir(), "discern-wip-"));
 	const withIndex: Record<string, string | undefined> = { ...env, GIT_INDEX_FILE: join(dir, "index") };
-	const failed = (what: string, result: { exitCode: number; stderr: string }) => ({ ok: false as const, reason: `${what}: ${result.stderr.trim().split("\n")[0] || `exit ${result.exitCode}`}` });
+	const failed = (what: string, result: { exitCode: number; stderr: string }) => ({
+		ok: false as const,
+		reason: `${what}: ${result.stderr.trim().split("\n")[0] || `exit ${result.exitCode}`}`,
+	});
 	try {
 		const read = await git([...PINNED_STATUS, ...(head ? ["read-tree", head] : ["read-tree", "--empty"])], path, { env: withIndex });
 		if (read.exitCode !== 0) return failed("git read-tree", read);
@@ -28,8 +36,11 @@ export async function snapshotWork(path: string, head: string | null, env: Proce
 		const tree = await git([...PINNED_STATUS, "write-tree"], path, { env: withIndex });
 		if (tree.exitCode !== 0) return failed("git write-tree", tree);
 		// A commit needs an author: discern's own when git has none configured here.
-		const known = (await git(["var", "GIT_COMMITTER_IDENT"], path, { env })).exitCode === 0 && (await git(["var", "GIT_AUTHOR_IDENT"], path, { env })).exitCode === 0;
-		const identity = known ? {} : { GIT_AUTHOR_NAME: "discern", GIT_AUTHOR_EMAIL: "discern@localhost", GIT_COMMITTER_NAME: "discern", GIT_COMMITTER_EMAIL: "discern@localhost" };
+		const known =
+			(await git(["var", "GIT_COMMITTER_IDENT"], path, { env })).exitCode === 0 && (await git(["var", "GIT_AUTHOR_IDENT"], path, { env })).exitCode === 0;
+		const identity = known
+			? {}
+			: { GIT_AUTHOR_NAME: "discern", GIT_AUTHOR_EMAIL: "discern@localhost", GIT_COMMITTER_NAME: "discern", GIT_COMMITTER_EMAIL: "discern@localhost" };
 		const commit = await git(["commit-tree", tree.stdout.trim(), ...(head ? ["-p", head] : []), "-m", message], path, { env: { ...env, ...identity } });
 		if (commit.exitCode !== 0) return failed("git commit-tree", commit);
 		return { ok: true, commit: commit.stdout.trim() };

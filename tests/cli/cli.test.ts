@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { rm } from "node:fs/promises";
 import pkg from "../../package.json" with { type: "json" };
+import { COMING_VERBS, unknownVerb } from "../../src/verbs/help/help.ts";
 import { onlyJson, runDiscern } from "../helpers/cli.ts";
 import { makeRepo, makeTempDir, type TestRepo } from "../helpers/repo.ts";
-import { rm } from "node:fs/promises";
-import { COMING_VERBS, unknownVerb } from "../../src/verbs/help/help.ts";
 
 let repo: TestRepo;
 let outside: string;

@@ -37,13 +37,18 @@ async function shell(script: string): Promise<{ code: number; stderr: string }> 
 	const rc = join(scratch, "rc");
 	const err = join(scratch, "err");
 	await rm(rc, { force: true });
-	const child = Bun.spawn(["sh", "-c", script], { cwd: repo.root, env: { ...process.env, NO_COLOR: "1", RC: rc, ERR: err, TMPDIR: scratch }, stdout: "ignore", stderr: "ignore" });
+	const child = Bun.spawn(["sh", "-c", script], {
+		cwd: repo.root,
+		env: { ...process.env, NO_COLOR: "1", RC: rc, ERR: err, TMPDIR: scratch },
+		stdout: "ignore",
+		stderr: "ignore",
+	});
 	await child.exited;
 	return { code: Number((await readFile(rc, "utf8")).trim()), stderr: await readFile(err, "utf8").catch(() => "") };
 }
 
 async function crashReports(): Promise<string[]> {
-	return (await Array.fromAsync(new Bun.Glob("discern-crash-*").scan({ cwd: scratch })));
+	return await Array.fromAsync(new Bun.Glob("discern-crash-*").scan({ cwd: scratch }));
 }
 
 describe.each(RUNNERS)("a closed stdout ($name)", ({ command }) => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { runCli } from "../../src/cli/run.ts";
 import { flagSpecs } from "../../src/cli/flags.ts";
+import { runCli } from "../../src/cli/run.ts";
 import { LOOSE_VERBS } from "../../src/registry.ts";
 import { ECHO_LIMIT } from "../../src/text/clip.ts";
 import { onlyJson, runDiscern } from "../helpers/cli.ts";
@@ -27,7 +27,11 @@ const SENTENCE = 1000;
 /** Under --json: one envelope whose message and hints are sentence-sized. */
 function expectShortEnvelope(stdout: string, what: unknown): void {
 	const envelope = onlyJson(stdout) as { message: string; hints?: string[] };
-	expect({ what, message: envelope.message.length <= SENTENCE, hints: (envelope.hints ?? []).every((hint) => hint.length <= SENTENCE) }).toEqual({ what, message: true, hints: true });
+	expect({ what, message: envelope.message.length <= SENTENCE, hints: (envelope.hints ?? []).every((hint) => hint.length <= SENTENCE) }).toEqual({
+		what,
+		message: true,
+		hints: true,
+	});
 }
 
 /** The real CLI entry in-process (argv in, exit code out): the OS caps one argv entry at 128 KiB, this does not. */
@@ -54,7 +58,12 @@ describe("echoed values are clipped", () => {
 		for (const verb of LOOSE_VERBS) {
 			for (const json of [false, true]) {
 				const run = await cli([...verb.name.split(" "), `--${MEGABYTE}`, ...(json ? ["--json"] : [])]);
-				expect({ verb: verb.name, json, code: run.code, size: run.stdout.length + run.stderr.length }).toEqual({ verb: verb.name, json, code: 2, size: expect.any(Number) });
+				expect({ verb: verb.name, json, code: run.code, size: run.stdout.length + run.stderr.length }).toEqual({
+					verb: verb.name,
+					json,
+					code: 2,
+					size: expect.any(Number),
+				});
 				expect(run.stdout.length + run.stderr.length).toBeLessThan(SMALL);
 				expect(run.stdout).toContain(`--${"x".repeat(ECHO_LIMIT - 2)}… (${1024 * 1024 + 2 - ECHO_LIMIT} more characters)`);
 				if (json) expectShortEnvelope(run.stdout, verb.name);

@@ -74,14 +74,20 @@ describe("per-verb help", () => {
 		expect(onTerminal).toStartWith("discern done — ");
 		expect(Math.max(...onTerminal.split("\n").map((line) => [...line].length))).toBeLessThanOrEqual(50);
 		// Laid out exactly as for 50 columns, not for the default 80.
-		const [at50, at80] = await Promise.all([runDiscern(["help", "done"], { env: { COLUMNS: "50" } }), runDiscern(["help", "done"], { env: { COLUMNS: undefined } })]);
+		const [at50, at80] = await Promise.all([
+			runDiscern(["help", "done"], { env: { COLUMNS: "50" } }),
+			runDiscern(["help", "done"], { env: { COLUMNS: undefined } }),
+		]);
 		expect(onTerminal).toBe(at50.stdout);
 		expect(onTerminal).not.toBe(at80.stdout);
 	});
 
 	test("--json carries the help as data: usage line, arguments, flags, global flags, examples", async () => {
 		const { envelope } = await json(["help", "docs"]);
-		const data = envelope.data as { verb: { usage: string; arguments: { name: string }[]; flags: { name: string; alias: string | null; value: string | null }[]; examples: string[] }; global_flags: { name: string }[] };
+		const data = envelope.data as {
+			verb: { usage: string; arguments: { name: string }[]; flags: { name: string; alias: string | null; value: string | null }[]; examples: string[] };
+			global_flags: { name: string }[];
+		};
 		expect(data.verb.usage).toBe("discern docs [TARGET] [flags]");
 		expect(data.verb.arguments.map((argument) => argument.name)).toEqual(["TARGET"]);
 		expect(data.verb.flags).toContainEqual(expect.objectContaining({ name: "search", alias: "s", value: "SEARCH" }));

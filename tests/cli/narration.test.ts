@@ -35,9 +35,17 @@ describe("a gate without a terminal (a CI log)", () => {
 		// `slow` waits for a file the test writes only once it has read `lint`'s line: printed at the end, it never comes.
 		const scratch = await makeTempDir();
 		const go = join(scratch, "go");
-		const r = await makeRepo({ config: `[jobs]\nlint = "true"\n[jobs.slow]\nstage = "check"\nrun = "while [ ! -e '${go}' ]; do sleep 0.05; done"\ntimeout = 30\n` });
+		const r = await makeRepo({
+			config: `[jobs]\nlint = "true"\n[jobs.slow]\nstage = "check"\nrun = "while [ ! -e '${go}' ]; do sleep 0.05; done"\ntimeout = 30\n`,
+		});
 		try {
-			const child = Bun.spawn([process.execPath, join(REPO_ROOT, "src/main.ts"), "prepare"], { cwd: r.root, stdin: "ignore", stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } });
+			const child = Bun.spawn([process.execPath, join(REPO_ROOT, "src/main.ts"), "prepare"], {
+				cwd: r.root,
+				stdin: "ignore",
+				stdout: "pipe",
+				stderr: "pipe",
+				env: { ...process.env, NO_COLOR: "1" },
+			});
 			const reader = child.stderr.getReader();
 			let seen = "";
 			while (!seen.includes("lint  check  ok")) {
@@ -122,7 +130,11 @@ describe("--verbose", () => {
 	});
 
 	test("--json never narrates: one document, empty stderr", async () => {
-		for (const args of [["prepare", "--verbose"], ["status", "--verbose"], ["done", "--verbose"]]) {
+		for (const args of [
+			["prepare", "--verbose"],
+			["status", "--verbose"],
+			["done", "--verbose"],
+		]) {
 			const run = await runDiscern([...args, "--json"], { cwd: repo.root });
 			expect(run.stderr).toBe("");
 			expect(onlyJson(run.stdout).verb).toBe(args[0]);
@@ -132,7 +144,12 @@ describe("--verbose", () => {
 
 describe("discern mcp", () => {
 	test("never narrates, even with --verbose: stderr stays empty through a gate call", async () => {
-		const child = Bun.spawn([process.execPath, join(REPO_ROOT, "src/main.ts"), "mcp", "--verbose"], { cwd: repo.root, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+		const child = Bun.spawn([process.execPath, join(REPO_ROOT, "src/main.ts"), "mcp", "--verbose"], {
+			cwd: repo.root,
+			stdin: "pipe",
+			stdout: "pipe",
+			stderr: "pipe",
+		});
 		const messages = [
 			{ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } },
 			{ jsonrpc: "2.0", method: "notifications/initialized" },
@@ -159,7 +176,13 @@ describe("on a terminal", () => {
 	/** Run in a pseudo-terminal (stdout and stderr both the terminal); what the terminal showed. */
 	async function inTerminal(args: string): Promise<string> {
 		const command = `${process.execPath} ${join(REPO_ROOT, "src/main.ts")} ${args}`;
-		const child = Bun.spawn(["script", "-qec", command, "/dev/null"], { cwd: repo.root, stdin: "ignore", stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1", CI: "" } });
+		const child = Bun.spawn(["script", "-qec", command, "/dev/null"], {
+			cwd: repo.root,
+			stdin: "ignore",
+			stdout: "pipe",
+			stderr: "pipe",
+			env: { ...process.env, NO_COLOR: "1", CI: "" },
+		});
 		const [output] = await Promise.all([new Response(child.stdout).text(), child.exited]);
 		return output;
 	}

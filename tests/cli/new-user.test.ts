@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rm } from "node:fs/promises";
+import Ajv2020 from "ajv/dist/2020.js";
 import * as v from "valibot";
 import pkg from "../../package.json" with { type: "json" };
 import { firstTry, firstTryWords } from "../../src/cli/suggest-first-tries.ts";
-import { findVerb } from "../../src/registry.ts";
 import { VersionEnvelope } from "../../src/cli/version.ts";
-import Ajv2020 from "ajv/dist/2020.js";
+import { findVerb } from "../../src/registry.ts";
 import { onlyJson, REPO_ROOT, runDiscern } from "../helpers/cli.ts";
 import { makeTempDir } from "../helpers/repo.ts";
 
@@ -59,7 +59,12 @@ describe("-v and -h", () => {
 	});
 
 	test("`discern -h` is `discern help`; `discern done -h` is `discern help done`", async () => {
-		const [short, long, verbShort, verbHelp] = await Promise.all([runDiscern(["-h"]), runDiscern(["help"]), runDiscern(["done", "-h"]), runDiscern(["help", "done"])]);
+		const [short, long, verbShort, verbHelp] = await Promise.all([
+			runDiscern(["-h"]),
+			runDiscern(["help"]),
+			runDiscern(["done", "-h"]),
+			runDiscern(["help", "done"]),
+		]);
 		expect(short.exitCode).toBe(0);
 		expect(short.stdout).toBe(long.stdout);
 		expect(verbShort.stdout).toBe(verbHelp.stdout);
@@ -100,7 +105,13 @@ describe("likely first tries point at the right verb, with the reason", () => {
 	});
 
 	test("each of install, run, lint, verify, ci names what does that job here", async () => {
-		const expected: Record<string, string> = { install: "discern setup", run: "discern done", lint: "discern prepare", verify: "discern done", ci: "discern done" };
+		const expected: Record<string, string> = {
+			install: "discern setup",
+			run: "discern done",
+			lint: "discern prepare",
+			verify: "discern done",
+			ci: "discern done",
+		};
 		for (const [word, command] of Object.entries(expected)) {
 			const { envelope } = await json([word]);
 			expect(envelope.message).toContain(`Did you mean \`${command}`);

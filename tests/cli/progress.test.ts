@@ -14,7 +14,13 @@ afterAll(async () => {
 
 async function inTerminal(args: string): Promise<string> {
 	const command = `${process.execPath} ${join(REPO_ROOT, "src/main.ts")} ${args}`;
-	const child = Bun.spawn(["script", "-qec", command, "/dev/null"], { cwd: repo.root, stdin: "ignore", stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1", CI: "" } });
+	const child = Bun.spawn(["script", "-qec", command, "/dev/null"], {
+		cwd: repo.root,
+		stdin: "ignore",
+		stdout: "pipe",
+		stderr: "pipe",
+		env: { ...process.env, NO_COLOR: "1", CI: "" },
+	});
 	const [output] = await Promise.all([new Response(child.stdout).text(), child.exited]);
 	return output;
 }

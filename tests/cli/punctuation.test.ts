@@ -79,15 +79,7 @@ function cases(): { where: () => string; argv: string[] }[] {
 			["setup", "--agents", "claud"],
 			["setup", "--agents", "nobody"],
 		),
-		...at(
-			() => invalid.root,
-			["status"],
-			["done"],
-			["test"],
-			["impact"],
-			["config", "validate"],
-			["config", "set", "gate.tmeout", "5"],
-		),
+		...at(() => invalid.root, ["status"], ["done"], ["test"], ["impact"], ["config", "validate"], ["config", "set", "gate.tmeout", "5"]),
 		...at(
 			() => configured.root,
 			["config", "get", "nope"],

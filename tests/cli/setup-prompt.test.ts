@@ -35,7 +35,11 @@ interface Terminal {
  * shows. `shell` wraps the command (to take stdin away from the terminal).
  * The terminal gets a size: the prompt lays itself out by its columns.
  */
-async function inTerminal(cwd: string, args: string, options: { answer?: string; env?: Record<string, string>; shell?: (command: string) => string } = {}): Promise<Terminal> {
+async function inTerminal(
+	cwd: string,
+	args: string,
+	options: { answer?: string; env?: Record<string, string>; shell?: (command: string) => string } = {},
+): Promise<Terminal> {
 	const discern = `${process.execPath} ${join(REPO_ROOT, "src/main.ts")} ${args}`;
 	const command = `stty cols 100 rows 40; ${options.shell ? options.shell(discern) : discern}`;
 	const child = Bun.spawn(["script", "-qfec", command, "/dev/null"], {

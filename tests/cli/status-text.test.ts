@@ -22,7 +22,7 @@ describe("status reads as a person would write it", () => {
 		await Promise.all([broken.remove(), drifting.remove()]);
 	});
 
-	test("one problem is \"1 problem\"", async () => {
+	test('one problem is "1 problem"', async () => {
 		const run = await runDiscern(["status"], { cwd: broken.root });
 		expect(run.stdout).toContain("config   invalid (1 problem)");
 		expect(run.stdout).not.toContain("problems");
@@ -53,10 +53,18 @@ describe("status reads as a person would write it", () => {
 		expect(`${dirty.action} ${dirty.reason}`).not.toContain("--rerun");
 		// In text, the reason wraps to the width under the action.
 		const text = await runDiscern(["status"], { cwd: drifting.root, env: { COLUMNS: "60" } });
-		const after = text.stdout.slice(text.stdout.indexOf("\nnext  ") + 1).trimEnd().split("\n");
+		const after = text.stdout
+			.slice(text.stdout.indexOf("\nnext  ") + 1)
+			.trimEnd()
+			.split("\n");
 		expect(after[0]).toBe(`next  ${dirty.action}`);
 		expect(after.slice(1).every((line) => line.startsWith("      ") && line.length <= 60)).toBe(true);
-		expect(after.slice(1).map((line) => line.trim()).join(" ")).toBe(dirty.reason);
+		expect(
+			after
+				.slice(1)
+				.map((line) => line.trim())
+				.join(" "),
+		).toBe(dirty.reason);
 		// Thrown away: rerunning would drift again, so the advice stays.
 		await drifting.git("clean", "-fdq");
 		const clean = await next();

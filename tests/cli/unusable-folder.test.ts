@@ -20,10 +20,13 @@ let undecodable: string;
 beforeAll(async () => {
 	dir = await makeTempDir("discern-folder-");
 	// A real repository with a commit inside it: it is the folder's name alone that stops discern.
-	const made = Bun.spawnSync(["sh", "-c", `mkdir "$(printf 'a\\377b')" && cd "$(printf 'a\\377b')" && git init -q && git -c user.name=t -c user.email=t@t commit -q --allow-empty -m x`], {
-		cwd: dir,
-		stderr: "pipe",
-	});
+	const made = Bun.spawnSync(
+		["sh", "-c", `mkdir "$(printf 'a\\377b')" && cd "$(printf 'a\\377b')" && git init -q && git -c user.name=t -c user.email=t@t commit -q --allow-empty -m x`],
+		{
+			cwd: dir,
+			stderr: "pipe",
+		},
+	);
 	expect(made.stderr.toString()).toBe("");
 	expect(made.exitCode).toBe(0);
 	const raw = Buffer.concat([Buffer.from(`${dir}/a`), Buffer.from([0xff]), Buffer.from("b")]);

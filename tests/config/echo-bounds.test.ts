@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { parseConfig } from "../../src/config/load.ts";
-import { done } from "../../src/verbs/done/done.ts";
 import { ECHO_LIMIT } from "../../src/text/clip.ts";
+import { done } from "../../src/verbs/done/done.ts";
 import { onlyJson, runDiscern } from "../helpers/cli.ts";
 import { survivors } from "../helpers/processes.ts";
 import { makeRepo, type TestRepo } from "../helpers/repo.ts";
@@ -63,7 +63,10 @@ describe("report findings are bounded field by field", () => {
 			message: { id: "big" },
 			locations: [{ physicalLocation: { artifactLocation: { index: 0 }, region: { startLine: i + 1 } } }],
 		}));
-		const sarif = { version: "2.1.0", runs: [{ tool: { driver: { name: "lint", rules: [rule] } }, artifacts: [{ location: { uri: `src/${"p".repeat(20_000)}.ts` } }], results }] };
+		const sarif = {
+			version: "2.1.0",
+			runs: [{ tool: { driver: { name: "lint", rules: [rule] } }, artifacts: [{ location: { uri: `src/${"p".repeat(20_000)}.ts` } }], results }],
+		};
 		const r = await makeRepo({ config: '[jobs]\nlint = "cat lint.sarif; exit 1"\n', files: { "lint.sarif": JSON.stringify(sarif) } });
 		made.push(r);
 		const result = await done(r.ctx(), {});

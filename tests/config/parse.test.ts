@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { jobsByStage, resolveJobs } from "../../src/config/jobs.ts";
 import { CONFIG_FILE, type ConfigIssue, loadConfig, MAX_CONFIG_BYTES, parseConfig, parseConfigPlaced } from "../../src/config/load.ts";
-import { indexKeyPositions } from "../../src/edit/toml.ts";
 import type { DiscernConfig } from "../../src/config/schema.ts";
+import { indexKeyPositions } from "../../src/edit/toml.ts";
 
 const made: string[] = [];
 
@@ -198,7 +198,7 @@ describe("parseConfig: wrong shapes", () => {
 	test("a section given an array says it must be a table", () => {
 		expect(firstIssue("gate = []\n").message).toContain("`gate` must be a table, got array");
 		expect(firstIssue('jobs = ["bun test"]\n').message).toContain("`jobs` must be a table, got array");
-		expect(firstIssue("[jobs]\ntest = \"bun test\"\n\n[[gate]]\ntimeout = 10\n")).toMatchObject({ line: 4 });
+		expect(firstIssue('[jobs]\ntest = "bun test"\n\n[[gate]]\ntimeout = 10\n')).toMatchObject({ line: 4 });
 	});
 
 	test("a NaN timeout is not described as 'must be a number, got number'", () => {

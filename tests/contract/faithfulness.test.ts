@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import type { AnyResult } from "../../src/contract/envelope.ts";
 import { envelopeErrorCodes, IMPLIED_ERROR_CODES } from "../../src/contract/error-codes.ts";
-import { LOOSE_VERBS } from "../../src/registry.ts";
 import { invoke } from "../../src/invoke.ts";
+import { LOOSE_VERBS } from "../../src/registry.ts";
 import { expectValidEnvelope } from "../helpers/schema.ts";
 import { MODES } from "./modes.ts";
 
@@ -66,7 +66,11 @@ describe("every verb's core output parses with its registry envelope", () => {
 			}
 			// An excuse goes stale when a mode exercises the code, or the verb stops declaring it.
 			for (const code of excused) {
-				expect({ verb: verb.name, code, stale: returned.has(code) || !(verb.errors as readonly string[]).includes(code) }).toEqual({ verb: verb.name, code, stale: false });
+				expect({ verb: verb.name, code, stale: returned.has(code) || !(verb.errors as readonly string[]).includes(code) }).toEqual({
+					verb: verb.name,
+					code,
+					stale: false,
+				});
 			}
 		}
 	});

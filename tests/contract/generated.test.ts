@@ -2,8 +2,8 @@ import { describe, expect, test } from "bun:test";
 import Ajv2020 from "ajv/dist/2020.js";
 import { ENVELOPE_PAGE, MANUAL_MODULE, renderManualModule, withCodesByVerb } from "../../scripts/gen-manual.ts";
 import { renderConfigSchema, renderResultsSchema, SCHEMA_FILES } from "../../scripts/gen-schemas.ts";
-import { fail } from "../../src/contract/envelope.ts";
 import { parseConfig } from "../../src/config/load.ts";
+import { fail } from "../../src/contract/envelope.ts";
 import { toolEntries } from "../../src/mcp/tools.ts";
 
 /** Checked-in generated files must equal what the generators write now. */

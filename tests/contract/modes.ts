@@ -1,9 +1,9 @@
 import { afterAll } from "bun:test";
 import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { processStart } from "../../src/platform/process-start.ts";
 import { GENERATED_HEADER } from "../../src/agents/instructions.ts";
 import type { VerbContext } from "../../src/contract/context.ts";
+import { processStart } from "../../src/platform/process-start.ts";
 import { LOOSE_VERBS } from "../../src/registry.ts";
 import { BASIC_CONFIG, makeRepo, makeTempDir, runGit, testContext } from "../helpers/repo.ts";
 import { makeWorktreeRepo } from "../helpers/worktree.ts";
@@ -56,12 +56,17 @@ const interrupted = async () => {
 };
 
 /** A checkout whose lock a live process (this one) holds. */
-const lockedBy = (input: Record<string, unknown> = {}) => async () => {
-	const made = await repo({ config: BASIC_CONFIG });
-	await mkdir(join(made.root, ".git", "discern"), { recursive: true });
-	await writeFile(join(made.root, ".git", "discern", "lock"), JSON.stringify({ pid: process.pid, verb: "done", since: "now", nonce: "held", started: processStart(process.pid) }));
-	return { ctx: made.ctx(), input };
-};
+const lockedBy =
+	(input: Record<string, unknown> = {}) =>
+	async () => {
+		const made = await repo({ config: BASIC_CONFIG });
+		await mkdir(join(made.root, ".git", "discern"), { recursive: true });
+		await writeFile(
+			join(made.root, ".git", "discern", "lock"),
+			JSON.stringify({ pid: process.pid, verb: "done", since: "now", nonce: "held", started: processStart(process.pid) }),
+		);
+		return { ctx: made.ctx(), input };
+	};
 
 /** A file where discern's state folder (`.git/discern`) belongs: its lock cannot be written. */
 const stateBlocked = async () => {
@@ -72,7 +77,9 @@ const stateBlocked = async () => {
 
 const INVALID_CONFIG = "[gate]\ntimout = 1\n";
 const ENSURE = (command: string) => `[worktree.setup]\nensure = ["${command}"]\n`;
-const withConfig = (config: string, input: Record<string, unknown> = {}) => async () => ({ ctx: (await repo({ config })).ctx(), input });
+const withConfig =
+	(config: string, input: Record<string, unknown> = {}) =>
+	async () => ({ ctx: (await repo({ config })).ctx(), input });
 const noProject = async () => ({ ctx: (await repo()).ctx(), input: {} });
 const nowhere = async () => ({ ctx: await notARepo(), input: {} });
 
@@ -82,12 +89,18 @@ async function startRepo(config: string = BASIC_CONFIG) {
 	cleanup.push(`${made.root}.worktrees`);
 	return made;
 }
-const startIn = (config: string, input: Record<string, unknown> = {}) => async () => ({ ctx: (await startRepo(config)).ctx(), input });
+const startIn =
+	(config: string, input: Record<string, unknown> = {}) =>
+	async () => ({ ctx: (await startRepo(config)).ctx(), input });
 const START_CONFIG = `${BASIC_CONFIG}[worktree.setup]\nsteps = ["echo $DISCERN_WORKTREE_PORT > port.txt"]\n[worktree.resources.db]\ncreate = "true @db@"\ndestroy = "true @db@"\n`;
 /** A configured repository with a linked worktree `agent/<name>` (its task record written as `start` would), `commits` ahead of the trunk. */
 async function withWorktree(name: string, options: { commits?: number; landed?: boolean; dirty?: boolean; ledger?: "ok" | "failing" } = {}) {
 	// A destroy runs only what the committed discern.toml declares: the resource is declared there, the ledger names it.
-	const made = await repo({ config: options.ledger ? `${BASIC_CONFIG}[worktree.resources.db]\ncreate = "true"\ndestroy = "${options.ledger === "ok" ? "true" : "exit 3"}"\n` : BASIC_CONFIG });
+	const made = await repo({
+		config: options.ledger
+			? `${BASIC_CONFIG}[worktree.resources.db]\ncreate = "true"\ndestroy = "${options.ledger === "ok" ? "true" : "exit 3"}"\n`
+			: BASIC_CONFIG,
+	});
 	const path = `${made.root}.wt/${name}`;
 	cleanup.push(`${made.root}.wt`);
 	// The commit the branch starts from, as `start` records it (a fresh branch has not landed).
@@ -104,10 +117,26 @@ async function withWorktree(name: string, options: { commits?: number; landed?: 
 	const gitDir = join(made.root, ".git", "worktrees", name);
 	await mkdir(join(gitDir, "discern"), { recursive: true });
 	const id = `${name}-a1b2c3`;
-	await writeFile(join(gitDir, "discern", "task.json"), JSON.stringify({ version: 1, id, title: name, brief: "b", branch: `agent/${name}`, base, from: "main", created_at: "2026-01-01T00:00:00Z", created_by: "discern" }));
+	await writeFile(
+		join(gitDir, "discern", "task.json"),
+		JSON.stringify({
+			version: 1,
+			id,
+			title: name,
+			brief: "b",
+			branch: `agent/${name}`,
+			base,
+			from: "main",
+			created_at: "2026-01-01T00:00:00Z",
+			created_by: "discern",
+		}),
+	);
 	if (options.ledger) {
 		await mkdir(join(made.root, ".git", "discern", "resources"), { recursive: true });
-		await writeFile(join(made.root, ".git", "discern", "resources", `${id}.json`), JSON.stringify({ version: 1, id, worktree: path, entries: [{ name: "db", state: "created" }] }));
+		await writeFile(
+			join(made.root, ".git", "discern", "resources", `${id}.json`),
+			JSON.stringify({ version: 1, id, worktree: path, entries: [{ name: "db", state: "created" }] }),
+		);
 	}
 	return { made, path, gitDir, id };
 }
@@ -115,10 +144,16 @@ async function withWorktree(name: string, options: { commits?: number; landed?: 
 /** A live lock (this process) in a checkout's state folder. */
 async function holdLock(gitDir: string): Promise<void> {
 	await mkdir(join(gitDir, "discern"), { recursive: true });
-	await writeFile(join(gitDir, "discern", "lock"), JSON.stringify({ pid: process.pid, verb: "done", since: "now", nonce: "held", started: processStart(process.pid) }));
+	await writeFile(
+		join(gitDir, "discern", "lock"),
+		JSON.stringify({ pid: process.pid, verb: "done", since: "now", nonce: "held", started: processStart(process.pid) }),
+	);
 }
 
-const inMain = (options: Parameters<typeof withWorktree>[1], input: Record<string, unknown>) => async () => ({ ctx: (await withWorktree("task", options)).made.ctx(), input });
+const inMain = (options: Parameters<typeof withWorktree>[1], input: Record<string, unknown>) => async () => ({
+	ctx: (await withWorktree("task", options)).made.ctx(),
+	input,
+});
 const inWorktree = (options: Parameters<typeof withWorktree>[1], input: Record<string, unknown>) => async () => {
 	const { made, path } = await withWorktree("task", options);
 	return { ctx: made.ctx({ cwd: path }), input };
@@ -137,7 +172,11 @@ const mapRepo = async (input: Record<string, unknown> = {}) => {
 
 /** A repository refresh wired for Claude Code (the files as it writes them), for `uninstall`. */
 const wired = (input: Record<string, unknown>) => async () => {
-	const files = { "AGENTS.md": `${GENERATED_HEADER}\n`, "CLAUDE.md": "@AGENTS.md\n", ".mcp.json": '{\n  "mcpServers": {\n    "discern": {\n      "command": "discern",\n      "args": [\n        "mcp"\n      ]\n    }\n  }\n}\n' };
+	const files = {
+		"AGENTS.md": `${GENERATED_HEADER}\n`,
+		"CLAUDE.md": "@AGENTS.md\n",
+		".mcp.json": '{\n  "mcpServers": {\n    "discern": {\n      "command": "discern",\n      "args": [\n        "mcp"\n      ]\n    }\n  }\n}\n',
+	};
 	return { ctx: (await repo({ config: `[project]\nagents = ["claude_code"]\n${BASIC_CONFIG}`, files })).ctx(), input };
 };
 
@@ -150,8 +189,14 @@ async function worktree(config = BASIC_CONFIG, arrange?: (made: Awaited<ReturnTy
 	await arrange?.(made);
 	return made;
 }
-const inTaskWorktree = (input: Record<string, unknown>, config?: string, arrange?: Parameters<typeof worktree>[1]) => async () => ({ ctx: testContext((await worktree(config, arrange)).wt), input });
-const fromMain = (input: Record<string, unknown>, arrange?: Parameters<typeof worktree>[1]) => async () => ({ ctx: testContext((await worktree(BASIC_CONFIG, arrange)).root), input });
+const inTaskWorktree = (input: Record<string, unknown>, config?: string, arrange?: Parameters<typeof worktree>[1]) => async () => ({
+	ctx: testContext((await worktree(config, arrange)).wt),
+	input,
+});
+const fromMain = (input: Record<string, unknown>, arrange?: Parameters<typeof worktree>[1]) => async () => ({
+	ctx: testContext((await worktree(BASIC_CONFIG, arrange)).root),
+	input,
+});
 const trunkMoves = async (made: Awaited<ReturnType<typeof makeWorktreeRepo>>) => {
 	await made.write("work.txt", "trunk\n");
 	await made.commitAll("trunk");
@@ -159,20 +204,41 @@ const trunkMoves = async (made: Awaited<ReturnType<typeof makeWorktreeRepo>>) =>
 const lockedWorktree = async (made: Awaited<ReturnType<typeof makeWorktreeRepo>>) => {
 	const gitDir = (await made.wtGit("rev-parse", "--path-format=absolute", "--git-dir")).trim();
 	await mkdir(join(gitDir, "discern"), { recursive: true });
-	await writeFile(join(gitDir, "discern", "lock"), JSON.stringify({ pid: process.pid, verb: "done", since: "now", nonce: "held", started: processStart(process.pid) }));
+	await writeFile(
+		join(gitDir, "discern", "lock"),
+		JSON.stringify({ pid: process.pid, verb: "done", since: "now", nonce: "held", started: processStart(process.pid) }),
+	);
 };
 /** The worktree of `agent/x` carries the task id `agent/y`, and another worktree is on the branch `agent/y`. */
 const ambiguousTarget = async (made: Awaited<ReturnType<typeof makeWorktreeRepo>>) => {
 	const gitDir = (await made.wtGit("rev-parse", "--path-format=absolute", "--git-dir")).trim();
 	await mkdir(join(gitDir, "discern"), { recursive: true });
-	await writeFile(join(gitDir, "discern", "task.json"), JSON.stringify({ version: 1, id: "agent/y", title: "x", brief: "", branch: made.branch, base: "main", from: "main", created_at: "now", created_by: "discern" }));
+	await writeFile(
+		join(gitDir, "discern", "task.json"),
+		JSON.stringify({
+			version: 1,
+			id: "agent/y",
+			title: "x",
+			brief: "",
+			branch: made.branch,
+			base: "main",
+			from: "main",
+			created_at: "now",
+			created_by: "discern",
+		}),
+	);
 	await made.git("worktree", "add", "-q", "-b", "agent/y", `${made.wt}-y`);
 };
 
 /** A configured repository with two standards on a branch: `coverage` gains beyond its margin, `warnings` holds. */
 const STANDARDS_CONFIG = `${BASIC_CONFIG}[standards.coverage]\nrun = "echo DISCERN_METRIC coverage 91.7"\ndirection = "up"\nlimit = 90\nmargin = 0.5\n[standards.warnings]\nrun = "echo DISCERN_METRIC warnings 3"\ndirection = "down"\nlimit = 3\n`;
 const withStandards =
-	(input: Record<string, unknown>, arrange?: (made: Awaited<ReturnType<typeof repo>>) => Promise<unknown>, config = STANDARDS_CONFIG, overrides: Partial<VerbContext> = {}) =>
+	(
+		input: Record<string, unknown>,
+		arrange?: (made: Awaited<ReturnType<typeof repo>>) => Promise<unknown>,
+		config = STANDARDS_CONFIG,
+		overrides: Partial<VerbContext> = {},
+	) =>
 	async () => {
 		const made = await repo({ config });
 		await made.git("switch", "-q", "-c", "feature");
@@ -190,10 +256,34 @@ function pinModes(verb: "standards" | "standards pin", pin: Record<string, unkno
 		{ verb, mode: "pin", arrange: withStandards({ ...pin }), expectOk: true },
 		{ verb, mode: "pin dry run", arrange: withStandards({ ...pin, dry_run: true }), expectOk: true, dryRun: true },
 		{ verb, mode: "pin: nothing to tighten", arrange: withStandards({ ...pin, names: ["warnings"] }), expectOk: true },
-		{ verb, mode: "refusal: pin on a dirty tree", arrange: withStandards({ ...pin }, (made) => made.write("notes.txt", "wip")), expectOk: false, error: "dirty_worktree" },
-		{ verb, mode: "refusal: pin on the trunk (a commit there lands without consent)", arrange: withStandards({ ...pin }, (made) => made.git("switch", "-q", "main")), expectOk: false, error: "awaiting_consent" },
-		{ verb, mode: "refusal: pin on a detached HEAD", arrange: withStandards({ ...pin }, (made) => made.git("checkout", "-q", "--detach")), expectOk: false, error: "detached_head" },
-		{ verb, mode: "refusal: pin while a standard fails", arrange: withStandards({ ...pin }, undefined, STANDARDS_CONFIG.replace("limit = 3", "limit = 2")), expectOk: false, error: "gate_failed" },
+		{
+			verb,
+			mode: "refusal: pin on a dirty tree",
+			arrange: withStandards({ ...pin }, (made) => made.write("notes.txt", "wip")),
+			expectOk: false,
+			error: "dirty_worktree",
+		},
+		{
+			verb,
+			mode: "refusal: pin on the trunk (a commit there lands without consent)",
+			arrange: withStandards({ ...pin }, (made) => made.git("switch", "-q", "main")),
+			expectOk: false,
+			error: "awaiting_consent",
+		},
+		{
+			verb,
+			mode: "refusal: pin on a detached HEAD",
+			arrange: withStandards({ ...pin }, (made) => made.git("checkout", "-q", "--detach")),
+			expectOk: false,
+			error: "detached_head",
+		},
+		{
+			verb,
+			mode: "refusal: pin while a standard fails",
+			arrange: withStandards({ ...pin }, undefined, STANDARDS_CONFIG.replace("limit = 3", "limit = 2")),
+			expectOk: false,
+			error: "gate_failed",
+		},
 		{
 			verb,
 			mode: "failure: git refuses the pin's commit",
@@ -206,9 +296,27 @@ function pinModes(verb: "standards" | "standards pin", pin: Record<string, unkno
 		{ verb, mode: "pin interrupted", arrange: withStandards({ ...pin }, undefined, STANDARDS_CONFIG, aborted()), expectOk: false, error: "interrupted" },
 		{ verb, mode: "refusal: pin an unknown standard", arrange: withStandards({ ...pin, names: ["covrage"] }), expectOk: false, error: "unknown_standard" },
 		{ verb, mode: "refusal: pin while locked", arrange: lockedBy({ ...pin }), expectOk: false, error: "locked" },
-		{ verb, mode: "refusal: pin with the state folder blocked", arrange: async () => ({ ...(await stateBlocked()), input: { ...pin } }), expectOk: false, error: "write_denied" },
-		{ verb, mode: "refusal: pin without a project", arrange: async () => ({ ...(await noProject()), input: { ...pin } }), expectOk: false, error: "no_project" },
-		{ verb, mode: "refusal: pin outside a repository", arrange: async () => ({ ...(await nowhere()), input: { ...pin } }), expectOk: false, error: "no_repository" },
+		{
+			verb,
+			mode: "refusal: pin with the state folder blocked",
+			arrange: async () => ({ ...(await stateBlocked()), input: { ...pin } }),
+			expectOk: false,
+			error: "write_denied",
+		},
+		{
+			verb,
+			mode: "refusal: pin without a project",
+			arrange: async () => ({ ...(await noProject()), input: { ...pin } }),
+			expectOk: false,
+			error: "no_project",
+		},
+		{
+			verb,
+			mode: "refusal: pin outside a repository",
+			arrange: async () => ({ ...(await nowhere()), input: { ...pin } }),
+			expectOk: false,
+			error: "no_repository",
+		},
 		{ verb, mode: "refusal: pin with an invalid config", arrange: withConfig(INVALID_CONFIG, { ...pin }), expectOk: false, error: "invalid_config" },
 	];
 }
@@ -218,7 +326,13 @@ export const MODES: Mode[] = [
 	{ verb: "standards", mode: "measure some", arrange: withStandards({ names: ["warnings"] }), expectOk: true },
 	{ verb: "standards", mode: "measure: none declared", arrange: () => configured(), expectOk: true },
 	{ verb: "standards", mode: "dry run", arrange: withStandards({ dry_run: true }), expectOk: true, dryRun: true },
-	{ verb: "standards", mode: "failure: a standard regressed", arrange: withStandards({}, undefined, STANDARDS_CONFIG.replace("limit = 3", "limit = 2")), expectOk: false, error: "gate_failed" },
+	{
+		verb: "standards",
+		mode: "failure: a standard regressed",
+		arrange: withStandards({}, undefined, STANDARDS_CONFIG.replace("limit = 3", "limit = 2")),
+		expectOk: false,
+		error: "gate_failed",
+	},
 	{ verb: "standards", mode: "interrupted", arrange: withStandards({}, undefined, STANDARDS_CONFIG, aborted()), expectOk: false, error: "interrupted" },
 	{ verb: "standards", mode: "refusal: unknown standard", arrange: withStandards({ names: ["covrage"] }), expectOk: false, error: "unknown_standard" },
 	...pinModes("standards", { pin: true }),
@@ -251,19 +365,37 @@ export const MODES: Mode[] = [
 
 	{ verb: "start", mode: "success", arrange: startIn(START_CONFIG, { title: "A task", brief: "What to do." }), expectOk: true },
 	{ verb: "start", mode: "dry-run", arrange: startIn(START_CONFIG, { name: "plan", dry_run: true }), expectOk: true, dryRun: true },
-	{ verb: "start", mode: "failure: a setup step fails (rolled back)", arrange: startIn(`${BASIC_CONFIG}[worktree.setup]\nsteps = ["exit 4"]\n`), expectOk: false, error: "gate_failed" },
-	{ verb: "start", mode: "interrupted", arrange: async () => {
-		const controller = new AbortController();
-		controller.abort("SIGINT");
-		return { ctx: (await startRepo()).ctx({ signal: controller.signal }), input: {} };
-	}, expectOk: false, error: "interrupted" },
+	{
+		verb: "start",
+		mode: "failure: a setup step fails (rolled back)",
+		arrange: startIn(`${BASIC_CONFIG}[worktree.setup]\nsteps = ["exit 4"]\n`),
+		expectOk: false,
+		error: "gate_failed",
+	},
+	{
+		verb: "start",
+		mode: "interrupted",
+		arrange: async () => {
+			const controller = new AbortController();
+			controller.abort("SIGINT");
+			return { ctx: (await startRepo()).ctx({ signal: controller.signal }), input: {} };
+		},
+		expectOk: false,
+		error: "interrupted",
+	},
 	{ verb: "start", mode: "refusal: no repository", arrange: nowhere, expectOk: false, error: "no_repository" },
 	{ verb: "start", mode: "refusal: no project", arrange: noProject, expectOk: false, error: "no_project" },
 	{ verb: "start", mode: "refusal: invalid config", arrange: withConfig(INVALID_CONFIG), expectOk: false, error: "invalid_config" },
 	{ verb: "start", mode: "refusal: no trunk", arrange: startIn('[repository]\ntrunk = "nowhere"\n'), expectOk: false, error: "no_trunk" },
 	{ verb: "start", mode: "refusal: locked", arrange: lockedBy(), expectOk: false, error: "locked" },
 	{ verb: "start", mode: "refusal: state folder blocked", arrange: stateBlocked, expectOk: false, error: "write_denied" },
-	{ verb: "start", mode: "refusal: a bad --from", arrange: startIn(BASIC_CONFIG, { from: "--upload-pack=touch x" }), expectOk: false, error: "invalid_arguments" },
+	{
+		verb: "start",
+		mode: "refusal: a bad --from",
+		arrange: startIn(BASIC_CONFIG, { from: "--upload-pack=touch x" }),
+		expectOk: false,
+		error: "invalid_arguments",
+	},
 	{
 		verb: "start",
 		mode: "refusal: in a linked worktree",
@@ -280,7 +412,13 @@ export const MODES: Mode[] = [
 	{ verb: "worktree list", mode: "refusal: no repository", arrange: nowhere, expectOk: false, error: "no_repository" },
 	{ verb: "worktree teardown", mode: "dry-run", arrange: inWorktree({ ledger: "ok" }, { dry_run: true }), expectOk: true, dryRun: true },
 	{ verb: "worktree teardown", mode: "destroys", arrange: inWorktree({ ledger: "ok" }, {}), expectOk: true },
-	{ verb: "worktree teardown", mode: "failure: a destroy command fails", arrange: inWorktree({ ledger: "failing" }, {}), expectOk: false, error: "provisioned_resources" },
+	{
+		verb: "worktree teardown",
+		mode: "failure: a destroy command fails",
+		arrange: inWorktree({ ledger: "failing" }, {}),
+		expectOk: false,
+		error: "provisioned_resources",
+	},
 	{ verb: "worktree teardown", mode: "refusal: main checkout", arrange: inMain({}, {}), expectOk: false, error: "not_in_worktree" },
 	{
 		verb: "worktree teardown",
@@ -296,16 +434,40 @@ export const MODES: Mode[] = [
 	{ verb: "worktree teardown", mode: "refusal: no repository", arrange: nowhere, expectOk: false, error: "no_repository" },
 	{ verb: "worktree ensure", mode: "runs the ensure commands", arrange: withConfig(`${BASIC_CONFIG}${ENSURE("true")}`), expectOk: true },
 	{ verb: "worktree ensure", mode: "dry-run", arrange: withConfig(`${BASIC_CONFIG}${ENSURE("true")}`, { dry_run: true }), expectOk: true, dryRun: true },
-	{ verb: "worktree ensure", mode: "failure: an ensure command fails", arrange: withConfig(`${BASIC_CONFIG}${ENSURE("exit 3")}`), expectOk: false, error: "gate_failed" },
-	{ verb: "worktree ensure", mode: "interrupted", arrange: async () => ({ ctx: (await repo({ config: `${BASIC_CONFIG}${ENSURE("true")}` })).ctx({ signal: AbortSignal.abort("SIGINT") }), input: {} }), expectOk: false, error: "interrupted" },
+	{
+		verb: "worktree ensure",
+		mode: "failure: an ensure command fails",
+		arrange: withConfig(`${BASIC_CONFIG}${ENSURE("exit 3")}`),
+		expectOk: false,
+		error: "gate_failed",
+	},
+	{
+		verb: "worktree ensure",
+		mode: "interrupted",
+		arrange: async () => ({ ctx: (await repo({ config: `${BASIC_CONFIG}${ENSURE("true")}` })).ctx({ signal: AbortSignal.abort("SIGINT") }), input: {} }),
+		expectOk: false,
+		error: "interrupted",
+	},
 	{ verb: "worktree ensure", mode: "refusal: locked", arrange: lockedBy(), expectOk: false, error: "locked" },
 	{ verb: "worktree ensure", mode: "refusal: state folder blocked", arrange: stateBlocked, expectOk: false, error: "write_denied" },
 	{ verb: "worktree ensure", mode: "refusal: no repository", arrange: nowhere, expectOk: false, error: "no_repository" },
 	{ verb: "worktree ensure", mode: "refusal: no project", arrange: noProject, expectOk: false, error: "no_project" },
 	{ verb: "worktree ensure", mode: "refusal: invalid config", arrange: withConfig(INVALID_CONFIG), expectOk: false, error: "invalid_config" },
 	{ verb: "refresh", mode: "writes the agent files", arrange: withConfig(`[project]\nagents = ["claude_code", "codex"]\n${BASIC_CONFIG}`), expectOk: true },
-	{ verb: "refresh", mode: "dry-run", arrange: withConfig(`[project]\nagents = ["copilot"]\n${BASIC_CONFIG}`, { dry_run: true }), expectOk: true, dryRun: true },
-	{ verb: "refresh", mode: "refusal: a hand-written AGENTS.md", arrange: async () => ({ ctx: (await repo({ config: BASIC_CONFIG, files: { "AGENTS.md": "# ours\n" } })).ctx(), input: {} }), expectOk: false, error: "write_denied" },
+	{
+		verb: "refresh",
+		mode: "dry-run",
+		arrange: withConfig(`[project]\nagents = ["copilot"]\n${BASIC_CONFIG}`, { dry_run: true }),
+		expectOk: true,
+		dryRun: true,
+	},
+	{
+		verb: "refresh",
+		mode: "refusal: a hand-written AGENTS.md",
+		arrange: async () => ({ ctx: (await repo({ config: BASIC_CONFIG, files: { "AGENTS.md": "# ours\n" } })).ctx(), input: {} }),
+		expectOk: false,
+		error: "write_denied",
+	},
 	{ verb: "refresh", mode: "refusal: locked", arrange: lockedBy(), expectOk: false, error: "locked" },
 	{ verb: "refresh", mode: "refusal: no repository", arrange: nowhere, expectOk: false, error: "no_repository" },
 	{ verb: "refresh", mode: "refusal: no project", arrange: noProject, expectOk: false, error: "no_project" },
@@ -313,7 +475,13 @@ export const MODES: Mode[] = [
 	{ verb: "uninstall", mode: "removes", arrange: wired({ yes: true }), expectOk: true },
 	{ verb: "uninstall", mode: "dry-run", arrange: wired({ dry_run: true }), expectOk: true, dryRun: true },
 	{ verb: "uninstall", mode: "the plan, without --yes", arrange: wired({}), expectOk: true, dryRun: true },
-	{ verb: "uninstall", mode: "refusal: an unreadable .mcp.json with discern in it", arrange: async () => ({ ctx: (await repo({ config: BASIC_CONFIG, files: { ".mcp.json": '{"mcpServers": {"discern": ' } })).ctx(), input: { yes: true } }), expectOk: false, error: "write_denied" },
+	{
+		verb: "uninstall",
+		mode: "refusal: an unreadable .mcp.json with discern in it",
+		arrange: async () => ({ ctx: (await repo({ config: BASIC_CONFIG, files: { ".mcp.json": '{"mcpServers": {"discern": ' } })).ctx(), input: { yes: true } }),
+		expectOk: false,
+		error: "write_denied",
+	},
 	{ verb: "uninstall", mode: "refusal: a linked worktree", arrange: inMain({}, { yes: true }), expectOk: false, error: "active_worktrees" },
 	{
 		verb: "uninstall",
@@ -333,9 +501,27 @@ export const MODES: Mode[] = [
 	{ verb: "worktree drop", mode: "forced", arrange: inMain({ commits: 1, dirty: true, ledger: "ok" }, { id: "agent/task", force: true }), expectOk: true },
 	{ verb: "worktree drop", mode: "landed", arrange: inMain({ commits: 1, landed: true }, { id: "task-a1b2c3" }), expectOk: true },
 	{ verb: "worktree drop", mode: "refusal: unknown id", arrange: inMain({}, { id: "task-a1b2c4" }), expectOk: false, error: "unknown_target" },
-	{ verb: "worktree drop", mode: "refusal: uncommitted changes", arrange: inMain({ dirty: true }, { id: "task-a1b2c3" }), expectOk: false, error: "dirty_worktree" },
-	{ verb: "worktree drop", mode: "refusal: unlanded commits", arrange: inMain({ commits: 1 }, { id: "task-a1b2c3" }), expectOk: false, error: "active_worktrees" },
-	{ verb: "worktree drop", mode: "failure: resources not destroyed", arrange: inMain({ ledger: "failing" }, { id: "task-a1b2c3" }), expectOk: false, error: "provisioned_resources" },
+	{
+		verb: "worktree drop",
+		mode: "refusal: uncommitted changes",
+		arrange: inMain({ dirty: true }, { id: "task-a1b2c3" }),
+		expectOk: false,
+		error: "dirty_worktree",
+	},
+	{
+		verb: "worktree drop",
+		mode: "refusal: unlanded commits",
+		arrange: inMain({ commits: 1 }, { id: "task-a1b2c3" }),
+		expectOk: false,
+		error: "active_worktrees",
+	},
+	{
+		verb: "worktree drop",
+		mode: "failure: resources not destroyed",
+		arrange: inMain({ ledger: "failing" }, { id: "task-a1b2c3" }),
+		expectOk: false,
+		error: "provisioned_resources",
+	},
 	{ verb: "worktree drop", mode: "refusal: in a worktree", arrange: inWorktree({}, { id: "task-a1b2c3" }), expectOk: false, error: "not_main_checkout" },
 	{
 		verb: "worktree drop",
@@ -360,12 +546,24 @@ export const MODES: Mode[] = [
 		expectOk: false,
 		error: "locked",
 	},
-	{ verb: "worktree drop", mode: "refusal: no repository", arrange: async () => ({ ctx: await notARepo(), input: { id: "x" } }), expectOk: false, error: "no_repository" },
+	{
+		verb: "worktree drop",
+		mode: "refusal: no repository",
+		arrange: async () => ({ ctx: await notARepo(), input: { id: "x" } }),
+		expectOk: false,
+		error: "no_repository",
+	},
 	{ verb: "worktree prune", mode: "nothing to prune", arrange: inMain({ commits: 1 }, {}), expectOk: true },
 	{ verb: "worktree prune", mode: "the plan, without --yes", arrange: inMain({ commits: 1, landed: true }, {}), expectOk: true, dryRun: true },
 	{ verb: "worktree prune", mode: "dry-run", arrange: inMain({ commits: 1, landed: true }, { yes: true, dry_run: true }), expectOk: true, dryRun: true },
 	{ verb: "worktree prune", mode: "removes", arrange: inMain({ commits: 1, landed: true, ledger: "ok" }, { yes: true }), expectOk: true },
-	{ verb: "worktree prune", mode: "failure: resources not destroyed", arrange: inMain({ commits: 1, landed: true, ledger: "failing" }, { yes: true }), expectOk: false, error: "provisioned_resources" },
+	{
+		verb: "worktree prune",
+		mode: "failure: resources not destroyed",
+		arrange: inMain({ commits: 1, landed: true, ledger: "failing" }, { yes: true }),
+		expectOk: false,
+		error: "provisioned_resources",
+	},
 	{ verb: "worktree prune", mode: "refusal: in a worktree", arrange: inWorktree({}, { yes: true }), expectOk: false, error: "not_main_checkout" },
 	{
 		verb: "worktree prune",
@@ -396,17 +594,53 @@ export const MODES: Mode[] = [
 	{ verb: "docs", mode: "page", arrange: async () => ({ ctx: await notARepo(), input: { target: "config" } }), expectOk: true },
 	{ verb: "docs", mode: "search", arrange: async () => ({ ctx: await notARepo(), input: { search: "timeout" } }), expectOk: true },
 	{ verb: "docs", mode: "search without matches", arrange: async () => ({ ctx: await notARepo(), input: { search: "zzqqxxnothing" } }), expectOk: true },
-	{ verb: "docs", mode: "refusal: unknown target", arrange: async () => ({ ctx: await notARepo(), input: { target: "confgi" } }), expectOk: false, error: "unknown_target" },
+	{
+		verb: "docs",
+		mode: "refusal: unknown target",
+		arrange: async () => ({ ctx: await notARepo(), input: { target: "confgi" } }),
+		expectOk: false,
+		error: "unknown_target",
+	},
 
-	{ verb: "setup", mode: "dry-run (default)", arrange: async () => ({ ctx: (await repo({ files: { "package.json": '{"scripts":{"test":"vitest"}}' } })).ctx(), input: {} }), expectOk: true, dryRun: true },
-	{ verb: "setup verify", mode: "failure: not set up yet (CI must see it)", arrange: async () => ({ ctx: (await repo()).ctx(), input: {} }), expectOk: false, error: "no_project" },
+	{
+		verb: "setup",
+		mode: "dry-run (default)",
+		arrange: async () => ({ ctx: (await repo({ files: { "package.json": '{"scripts":{"test":"vitest"}}' } })).ctx(), input: {} }),
+		expectOk: true,
+		dryRun: true,
+	},
+	{
+		verb: "setup verify",
+		mode: "failure: not set up yet (CI must see it)",
+		arrange: async () => ({ ctx: (await repo()).ctx(), input: {} }),
+		expectOk: false,
+		error: "no_project",
+	},
 	{ verb: "setup verify", mode: "set up", arrange: () => configured(), expectOk: true },
 	{ verb: "setup verify", mode: "refusal: an unknown agent", arrange: () => configured({ agents: "claude_cod" }), expectOk: false, error: "invalid_arguments" },
 	{ verb: "setup verify", mode: "failure: an invalid discern.toml", arrange: withConfig(INVALID_CONFIG), expectOk: false, error: "invalid_config" },
-	{ verb: "setup verify", mode: "failure: a job's program is missing", arrange: withConfig('[jobs]\ntest = "discern-no-such-program --run"\n'), expectOk: false, error: "checks_failed" },
-	{ verb: "setup verify", mode: "refusal: no repository", arrange: async () => ({ ctx: await notARepo(), input: {} }), expectOk: false, error: "no_repository" },
+	{
+		verb: "setup verify",
+		mode: "failure: a job's program is missing",
+		arrange: withConfig('[jobs]\ntest = "discern-no-such-program --run"\n'),
+		expectOk: false,
+		error: "checks_failed",
+	},
+	{
+		verb: "setup verify",
+		mode: "refusal: no repository",
+		arrange: async () => ({ ctx: await notARepo(), input: {} }),
+		expectOk: false,
+		error: "no_repository",
+	},
 	{ verb: "setup", mode: "confirmed", arrange: async () => ({ ctx: (await repo()).ctx(), input: { confirmed: true } }), expectOk: true },
-	{ verb: "setup", mode: "confirmed with dry-run", arrange: async () => ({ ctx: (await repo()).ctx(), input: { confirmed: true, dry_run: true } }), expectOk: true, dryRun: true },
+	{
+		verb: "setup",
+		mode: "confirmed with dry-run",
+		arrange: async () => ({ ctx: (await repo()).ctx(), input: { confirmed: true, dry_run: true } }),
+		expectOk: true,
+		dryRun: true,
+	},
 	{ verb: "setup", mode: "confirmed with discern.toml present: only the map skeleton", arrange: () => configured({ confirmed: true }), expectOk: true },
 	{
 		verb: "setup",
@@ -427,13 +661,55 @@ export const MODES: Mode[] = [
 	{ verb: "config get", mode: "get", arrange: () => configured({ key: "gate.timeout" }), expectOk: true },
 	{ verb: "config set", mode: "set", arrange: () => configured({ key: "gate.timeout", value: "900" }), expectOk: true },
 	{ verb: "config set", mode: "set dry-run", arrange: () => configured({ key: "gate.timeout", value: "900", dry_run: true }), expectOk: true, dryRun: true },
-	{ verb: "config set", mode: "refusal: set breaks the config", arrange: () => configured({ key: "gate.timeout", value: "soon" }), expectOk: false, error: "invalid_arguments" },
-	{ verb: "config get", mode: "failure: invalid config", arrange: async () => ({ ctx: (await repo({ config: "[jobs]\ntest = 5\n" })).ctx(), input: { key: "jobs" } }), expectOk: false, error: "invalid_config" },
-	{ verb: "config get", mode: "refusal: no project", arrange: async () => ({ ctx: (await repo()).ctx(), input: { key: "jobs" } }), expectOk: false, error: "no_project" },
-	{ verb: "config get", mode: "refusal: no repository", arrange: async () => ({ ctx: await notARepo(), input: { key: "jobs" } }), expectOk: false, error: "no_repository" },
-	{ verb: "config set", mode: "failure: invalid TOML", arrange: async () => ({ ctx: (await repo({ config: "[jobs\n" })).ctx(), input: { key: "gate.timeout", value: "9" } }), expectOk: false, error: "invalid_config" },
-	{ verb: "config set", mode: "refusal: no project", arrange: async () => ({ ctx: (await repo()).ctx(), input: { key: "gate.timeout", value: "9" } }), expectOk: false, error: "no_project" },
-	{ verb: "config set", mode: "refusal: no repository", arrange: async () => ({ ctx: await notARepo(), input: { key: "gate.timeout", value: "9" } }), expectOk: false, error: "no_repository" },
+	{
+		verb: "config set",
+		mode: "refusal: set breaks the config",
+		arrange: () => configured({ key: "gate.timeout", value: "soon" }),
+		expectOk: false,
+		error: "invalid_arguments",
+	},
+	{
+		verb: "config get",
+		mode: "failure: invalid config",
+		arrange: async () => ({ ctx: (await repo({ config: "[jobs]\ntest = 5\n" })).ctx(), input: { key: "jobs" } }),
+		expectOk: false,
+		error: "invalid_config",
+	},
+	{
+		verb: "config get",
+		mode: "refusal: no project",
+		arrange: async () => ({ ctx: (await repo()).ctx(), input: { key: "jobs" } }),
+		expectOk: false,
+		error: "no_project",
+	},
+	{
+		verb: "config get",
+		mode: "refusal: no repository",
+		arrange: async () => ({ ctx: await notARepo(), input: { key: "jobs" } }),
+		expectOk: false,
+		error: "no_repository",
+	},
+	{
+		verb: "config set",
+		mode: "failure: invalid TOML",
+		arrange: async () => ({ ctx: (await repo({ config: "[jobs\n" })).ctx(), input: { key: "gate.timeout", value: "9" } }),
+		expectOk: false,
+		error: "invalid_config",
+	},
+	{
+		verb: "config set",
+		mode: "refusal: no project",
+		arrange: async () => ({ ctx: (await repo()).ctx(), input: { key: "gate.timeout", value: "9" } }),
+		expectOk: false,
+		error: "no_project",
+	},
+	{
+		verb: "config set",
+		mode: "refusal: no repository",
+		arrange: async () => ({ ctx: await notARepo(), input: { key: "gate.timeout", value: "9" } }),
+		expectOk: false,
+		error: "no_repository",
+	},
 	{ verb: "config get", mode: "refusal: unknown key", arrange: () => configured({ key: "gate.timeot" }), expectOk: false, error: "invalid_arguments" },
 	{
 		verb: "config validate",
@@ -442,8 +718,19 @@ export const MODES: Mode[] = [
 		expectOk: false,
 		error: "invalid_config",
 	},
-	{ verb: "config set", mode: "set an inline table", arrange: () => configured({ key: "jobs.e2e", value: '{ run = "true", stage = "test" }' }), expectOk: true },
-	{ verb: "config set", mode: "refusal: a broken inline table", arrange: () => configured({ key: "jobs.e2e", value: "{ run = true stage }" }), expectOk: false, error: "invalid_arguments" },
+	{
+		verb: "config set",
+		mode: "set an inline table",
+		arrange: () => configured({ key: "jobs.e2e", value: '{ run = "true", stage = "test" }' }),
+		expectOk: true,
+	},
+	{
+		verb: "config set",
+		mode: "refusal: a broken inline table",
+		arrange: () => configured({ key: "jobs.e2e", value: "{ run = true stage }" }),
+		expectOk: false,
+		error: "invalid_arguments",
+	},
 	{
 		verb: "config set",
 		mode: "refusal: set while the checkout is locked",
@@ -451,7 +738,10 @@ export const MODES: Mode[] = [
 			const made = await repo({ config: BASIC_CONFIG });
 			// A live holder: this very process, with its real start time.
 			await mkdir(join(made.root, ".git", "discern"), { recursive: true });
-			await writeFile(join(made.root, ".git", "discern", "lock"), JSON.stringify({ pid: process.pid, verb: "done", since: "now", nonce: "held", started: processStart(process.pid) }));
+			await writeFile(
+				join(made.root, ".git", "discern", "lock"),
+				JSON.stringify({ pid: process.pid, verb: "done", since: "now", nonce: "held", started: processStart(process.pid) }),
+			);
 			return { ctx: made.ctx(), input: { key: "gate.timeout", value: "900" } };
 		},
 		expectOk: false,
@@ -469,12 +759,30 @@ export const MODES: Mode[] = [
 		expectOk: false,
 		error: "write_denied",
 	},
-	{ verb: "config validate", mode: "refusal: no project", arrange: async () => ({ ctx: (await repo()).ctx(), input: {} }), expectOk: false, error: "no_project" },
-	{ verb: "config validate", mode: "refusal: no repository", arrange: async () => ({ ctx: await notARepo(), input: {} }), expectOk: false, error: "no_repository" },
+	{
+		verb: "config validate",
+		mode: "refusal: no project",
+		arrange: async () => ({ ctx: (await repo()).ctx(), input: {} }),
+		expectOk: false,
+		error: "no_project",
+	},
+	{
+		verb: "config validate",
+		mode: "refusal: no repository",
+		arrange: async () => ({ ctx: await notARepo(), input: {} }),
+		expectOk: false,
+		error: "no_repository",
+	},
 
 	{ verb: "prepare", mode: "success", arrange: () => configured(), expectOk: true },
 	{ verb: "prepare", mode: "dry-run", arrange: () => configured({ dry_run: true }), expectOk: true, dryRun: true },
-	{ verb: "prepare", mode: "failure", arrange: async () => ({ ctx: (await repo({ config: '[jobs]\nlint = "exit 2"\n' })).ctx(), input: {} }), expectOk: false, error: "gate_failed" },
+	{
+		verb: "prepare",
+		mode: "failure",
+		arrange: async () => ({ ctx: (await repo({ config: '[jobs]\nlint = "exit 2"\n' })).ctx(), input: {} }),
+		expectOk: false,
+		error: "gate_failed",
+	},
 	{ verb: "prepare", mode: "interrupted", arrange: interrupted, expectOk: false, error: "interrupted" },
 	{ verb: "prepare", mode: "refusal: no project", arrange: async () => ({ ctx: (await repo()).ctx(), input: {} }), expectOk: false, error: "no_project" },
 	{ verb: "prepare", mode: "refusal: no repository", arrange: nowhere, expectOk: false, error: "no_repository" },
@@ -483,7 +791,13 @@ export const MODES: Mode[] = [
 	{ verb: "prepare", mode: "refusal: state folder blocked", arrange: stateBlocked, expectOk: false, error: "write_denied" },
 	{ verb: "test", mode: "success", arrange: () => configured(), expectOk: true },
 	{ verb: "test", mode: "dry-run", arrange: () => configured({ dry_run: true }), expectOk: true, dryRun: true },
-	{ verb: "test", mode: "failure", arrange: async () => ({ ctx: (await repo({ config: '[jobs]\ntest = "exit 1"\n' })).ctx(), input: {} }), expectOk: false, error: "gate_failed" },
+	{
+		verb: "test",
+		mode: "failure",
+		arrange: async () => ({ ctx: (await repo({ config: '[jobs]\ntest = "exit 1"\n' })).ctx(), input: {} }),
+		expectOk: false,
+		error: "gate_failed",
+	},
 	{ verb: "test", mode: "interrupted", arrange: interrupted, expectOk: false, error: "interrupted" },
 	{ verb: "test", mode: "refusal: no repository", arrange: async () => ({ ctx: await notARepo(), input: {} }), expectOk: false, error: "no_repository" },
 	{ verb: "test", mode: "refusal: no project", arrange: noProject, expectOk: false, error: "no_project" },
@@ -521,7 +835,13 @@ export const MODES: Mode[] = [
 	},
 	{ verb: "done", mode: "success with a Proof", arrange: () => configured(), expectOk: true },
 	{ verb: "done", mode: "dry-run", arrange: () => configured({ dry_run: true }), expectOk: true, dryRun: true },
-	{ verb: "done", mode: "failure", arrange: async () => ({ ctx: (await repo({ config: '[jobs]\ntest = "exit 1"\n' })).ctx(), input: {} }), expectOk: false, error: "gate_failed" },
+	{
+		verb: "done",
+		mode: "failure",
+		arrange: async () => ({ ctx: (await repo({ config: '[jobs]\ntest = "exit 1"\n' })).ctx(), input: {} }),
+		expectOk: false,
+		error: "gate_failed",
+	},
 	{ verb: "done", mode: "interrupted", arrange: interrupted, expectOk: false, error: "interrupted" },
 	{
 		verb: "done",
@@ -577,7 +897,13 @@ export const MODES: Mode[] = [
 	{ verb: "map", mode: "refusal: unknown page", arrange: () => mapRepo({ target: "api/auht" }), expectOk: false, error: "unknown_target" },
 	{ verb: "map", mode: "refusal: a target leaving the map", arrange: () => mapRepo({ target: "../../etc/passwd" }), expectOk: false, error: "unknown_target" },
 	{ verb: "map", mode: "refusal: no map folder to search", arrange: () => configured({ search: "token" }), expectOk: false, error: "unknown_target" },
-	{ verb: "map", mode: "refusal: [map].dir outside the repository", arrange: withConfig(`${BASIC_CONFIG}\n[map]\ndir = "../elsewhere/"\n`), expectOk: false, error: "invalid_config" },
+	{
+		verb: "map",
+		mode: "refusal: [map].dir outside the repository",
+		arrange: withConfig(`${BASIC_CONFIG}\n[map]\ndir = "../elsewhere/"\n`),
+		expectOk: false,
+		error: "invalid_config",
+	},
 	{ verb: "map", mode: "refusal: no config", arrange: noProject, expectOk: false, error: "no_project" },
 	{ verb: "map", mode: "refusal: invalid config", arrange: withConfig(INVALID_CONFIG), expectOk: false, error: "invalid_config" },
 	{ verb: "map", mode: "refusal: not a repository", arrange: nowhere, expectOk: false, error: "no_repository" },
@@ -586,10 +912,28 @@ export const MODES: Mode[] = [
 	{ verb: "help", mode: "one verb", arrange: async () => ({ ctx: await notARepo(), input: { verb: "docs" } }), expectOk: true },
 	{ verb: "help", mode: "one sub-command", arrange: async () => ({ ctx: await notARepo(), input: { verb: "config set" } }), expectOk: true },
 	{ verb: "help", mode: "a family's sub-commands", arrange: async () => ({ ctx: await notARepo(), input: { verb: "config" } }), expectOk: true },
-	{ verb: "help", mode: "refusal: unknown sub-command", arrange: async () => ({ ctx: await notARepo(), input: { verb: "config gte" } }), expectOk: false, error: "unknown_command" },
-	{ verb: "help", mode: "refusal: unknown verb", arrange: async () => ({ ctx: await notARepo(), input: { verb: "stauts" } }), expectOk: false, error: "unknown_command" },
+	{
+		verb: "help",
+		mode: "refusal: unknown sub-command",
+		arrange: async () => ({ ctx: await notARepo(), input: { verb: "config gte" } }),
+		expectOk: false,
+		error: "unknown_command",
+	},
+	{
+		verb: "help",
+		mode: "refusal: unknown verb",
+		arrange: async () => ({ ctx: await notARepo(), input: { verb: "stauts" } }),
+		expectOk: false,
+		error: "unknown_command",
+	},
 	{ verb: "accept", mode: "success: confirmed", arrange: inTaskWorktree({ confirmed: true }), expectOk: true },
-	{ verb: "accept", mode: "refusal: consent for another commit", arrange: inTaskWorktree({ confirmed: true, sha: "0000000" }), expectOk: false, error: "awaiting_consent" },
+	{
+		verb: "accept",
+		mode: "refusal: consent for another commit",
+		arrange: inTaskWorktree({ confirmed: true, sha: "0000000" }),
+		expectOk: false,
+		error: "awaiting_consent",
+	},
 	{ verb: "accept", mode: "success from the main checkout", arrange: fromMain({ confirmed: true, target: "agent/x" }), expectOk: true },
 	{ verb: "accept", mode: "dry run", arrange: inTaskWorktree({ dry_run: true }), expectOk: true, dryRun: true },
 	{ verb: "accept", mode: "refusal: awaiting consent", arrange: inTaskWorktree({}), expectOk: false, error: "awaiting_consent" },
@@ -597,24 +941,110 @@ export const MODES: Mode[] = [
 	{ verb: "accept", mode: "refusal: nothing to prove", arrange: inTaskWorktree({ confirmed: true }, ""), expectOk: false, error: "nothing_to_prove" },
 	{ verb: "accept", mode: "refusal: invalid config", arrange: inTaskWorktree({ confirmed: true }, INVALID_CONFIG), expectOk: false, error: "invalid_config" },
 	{ verb: "accept", mode: "refusal: no target from the main checkout", arrange: fromMain({ confirmed: true }), expectOk: false, error: "unknown_target" },
-	{ verb: "accept", mode: "refusal: another worktree", arrange: inTaskWorktree({ confirmed: true, target: "nope" }), expectOk: false, error: "not_main_checkout" },
-	{ verb: "accept", mode: "refusal: trunk moved", arrange: inTaskWorktree({ confirmed: true }, BASIC_CONFIG, trunkMoves), expectOk: false, error: "trunk_moved" },
-	{ verb: "accept", mode: "refusal: dirty", arrange: inTaskWorktree({ confirmed: true }, BASIC_CONFIG, (made) => made.wtWrite("work.txt", "dirty\n")), expectOk: false, error: "dirty_worktree" },
-	{ verb: "accept", mode: "refusal: red gate", arrange: inTaskWorktree({ confirmed: true }, '[jobs]\ntest = "test ! -f work.txt"\n'), expectOk: false, error: "gate_failed" },
-	{ verb: "accept", mode: "refusal: target locked", arrange: fromMain({ confirmed: true, target: "agent/x" }, lockedWorktree), expectOk: false, error: "locked" },
-	{ verb: "accept", mode: "partial: the worktree is locked by git", arrange: inTaskWorktree({ confirmed: true }, BASIC_CONFIG, (made) => made.git("worktree", "lock", made.wt).then(() => undefined)), expectOk: false, error: "partial_acceptance" },
-	{ verb: "accept", mode: "refusal: ambiguous target", arrange: fromMain({ confirmed: true, target: "agent/y" }, ambiguousTarget), expectOk: false, error: "invalid_arguments" },
-	{ verb: "accept", mode: "refusal: detached", arrange: inTaskWorktree({ confirmed: true }, BASIC_CONFIG, (made) => made.wtGit("switch", "-q", "--detach").then(() => undefined)), expectOk: false, error: "detached_head" },
-	{ verb: "update", mode: "success: merge", arrange: inTaskWorktree({}, BASIC_CONFIG, async (made) => { await made.write("other.txt", "x\n"); await made.commitAll("trunk"); }), expectOk: true },
-	{ verb: "update", mode: "dry run", arrange: inTaskWorktree({ dry_run: true }, BASIC_CONFIG, async (made) => { await made.write("other.txt", "x\n"); await made.commitAll("trunk"); }), expectOk: true, dryRun: true },
+	{
+		verb: "accept",
+		mode: "refusal: another worktree",
+		arrange: inTaskWorktree({ confirmed: true, target: "nope" }),
+		expectOk: false,
+		error: "not_main_checkout",
+	},
+	{
+		verb: "accept",
+		mode: "refusal: trunk moved",
+		arrange: inTaskWorktree({ confirmed: true }, BASIC_CONFIG, trunkMoves),
+		expectOk: false,
+		error: "trunk_moved",
+	},
+	{
+		verb: "accept",
+		mode: "refusal: dirty",
+		arrange: inTaskWorktree({ confirmed: true }, BASIC_CONFIG, (made) => made.wtWrite("work.txt", "dirty\n")),
+		expectOk: false,
+		error: "dirty_worktree",
+	},
+	{
+		verb: "accept",
+		mode: "refusal: red gate",
+		arrange: inTaskWorktree({ confirmed: true }, '[jobs]\ntest = "test ! -f work.txt"\n'),
+		expectOk: false,
+		error: "gate_failed",
+	},
+	{
+		verb: "accept",
+		mode: "refusal: target locked",
+		arrange: fromMain({ confirmed: true, target: "agent/x" }, lockedWorktree),
+		expectOk: false,
+		error: "locked",
+	},
+	{
+		verb: "accept",
+		mode: "partial: the worktree is locked by git",
+		arrange: inTaskWorktree({ confirmed: true }, BASIC_CONFIG, (made) => made.git("worktree", "lock", made.wt).then(() => undefined)),
+		expectOk: false,
+		error: "partial_acceptance",
+	},
+	{
+		verb: "accept",
+		mode: "refusal: ambiguous target",
+		arrange: fromMain({ confirmed: true, target: "agent/y" }, ambiguousTarget),
+		expectOk: false,
+		error: "invalid_arguments",
+	},
+	{
+		verb: "accept",
+		mode: "refusal: detached",
+		arrange: inTaskWorktree({ confirmed: true }, BASIC_CONFIG, (made) => made.wtGit("switch", "-q", "--detach").then(() => undefined)),
+		expectOk: false,
+		error: "detached_head",
+	},
+	{
+		verb: "update",
+		mode: "success: merge",
+		arrange: inTaskWorktree({}, BASIC_CONFIG, async (made) => {
+			await made.write("other.txt", "x\n");
+			await made.commitAll("trunk");
+		}),
+		expectOk: true,
+	},
+	{
+		verb: "update",
+		mode: "dry run",
+		arrange: inTaskWorktree({ dry_run: true }, BASIC_CONFIG, async (made) => {
+			await made.write("other.txt", "x\n");
+			await made.commitAll("trunk");
+		}),
+		expectOk: true,
+		dryRun: true,
+	},
 	{ verb: "update", mode: "refusal: conflict", arrange: inTaskWorktree({}, BASIC_CONFIG, trunkMoves), expectOk: false, error: "conflict" },
-	{ verb: "update", mode: "refusal: dirty", arrange: inTaskWorktree({}, BASIC_CONFIG, (made) => made.wtWrite("work.txt", "dirty\n")), expectOk: false, error: "dirty_worktree" },
+	{
+		verb: "update",
+		mode: "refusal: dirty",
+		arrange: inTaskWorktree({}, BASIC_CONFIG, (made) => made.wtWrite("work.txt", "dirty\n")),
+		expectOk: false,
+		error: "dirty_worktree",
+	},
 	{ verb: "update", mode: "refusal: main checkout", arrange: fromMain({}), expectOk: false, error: "not_in_worktree" },
 	{ verb: "update", mode: "refusal: unknown from", arrange: inTaskWorktree({ from: "nope" }), expectOk: false, error: "unknown_target" },
 	{ verb: "update", mode: "refusal: no repository", arrange: nowhere, expectOk: false, error: "no_repository" },
 	{ verb: "update", mode: "refusal: no project", arrange: noProject, expectOk: false, error: "no_project" },
 	{ verb: "update", mode: "refusal: invalid config", arrange: withConfig(INVALID_CONFIG), expectOk: false, error: "invalid_config" },
-	{ verb: "update", mode: "refusal: detached", arrange: inTaskWorktree({}, BASIC_CONFIG, (made) => made.wtGit("switch", "-q", "--detach").then(() => undefined)), expectOk: false, error: "detached_head" },
-	{ verb: "update", mode: "refusal: ensure fails", arrange: inTaskWorktree({}, `${BASIC_CONFIG}\n[worktree.setup]\nensure = ["exit 3"]\n`, async (made) => { await made.write("other.txt", "x\n"); await made.commitAll("trunk"); }), expectOk: false, error: "gate_failed" },
+	{
+		verb: "update",
+		mode: "refusal: detached",
+		arrange: inTaskWorktree({}, BASIC_CONFIG, (made) => made.wtGit("switch", "-q", "--detach").then(() => undefined)),
+		expectOk: false,
+		error: "detached_head",
+	},
+	{
+		verb: "update",
+		mode: "refusal: ensure fails",
+		arrange: inTaskWorktree({}, `${BASIC_CONFIG}\n[worktree.setup]\nensure = ["exit 3"]\n`, async (made) => {
+			await made.write("other.txt", "x\n");
+			await made.commitAll("trunk");
+		}),
+		expectOk: false,
+		error: "gate_failed",
+	},
 	{ verb: "update", mode: "refusal: locked", arrange: inTaskWorktree({}, BASIC_CONFIG, lockedWorktree), expectOk: false, error: "locked" },
 ];

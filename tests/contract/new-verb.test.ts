@@ -75,7 +75,9 @@ describe("a new verb enrolls everywhere with its folder and its registry line", 
 		const said = await run(["src/main.ts", "echo", "hello", "--json"]);
 		expect(said.exitCode).toBe(0);
 		expect(JSON.parse(said.stdout)).toMatchObject({ ok: true, verb: "echo", data: { words: "hello" } });
-		const help = JSON.parse((await run(["src/main.ts", "help", "--json"])).stdout) as { data: { groups: { verbs: { name: string; summary: string; mcp_tool: string | null }[] }[] } };
+		const help = JSON.parse((await run(["src/main.ts", "help", "--json"])).stdout) as {
+			data: { groups: { verbs: { name: string; summary: string; mcp_tool: string | null }[] }[] };
+		};
 		expect(help.data.groups.flatMap((group) => group.verbs)).toContainEqual({ name: "echo", summary: "Say the words back.", mcp_tool: "discern_echo" });
 	});
 
@@ -83,7 +85,9 @@ describe("a new verb enrolls everywhere with its folder and its registry line", 
 		const listed = await run(["-e", 'import { toolEntries } from "./src/mcp/tools.ts"; console.log(JSON.stringify([...toolEntries().keys()]))']);
 		expect(JSON.parse(listed.stdout)).toContain("discern_echo");
 		expect((await run(["scripts/gen-schemas.ts"])).exitCode).toBe(0);
-		const schema = JSON.parse(await readFile(join(tree, "schema/discern-results.schema.json"), "utf8")) as { $defs: Record<string, { properties: { verb: { const: string } } }> };
+		const schema = JSON.parse(await readFile(join(tree, "schema/discern-results.schema.json"), "utf8")) as {
+			$defs: Record<string, { properties: { verb: { const: string } } }>;
+		};
 		expect(schema.$defs.echo?.properties.verb.const).toBe("echo");
 	});
 

@@ -85,7 +85,10 @@ describe("error codes belong to verbs", () => {
 	const declared = new Set<string>(LOOSE_VERBS.flatMap((verb) => verb.errors));
 
 	test("every code in the closed list is implied, declared by a verb, or reserved for a coming verb", () => {
-		const orphans = ERROR_CODES.filter((code) => !(IMPLIED_ERROR_CODES as readonly string[]).includes(code) && !declared.has(code) && !(RESERVED_ERROR_CODES as readonly string[]).includes(code));
+		const orphans = ERROR_CODES.filter(
+			(code) =>
+				!(IMPLIED_ERROR_CODES as readonly string[]).includes(code) && !declared.has(code) && !(RESERVED_ERROR_CODES as readonly string[]).includes(code),
+		);
 		expect(orphans).toEqual([]);
 	});
 

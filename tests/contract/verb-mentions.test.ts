@@ -9,7 +9,7 @@ import { toolEntries } from "../../src/mcp/tools.ts";
 import { LOOSE_VERBS } from "../../src/registry.ts";
 import { BASIC_CONFIG, makeRepo } from "../helpers/repo.ts";
 import { type MentionSurface, mentionProblems } from "../helpers/verb-mentions.ts";
-import { type Mode, MODES } from "./modes.ts";
+import { MODES, type Mode } from "./modes.ts";
 
 /**
  * Nothing sends a person or an agent to a verb, flag or tool that this build
@@ -96,7 +96,12 @@ function wordsOf(result: AnyResult): { text: string; plain: boolean }[] {
 	return [
 		{ text: result.message, plain: false },
 		...(result.hints ?? []).map((hint) => ({ text: hint, plain: false })),
-		...(data.next?.action !== undefined ? [{ text: data.next.action, plain: true }, { text: data.next.reason, plain: false }] : []),
+		...(data.next?.action !== undefined
+			? [
+					{ text: data.next.action, plain: true },
+					{ text: data.next.reason, plain: false },
+				]
+			: []),
 		// A fix is a command ("discern setup") or a sentence with code spans.
 		...(data.checks ?? []).flatMap((check) => (check.fix ? [{ text: check.fix, plain: /^(discern |ask the owner)/.test(check.fix) }] : [])),
 		// The coach's fixes are sentences with code spans.
@@ -133,7 +138,9 @@ describe("the texts that teach discern name only what exists", () => {
 	});
 
 	test("every tool description", () => {
-		const problems = [...toolEntries().values()].flatMap((entry) => mentionProblems(entry.listing.description, "doc").map((problem) => `${entry.name}: ${problem}`));
+		const problems = [...toolEntries().values()].flatMap((entry) =>
+			mentionProblems(entry.listing.description, "doc").map((problem) => `${entry.name}: ${problem}`),
+		);
 		expect(problems).toEqual([]);
 	});
 
@@ -173,7 +180,9 @@ describe("the scanner itself", () => {
 	});
 
 	test("passes what exists, and leaves prose alone", () => {
-		expect(check("`discern done --rerun`, `discern config get gate.timeout`, `discern docs --search WORDS`, `discern --version`, `discern mcp`", "cli")).toEqual([]);
+		expect(
+			check("`discern done --rerun`, `discern config get gate.timeout`, `discern docs --search WORDS`, `discern --version`, `discern mcp`", "cli"),
+		).toEqual([]);
 		expect(check("discern cannot write the Proof; discern is set up here.", "cli")).toEqual([]);
 		expect(check("git switch -c BRANCH, git commit, then discern done", "cli", true)).toEqual([]);
 	});

@@ -26,11 +26,16 @@ describe("discern mcp over stdio (dist/discern)", () => {
 			const { tools } = await client.listTools();
 			expect(tools.map((tool) => tool.name)).toContain("discern_status");
 
-			const status = (await client.callTool({ name: "discern_status", arguments: {} })) as unknown as { structuredContent: { ok: boolean; data: { root: string } } };
+			const status = (await client.callTool({ name: "discern_status", arguments: {} })) as unknown as {
+				structuredContent: { ok: boolean; data: { root: string } };
+			};
 			expect(status.structuredContent.ok).toBe(true);
 			expect(status.structuredContent.data.root).toBe(repo.root);
 
-			const invalid = (await client.callTool({ name: "discern_docs", arguments: { target: 5 } })) as unknown as { isError: boolean; structuredContent: { error: string } };
+			const invalid = (await client.callTool({ name: "discern_docs", arguments: { target: 5 } })) as unknown as {
+				isError: boolean;
+				structuredContent: { error: string };
+			};
 			expect(invalid.isError).toBe(true);
 			expect(invalid.structuredContent.error).toBe("invalid_arguments");
 
@@ -46,7 +51,9 @@ describe("discern mcp over stdio (dist/discern)", () => {
 
 	test("exits by itself when stdin closes", async () => {
 		const child = Bun.spawn([binary, "mcp"], { cwd: repo.root, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
-		child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } })}\n`);
+		child.stdin.write(
+			`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } })}\n`,
+		);
 		await child.stdin.flush();
 		const reader = child.stdout.getReader();
 		const { value } = await reader.read();
@@ -94,7 +101,12 @@ describe("discern mcp over stdio (dist/discern)", () => {
 	}
 
 	// Each case leaves an orphan with a cleared environment too, found afterwards by its command line.
-	for (const [how, expected, marker] of [["stdin closes", 0, `1234.${TAG}941`], ["SIGTERM", 143, `1234.${TAG}942`], ["SIGHUP", 129, `1234.${TAG}943`], ["SIGUSR2", 140, `1234.${TAG}944`]] as const) {
+	for (const [how, expected, marker] of [
+		["stdin closes", 0, `1234.${TAG}941`],
+		["SIGTERM", 143, `1234.${TAG}942`],
+		["SIGHUP", 129, `1234.${TAG}943`],
+		["SIGUSR2", 140, `1234.${TAG}944`],
+	] as const) {
 		test(`when ${how} mid-call, the server kills the call's job trees before it exits (${expected})`, async () => {
 			const hanging = await makeRepo({
 				config: `[jobs]\ntest = "trap '' TERM; sleep 60"\nlint = "(setsid sleep 61 >/dev/null 2>&1 &); (setsid env -i sleep ${marker} &); sleep 60"\n`,

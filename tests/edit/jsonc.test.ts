@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { detectLayout, mergeJsonPath, readJsonc, commentCount, removalsOf, removeJsonPath, setJsonPath } from "../../src/edit/jsonc.ts";
+import { commentCount, detectLayout, mergeJsonPath, readJsonc, removalsOf, removeJsonPath, setJsonPath } from "../../src/edit/jsonc.ts";
 
 const ENTRY = { command: "discern", args: ["mcp"] };
 const SERVER = ["mcpServers", "discern"];
@@ -68,7 +68,9 @@ describe("mergeJsonPath: the discern server entry goes in, no other byte moves (
 
 	test("merging keeps keys a person added to discern's entry and changes only what differs", () => {
 		const source = '{\n  "mcpServers": {\n    "discern": { "command": "old", "env": { "A": "1" } } // mine\n  }\n}\n';
-		expect(mergeJsonPath(source, SERVER, ENTRY)).toBe('{\n  "mcpServers": {\n    "discern": { "command": "discern", "env": { "A": "1" },"args": ["mcp"] } // mine\n  }\n}\n');
+		expect(mergeJsonPath(source, SERVER, ENTRY)).toBe(
+			'{\n  "mcpServers": {\n    "discern": { "command": "discern", "env": { "A": "1" },"args": ["mcp"] } // mine\n  }\n}\n',
+		);
 	});
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
+import { parseConfig } from "../../src/config/load.ts";
 import { indexKeyPositions, removeKey, setKey } from "../../src/edit/toml.ts";
 import { tomlValue } from "../../src/verbs/config/value.ts";
-import { parseConfig } from "../../src/config/load.ts";
 
 const SOURCE = `# discern.toml for the shop
 [project]
@@ -81,19 +81,61 @@ describe("setKey: a changed value, every other byte kept (exact bytes)", () => {
 
 	// Each row: what the person wrote, the key, the new value text, the exact bytes after, and who made the edit.
 	const cases: [string, string, string, string, string, "toml-patch" | "fallback"][] = [
-		["CRLF line endings", '# c\r\n[gate]\r\ntimeout = 600  # s\r\nfail_fast = true\r\n', "gate.timeout", "-5", '# c\r\n[gate]\r\ntimeout = -5  # s\r\nfail_fast = true\r\n', "toml-patch"],
-		["odd spacing and alignment", '[gate]\ntimeout   =    600     # aligned\nfail_fast =true\n', "gate.timeout", "7", '[gate]\ntimeout   =    7     # aligned\nfail_fast =true\n', "toml-patch"],
+		[
+			"CRLF line endings",
+			"# c\r\n[gate]\r\ntimeout = 600  # s\r\nfail_fast = true\r\n",
+			"gate.timeout",
+			"-5",
+			"# c\r\n[gate]\r\ntimeout = -5  # s\r\nfail_fast = true\r\n",
+			"toml-patch",
+		],
+		[
+			"odd spacing and alignment",
+			"[gate]\ntimeout   =    600     # aligned\nfail_fast =true\n",
+			"gate.timeout",
+			"7",
+			"[gate]\ntimeout   =    7     # aligned\nfail_fast =true\n",
+			"toml-patch",
+		],
 		["a literal string keeps its quotes", "[project]\nname = 'shop' # n\n", "project.name", '"market"', "[project]\nname = 'market' # n\n", "toml-patch"],
 		["underscore grouping of an integer", "[gate]\ntimeout = 1_000\n", "gate.timeout", "2000", "[gate]\ntimeout = 2_000\n", "toml-patch"],
 		["a date", "[x]\nd = 1979-05-27\n", "x.d", "1980-01-01", "[x]\nd = 1980-01-01\n", "toml-patch"],
 		["quoted keys", '["my table"]\n"a b" = 1  # q\n\'lit\' = 2\n', "my table.a b", "3", '["my table"]\n"a b" = 3  # q\n\'lit\' = 2\n', "toml-patch"],
 		["a dotted key", '[jobs]\ntest.run   =   "x"  # hi\n', "jobs.test.run", '"y"', '[jobs]\ntest.run   =   "y"  # hi\n', "toml-patch"],
-		["a key inside an inline table", '[jobs]\ntest = { run = "x",   timeout = 5 } # c\n', "jobs.test.timeout", "9", '[jobs]\ntest = { run = "x",   timeout = 9 } # c\n', "toml-patch"],
-		["a string becomes an inline table", '[jobs]\ntest = "bun test"  # the suite\n', "jobs.test", '{ run = "x", timeout = 5 }', '[jobs]\ntest = { run = "x", timeout = 5 }  # the suite\n', "toml-patch"],
+		[
+			"a key inside an inline table",
+			'[jobs]\ntest = { run = "x",   timeout = 5 } # c\n',
+			"jobs.test.timeout",
+			"9",
+			'[jobs]\ntest = { run = "x",   timeout = 9 } # c\n',
+			"toml-patch",
+		],
+		[
+			"a string becomes an inline table",
+			'[jobs]\ntest = "bun test"  # the suite\n',
+			"jobs.test",
+			'{ run = "x", timeout = 5 }',
+			'[jobs]\ntest = { run = "x", timeout = 5 }  # the suite\n',
+			"toml-patch",
+		],
 		["a non-ASCII line", '[p]\nname = "😀é" # é\nx = 1\n', "p.name", '"é"', '[p]\nname = "é" # é\nx = 1\n', "toml-patch"],
-		["after an array of tables", "[[a]]\nb = 1\n\n[[a]]\nb = 2\n[gate]\ntimeout = 1\n", "gate.timeout", "3", "[[a]]\nb = 1\n\n[[a]]\nb = 2\n[gate]\ntimeout = 3\n", "toml-patch"],
+		[
+			"after an array of tables",
+			"[[a]]\nb = 1\n\n[[a]]\nb = 2\n[gate]\ntimeout = 1\n",
+			"gate.timeout",
+			"3",
+			"[[a]]\nb = 1\n\n[[a]]\nb = 2\n[gate]\ntimeout = 3\n",
+			"toml-patch",
+		],
 		// toml-patch 3.3.0 re-renders this whole line as `\ttimeout = 7 # x`: the value is spliced instead.
-		["tabs around `=` (fallback)", "[gate]\n\ttimeout\t=\t600\t# x\n\tfail_fast = true\n", "gate.timeout", "7", "[gate]\n\ttimeout\t=\t7\t# x\n\tfail_fast = true\n", "fallback"],
+		[
+			"tabs around `=` (fallback)",
+			"[gate]\n\ttimeout\t=\t600\t# x\n\tfail_fast = true\n",
+			"gate.timeout",
+			"7",
+			"[gate]\n\ttimeout\t=\t7\t# x\n\tfail_fast = true\n",
+			"fallback",
+		],
 	];
 	for (const [name, source, path, value, expected, via] of cases) {
 		test(name, () => {
@@ -129,23 +171,86 @@ describe("setKey: a new key, every other byte kept (exact bytes)", () => {
 	});
 
 	const cases: [string, string, string, string, string, "toml-patch" | "fallback"][] = [
-		["CRLF and a key added to an existing table", "[gate]\r\ntimeout = 600\r\n", "gate.fail_fast", "false", "[gate]\r\ntimeout = 600\r\nfail_fast = false\r\n", "toml-patch"],
+		[
+			"CRLF and a key added to an existing table",
+			"[gate]\r\ntimeout = 600\r\n",
+			"gate.fail_fast",
+			"false",
+			"[gate]\r\ntimeout = 600\r\nfail_fast = false\r\n",
+			"toml-patch",
+		],
 		["CRLF and a new table", '[p]\r\nname = "x"\r\n', "gate.timeout", "5", '[p]\r\nname = "x"\r\n\r\n[gate]\r\ntimeout = 5\r\n', "toml-patch"],
-		["a key added to a table followed by a sub-table", '[jobs]\na = "1"\n[jobs.e2e]\nrun = "y"\n\n# trailing\n', "jobs.b", '"2"', '[jobs]\na = "1"\nb = "2"\n[jobs.e2e]\nrun = "y"\n\n# trailing\n', "toml-patch"],
-		["a key added into an inline table", '[jobs]\ntest = { run = "x" }  # c\n', "jobs.test.timeout", "5", '[jobs]\ntest = { run = "x", timeout = 5 }  # c\n', "toml-patch"],
-		["an inline table as a new entry", "[jobs]\nlint = \"l\"\n", "jobs.e2e", '{ run = [ "a", "b" ], stage = "test" }', '[jobs]\nlint = "l"\ne2e = { run = [ "a", "b" ], stage = "test" }\n', "toml-patch"],
-		["a quoted table name", '[scopes."my web"]\npaths = ["a"]\n', "scopes.my web.neutral", "true", '[scopes."my web"]\npaths = ["a"]\nneutral = true\n', "toml-patch"],
+		[
+			"a key added to a table followed by a sub-table",
+			'[jobs]\na = "1"\n[jobs.e2e]\nrun = "y"\n\n# trailing\n',
+			"jobs.b",
+			'"2"',
+			'[jobs]\na = "1"\nb = "2"\n[jobs.e2e]\nrun = "y"\n\n# trailing\n',
+			"toml-patch",
+		],
+		[
+			"a key added into an inline table",
+			'[jobs]\ntest = { run = "x" }  # c\n',
+			"jobs.test.timeout",
+			"5",
+			'[jobs]\ntest = { run = "x", timeout = 5 }  # c\n',
+			"toml-patch",
+		],
+		[
+			"an inline table as a new entry",
+			'[jobs]\nlint = "l"\n',
+			"jobs.e2e",
+			'{ run = [ "a", "b" ], stage = "test" }',
+			'[jobs]\nlint = "l"\ne2e = { run = [ "a", "b" ], stage = "test" }\n',
+			"toml-patch",
+		],
+		[
+			"a quoted table name",
+			'[scopes."my web"]\npaths = ["a"]\n',
+			"scopes.my web.neutral",
+			"true",
+			'[scopes."my web"]\npaths = ["a"]\nneutral = true\n',
+			"toml-patch",
+		],
 		["a file without a final newline keeps none", '[p]\nname = "x"', "p.y", "1", '[p]\nname = "x"\ny = 1', "toml-patch"],
 		["an empty file", "", "gate.timeout", "5", "[gate]\ntimeout = 5\n", "toml-patch"],
-		["keys inside a multi-line string are content", '[jobs]\ntest = """\n[gate]\ntimeout = 1\n"""\n', "gate.timeout", "5", '[jobs]\ntest = """\n[gate]\ntimeout = 1\n"""\n\n[gate]\ntimeout = 5\n', "toml-patch"],
+		[
+			"keys inside a multi-line string are content",
+			'[jobs]\ntest = """\n[gate]\ntimeout = 1\n"""\n',
+			"gate.timeout",
+			"5",
+			'[jobs]\ntest = """\n[gate]\ntimeout = 1\n"""\n\n[gate]\ntimeout = 5\n',
+			"toml-patch",
+		],
 		// toml-patch writes `resources = { db = { … } }`: a person expects the table's own header.
-		["a table value under a new nested table (fallback)", "[gate]\ntimeout = 1\n", "worktree.resources.db", '{ create = "createdb x" }', '[gate]\ntimeout = 1\n\n[worktree.resources]\ndb = { create = "createdb x" }\n', "fallback"],
+		[
+			"a table value under a new nested table (fallback)",
+			"[gate]\ntimeout = 1\n",
+			"worktree.resources.db",
+			'{ create = "createdb x" }',
+			'[gate]\ntimeout = 1\n\n[worktree.resources]\ndb = { create = "createdb x" }\n',
+			"fallback",
+		],
 		// toml-patch writes `jobs.lint = …` at the top of the file for a table that exists only through `[jobs.e2e]`.
 		["an implicit super-table (fallback)", '[jobs.e2e]\nrun = "y"\n', "jobs.lint", '"l"', '[jobs.e2e]\nrun = "y"\n\n[jobs]\nlint = "l"\n', "fallback"],
 		// toml-patch rewrites the previous line as `\ttimeout\t=\t600 # x` when it appends.
-		["tabs: indented like the previous key (fallback)", "[gate]\n\ttimeout\t=\t600\t# x\n", "gate.x", "7", "[gate]\n\ttimeout\t=\t600\t# x\n\tx = 7\n", "fallback"],
+		[
+			"tabs: indented like the previous key (fallback)",
+			"[gate]\n\ttimeout\t=\t600\t# x\n",
+			"gate.x",
+			"7",
+			"[gate]\n\ttimeout\t=\t600\t# x\n\tx = 7\n",
+			"fallback",
+		],
 		// toml-patch normalises the header to `[gate]` when it appends.
-		["a spaced table header (fallback)", "[ gate ]  # g\ntimeout = 1\n", "gate.fail_fast", "true", "[ gate ]  # g\ntimeout = 1\nfail_fast = true\n", "fallback"],
+		[
+			"a spaced table header (fallback)",
+			"[ gate ]  # g\ntimeout = 1\n",
+			"gate.fail_fast",
+			"true",
+			"[ gate ]  # g\ntimeout = 1\nfail_fast = true\n",
+			"fallback",
+		],
 	];
 	for (const [name, source, path, value, expected, via] of cases) {
 		test(name, () => {
@@ -186,7 +291,21 @@ describe("setKey: what it leaves to the person", () => {
 describe("indexKeyPositions", () => {
 	test("headers, keys, dotted keys, inline-table keys and array-of-tables entries, CRLF or not", () => {
 		for (const eol of ["\n", "\r\n"]) {
-			const source = ["# c", "[jobs]", 'test = { run = "x", timeot = 5 }', "smoke = [", '  "a",', "]", "  [jobs.e2e]", "\tstage = 1", "a.b.c = 1", "[[arr]]", "x = 1", "[[arr]]", "x = 2"].join(eol);
+			const source = [
+				"# c",
+				"[jobs]",
+				'test = { run = "x", timeot = 5 }',
+				"smoke = [",
+				'  "a",',
+				"]",
+				"  [jobs.e2e]",
+				"\tstage = 1",
+				"a.b.c = 1",
+				"[[arr]]",
+				"x = 1",
+				"[[arr]]",
+				"x = 2",
+			].join(eol);
 			const positions = indexKeyPositions(source);
 			expect(positions.get("jobs")).toEqual({ line: 2, col: 1 });
 			expect(positions.get("jobs.test.timeot")).toEqual({ line: 3, col: 21 });
@@ -213,7 +332,8 @@ describe("removeKey: a table and everything under it, every other byte kept (exa
 	};
 
 	test("the table with its subtables; comments elsewhere and CRLF stay", () => {
-		const source = '# Codex\r\nmodel = "o3" # the model\r\n\r\n[mcp_servers.discern]\r\ncommand = "discern"\r\nargs = ["mcp"]\r\n# about z\r\n[mcp_servers.discern.env]\r\nX = "1"\r\n\r\n[z]\r\na = 1\r\n';
+		const source =
+			'# Codex\r\nmodel = "o3" # the model\r\n\r\n[mcp_servers.discern]\r\ncommand = "discern"\r\nargs = ["mcp"]\r\n# about z\r\n[mcp_servers.discern.env]\r\nX = "1"\r\n\r\n[z]\r\na = 1\r\n';
 		expect(removed(source, ["mcp_servers", "discern"])).toBe('# Codex\r\nmodel = "o3" # the model\r\n\r\n# about z\r\n\r\n[z]\r\na = 1\r\n');
 	});
 
@@ -224,8 +344,12 @@ describe("removeKey: a table and everything under it, every other byte kept (exa
 	});
 
 	test("an inline table or dotted keys under the parent's header", () => {
-		expect(removed('[mcp_servers]\nother = { command = "o" }\ndiscern = { command = "discern", args = ["mcp"] } # ours\n', ["mcp_servers", "discern"])).toBe('[mcp_servers]\nother = { command = "o" }\n');
-		expect(removed('[mcp_servers]\ndiscern.command = "discern"\ndiscern.args = ["mcp"]\nother.command = "o"\n', ["mcp_servers", "discern"])).toBe('[mcp_servers]\nother.command = "o"\n');
+		expect(removed('[mcp_servers]\nother = { command = "o" }\ndiscern = { command = "discern", args = ["mcp"] } # ours\n', ["mcp_servers", "discern"])).toBe(
+			'[mcp_servers]\nother = { command = "o" }\n',
+		);
+		expect(removed('[mcp_servers]\ndiscern.command = "discern"\ndiscern.args = ["mcp"]\nother.command = "o"\n', ["mcp_servers", "discern"])).toBe(
+			'[mcp_servers]\nother.command = "o"\n',
+		);
 	});
 
 	test("nothing there leaves the text as it was; an array of tables is left to the person", () => {

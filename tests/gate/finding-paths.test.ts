@@ -54,19 +54,33 @@ async function fileListings<T>(run: () => Promise<T>): Promise<{ result: T; list
 	}
 }
 
-const SUM_TS = "export function sum(a: number, b: number): number {\n\treturn a + b;\n}\nexport const n: number = sum(1, 2) + \"\";\n";
-const TSCONFIG = '{ "compilerOptions": { "strict": true, "noEmit": true, "target": "ES2022", "module": "ESNext", "moduleResolution": "bundler", "types": [] }, "include": ["src"] }\n';
+const SUM_TS = 'export function sum(a: number, b: number): number {\n\treturn a + b;\n}\nexport const n: number = sum(1, 2) + "";\n';
+const TSCONFIG =
+	'{ "compilerOptions": { "strict": true, "noEmit": true, "target": "ES2022", "module": "ESNext", "moduleResolution": "bundler", "types": [] }, "include": ["src"] }\n';
 const FAILING_TEST = 'test("adds", () => {\n\texpect(1 + 1).toBe(3);\n});\n';
 
 describe("a tool run in a sub-folder: findings name the file from the repository root", () => {
 	test("cd web && tsc --noEmit: web/src/sum.ts in the diagnostics and the text, though the root has a src/sum.ts too", async () => {
 		const command = `cd web && ${TSC} --noEmit`;
-		const r = await repo(`[jobs]\ntypecheck = "${command}"\n`, { "web/tsconfig.json": TSCONFIG, "web/src/sum.ts": SUM_TS, "src/sum.ts": "export const fine = 1;\n" });
+		const r = await repo(`[jobs]\ntypecheck = "${command}"\n`, {
+			"web/tsconfig.json": TSCONFIG,
+			"web/src/sum.ts": SUM_TS,
+			"src/sum.ts": "export const fine = 1;\n",
+		});
 		const { result, listings } = await fileListings(() => done(r.ctx(), {}));
 		expectValidEnvelope("done", result);
 		expect(result.ok ? "" : result.error).toBe("gate_failed");
 		expect(findings(result)).toEqual([
-			{ tool: "typecheck", severity: "error", message: "Type 'string' is not assignable to type 'number'.", reproduce_cmd: command, file: "web/src/sum.ts", line: 4, col: 14, rule: "TS2322" },
+			{
+				tool: "typecheck",
+				severity: "error",
+				message: "Type 'string' is not assignable to type 'number'.",
+				reproduce_cmd: command,
+				file: "web/src/sum.ts",
+				line: 4,
+				col: 14,
+				rule: "TS2322",
+			},
 		]);
 		expect(text(result)).toContain("  ✖ web/src/sum.ts:4:14  TS2322  Type 'string' is not assignable to type 'number'.");
 		// The folder the command changes into held the file: no listing of the repository's files.
@@ -172,7 +186,10 @@ describe("looking a printed path up among the repository's files (go test's capt
 		const link = `${r.root}.link`;
 		folders.push(link);
 		await symlink(r.root, link);
-		const found = await findingPaths(link).resolve([{ tool: "build", severity: "error", message: "m", reproduce_cmd: "cc", file: `${await realpath(r.root)}/src/a.c` }], "cc");
+		const found = await findingPaths(link).resolve(
+			[{ tool: "build", severity: "error", message: "m", reproduce_cmd: "cc", file: `${await realpath(r.root)}/src/a.c` }],
+			"cc",
+		);
 		expect(found.map((d) => d.file)).toEqual(["src/a.c"]);
 	});
 });

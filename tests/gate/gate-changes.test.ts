@@ -52,7 +52,11 @@ describe("gateChanges", () => {
 	});
 
 	test("new scopes, pre-authorization and setup steps are each named, authority first", () => {
-		expect(gateChanges(config(BASE), config(WIDENED))).toEqual(["pre_authorized adds `everything`", "worktree setup.steps changed", "scope `everything` added"]);
+		expect(gateChanges(config(BASE), config(WIDENED))).toEqual([
+			"pre_authorized adds `everything`",
+			"worktree setup.steps changed",
+			"scope `everything` added",
+		]);
 	});
 
 	test("every part of [worktree], [instructions] and [project].agents is named", () => {
@@ -132,7 +136,10 @@ describe("a branch that widens its own authority under a harmless subject", () =
 		expect(asked.message).toContain("pre_authorized adds `everything`, worktree setup.steps changed");
 
 		let preview = "";
-		await invokeVerb("accept", testContext(repo.wt, { confirm: async (question, shown) => ((preview = `${question} ${shown.message} ${(shown.hints ?? []).join(" ")}`), false) }));
+		await invokeVerb(
+			"accept",
+			testContext(repo.wt, { confirm: async (question, shown) => ((preview = `${question} ${shown.message} ${(shown.hints ?? []).join(" ")}`), false) }),
+		);
 		expect(preview).toContain("Files (1)");
 		expect(preview).toContain("pre_authorized adds `everything`");
 		expect(preview).toContain("worktree setup.steps changed");

@@ -1,16 +1,16 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { invokeVerb } from "../helpers/invoke.ts";
 import { readFile, rm, stat } from "node:fs/promises";
 import type { AnyResult } from "../../src/contract/envelope.ts";
 import { LOG_LIMIT_BYTES } from "../../src/gate/log-cap.ts";
 import { done } from "../../src/verbs/done/done.ts";
 import { prepare } from "../../src/verbs/prepare/index.ts";
-import { test as testVerb } from "../../src/verbs/test/index.ts";
 import { status } from "../../src/verbs/status/status.ts";
+import { test as testVerb } from "../../src/verbs/test/index.ts";
+import { REPO_ROOT } from "../helpers/cli.ts";
+import { invokeVerb } from "../helpers/invoke.ts";
 import { survivors } from "../helpers/processes.ts";
 import { makeRepo, type TestRepo } from "../helpers/repo.ts";
 import { expectValidEnvelope } from "../helpers/schema.ts";
-import { REPO_ROOT } from "../helpers/cli.ts";
 
 const REPORTS = `${REPO_ROOT}/tests/fixtures/reports`;
 
@@ -99,7 +99,9 @@ describe("prepare and test", () => {
 
 describe("done", () => {
 	test("a red run names every job that failed, not only the first", async () => {
-		const r = await repo('[gate]\nfail_fast = false\n[jobs]\nlint = { run = "exit 3", stage = "check" }\ntypecheck = { run = "sleep 0.2; exit 1", stage = "check" }\n');
+		const r = await repo(
+			'[gate]\nfail_fast = false\n[jobs]\nlint = { run = "exit 3", stage = "check" }\ntypecheck = { run = "sleep 0.2; exit 1", stage = "check" }\n',
+		);
 		const result = await done(r.ctx(), {});
 		expectValidEnvelope("done", result);
 		// Which one is named first is whichever finished first: both are named, with their exit codes.
@@ -337,7 +339,7 @@ describe("done", () => {
 	});
 
 	test("drift names paths with spaces exactly", async () => {
-		const r = await repo('[jobs]\nformat = "echo x >> \'my notes.md\'; echo y >> \'your notes.md\'"\n', { "my notes.md": "a\n", "your notes.md": "b\n" });
+		const r = await repo("[jobs]\nformat = \"echo x >> 'my notes.md'; echo y >> 'your notes.md'\"\n", { "my notes.md": "a\n", "your notes.md": "b\n" });
 		const result = valid("done", await done(r.ctx(), {}));
 		expect((result.data as { drift: { files: string[] } }).drift.files).toEqual(["my notes.md", "your notes.md"]);
 	});

@@ -46,12 +46,22 @@ describe("after discern was SIGKILLed mid-run", () => {
 	test("the next gate kills what its jobs left running and says so; a normal run leaves no record", async () => {
 		const r = await makeRepo({ config: HIDING });
 		made.push(r);
-		const gate = Bun.spawn([process.execPath, join(REPO_ROOT, "src/main.ts"), "done", "--json"], { cwd: r.root, stdin: "ignore", stdout: "ignore", stderr: "ignore" });
+		const gate = Bun.spawn([process.execPath, join(REPO_ROOT, "src/main.ts"), "done", "--json"], {
+			cwd: r.root,
+			stdin: "ignore",
+			stdout: "ignore",
+			stderr: "ignore",
+		});
 		const deadline = Date.now() + 15_000;
 		// Every marker running, and every job's leader written down (the ledger is written a moment after each job is spawned;
 		// the jobs, `test` too, start together, so the last write names them all).
 		const jobs = HIDING.match(/^\[jobs\./gm)?.length ?? 0;
-		const ledgerLeaders = async () => ((await Bun.file(join(r.root, LEDGER)).json().catch(() => null)) as { leaders?: unknown[] } | null)?.leaders?.length ?? 0;
+		const ledgerLeaders = async () =>
+			(
+				(await Bun.file(join(r.root, LEDGER))
+					.json()
+					.catch(() => null)) as { leaders?: unknown[] } | null
+			)?.leaders?.length ?? 0;
 		const running = async () => (await Promise.all(MARKERS.map(processesWithCommandLine))).every((pids) => pids.length > 0) && (await ledgerLeaders()) === jobs;
 		while (!(await running()) && Date.now() < deadline) await Bun.sleep(50);
 		expect(existsSync(join(r.root, LEDGER))).toBe(true);

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { invokeVerb } from "../helpers/invoke.ts";
-import { readdir, readFile, writeFile, mkdir } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { runDiscern } from "../helpers/cli.ts";
+import { invokeVerb } from "../helpers/invoke.ts";
 import { connectInMemory } from "../helpers/mcp.ts";
 import { makeRepo, type TestRepo } from "../helpers/repo.ts";
 
@@ -21,7 +21,10 @@ async function logbookLines(root: string): Promise<Record<string, unknown>[]> {
 	const files = await readdir(dir);
 	expect(files.every((file) => /^\d{4}-\d{2}\.jsonl$/.test(file))).toBe(true);
 	const text = (await Promise.all(files.map((file) => readFile(join(dir, file), "utf8")))).join("");
-	return text.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+	return text
+		.trim()
+		.split("\n")
+		.map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 describe("the logbook", () => {
@@ -55,7 +58,8 @@ describe("the logbook", () => {
 	test("every verb run in a repository is logged by the pipeline, with where it ran; docs and help, which need none, are not", async () => {
 		const r = await repo('[jobs]\ntest = "true"\n');
 		const head = (await r.git("rev-parse", "--short=7", "HEAD")).trim();
-		for (const args of [["impact"], ["config", "get", "jobs.test"], ["setup", "verify"], ["docs"], ["help"]]) await runDiscern([...args, "--json"], { cwd: r.root });
+		for (const args of [["impact"], ["config", "get", "jobs.test"], ["setup", "verify"], ["docs"], ["help"]])
+			await runDiscern([...args, "--json"], { cwd: r.root });
 		const lines = await logbookLines(r.root);
 		expect(lines.map((line) => [line.verb, line.branch, line.head])).toEqual([
 			["impact", "main", head],

@@ -17,7 +17,8 @@ afterEach(async () => {
 });
 
 const BROKEN_TS = {
-	"tsconfig.json": '{ "compilerOptions": { "strict": true, "noEmit": true, "target": "ES2022", "module": "ESNext", "moduleResolution": "bundler", "types": [] }, "include": ["src"] }\n',
+	"tsconfig.json":
+		'{ "compilerOptions": { "strict": true, "noEmit": true, "target": "ES2022", "module": "ESNext", "moduleResolution": "bundler", "types": [] }, "include": ["src"] }\n',
 	"src/a.ts": 'export const n: number = "three";\n\nexport function greet(name: string): string {\n\treturn name.toUpperCase(1);\n}\n',
 	"src/ok.ts": "export const fine = 1;\n",
 };
@@ -35,8 +36,26 @@ describe("a red gate names each finding of the tools' default output", () => {
 		expect(result.ok ? "" : result.error).toBe("gate_failed");
 		expect(result.diagnostics?.[0]?.message).toMatch(/^typecheck failed \(exit [12]\)$/); // TypeScript 7 exits 1, 5 exited 2
 		expect(findings(result)).toEqual([
-			{ tool: "typecheck", severity: "error", message: "Type 'string' is not assignable to type 'number'.", reproduce_cmd: `${TSC} --noEmit`, file: "src/a.ts", line: 1, col: 14, rule: "TS2322" },
-			{ tool: "typecheck", severity: "error", message: "Expected 0 arguments, but got 1.", reproduce_cmd: `${TSC} --noEmit`, file: "src/a.ts", line: 4, col: 26, rule: "TS2554" },
+			{
+				tool: "typecheck",
+				severity: "error",
+				message: "Type 'string' is not assignable to type 'number'.",
+				reproduce_cmd: `${TSC} --noEmit`,
+				file: "src/a.ts",
+				line: 1,
+				col: 14,
+				rule: "TS2322",
+			},
+			{
+				tool: "typecheck",
+				severity: "error",
+				message: "Expected 0 arguments, but got 1.",
+				reproduce_cmd: `${TSC} --noEmit`,
+				file: "src/a.ts",
+				line: 4,
+				col: 26,
+				rule: "TS2554",
+			},
 		]);
 		const text = renderDone(result as Parameters<typeof renderDone>[0], { color: false, verbose: false });
 		expect(text).toContain("  ✖ src/a.ts:1:14  TS2322  Type 'string' is not assignable to type 'number'.");
@@ -62,13 +81,24 @@ describe("a red gate names each finding of the tools' default output", () => {
 		const r = await makeRepo({
 			config: '[jobs]\ntest = "bun test"\n',
 			files: {
-				"test/math.test.ts": 'import { describe, expect, test } from "bun:test";\n\ndescribe("math", () => {\n\ttest("adds", () => {\n\t\texpect(1 + 1).toBe(3);\n\t});\n\ttest("passes", () => {\n\t\texpect(2).toBe(2);\n\t});\n});\n',
+				"test/math.test.ts":
+					'import { describe, expect, test } from "bun:test";\n\ndescribe("math", () => {\n\ttest("adds", () => {\n\t\texpect(1 + 1).toBe(3);\n\t});\n\ttest("passes", () => {\n\t\texpect(2).toBe(2);\n\t});\n});\n',
 			},
 		});
 		made.push(r);
 		const result = await done(r.ctx(), {});
 		expect(result.ok).toBe(false);
-		expect(findings(result)).toEqual([{ tool: "test", severity: "error", message: "`math > adds`: expect(received).toBe(expected)", reproduce_cmd: "bun test", file: "test/math.test.ts", line: 5, col: 17 }]);
+		expect(findings(result)).toEqual([
+			{
+				tool: "test",
+				severity: "error",
+				message: "`math > adds`: expect(received).toBe(expected)",
+				reproduce_cmd: "bun test",
+				file: "test/math.test.ts",
+				line: 5,
+				col: 17,
+			},
+		]);
 		const data = result.data as DoneData | undefined;
 		expect(data?.failed_stage).toBe("test");
 	});

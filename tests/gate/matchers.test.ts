@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { commandWords, MAX_FINDINGS, MATCHERS, matchersFor, outputDiagnostics } from "../../src/gate/matchers/index.ts";
+import { commandWords, MATCHERS, MAX_FINDINGS, matchersFor, outputDiagnostics } from "../../src/gate/matchers/index.ts";
 import { REPO_ROOT } from "../helpers/cli.ts";
 
 /**
@@ -18,12 +18,12 @@ interface Case {
 
 /** Ruff's full and concise formats name the same findings. */
 const RUFF_FINDINGS = [
-	{"severity":"error","message":"`os` imported but unused","file":"pkg/app.py","line":1,"col":8,"rule":"F401"},
-	{"severity":"error","message":"`sys` imported but unused","file":"pkg/app.py","line":2,"col":8,"rule":"F401"},
-	{"severity":"error","message":"Local variable `unused` is assigned to but never used","file":"pkg/app.py","line":6,"col":5,"rule":"F841"},
-	{"severity":"error","message":"Do not use bare `except`","file":"pkg/app.py","line":12,"col":1,"rule":"E722"},
-	{"severity":"error","message":"`try`-`except`-`pass` detected, consider logging the exception","file":"pkg/app.py","line":12,"col":1,"rule":"S110"},
-	{"severity":"error","message":"Undefined name `undefined_name`","file":"pkg/app.py","line":14,"col":7,"rule":"F821"},
+	{ severity: "error", message: "`os` imported but unused", file: "pkg/app.py", line: 1, col: 8, rule: "F401" },
+	{ severity: "error", message: "`sys` imported but unused", file: "pkg/app.py", line: 2, col: 8, rule: "F401" },
+	{ severity: "error", message: "Local variable `unused` is assigned to but never used", file: "pkg/app.py", line: 6, col: 5, rule: "F841" },
+	{ severity: "error", message: "Do not use bare `except`", file: "pkg/app.py", line: 12, col: 1, rule: "E722" },
+	{ severity: "error", message: "`try`-`except`-`pass` detected, consider logging the exception", file: "pkg/app.py", line: 12, col: 1, rule: "S110" },
+	{ severity: "error", message: "Undefined name `undefined_name`", file: "pkg/app.py", line: 14, col: 7, rule: "F821" },
 ];
 
 const CASES: Case[] = [
@@ -32,10 +32,17 @@ const CASES: Case[] = [
 		command: "tsc --noEmit",
 		project: "ts",
 		findings: [
-			{"severity":"error","message":"Type 'string' is not assignable to type 'number'.","file":"src/a.ts","line":1,"col":14,"rule":"TS2322"},
-			{"severity":"error","message":"Expected 0 arguments, but got 1.","file":"src/a.ts","line":4,"col":26,"rule":"TS2554"},
-			{"severity":"error","message":"Type 'number' is not assignable to type 'string'.","file":"src/a.ts","line":7,"col":35,"rule":"TS2322"},
-			{"severity":"error","message":"Cannot find module './nowhere' or its corresponding type declarations.","file":"src/b.ts","line":1,"col":25,"rule":"TS2307"},
+			{ severity: "error", message: "Type 'string' is not assignable to type 'number'.", file: "src/a.ts", line: 1, col: 14, rule: "TS2322" },
+			{ severity: "error", message: "Expected 0 arguments, but got 1.", file: "src/a.ts", line: 4, col: 26, rule: "TS2554" },
+			{ severity: "error", message: "Type 'number' is not assignable to type 'string'.", file: "src/a.ts", line: 7, col: 35, rule: "TS2322" },
+			{
+				severity: "error",
+				message: "Cannot find module './nowhere' or its corresponding type declarations.",
+				file: "src/b.ts",
+				line: 1,
+				col: 25,
+				rule: "TS2307",
+			},
 		],
 	},
 	{
@@ -43,10 +50,17 @@ const CASES: Case[] = [
 		command: "tsc --noEmit --pretty",
 		project: "ts",
 		findings: [
-			{"severity":"error","message":"Type 'string' is not assignable to type 'number'.","file":"src/a.ts","line":1,"col":14,"rule":"TS2322"},
-			{"severity":"error","message":"Expected 0 arguments, but got 1.","file":"src/a.ts","line":4,"col":26,"rule":"TS2554"},
-			{"severity":"error","message":"Type 'number' is not assignable to type 'string'.","file":"src/a.ts","line":7,"col":35,"rule":"TS2322"},
-			{"severity":"error","message":"Cannot find module './nowhere' or its corresponding type declarations.","file":"src/b.ts","line":1,"col":25,"rule":"TS2307"},
+			{ severity: "error", message: "Type 'string' is not assignable to type 'number'.", file: "src/a.ts", line: 1, col: 14, rule: "TS2322" },
+			{ severity: "error", message: "Expected 0 arguments, but got 1.", file: "src/a.ts", line: 4, col: 26, rule: "TS2554" },
+			{ severity: "error", message: "Type 'number' is not assignable to type 'string'.", file: "src/a.ts", line: 7, col: 35, rule: "TS2322" },
+			{
+				severity: "error",
+				message: "Cannot find module './nowhere' or its corresponding type declarations.",
+				file: "src/b.ts",
+				line: 1,
+				col: 25,
+				rule: "TS2307",
+			},
 		],
 	},
 	{
@@ -54,10 +68,17 @@ const CASES: Case[] = [
 		command: "npx tsc --noEmit",
 		project: "ts",
 		findings: [
-			{"severity":"error","message":"Type 'string' is not assignable to type 'number'.","file":"src/a.ts","line":1,"col":14,"rule":"TS2322"},
-			{"severity":"error","message":"Expected 0 arguments, but got 1.","file":"src/a.ts","line":4,"col":26,"rule":"TS2554"},
-			{"severity":"error","message":"Type 'number' is not assignable to type 'string'.","file":"src/a.ts","line":7,"col":35,"rule":"TS2322"},
-			{"severity":"error","message":"Cannot find module './nowhere' or its corresponding type declarations.","file":"src/b.ts","line":1,"col":25,"rule":"TS2307"},
+			{ severity: "error", message: "Type 'string' is not assignable to type 'number'.", file: "src/a.ts", line: 1, col: 14, rule: "TS2322" },
+			{ severity: "error", message: "Expected 0 arguments, but got 1.", file: "src/a.ts", line: 4, col: 26, rule: "TS2554" },
+			{ severity: "error", message: "Type 'number' is not assignable to type 'string'.", file: "src/a.ts", line: 7, col: 35, rule: "TS2322" },
+			{
+				severity: "error",
+				message: "Cannot find module './nowhere' or its corresponding type declarations.",
+				file: "src/b.ts",
+				line: 1,
+				col: 25,
+				rule: "TS2307",
+			},
 		],
 	},
 	{
@@ -65,10 +86,17 @@ const CASES: Case[] = [
 		command: "node_modules/.bin/tsc --pretty",
 		project: "ts",
 		findings: [
-			{"severity":"error","message":"Type 'string' is not assignable to type 'number'.","file":"src/a.ts","line":1,"col":14,"rule":"TS2322"},
-			{"severity":"error","message":"Expected 0 arguments, but got 1.","file":"src/a.ts","line":4,"col":26,"rule":"TS2554"},
-			{"severity":"error","message":"Type 'number' is not assignable to type 'string'.","file":"src/a.ts","line":7,"col":35,"rule":"TS2322"},
-			{"severity":"error","message":"Cannot find module './nowhere' or its corresponding type declarations.","file":"src/b.ts","line":1,"col":25,"rule":"TS2307"},
+			{ severity: "error", message: "Type 'string' is not assignable to type 'number'.", file: "src/a.ts", line: 1, col: 14, rule: "TS2322" },
+			{ severity: "error", message: "Expected 0 arguments, but got 1.", file: "src/a.ts", line: 4, col: 26, rule: "TS2554" },
+			{ severity: "error", message: "Type 'number' is not assignable to type 'string'.", file: "src/a.ts", line: 7, col: 35, rule: "TS2322" },
+			{
+				severity: "error",
+				message: "Cannot find module './nowhere' or its corresponding type declarations.",
+				file: "src/b.ts",
+				line: 1,
+				col: 25,
+				rule: "TS2307",
+			},
 		],
 	},
 	{
@@ -76,11 +104,11 @@ const CASES: Case[] = [
 		command: "eslint src",
 		project: "js",
 		findings: [
-			{"severity":"error","message":"'unused' is assigned a value but never used","file":"src/a.js","line":1,"col":7,"rule":"no-unused-vars"},
-			{"severity":"error","message":"'x' is not defined","file":"src/a.js","line":2,"col":5,"rule":"no-undef"},
-			{"severity":"error","message":"Unexpected 'debugger' statement","file":"src/a.js","line":3,"col":3,"rule":"no-debugger"},
-			{"severity":"warning","message":"Expected '===' and instead saw '=='","file":"src/a.js","line":2,"col":7,"rule":"eqeqeq"},
-			{"severity":"warning","message":"'y' is never reassigned. Use 'const' instead","file":"src/b.js","line":1,"col":6,"rule":"prefer-const"},
+			{ severity: "error", message: "'unused' is assigned a value but never used", file: "src/a.js", line: 1, col: 7, rule: "no-unused-vars" },
+			{ severity: "error", message: "'x' is not defined", file: "src/a.js", line: 2, col: 5, rule: "no-undef" },
+			{ severity: "error", message: "Unexpected 'debugger' statement", file: "src/a.js", line: 3, col: 3, rule: "no-debugger" },
+			{ severity: "warning", message: "Expected '===' and instead saw '=='", file: "src/a.js", line: 2, col: 7, rule: "eqeqeq" },
+			{ severity: "warning", message: "'y' is never reassigned. Use 'const' instead", file: "src/b.js", line: 1, col: 6, rule: "prefer-const" },
 		],
 	},
 	{
@@ -88,11 +116,11 @@ const CASES: Case[] = [
 		command: "eslint --format unix src",
 		project: "js",
 		findings: [
-			{"severity":"error","message":"'unused' is assigned a value but never used.","file":"src/a.js","line":1,"col":7,"rule":"no-unused-vars"},
-			{"severity":"error","message":"'x' is not defined.","file":"src/a.js","line":2,"col":5,"rule":"no-undef"},
-			{"severity":"error","message":"Unexpected 'debugger' statement.","file":"src/a.js","line":3,"col":3,"rule":"no-debugger"},
-			{"severity":"warning","message":"Expected '===' and instead saw '=='.","file":"src/a.js","line":2,"col":7,"rule":"eqeqeq"},
-			{"severity":"warning","message":"'y' is never reassigned. Use 'const' instead.","file":"src/b.js","line":1,"col":6,"rule":"prefer-const"},
+			{ severity: "error", message: "'unused' is assigned a value but never used.", file: "src/a.js", line: 1, col: 7, rule: "no-unused-vars" },
+			{ severity: "error", message: "'x' is not defined.", file: "src/a.js", line: 2, col: 5, rule: "no-undef" },
+			{ severity: "error", message: "Unexpected 'debugger' statement.", file: "src/a.js", line: 3, col: 3, rule: "no-debugger" },
+			{ severity: "warning", message: "Expected '===' and instead saw '=='.", file: "src/a.js", line: 2, col: 7, rule: "eqeqeq" },
+			{ severity: "warning", message: "'y' is never reassigned. Use 'const' instead.", file: "src/b.js", line: 1, col: 6, rule: "prefer-const" },
 		],
 	},
 	{
@@ -100,8 +128,15 @@ const CASES: Case[] = [
 		command: "oxlint -D no-debugger --deny-warnings src",
 		project: "js",
 		findings: [
-			{"severity":"error","message":"`debugger` statement is not allowed","file":"src/a.js","line":3,"col":3,"rule":"eslint(no-debugger)"},
-			{"severity":"warning","message":"Variable 'unused' is declared but never used. Unused variables should start with a '_'.","file":"src/a.js","line":1,"col":7,"rule":"eslint(no-unused-vars)"},
+			{ severity: "error", message: "`debugger` statement is not allowed", file: "src/a.js", line: 3, col: 3, rule: "eslint(no-debugger)" },
+			{
+				severity: "warning",
+				message: "Variable 'unused' is declared but never used. Unused variables should start with a '_'.",
+				file: "src/a.js",
+				line: 1,
+				col: 7,
+				rule: "eslint(no-unused-vars)",
+			},
 		],
 	},
 	{
@@ -109,9 +144,23 @@ const CASES: Case[] = [
 		command: "biome lint src",
 		project: "js",
 		findings: [
-			{"severity":"error","message":"This is an unexpected use of the debugger statement.","file":"src/a.js","line":3,"col":3,"rule":"lint/suspicious/noDebugger"},
-			{"severity":"warning","message":"This variable unused is unused.","file":"src/a.js","line":1,"col":7,"rule":"lint/correctness/noUnusedVariables"},
-			{"severity":"warning","message":"This let declares a variable that is only assigned once.","file":"src/b.js","line":1,"col":1,"rule":"lint/style/useConst"},
+			{
+				severity: "error",
+				message: "This is an unexpected use of the debugger statement.",
+				file: "src/a.js",
+				line: 3,
+				col: 3,
+				rule: "lint/suspicious/noDebugger",
+			},
+			{ severity: "warning", message: "This variable unused is unused.", file: "src/a.js", line: 1, col: 7, rule: "lint/correctness/noUnusedVariables" },
+			{
+				severity: "warning",
+				message: "This let declares a variable that is only assigned once.",
+				file: "src/b.js",
+				line: 1,
+				col: 1,
+				rule: "lint/style/useConst",
+			},
 		],
 	},
 	{
@@ -119,11 +168,25 @@ const CASES: Case[] = [
 		command: "npx @biomejs/biome check src",
 		project: "js",
 		findings: [
-			{"severity":"error","message":"This is an unexpected use of the debugger statement.","file":"src/a.js","line":3,"col":3,"rule":"lint/suspicious/noDebugger"},
-			{"severity":"error","message":"Formatter would have printed the following content","file":"src/a.js","rule":"format"},
-			{"severity":"error","message":"Formatter would have printed the following content","file":"src/b.js","rule":"format"},
-			{"severity":"warning","message":"This variable unused is unused.","file":"src/a.js","line":1,"col":7,"rule":"lint/correctness/noUnusedVariables"},
-			{"severity":"warning","message":"This let declares a variable that is only assigned once.","file":"src/b.js","line":1,"col":1,"rule":"lint/style/useConst"},
+			{
+				severity: "error",
+				message: "This is an unexpected use of the debugger statement.",
+				file: "src/a.js",
+				line: 3,
+				col: 3,
+				rule: "lint/suspicious/noDebugger",
+			},
+			{ severity: "error", message: "Formatter would have printed the following content", file: "src/a.js", rule: "format" },
+			{ severity: "error", message: "Formatter would have printed the following content", file: "src/b.js", rule: "format" },
+			{ severity: "warning", message: "This variable unused is unused.", file: "src/a.js", line: 1, col: 7, rule: "lint/correctness/noUnusedVariables" },
+			{
+				severity: "warning",
+				message: "This let declares a variable that is only assigned once.",
+				file: "src/b.js",
+				line: 1,
+				col: 1,
+				rule: "lint/style/useConst",
+			},
 		],
 	},
 	{
@@ -131,8 +194,8 @@ const CASES: Case[] = [
 		command: "biome format src",
 		project: "js",
 		findings: [
-			{"severity":"error","message":"Formatter would have printed the following content","file":"src/a.js","rule":"format"},
-			{"severity":"error","message":"Formatter would have printed the following content","file":"src/b.js","rule":"format"},
+			{ severity: "error", message: "Formatter would have printed the following content", file: "src/a.js", rule: "format" },
+			{ severity: "error", message: "Formatter would have printed the following content", file: "src/b.js", rule: "format" },
 		],
 	},
 	{
@@ -140,8 +203,8 @@ const CASES: Case[] = [
 		command: "prettier --check src",
 		project: "js",
 		findings: [
-			{"severity":"error","message":"not formatted as Prettier would format it","file":"src/a.js"},
-			{"severity":"error","message":"not formatted as Prettier would format it","file":"src/b.js"},
+			{ severity: "error", message: "not formatted as Prettier would format it", file: "src/a.js" },
+			{ severity: "error", message: "not formatted as Prettier would format it", file: "src/b.js" },
 		],
 	},
 	{
@@ -149,8 +212,8 @@ const CASES: Case[] = [
 		command: "vitest run",
 		project: "vt",
 		findings: [
-			{"severity":"error","message":"`math > adds`: AssertionError: expected 2 to be 3 // Object.is equality","file":"test/math.test.js","line":5,"col":19},
-			{"severity":"error","message":"`throws`: Error: boom","file":"test/math.test.js","line":13,"col":9},
+			{ severity: "error", message: "`math > adds`: AssertionError: expected 2 to be 3 // Object.is equality", file: "test/math.test.js", line: 5, col: 19 },
+			{ severity: "error", message: "`throws`: Error: boom", file: "test/math.test.js", line: 13, col: 9 },
 		],
 	},
 	{
@@ -158,8 +221,8 @@ const CASES: Case[] = [
 		command: "jest --ci",
 		project: "jest",
 		findings: [
-			{"severity":"error","message":"`math › adds`: expect(received).toBe(expected) // Object.is equality","file":"test/math.test.js","line":3,"col":19},
-			{"severity":"error","message":"`throws`: boom","file":"test/math.test.js","line":11,"col":9},
+			{ severity: "error", message: "`math › adds`: expect(received).toBe(expected) // Object.is equality", file: "test/math.test.js", line: 3, col: 19 },
+			{ severity: "error", message: "`throws`: boom", file: "test/math.test.js", line: 11, col: 9 },
 		],
 	},
 	{
@@ -167,8 +230,8 @@ const CASES: Case[] = [
 		command: "bun test",
 		project: "bt",
 		findings: [
-			{"severity":"error","message":"`math > adds`: expect(received).toBe(expected)","file":"test/math.test.ts","line":5,"col":17},
-			{"severity":"error","message":"`throws`: boom","file":"test/math.test.ts","line":13,"col":24},
+			{ severity: "error", message: "`math > adds`: expect(received).toBe(expected)", file: "test/math.test.ts", line: 5, col: 17 },
+			{ severity: "error", message: "`throws`: boom", file: "test/math.test.ts", line: 13, col: 24 },
 		],
 	},
 	{
@@ -176,8 +239,8 @@ const CASES: Case[] = [
 		command: "uv run pytest",
 		project: "py",
 		findings: [
-			{"severity":"error","message":"`test_add`: assert 2 == 3","file":"tests/test_app.py","line":5},
-			{"severity":"error","message":"`test_raises`: ValueError: no such thing","file":"tests/test_app.py","line":13},
+			{ severity: "error", message: "`test_add`: assert 2 == 3", file: "tests/test_app.py", line: 5 },
+			{ severity: "error", message: "`test_raises`: ValueError: no such thing", file: "tests/test_app.py", line: 13 },
 		],
 	},
 	{
@@ -185,8 +248,8 @@ const CASES: Case[] = [
 		command: "python -m pytest -q",
 		project: "py",
 		findings: [
-			{"severity":"error","message":"`test_add`: assert 2 == 3","file":"tests/test_app.py","line":5},
-			{"severity":"error","message":"`test_raises`: ValueError: no such thing","file":"tests/test_app.py","line":13},
+			{ severity: "error", message: "`test_add`: assert 2 == 3", file: "tests/test_app.py", line: 5 },
+			{ severity: "error", message: "`test_raises`: ValueError: no such thing", file: "tests/test_app.py", line: 13 },
 		],
 	},
 	{
@@ -194,17 +257,21 @@ const CASES: Case[] = [
 		command: "mypy app.py typed.py",
 		project: "py",
 		findings: [
-			{"severity":"error","message":"Argument 1 to \"add\" has incompatible type \"str\"; expected \"int\"","file":"typed.py","line":3,"rule":"arg-type"},
-			{"severity":"error","message":"Incompatible types in assignment (expression has type \"int\", variable has type \"str\")","file":"typed.py","line":4,"rule":"assignment"},
+			{ severity: "error", message: 'Argument 1 to "add" has incompatible type "str"; expected "int"', file: "typed.py", line: 3, rule: "arg-type" },
+			{
+				severity: "error",
+				message: 'Incompatible types in assignment (expression has type "int", variable has type "str")',
+				file: "typed.py",
+				line: 4,
+				rule: "assignment",
+			},
 		],
 	},
 	{
 		fixture: "black-check",
 		command: "black --check .",
 		project: "py",
-		findings: [
-			{"severity":"error","message":"not formatted as Black would format it","file":"fmt.py"},
-		],
+		findings: [{ severity: "error", message: "not formatted as Black would format it", file: "fmt.py" }],
 	},
 	{
 		fixture: "ruff",
@@ -222,18 +289,16 @@ const CASES: Case[] = [
 		fixture: "cargo-build",
 		command: "cargo build",
 		project: "rs",
-		findings: [
-			{"severity":"error","message":"mismatched types","file":"src/main.rs","line":2,"col":18,"rule":"E0308"},
-		],
+		findings: [{ severity: "error", message: "mismatched types", file: "src/main.rs", line: 2, col: 18, rule: "E0308" }],
 	},
 	{
 		fixture: "cargo-clippy",
 		command: "cargo clippy -- -D warnings",
 		project: "rs",
 		findings: [
-			{"severity":"error","message":"unused variable: `unused`","file":"src/main.rs","line":6,"col":9,"rule":"unused_variables"},
-			{"severity":"error","message":"length comparison to zero","file":"src/main.rs","line":3,"col":8,"rule":"clippy::len_zero"},
-			{"severity":"error","message":"useless use of `vec!`","file":"src/main.rs","line":2,"col":13,"rule":"clippy::useless_vec"},
+			{ severity: "error", message: "unused variable: `unused`", file: "src/main.rs", line: 6, col: 9, rule: "unused_variables" },
+			{ severity: "error", message: "length comparison to zero", file: "src/main.rs", line: 3, col: 8, rule: "clippy::len_zero" },
+			{ severity: "error", message: "useless use of `vec!`", file: "src/main.rs", line: 2, col: 13, rule: "clippy::useless_vec" },
 		],
 	},
 	{
@@ -241,8 +306,8 @@ const CASES: Case[] = [
 		command: "cargo test",
 		project: "rs",
 		findings: [
-			{"severity":"error","message":"`tests::adds`: assertion `left == right` failed","file":"src/main.rs","line":19,"col":9},
-			{"severity":"warning","message":"unused variable: `unused`","file":"src/main.rs","line":6,"col":9,"rule":"unused_variables"},
+			{ severity: "error", message: "`tests::adds`: assertion `left == right` failed", file: "src/main.rs", line: 19, col: 9 },
+			{ severity: "warning", message: "unused variable: `unused`", file: "src/main.rs", line: 6, col: 9, rule: "unused_variables" },
 		],
 	},
 	{
@@ -250,16 +315,14 @@ const CASES: Case[] = [
 		command: "go build ./...",
 		project: "go",
 		findings: [
-			{"severity":"error","message":"cannot use \"three\" (untyped string constant) as int value in variable declaration","file":"main.go","line":6,"col":14},
+			{ severity: "error", message: 'cannot use "three" (untyped string constant) as int value in variable declaration', file: "main.go", line: 6, col: 14 },
 		],
 	},
 	{
 		fixture: "go-vet",
 		command: "go vet ./...",
 		project: "go",
-		findings: [
-			{"severity":"error","message":"fmt.Printf format %d has arg \"three\" of wrong type string","file":"main.go","line":6,"col":2},
-		],
+		findings: [{ severity: "error", message: 'fmt.Printf format %d has arg "three" of wrong type string', file: "main.go", line: 6, col: 2 }],
 	},
 	{
 		fixture: "go-test",
@@ -267,7 +330,7 @@ const CASES: Case[] = [
 		project: "go",
 		findings: [
 			// As printed, from the package's folder; the gate names it from the root (finding-paths.test.ts).
-			{"severity":"error","message":"`TestAdd` (example.com/broken/calc): Add(1, 1) = 2, want 3","file":"calc_test.go","line":7},
+			{ severity: "error", message: "`TestAdd` (example.com/broken/calc): Add(1, 1) = 2, want 3", file: "calc_test.go", line: 7 },
 		],
 	},
 	{
@@ -275,8 +338,8 @@ const CASES: Case[] = [
 		command: "golangci-lint run",
 		project: "go",
 		findings: [
-			{"severity":"error","message":"Error return value of `os.Remove` is not checked","file":"main.go","line":9,"col":10,"rule":"errcheck"},
-			{"severity":"error","message":"func `unused` is unused","file":"calc/calc.go","line":5,"col":6,"rule":"unused"},
+			{ severity: "error", message: "Error return value of `os.Remove` is not checked", file: "main.go", line: 9, col: 10, rule: "errcheck" },
+			{ severity: "error", message: "func `unused` is unused", file: "calc/calc.go", line: 5, col: 6, rule: "unused" },
 		],
 	},
 	{
@@ -284,10 +347,24 @@ const CASES: Case[] = [
 		command: "gcc -Wall -c src/main.c",
 		project: "c",
 		findings: [
-			{"severity":"error","message":"‘undefined_name’ undeclared (first use in this function)","file":"src/main.c","line":7,"col":12},
-			{"severity":"warning","message":"initialization of ‘char *’ from ‘int’ makes pointer from integer without a cast","file":"src/main.c","line":5,"col":15,"rule":"-Wint-conversion"},
-			{"severity":"warning","message":"format ‘%d’ expects argument of type ‘int’, but argument 2 has type ‘char *’","file":"src/main.c","line":6,"col":14,"rule":"-Wformat="},
-			{"severity":"warning","message":"unused variable ‘unused’","file":"src/main.c","line":4,"col":9,"rule":"-Wunused-variable"},
+			{ severity: "error", message: "‘undefined_name’ undeclared (first use in this function)", file: "src/main.c", line: 7, col: 12 },
+			{
+				severity: "warning",
+				message: "initialization of ‘char *’ from ‘int’ makes pointer from integer without a cast",
+				file: "src/main.c",
+				line: 5,
+				col: 15,
+				rule: "-Wint-conversion",
+			},
+			{
+				severity: "warning",
+				message: "format ‘%d’ expects argument of type ‘int’, but argument 2 has type ‘char *’",
+				file: "src/main.c",
+				line: 6,
+				col: 14,
+				rule: "-Wformat=",
+			},
+			{ severity: "warning", message: "unused variable ‘unused’", file: "src/main.c", line: 4, col: 9, rule: "-Wunused-variable" },
 		],
 	},
 ];
@@ -331,7 +408,8 @@ describe("choosing matchers", () => {
 	});
 
 	test("every matcher reads nothing from output that is not its tool's", async () => {
-		const prose = "Starting the build\nall good: 3 files\nnote: see https://example.com:8080/a:1:2 for more\n[warn] Code style issues found in 2 files. Run Prettier with --write to fix.\n";
+		const prose =
+			"Starting the build\nall good: 3 files\nnote: see https://example.com:8080/a:1:2 for more\n[warn] Code style issues found in 2 files. Run Prettier with --write to fix.\n";
 		for (const matcher of MATCHERS) expect(matcher.match(prose.split("\n"))).toEqual([]);
 		expect(outputDiagnostics(prose, { name: "x", command: "make" })).toBeNull();
 	});

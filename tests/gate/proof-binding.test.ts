@@ -195,7 +195,9 @@ describe("history as the commits record it, for a job's git too", () => {
 describe("a standard is judged by what its measurement printed", () => {
 	test("its log replaced by path while it runs (any process can write there) is not what is read", async () => {
 		const replace = "f=$(ls -t .git/discern/runs/*/*standard_coverage.log | head -1); rm -f $f; echo 'DISCERN_METRIC coverage 99' > $f";
-		const r = await repo(`[jobs]\ntest = "true"\n[standards.coverage]\nrun = ${JSON.stringify(`echo DISCERN_METRIC coverage 40; ${replace}`)}\ndirection = "up"\nlimit = 90\n`);
+		const r = await repo(
+			`[jobs]\ntest = "true"\n[standards.coverage]\nrun = ${JSON.stringify(`echo DISCERN_METRIC coverage 40; ${replace}`)}\ndirection = "up"\nlimit = 90\n`,
+		);
 		const result = (await done(r.ctx({ env: { PATH: process.env.PATH } }), {})) as AnyResult & { data?: { standards?: unknown[] } };
 		expectValidEnvelope("done", result);
 		expect(result.ok).toBe(false);
@@ -215,7 +217,9 @@ describe("a trunk picked only because a branch of its name exists", () => {
 			await r.git("branch", "main", "HEAD");
 			const result = (await done(r.ctx({ env: { PATH: process.env.PATH } }), {})) as AnyResult & { data?: { proof?: { trunk: { name: string } } } };
 			expect(result.data?.proof?.trunk.name).toBe("main");
-			expect(result.hints?.join(" ")).toContain("The trunk is `main` because a branch of that name exists: nothing outside the branches (DISCERN_TRUNK, origin/HEAD) names it");
+			expect(result.hints?.join(" ")).toContain(
+				"The trunk is `main` because a branch of that name exists: nothing outside the branches (DISCERN_TRUNK, origin/HEAD) names it",
+			);
 		}
 	});
 

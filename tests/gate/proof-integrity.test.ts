@@ -1,16 +1,16 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmod, lstat, mkdir, rename, rm, symlink, utimes, writeFile, stat } from "node:fs/promises";
+import { chmod, lstat, mkdir, rename, rm, stat, symlink, utimes, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { AnyResult } from "../../src/contract/envelope.ts";
+import { provenAncestor } from "../../src/git/ancestry.ts";
 import { done } from "../../src/verbs/done/done.ts";
 import { status } from "../../src/verbs/status/status.ts";
+import { onlyJson, runDiscern } from "../helpers/cli.ts";
 import { invokeVerb } from "../helpers/invoke.ts";
 import { survivors } from "../helpers/processes.ts";
-import { makeRepo, makeTempDir, runGit, testContext, type TestRepo } from "../helpers/repo.ts";
-import { makeWorktreeRepo } from "../helpers/worktree.ts";
+import { makeRepo, makeTempDir, runGit, type TestRepo, testContext } from "../helpers/repo.ts";
 import { expectValidEnvelope } from "../helpers/schema.ts";
-import { onlyJson, runDiscern } from "../helpers/cli.ts";
-import { provenAncestor } from "../../src/git/ancestry.ts";
+import { makeWorktreeRepo } from "../helpers/worktree.ts";
 
 /**
  * Attacks on the Proof: each builds a repository where a green Proof would
@@ -152,7 +152,7 @@ describe("local git configuration cannot make a changed tree look clean", () => 
 	}
 
 	test("core.checkStat=minimal with core.trustctime=false: a same-size edit is still dirty", async () => {
-		const r = await repo("[jobs]\ntest = \"true\"\n", { "src.txt": "aaaa\n" });
+		const r = await repo('[jobs]\ntest = "true"\n', { "src.txt": "aaaa\n" });
 		await r.git("config", "core.checkStat", "minimal");
 		await r.git("config", "core.trustctime", "false");
 		// An old mtime, recorded in a newer index: git has no reason to look again.
@@ -168,10 +168,7 @@ describe("local git configuration cannot make a changed tree look clean", () => 
 	});
 
 	test("a job's same-size edit with the mtime put back is tree drift, whatever the config", async () => {
-		const r = await repo(
-			'[jobs]\ntest = "printf bbbb > src.txt && touch -d \\"2020-01-01 00:00:00\\" src.txt"\n',
-			{ "src.txt": "aaaa" },
-		);
+		const r = await repo('[jobs]\ntest = "printf bbbb > src.txt && touch -d \\"2020-01-01 00:00:00\\" src.txt"\n', { "src.txt": "aaaa" });
 		await r.git("config", "core.checkStat", "minimal");
 		await r.git("config", "core.trustctime", "false");
 		await utimes(join(r.root, "src.txt"), new Date("2020-01-01T00:00:00"), new Date("2020-01-01T00:00:00"));
@@ -183,7 +180,7 @@ describe("local git configuration cannot make a changed tree look clean", () => 
 	});
 
 	test("core.ignoreStat cannot hide an edit", async () => {
-		const r = await repo("[jobs]\ntest = \"true\"\n", { "src.txt": "one\n" });
+		const r = await repo('[jobs]\ntest = "true"\n', { "src.txt": "one\n" });
 		await r.git("config", "core.ignoreStat", "true");
 		await r.write("src.txt", "two, longer\n");
 		const result = await runDone(r);
@@ -192,7 +189,7 @@ describe("local git configuration cannot make a changed tree look clean", () => 
 	});
 
 	test("an fsmonitor hook that reports nothing cannot hide an edit", async () => {
-		const r = await repo("[jobs]\ntest = \"true\"\n", { "src.txt": "one\n" });
+		const r = await repo('[jobs]\ntest = "true"\n', { "src.txt": "one\n" });
 		const hook = join(r.root, ".git", "quiet-fsmonitor");
 		// Protocol v2: echo a token, then list no changed paths.
 		await writeFile(hook, '#!/bin/sh\nprintf "token\\0"\n', { mode: 0o755 });
@@ -207,7 +204,7 @@ describe("local git configuration cannot make a changed tree look clean", () => 
 
 	test("a dirty submodule marked ignore=all in the local config is still dirty", async () => {
 		const sub = await repo("", { "lib.txt": "lib\n" });
-		const r = await repo("[jobs]\ntest = \"true\"\n");
+		const r = await repo('[jobs]\ntest = "true"\n');
 		await r.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", sub.root, "vendor/lib");
 		await r.commitAll("add submodule");
 		await r.git("config", "submodule.vendor/lib.ignore", "all");
@@ -436,7 +433,8 @@ describe("an object store that lies", () => {
 	}
 
 	test("a pack index filing a forged trunk root (its discern.toml the branch's, loosened) is no trunk to judge against", async () => {
-		const standard = (limit: number) => `[jobs]\ntest = "true"\n[standards.cov]\nrun = "echo DISCERN_METRIC cov 60"\ndirection = "up"\nlimit = ${limit}\nmetric = "cov"\n`;
+		const standard = (limit: number) =>
+			`[jobs]\ntest = "true"\n[standards.cov]\nrun = "echo DISCERN_METRIC cov 60"\ndirection = "up"\nlimit = ${limit}\nmetric = "cov"\n`;
 		const r = await repo(standard(90));
 		await r.git("switch", "-q", "-c", "feature");
 		await r.write("discern.toml", standard(50));
@@ -488,7 +486,10 @@ describe("an object store that lies", () => {
 		const forged = await gitWithInput(r.root, ["mktree"], `${(await r.git("ls-tree", "HEAD:b")).trim()}\n100644 blob ${evil}\tevil\n`);
 		// One pack of every real object but a/x; another of a/x and the forged b, filed under b's id. A reader that
 		// finds a/x in the second pack (depth first, as read-tree and ls-tree go) takes b from it too.
-		const all = (await r.git("rev-list", "--objects", "--all")).split("\n").map((line) => line.split(" ")[0] ?? "").filter((id) => id !== "" && id !== x);
+		const all = (await r.git("rev-list", "--objects", "--all"))
+			.split("\n")
+			.map((line) => line.split(" ")[0] ?? "")
+			.filter((id) => id !== "" && id !== x);
 		await gitWithInput(r.root, ["pack-objects", "-q", join(r.root, ".git", "objects", "pack", "pack")], `${all.join("\n")}\n`);
 		const second = await gitWithInput(r.root, ["pack-objects", "-q", join(r.root, ".git", "objects", "pack", "pack")], `${x}\n${forged}\n`);
 		await r.git("prune-packed");
@@ -510,7 +511,10 @@ describe("an object store that lies", () => {
 		const [data, attributes] = [(await r.git("rev-parse", "HEAD:data.txt")).trim(), (await r.git("rev-parse", "HEAD:.gitattributes")).trim()];
 		const evil = await gitWithInput(r.root, ["hash-object", "-w", "--stdin"], "EVIL\n");
 		// Every real object in one pack; a second holds the real .gitattributes (which checkout-index reads first) and EVIL filed under data.txt's id.
-		const all = (await r.git("rev-list", "--objects", "--all")).split("\n").map((line) => line.split(" ")[0] ?? "").filter((id) => id !== "");
+		const all = (await r.git("rev-list", "--objects", "--all"))
+			.split("\n")
+			.map((line) => line.split(" ")[0] ?? "")
+			.filter((id) => id !== "");
 		await gitWithInput(r.root, ["pack-objects", "-q", join(r.root, ".git", "objects", "pack", "pack")], `${all.join("\n")}\n`);
 		await Bun.sleep(1100);
 		const second = await gitWithInput(r.root, ["pack-objects", "-q", join(r.root, ".git", "objects", "pack", "pack")], `${attributes}\n${evil}\n`);
@@ -557,11 +561,20 @@ describe("an object store that lies", () => {
 		expect(await provenAncestor(r.root, trunkTip, "HEAD")).toBe(false);
 		// A1 again, with the trunk tip as a second parent, filed under A1's id by a relabelled pack index.
 		const raw = await r.git("cat-file", "commit", a1);
-		const forged = await gitWithInput(r.root, ["hash-object", "-t", "commit", "-w", "--stdin"], raw.replace(`parent ${base}\n`, `parent ${base}\nparent ${trunkTip}\n`));
+		const forged = await gitWithInput(
+			r.root,
+			["hash-object", "-t", "commit", "-w", "--stdin"],
+			raw.replace(`parent ${base}\n`, `parent ${base}\nparent ${trunkTip}\n`),
+		);
 		const pack = await gitWithInput(r.root, ["pack-objects", "-q", join(r.root, ".git", "objects", "pack", "pack")], `${forged}\n`);
 		await relabel(join(r.root, ".git", "objects", "pack", `pack-${pack}.idx`), a1);
 		await rm(join(r.root, ".git", "objects", forged.slice(0, 2), forged.slice(2)));
-		expect((await r.git("merge-base", "--is-ancestor", trunkTip, "HEAD").then(() => 0, () => 1))).toBe(0); // git itself is fooled
+		expect(
+			await r.git("merge-base", "--is-ancestor", trunkTip, "HEAD").then(
+				() => 0,
+				() => 1,
+			),
+		).toBe(0); // git itself is fooled
 		expect(await provenAncestor(r.root, trunkTip, "HEAD")).toBeNull();
 	});
 	test("a branch's tree filed under the trunk's id hides no scope: the scope diff walks hashed trees", async () => {
@@ -588,7 +601,12 @@ describe("an object store that lies", () => {
 		const folder = await write(entry("100644", "run.sh", readme));
 		for (const root of [
 			Buffer.concat([entry("100644", "README.md", readme), entry("040000", "ci", folder), entry("100644", "discern.toml", config)]),
-			Buffer.concat([entry("100644", "README.md", readme), entry("40000", "ci", folder), entry("40000", "ci", folder), entry("100644", "discern.toml", config)]),
+			Buffer.concat([
+				entry("100644", "README.md", readme),
+				entry("40000", "ci", folder),
+				entry("40000", "ci", folder),
+				entry("100644", "discern.toml", config),
+			]),
 		]) {
 			const tree = await write(root);
 			const commit = (await gitWithInput(r.root, ["commit-tree", tree, "-p", "HEAD", "-m", "odd tree"], "")).trim();
@@ -600,7 +618,10 @@ describe("an object store that lies", () => {
 		}
 	});
 	test("a folder where .gitmodules or .gitattributes belongs is refused: git checks it out, but its fsck (and a host checking pushes) rejects the commit", async () => {
-		for (const [folder, check] of [[".gitmodules", "gitmodulesBlob"], ["sub/GITATT~1", "gitattributesBlob"]] as const) {
+		for (const [folder, check] of [
+			[".gitmodules", "gitmodulesBlob"],
+			["sub/GITATT~1", "gitattributesBlob"],
+		] as const) {
 			const r = await repo(`[jobs]\ntest = "true"\n`, { "README.md": "# fixture\n", [`${folder}/settings`]: "not git's settings\n" });
 			expect((await r.git("fsck", "--no-dangling").catch((error: Error) => error.message)).toString()).toContain(check);
 			const result = await runDone(r);
@@ -631,7 +652,11 @@ describe("an object store that lies", () => {
 		// git checks each folder on a link's path as the link: a link below a folder `.gitmodules` is refused (the second hostile pass's case).
 		const linkBelow = await write(entry("120000", "x", readme));
 		const cases = [
-			{ odd: entry("40000", ".gitmodules", linkBelow), first: true, make: () => mkdir(join(r.root, ".gitmodules")).then(() => symlink(fixture, join(r.root, ".gitmodules", "x"))) },
+			{
+				odd: entry("40000", ".gitmodules", linkBelow),
+				first: true,
+				make: () => mkdir(join(r.root, ".gitmodules")).then(() => symlink(fixture, join(r.root, ".gitmodules", "x"))),
+			},
 			{ odd: entry("40000", ".GIT", hooks), first: true, make: () => r.write(".GIT/pre-commit", fixture) },
 			{ odd: entry("40000", ".git. ", hooks), first: true, make: () => r.write(".git. /pre-commit", fixture) },
 			{ odd: entry("120000", ".gitmodules", readme), first: true, make: () => symlink(fixture, join(r.root, ".gitmodules")) },
@@ -652,9 +677,17 @@ describe("an object store that lies", () => {
 			expect(result.message).toContain("would not check out");
 		}
 		// The same tree with `GIT~1` (the short name NTFS gives .git) is refused; with `GIT` it is an ordinary folder.
-		for (const [name, refused] of [["GIT~1", true], ["GIT", false]] as const) {
+		for (const [name, refused] of [
+			["GIT~1", true],
+			["GIT", false],
+		] as const) {
 			const tree = await write(Buffer.concat([entry("40000", name, hooks), entry("100644", "README.md", readme), entry("100644", "discern.toml", config)]));
-			await r.git("reset", "-q", refused ? "--soft" : "--hard", (await gitWithInput(r.root, ["commit-tree", tree, "-p", start, "-m", "short name"], "")).trim());
+			await r.git(
+				"reset",
+				"-q",
+				refused ? "--soft" : "--hard",
+				(await gitWithInput(r.root, ["commit-tree", tree, "-p", start, "-m", "short name"], "")).trim(),
+			);
 			const result = await runDone(r, { rerun: true });
 			expect(result.message.includes("would not check out")).toBe(refused);
 			expect(result.ok).toBe(!refused);
@@ -677,7 +710,7 @@ describe("what an uncommitted ignore rule hides", () => {
 	test("a hidden folder that ignores itself is no exception: a tool reads its settings from one (.cargo/config.toml)", async () => {
 		const r = await repo(`[jobs]\ntest = "true"\n`);
 		await r.write(".cargo/.gitignore", "*\n");
-		await r.write(".cargo/config.toml", "[target.x86_64-unknown-linux-gnu]\nrunner = \"true\"\n");
+		await r.write(".cargo/config.toml", '[target.x86_64-unknown-linux-gnu]\nrunner = "true"\n');
 		const result = await runDone(r);
 		expect(result.ok).toBe(false);
 		expect(result.message).toContain(".cargo/.gitignore");
@@ -701,16 +734,22 @@ describe("what an uncommitted ignore rule hides", () => {
 
 describe("whose git answers", () => {
 	test("a git inside a work tree on PATH (an activated .venv/bin) never answers the gate", async () => {
-		const r = await repo(`[jobs]
+		const r = await repo(
+			`[jobs]
 test = "true"
-`, { "README.md": "# fixture\n", ".gitignore": ".venv/\n" });
+`,
+			{ "README.md": "# fixture\n", ".gitignore": ".venv/\n" },
+		);
 		const marker = join(await makeTempDir("discern-venv-git-"), "ran");
 		dirs.push(dirname(marker));
 		await mkdir(join(r.root, ".venv", "bin"), { recursive: true });
-		await writeFile(join(r.root, ".venv", "bin", "git"), `#!/bin/sh
+		await writeFile(
+			join(r.root, ".venv", "bin", "git"),
+			`#!/bin/sh
 echo ran >> '${marker}'
 exec '${Bun.which("git")}' "$@"
-`);
+`,
+		);
 		await chmod(join(r.root, ".venv", "bin", "git"), 0o755);
 		const run = await runDiscern(["done", "--json"], { cwd: r.root, env: { PATH: `${join(r.root, ".venv", "bin")}:${process.env.PATH ?? ""}` } });
 		expect((onlyJson(run.stdout) as Loose).ok).toBe(true);
@@ -740,7 +779,11 @@ describe("attributes from outside the tree", () => {
 			'git config filter.evil.smudge "sh $PWD/smudge.sh $G"; touch a.txt',
 		].join("; ");
 		const smudge = 'echo ran > "$1/../smudge-ran"; git update-ref refs/heads/main HEAD; cat\n';
-		const r = await repo(`[jobs]\ntest = ${JSON.stringify(plant)}\n`, { ".gitattributes": "[attr]evil filter=evil\n*.txt text\n", "a.txt": "hello\n", "smudge.sh": smudge });
+		const r = await repo(`[jobs]\ntest = ${JSON.stringify(plant)}\n`, {
+			".gitattributes": "[attr]evil filter=evil\n*.txt text\n",
+			"a.txt": "hello\n",
+			"smudge.sh": smudge,
+		});
 		await r.git("switch", "-q", "-c", "feat");
 		await r.write("notes.txt", "x\n");
 		await r.commitAll("feat");
@@ -930,7 +973,9 @@ describe("a hostile review's cases: conversions, drivers, submodules, work trees
 	});
 
 	test("a submodule bump touches scopes for paths deep inside it and for file types, not just its folder", async () => {
-		const { r, sub } = await withSubmodule('[jobs]\ntest = "true"\n[scopes.native]\npaths = ["vendor/lib/src/**"]\ngate = "echo native"\n[scopes.csrc]\npaths = ["*.c"]\ngate = "echo c"\n');
+		const { r, sub } = await withSubmodule(
+			'[jobs]\ntest = "true"\n[scopes.native]\npaths = ["vendor/lib/src/**"]\ngate = "echo native"\n[scopes.csrc]\npaths = ["*.c"]\ngate = "echo c"\n',
+		);
 		await r.git("switch", "-q", "-c", "bump");
 		await sub.write("src/a.c", "int main;\n");
 		await sub.commitAll("c code");
@@ -983,7 +1028,9 @@ describe("a branch that moves the bar itself", () => {
 
 describe("a job that removes discern's own state mid-run", () => {
 	test("a failing job that deletes the runs folder is a clean red result, not a crash", async () => {
-		const r = await repo('[jobs]\ntest = "rm -rf .git/discern/runs; exit 1"\n[standards.cov]\nrun = "sleep 0.2; echo DISCERN_METRIC cov 90"\ndirection = "up"\nlimit = 50\n');
+		const r = await repo(
+			'[jobs]\ntest = "rm -rf .git/discern/runs; exit 1"\n[standards.cov]\nrun = "sleep 0.2; echo DISCERN_METRIC cov 90"\ndirection = "up"\nlimit = 50\n',
+		);
 		const run = await runDiscern(["done", "--json"], { cwd: r.root });
 		expect(run.exitCode).toBe(1);
 		const result = onlyJson(run.stdout) as { error: string; data: { failed_stage: string } };
@@ -1053,7 +1100,10 @@ describe("the refs that name the trunk", () => {
 
 	test("a job that makes the trunk a symbolic ref, or points origin/HEAD elsewhere, moved the trunk: no Proof", async () => {
 		// The trunk's commit stays what it was: only the symbolic ref, or origin/HEAD's target, says it moved.
-		for (const move of ["git branch -q same main && git symbolic-ref refs/heads/main refs/heads/same", "git symbolic-ref refs/remotes/origin/HEAD refs/remotes/origin/feat"]) {
+		for (const move of [
+			"git branch -q same main && git symbolic-ref refs/heads/main refs/heads/same",
+			"git symbolic-ref refs/remotes/origin/HEAD refs/remotes/origin/feat",
+		]) {
 			const r = await repo(`[jobs]\ntest = ${JSON.stringify(move)}\n`);
 			await r.git("switch", "-q", "-c", "feat");
 			await r.write("notes.txt", "x\n");
@@ -1120,7 +1170,8 @@ describe("a third hostile round: the bytes a checkout would write, and local ign
 	});
 
 	test("a job that writes attributes and a filter mid-run to hide an edit is tree drift", async () => {
-		const build = 'git config filter.evil.clean "git cat-file blob $(git rev-parse HEAD:sub/f)"; echo "sub/f filter=evil" >> .git/info/attributes; printf "EVIL\\n" > sub/f';
+		const build =
+			'git config filter.evil.clean "git cat-file blob $(git rev-parse HEAD:sub/f)"; echo "sub/f filter=evil" >> .git/info/attributes; printf "EVIL\\n" > sub/f';
 		const r = await repo(`[jobs]\nbuild = ${JSON.stringify(build)}\ntest = "true"\n`, { ".gitattributes": "* text\n", "sub/f": "good\n" });
 		const result = await runDone(r);
 		expect(result.ok).toBe(false);
@@ -1196,7 +1247,9 @@ describe("a Proof marker written by hand", () => {
 	test("is never reused: a red commit with a forged marker runs the gate again and stays red", async () => {
 		const r = await repo('[jobs]\ntest = "test ! -e broken.txt"\n');
 		expect((await runDone(r)).ok).toBe(true);
-		const genuine = JSON.parse(await Bun.file(join(r.root, ".git/discern/proof.json")).text()) as Record<string, unknown> & { judgement: { trunk: { name: string } } };
+		const genuine = JSON.parse(await Bun.file(join(r.root, ".git/discern/proof.json")).text()) as Record<string, unknown> & {
+			judgement: { trunk: { name: string } };
+		};
 		await r.write("broken.txt", "broken\n");
 		await r.commitAll("broken");
 		expect((await runDone(r)).error).toBe("gate_failed");
@@ -1237,7 +1290,11 @@ describe("the trunk moving while a worktree's gate runs", () => {
 		await made.wtCommit("work");
 		const commonDir = (await made.wtGit("rev-parse", "--path-format=absolute", "--git-common-dir")).trim();
 		dirs.push(`${commonDir}-copy`, `${commonDir}-fake`);
-		return { made, commonDir, gate: async () => (await done(testContext(made.wt, { env: { PATH: process.env.PATH } }), {})) as Loose & { data?: DoneResultData } };
+		return {
+			made,
+			commonDir,
+			gate: async () => (await done(testContext(made.wt, { env: { PATH: process.env.PATH } }), {})) as Loose & { data?: DoneResultData },
+		};
 	}
 	const MOVE_TRUNK = 'git update-ref refs/heads/main "$(git commit-tree -p main -m landed main^{tree})"';
 	const RELINKED = "(.git or its commondir was changed: git here reads another repository now)";
@@ -1256,7 +1313,11 @@ describe("the trunk moving while a worktree's gate runs", () => {
 	});
 
 	test("a job that points the worktree at a copy of the repository (its commondir) while it moves the real trunk earns no Proof", async () => {
-		const job = ['G=$(git rev-parse --absolute-git-dir); C=$(git rev-parse --path-format=absolute --git-common-dir); cp -r "$C" "$C-copy"', MOVE_TRUNK, 'echo "$C-copy" > "$G/commondir"'].join("; ");
+		const job = [
+			'G=$(git rev-parse --absolute-git-dir); C=$(git rev-parse --path-format=absolute --git-common-dir); cp -r "$C" "$C-copy"',
+			MOVE_TRUNK,
+			'echo "$C-copy" > "$G/commondir"',
+		].join("; ");
 		const { commonDir, gate } = await worktreeWithJob(job);
 		const result = await gate();
 		expect(result.data?.failed_stage).toBe("tree_drift");
@@ -1288,10 +1349,18 @@ describe("the trunk moving while a worktree's gate runs", () => {
 	});
 
 	test("git's own variables in discern's environment (GIT_COMMON_DIR) cannot bring a job's filter into discern's checkout", async () => {
-		const plant = 'C=$(git rev-parse --path-format=absolute --git-common-dir); echo "*.txt evil" > "$C/info/attributes"; git config --file "$C/config" filter.evil.smudge "sh $PWD/smudge.sh"; touch a.txt';
-		const { made, commonDir } = await worktreeWithJob(plant, { ".gitattributes": "[attr]evil filter=evil\n*.txt text\n", "a.txt": "hello\n", "smudge.sh": 'echo ran > "$(dirname "$0")/smudge-ran"; cat\n' });
+		const plant =
+			'C=$(git rev-parse --path-format=absolute --git-common-dir); echo "*.txt evil" > "$C/info/attributes"; git config --file "$C/config" filter.evil.smudge "sh $PWD/smudge.sh"; touch a.txt';
+		const { made, commonDir } = await worktreeWithJob(plant, {
+			".gitattributes": "[attr]evil filter=evil\n*.txt text\n",
+			"a.txt": "hello\n",
+			"smudge.sh": 'echo ran > "$(dirname "$0")/smudge-ran"; cat\n',
+		});
 		const gitDir = (await made.wtGit("rev-parse", "--absolute-git-dir")).trim();
-		const run = await runDiscern(["done", "--json"], { cwd: made.wt, env: { ...process.env, GIT_DIR: gitDir, GIT_COMMON_DIR: commonDir, GIT_WORK_TREE: made.wt } });
+		const run = await runDiscern(["done", "--json"], {
+			cwd: made.wt,
+			env: { ...process.env, GIT_DIR: gitDir, GIT_COMMON_DIR: commonDir, GIT_WORK_TREE: made.wt },
+		});
 		expect(await Bun.file(join(made.wt, "smudge-ran")).exists()).toBe(false);
 		expect((onlyJson(run.stdout) as Loose).ok).toBe(true);
 	});
@@ -1308,11 +1377,14 @@ describe("a seal key that is not one", () => {
 	for (const [what, arrange] of [
 		["malformed", async (key: string) => writeFile(key, "not a key\n")],
 		["a folder", async (key: string) => mkdir(join(key, "inside"), { recursive: true })],
-		["a symlink to a valid-looking key elsewhere", async (key: string) => {
-			const elsewhere = join(dirname(key), "..", "elsewhere-key");
-			await writeFile(elsewhere, `${"ab".repeat(32)}\n`);
-			await symlink(elsewhere, key);
-		}],
+		[
+			"a symlink to a valid-looking key elsewhere",
+			async (key: string) => {
+				const elsewhere = join(dirname(key), "..", "elsewhere-key");
+				await writeFile(elsewhere, `${"ab".repeat(32)}\n`);
+				await symlink(elsewhere, key);
+			},
+		],
 	] as const) {
 		test(`${what}: replaced by a fresh key, so done seals its Proof and status calls it honored`, async () => {
 			const r = await repo('[jobs]\ntest = "true"\n');
@@ -1333,7 +1405,7 @@ describe("a seal key that is not one", () => {
 describe("the seal key is read afresh on every use (a long-running discern mcp)", () => {
 	test("deleted or replaced after sealing: the old seal no longer holds", async () => {
 		const { sealHolds, sealOf } = await import("../../src/gate/proof-seal.ts");
-		const r = await makeRepo({ config: "[jobs]\ntest = \"true\"\n" });
+		const r = await makeRepo({ config: '[jobs]\ntest = "true"\n' });
 		try {
 			const gitDir = join(r.root, ".git");
 			const keyFile = join(gitDir, "discern", "proof-key");
@@ -1434,7 +1506,10 @@ describe("what git's listing of the tree does not show", () => {
 
 	test("a job that rewrites the private index in the temp folder hides nothing: the index is rebuilt, the edit is drift", async () => {
 		const build = `printf 'edited by a job\\r\\n' > data.txt; B=$(printf 'edited by a job\\n' | git hash-object -w --stdin); for idx in "\${TMPDIR:-/tmp}"/discern-evidence-*/index; do GIT_INDEX_FILE="$idx" git update-index --cacheinfo 100644,"$B",data.txt; done; true`;
-		const r = await repo(`[jobs]\nbuild = ${JSON.stringify(build)}\ntest = "true"\n`, { ".gitattributes": "*.txt text eol=crlf\n", "data.txt": "committed\r\n" });
+		const r = await repo(`[jobs]\nbuild = ${JSON.stringify(build)}\ntest = "true"\n`, {
+			".gitattributes": "*.txt text eol=crlf\n",
+			"data.txt": "committed\r\n",
+		});
 		const result = await runDone(r);
 		expect(result.ok).toBe(false);
 		expect(result.data?.failed_stage).toBe("tree_drift");
@@ -1459,7 +1534,10 @@ describe("what git's listing of the tree does not show", () => {
 			`for o in "\${TMPDIR:-/tmp}"/discern-evidence-*/objects "\${TMPDIR:-/tmp}"/discern-evidence-*/objects-*; do mkdir -p "$o/\${D%"\${D#??}"}"; cp -f "$T/.git/objects/\${E%"\${E#??}"}/\${E#??}" "$o/\${D%"\${D#??}"}/\${D#??}"; done`,
 			`rm -rf "$T"; true`,
 		].join("; ");
-		const r = await repo(`[jobs]\nbuild = ${JSON.stringify(build)}\ntest = "grep -q fixed data.txt"\n`, { ".gitattributes": "*.txt text eol=crlf\n", "data.txt": "broken\r\n" });
+		const r = await repo(`[jobs]\nbuild = ${JSON.stringify(build)}\ntest = "grep -q fixed data.txt"\n`, {
+			".gitattributes": "*.txt text eol=crlf\n",
+			"data.txt": "broken\r\n",
+		});
 		const result = await runDone(r);
 		expect(result.ok).toBe(false);
 		expect(result.data?.failed_stage).toBe("tree_drift");
@@ -1477,7 +1555,11 @@ describe("what git's listing of the tree does not show", () => {
 		const deep = await repo(`[jobs]\ntest = "true"\n`);
 		// Twenty levels of 200 characters: git walks them relative to the root, an absolute path is longer than the system takes.
 		const level = "a".repeat(200);
-		const made = Bun.spawn(["sh", "-c", `cd '${deep.root}' && mkdir d && cd d && for i in $(seq 20); do mkdir ${level} && cd ${level}; done && mkfifo Makefile`]);
+		const made = Bun.spawn([
+			"sh",
+			"-c",
+			`cd '${deep.root}' && mkdir d && cd d && for i in $(seq 20); do mkdir ${level} && cd ${level}; done && mkfifo Makefile`,
+		]);
 		expect(await made.exited).toBe(0);
 		const refused = await runDone(deep);
 		expect(refused.error).toBe("dirty_worktree");
@@ -1489,7 +1571,10 @@ describe("what git's listing of the tree does not show", () => {
 		const real = Bun.which("git");
 		const bin = await makeTempDir("discern-git-warns-");
 		dirs.push(bin);
-		await writeFile(join(bin, "git"), `#!/bin/sh\n'${real}' "$@"; code=$?\nfor arg in "$@"; do [ "$arg" = --others ] && echo "warning: could not open directory 'tests/': Permission denied" >&2; done\nexit $code\n`);
+		await writeFile(
+			join(bin, "git"),
+			`#!/bin/sh\n'${real}' "$@"; code=$?\nfor arg in "$@"; do [ "$arg" = --others ] && echo "warning: could not open directory 'tests/': Permission denied" >&2; done\nexit $code\n`,
+		);
 		await chmod(join(bin, "git"), 0o755);
 		const run = await runDiscern(["done", "--json"], { cwd: r.root, env: { PATH: `${bin}:${process.env.PATH ?? ""}` } });
 		const result = onlyJson(run.stdout) as Loose;
@@ -1561,7 +1646,8 @@ describe("what moves between the gate's reads", () => {
 	});
 
 	test("a trunk moved after the branch list named it: its discern.toml is read at the commit the judgement records", async () => {
-		const standard = (limit: number) => `[jobs]\ntest = "true"\n[standards.cov]\nrun = "echo DISCERN_METRIC cov 95"\ndirection = "up"\nlimit = ${limit}\nmetric = "cov"\n`;
+		const standard = (limit: number) =>
+			`[jobs]\ntest = "true"\n[standards.cov]\nrun = "echo DISCERN_METRIC cov 95"\ndirection = "up"\nlimit = ${limit}\nmetric = "cov"\n`;
 		const r = await repo(standard(90));
 		const held = (await r.git("rev-parse", "HEAD")).trim();
 		// A looser trunk commit, kept off the branch (the trunk points back at `held`).
@@ -1605,7 +1691,8 @@ describe("programs the repository names, and objects git cannot read", () => {
 	});
 
 	test("a trunk discern.toml git cannot read is no trunk to judge against, never a trunk without one", async () => {
-		const standard = (limit: number) => `[jobs]\ntest = "true"\n[standards.cov]\nrun = "echo DISCERN_METRIC cov 95"\ndirection = "up"\nlimit = ${limit}\nmetric = "cov"\n`;
+		const standard = (limit: number) =>
+			`[jobs]\ntest = "true"\n[standards.cov]\nrun = "echo DISCERN_METRIC cov 95"\ndirection = "up"\nlimit = ${limit}\nmetric = "cov"\n`;
 		const r = await repo(standard(90));
 		await r.git("switch", "-q", "-c", "feature");
 		await r.write("discern.toml", standard(10));

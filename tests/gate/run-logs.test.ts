@@ -79,7 +79,7 @@ describe("a job's log", () => {
 	});
 
 	test("while the job runs, the disk holds its head and tail, not all it printed", async () => {
-		const r = await repo("[jobs]\ntest = \"true\"\n");
+		const r = await repo('[jobs]\ntest = "true"\n');
 		const logDir = join(r.root, ".git", "live-logs");
 		const release = join(r.root, ".git", "release");
 		// 300 MB, then the job waits (still running) until the test has looked at its log.
@@ -121,7 +121,9 @@ describe("a job's log", () => {
 	test("a job whose name is longer than a file name can be still gets its own log", async () => {
 		const long = "a".repeat(300);
 		// No fail-fast: whichever fails first must not cancel the other before it prints.
-		const r = await repo(`[gate]\nfail_fast = false\n[jobs.${long}]\nstage = "test"\nrun = "echo first; exit 1"\n[jobs.${long}b]\nstage = "test"\nrun = "echo second; exit 1"\n`);
+		const r = await repo(
+			`[gate]\nfail_fast = false\n[jobs.${long}]\nstage = "test"\nrun = "echo first; exit 1"\n[jobs.${long}b]\nstage = "test"\nrun = "echo second; exit 1"\n`,
+		);
 		const result = await testVerb(r.ctx(), {});
 		expectValidEnvelope("test", result);
 		expect(result.ok).toBe(false);

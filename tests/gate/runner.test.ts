@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { GatePlan, PlannedJob } from "../../src/gate/plan.ts";
 import { LOG_LIMIT_BYTES } from "../../src/gate/log-cap.ts";
+import type { GatePlan, PlannedJob } from "../../src/gate/plan.ts";
 import { type RunEvent, runPlan } from "../../src/gate/runner.ts";
 import { processesWithEnv, survivors } from "../helpers/processes.ts";
 
@@ -64,7 +64,7 @@ describe("the survivor check", () => {
 
 describe("runPlan", () => {
 	test("green jobs: outcome ok, exit 0, output in the log, DISCERN_ROOT set, stdin closed", async () => {
-		const report = await run(plan([[job("hello", ['echo "root=$DISCERN_ROOT"; cat; echo done-reading']) ]]));
+		const report = await run(plan([[job("hello", ['echo "root=$DISCERN_ROOT"; cat; echo done-reading'])]]));
 		expect(report.failed).toBeNull();
 		const only = report.runs[0];
 		expect(only?.outcome).toBe("ok");

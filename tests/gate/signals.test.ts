@@ -80,7 +80,12 @@ describe("interrupting the gate", () => {
 		made.push(r);
 		// One after the other: both take the checkout's lock.
 		for (const verb of ["prepare", "test"]) {
-			const child = Bun.spawn([process.execPath, join(REPO_ROOT, "src/main.ts"), verb, "--json"], { cwd: r.root, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+			const child = Bun.spawn([process.execPath, join(REPO_ROOT, "src/main.ts"), verb, "--json"], {
+				cwd: r.root,
+				stdin: "ignore",
+				stdout: "pipe",
+				stderr: "pipe",
+			});
 			const deadline = Date.now() + 15_000;
 			while ((await processesWithEnv("DISCERN_ROOT", r.root)).length < 1 && Date.now() < deadline) await Bun.sleep(50);
 			child.kill("SIGINT");
@@ -102,16 +107,25 @@ describe("interrupting the gate", () => {
 		// hangs the terminal up, as closing a window does: the kernel sends SIGHUP and writes to it fail.
 		const r = await hidingRepo(`1234.${TAG}93`, true);
 		const command = `exec ${process.execPath} ${join(REPO_ROOT, "src/main.ts")} done`;
-		const terminal = Bun.spawn(["script", "-qfec", command, "/dev/null"], { cwd: r.root, env: { ...process.env, SHELL: "/bin/sh" }, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+		const terminal = Bun.spawn(["script", "-qfec", command, "/dev/null"], {
+			cwd: r.root,
+			env: { ...process.env, SHELL: "/bin/sh" },
+			stdin: "pipe",
+			stdout: "pipe",
+			stderr: "pipe",
+		});
 		const deadline = Date.now() + 15_000;
 		while ((await processesWithEnv("DISCERN_ROOT", r.root)).length < 4 && Date.now() < deadline) await Bun.sleep(50);
 		// discern is no child of ours (`script` started it): find it to wait for it.
-		const discern = (await processesWithCommandLine(`${join(REPO_ROOT, "src/main.ts")} done`)).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").startsWith(`${process.execPath}\0`));
+		const discern = (await processesWithCommandLine(`${join(REPO_ROOT, "src/main.ts")} done`)).filter((pid) =>
+			readFileSync(`/proc/${pid}/cmdline`, "utf8").startsWith(`${process.execPath}\0`),
+		);
 		expect(discern.length).toBe(1);
 		terminal.kill("SIGKILL");
 		await terminal.exited;
 		const gone = Date.now() + 10_000;
-		while (discern.some((pid) => existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z")) && Date.now() < gone) await Bun.sleep(50);
+		while (discern.some((pid) => existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z")) && Date.now() < gone)
+			await Bun.sleep(50);
 		expect(discern.filter((pid) => existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z"))).toEqual([]);
 		expect(await survivors(r.root)).toEqual([]);
 		expect(await survivorsByCommandLine(`sleep 1234.${TAG}93`)).toEqual([]);

@@ -8,7 +8,9 @@ import { expectValidEnvelope } from "../helpers/schema.ts";
 
 describe("metrics and verdicts", () => {
 	test("DISCERN_METRIC lines: the last occurrence wins, anything else is ignored", () => {
-		const metrics = parseMetrics("DISCERN_METRIC coverage 80\nnoise DISCERN_METRIC x 1\n  DISCERN_METRIC coverage 91.5  \nDISCERN_METRIC bad abc\nDISCERN_METRIC tests 1e3\n");
+		const metrics = parseMetrics(
+			"DISCERN_METRIC coverage 80\nnoise DISCERN_METRIC x 1\n  DISCERN_METRIC coverage 91.5  \nDISCERN_METRIC bad abc\nDISCERN_METRIC tests 1e3\n",
+		);
 		expect([...metrics]).toEqual([
 			["coverage", 91.5],
 			["tests", 1000],
@@ -41,7 +43,8 @@ afterEach(async () => {
 	await Promise.all(made.splice(0).map((r) => r.remove()));
 });
 
-const standard = (limit: number, run = "echo DISCERN_METRIC coverage 91; exit 3") => `[jobs]\ntest = "true"\n[standards.coverage]\nrun = "${run}"\ndirection = "up"\nlimit = ${limit}\n`;
+const standard = (limit: number, run = "echo DISCERN_METRIC coverage 91; exit 3") =>
+	`[jobs]\ntest = "true"\n[standards.coverage]\nrun = "${run}"\ndirection = "up"\nlimit = ${limit}\n`;
 
 async function onBranch(trunkConfig: string, branchConfig: string): Promise<TestRepo> {
 	const r = await makeRepo({ config: trunkConfig });
@@ -95,7 +98,8 @@ describe("standards in done", () => {
 	});
 
 	test("never loosen: a raised ceiling, and every changed definition field, each old → new", async () => {
-		const ceiling = (limit: number, extra = "") => `[jobs]\ntest = "true"\n[standards.warnings]\nrun = "echo DISCERN_METRIC w 3"\ndirection = "down"\nlimit = ${limit}\nmetric = "w"\n${extra}`;
+		const ceiling = (limit: number, extra = "") =>
+			`[jobs]\ntest = "true"\n[standards.warnings]\nrun = "echo DISCERN_METRIC w 3"\ndirection = "down"\nlimit = ${limit}\nmetric = "w"\n${extra}`;
 		const raised = await onBranch(ceiling(10), ceiling(12));
 		expect((await gate(raised)).result.message).toContain("standard `warnings` raised its ceiling: limit 10 → 12");
 		const redefined = await onBranch(ceiling(10), ceiling(10, 'per = "files"\nscale = 100\n').replace('metric = "w"', 'metric = "warnings_total"'));
@@ -114,7 +118,9 @@ describe("standards in done", () => {
 
 	test("never loosen: a changed definition or a deleted standard is refused; a raised floor and a new standard pass", async () => {
 		const changed = await onBranch(standard(90), standard(90, "echo DISCERN_METRIC coverage 99"));
-		expect((await gate(changed)).result.message).toContain('changed its definition: run "echo DISCERN_METRIC coverage 91; exit 3" → "echo DISCERN_METRIC coverage 99"');
+		expect((await gate(changed)).result.message).toContain(
+			'changed its definition: run "echo DISCERN_METRIC coverage 91; exit 3" → "echo DISCERN_METRIC coverage 99"',
+		);
 		const deleted = await onBranch(standard(90), '[jobs]\ntest = "true"\n');
 		const gone = await gate(deleted);
 		expect(gone.result.ok).toBe(false);
@@ -135,7 +141,9 @@ describe("standards in done", () => {
 		await r.commitAll("adopt discern");
 		const { result } = await gate(r);
 		expect(result.ok).toBe(true);
-		expect(result.hints?.some((hint) => hint.startsWith("WARNING: the never-loosen check was skipped: the trunk `main` has no committed discern.toml"))).toBe(true);
+		expect(result.hints?.some((hint) => hint.startsWith("WARNING: the never-loosen check was skipped: the trunk `main` has no committed discern.toml"))).toBe(
+			true,
+		);
 	});
 
 	test("a trunk whose committed discern.toml does not validate: a loud warning, not a failure, even for a branch that dropped every standard", async () => {
@@ -146,7 +154,9 @@ describe("standards in done", () => {
 		await r.commitAll("drop the standard and fix the typo");
 		const { result } = await gate(r);
 		expect(result.ok).toBe(true);
-		expect(result.hints).toContain("WARNING: the never-loosen check was skipped: the trunk `main`'s committed discern.toml does not validate, so nothing stops this branch from loosening its standards.");
+		expect(result.hints).toContain(
+			"WARNING: the never-loosen check was skipped: the trunk `main`'s committed discern.toml does not validate, so nothing stops this branch from loosening its standards.",
+		);
 	});
 
 	test("a branch cannot escape the check by naming another trunk", async () => {

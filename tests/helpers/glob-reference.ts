@@ -1,5 +1,5 @@
-import { classEnd } from "../../src/scopes/glob-match.ts";
 import { expandGlob, globProblem } from "../../src/scopes/glob.ts";
+import { classEnd } from "../../src/scopes/glob-match.ts";
 
 /**
  * The scope glob dialect as one RegExp over a whole path: its reference

@@ -35,7 +35,8 @@ export function mentionProblems(text: string, surface: MentionSurface, options: 
 		const verb = VERBS.get(command.words[1] ?? "");
 		const asked = OWNER_ASK.test(text.slice(0, command.start)) && IN_A_TERMINAL.test(text.slice(command.end));
 		if (!asked) problems.push(`\`${command.words.join(" ")}\`: over MCP a command is named only as "ask the owner to run … in a terminal"`);
-		else if (verb && "tool" in verb.exposure) problems.push(`\`${command.words.join(" ")}\`: over MCP this verb is the tool \`${verb.exposure.tool}\`, not a command for the owner`);
+		else if (verb && "tool" in verb.exposure)
+			problems.push(`\`${command.words.join(" ")}\`: over MCP this verb is the tool \`${verb.exposure.tool}\`, not a command for the owner`);
 	}
 	for (const match of text.matchAll(/\bdiscern_[a-z_]+\b/g)) {
 		const entry = TOOLS.get(match[0]);
@@ -104,15 +105,22 @@ function checkCommand(words: readonly string[]): string | null {
 	const rest = VERBS.has(two) ? after.slice(1) : after;
 	if (!VERBS.has(name) && [...VERBS.keys()].some((known) => known.startsWith(`${name} `))) {
 		const next = rest[0];
-		return next === undefined ? `\`${name}\` alone is no command: name one of its sub-commands` : placeholder(next) || next.includes("|") && next.split("|").every((word) => VERBS.has(`${name} ${word}`)) ? null : `\`${name}\` has no sub-command \`${next}\``;
+		return next === undefined
+			? `\`${name}\` alone is no command: name one of its sub-commands`
+			: placeholder(next) || (next.includes("|") && next.split("|").every((word) => VERBS.has(`${name} ${word}`)))
+				? null
+				: `\`${name}\` has no sub-command \`${next}\``;
 	}
 	if (name.startsWith("-")) return GLOBALS.has(name.split("=")[0] ?? "") ? null : `\`${name}\` is not a global flag`;
-	if (name === "mcp") return rest.every((word) => !word.startsWith("-") || ["--cwd", "-C"].includes(word.split("=")[0] ?? "")) ? null : "`discern mcp` takes only --cwd";
+	if (name === "mcp")
+		return rest.every((word) => !word.startsWith("-") || ["--cwd", "-C"].includes(word.split("=")[0] ?? "")) ? null : "`discern mcp` takes only --cwd";
 	const verb = VERBS.get(name);
 	if (!verb) return `\`${name}\` is not a verb of this build`;
 	const specs = flagSpecs(verb);
 	const positionals = specs.filter((spec) => spec.positional);
-	const flags = new Map<string, (typeof specs)[number]>(specs.filter((spec) => !spec.positional).flatMap((spec) => [[`--${spec.flag}`, spec] as const, ...(spec.alias ? [[`-${spec.alias}`, spec] as const] : [])]));
+	const flags = new Map<string, (typeof specs)[number]>(
+		specs.filter((spec) => !spec.positional).flatMap((spec) => [[`--${spec.flag}`, spec] as const, ...(spec.alias ? [[`-${spec.alias}`, spec] as const] : [])]),
+	);
 	let position = 0;
 	for (let index = 0; index < rest.length; index++) {
 		const word = rest[index] ?? "";
@@ -130,7 +138,8 @@ function checkCommand(words: readonly string[]): string | null {
 		if (position < positionals.length) position++;
 		if (!spec) return placeholder(word) ? null : `\`${verb.name}\` takes no word \`${word}\` here`;
 		// `validate|get|set` offers each of them.
-		if (spec.kind === "enum" && !placeholder(word) && !word.split("|").every((option) => (spec.options ?? []).includes(option))) return `\`${verb.name}\` has no \`${word}\` (${spec.key}: ${(spec.options ?? []).join(", ")})`;
+		if (spec.kind === "enum" && !placeholder(word) && !word.split("|").every((option) => (spec.options ?? []).includes(option)))
+			return `\`${verb.name}\` has no \`${word}\` (${spec.key}: ${(spec.options ?? []).join(", ")})`;
 	}
 	return null;
 }

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { makeRepo, makeTempDir, runGit, type RepoOptions, type TestRepo } from "./repo.ts";
+import { makeRepo, makeTempDir, type RepoOptions, runGit, type TestRepo } from "./repo.ts";
 
 /** A repository with one linked worktree on its own branch, for `accept` and `update`. */
 export interface WorktreeRepo extends TestRepo {
@@ -23,7 +23,10 @@ export async function makeWorktreeRepo(options: RepoOptions & { branch?: string;
 	if (options.id) {
 		const gitDir = (await wtGit("rev-parse", "--path-format=absolute", "--git-dir")).trim();
 		await mkdir(join(gitDir, "discern"), { recursive: true });
-		await writeFile(join(gitDir, "discern", "task.json"), JSON.stringify({ version: 1, id: options.id, title: "x", brief: "", branch, base: "main", from: "main", created_at: "now", created_by: "discern" }));
+		await writeFile(
+			join(gitDir, "discern", "task.json"),
+			JSON.stringify({ version: 1, id: options.id, title: "x", brief: "", branch, base: "main", from: "main", created_at: "now", created_by: "discern" }),
+		);
 	}
 	return {
 		...repo,

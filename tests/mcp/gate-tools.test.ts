@@ -11,7 +11,9 @@ let client: Client;
 let close: () => Promise<void>;
 
 beforeAll(async () => {
-	repo = await makeRepo({ config: '[jobs]\nlint = "sleep 0.2"\ntypecheck = "true"\ntest = "echo testing"\n[scopes.docs]\npaths = ["docs/**"]\nneutral = true\n' });
+	repo = await makeRepo({
+		config: '[jobs]\nlint = "sleep 0.2"\ntypecheck = "true"\ntest = "echo testing"\n[scopes.docs]\npaths = ["docs/**"]\nneutral = true\n',
+	});
 	hanging = await makeRepo({ config: '[jobs]\ntest = "trap \'\' TERM; sleep 60"\nlint = "sleep 60 & sleep 60"\n' });
 	({ client, close } = await connectInMemory(repo.root));
 });

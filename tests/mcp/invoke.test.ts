@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import * as v from "valibot";
 import type { LooseVerb } from "../../src/contract/verb.ts";
-import { findVerb } from "../../src/registry.ts";
 import { invokeVerb } from "../../src/mcp/invoke.ts";
+import { findVerb } from "../../src/registry.ts";
 import { testContext } from "../helpers/repo.ts";
 
 describe("a crashing verb over MCP", () => {

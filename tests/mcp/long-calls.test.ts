@@ -73,7 +73,10 @@ describe("long gate calls and a client's request timeout", () => {
 					if (notification.total !== undefined) expect(notification.progress).toBeLessThanOrEqual(notification.total);
 				}
 				// The job's own events are still there, in order around the heartbeats.
-				expect(seen.map((notification) => notification.message).filter((message) => !message?.includes("s elapsed"))).toEqual([`${label} started`, expect.stringMatching(new RegExp(`^${label} ok \\(`))]);
+				expect(seen.map((notification) => notification.message).filter((message) => !message?.includes("s elapsed"))).toEqual([
+					`${label} started`,
+					expect.stringMatching(new RegExp(`^${label} ok \\(`)),
+				]);
 				// No silence as long as the client's timeout (the interval is 0.5 s; the margin is for a loaded machine).
 				const times = [startedAt, ...seen.map((notification) => notification.at)];
 				const longestSilence = Math.max(...times.slice(1).map((at, index) => at - (times[index] ?? at)));

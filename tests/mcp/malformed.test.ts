@@ -35,10 +35,19 @@ function expectEnvelope(tool: string, result: unknown, got: string): void {
 	expect(parsed.structuredContent?.message).toBe(`Invalid arguments for ${tool}: \`arguments\` must be an object, got ${got}.`);
 }
 
-const INITIALIZE = { jsonrpc: "2.0", id: "init", method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } };
+const INITIALIZE = {
+	jsonrpc: "2.0",
+	id: "init",
+	method: "initialize",
+	params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } },
+};
 
 /** Lines in, one parsed answer per id (or per id-less error, in order) out, from the real server over stdio. */
-async function converse(command: string[], lines: string[], expected: number): Promise<{ answers: Record<string, unknown>[]; stderr: string; exitCode: number }> {
+async function converse(
+	command: string[],
+	lines: string[],
+	expected: number,
+): Promise<{ answers: Record<string, unknown>[]; stderr: string; exitCode: number }> {
 	const child = Bun.spawn(command, { cwd: repo.root, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
 	for (const line of [JSON.stringify(INITIALIZE), '{"jsonrpc":"2.0","method":"notifications/initialized"}', ...lines]) child.stdin.write(`${line}\n`);
 	await child.stdin.flush();
@@ -115,9 +124,16 @@ describe("the real SDK client, in process", () => {
 	test("arguments that are not an object get the envelope; the same session goes on", async () => {
 		const { client, close } = await connectInMemory(repo.root);
 		try {
-			for (const [args, got] of [[null, "null"], [["x"], "array"], ["status", "string"]] as const) {
+			for (const [args, got] of [
+				[null, "null"],
+				[["x"], "array"],
+				["status", "string"],
+			] as const) {
 				// callTool's types insist on an object; a misbehaving client is exactly what is being tested.
-				const result = await client.request({ method: "tools/call", params: { name: "discern_status", arguments: args as unknown as Record<string, unknown> } }, CallToolResultSchema);
+				const result = await client.request(
+					{ method: "tools/call", params: { name: "discern_status", arguments: args as unknown as Record<string, unknown> } },
+					CallToolResultSchema,
+				);
 				expectEnvelope("discern_status", result, got);
 			}
 			const malformed = client.request({ method: "resources/read", params: null as unknown as { uri: string } }, CallToolResultSchema);

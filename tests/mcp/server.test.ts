@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import Ajv2020 from "ajv/dist/2020.js";
-import { LOOSE_VERBS } from "../../src/registry.ts";
-import { INSTRUCTIONS } from "../../src/mcp/instructions.ts";
-import { connectInMemory } from "../helpers/mcp.ts";
-import { BASIC_CONFIG, makeRepo, makeTempDir, type TestRepo } from "../helpers/repo.ts";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import Ajv2020 from "ajv/dist/2020.js";
+import { INSTRUCTIONS } from "../../src/mcp/instructions.ts";
+import { LOOSE_VERBS } from "../../src/registry.ts";
+import { connectInMemory } from "../helpers/mcp.ts";
+import { BASIC_CONFIG, makeRepo, makeTempDir, type TestRepo } from "../helpers/repo.ts";
 
 let repo: TestRepo;
 let other: TestRepo;
@@ -76,8 +76,10 @@ describe("tools/list", () => {
 		for (const tool of tools) {
 			const description = tool.description ?? "";
 			expect({ tool: tool.name, when: /\bCall (it|this)\b/.test(description) }).toEqual({ tool: tool.name, when: true });
-			for (const [named] of description.matchAll(/\bdiscern_[a-z_]+/g)) expect({ tool: tool.name, named, exists: names.has(named) }).toEqual({ tool: tool.name, named, exists: true });
-			for (const [, verb] of description.matchAll(/`discern ([a-z-]+)/g)) expect({ tool: tool.name, verb, exists: verbs.has(verb ?? "") }).toEqual({ tool: tool.name, verb, exists: true });
+			for (const [named] of description.matchAll(/\bdiscern_[a-z_]+/g))
+				expect({ tool: tool.name, named, exists: names.has(named) }).toEqual({ tool: tool.name, named, exists: true });
+			for (const [, verb] of description.matchAll(/`discern ([a-z-]+)/g))
+				expect({ tool: tool.name, verb, exists: verbs.has(verb ?? "") }).toEqual({ tool: tool.name, verb, exists: true });
 			// uninstall is the owner's, at a terminal (CLI-only): no description may send an agent to it.
 			expect(description).not.toMatch(/\buninstall\b/);
 		}
@@ -171,7 +173,7 @@ describe("tools/call", () => {
 		const missing = await call("discern_docs", { target: "nope" });
 		expect(missing.structuredContent?.error).toBe("unknown_target");
 		const search = await call("discern_docs", { search: "consent" });
-		expect(((search.structuredContent?.data as { matches: unknown[] }).matches).length).toBeGreaterThan(0);
+		expect((search.structuredContent?.data as { matches: unknown[] }).matches.length).toBeGreaterThan(0);
 	});
 
 	test("discern_doctor returns its checks", async () => {

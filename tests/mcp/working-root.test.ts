@@ -63,7 +63,8 @@ describe("the working root and other worktrees", () => {
 		made.push(r);
 		const { client, close } = await connectInMemory(r.root);
 		try {
-			const call = async (name: string, args: Record<string, unknown>) => ((await client.callTool({ name, arguments: args })) as unknown as Structured).structuredContent;
+			const call = async (name: string, args: Record<string, unknown>) =>
+				((await client.callTool({ name, arguments: args })) as unknown as Structured).structuredContent;
 			const root = async () => String((await call("discern_status", {})).data?.root);
 			const y = String((await call("discern_start", { title: "y" })).data?.path);
 			await Bun.write(`${y}/y.txt`, "y\n");

@@ -34,45 +34,33 @@ const EXPECTED: Record<string, Expected> = {
 		jobs: [
 			["format", "bunx biome format .", "biome.json configures Biome"],
 			["lint", "bunx biome lint .", "biome.json configures Biome"],
-			["typecheck", "bun run typecheck", "package.json has a \"typecheck\" script"],
-			["test", "bun test", "package.json depends on \"@types/bun\""],
+			["typecheck", "bun run typecheck", 'package.json has a "typecheck" script'],
+			["test", "bun test", 'package.json depends on "@types/bun"'],
 		],
-		scopes: [
-		],
-		ignores: [
-			["node_modules/", "bun installs the dependencies the jobs run there"],
-		],
+		scopes: [],
+		ignores: [["node_modules/", "bun installs the dependencies the jobs run there"]],
 	},
 	// No @types/bun, yet bun.lock makes it a Bun project and Bun's runner finds src/index.test.ts.
 	"bun-tests-without-types": {
 		projectName: "bun-api",
 		stacks: [["node", "package.json", "bun"]],
-		jobs: [
-			["test", "bun test", "src/index.test.ts is a test file bun test finds, and bun.lock makes this a Bun project"],
-		],
-		scopes: [
-		],
-		ignores: [
-			["node_modules/", "bun installs the dependencies the jobs run there"],
-		],
+		jobs: [["test", "bun test", "src/index.test.ts is a test file bun test finds, and bun.lock makes this a Bun project"]],
+		scopes: [],
+		ignores: [["node_modules/", "bun installs the dependencies the jobs run there"]],
 	},
 	// Playwright's specs are its own: neither bun test nor node --test is guessed for them.
 	"bun-playwright": {
 		projectName: "bun-e2e",
 		stacks: [["node", "package.json", "bun"]],
-		jobs: [
-		],
-		scopes: [
-		],
+		jobs: [],
+		scopes: [],
 		ignores: [],
 	},
-	"empty": {
+	empty: {
 		projectName: null,
 		stacks: [],
-		jobs: [
-		],
-		scopes: [
-		],
+		jobs: [],
+		scopes: [],
 		ignores: [],
 	},
 	"go-golangci": {
@@ -83,8 +71,7 @@ const EXPECTED: Record<string, Expected> = {
 			["lint", "golangci-lint run", ".golangci.yml configures golangci-lint (it runs go vet too)"],
 			["test", "go test ./...", "go.mod marks a Go module"],
 		],
-		scopes: [
-		],
+		scopes: [],
 		ignores: [],
 	},
 	"go-workspace": {
@@ -105,28 +92,28 @@ const EXPECTED: Record<string, Expected> = {
 		projectName: null,
 		stacks: [["make", "Makefile", null]],
 		jobs: [
-			["format", "make fmt", "Makefile has a \"fmt\" target"],
-			["build", "make build", "Makefile has a \"build\" target"],
-			["test", "make check", "Makefile has a \"check\" target (GNU's name for running the tests)"],
+			["format", "make fmt", 'Makefile has a "fmt" target'],
+			["build", "make build", 'Makefile has a "build" target'],
+			["test", "make check", 'Makefile has a "check" target (GNU\'s name for running the tests)'],
 		],
-		scopes: [
-		],
+		scopes: [],
 		ignores: [],
 	},
 	"node-and-python": {
 		projectName: "storefront",
-		stacks: [["node", "package.json", "npm"], ["python", "service/pyproject.toml", "uv"]],
+		stacks: [
+			["node", "package.json", "npm"],
+			["python", "service/pyproject.toml", "uv"],
+		],
 		jobs: [
 			["format_service", "cd service && uv run ruff format --check .", "service/pyproject.toml lists ruff"],
-			["build", "npm run build", "package.json has a \"build\" script"],
-			["lint", "npm run lint", "package.json has a \"lint\" script"],
+			["build", "npm run build", 'package.json has a "build" script'],
+			["lint", "npm run lint", 'package.json has a "lint" script'],
 			["lint_service", "cd service && uv run ruff check .", "service/pyproject.toml lists ruff"],
-			["test", "npm test", "package.json has a \"test\" script"],
+			["test", "npm test", 'package.json has a "test" script'],
 			["test_service", "cd service && uv run pytest", "service/pyproject.toml lists pytest"],
 		],
-		scopes: [
-			{ name: "service", paths: ["service/**"], reason: "service/pyproject.toml is a project of its own; its jobs are named `…_service`" },
-		],
+		scopes: [{ name: "service", paths: ["service/**"], reason: "service/pyproject.toml is a project of its own; its jobs are named `…_service`" }],
 		ignores: [
 			["node_modules/", "npm installs the dependencies the jobs run there"],
 			[".pytest_cache/", "pytest keeps its cache there (job `test_service`)"],
@@ -140,42 +127,31 @@ const EXPECTED: Record<string, Expected> = {
 		stacks: [["node", "package.json", "npm"]],
 		jobs: [
 			["format", "npx dprint check", "dprint.json configures dprint"],
-			["lint", "npx oxlint", "package.json depends on \"oxlint\""],
+			["lint", "npx oxlint", 'package.json depends on "oxlint"'],
 			["test", "node --test", "test/add.js is a file node --test finds, and no test runner dependency: node's own runner"],
 		],
-		scopes: [
-		],
-		ignores: [
-			["node_modules/", "npm installs the dependencies the jobs run there"],
-		],
+		scopes: [],
+		ignores: [["node_modules/", "npm installs the dependencies the jobs run there"]],
 	},
 	"node-mocha": {
 		projectName: "legacy-lib",
 		stacks: [["node", "package.json", "npm"]],
-		jobs: [
-			["test", "npx mocha", "package.json depends on \"mocha\""],
-		],
-		scopes: [
-		],
-		ignores: [
-			["node_modules/", "npm installs the dependencies the jobs run there"],
-		],
+		jobs: [["test", "npx mocha", 'package.json depends on "mocha"']],
+		scopes: [],
+		ignores: [["node_modules/", "npm installs the dependencies the jobs run there"]],
 	},
 	"node-pnpm-eslint-vitest": {
 		projectName: "shop-web",
 		stacks: [["node", "package.json", "pnpm"]],
 		jobs: [
-			["format", "pnpm exec prettier --check .", "package.json depends on \"prettier\""],
-			["build", "pnpm run build", "package.json has a \"build\" script"],
+			["format", "pnpm exec prettier --check .", 'package.json depends on "prettier"'],
+			["build", "pnpm run build", 'package.json has a "build" script'],
 			["lint", "pnpm exec eslint .", "eslint.config.js configures ESLint"],
-			["typecheck", "pnpm exec tsc --noEmit", "tsconfig.json and the \"typescript\" dependency"],
-			["test", "pnpm exec vitest run", "package.json depends on \"vitest\""],
+			["typecheck", "pnpm exec tsc --noEmit", 'tsconfig.json and the "typescript" dependency'],
+			["test", "pnpm exec vitest run", 'package.json depends on "vitest"'],
 		],
-		scopes: [
-		],
-		ignores: [
-			["node_modules/", "pnpm installs the dependencies the jobs run there"],
-		],
+		scopes: [],
+		ignores: [["node_modules/", "pnpm installs the dependencies the jobs run there"]],
 	},
 	// `npm create vite -- --template react-ts`: its tsconfig.json only references the projects that hold the files,
 	// so `tsc --noEmit` would check nothing and pass; `tsc -b` checks them (the template's own build runs it).
@@ -183,42 +159,35 @@ const EXPECTED: Record<string, Expected> = {
 	"node-test-files-mjs": {
 		projectName: "slugify-lite",
 		stacks: [["node", "package.json", "npm"]],
-		jobs: [
-			["test", "node --test", "tests/slug.test.mjs is a file node --test finds, and no test runner dependency: node's own runner"],
-		],
-		scopes: [
-		],
-		ignores: [
-			["node_modules/", "npm installs the dependencies the jobs run there"],
-		],
+		jobs: [["test", "node --test", "tests/slug.test.mjs is a file node --test finds, and no test runner dependency: node's own runner"]],
+		scopes: [],
+		ignores: [["node_modules/", "npm installs the dependencies the jobs run there"]],
 	},
 	"node-vite-tsc-references": {
 		projectName: "vite-react-typescript-starter",
 		stacks: [["node", "package.json", "npm"]],
 		jobs: [
-			["build", "npm run build", "package.json has a \"build\" script"],
-			["lint", "npm run lint", "package.json has a \"lint\" script"],
+			["build", "npm run build", 'package.json has a "build" script'],
+			["lint", "npm run lint", 'package.json has a "lint" script'],
 			["typecheck", "npx tsc -b", "tsconfig.json has no files of its own, only references (tsconfig.app.json, tsconfig.node.json): `tsc -b` checks them"],
 		],
-		scopes: [
-		],
-		ignores: [
-			["node_modules/", "npm installs the dependencies the jobs run there"],
-		],
+		scopes: [],
+		ignores: [["node_modules/", "npm installs the dependencies the jobs run there"]],
 	},
 	"npm-workspaces": {
 		projectName: "acme-monorepo",
 		stacks: [["node", "package.json", "npm"]],
-		jobs: [
-			["test", "npm test", "package.json has a \"test\" script"],
-		],
+		jobs: [["test", "npm test", 'package.json has a "test" script']],
 		scopes: [
-			{ name: "api", paths: ["packages/api/**"], gate: "npm run lint -w packages/api && npm test -w packages/api", reason: "package.json lists it as a workspace package; its gate runs its \"lint\", \"test\" scripts" },
+			{
+				name: "api",
+				paths: ["packages/api/**"],
+				gate: "npm run lint -w packages/api && npm test -w packages/api",
+				reason: 'package.json lists it as a workspace package; its gate runs its "lint", "test" scripts',
+			},
 			{ name: "ui", paths: ["packages/ui/**"], reason: "package.json lists it as a workspace package" },
 		],
-		ignores: [
-			["node_modules/", "npm installs the dependencies the jobs run there"],
-		],
+		ignores: [["node_modules/", "npm installs the dependencies the jobs run there"]],
 	},
 	"pnpm-workspace": {
 		projectName: "acme",
@@ -228,12 +197,20 @@ const EXPECTED: Record<string, Expected> = {
 			["lint", "pnpm exec biome lint .", "biome.json configures Biome"],
 		],
 		scopes: [
-			{ name: "web", paths: ["apps/web/**"], gate: "pnpm --filter @acme/web run check", reason: "pnpm-workspace.yaml lists it as a workspace package; its gate runs its \"check\" script" },
-			{ name: "lib", paths: ["packages/lib/**"], gate: "pnpm --filter @acme/lib run lint && pnpm --filter @acme/lib run test", reason: "pnpm-workspace.yaml lists it as a workspace package; its gate runs its \"lint\", \"test\" scripts" },
+			{
+				name: "web",
+				paths: ["apps/web/**"],
+				gate: "pnpm --filter @acme/web run check",
+				reason: 'pnpm-workspace.yaml lists it as a workspace package; its gate runs its "check" script',
+			},
+			{
+				name: "lib",
+				paths: ["packages/lib/**"],
+				gate: "pnpm --filter @acme/lib run lint && pnpm --filter @acme/lib run test",
+				reason: 'pnpm-workspace.yaml lists it as a workspace package; its gate runs its "lint", "test" scripts',
+			},
 		],
-		ignores: [
-			["node_modules/", "pnpm installs the dependencies the jobs run there"],
-		],
+		ignores: [["node_modules/", "pnpm installs the dependencies the jobs run there"]],
 	},
 	// [tool.black] means Black formats; Ruff, configured for linting beside it, then only lints.
 	"python-black-ruff-lint": {
@@ -244,8 +221,7 @@ const EXPECTED: Record<string, Expected> = {
 			["lint", "uv run ruff check .", "pyproject.toml has a [tool.ruff] table"],
 			["test", "uv run pytest", "pyproject.toml lists pytest"],
 		],
-		scopes: [
-		],
+		scopes: [],
 		ignores: [
 			[".pytest_cache/", "pytest keeps its cache there (job `test`)"],
 			[".ruff_cache/", "Ruff keeps its cache there (job `lint`)"],
@@ -258,13 +234,12 @@ const EXPECTED: Record<string, Expected> = {
 		projectName: "sensors",
 		stacks: [["python", "pyproject.toml", "hatch"]],
 		jobs: [
-			["format", "hatch run lint:ruff format --check .", "pyproject.toml lists ruff in Hatch's \"lint\" environment"],
-			["lint", "hatch run lint:ruff check .", "pyproject.toml lists ruff in Hatch's \"lint\" environment"],
+			["format", "hatch run lint:ruff format --check .", 'pyproject.toml lists ruff in Hatch\'s "lint" environment'],
+			["lint", "hatch run lint:ruff check .", 'pyproject.toml lists ruff in Hatch\'s "lint" environment'],
 			["typecheck", "hatch run mypy .", "pyproject.toml lists mypy in Hatch's default environment"],
 			["test", "hatch run pytest", "pyproject.toml lists pytest in Hatch's default environment"],
 		],
-		scopes: [
-		],
+		scopes: [],
 		ignores: [
 			[".pytest_cache/", "pytest keeps its cache there (job `test`)"],
 			[".mypy_cache/", "mypy keeps its cache there (job `typecheck`)"],
@@ -279,8 +254,7 @@ const EXPECTED: Record<string, Expected> = {
 			["typecheck", "pdm run pyright", "pyproject.toml has a [tool.pyright] table"],
 			["test", "pdm run pytest", "pyproject.toml has a [tool.pytest.ini_options] table"],
 		],
-		scopes: [
-		],
+		scopes: [],
 		ignores: [
 			[".pytest_cache/", "pytest keeps its cache there (job `test`)"],
 			["__pycache__/", "Python writes the bytecode of the modules it imports there (job `test`)"],
@@ -295,8 +269,7 @@ const EXPECTED: Record<string, Expected> = {
 			["lint", "poetry run flake8", ".flake8 configures flake8"],
 			["test", "poetry run pytest", "pyproject.toml lists pytest"],
 		],
-		scopes: [
-		],
+		scopes: [],
 		ignores: [
 			[".pytest_cache/", "pytest keeps its cache there (job `test`)"],
 			["__pycache__/", "Python writes the bytecode of the modules it imports there (job `test`)"],
@@ -310,8 +283,7 @@ const EXPECTED: Record<string, Expected> = {
 			["lint", "flake8", "setup.cfg has a [flake8] section"],
 			["test", "pytest", "setup.cfg has a [tool:pytest] section"],
 		],
-		scopes: [
-		],
+		scopes: [],
 		ignores: [
 			[".pytest_cache/", "pytest keeps its cache there (job `test`)"],
 			["__pycache__/", "Python writes the bytecode of the modules it imports there (job `test`)"],
@@ -326,8 +298,7 @@ const EXPECTED: Record<string, Expected> = {
 			["typecheck", "uv run mypy .", "pyproject.toml has a [tool.mypy] table"],
 			["test", "uv run pytest", "pyproject.toml lists pytest"],
 		],
-		scopes: [
-		],
+		scopes: [],
 		ignores: [
 			[".pytest_cache/", "pytest keeps its cache there (job `test`)"],
 			[".mypy_cache/", "mypy keeps its cache there (job `typecheck`)"],
@@ -348,9 +319,7 @@ const EXPECTED: Record<string, Expected> = {
 			{ name: "acme-cli", paths: ["crates/cli/**"], reason: "Cargo.toml lists it as a workspace member" },
 			{ name: "acme-core", paths: ["crates/core/**"], reason: "Cargo.toml lists it as a workspace member" },
 		],
-		ignores: [
-			["/target/", "cargo builds into it (jobs `lint`, `test`)"],
-		],
+		ignores: [["/target/", "cargo builds into it (jobs `lint`, `test`)"]],
 	},
 };
 
@@ -381,7 +350,9 @@ describe("the rendered discern.toml holds every proposed job and scope", () => {
 			const text = renderConfig(proposal, { projectName: proposal.projectName ?? name, trunk: "main" });
 			const parsed = parseConfig(text);
 			if (!parsed.ok) throw new Error(`${JSON.stringify(parsed.issues)}\n${text}`);
-			expect(resolveJobs(parsed.config).map((job) => [job.name, job.stage, job.commands])).toEqual(proposal.jobs.map((job) => [job.name, job.stage, [job.run]]));
+			expect(resolveJobs(parsed.config).map((job) => [job.name, job.stage, job.commands])).toEqual(
+				proposal.jobs.map((job) => [job.name, job.stage, [job.run]]),
+			);
 			expect(parsed.config.scopes).toEqual(
 				Object.fromEntries(proposal.scopes.map((scope) => [scope.name, { paths: scope.paths, ...(scope.gate ? { gate: scope.gate } : {}), neutral: false }])),
 			);

@@ -58,7 +58,10 @@ async function discern(cwd: string, args: readonly string[]): Promise<{ exitCode
 
 /** `discern setup --confirmed` (no agents: none are wired in a test), then the commit a person makes of what it wrote. */
 async function adopt(repo: TestRepo): Promise<Array<{ name: string; run: string }>> {
-	const setup = onlyJson((await discern(repo.root, ["setup", "--confirmed", "--agents", "", "--json"])).stdout) as unknown as { ok: boolean; data: { jobs: Array<{ name: string; run: string }> } };
+	const setup = onlyJson((await discern(repo.root, ["setup", "--confirmed", "--agents", "", "--json"])).stdout) as unknown as {
+		ok: boolean;
+		data: { jobs: Array<{ name: string; run: string }> };
+	};
 	expect(setup.ok).toBe(true);
 	await repo.commitAll("adopt discern");
 	return setup.data.jobs.map(({ name, run }) => ({ name, run }));
@@ -215,7 +218,10 @@ describe("a real TypeScript app, made by create-vite 9.3.0 (template vanilla-ts)
 	afterAll(() => repo.remove());
 
 	test("setup proposes its build script and tsc; done runs both unmodified and is green", async () => {
-		const manifest = JSON.parse(await readFile(join(repo.root, "package.json"), "utf8")) as { scripts: Record<string, string>; devDependencies: Record<string, string> };
+		const manifest = JSON.parse(await readFile(join(repo.root, "package.json"), "utf8")) as {
+			scripts: Record<string, string>;
+			devDependencies: Record<string, string>;
+		};
 		expect(manifest.scripts.build).toBe("tsc && vite build");
 		expect(manifest.devDependencies).toEqual({ typescript: "~7.0.2", vite: "^8.3.4" });
 		expect(await adopt(repo)).toEqual([

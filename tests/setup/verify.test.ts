@@ -96,7 +96,9 @@ describe("setup verify through the CLI", () => {
 		const verify = (envelope.data as VerifyData).verify;
 		expect(verify?.config).toBe("valid");
 		expect(verify?.programs.every((check) => check.found)).toBe(true);
-		expect(verify?.also_proposed).toEqual([{ kind: "job", name: "typecheck", line: 'typecheck = "npx tsc --noEmit"', reason: 'tsconfig.json and the "typescript" dependency' }]);
+		expect(verify?.also_proposed).toEqual([
+			{ kind: "job", name: "typecheck", line: 'typecheck = "npx tsc --noEmit"', reason: 'tsconfig.json and the "typescript" dependency' },
+		]);
 		const text = await runDiscern(["setup", "verify"], { cwd: r.root });
 		expect(text.exitCode).toBe(0);
 		expect(text.stdout).toContain('setup would also propose `typecheck = "npx tsc --noEmit"` (tsconfig.json and the "typescript" dependency)');
@@ -126,12 +128,29 @@ describe("checkCommand: a program resolves on PATH, in node_modules/.bin, in a v
 		await writeFile(join(root, "package.json"), JSON.stringify({ scripts: { lint: "eslint ." } }));
 		const env = { PATH: bin };
 		const found = async (command: string) => (await checkCommand(root, "job", command, env)).map((check) => [check.program, check.found]);
-		expect(await found("npx eslint .")).toEqual([["npx", true], ["eslint", true]]);
-		expect(await found("pnpm exec tsc --noEmit")).toEqual([["pnpm", true], ["tsc", false]]);
-		expect(await found("uv run pytest -q")).toEqual([["uv", true], ["pytest", true]]);
-		expect(await found("npm run lint && npm test")).toEqual([["npm", true], ["lint", true], ["npm", true], ["test", false]]);
+		expect(await found("npx eslint .")).toEqual([
+			["npx", true],
+			["eslint", true],
+		]);
+		expect(await found("pnpm exec tsc --noEmit")).toEqual([
+			["pnpm", true],
+			["tsc", false],
+		]);
+		expect(await found("uv run pytest -q")).toEqual([
+			["uv", true],
+			["pytest", true],
+		]);
+		expect(await found("npm run lint && npm test")).toEqual([
+			["npm", true],
+			["lint", true],
+			["npm", true],
+			["test", false],
+		]);
 		expect(await found('test -z "$(gofmt -l .)"')).toEqual([["gofmt", false]]);
-		expect(await found("FOO=1 env BAR=2 eslint --fix . 2>&1 | tee out.log")).toEqual([["eslint", true], ["tee", false]]);
+		expect(await found("FOO=1 env BAR=2 eslint --fix . 2>&1 | tee out.log")).toEqual([
+			["eslint", true],
+			["tee", false],
+		]);
 		expect(await found("$TOOL run")).toEqual([]);
 	});
 
@@ -145,16 +164,31 @@ describe("checkCommand: a program resolves on PATH, in node_modules/.bin, in a v
 		const env = { PATH: bin };
 		const found = async (command: string) => (await checkCommand(root, "job", command, env)).map((check) => [check.program, check.found]);
 		expect(await found(`files=$(gofmt -l .) && test -z "$files" || { printf '%s\\n' "$files"; exit 1; }`)).toEqual([["gofmt", false]]);
-		expect(await found("echo `npx eslint --version`")).toEqual([["npx", true], ["eslint", true]]);
-		expect(await found('test -z "$(gofmt -l "a dir")" && echo "$(uv run "$(npx eslint)")"')).toEqual([["gofmt", false], ["npx", true], ["eslint", true], ["uv", true]]);
+		expect(await found("echo `npx eslint --version`")).toEqual([
+			["npx", true],
+			["eslint", true],
+		]);
+		expect(await found('test -z "$(gofmt -l "a dir")" && echo "$(uv run "$(npx eslint)")"')).toEqual([
+			["gofmt", false],
+			["npx", true],
+			["eslint", true],
+			["uv", true],
+		]);
 		// Single quotes keep `$(` literal; `$((` is arithmetic, not a command.
 		expect(await found("printf '%s' '$(discern-no-such-tool)' && test $((1 + 2)) -eq 3")).toEqual([]);
 		// A substitution runs where the command it belongs to runs.
 		expect(await found("cd service && echo $(ruff --version)")).toEqual([["ruff", true]]);
 		// The substitution's program is checked even when the word it makes is the program (unknowable itself).
-		expect(await found("$(npx which-tool) --flag")).toEqual([["npx", true], ["which-tool", false]]);
+		expect(await found("$(npx which-tool) --flag")).toEqual([
+			["npx", true],
+			["which-tool", false],
+		]);
 		// A reserved word is not the program: the word after it is.
-		expect(await found("if npx eslint .; then true; fi || { discern-no-such-tool; }")).toEqual([["npx", true], ["eslint", true], ["discern-no-such-tool", false]]);
+		expect(await found("if npx eslint .; then true; fi || { discern-no-such-tool; }")).toEqual([
+			["npx", true],
+			["eslint", true],
+			["discern-no-such-tool", false],
+		]);
 	});
 
 	test("a folder the command changes into is where its local binaries are looked for", async () => {

@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { chmod, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { tightenedLimit } from "../../src/standards/measure.ts";
+import type { DoneData } from "../../src/verbs/done/schema.ts";
+import type { StandardsData } from "../../src/verbs/standards/schema.ts";
+import { onlyJson, runDiscern } from "../helpers/cli.ts";
 import { invokeVerb } from "../helpers/invoke.ts";
-import { runDiscern, onlyJson } from "../helpers/cli.ts";
 import { makeRepo, type TestRepo } from "../helpers/repo.ts";
 import { expectValidEnvelope } from "../helpers/schema.ts";
-import { tightenedLimit } from "../../src/standards/measure.ts";
-import type { StandardsData } from "../../src/verbs/standards/schema.ts";
-import type { DoneData } from "../../src/verbs/done/schema.ts";
 
 const made: TestRepo[] = [];
 afterEach(async () => {
@@ -83,7 +83,9 @@ describe("standards: measured fresh", () => {
 	});
 
 	test("a regressed standard, a missing metric line and a metric that is not a number fail with a diagnostic each", async () => {
-		const r = await repo(`[jobs]\ntest = "true"\n[standards.a]\nrun = "echo DISCERN_METRIC a 1"\ndirection = "up"\nlimit = 2\n[standards.b]\nrun = "echo nothing"\ndirection = "up"\nlimit = 2\n[standards.c]\nrun = "echo DISCERN_METRIC c 5; echo DISCERN_METRIC c n/a"\ndirection = "up"\nlimit = 2\n`);
+		const r = await repo(
+			`[jobs]\ntest = "true"\n[standards.a]\nrun = "echo DISCERN_METRIC a 1"\ndirection = "up"\nlimit = 2\n[standards.b]\nrun = "echo nothing"\ndirection = "up"\nlimit = 2\n[standards.c]\nrun = "echo DISCERN_METRIC c 5; echo DISCERN_METRIC c n/a"\ndirection = "up"\nlimit = 2\n`,
+		);
 		const result = await run(r, "standards");
 		expect(result.error).toBe("gate_failed");
 		expect(result.diagnostics?.map((diagnostic) => diagnostic.message)).toEqual([
@@ -267,7 +269,11 @@ describe("a pin's commit is checked before a Proof carries to it", () => {
 	test("a post-commit hook that amends: pin_failed, no Proof", async () => {
 		const r = await repo();
 		expect((await run(r, "done")).ok).toBe(true);
-		await hook(r, "post-commit", "[ -f .git/amended ] && exit 0\ntouch .git/amended\necho later > later.txt\ngit add later.txt\ngit commit -q --amend --no-edit --no-verify\n");
+		await hook(
+			r,
+			"post-commit",
+			"[ -f .git/amended ] && exit 0\ntouch .git/amended\necho later > later.txt\ngit add later.txt\ngit commit -q --amend --no-edit --no-verify\n",
+		);
 		const result = await run(r, "standards pin");
 		expect(await r.git("show", "--name-only", "--format=", "HEAD")).toContain("later.txt");
 		await noProofFor(r, result, "holds more than the pin: later.txt");
@@ -276,7 +282,10 @@ describe("a pin's commit is checked before a Proof carries to it", () => {
 	test("a gate job that plants a pre-commit hook, then a pin: no Proof for the smuggled commit", async () => {
 		const planted = CONFIG.replace('test = "true"   # fast', 'test = "sh tools/plant.sh"');
 		const r = await repo(planted);
-		await r.write("tools/plant.sh", "printf '#!/bin/sh\\necho planted > planted.txt\\ngit add planted.txt\\n' > .git/hooks/pre-commit\nchmod +x .git/hooks/pre-commit\n");
+		await r.write(
+			"tools/plant.sh",
+			"printf '#!/bin/sh\\necho planted > planted.txt\\ngit add planted.txt\\n' > .git/hooks/pre-commit\nchmod +x .git/hooks/pre-commit\n",
+		);
 		await r.git("add", "tools/plant.sh");
 		await r.git("commit", "-q", "-m", "a job");
 		expect((await run(r, "done")).ok).toBe(true);
@@ -324,7 +333,10 @@ describe("a standard named pin", () => {
 		const { parseConfig } = await import("../../src/config/load.ts");
 		const parsed = parseConfig('[standards.pin]\nrun = "x"\ndirection = "up"\nlimit = 1\n');
 		expect(parsed.ok).toBe(false);
-		if (!parsed.ok) expect(parsed.issues.map((issue) => issue.message)).toContain("`pin` cannot name a standard: `discern standards pin` is the sub-command that pins; rename it");
+		if (!parsed.ok)
+			expect(parsed.issues.map((issue) => issue.message)).toContain(
+				"`pin` cannot name a standard: `discern standards pin` is the sub-command that pins; rename it",
+			);
 	});
 });
 
@@ -336,7 +348,9 @@ describe("status and standards", () => {
 		expect(quiet.hints ?? []).toEqual([]);
 		await run(r, "standards pin");
 		const status = await invokeVerb("status", r.ctx(), {});
-		expect(status.hints).toEqual(["Close to their limit at the last green gate: coverage 91.7 (floor 91.2), warnings 3 (ceiling 3); `discern standards` measures them now."]);
+		expect(status.hints).toEqual([
+			"Close to their limit at the last green gate: coverage 91.7 (floor 91.2), warnings 3 (ceiling 3); `discern standards` measures them now.",
+		]);
 		const mcp = await invokeVerb("status", r.ctx({ surface: "mcp" }), {});
 		expect(mcp.hints?.[0]).toEndWith("`discern_standards` measures them now.");
 		await r.write("wip.txt", "x");

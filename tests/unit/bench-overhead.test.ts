@@ -19,8 +19,16 @@ describe("bench: overhead over a floor measured in the same rounds", () => {
 		const log: string[] = [];
 		// The floor drifts round by round; each side sits a fixed distance above it.
 		const floor = [1000, 1010, 1020, 1030, 1040, 1050];
-		const candidate = scripted("discern", floor.map((f) => f + 12), log);
-		const baseline = scripted("lefthook", floor.map((f) => f + 20), log);
+		const candidate = scripted(
+			"discern",
+			floor.map((f) => f + 12),
+			log,
+		);
+		const baseline = scripted(
+			"lefthook",
+			floor.map((f) => f + 20),
+			log,
+		);
 		const measured = await measure("gate", candidate, baseline, { runs: 6, warmups: 0 }, scripted("shell", floor, log));
 		const rounds = Array.from({ length: 6 }, (_, i) => log.slice(i * 3, i * 3 + 3).join(","));
 		expect(new Set(rounds).size).toBe(6);
@@ -40,7 +48,13 @@ describe("bench: overhead over a floor measured in the same rounds", () => {
 	test("more overhead than the baseline fails; a baseline at the floor leaves only the floor itself to pass", async () => {
 		const run = async (candidateAbove: number, baselineAbove: number) => {
 			const log: string[] = [];
-			const measured = await measure("gate", scripted("a", [100 + candidateAbove], log), scripted("b", [100 + baselineAbove], log), { runs: 3, warmups: 0 }, scripted("f", [100], log));
+			const measured = await measure(
+				"gate",
+				scripted("a", [100 + candidateAbove], log),
+				scripted("b", [100 + baselineAbove], log),
+				{ runs: 3, warmups: 0 },
+				scripted("f", [100], log),
+			);
 			const benchmark: Benchmark = { name: "gate", candidate: scripted("a", [0], log), budgets: [{ phase: WHOLE, kind: "overhead", max: 1 }] };
 			return judge([{ benchmark, measurement: measured }])[0]?.pass;
 		};

@@ -1,5 +1,5 @@
-import * as v from "valibot";
 import { describe, expect, test } from "bun:test";
+import * as v from "valibot";
 import { flagSpecs, parseVerbArgs } from "../../src/cli/flags.ts";
 import { extractGlobals } from "../../src/cli/globals.ts";
 import type { LooseVerb } from "../../src/contract/verb.ts";
@@ -22,7 +22,9 @@ describe("flags derived from the input schema", () => {
 
 	test("a picklist becomes an enum flag with its options", () => {
 		const shaped = { ...verb("status"), input: v.strictObject({ category: v.optional(v.picklist(["tests", "docs"])) }) } as LooseVerb;
-		expect(flagSpecs(shaped)).toEqual([{ key: "category", flag: "category", kind: "enum", options: ["tests", "docs"], description: "", positional: false, required: false }]);
+		expect(flagSpecs(shaped)).toEqual([
+			{ key: "category", flag: "category", kind: "enum", options: ["tests", "docs"], description: "", positional: false, required: false },
+		]);
 	});
 });
 
@@ -50,7 +52,10 @@ describe("parseVerbArgs", () => {
 describe("extractGlobals", () => {
 	test("global flags anywhere on the line", () => {
 		const outcome = extractGlobals(["status", "--json", "-C", "/tmp", "--verbose", "--dry-run"]);
-		expect(outcome).toEqual({ ok: true, globals: { json: true, verbose: true, quiet: false, cwd: "/tmp", version: false, help: false, rest: ["status", "--dry-run"] } });
+		expect(outcome).toEqual({
+			ok: true,
+			globals: { json: true, verbose: true, quiet: false, cwd: "/tmp", version: false, help: false, rest: ["status", "--dry-run"] },
+		});
 		expect(extractGlobals(["--cwd=/x", "doctor"])).toMatchObject({ ok: true, globals: { cwd: "/x", rest: ["doctor"] } });
 	});
 

@@ -24,7 +24,9 @@ afterAll(async () => {
 });
 
 async function revParse(cwd: string) {
-	const [root, gitDir, commonDir] = (await runGit(cwd, ["rev-parse", "--path-format=absolute", "--show-toplevel", "--git-dir", "--git-common-dir"])).trim().split("\n");
+	const [root, gitDir, commonDir] = (await runGit(cwd, ["rev-parse", "--path-format=absolute", "--show-toplevel", "--git-dir", "--git-common-dir"]))
+		.trim()
+		.split("\n");
 	return { root, gitDir, commonDir };
 }
 

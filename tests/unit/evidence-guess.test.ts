@@ -31,7 +31,11 @@ async function repo(files: Record<string, string>): Promise<TestRepo> {
 }
 
 /** Evidence for `r` with a guess, in a temp folder of its own (to count the private folders left behind). */
-async function evidence(r: TestRepo, readerAt: TestRepo | string, discovered: { gitDir: string; commonDir: string }): Promise<{ opened: EvidenceOutcome; left: () => Promise<string[]> }> {
+async function evidence(
+	r: TestRepo,
+	readerAt: TestRepo | string,
+	discovered: { gitDir: string; commonDir: string },
+): Promise<{ opened: EvidenceOutcome; left: () => Promise<string[]> }> {
 	privateTemp = await mkdtemp(join(tmpdir(), "evidence-guess-"));
 	process.env.TMPDIR = privateTemp;
 	const reader = openObjectReader(typeof readerAt === "string" ? readerAt : readerAt.root);

@@ -44,7 +44,12 @@ describe("decideTrunk", () => {
 		expect(decideTrunk(clues(["main"]), "dev", "rel")).toEqual({ name: "rel", source: "env", exists: false });
 		expect(decideTrunk(clues(["dev"]), "dev", undefined)).toEqual({ name: "dev", source: "config", exists: true, sha: "sha-of-dev" });
 		expect(decideTrunk(clues(["main", "trunk"], "trunk"), undefined, undefined).name).toBe("trunk");
-		expect(decideTrunk(clues(["main", "stable"], null, "stable"), undefined, undefined)).toEqual({ name: "stable", source: "init_default", exists: true, sha: "sha-of-stable" });
+		expect(decideTrunk(clues(["main", "stable"], null, "stable"), undefined, undefined)).toEqual({
+			name: "stable",
+			source: "init_default",
+			exists: true,
+			sha: "sha-of-stable",
+		});
 		expect(decideTrunk(clues(["master"]), undefined, undefined)).toEqual({ name: "master", source: "existing_branch", exists: true, sha: "sha-of-master" });
 	});
 

@@ -21,13 +21,17 @@ describe("the global flags list", () => {
 describe("unknownFlag", () => {
 	test("suggests a global flag after a verb that has none of its own", () => {
 		expect(unknownFlag("--verbos", "status", [])).toBe("unknown flag `--verbos` for `discern status`; did you mean `--verbose`?");
-		expect(unknownFlag("--zzz", "status", [])).toBe("unknown flag `--zzz` for `discern status` (it takes only the global flags: --json, --cwd, --verbose, --quiet, --version, --help)");
+		expect(unknownFlag("--zzz", "status", [])).toBe(
+			"unknown flag `--zzz` for `discern status` (it takes only the global flags: --json, --cwd, --verbose, --quiet, --version, --help)",
+		);
 	});
 
 	test("before any verb, and beside a verb's own flags", () => {
 		expect(unknownFlag("--jsn", null, [])).toBe("unknown flag `--jsn`; did you mean `--json`?");
 		expect(unknownFlag("--serch", "docs", ["search"])).toBe("unknown flag `--serch` for `discern docs`; did you mean `--search`?");
 		// A verb's own flag of a global name is listed once, as its own.
-		expect(unknownFlag("--zzz", "doctor", ["verbose"])).toBe("unknown flag `--zzz` for `discern doctor` (its flags: --verbose; global flags: --json, --cwd, --quiet, --version, --help)");
+		expect(unknownFlag("--zzz", "doctor", ["verbose"])).toBe(
+			"unknown flag `--zzz` for `discern doctor` (its flags: --verbose; global flags: --json, --cwd, --quiet, --version, --help)",
+		);
 	});
 });

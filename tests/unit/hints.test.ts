@@ -24,7 +24,7 @@ describe("a hint's verb reference, rendered per surface", () => {
 		expect(line("mcp")).toBe('If it was flaky, `discern_done` with `{"rerun":true}` runs it anyway (2 tries).');
 	});
 
-	test("\"Run\" before a CLI-only verb over MCP becomes the owner's part, never \"Run ask the owner…\"", () => {
+	test('"Run" before a CLI-only verb over MCP becomes the owner\'s part, never "Run ask the owner…"', () => {
 		expect(sayFor("mcp")`Run ${ref("setup")} to detect the stack.`).toBe("Ask the owner to run `discern setup` in a terminal to detect the stack.");
 		expect(sayFor("mcp")`Edit it, then run ${ref("config validate")}.`).toBe("Edit it, then ask the owner to run `discern config validate` in a terminal.");
 		expect(sayFor("cli")`Run ${ref("setup")} to detect the stack.`).toBe("Run `discern setup` to detect the stack.");

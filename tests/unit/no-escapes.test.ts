@@ -26,7 +26,8 @@ describe("no hand-written escape codes", () => {
 	});
 
 	test("the scan sees each spelling (the check is real)", () => {
-		for (const spelling of ["\\u001b[31m", "\\u001B[2J", "\\x1b[0m", "\\x1B[K", "\\u{1b}[1m", "\\033[1m", "\\e[0m", "\u001b[0m"]) expect(ESCAPE.test(spelling)).toBe(true);
+		for (const spelling of ["\\u001b[31m", "\\u001B[2J", "\\x1b[0m", "\\x1B[K", "\\u{1b}[1m", "\\033[1m", "\\e[0m", "\u001b[0m"])
+			expect(ESCAPE.test(spelling)).toBe(true);
 		expect(ESCAPE.test("plain text, \\u0007 and \\n")).toBe(false);
 	});
 });

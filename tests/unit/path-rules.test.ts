@@ -35,26 +35,113 @@ async function gitRefuses(paths: readonly string[], mode: string): Promise<Set<s
 
 const NAMES = [
 	// Plain names, and near misses that are ordinary.
-	"src", "README.md", "git", ".gitx", ".github", "gitx~1", "git~2", ".gi", "x.git", "GIT", "git~", "a b", "é",
+	"src",
+	"README.md",
+	"git",
+	".gitx",
+	".github",
+	"gitx~1",
+	"git~2",
+	".gi",
+	"x.git",
+	"GIT",
+	"git~",
+	"a b",
+	"é",
 	// .git as NTFS or a case-folding disk reads it.
-	".git", ".GIT", ".Git", ".git.", ".git ", ".git. .", ".git:stream", ".git::$INDEX_ALLOCATION", "git~1", "GIT~1", "git~1.", "git~1:x",
+	".git",
+	".GIT",
+	".Git",
+	".git.",
+	".git ",
+	".git. .",
+	".git:stream",
+	".git::$INDEX_ALLOCATION",
+	"git~1",
+	"GIT~1",
+	"git~1.",
+	"git~1:x",
 	// A backslash is a separator to NTFS: every piece after one is a name (git reads a first backslash as part of the name).
-	"x\\.git", ".git\\x", "a\\git~1", ".GIT.\\y", "ab\\.git.", "a\\b\\.git", "a\\b", "\\", "a\\.gitx", "\\.git", "\\git~1", "\\\\.git",
+	"x\\.git",
+	".git\\x",
+	"a\\git~1",
+	".GIT.\\y",
+	"ab\\.git.",
+	"a\\b\\.git",
+	"a\\b",
+	"\\",
+	"a\\.gitx",
+	"\\.git",
+	"\\git~1",
+	"\\\\.git",
 	// HFS+ drops zero-width and direction marks, and git's reading of a name stops at U+FFFE and U+FFFF.
-	".g\u200cit", "\u200e.git", ".GI\ufeffT", ".git\u200d", ".g\u200cit.", ".gi\u00adt", ".git\uffff", ".GIT\ufffe", ".g\u200cit\uffffzz", ".gi\uffff", "\uffff.git",
+	".g\u200cit",
+	"\u200e.git",
+	".GI\ufeffT",
+	".git\u200d",
+	".g\u200cit.",
+	".gi\u00adt",
+	".git\uffff",
+	".GIT\ufffe",
+	".g\u200cit\uffffzz",
+	".gi\uffff",
+	"\uffff.git",
 	// Names a symbolic link may not take (a file may).
-	".gitmodules", ".GITMODULES", ".gitmodules.", ".gitmodules. ", ".gitmodules:x", "gitmod~1", "GITMOD~4", "gitmod~5", "gi7eba~1", "gi7eba~9", "gi7eb~12", "g~123456", "gi7ebb~1",
-	"x\\.gitmodules", ".gitmodules\\y", ".gitmodulesx", ".g\u200citmodules", ".gitmodules\uffff", "\\.gitmodules", "\\gitmod~1", "\\gi7eba~1",
+	".gitmodules",
+	".GITMODULES",
+	".gitmodules.",
+	".gitmodules. ",
+	".gitmodules:x",
+	"gitmod~1",
+	"GITMOD~4",
+	"gitmod~5",
+	"gi7eba~1",
+	"gi7eba~9",
+	"gi7eb~12",
+	"g~123456",
+	"gi7ebb~1",
+	"x\\.gitmodules",
+	".gitmodules\\y",
+	".gitmodulesx",
+	".g\u200citmodules",
+	".gitmodules\uffff",
+	"\\.gitmodules",
+	"\\gitmod~1",
+	"\\gi7eba~1",
 	// Rules files a link may stand for: git checks them out (its fsck only warns).
-	".gitattributes", ".GITIGNORE ", ".mailmap.", "gitatt~1", "gi7d29~1", "gitign~2", "mailma~1",
+	".gitattributes",
+	".GITIGNORE ",
+	".mailmap.",
+	"gitatt~1",
+	"gi7d29~1",
+	"gitign~2",
+	"mailma~1",
 	// Unicode case folds git does not make.
-	"\u0130.git", ".g\u0130t", ".\u212Ait", "\uff47it~1",
+	"\u0130.git",
+	".g\u0130t",
+	".\u212Ait",
+	"\uff47it~1",
 ];
 
 /** Folders a symbolic link may not sit below: git checks every folder on a path with the link's mode. */
 const LINK_FOLDERS = [
-	"src", ".gitmodules", ".GITMODULES", ".GitModules", ".gitmodules:s", "gitmod~1:", "gi7eba~1:x", "a\\.gitmodules:z", ".g\u200citmodules", ".gitmodules\uffff",
-	"gitmod~1", ".gitmodules.", ".gitmodules. ", ".gitmodulesx", "gi7eba~1", "\\.gitmodules:z", "x\\gitmod~2:",
+	"src",
+	".gitmodules",
+	".GITMODULES",
+	".GitModules",
+	".gitmodules:s",
+	"gitmod~1:",
+	"gi7eba~1:x",
+	"a\\.gitmodules:z",
+	".g\u200citmodules",
+	".gitmodules\uffff",
+	"gitmod~1",
+	".gitmodules.",
+	".gitmodules. ",
+	".gitmodulesx",
+	"gi7eba~1",
+	"\\.gitmodules:z",
+	"x\\gitmod~2:",
 ];
 
 describe("refusedName", () => {
@@ -71,12 +158,20 @@ describe("refusedName", () => {
 
 describe("refusedLinkFolder", () => {
 	test("refuses exactly the folders git refuses a symbolic link below; a file below them is git's to take", async () => {
-		const links = await gitRefuses(LINK_FOLDERS.map((folder) => `${folder}/x`), "120000");
+		const links = await gitRefuses(
+			LINK_FOLDERS.map((folder) => `${folder}/x`),
+			"120000",
+		);
 		const verdicts = LINK_FOLDERS.map((folder) => ({ folder, git: links.has(`${folder}/x`), ours: refusedLinkFolder(folder) }));
 		expect(verdicts.filter((verdict) => verdict.git !== verdict.ours)).toEqual([]);
 		expect(links.size).toBeGreaterThan(5);
 		// A file below the same folders is refused only where its folder reads as .git (none of these do).
-		expect([...(await gitRefuses(LINK_FOLDERS.map((folder) => `${folder}/x`), "100644"))]).toEqual([]);
+		expect([
+			...(await gitRefuses(
+				LINK_FOLDERS.map((folder) => `${folder}/x`),
+				"100644",
+			)),
+		]).toEqual([]);
 	});
 });
 
@@ -112,8 +207,37 @@ async function fsckRejects(names: readonly string[], mode: "40000" | "160000"): 
 }
 
 const GITMODULES_SPELLINGS = [
-	"src", ".gitmodules", ".GITMODULES", ".GitModules", ".gitmodules.", ".gitmodules. ", ".gitmodules:x", "gitmod~1", "GITMOD~4", "gitmod~5",
-	"gi7eba~1", "gi7eba~9", "gi7eb~12", "gi7ebb~1", ".gitmodulesx", ".g\u200citmodules", ".gitmodules\uffff", "x\\.gitmodules", "\\.gitmodules", "a\\b\\gitmod~1", "x\\.gitmodulesx", ".gitattributes", ".GitAttributes.", "gitatt~1", "gi7d29~1", "gi7d29~12", ".g\u200citattributes", "x\\gitatt~2", ".gitattributesx", ".gitignore", "gitign~1",
+	"src",
+	".gitmodules",
+	".GITMODULES",
+	".GitModules",
+	".gitmodules.",
+	".gitmodules. ",
+	".gitmodules:x",
+	"gitmod~1",
+	"GITMOD~4",
+	"gitmod~5",
+	"gi7eba~1",
+	"gi7eba~9",
+	"gi7eb~12",
+	"gi7ebb~1",
+	".gitmodulesx",
+	".g\u200citmodules",
+	".gitmodules\uffff",
+	"x\\.gitmodules",
+	"\\.gitmodules",
+	"a\\b\\gitmod~1",
+	"x\\.gitmodulesx",
+	".gitattributes",
+	".GitAttributes.",
+	"gitatt~1",
+	"gi7d29~1",
+	"gi7d29~12",
+	".g\u200citattributes",
+	"x\\gitatt~2",
+	".gitattributesx",
+	".gitignore",
+	"gitign~1",
 ];
 
 describe("refusedByFsck", () => {

@@ -35,7 +35,15 @@ describe("parseSarif", () => {
 	test("ESLint: rules by index, file:// uris made relative, the suppressed result skipped, parse errors from notifications", () => {
 		const diagnostics = valid(parseSarif(fixture("eslint.sarif"), lint));
 		expect(diagnostics).toEqual([
-			{ ...base(lint), severity: "error", message: "'discount' is assigned a value but never used.", file: "src/cart.js", line: 12, col: 9, rule: "no-unused-vars" },
+			{
+				...base(lint),
+				severity: "error",
+				message: "'discount' is assigned a value but never used.",
+				file: "src/cart.js",
+				line: 12,
+				col: 9,
+				rule: "no-unused-vars",
+			},
 			{ ...base(lint), severity: "warning", message: "Expected '===' and instead saw '=='.", file: "src/cart.js", line: 27, col: 15, rule: "eqeqeq" },
 			{ ...base(lint), severity: "warning", message: "Unexpected console statement.", file: "src/old code/legacy.js", line: 8, col: 3, rule: "no-console" },
 			{ ...base(lint), severity: "error", message: "Parsing error: Unexpected token )", file: "src/broken.js", line: 4, col: 18, rule: "ESL0999" },
@@ -44,7 +52,12 @@ describe("parseSarif", () => {
 
 	test("without a root, a file:// uri becomes an absolute path", () => {
 		const diagnostics = valid(parseSarif(fixture("eslint.sarif"), { name: "lint", command: "eslint" }));
-		expect(diagnostics.map((d) => d.file)).toEqual(["/home/ci/shop/src/cart.js", "/home/ci/shop/src/cart.js", "/home/ci/shop/src/old code/legacy.js", "/home/ci/shop/src/broken.js"]);
+		expect(diagnostics.map((d) => d.file)).toEqual([
+			"/home/ci/shop/src/cart.js",
+			"/home/ci/shop/src/cart.js",
+			"/home/ci/shop/src/old code/legacy.js",
+			"/home/ci/shop/src/broken.js",
+		]);
 	});
 
 	test("Semgrep: note is a warning, a missing level takes the rule's default, uriBaseId resolved when defined, arguments filled", () => {
@@ -130,7 +143,12 @@ describe("parseSarif", () => {
 			tool: { driver: { name: "CodeQL" }, extensions: [{ name: "pack", rules: [{ id: "js/xss", defaultConfiguration: { level: "error" } }] }] },
 			artifacts: [{ location: { uri: "./web/app.js" } }],
 			results: [
-				{ ruleId: "js/xss", rule: { id: "js/xss", index: 0, toolComponent: { index: 0 } }, message: { text: "XSS" }, locations: [{ physicalLocation: { artifactLocation: { index: 0 }, region: { startLine: 7, startColumn: 2 } } }] },
+				{
+					ruleId: "js/xss",
+					rule: { id: "js/xss", index: 0, toolComponent: { index: 0 } },
+					message: { text: "XSS" },
+					locations: [{ physicalLocation: { artifactLocation: { index: 0 }, region: { startLine: 7, startColumn: 2 } } }],
+				},
 				{ ruleId: "js/other", level: "warning", message: { text: "other" }, locations: at("file://localhost/home/ci/shop/lib/x.js", 1) },
 			],
 		};
@@ -184,8 +202,20 @@ describe("parseJUnit", () => {
 	test("pytest: testsuite root, <error> reported, <skipped> not, 0-based lines made 1-based", () => {
 		const diagnostics = valid(parseJUnit(fixture("pytest-junit.xml"), test_));
 		expect(diagnostics.map(brief)).toEqual([
-			{ ...base(test_), severity: "error", message: "`tests.test_api.TestLogin.test_rejects_bad_password`: AssertionError: assert 401 == 403", file: "tests/test_api.py", line: 42 },
-			{ ...base(test_), severity: "error", message: '`tests.test_db.test_migrations_apply`: failed on setup with "psycopg.OperationalError: connection refused"', file: "tests/test_db.py", line: 10 },
+			{
+				...base(test_),
+				severity: "error",
+				message: "`tests.test_api.TestLogin.test_rejects_bad_password`: AssertionError: assert 401 == 403",
+				file: "tests/test_api.py",
+				line: 42,
+			},
+			{
+				...base(test_),
+				severity: "error",
+				message: '`tests.test_db.test_migrations_apply`: failed on setup with "psycopg.OperationalError: connection refused"',
+				file: "tests/test_db.py",
+				line: 10,
+			},
 		]);
 		expect(diagnostics[0]?.output).toContain("client = <FlaskClient <Flask 'shop'>>");
 		expect(diagnostics[1]?.output).toEndWith("tests/conftest.py:12: OperationalError");
@@ -194,11 +224,17 @@ describe("parseJUnit", () => {
 	test("Surefire: failure and error with types as rules, dotted classnames are not files, flaky reruns and skips are not failures", () => {
 		const diagnostics = valid(parseJUnit(fixture("surefire-junit.xml"), test_));
 		expect(diagnostics.map(brief)).toEqual([
-			{ ...base(test_), severity: "error", message: "`com.example.shop.CartServiceTest.totalsWithTax`: expected: <10.80> but was: <10.00>", rule: "org.opentest4j.AssertionFailedError" },
 			{
 				...base(test_),
 				severity: "error",
-				message: '`com.example.shop.CartServiceTest.checkoutEmptyCart`: java.lang.NullPointerException: Cannot invoke "com.example.shop.Cart.items()" because "cart" is null',
+				message: "`com.example.shop.CartServiceTest.totalsWithTax`: expected: <10.80> but was: <10.00>",
+				rule: "org.opentest4j.AssertionFailedError",
+			},
+			{
+				...base(test_),
+				severity: "error",
+				message:
+					'`com.example.shop.CartServiceTest.checkoutEmptyCart`: java.lang.NullPointerException: Cannot invoke "com.example.shop.Cart.items()" because "cart" is null',
 				rule: "java.lang.NullPointerException",
 			},
 		]);
@@ -208,7 +244,12 @@ describe("parseJUnit", () => {
 	test("truncated XML: only the complete test cases, never a throw", () => {
 		const diagnostics = valid(parseJUnit(fixture("truncated-junit.xml"), test_));
 		expect(diagnostics.map(brief)).toEqual([
-			{ ...base(test_), severity: "error", message: "`checkout charges the card`: Timeout - Async callback was not invoked within the 1000 ms timeout", file: "src/checkout.test.ts" },
+			{
+				...base(test_),
+				severity: "error",
+				message: "`checkout charges the card`: Timeout - Async callback was not invoked within the 1000 ms timeout",
+				file: "src/checkout.test.ts",
+			},
 		]);
 	});
 
@@ -237,7 +278,14 @@ describe("parseJUnit", () => {
 			<testcase name="lonely" line="7" file="./spec/a_spec.rb"><failure type="RSpec::Expectations::ExpectationNotMetError"/></testcase>
 		</testsuite><testcase classname="lib/b_test.go" name="TestB"><error/></testcase></testsuite></testsuites>`;
 		expect(valid(parseJUnit(xml, test_)).map(brief)).toEqual([
-			{ ...base(test_), severity: "error", message: "`lonely`: RSpec::Expectations::ExpectationNotMetError", file: "spec/a_spec.rb", line: 7, rule: "RSpec::Expectations::ExpectationNotMetError" },
+			{
+				...base(test_),
+				severity: "error",
+				message: "`lonely`: RSpec::Expectations::ExpectationNotMetError",
+				file: "spec/a_spec.rb",
+				line: 7,
+				rule: "RSpec::Expectations::ExpectationNotMetError",
+			},
 			{ ...base(test_), severity: "error", message: "`lib/b_test.go.TestB`: error without a message", file: "lib/b_test.go" },
 		]);
 	});
@@ -246,9 +294,11 @@ describe("parseJUnit", () => {
 		expect(parseJUnit("<html><body>hi</body></html>", test_)).toBeNull();
 		expect(parseJUnit("PASS src/a.test.ts\n<testsuites></testsuites>", test_)).toBeNull();
 		expect(parseJUnit("", test_)).toBeNull();
-		expect(parseJUnit("<testsuites name=\"cut", test_)).toBeNull();
+		expect(parseJUnit('<testsuites name="cut', test_)).toBeNull();
 		expect(parseJUnit(fixture("eslint-json.json"), test_)).toBeNull();
-		expect(parseJUnit('<?xml version="1.0"?>\n<!-- generated --><testsuites><testsuite name="a"><testcase name="ok"/></testsuite></testsuites>', test_)).toEqual([]);
+		expect(
+			parseJUnit('<?xml version="1.0"?>\n<!-- generated --><testsuites><testsuite name="a"><testcase name="ok"/></testsuite></testsuites>', test_),
+		).toEqual([]);
 		expect(parseJUnit("<testsuite/>", test_)).toEqual([]);
 	});
 });
@@ -265,7 +315,9 @@ describe("the XML reader", () => {
 
 describe("reportDiagnostics", () => {
 	const noise = (lines: number) =>
-		Array.from({ length: lines }, (_, i) => (i % 3 === 0 ? `{"level":"info","msg":"step ${i}","version":"2.1.0"}` : `[${i}] compiling module ${i} <ok> { partial`)).join("\n");
+		Array.from({ length: lines }, (_, i) =>
+			i % 3 === 0 ? `{"level":"info","msg":"step ${i}","version":"2.1.0"}` : `[${i}] compiling module ${i} <ok> { partial`,
+		).join("\n");
 
 	test("a whole SARIF file, errors first", () => {
 		const found = reportDiagnostics(fixture("semgrep.sarif"), lint);
@@ -300,7 +352,9 @@ describe("reportDiagnostics", () => {
 
 	test("truncated JUnit in output keeps the complete cases", () => {
 		const found = reportDiagnostics(`Running tests…\n${fixture("truncated-junit.xml")}`, test_);
-		expect(found?.diagnostics.map((d) => d.message)).toEqual(["`checkout charges the card`: Timeout - Async callback was not invoked within the 1000 ms timeout"]);
+		expect(found?.diagnostics.map((d) => d.message)).toEqual([
+			"`checkout charges the card`: Timeout - Async callback was not invoked within the 1000 ms timeout",
+		]);
 	});
 
 	test("non-reports → null", () => {
@@ -336,7 +390,12 @@ describe("reportDiagnostics", () => {
 
 	test(`at most ${MAX_REPORT_DIAGNOSTICS} diagnostics, errors kept first, the rest counted`, () => {
 		expect(MAX_REPORT_DIAGNOSTICS).toBe(500);
-		const results = Array.from({ length: 750 }, (_, i) => ({ ruleId: `r${i}`, level: i < 600 ? "warning" : "error", message: { text: `finding ${i}` }, locations: at(`src/f${i}.ts`, i + 1) }));
+		const results = Array.from({ length: 750 }, (_, i) => ({
+			ruleId: `r${i}`,
+			level: i < 600 ? "warning" : "error",
+			message: { text: `finding ${i}` },
+			locations: at(`src/f${i}.ts`, i + 1),
+		}));
 		const found = reportDiagnostics(JSON.stringify({ version: "2.1.0", runs: [{ tool: { driver: { name: "x" } }, results }] }), lint);
 		expect(found?.omitted).toBe(250);
 		const diagnostics = valid(found?.diagnostics);

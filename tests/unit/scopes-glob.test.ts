@@ -16,9 +16,19 @@ function xorshift(seed: number): (below: number) => number {
 
 /** Pattern → paths it must match, and paths it must not. */
 const RULES: { rule: string; pattern: string; yes: string[]; no: string[] }[] = [
-	{ rule: "dir/** is everything under dir", pattern: "apps/web/**", yes: ["apps/web/a.ts", "apps/web/src/deep/b.tsx"], no: ["apps/web", "apps/webx/a.ts", "x/apps/web/a.ts", "apps/api/a.ts"] },
+	{
+		rule: "dir/** is everything under dir",
+		pattern: "apps/web/**",
+		yes: ["apps/web/a.ts", "apps/web/src/deep/b.tsx"],
+		no: ["apps/web", "apps/webx/a.ts", "x/apps/web/a.ts", "apps/api/a.ts"],
+	},
 	{ rule: "dir/ means dir/**", pattern: "docs/", yes: ["docs/a.md", "docs/x/y.md"], no: ["docs", "a/docs/x.md", "docsx/a.md"] },
-	{ rule: "*.ext matches the basename at any depth", pattern: "*.md", yes: ["README.md", "docs/a.md", "a/b/c/d.md", ".github/x.md"], no: ["a.mdx", "a.md/x.ts", "md"] },
+	{
+		rule: "*.ext matches the basename at any depth",
+		pattern: "*.md",
+		yes: ["README.md", "docs/a.md", "a/b/c/d.md", ".github/x.md"],
+		no: ["a.mdx", "a.md/x.ts", "md"],
+	},
 	{ rule: "a slash-less name matches at any depth", pattern: "Makefile", yes: ["Makefile", "a/b/Makefile"], no: ["Makefile.am", "xMakefile"] },
 	{ rule: "a leading / anchors a slash-less pattern", pattern: "/Makefile", yes: ["Makefile"], no: ["a/Makefile", "Makefile.am"] },
 	{ rule: "a leading / anchors a wildcard too", pattern: "/*.json", yes: ["package.json"], no: ["a/package.json"] },
@@ -39,7 +49,12 @@ const RULES: { rule: string; pattern: string; yes: string[]; no: string[] }[] = 
 	{ rule: "each brace alternative keeps its own anchoring", pattern: "{*.md,docs/**}", yes: ["x/y.md", "docs/a.txt"], no: ["x/docs/a.txt"] },
 	{ rule: "an exact path", pattern: "src/lib.rs", yes: ["src/lib.rs"], no: ["src/lib.rss", "a/src/lib.rs"] },
 	{ rule: "a plain path also covers what is beneath it", pattern: "apps/web", yes: ["apps/web", "apps/web/a.ts"], no: ["apps/webx", "x/apps/web/a.ts"] },
-	{ rule: "a plain name also covers a directory of that name at any depth", pattern: "fixtures", yes: ["fixtures/a", "tests/fixtures/b/c"], no: ["fixturesx/a"] },
+	{
+		rule: "a plain name also covers a directory of that name at any depth",
+		pattern: "fixtures",
+		yes: ["fixtures/a", "tests/fixtures/b/c"],
+		no: ["fixturesx/a"],
+	},
 	{ rule: "regex characters are literal", pattern: "a+(b).$x", yes: ["a+(b).$x"], no: ["aa(b)x$x"] },
 	{ rule: "dotfiles are ordinary", pattern: "*.env", yes: [".env", "a/.env"], no: ["env"] },
 	{ rule: "spaces in names", pattern: "my docs/**", yes: ["my docs/a.md"], no: ["my/a.md"] },
@@ -200,8 +215,18 @@ describe("pathological patterns get the right answer", () => {
 			expect(globProblem(pattern)).toBeNull();
 			const matches = compileGlob(pattern);
 			const classifier = compileScopes({ s: { paths: [pattern], neutral: false } });
-			for (const path of yes) expect({ path: path.slice(0, 80), matched: matches(path), indexed: classifier.scopesOf(path).length > 0 }).toEqual({ path: path.slice(0, 80), matched: true, indexed: true });
-			for (const path of no) expect({ path: path.slice(0, 80), matched: matches(path), indexed: classifier.scopesOf(path).length > 0 }).toEqual({ path: path.slice(0, 80), matched: false, indexed: false });
+			for (const path of yes)
+				expect({ path: path.slice(0, 80), matched: matches(path), indexed: classifier.scopesOf(path).length > 0 }).toEqual({
+					path: path.slice(0, 80),
+					matched: true,
+					indexed: true,
+				});
+			for (const path of no)
+				expect({ path: path.slice(0, 80), matched: matches(path), indexed: classifier.scopesOf(path).length > 0 }).toEqual({
+					path: path.slice(0, 80),
+					matched: false,
+					indexed: false,
+				});
 		});
 	}
 
@@ -365,7 +390,12 @@ describe("compileScopes and classify", () => {
 		const paths: string[] = [];
 		for (let i = 0; i < 50_000; i++) {
 			const k = i % 25;
-			const shapes = [`apps/app${k}/src/deep/dir/file${i}.tsx`, `packages/p${k}/src/a/b/c/file${i}.ts`, `misc/dir${k}/x/y/z/file${i}.md`, `tests/unit/fixture${k}a.txt`];
+			const shapes = [
+				`apps/app${k}/src/deep/dir/file${i}.tsx`,
+				`packages/p${k}/src/a/b/c/file${i}.ts`,
+				`misc/dir${k}/x/y/z/file${i}.md`,
+				`tests/unit/fixture${k}a.txt`,
+			];
 			paths.push(shapes[i % shapes.length] ?? "");
 		}
 		const started = performance.now();

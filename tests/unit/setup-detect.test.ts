@@ -5,15 +5,7 @@ import { dirname, join } from "node:path";
 import { resolveJobs } from "../../src/config/jobs.ts";
 import { parseConfig } from "../../src/config/load.ts";
 import { KNOWN_JOB_STAGES } from "../../src/config/schema.ts";
-import {
-	detectStack,
-	JOB_NAMES,
-	JOB_STAGES,
-	MAX_MANIFEST_BYTES,
-	type PackageManager,
-	makeTargets,
-	type SetupProposal,
-} from "../../src/setup/detect.ts";
+import { detectStack, JOB_NAMES, JOB_STAGES, MAX_MANIFEST_BYTES, makeTargets, type PackageManager, type SetupProposal } from "../../src/setup/detect.ts";
 import { type RenderedProposal, renderConfig, tomlString } from "../../src/setup/render-config.ts";
 
 const made: string[] = [];
@@ -117,7 +109,13 @@ describe("node: the lockfile decides the package manager", () => {
 	] as const) {
 		test(`package.json with ${label} still means node, without jobs`, async () => {
 			const root = await repo({ "package.json": content, "bun.lock": "" });
-			expect(await detectStack(root)).toEqual({ projectName: null, stacks: [{ kind: "node", evidence: "package.json", manager: "bun" }], jobs: [], scopes: [], ignores: [] });
+			expect(await detectStack(root)).toEqual({
+				projectName: null,
+				stacks: [{ kind: "node", evidence: "package.json", manager: "bun" }],
+				jobs: [],
+				scopes: [],
+				ignores: [],
+			});
 		});
 	}
 
@@ -129,7 +127,13 @@ describe("node: the lockfile decides the package manager", () => {
 	test("a package.json over 1 MiB is detected but its scripts are ignored", async () => {
 		const padding = "x".repeat(MAX_MANIFEST_BYTES);
 		const root = await repo({ "package.json": packageJson({ test: "jest", lint: "eslint ." }, { description: padding }) });
-		expect(await detectStack(root)).toEqual({ projectName: null, stacks: [{ kind: "node", evidence: "package.json", manager: "npm" }], jobs: [], scopes: [], ignores: [] });
+		expect(await detectStack(root)).toEqual({
+			projectName: null,
+			stacks: [{ kind: "node", evidence: "package.json", manager: "npm" }],
+			jobs: [],
+			scopes: [],
+			ignores: [],
+		});
 	});
 
 	test("a folder named package.json is not a manifest", async () => {
@@ -144,8 +148,13 @@ describe("node: the test job without a test script", () => {
 	const TEST_FILE = 'import test from "node:test";\n';
 
 	test("Mocha, by its dependency or its .mocharc, runs through the project's manager", async () => {
-		expect(await testRun({ "package.json": packageJson({}, { devDependencies: { mocha: "^10" } }), "pnpm-lock.yaml": "", "test/a.spec.js": "" })).toMatchObject({ run: "pnpm exec mocha", reason: 'package.json depends on "mocha"' });
-		expect(await testRun({ "package.json": packageJson({}), ".mocharc.yml": "spec: spec/**/*.js\n", "spec/a.js": "" })).toMatchObject({ run: "npx mocha", reason: ".mocharc.yml configures Mocha" });
+		expect(await testRun({ "package.json": packageJson({}, { devDependencies: { mocha: "^10" } }), "pnpm-lock.yaml": "", "test/a.spec.js": "" })).toMatchObject(
+			{ run: "pnpm exec mocha", reason: 'package.json depends on "mocha"' },
+		);
+		expect(await testRun({ "package.json": packageJson({}), ".mocharc.yml": "spec: spec/**/*.js\n", "spec/a.js": "" })).toMatchObject({
+			run: "npx mocha",
+			reason: ".mocharc.yml configures Mocha",
+		});
 	});
 
 	test("a Bun project's test files mean `bun test`, wherever they are; a spec file counts", async () => {
@@ -165,7 +174,15 @@ describe("node: the test job without a test script", () => {
 	});
 
 	test("files node --test does not run, and folders holding no tests of the project, propose nothing", async () => {
-		for (const file of ["tests/math.js", "src/math.spec.js", "test.ts", "node_modules/x/test/a.js", "fixtures/a.test.js", ".cache/a.test.js", "a/b/c/d/e/f.test.js"]) {
+		for (const file of [
+			"tests/math.js",
+			"src/math.spec.js",
+			"test.ts",
+			"node_modules/x/test/a.js",
+			"fixtures/a.test.js",
+			".cache/a.test.js",
+			"a/b/c/d/e/f.test.js",
+		]) {
 			expect(await testRun({ "package.json": packageJson({}), [file]: TEST_FILE })).toBeNull();
 		}
 	});
@@ -283,7 +300,7 @@ describe("python", () => {
 	});
 
 	test("Black and Ruff both configured: [tool.black] means Black formats, unless [tool.ruff.format] configures Ruff's formatter", async () => {
-		const ruffLint = '[tool.black]\nline-length = 88\n[tool.ruff]\nline-length = 88\n';
+		const ruffLint = "[tool.black]\nline-length = 88\n[tool.ruff]\nline-length = 88\n";
 		expect(runs(await detectStack(await repo({ "pyproject.toml": ruffLint })))).toEqual([
 			["format", "black --check ."],
 			["lint", "ruff check ."],
@@ -428,7 +445,7 @@ describe("renderConfig round-trips through parseConfig", () => {
 	const fixtures: Array<{ label: string; files: Record<string, string> }> = [
 		{ label: "node", files: { "package.json": packageJson(NODE_SCRIPTS), "bun.lock": "{}" } },
 		{ label: "rust", files: { "Cargo.toml": "[package]\nname = 'x'\n" } },
-		{ label: "python with uv", files: { "pyproject.toml": '[tool.ruff]\n[tool.mypy]\n', "uv.lock": "" } },
+		{ label: "python with uv", files: { "pyproject.toml": "[tool.ruff]\n[tool.mypy]\n", "uv.lock": "" } },
 		{ label: "make", files: { Makefile: "fmt:\n\tx\nbuild:\n\tx\ncheck:\n\tx\ntest:\n\tx\n" } },
 		{
 			label: "polyglot",
@@ -441,9 +458,7 @@ describe("renderConfig round-trips through parseConfig", () => {
 			expect(proposal.jobs.length).toBeGreaterThan(0);
 			const text = renderConfig(proposal, { projectName: "demo", trunk: "main" });
 			const config = parsed(text);
-			expect(resolveJobs(config).map((job) => [job.name, job.stage, job.commands])).toEqual(
-				proposal.jobs.map((job) => [job.name, job.stage, [job.run]]),
-			);
+			expect(resolveJobs(config).map((job) => [job.name, job.stage, job.commands])).toEqual(proposal.jobs.map((job) => [job.name, job.stage, [job.run]]));
 			for (const job of proposal.jobs) expect(text).toContain(`# ${job.reason}`);
 			expect(config.project.name).toBe("demo");
 			expect(config.repository.trunk).toBe("main");

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
+import { outputWidth } from "../../src/cli/width.ts";
 import { rows, wrap } from "../../src/text/layout.ts";
 import { noun, plural } from "../../src/text/plural.ts";
 import { relativeTime } from "../../src/text/relative-time.ts";
 import { capitalize, endSentence } from "../../src/text/sentence.ts";
-import { outputWidth } from "../../src/cli/width.ts";
 
 describe("plural", () => {
 	test("one is singular; zero and many are plural; irregular forms are given", () => {
@@ -74,7 +74,9 @@ describe("wrap and rows", () => {
 				expect(line).not.toMatch(/\s$/);
 			}
 		}
-		expect(rows(items, { width: 100, indent: 2, labelWidth: 13 })[0]).toBe("  --json         Print the result envelope as one JSON document, and nothing else.");
+		expect(rows(items, { width: 100, indent: 2, labelWidth: 13 })[0]).toBe(
+			"  --json         Print the result envelope as one JSON document, and nothing else.",
+		);
 		expect(rows(items, { width: 30, indent: 2, labelWidth: 13 }).slice(0, 2)).toEqual(["  --json", "      Print the result"]);
 	});
 });

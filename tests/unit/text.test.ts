@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import * as v from "valibot";
-import { indexKeyPositions } from "../../src/edit/toml.ts";
 import { positionOf } from "../../src/config/positions.ts";
 import { issueSentence } from "../../src/contract/issues.ts";
+import { indexKeyPositions } from "../../src/edit/toml.ts";
 import { findPage, normalizeTarget, pageFromMarkdown, searchPages } from "../../src/reader/pages.ts";
 import { nearest } from "../../src/text/suggest.ts";
 import { firstExecutable } from "../../src/verbs/doctor/first-executable.ts";
@@ -16,7 +16,9 @@ describe("nearest", () => {
 });
 
 describe("indexKeyPositions", () => {
-	const source = ['# comment', '[jobs]', 'test = { run = "x", timeot = 5 }', '', '  [jobs.e2e]', 'run = "y"', '[ "quoted key" . inner ]', 'a.b.c = 1'].join("\n");
+	const source = ["# comment", "[jobs]", 'test = { run = "x", timeot = 5 }', "", "  [jobs.e2e]", 'run = "y"', '[ "quoted key" . inner ]', "a.b.c = 1"].join(
+		"\n",
+	);
 	const positions = indexKeyPositions(source);
 
 	test("tables, keys, inline-table keys, quoted and dotted keys", () => {

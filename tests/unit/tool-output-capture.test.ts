@@ -18,7 +18,10 @@ afterAll(async () => {
 
 test("the folder holds captures, their README and the script, nothing else", async () => {
 	// What is committed there: a tool run by hand in the folder may leave ignored things of its own (pytest's .benchmarks).
-	const listed = Bun.spawnSync(["git", "ls-files", "-z", "--", "."], { cwd: FOLDER }).stdout.toString().split("\0").filter((name) => name !== "");
+	const listed = Bun.spawnSync(["git", "ls-files", "-z", "--", "."], { cwd: FOLDER })
+		.stdout.toString()
+		.split("\0")
+		.filter((name) => name !== "");
 	expect(listed.length).toBeGreaterThan(0);
 	const strays = listed.filter((name) => !name.endsWith(".txt") && name !== "README.md" && name !== "capture.sh");
 	expect(strays).toEqual([]);

@@ -2,15 +2,15 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, rename, rm, symlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { testContext } from "../helpers/repo.ts";
-import { invokeVerb } from "../helpers/invoke.ts";
-import { makeWorktreeRepo, type WorktreeRepo } from "../helpers/worktree.ts";
-import { runGit } from "../helpers/repo.ts";
 import { processStart } from "../../src/platform/process-start.ts";
+import { invokeVerb } from "../helpers/invoke.ts";
+import { runGit, testContext } from "../helpers/repo.ts";
+import { makeWorktreeRepo, type WorktreeRepo } from "../helpers/worktree.ts";
 
 const runGitIn = (cwd: string, ...args: string[]) => runGit(cwd, args);
-import type { AcceptData } from "../../src/verbs/accept/schema.ts";
+
 import { readJournal, writeJournal } from "../../src/verbs/accept/journal.ts";
+import type { AcceptData } from "../../src/verbs/accept/schema.ts";
 import { onlyJson, runDiscern } from "../helpers/cli.ts";
 
 const made: string[] = [];
@@ -100,7 +100,16 @@ describe("accept", () => {
 		expect(result.message).toContain("Proof:");
 		expect(result.ok).toBe(true);
 		const landed = data(result);
-		expect(landed).toMatchObject({ landed: true, sha: head, trunk: "main", previous_trunk_sha: old, worktree_removed: true, branch_deleted: true, note_ref: "refs/notes/discern", main_path: repo.root });
+		expect(landed).toMatchObject({
+			landed: true,
+			sha: head,
+			trunk: "main",
+			previous_trunk_sha: old,
+			worktree_removed: true,
+			branch_deleted: true,
+			note_ref: "refs/notes/discern",
+			main_path: repo.root,
+		});
 		expect(await repo.sha("main")).toBe(head);
 		// The main checkout is on the trunk: its files moved, its untracked file stayed, and it is clean.
 		expect(await readFile(join(repo.root, "src/b.ts"), "utf8")).toBe("export const b = 2;\n");
@@ -108,7 +117,11 @@ describe("accept", () => {
 		expect((await repo.git("status", "--porcelain", "--untracked-files=no")).trim()).toBe("");
 		expect(existsSync(repo.wt)).toBe(false);
 		expect((await repo.git("branch", "--list", repo.branch)).trim()).toBe("");
-		const note = JSON.parse((await repo.git("notes", "--ref=refs/notes/discern", "show", head)).trim()) as { payloadType: string; payload: string; signatures: unknown[] };
+		const note = JSON.parse((await repo.git("notes", "--ref=refs/notes/discern", "show", head)).trim()) as {
+			payloadType: string;
+			payload: string;
+			signatures: unknown[];
+		};
 		expect(note.payloadType).toBe("application/vnd.in-toto+json");
 		expect(note.signatures).toEqual([]);
 		const statement = JSON.parse(Buffer.from(note.payload, "base64").toString("utf8"));
@@ -311,9 +324,37 @@ describe("accept", () => {
 		// As if discern died just after the compare-and-swap.
 		await repo.git("update-ref", "refs/heads/main", head, old);
 		await repo.git("read-tree", "-m", "-u", old, head);
-		const proofRecord = { version: 2, head, tree: "t", branch: repo.branch, config_digest: "d", judgement: { trunk: { name: "main", sha: old }, scopes_changed: [], all_scopes_because: null, never_loosen: "checked", gate_changes: [] }, jobs: [], standards: [], time: "now", duration_s: 0, line: "Proof: agent/x" };
+		const proofRecord = {
+			version: 2,
+			head,
+			tree: "t",
+			branch: repo.branch,
+			config_digest: "d",
+			judgement: { trunk: { name: "main", sha: old }, scopes_changed: [], all_scopes_because: null, never_loosen: "checked", gate_changes: [] },
+			jobs: [],
+			standards: [],
+			time: "now",
+			duration_s: 0,
+			line: "Proof: agent/x",
+		};
 		// As accept writes it: sealed (a journal written by hand is none, see below).
-		await writeJournal(join(repo.root, ".git"), { version: 1, state: "landing", branch: repo.branch, id: null, path: repo.wt, trunk: "main", sha: head, previous_trunk_sha: old, proof_line: "Proof: agent/x", proof: proofRecord, checkout: repo.root, consent: "confirmed", done: [], destroyed: [], time: "now" });
+		await writeJournal(join(repo.root, ".git"), {
+			version: 1,
+			state: "landing",
+			branch: repo.branch,
+			id: null,
+			path: repo.wt,
+			trunk: "main",
+			sha: head,
+			previous_trunk_sha: old,
+			proof_line: "Proof: agent/x",
+			proof: proofRecord,
+			checkout: repo.root,
+			consent: "confirmed",
+			done: [],
+			destroyed: [],
+			time: "now",
+		});
 		const result = await invokeVerb("accept", testContext(repo.wt));
 		expect(result.ok).toBe(true);
 		expect(data(result)).toMatchObject({ landed: true, sha: head, consent: "resumed", worktree_removed: true });
@@ -324,8 +365,36 @@ describe("accept", () => {
 	test("a journal written by hand, or a sealed one edited, is no journal: nothing is claimed landed and no note carries its record", async () => {
 		const repo = await fixture();
 		const head = await repo.sha("main");
-		const proofRecord = { version: 2, head, tree: "t", branch: "ghost", config_digest: "d", judgement: { trunk: { name: "main", sha: head }, scopes_changed: [], all_scopes_because: null, never_loosen: "checked", gate_changes: [] }, jobs: [], standards: [], time: "now", duration_s: 0, line: "Proof: agent/ghost" };
-		const journal = { version: 1 as const, state: "landed" as const, branch: "ghost", id: null, path: "/nonexistent", trunk: "main", sha: head, previous_trunk_sha: head, proof_line: "Proof: agent/ghost", proof: proofRecord, checkout: null, consent: "confirmed" as const, done: ["landed" as const, "checkout_moved" as const], destroyed: [], time: "now" };
+		const proofRecord = {
+			version: 2,
+			head,
+			tree: "t",
+			branch: "ghost",
+			config_digest: "d",
+			judgement: { trunk: { name: "main", sha: head }, scopes_changed: [], all_scopes_because: null, never_loosen: "checked", gate_changes: [] },
+			jobs: [],
+			standards: [],
+			time: "now",
+			duration_s: 0,
+			line: "Proof: agent/ghost",
+		};
+		const journal = {
+			version: 1 as const,
+			state: "landed" as const,
+			branch: "ghost",
+			id: null,
+			path: "/nonexistent",
+			trunk: "main",
+			sha: head,
+			previous_trunk_sha: head,
+			proof_line: "Proof: agent/ghost",
+			proof: proofRecord,
+			checkout: null,
+			consent: "confirmed" as const,
+			done: ["landed" as const, "checkout_moved" as const],
+			destroyed: [],
+			time: "now",
+		};
 		const file = join(repo.root, ".git", "discern", "accept", "ghost.json");
 		await mkdir(dirname(file), { recursive: true });
 		await writeFile(file, JSON.stringify(journal));
@@ -569,7 +638,10 @@ describe("accept", () => {
 		const dry = await invokeVerb("accept", testContext(repo.wt), { dry_run: true });
 		expect(dry.message).toContain("This branch changes the gate: job `test` changed");
 		let preview = "";
-		const landed = await invokeVerb("accept", testContext(repo.wt, { confirm: async (question, shown) => ((preview = `${question} ${shown.message} ${(shown.hints ?? []).join(" ")}`), true) }));
+		const landed = await invokeVerb(
+			"accept",
+			testContext(repo.wt, { confirm: async (question, shown) => ((preview = `${question} ${shown.message} ${(shown.hints ?? []).join(" ")}`), true) }),
+		);
 		expect(preview).toContain("This branch changes the gate: job `test` changed");
 		expect(landed.ok).toBe(true);
 		expect(landed.message).toContain("This branch changes the gate: job `test` changed");
@@ -651,7 +723,9 @@ describe("accept", () => {
 
 	test("a destroy an earlier (killed) accept started still runs: no second destroy beside it, then it finishes once it is gone", async () => {
 		// The destroy command is the one the committed discern.toml declares (the ledger names the resource only).
-		const repo = await fixture(`${CONFIG}\n[worktree.resources.db]\ncreate = "true"\ndestroy = "echo x >> \\"$DISCERN_ROOT/../destroyed-x\\""\n`, { id: "x-1a2b3c" });
+		const repo = await fixture(`${CONFIG}\n[worktree.resources.db]\ncreate = "true"\ndestroy = "echo x >> \\"$DISCERN_ROOT/../destroyed-x\\""\n`, {
+			id: "x-1a2b3c",
+		});
 		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
 		await repo.wtCommit("b");
 		const head = (await repo.wtGit("rev-parse", "HEAD")).trim();
@@ -659,11 +733,43 @@ describe("accept", () => {
 		await repo.git("merge", "-q", "--ff-only", head);
 		const marker = join(dirname(repo.wt), "destroyed-x");
 		await mkdir(join(repo.root, ".git", "discern", "resources"), { recursive: true });
-		await writeFile(join(repo.root, ".git", "discern", "resources", "x-1a2b3c.json"), JSON.stringify({ version: 1, id: "x-1a2b3c", worktree: repo.wt, entries: [{ name: "db", state: "created" }] }));
+		await writeFile(
+			join(repo.root, ".git", "discern", "resources", "x-1a2b3c.json"),
+			JSON.stringify({ version: 1, id: "x-1a2b3c", worktree: repo.wt, entries: [{ name: "db", state: "created" }] }),
+		);
 		const sleeper = Bun.spawn(["sleep", "30"], { stdout: "ignore", stderr: "ignore" });
-		const proofRecord = { version: 2, head, tree: "t", branch: repo.branch, config_digest: "d", judgement: { trunk: { name: "main", sha: old }, scopes_changed: [], all_scopes_because: null, never_loosen: "checked", gate_changes: [] }, jobs: [], standards: [], time: "now", duration_s: 0, line: "Proof: agent/x" };
+		const proofRecord = {
+			version: 2,
+			head,
+			tree: "t",
+			branch: repo.branch,
+			config_digest: "d",
+			judgement: { trunk: { name: "main", sha: old }, scopes_changed: [], all_scopes_because: null, never_loosen: "checked", gate_changes: [] },
+			jobs: [],
+			standards: [],
+			time: "now",
+			duration_s: 0,
+			line: "Proof: agent/x",
+		};
 		// As accept writes it: sealed (a journal written by hand is none, see below).
-		await writeJournal(join(repo.root, ".git"), { version: 1, state: "landed", branch: repo.branch, id: "x-1a2b3c", path: repo.wt, trunk: "main", sha: head, previous_trunk_sha: old, proof_line: "Proof: agent/x", proof: proofRecord, checkout: repo.root, consent: "confirmed", done: ["landed", "checkout_moved", "noted"], destroyed: [], destroying: [{ pid: sleeper.pid, started: processStart(sleeper.pid) ?? "" }], time: "now" });
+		await writeJournal(join(repo.root, ".git"), {
+			version: 1,
+			state: "landed",
+			branch: repo.branch,
+			id: "x-1a2b3c",
+			path: repo.wt,
+			trunk: "main",
+			sha: head,
+			previous_trunk_sha: old,
+			proof_line: "Proof: agent/x",
+			proof: proofRecord,
+			checkout: repo.root,
+			consent: "confirmed",
+			done: ["landed", "checkout_moved", "noted"],
+			destroyed: [],
+			destroying: [{ pid: sleeper.pid, started: processStart(sleeper.pid) ?? "" }],
+			time: "now",
+		});
 		try {
 			const refused = await invokeVerb("accept", testContext(repo.root), { target: repo.branch });
 			expect(refused.ok ? "" : refused.error).toBe("locked");
@@ -730,7 +836,10 @@ describe("accept: refs and checkouts an agent can rig", () => {
 	});
 
 	test("a notes ref made a symbolic ref to the trunk, or pointed at a branch tip: refused before landing (dry run too); a resume never writes through it", async () => {
-		for (const rig of [["symbolic-ref", "refs/notes/discern", "refs/heads/main"], ["update-ref", "refs/notes/discern", "refs/heads/main"]]) {
+		for (const rig of [
+			["symbolic-ref", "refs/notes/discern", "refs/heads/main"],
+			["update-ref", "refs/notes/discern", "refs/heads/main"],
+		]) {
 			const repo = await fixture();
 			await repo.wtWrite("src/b.ts", "export const b = 2;\n");
 			await repo.wtCommit("b");
@@ -750,9 +859,37 @@ describe("accept: refs and checkouts an agent can rig", () => {
 		const head = (await repo.wtGit("rev-parse", "HEAD")).trim();
 		const old = await repo.sha("main");
 		await repo.git("merge", "-q", "--ff-only", head);
-		const proofRecord = { version: 2, head, tree: "t", branch: repo.branch, config_digest: "d", judgement: { trunk: { name: "main", sha: old }, scopes_changed: [], all_scopes_because: null, never_loosen: "checked", gate_changes: [] }, jobs: [], standards: [], time: "now", duration_s: 0, line: "Proof: agent/x" };
+		const proofRecord = {
+			version: 2,
+			head,
+			tree: "t",
+			branch: repo.branch,
+			config_digest: "d",
+			judgement: { trunk: { name: "main", sha: old }, scopes_changed: [], all_scopes_because: null, never_loosen: "checked", gate_changes: [] },
+			jobs: [],
+			standards: [],
+			time: "now",
+			duration_s: 0,
+			line: "Proof: agent/x",
+		};
 		// As accept writes it: sealed (a journal written by hand is none, see below).
-		await writeJournal(join(repo.root, ".git"), { version: 1, state: "landed", branch: repo.branch, id: null, path: repo.wt, trunk: "main", sha: head, previous_trunk_sha: old, proof_line: "Proof: agent/x", proof: proofRecord, checkout: repo.root, consent: "confirmed", done: ["landed", "checkout_moved"], destroyed: [], time: "now" });
+		await writeJournal(join(repo.root, ".git"), {
+			version: 1,
+			state: "landed",
+			branch: repo.branch,
+			id: null,
+			path: repo.wt,
+			trunk: "main",
+			sha: head,
+			previous_trunk_sha: old,
+			proof_line: "Proof: agent/x",
+			proof: proofRecord,
+			checkout: repo.root,
+			consent: "confirmed",
+			done: ["landed", "checkout_moved"],
+			destroyed: [],
+			time: "now",
+		});
 		await repo.git("symbolic-ref", "refs/notes/discern", "refs/heads/main");
 		const resumed = await invokeVerb("accept", testContext(repo.root), { target: repo.branch });
 		expect(resumed.ok ? "" : resumed.error).toBe("partial_acceptance");

@@ -2,8 +2,8 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { chmod, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { setConfig, validateConfig } from "../../src/verbs/config/config.ts";
-import { invokeVerb } from "../helpers/invoke.ts";
 import { onlyJson, REPO_ROOT, runDiscern } from "../helpers/cli.ts";
+import { invokeVerb } from "../helpers/invoke.ts";
 import { survivors } from "../helpers/processes.ts";
 import { makeRepo, type TestRepo } from "../helpers/repo.ts";
 import { expectValidEnvelope } from "../helpers/schema.ts";
@@ -59,7 +59,13 @@ describe("config set", () => {
 
 	test("usage: set needs KEY and VALUE; get and validate take no VALUE (each sub-command's own schema)", async () => {
 		const r = await repo();
-		for (const args of [["config", "set", "gate.timeout"], ["config", "get", "gate.timeout", "1"], ["config", "validate", "x"], ["config", "get"], ["config", "validate", "--dry-run"]]) {
+		for (const args of [
+			["config", "set", "gate.timeout"],
+			["config", "get", "gate.timeout", "1"],
+			["config", "validate", "x"],
+			["config", "get"],
+			["config", "validate", "--dry-run"],
+		]) {
 			const run = await runDiscern([...args, "--json"], { cwd: r.root });
 			expect(run.exitCode).toBe(2);
 			const result = onlyJson(run.stdout);
@@ -84,7 +90,7 @@ describe("config set", () => {
 
 	test("a value cannot smuggle in a second line or a comment", async () => {
 		const r = await repo();
-		const result = await setConfig(r.ctx(), { key: "jobs.lint", value: '5\n[gate]\nfail_fast = false' });
+		const result = await setConfig(r.ctx(), { key: "jobs.lint", value: "5\n[gate]\nfail_fast = false" });
 		expect(result.ok).toBe(true);
 		const text = await Bun.file(`${r.root}/discern.toml`).text();
 		expect(text).toContain('lint = "5\\n[gate]\\nfail_fast = false"');
@@ -156,7 +162,12 @@ describe("config set and the checkout lock", () => {
 		const r = await makeRepo({ config: '[jobs]\ntest = "sleep 2"\n' });
 		made.push(r);
 		const before = await Bun.file(`${r.root}/discern.toml`).text();
-		const gate = Bun.spawn([process.execPath, join(REPO_ROOT, "src/main.ts"), "done", "--json"], { cwd: r.root, stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } });
+		const gate = Bun.spawn([process.execPath, join(REPO_ROOT, "src/main.ts"), "done", "--json"], {
+			cwd: r.root,
+			stdout: "pipe",
+			stderr: "pipe",
+			env: { ...process.env, NO_COLOR: "1" },
+		});
 		try {
 			await waitForLock(join(r.root, ".git", "discern", "lock"));
 			// Through the pipeline, which takes the lock `config set` declares.

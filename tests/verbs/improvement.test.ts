@@ -113,7 +113,7 @@ describe("improvement", () => {
 		const data = result.data;
 		expect(states(data)).toMatchObject({ check_jobs: "partial", map_tree: "partial", worktree_setup: "fail" });
 		const rules = data?.categories.flatMap((category) => category.rules) ?? [];
-		expect(rules.find((rule) => rule.id === "check_jobs")?.fix).toContain("`typecheck = \"npm run typecheck\"`");
+		expect(rules.find((rule) => rule.id === "check_jobs")?.fix).toContain('`typecheck = "npm run typecheck"`');
 		expect(rules.find((rule) => rule.id === "worktree_setup")?.fix).toContain("npm ci");
 		// test 20 + check 6 + map 4 + timeout 4 = 34 / (86 + worktree 6) = 36.96.
 		expect(data?.score).toBe(37);
@@ -133,7 +133,9 @@ describe("improvement", () => {
 		expect(timeout?.state).toBe("fail");
 		expect(timeout?.fix).toContain("`discern config set gate.timeout 600`");
 		const mcp = await improvement(r.ctx({ surface: "mcp" }), { category: "gate" });
-		expect(mcp.data?.categories[0]?.rules.find((rule) => rule.id === "gate_timeout")?.fix).toContain("ask the owner to run `discern config set gate.timeout 600` in a terminal");
+		expect(mcp.data?.categories[0]?.rules.find((rule) => rule.id === "gate_timeout")?.fix).toContain(
+			"ask the owner to run `discern config set gate.timeout 600` in a terminal",
+		);
 	});
 
 	test("--category restricts the rules and the score to one category", async () => {
@@ -176,7 +178,7 @@ describe("improvement", () => {
 		expect((envelope.data as ImprovementData).score).toBe(5);
 		const above = await runDiscern(["improvement", "--min-score", "5"], { cwd: r.root });
 		expect(above.exitCode).toBe(0);
-		expect(above.stdout).toStartWith("score  5/100\nnext   Add `test = \"…\"`");
+		expect(above.stdout).toStartWith('score  5/100\nnext   Add `test = "…"`');
 		expect((await runDiscern(["improvement", "--min-score", "101", "--json"], { cwd: r.root })).exitCode).toBe(2);
 	});
 

@@ -18,7 +18,10 @@ let outside: string;
 /** Commit everything with a chosen date, so freshness is exact. */
 async function commitAt(repository: TestRepo, date: string, message: string): Promise<void> {
 	const env = { ...process.env, GIT_CONFIG_NOSYSTEM: "1", GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
-	for (const args of [["add", "-A"], ["commit", "-q", "-m", message]]) {
+	for (const args of [
+		["add", "-A"],
+		["commit", "-q", "-m", message],
+	]) {
 		const child = Bun.spawn(["git", ...args], { cwd: repository.root, env, stdout: "ignore", stderr: "pipe" });
 		if ((await child.exited) !== 0) throw new Error(`git ${args.join(" ")} failed: ${await new Response(child.stderr).text()}`);
 	}
@@ -95,7 +98,19 @@ async function run(where: TestRepo, input: Record<string, unknown>): Promise<Loo
 	return result as Loose;
 }
 
-type Digest = { mode: "digest"; dir: string; regions: { name: string; title: string; description: string; pages: number; last_changed: string | null; linked_paths: number; commits_since: number | null }[] };
+type Digest = {
+	mode: "digest";
+	dir: string;
+	regions: {
+		name: string;
+		title: string;
+		description: string;
+		pages: number;
+		last_changed: string | null;
+		linked_paths: number;
+		commits_since: number | null;
+	}[];
+};
 
 describe("the regions digest", () => {
 	test("lists top-level folders except internal ones and links leaving the map, with README title and description", async () => {
@@ -237,7 +252,21 @@ describe("search", () => {
 });
 
 /** Every way to spell a way out of the map folder. */
-const ESCAPES = ["../../etc/passwd", "../secret", "%2e%2e/secret", "%2E%2E%2Fsecret", "%252e%252e/secret", "api/../../secret", "/etc/passwd", "..\\secret", "api\\..\\..\\secret", "api\0", "leak", "ext/secret", "C:/Windows"];
+const ESCAPES = [
+	"../../etc/passwd",
+	"../secret",
+	"%2e%2e/secret",
+	"%2E%2E%2Fsecret",
+	"%252e%252e/secret",
+	"api/../../secret",
+	"/etc/passwd",
+	"..\\secret",
+	"api\\..\\..\\secret",
+	"api\0",
+	"leak",
+	"ext/secret",
+	"C:/Windows",
+];
 
 describe("no target leaves the map", () => {
 	test("the core refuses each escape with unknown_target, also as a search scope", async () => {
@@ -281,7 +310,11 @@ describe("over MCP", () => {
 			expect((page.structuredContent as { data: { content: string } }).data.content).toBe(AUTH_PAGE);
 			for (const target of ["../../etc/passwd", "%2e%2e/secret", "/etc/passwd", "leak", "ext/secret"]) {
 				const refused = await client.callTool({ name: "discern_map", arguments: { target } });
-				expect({ target, isError: refused.isError, error: (refused.structuredContent as { error?: string }).error }).toEqual({ target, isError: true, error: "unknown_target" });
+				expect({ target, isError: refused.isError, error: (refused.structuredContent as { error?: string }).error }).toEqual({
+					target,
+					isError: true,
+					error: "unknown_target",
+				});
 			}
 
 			const { resources } = await client.listResources();
@@ -294,7 +327,17 @@ describe("over MCP", () => {
 			expect((JSON.parse(first.text) as Digest).regions.map((region) => region.name)).toContain("web");
 			const resourcePage = (await client.readResource({ uri: "discern://map/api/auth" })).contents[0] as { text: string; mimeType?: string };
 			expect(resourcePage).toMatchObject({ mimeType: "text/markdown", text: AUTH_PAGE });
-			for (const uri of ["discern://map/../../etc/passwd", "discern://map/%2e%2e/secret", "discern://map/%252e%252e/secret", "discern://map//etc/passwd", "discern://map/leak", "discern://map/ext/secret", "discern://map/nope", "discern://map/", "discern://map/%E0%A4%A"]) {
+			for (const uri of [
+				"discern://map/../../etc/passwd",
+				"discern://map/%2e%2e/secret",
+				"discern://map/%252e%252e/secret",
+				"discern://map//etc/passwd",
+				"discern://map/leak",
+				"discern://map/ext/secret",
+				"discern://map/nope",
+				"discern://map/",
+				"discern://map/%E0%A4%A",
+			]) {
 				const error = await client.readResource({ uri }).then(
 					() => "read",
 					(thrown: unknown) => String(thrown),

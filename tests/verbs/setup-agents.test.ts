@@ -73,7 +73,10 @@ describe("setup learns agents", () => {
 			["AGENTS.md", "docs/agents/instructions.md"],
 			["CLAUDE.md", "docs/agents/claude-instructions.md"],
 		]);
-		expect(preview.plan?.filter((item) => item.kind === "move").map((item) => item.label)).toEqual(["AGENTS.md → docs/agents/instructions.md", "CLAUDE.md → docs/agents/claude-instructions.md"]);
+		expect(preview.plan?.filter((item) => item.kind === "move").map((item) => item.label)).toEqual([
+			"AGENTS.md → docs/agents/instructions.md",
+			"CLAUDE.md → docs/agents/claude-instructions.md",
+		]);
 		expect(await read(r, "AGENTS.md")).toBe(HAND_AGENTS);
 
 		const result = await setup(r.ctx(), { confirmed: true, agents: "claude_code" }, RUNNING);

@@ -2,9 +2,9 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { appendedIgnoreFile } from "../../src/setup/ignores.ts";
+import { done } from "../../src/verbs/done/done.ts";
 import { renderSetup } from "../../src/verbs/setup/render.ts";
 import { setup } from "../../src/verbs/setup/setup.ts";
-import { done } from "../../src/verbs/done/done.ts";
 import { verifySetup } from "../../src/verbs/setup/verify.ts";
 import { makeRepo, makeTempDir, type TestRepo } from "../helpers/repo.ts";
 
@@ -61,7 +61,9 @@ describe("setup proposes the .gitignore lines the jobs need", () => {
 		const r = await repo(PYTHON);
 		const result = await setup(r.ctx(), { confirmed: true });
 		expect(result.ok).toBe(true);
-		expect(result.message).toStartWith("Wrote discern.toml and docs/map/README.md. Added 5 lines to .gitignore (.pytest_cache/ .mypy_cache/ .ruff_cache/ __pycache__/ .venv/).");
+		expect(result.message).toStartWith(
+			"Wrote discern.toml and docs/map/README.md. Added 5 lines to .gitignore (.pytest_cache/ .mypy_cache/ .ruff_cache/ __pycache__/ .venv/).",
+		);
 		expect(await Bun.file(join(r.root, ".gitignore")).text()).toBe(`${[HEADER, ...ALL_LINES.map(([line]) => line)].join("\n")}\n`);
 		const again = await setup(r.ctx(), {});
 		expect(again.data?.ignores).toEqual([]);
@@ -70,7 +72,9 @@ describe("setup proposes the .gitignore lines the jobs need", () => {
 
 	test("the lines are what the gate needs: what those tools leave behind, with them committed, is no change to the tree; without them it is", async () => {
 		// What pytest, mypy, Ruff and Python leave in a project, written by the jobs themselves (no Python tool is promised here).
-		const leaves = [".pytest_cache", ".mypy_cache", ".ruff_cache"].map((dir) => `mkdir -p ${dir}/v && printf '*\\n' > ${dir}/.gitignore && : > ${dir}/v/cache`).join(" && ");
+		const leaves = [".pytest_cache", ".mypy_cache", ".ruff_cache"]
+			.map((dir) => `mkdir -p ${dir}/v && printf '*\\n' > ${dir}/.gitignore && : > ${dir}/v/cache`)
+			.join(" && ");
 		const jobs = `[jobs]\ntest = ${JSON.stringify(`${leaves} && mkdir -p __pycache__ && : > __pycache__/inventory.cpython-311.pyc`)}\n`;
 		const r = await repo(PYTHON);
 		expect((await setup(r.ctx(), { confirmed: true })).ok).toBe(true);
@@ -89,7 +93,11 @@ describe("setup proposes the .gitignore lines the jobs need", () => {
 		const r = await repo({ ...PYTHON, ".gitignore": "/.venv\n*.py[cod]\n.mypy_cache\n" });
 		const result = await setup(r.ctx(), {});
 		expect(result.data?.ignores.map((ignore) => ignore.line)).toEqual([".pytest_cache/", ".ruff_cache/"]);
-		expect(result.data?.files).toContainEqual({ path: ".gitignore", action: "append", reason: "2 lines for the folders the jobs write; nothing already there changes" });
+		expect(result.data?.files).toContainEqual({
+			path: ".gitignore",
+			action: "append",
+			reason: "2 lines for the folders the jobs write; nothing already there changes",
+		});
 	});
 
 	test("rules that are not the repository's do not count: info/exclude, a global excludes file, a tool's own .gitignore in its cache", async () => {
@@ -132,12 +140,26 @@ describe("setup proposes the .gitignore lines the jobs need", () => {
 		const written = await Bun.file(join(r.root, ".gitignore")).text();
 		expect(written.split("\n")).not.toContain("*");
 		// git reads the line as that one folder: a file elsewhere is not ignored by it.
-		expect(await r.git("check-ignore", "--no-index", "-q", "a*b/target/x").then(() => true, () => false)).toBe(true);
-		expect(await r.git("check-ignore", "--no-index", "-q", "aXb/target/x").then(() => true, () => false)).toBe(false);
+		expect(
+			await r.git("check-ignore", "--no-index", "-q", "a*b/target/x").then(
+				() => true,
+				() => false,
+			),
+		).toBe(true);
+		expect(
+			await r.git("check-ignore", "--no-index", "-q", "aXb/target/x").then(
+				() => true,
+				() => false,
+			),
+		).toBe(false);
 	});
 
 	test("node_modules when the manager installs there, at the root and in workspace packages; not with Yarn's Plug'n'Play", async () => {
-		const workspace = { "package.json": JSON.stringify({ workspaces: ["packages/*"], scripts: { test: "vitest" } }), "pnpm-lock.yaml": "", "packages/a/package.json": "{}" };
+		const workspace = {
+			"package.json": JSON.stringify({ workspaces: ["packages/*"], scripts: { test: "vitest" } }),
+			"pnpm-lock.yaml": "",
+			"packages/a/package.json": "{}",
+		};
 		const ignored = async (files: Record<string, string>) => (await setup((await repo(files)).ctx(), {})).data?.ignores.map((ignore) => ignore.line);
 		expect(await ignored(workspace)).toEqual(["node_modules/"]);
 		expect(await ignored({ ...workspace, ".gitignore": "/node_modules/\n" })).toEqual(["node_modules/"]);
@@ -184,7 +206,11 @@ describe("setup proposes the .gitignore lines the jobs need", () => {
 
 describe("setup verify lists the missing .gitignore lines as advice", () => {
 	test("a configured Python project whose .gitignore lacks them: verify passes and lists each line with its reason", async () => {
-		const r = await repo({ ...PYTHON, "discern.toml": '[jobs]\nformat = "true"\nlint = "true"\ntypecheck = "true"\ntest = "true"\n', ".gitignore": ".venv/\n__pycache__/\n" });
+		const r = await repo({
+			...PYTHON,
+			"discern.toml": '[jobs]\nformat = "true"\nlint = "true"\ntypecheck = "true"\ntest = "true"\n',
+			".gitignore": ".venv/\n__pycache__/\n",
+		});
 		const result = await verifySetup(r.ctx(), {});
 		expect(result.ok).toBe(true);
 		expect(result.message).toContain("Setup would also propose");
@@ -193,12 +219,15 @@ describe("setup verify lists the missing .gitignore lines as advice", () => {
 			{ kind: "ignore", name: ".mypy_cache/", line: ".mypy_cache/", reason: "mypy keeps its cache there (job `typecheck`)" },
 			{ kind: "ignore", name: ".ruff_cache/", line: ".ruff_cache/", reason: "Ruff keeps its cache there (jobs `format`, `lint`)" },
 		]);
-		expect(renderSetup(result, { color: false, verbose: false })).toContain("setup would also add `.pytest_cache/` to .gitignore: pytest keeps its cache there (job `test`)");
+		expect(renderSetup(result, { color: false, verbose: false })).toContain(
+			"setup would also add `.pytest_cache/` to .gitignore: pytest keeps its cache there (job `test`)",
+		);
 	});
 });
 
 describe("appendedIgnoreFile keeps every byte", () => {
-	const appended = (before: string | null) => Buffer.from(appendedIgnoreFile(before === null ? null : Buffer.from(before, "latin1"), ["a/", "b/"])).toString("latin1");
+	const appended = (before: string | null) =>
+		Buffer.from(appendedIgnoreFile(before === null ? null : Buffer.from(before, "latin1"), ["a/", "b/"])).toString("latin1");
 	test.each([
 		["absent", null, `${HEADER}\na/\nb/\n`],
 		["empty", "", `${HEADER}\na/\nb/\n`],

@@ -1,10 +1,9 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { symlink } from "node:fs/promises";
+import { rm, symlink } from "node:fs/promises";
 import { parseConfig } from "../../src/config/load.ts";
 import { setup } from "../../src/verbs/setup/setup.ts";
 import { verifySetup } from "../../src/verbs/setup/verify.ts";
 import { makeRepo, makeTempDir, type TestRepo } from "../helpers/repo.ts";
-import { rm } from "node:fs/promises";
 
 const made: TestRepo[] = [];
 const dirs: string[] = [];
@@ -100,13 +99,17 @@ describe("setup", () => {
 		const invalid = await setup(r.ctx(), { confirmed: true });
 		expect(invalid.ok).toBe(true);
 		expect(invalid.data?.written).toBe(false);
-		expect(invalid.data?.files).toEqual([{ path: "discern.toml", action: "keep", reason: expect.stringContaining("discern.toml is invalid, so the map's folder is unknown") }]);
+		expect(invalid.data?.files).toEqual([
+			{ path: "discern.toml", action: "keep", reason: expect.stringContaining("discern.toml is invalid, so the map's folder is unknown") },
+		]);
 		expect(invalid.message).toStartWith("Nothing to write: discern.toml exists. discern.toml is invalid");
 		expect(await Bun.file(`${r.root}/docs/map/README.md`).exists()).toBe(false);
 
 		await Bun.write(`${r.root}/discern.toml`, '[map]\ndir = "../elsewhere/"\n');
 		const outside = await setup(r.ctx(), { confirmed: true });
-		expect(outside.data?.files).toEqual([{ path: "discern.toml", action: "keep", reason: "[map].dir `../elsewhere/` leads outside the repository, so no map skeleton is written." }]);
+		expect(outside.data?.files).toEqual([
+			{ path: "discern.toml", action: "keep", reason: "[map].dir `../elsewhere/` leads outside the repository, so no map skeleton is written." },
+		]);
 	});
 
 	test("without --confirmed, a repository with discern.toml gets a preview of the map skeleton only", async () => {

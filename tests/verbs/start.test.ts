@@ -2,15 +2,15 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { readdir, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import * as v from "valibot";
-import { startVerb } from "../../src/verbs/start/verb.ts";
-import { start } from "../../src/verbs/start/start.ts";
 import type { StartData } from "../../src/verbs/start/schema.ts";
-import { readTask } from "../../src/worktree/task.ts";
+import { start } from "../../src/verbs/start/start.ts";
+import { startVerb } from "../../src/verbs/start/verb.ts";
+import { parseDotenv } from "../../src/worktree/env.ts";
+import { slugify, worktreeId, worktreePort } from "../../src/worktree/id.ts";
 import { ledgerPath, readLedger } from "../../src/worktree/ledger.ts";
 import { destroyResources } from "../../src/worktree/resources.ts";
-import { slugify, worktreeId, worktreePort } from "../../src/worktree/id.ts";
+import { readTask } from "../../src/worktree/task.ts";
 import { expandTokens, tokenTable, unknownTokens } from "../../src/worktree/tokens.ts";
-import { parseDotenv } from "../../src/worktree/env.ts";
 import { invokeVerb } from "../helpers/invoke.ts";
 import { makeRepo, makeTempDir, type TestRepo } from "../helpers/repo.ts";
 
@@ -47,7 +47,7 @@ function loggingConfig(log: string, options: { failStep?: boolean; failCreate?: 
 		`[worktree.resources.${name}]\ncreate = "${options.failCreate === name ? "echo create-fails; exit 3" : `echo create ${name} @db@ >> ${log}`}"\ndestroy = "echo destroy ${name} >> ${log}"\n`;
 	return [
 		'[jobs]\ntest = "true"\n',
-		"[worktree]\ninherit_env = [\"START_TEST_INHERITED\", \"FROM_ENV_FILE\"]\n",
+		'[worktree]\ninherit_env = ["START_TEST_INHERITED", "FROM_ENV_FILE"]\n',
 		`[worktree.setup]\nsteps = ["echo $DISCERN_WORKTREE_PORT > port.txt", "echo $DISCERN_WORKTREE_ID:$START_TEST_INHERITED:$FROM_ENV_FILE:$API_KEY > env.txt"${options.failStep ? ', "echo broken step; exit 7"' : ""}]\n`,
 		resource("db"),
 		resource("cache"),
@@ -68,7 +68,9 @@ describe("worktree ids, ports and tokens", () => {
 
 	test("tokens expand shell-safely; unknown ones are found", () => {
 		const table = tokenTable({ id: "fix-abcdef", port: 17300, projectName: "My App", repositoryRoot: "/r", dir: "/tmp/it's here" });
-		expect(expandTokens("createdb @db@ -p @port@ @project_slug@ @dir@ @worktree@", table)).toBe("createdb fix_abcdef -p 17300 my-app '/tmp/it'\\''s here' fix-abcdef");
+		expect(expandTokens("createdb @db@ -p @port@ @project_slug@ @dir@ @worktree@", table)).toBe(
+			"createdb fix_abcdef -p 17300 my-app '/tmp/it'\\''s here' fix-abcdef",
+		);
 		expect(unknownTokens("echo @db@ @nope@ a@b.c")).toEqual(["nope"]);
 	});
 
@@ -82,7 +84,10 @@ describe("start", () => {
 		const log = join(await tempDir(), "log");
 		const r = await repo(loggingConfig(log));
 		await writeFile(join(r.root, ".env"), "FROM_ENV_FILE=dotenv-value\nAPI_KEY=secret-not-listed\n");
-		const result = await invokeVerb("start", r.ctx({ env: { PATH: process.env.PATH, START_TEST_INHERITED: "inherited" } }), { title: "Fix the login", brief: "Details." });
+		const result = await invokeVerb("start", r.ctx({ env: { PATH: process.env.PATH, START_TEST_INHERITED: "inherited" } }), {
+			title: "Fix the login",
+			brief: "Details.",
+		});
 		expect(result.ok).toBe(true);
 		v.parse(startVerb.envelope, result);
 		const data = result.data as StartData;
@@ -96,19 +101,40 @@ describe("start", () => {
 		expect(await readFile(join(data.path, ".env"), "utf8")).toBe("FROM_ENV_FILE=dotenv-value\nAPI_KEY=secret-not-listed\n");
 		const gitDir = (await runIn(data.path, ["rev-parse", "--path-format=absolute", "--git-dir"])).trim();
 		const task = await readTask(gitDir);
-		expect(task).toMatchObject({ version: 1, id: data.id, title: "Fix the login", brief: "Details.", branch: data.branch, base: data.base, from: "main", created_by: "discern" });
+		expect(task).toMatchObject({
+			version: 1,
+			id: data.id,
+			title: "Fix the login",
+			brief: "Details.",
+			branch: data.branch,
+			base: data.base,
+			from: "main",
+			created_by: "discern",
+		});
 		const commonDir = join(r.root, ".git");
 		const ledger = await readLedger(commonDir, data.id);
-		expect(ledger?.entries.map((entry) => [entry.name, entry.state])).toEqual([["db", "created"], ["cache", "created"]]);
+		expect(ledger?.entries.map((entry) => [entry.name, entry.state])).toEqual([
+			["db", "created"],
+			["cache", "created"],
+		]);
 		expect(ledger?.worktree).toBe(data.path);
 		expect(await lines(log)).toEqual([`create db ${data.id.replaceAll("-", "_")}`, `create cache ${data.id.replaceAll("-", "_")}`]);
 
 		// What accept and drop will call: reverse order, then the ledger is gone.
-		const destroyed = await destroyResources(commonDir, data.id, { cwd: data.path, env: { PATH: process.env.PATH ?? "" }, signal: new AbortController().signal, worktree: data.path });
+		const destroyed = await destroyResources(commonDir, data.id, {
+			cwd: data.path,
+			env: { PATH: process.env.PATH ?? "" },
+			signal: new AbortController().signal,
+			worktree: data.path,
+		});
 		expect(destroyed).toEqual({ ok: true, destroyed: ["cache", "db"], failed: [] });
 		expect((await lines(log)).slice(2)).toEqual(["destroy cache", "destroy db"]);
 		expect(await Bun.file(ledgerPath(commonDir, data.id)).exists()).toBe(false);
-		expect(await destroyResources(commonDir, data.id, { cwd: data.path, env: {}, signal: new AbortController().signal, worktree: data.path })).toEqual({ ok: true, destroyed: [], failed: [] });
+		expect(await destroyResources(commonDir, data.id, { cwd: data.path, env: {}, signal: new AbortController().signal, worktree: data.path })).toEqual({
+			ok: true,
+			destroyed: [],
+			failed: [],
+		});
 	});
 
 	test("a failing setup step rolls back everything: resources in reverse, worktree, branch, folder", async () => {
@@ -223,7 +249,9 @@ describe("start", () => {
 describe("start: one environment, honest rollbacks, a sane root", () => {
 	test("a destroy run by `worktree drop` sees the create's env values (inherit_env from the env files, id, port)", async () => {
 		const log = join(await tempDir(), "log");
-		const r = await repo(`[jobs]\ntest = "true"\n[worktree]\ninherit_env = ["DB_HOST"]\n[worktree.resources.db]\ncreate = "echo create $DB_HOST:$DISCERN_WORKTREE_PORT:$API_KEY >> ${log}"\ndestroy = "echo destroy $DB_HOST:$DISCERN_WORKTREE_PORT:$API_KEY >> ${log}"\n`);
+		const r = await repo(
+			`[jobs]\ntest = "true"\n[worktree]\ninherit_env = ["DB_HOST"]\n[worktree.resources.db]\ncreate = "echo create $DB_HOST:$DISCERN_WORKTREE_PORT:$API_KEY >> ${log}"\ndestroy = "echo destroy $DB_HOST:$DISCERN_WORKTREE_PORT:$API_KEY >> ${log}"\n`,
+		);
 		await writeFile(join(r.root, ".env"), "DB_HOST=from-env-file\nAPI_KEY=secret\n");
 		const started = await start(r.ctx({ env: { PATH: process.env.PATH, DB_HOST: "from-process" } }), { name: "envs" }, fixedTail("e0e0e0"));
 		expect(started.ok).toBe(true);

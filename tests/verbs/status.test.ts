@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { rm } from "node:fs/promises";
-import { status } from "../../src/verbs/status/status.ts";
 import type { StatusData } from "../../src/verbs/status/schema.ts";
-import { BASIC_CONFIG, makeRepo, runGit, type TestRepo } from "../helpers/repo.ts";
+import { status } from "../../src/verbs/status/status.ts";
 import { invokeVerb } from "../helpers/invoke.ts";
+import { BASIC_CONFIG, makeRepo, runGit, type TestRepo } from "../helpers/repo.ts";
 
 const made: TestRepo[] = [];
 async function repo(options: Parameters<typeof makeRepo>[0] = {}): Promise<TestRepo> {
@@ -143,7 +143,17 @@ describe("status and the fleet", () => {
 		if (options.task) {
 			await Bun.write(
 				`${r.root}/.git/worktrees/${name}/discern/task.json`,
-				JSON.stringify({ version: 1, id: `${name}-a1b2c3`, title: `Title ${name}`, brief: `Brief ${name}`, branch: `agent/${name}`, base, from: "main", created_at: "2026-01-01T00:00:00Z", created_by: "discern" }),
+				JSON.stringify({
+					version: 1,
+					id: `${name}-a1b2c3`,
+					title: `Title ${name}`,
+					brief: `Brief ${name}`,
+					branch: `agent/${name}`,
+					base,
+					from: "main",
+					created_at: "2026-01-01T00:00:00Z",
+					created_by: "discern",
+				}),
 			);
 		}
 		return path;

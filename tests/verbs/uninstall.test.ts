@@ -5,14 +5,13 @@ import { declaredPaths } from "../../src/agents/providers.ts";
 import { parseConfig } from "../../src/config/load.ts";
 import type { AnyResult } from "../../src/contract/envelope.ts";
 import { invokeVerb } from "../helpers/invoke.ts";
-import { pathWithDiscern } from "../helpers/stub-path.ts";
 import { makeRepo, makeTempDir, runGit, type TestRepo } from "../helpers/repo.ts";
+import { pathWithDiscern } from "../helpers/stub-path.ts";
 
 const cleanup: string[] = [];
 afterAll(async () => {
 	await Promise.all(cleanup.map((dir) => rm(dir, { recursive: true, force: true })));
 });
-
 
 type Repo = TestRepo & { env: Record<string, string | undefined> };
 
@@ -26,7 +25,8 @@ const run = (r: Repo, verb: "setup" | "refresh" | "uninstall", input: Record<str
 	invokeVerb(verb, r.ctx({ env: r.env, ...(confirm ? { confirm } : {}) }), input);
 const files = (result: AnyResult) => (result.data as { files: { path: string; action: string; kind: string }[] }).files;
 const actions = (result: AnyResult) => Object.fromEntries(files(result).map((file) => [file.path, file.action]));
-const refreshActions = (result: AnyResult) => Object.fromEntries((result.data as { files: { path: string; action: string }[] }).files.map((file) => [file.path, file.action]));
+const refreshActions = (result: AnyResult) =>
+	Object.fromEntries((result.data as { files: { path: string; action: string }[] }).files.map((file) => [file.path, file.action]));
 
 /** Every file of the checkout (not .git) with its bytes. */
 async function snapshot(root: string): Promise<Map<string, string>> {
@@ -63,8 +63,10 @@ const AGENTS = "claude_code,codex,cursor,gemini,copilot";
 const FIXTURE = {
 	"README.md": "# fixture\n",
 	"CLAUDE.md": "# How we work\n\nRun the tests before you push.\n",
-	".mcp.json": '{\n   // the team\'s servers\n   "mcpServers": {\n      "other": { "command": "other-server", "args": ["--x"] }, // keep me\n   },\n   "extra": [1, 2,],\n}\n',
-	".vscode/mcp.json": '// VS Code\n{\n\t"servers": {\n\t\t"github": {\n\t\t\t"type": "http",\n\t\t\t"url": "https://example.com/mcp", /* inline */\n\t\t},\n\t},\n\t"inputs": []\n}\n',
+	".mcp.json":
+		'{\n   // the team\'s servers\n   "mcpServers": {\n      "other": { "command": "other-server", "args": ["--x"] }, // keep me\n   },\n   "extra": [1, 2,],\n}\n',
+	".vscode/mcp.json":
+		'// VS Code\n{\n\t"servers": {\n\t\t"github": {\n\t\t\t"type": "http",\n\t\t\t"url": "https://example.com/mcp", /* inline */\n\t\t},\n\t},\n\t"inputs": []\n}\n',
 	".vscode/settings.json": '{ "editor.tabSize": 2 }\n',
 	".codex/config.toml": '# Codex settings\nmodel = "o3" # the model\n\n[mcp_servers.other]\ncommand = "other"   # aligned\nargs = []\n',
 	".gemini/settings.json": '{\n  "theme": "Dracula"\n}\n',
@@ -180,7 +182,10 @@ describe("uninstall", () => {
 		const cursor = JSON.parse(await readFile(join(r.root, ".cursor/mcp.json"), "utf8"));
 		cursor.mcpServers.mine = { command: "mine" };
 		await writeFile(join(r.root, ".cursor/mcp.json"), `${JSON.stringify(cursor, null, 2)}\n`);
-		await writeFile(join(r.root, ".codex/config.toml"), `${await readFile(join(r.root, ".codex/config.toml"), "utf8")}\n# mine\n[profiles.fast]\nmodel = "o4-mini"\n`);
+		await writeFile(
+			join(r.root, ".codex/config.toml"),
+			`${await readFile(join(r.root, ".codex/config.toml"), "utf8")}\n# mine\n[profiles.fast]\nmodel = "o4-mini"\n`,
+		);
 		const result = await run(r, "uninstall", { yes: true });
 		expect(result.ok).toBe(true);
 		expect(actions(result)).toMatchObject({ ".cursor/mcp.json": "strip", ".codex/config.toml": "strip", "AGENTS.md": "delete" });
@@ -189,7 +194,8 @@ describe("uninstall", () => {
 	});
 
 	test("a person's own SessionStart hooks stay, byte for byte", async () => {
-		const settings = '{\n  "hooks": {\n    "SessionStart": [\n      { "matcher": "resume", "hooks": [{ "type": "command", "command": "echo hi" }] }\n    ]\n  }\n}\n';
+		const settings =
+			'{\n  "hooks": {\n    "SessionStart": [\n      { "matcher": "resume", "hooks": [{ "type": "command", "command": "echo hi" }] }\n    ]\n  }\n}\n';
 		const r = await repo({ config: '[project]\nagents = ["claude_code"]\n[jobs]\ntest = "true"\n', files: { ".claude/settings.json": settings } });
 		expect((await run(r, "refresh")).ok).toBe(true);
 		expect(await readFile(join(r.root, ".claude/settings.json"), "utf8")).toContain("worktree ensure");
@@ -199,7 +205,11 @@ describe("uninstall", () => {
 	});
 
 	test("a person's hook that mentions `worktree ensure` is not discern's: refresh and uninstall leave it, and its file", async () => {
-		const settings = JSON.stringify({ hooks: { SessionStart: [{ matcher: "startup", hooks: [{ type: "command", command: "just worktree ensure && echo ready" }] }] } }, null, 2);
+		const settings = JSON.stringify(
+			{ hooks: { SessionStart: [{ matcher: "startup", hooks: [{ type: "command", command: "just worktree ensure && echo ready" }] }] } },
+			null,
+			2,
+		);
 		const r = await repo({ config: '[project]\nagents = ["claude_code"]\n[jobs]\ntest = "true"\n', files: { ".claude/settings.json": settings } });
 		expect((await run(r, "refresh")).ok).toBe(true);
 		expect(await readFile(join(r.root, ".claude/settings.json"), "utf8")).toContain("just worktree ensure && echo ready");
@@ -232,14 +242,20 @@ describe("uninstall", () => {
 	test("a file edited after refresh: discern's entry goes, the person's comments stay", async () => {
 		const r = await repo({ config: '[project]\nagents = ["cursor"]\n[jobs]\ntest = "true"\n' });
 		await mkdir(join(r.root, ".cursor"), { recursive: true });
-		await writeFile(join(r.root, ".cursor/mcp.json"), '{\n  "mcpServers": {\n    "mine": { "command": "mine" }, // my server\n    "discern": { "command": "discern", "args": ["mcp"], "env": { "X": "1" } }\n  }\n}\n');
+		await writeFile(
+			join(r.root, ".cursor/mcp.json"),
+			'{\n  "mcpServers": {\n    "mine": { "command": "mine" }, // my server\n    "discern": { "command": "discern", "args": ["mcp"], "env": { "X": "1" } }\n  }\n}\n',
+		);
 		const result = await run(r, "uninstall", { yes: true });
 		expect(actions(result)).toMatchObject({ ".cursor/mcp.json": "strip" });
 		expect(await readFile(join(r.root, ".cursor/mcp.json"), "utf8")).toBe('{\n  "mcpServers": {\n    "mine": { "command": "mine" } // my server\n  }\n}\n');
 	});
 
 	test("a hand-written AGENTS.md and a CLAUDE.md that is not the pointer are kept", async () => {
-		const r = await repo({ config: '[jobs]\ntest = "true"\n', files: { "AGENTS.md": "# ours\n", "CLAUDE.md": "@AGENTS.md\nand more\n", "GEMINI.md": "@AGENTS.md\n" } });
+		const r = await repo({
+			config: '[jobs]\ntest = "true"\n',
+			files: { "AGENTS.md": "# ours\n", "CLAUDE.md": "@AGENTS.md\nand more\n", "GEMINI.md": "@AGENTS.md\n" },
+		});
 		const result = await run(r, "uninstall", { yes: true });
 		expect(result.ok).toBe(true);
 		// GEMINI.md is the pointer, but gemini is not configured and AGENTS.md is not discern's: a person wrote it.
@@ -254,7 +270,13 @@ describe("uninstall", () => {
 		const result = await run(r, "uninstall", { dry_run: true });
 		expect(result.ok).toBe(true);
 		expect(result.dry_run).toBe(true);
-		expect(actions(result)).toMatchObject({ "AGENTS.md": "delete", "CLAUDE.md": "delete", ".mcp.json": "delete", ".claude/settings.json": "delete", "discern.toml": "keep" });
+		expect(actions(result)).toMatchObject({
+			"AGENTS.md": "delete",
+			"CLAUDE.md": "delete",
+			".mcp.json": "delete",
+			".claude/settings.json": "delete",
+			"discern.toml": "keep",
+		});
 		expect(result.plan?.map((item) => item.label)).toEqual(files(result).map((file) => file.path));
 		expect(await snapshot(r.root)).toEqual(before);
 	});
@@ -327,8 +349,16 @@ describe("uninstall", () => {
 		await symlink(join(outside, "precious.txt"), join(r.root, ".git", "discern", "proof-key"));
 		const removed = await run(r, "uninstall", { yes: true });
 		expect(removed.ok).toBe(true);
-		expect((await readdir(join(r.root, ".git", "discern"))).filter((name) => name !== "logbook" && !name.endsWith("lock")).sort()).toEqual(["notes-of-mine.txt", "proof-key"]);
-		expect(actions(removed)).toMatchObject({ ".git/discern/notes-of-mine.txt": "keep", ".git/discern/proof-key": "keep", ".git/discern/last-run.json": "delete", ".git/discern/runs": "delete" });
+		expect((await readdir(join(r.root, ".git", "discern"))).filter((name) => name !== "logbook" && !name.endsWith("lock")).sort()).toEqual([
+			"notes-of-mine.txt",
+			"proof-key",
+		]);
+		expect(actions(removed)).toMatchObject({
+			".git/discern/notes-of-mine.txt": "keep",
+			".git/discern/proof-key": "keep",
+			".git/discern/last-run.json": "delete",
+			".git/discern/runs": "delete",
+		});
 		expect(await readFile(join(outside, "precious.txt"), "utf8")).toBe("mine\n");
 	});
 

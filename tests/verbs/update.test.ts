@@ -2,12 +2,12 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { BASIC_CONFIG, testContext } from "../helpers/repo.ts";
-import { invokeVerb } from "../helpers/invoke.ts";
-import { makeWorktreeRepo, type WorktreeRepo } from "../helpers/worktree.ts";
 import type { UpdateData } from "../../src/verbs/update/schema.ts";
 import { overwrittenFiles } from "../../src/verbs/update/update.ts";
 import { worktreePort } from "../../src/worktree/id.ts";
+import { invokeVerb } from "../helpers/invoke.ts";
+import { BASIC_CONFIG, testContext } from "../helpers/repo.ts";
+import { makeWorktreeRepo, type WorktreeRepo } from "../helpers/worktree.ts";
 
 const made: string[] = [];
 afterAll(async () => {
@@ -128,7 +128,10 @@ describe("update: untracked and ignored files, a rewritten trunk, ensure's env",
 	});
 
 	test("setup.ensure after a merge gets the worktree's env: inherit_env from the main checkout's env files and the port, not other env-file keys", async () => {
-		const repo = await makeWorktreeRepo({ config: `${BASIC_CONFIG}\n[worktree]\ninherit_env = ["DB_HOST"]\n[worktree.setup]\nensure = ["echo $DB_HOST:$DISCERN_WORKTREE_PORT:$API_KEY > ensure.out"]\n`, id: "x-a1b2c3" });
+		const repo = await makeWorktreeRepo({
+			config: `${BASIC_CONFIG}\n[worktree]\ninherit_env = ["DB_HOST"]\n[worktree.setup]\nensure = ["echo $DB_HOST:$DISCERN_WORKTREE_PORT:$API_KEY > ensure.out"]\n`,
+			id: "x-a1b2c3",
+		});
 		made.push(...repo.cleanupDirs);
 		await repo.write(".gitignore", "ensure.out\n.env\n");
 		await repo.commitAll("ignore");
@@ -139,7 +142,8 @@ describe("update: untracked and ignored files, a rewritten trunk, ensure's env",
 	});
 
 	test("git's 'would be overwritten' list is named", () => {
-		const output = "error: The following untracked working tree files would be overwritten by merge:\n\ta.txt\n\tdir/b.txt\nPlease move or remove them before you merge.\nAborting\n";
+		const output =
+			"error: The following untracked working tree files would be overwritten by merge:\n\ta.txt\n\tdir/b.txt\nPlease move or remove them before you merge.\nAborting\n";
 		expect(overwrittenFiles(output)).toEqual(["a.txt", "dir/b.txt"]);
 	});
 });

@@ -32,7 +32,17 @@ async function worktree(r: TestRepo, name: string, options: { task?: boolean | R
 	if (options.task) {
 		const gitDir = (await runGit(path, ["rev-parse", "--path-format=absolute", "--git-dir"])).trim();
 		await mkdir(join(gitDir, "discern"), { recursive: true });
-		const record = { version: 1, id: `${name}-a1b2c3`, title: `Task ${name}`, brief: "do it", branch: `agent/${name}`, base, from: "main", created_at: "2026-01-01T00:00:00Z", created_by: "discern" };
+		const record = {
+			version: 1,
+			id: `${name}-a1b2c3`,
+			title: `Task ${name}`,
+			brief: "do it",
+			branch: `agent/${name}`,
+			base,
+			from: "main",
+			created_at: "2026-01-01T00:00:00Z",
+			created_by: "discern",
+		};
 		await writeFile(join(gitDir, "discern", "task.json"), JSON.stringify({ ...record, ...(typeof options.task === "object" ? options.task : {}) }));
 	}
 	return path;
@@ -67,7 +77,15 @@ describe("worktree list", () => {
 		expect(data.trunk).toBe("main");
 		const byBranch = Object.fromEntries(data.worktrees.map((w) => [w.branch, w]));
 		expect(byBranch.main).toMatchObject({ main: true, clean: true, ahead: 0, behind: 0 });
-		expect(byBranch["agent/ahead"]).toMatchObject({ id: "ahead-a1b2c3", title: "Task ahead", created_by_discern: true, clean: true, ahead: 2, behind: 1, proof: "missing" });
+		expect(byBranch["agent/ahead"]).toMatchObject({
+			id: "ahead-a1b2c3",
+			title: "Task ahead",
+			created_by_discern: true,
+			clean: true,
+			ahead: 2,
+			behind: 1,
+			proof: "missing",
+		});
 		expect(byBranch["agent/dirty"]).toMatchObject({ id: null, created_by_discern: false, clean: false, ahead: 0, behind: 1 });
 		expect(byBranch["agent/behind"]).toMatchObject({ clean: true, ahead: 0, behind: 1 });
 		expect(byBranch["agent/ahead"]?.last_activity).toBeString();
@@ -223,7 +241,10 @@ describe("worktree teardown", () => {
 		await mkdir(ledgerDir, { recursive: true });
 		await declare(r, { db: `echo db >> '${log}'`, cache: `echo cache >> '${log}'`, queue: `echo queue >> '${log}'` });
 		const entry = (name: string) => ({ name, state: "created" });
-		await writeFile(join(ledgerDir, "res-a1b2c3.json"), JSON.stringify({ version: 1, id: "res-a1b2c3", worktree: path, entries: [entry("db"), entry("cache"), entry("queue")] }));
+		await writeFile(
+			join(ledgerDir, "res-a1b2c3.json"),
+			JSON.stringify({ version: 1, id: "res-a1b2c3", worktree: path, entries: [entry("db"), entry("cache"), entry("queue")] }),
+		);
 		expect(await invokeVerb("worktree teardown", ctxAt(r), {})).toMatchObject({ ok: false, error: "not_in_worktree" });
 		const preview = await invokeVerb("worktree teardown", r.ctx({ cwd: path }), { dry_run: true });
 		expect(preview.ok && preview.plan?.map((item) => item.label)).toEqual(["queue", "cache", "db"]);
@@ -244,10 +265,15 @@ describe("worktree teardown", () => {
 		await declare(r, { stubborn: `test -e '${flag}' && echo stubborn >> '${log}'`, easy: `echo easy >> '${log}'` });
 		await writeFile(
 			join(ledgerDir, "res-a1b2c3.json"),
-			JSON.stringify({ version: 1, id: "res-a1b2c3", worktree: path, entries: [
-				{ name: "stubborn", state: "created" },
-				{ name: "easy", state: "created" },
-			] }),
+			JSON.stringify({
+				version: 1,
+				id: "res-a1b2c3",
+				worktree: path,
+				entries: [
+					{ name: "stubborn", state: "created" },
+					{ name: "easy", state: "created" },
+				],
+			}),
 		);
 		expect(await invokeVerb("worktree teardown", r.ctx({ cwd: path }), {})).toMatchObject({ ok: false, error: "provisioned_resources" });
 		await writeFile(flag, "");
@@ -331,7 +357,14 @@ describe("worktree drop: nothing destroyed before the removal is sure, work save
 		await writeFile(join(r.root, ".env"), "DB_HOST=db.example\nAPI_KEY=secret\n");
 		const path = await worktree(r, "lost", { task: true, commits: 1 });
 		const log = join(`${r.root}.wt`, "log");
-		await ledger(r, "lost-a1b2c3", path, log, { main_root: r.root, env_files: [".env"], inherit_env: ["DB_HOST"], id: "lost-a1b2c3", port: 17301, dir: path }, `env_files = [".env"]\ninherit_env = ["DB_HOST"]`);
+		await ledger(
+			r,
+			"lost-a1b2c3",
+			path,
+			log,
+			{ main_root: r.root, env_files: [".env"], inherit_env: ["DB_HOST"], id: "lost-a1b2c3", port: 17301, dir: path },
+			`env_files = [".env"]\ninherit_env = ["DB_HOST"]`,
+		);
 		await rm(path, { recursive: true, force: true });
 		const listed = dataOf<WorktreeListData>(await invokeVerb("worktree list", ctxAt(r)));
 		expect(listed.orphaned_ledgers).toEqual([{ id: "lost-a1b2c3", path, resources: ["db"] }]);
@@ -350,7 +383,14 @@ describe("worktree drop: nothing destroyed before the removal is sure, work save
 		const r = await repo();
 		const log = join(`${r.root}.wt`, "log");
 		await mkdir(`${r.root}.wt`, { recursive: true });
-		await ledger(r, "ghost-a1b2c3", `${r.root}.wt/ghost`, log, { main_root: r.root, env_files: [], inherit_env: [], id: "ghost-a1b2c3", port: 17302, dir: `${r.root}.wt/ghost` });
+		await ledger(r, "ghost-a1b2c3", `${r.root}.wt/ghost`, log, {
+			main_root: r.root,
+			env_files: [],
+			inherit_env: [],
+			id: "ghost-a1b2c3",
+			port: 17302,
+			dir: `${r.root}.wt/ghost`,
+		});
 		const status = await invokeVerb("status", ctxAt(r));
 		expect((status.data as { orphaned_ledgers?: unknown[] }).orphaned_ledgers).toHaveLength(1);
 		expect(await invokeVerb("worktree drop", ctxAt(r), { id: "ghost-a1b2c3" })).toMatchObject({ ok: false, error: "provisioned_resources" });
@@ -518,7 +558,10 @@ describe("drop judges the worktree again after the destroy commands ran", () => 
 		await declare(r, { db: `echo late > "$DISCERN_ROOT/late.txt"` });
 		const dir = join(r.root, ".git", "discern", "resources");
 		await mkdir(dir, { recursive: true });
-		await writeFile(join(dir, "racy-a1b2c3.json"), JSON.stringify({ version: 1, id: "racy-a1b2c3", worktree: path, entries: [{ name: "db", state: "created" }] }));
+		await writeFile(
+			join(dir, "racy-a1b2c3.json"),
+			JSON.stringify({ version: 1, id: "racy-a1b2c3", worktree: path, entries: [{ name: "db", state: "created" }] }),
+		);
 		const refused = await invokeVerb("worktree drop", ctxAt(r), { id: "racy-a1b2c3" });
 		expect(refused).toMatchObject({ ok: false, error: "dirty_worktree" });
 		expect(refused.message).toContain("already destroyed");

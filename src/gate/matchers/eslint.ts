@@ -52,7 +52,16 @@ function oxMatch(lines: readonly string[]): Finding[] {
 		const frame = OX_FRAME.exec(lines[i + 1] ?? "");
 		if (!frame) continue;
 		const rule = header[2] && header[3] ? `${header[2]}(${header[3]})` : header[4];
-		found.push(finding({ file: frame[1], line: position(frame[2]), col: position(frame[3]), rule, message: header[5] ?? "", severity: severityOf(header[1] === "!" || header[1] === "⚠" ? "warning" : "error") }));
+		found.push(
+			finding({
+				file: frame[1],
+				line: position(frame[2]),
+				col: position(frame[3]),
+				rule,
+				message: header[5] ?? "",
+				severity: severityOf(header[1] === "!" || header[1] === "⚠" ? "warning" : "error"),
+			}),
+		);
 		i++;
 	}
 	return found;

@@ -13,7 +13,16 @@ function match(lines: readonly string[]): Finding[] {
 	for (const line of lines) {
 		const m = LOCATED.exec(line);
 		if (!m) continue;
-		found.push(finding({ file: m[1], line: position(m[2]), col: position(m[3]), rule: m[6]?.replace(/^-Werror=/, "-W"), message: m[5] ?? "", severity: severityOf(m[4] ?? "") }));
+		found.push(
+			finding({
+				file: m[1],
+				line: position(m[2]),
+				col: position(m[3]),
+				rule: m[6]?.replace(/^-Werror=/, "-W"),
+				message: m[5] ?? "",
+				severity: severityOf(m[4] ?? ""),
+			}),
+		);
 	}
 	return found;
 }

@@ -12,8 +12,8 @@ import { cleanText, oneLine, quoteName } from "../../text/terminal.ts";
 import { type ReportJob, reportPath } from "../reports/job.ts";
 import { biome } from "./biome.ts";
 import { eslint, oxlint } from "./eslint.ts";
-import { go, golangciLint } from "./go.ts";
 import { gcc } from "./gcc.ts";
+import { go, golangciLint } from "./go.ts";
 import { bunTest, jest, vitest } from "./js-tests.ts";
 import { prettier } from "./prettier.ts";
 import { black, mypy, pytest, ruff } from "./python.ts";
@@ -24,7 +24,24 @@ import { typescript } from "./typescript.ts";
 export type { Finding, Matcher } from "./types.ts";
 
 /** Most specific first: where two matchers read the same place, the earlier one's finding is kept. */
-export const MATCHERS: readonly Matcher[] = [typescript, eslint, oxlint, biome, prettier, vitest, jest, bunTest, pytest, ruff, mypy, black, rust, golangciLint, go, gcc];
+export const MATCHERS: readonly Matcher[] = [
+	typescript,
+	eslint,
+	oxlint,
+	biome,
+	prettier,
+	vitest,
+	jest,
+	bunTest,
+	pytest,
+	ruff,
+	mypy,
+	black,
+	rust,
+	golangciLint,
+	go,
+	gcc,
+];
 
 /** Findings beyond this many per job are counted, not listed. */
 export const MAX_FINDINGS = 200;
@@ -69,7 +86,11 @@ export function outputDiagnostics(output: string, job: ReportJob): OutputFinding
 		.map((line) => (line.length > MAX_LINE ? "" : line.replace(/\r$/, "")));
 	const named = matchersFor(job.command);
 	let result = run(named, lines);
-	if (result.findings.length === 0) result = run(MATCHERS.filter((matcher) => matcher.fallback !== false && !named.includes(matcher)), lines);
+	if (result.findings.length === 0)
+		result = run(
+			MATCHERS.filter((matcher) => matcher.fallback !== false && !named.includes(matcher)),
+			lines,
+		);
 	if (result.findings.length === 0) return null;
 	const ordered = [...result.findings.filter((f) => f.severity === "error"), ...result.findings.filter((f) => f.severity !== "error")];
 	return {

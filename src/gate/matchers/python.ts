@@ -84,7 +84,9 @@ function ruffMatch(lines: readonly string[]): Finding[] {
 		const line = lines[i] ?? "";
 		const concise = RUFF_CONCISE.exec(line);
 		if (concise) {
-			found.push(finding({ file: concise[1], line: position(concise[2]), col: position(concise[3]), rule: concise[4], message: concise[5] ?? "", severity: "error" }));
+			found.push(
+				finding({ file: concise[1], line: position(concise[2]), col: position(concise[3]), rule: concise[4], message: concise[5] ?? "", severity: "error" }),
+			);
 			continue;
 		}
 		const header = RUFF_HEADER.exec(line);
@@ -113,7 +115,16 @@ function blackMatch(lines: readonly string[]): Finding[] {
 			continue;
 		}
 		const cannot = CANNOT_FORMAT.exec(line);
-		if (cannot) found.push(finding({ file: cannot[1], line: position(cannot[3]), col: position(cannot[4]), message: [cannot[2], cannot[5]].filter(Boolean).join(": "), severity: "error" }));
+		if (cannot)
+			found.push(
+				finding({
+					file: cannot[1],
+					line: position(cannot[3]),
+					col: position(cannot[4]),
+					message: [cannot[2], cannot[5]].filter(Boolean).join(": "),
+					severity: "error",
+				}),
+			);
 	}
 	return found;
 }

@@ -63,11 +63,14 @@ function match(lines: readonly string[]): Finding[] {
 		if (panic) {
 			const name = test ?? panic[1] ?? "";
 			const message = (lines[i + 1] ?? "").trim();
-			found.push(finding({ file: panic[2], line: position(panic[3]), col: position(panic[4]), message: `\`${name}\`: ${message || "panicked"}`, severity: "error" }));
+			found.push(
+				finding({ file: panic[2], line: position(panic[3]), col: position(panic[4]), message: `\`${name}\`: ${message || "panicked"}`, severity: "error" }),
+			);
 			continue;
 		}
 		const old = PANIC_OLD.exec(line);
-		if (old) found.push(finding({ file: old[3], line: position(old[4]), col: position(old[5]), message: `\`${test ?? old[1]}\`: ${old[2]}`, severity: "error" }));
+		if (old)
+			found.push(finding({ file: old[3], line: position(old[4]), col: position(old[5]), message: `\`${test ?? old[1]}\`: ${old[2]}`, severity: "error" }));
 	}
 	return found;
 }

@@ -34,7 +34,14 @@ export function position(text: string | undefined): number | undefined {
 }
 
 /** A finding without the fields that came out empty, so results compare and serialise cleanly. */
-export function finding(fields: { file?: string | undefined; line?: number | undefined; col?: number | undefined; rule?: string | undefined; message: string; severity: "error" | "warning" }): Finding {
+export function finding(fields: {
+	file?: string | undefined;
+	line?: number | undefined;
+	col?: number | undefined;
+	rule?: string | undefined;
+	message: string;
+	severity: "error" | "warning";
+}): Finding {
 	const out: Finding = { message: fields.message.trim(), severity: fields.severity };
 	if (fields.file) out.file = fields.file;
 	if (fields.line !== undefined) out.line = fields.line;

@@ -99,7 +99,8 @@ function objectEnd(text: string, start: number, budget: { left: number }): numbe
 		if (--budget.left < 0) return -1;
 		const code = text.charCodeAt(at);
 		if (inString) {
-			if (code === 0x5c) at++; // backslash: skip the escaped character
+			if (code === 0x5c)
+				at++; // backslash: skip the escaped character
 			else if (code === 0x22) inString = false;
 		} else if (code === 0x22) inString = true;
 		else if (code === 0x7b) depth++;

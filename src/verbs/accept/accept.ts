@@ -1,27 +1,27 @@
-import { asVerb, fail, ok, type PlanItem, type Refusal } from "../../contract/envelope.ts";
 import type { VerbContext } from "../../contract/context.ts";
-import { type Lock } from "../../platform/lock.ts";
+import { asVerb, fail, ok, type PlanItem, type Refusal } from "../../contract/envelope.ts";
+import { consentSha } from "../../gate/consent-digits.ts";
 import { takeLock } from "../../gate/lock.ts";
 import { type ProofRecord, readProof } from "../../gate/state.ts";
 import { trunkAuthority } from "../../gate/trunk-authority.ts";
 import { writeDenied } from "../../gate/write-denied.ts";
+import { commitOf, provenAncestor } from "../../git/ancestry.ts";
 import type { RepositoryLocation } from "../../git/repository.ts";
+import { type ListedWorktree, listWorktrees } from "../../git/worktrees.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
-import { openProject, openRepository } from "../../project/open.ts";
 import { realPathOf } from "../../platform/files.ts";
+import { type Lock } from "../../platform/lock.ts";
+import { openProject, openRepository } from "../../project/open.ts";
 import { clip } from "../../text/clip.ts";
 import { plural } from "../../text/plural.ts";
 import { quoteName } from "../../text/terminal.ts";
-import { type ListedWorktree, listWorktrees } from "../../git/worktrees.ts";
 import { done } from "../done/done.ts";
 import { gateChangeSentence, type Landing, readLanding } from "./consent.ts";
 import { finish, settleEarlier } from "./finish.ts";
 import { type Journal, readJournal, removeJournal, writeJournal } from "./journal.ts";
-import { commitOf, provenAncestor } from "../../git/ancestry.ts";
 import { checkoutProblem, fastForwardCheckout, filesInTheWay, isSymbolicBranch, noteRefProblem, operationOnTrunk, pinnedGit, staleRefLock } from "./land.ts";
 import { type AcceptData, type AcceptInput, type AcceptResult, emptyData } from "./schema.ts";
 import { findTarget, type Target } from "./target.ts";
-import { consentSha } from "../../gate/consent-digits.ts";
 
 /**
  * Land a worktree's proven commit on the trunk (SPEC §6): consent before
@@ -47,13 +47,15 @@ export async function accept(ctx: VerbContext, input: AcceptInput): Promise<Acce
 		if (journal) {
 			// Written just before the trunk moves: the trunk says whether it happened.
 			const trunkNow = await commitOf(here.root, `refs/heads/${journal.trunk}`);
-			const landed = journal.state === "landed" || (trunkNow !== null && (trunkNow === journal.sha || (await provenAncestor(here.root, journal.sha, trunkNow)) === true));
+			const landed =
+				journal.state === "landed" || (trunkNow !== null && (trunkNow === journal.sha || (await provenAncestor(here.root, journal.sha, trunkNow)) === true));
 			const settled: Journal = { ...journal, state: "landed", done: journal.done.includes("landed") ? journal.done : ["landed", ...journal.done] };
 			if (landed) {
 				const head = await commitOf(target.path, "HEAD");
 				if (head === journal.sha) return await resumeOrPreview(ctx, here, found.main, settled, input);
 				// The worktree went on after an earlier landing: finish what cannot lose work, keep the worktree, land the new HEAD anew.
-				if (input.dry_run) earlier = `An earlier accept landed \`${clip(journal.branch)}\` @ ${journal.sha.slice(0, 7)}; its HEAD moved on since (now ${short(head)}), so the worktree stays and this is a new landing.`;
+				if (input.dry_run)
+					earlier = `An earlier accept landed \`${clip(journal.branch)}\` @ ${journal.sha.slice(0, 7)}; its HEAD moved on since (now ${short(head)}), so the worktree stays and this is a new landing.`;
 				else {
 					const outcome = await settleEarlier(ctx, here, found.main.path, settled);
 					if (!outcome.ok) return outcome.result;
@@ -90,11 +92,25 @@ async function journalWrite(write: () => Promise<void>): Promise<Refusal | null>
 async function resumeOrPreview(ctx: VerbContext, here: RepositoryLocation, main: ListedWorktree, journal: Journal, input: AcceptInput): Promise<AcceptResult> {
 	if (!input.dry_run) {
 		const denied = await journalWrite(() => writeJournal(here.commonDir, journal));
-		if (denied) return fail("accept", denied.error, denied.message.replace(" Nothing landed.", ""), denied.hints, { data: { ...emptyData(main.path), landed: true, sha: journal.sha, trunk: journal.trunk } });
+		if (denied)
+			return fail("accept", denied.error, denied.message.replace(" Nothing landed.", ""), denied.hints, {
+				data: { ...emptyData(main.path), landed: true, sha: journal.sha, trunk: journal.trunk },
+			});
 		return finish(ctx, here, main.path, journal, true);
 	}
-	const left = ["checkout_moved", "noted", "resources_destroyed", "worktree_removed", "branch_deleted"].filter((step) => !journal.done.includes(step as Journal["done"][number]));
-	const data: AcceptData = { ...emptyData(main.path), landed: true, sha: journal.sha, trunk: journal.trunk, previous_trunk_sha: journal.previous_trunk_sha, proof_line: journal.proof_line, consent: "resumed", remaining: left };
+	const left = ["checkout_moved", "noted", "resources_destroyed", "worktree_removed", "branch_deleted"].filter(
+		(step) => !journal.done.includes(step as Journal["done"][number]),
+	);
+	const data: AcceptData = {
+		...emptyData(main.path),
+		landed: true,
+		sha: journal.sha,
+		trunk: journal.trunk,
+		previous_trunk_sha: journal.previous_trunk_sha,
+		proof_line: journal.proof_line,
+		consent: "resumed",
+		remaining: left,
+	};
 	return ok("accept", `\`${clip(journal.branch)}\` already landed on \`${clip(journal.trunk)}\`; accept would finish: ${left.join(", ") || "nothing"}.`, data, {
 		dry_run: true,
 		plan: left.map((step) => ({ kind: "step", label: step, disposition: "run" })),
@@ -123,33 +139,51 @@ function catchUpHint(ctx: VerbContext, here: RepositoryLocation, target: Target,
 }
 
 /** The one checkout with the trunk checked out (null: none), or why the trunk cannot move under the checkouts now. */
-type Checkouts = { ok: true; onTrunk: ListedWorktree | null } | { ok: false; error: "dirty_worktree" | "locked" | "no_trunk" | "no_repository" | "write_denied"; message: string };
+type Checkouts =
+	| { ok: true; onTrunk: ListedWorktree | null }
+	| { ok: false; error: "dirty_worktree" | "locked" | "no_trunk" | "no_repository" | "write_denied"; message: string };
 
 async function checkoutsOnTrunk(here: RepositoryLocation, trunk: string, from: string, to: string): Promise<Checkouts> {
 	const entries = await listWorktrees(here.root, here.commonDir);
 	if (!entries) return { ok: false, error: "no_repository", message: "git could not list the worktrees" };
-	if ((await isSymbolicBranch(here.root, trunk)) !== false) return { ok: false, error: "no_trunk", message: `the trunk \`${clip(trunk)}\` is a symbolic ref to another branch (or git could not say): a trunk must be a branch of its own` };
+	if ((await isSymbolicBranch(here.root, trunk)) !== false)
+		return {
+			ok: false,
+			error: "no_trunk",
+			message: `the trunk \`${clip(trunk)}\` is a symbolic ref to another branch (or git could not say): a trunk must be a branch of its own`,
+		};
 	// The note is written after the trunk moved: a notes ref it cannot be written to safely is refused while nothing has landed.
 	const notes = await noteRefProblem(here.root);
 	if (notes) return { ok: false, error: "write_denied", message: notes };
 	const lock = await staleRefLock(here.commonDir, trunk);
-	if (lock) return { ok: false, error: "locked", message: `git's ref lock ${quoteName(lock)} exists (another git process is updating the trunk, or one died midway)` };
+	if (lock)
+		return { ok: false, error: "locked", message: `git's ref lock ${quoteName(lock)} exists (another git process is updating the trunk, or one died midway)` };
 	const live = entries.filter((entry) => !entry.bare && !entry.prunable);
 	for (const entry of live) {
 		if (!entry.gitDir) continue;
 		const busy = await operationOnTrunk(entry.gitDir, entry.branch, trunk);
-		if (busy) return { ok: false, error: "dirty_worktree", message: `the checkout at ${quoteName(entry.path)} is in the middle of ${busy} on the trunk \`${clip(trunk)}\`` };
+		if (busy)
+			return {
+				ok: false,
+				error: "dirty_worktree",
+				message: `the checkout at ${quoteName(entry.path)} is in the middle of ${busy} on the trunk \`${clip(trunk)}\``,
+			};
 	}
 	const onTrunk = live.filter((entry) => entry.branch === trunk);
 	if (onTrunk.length > 1) {
-		return { ok: false, error: "dirty_worktree", message: `${plural(onTrunk.length, "checkout")} have the trunk \`${clip(trunk)}\` checked out (${onTrunk.map((entry) => quoteName(entry.path)).join(", ")}); only one can move with it` };
+		return {
+			ok: false,
+			error: "dirty_worktree",
+			message: `${plural(onTrunk.length, "checkout")} have the trunk \`${clip(trunk)}\` checked out (${onTrunk.map((entry) => quoteName(entry.path)).join(", ")}); only one can move with it`,
+		};
 	}
 	const checkout = onTrunk[0] ?? null;
 	if (checkout) {
 		const problem = await checkoutProblem(checkout.path, from, to);
 		if (problem) return { ok: false, error: "dirty_worktree", message: problem };
 		const blocked = await filesInTheWay(checkout.path, from, to);
-		if (blocked === null) return { ok: false, error: "dirty_worktree", message: `git could not list what the landing adds to the checkout at ${quoteName(checkout.path)}` };
+		if (blocked === null)
+			return { ok: false, error: "dirty_worktree", message: `git could not list what the landing adds to the checkout at ${quoteName(checkout.path)}` };
 		if (blocked.length > 0) {
 			const names = blocked.slice(0, 10).map(quoteName).join(", ");
 			return {
@@ -163,12 +197,19 @@ async function checkoutsOnTrunk(here: RepositoryLocation, trunk: string, from: s
 }
 
 /** The checkout lock of every checkout whose files may move (unless it is where accept runs: the pipeline holds that one). */
-async function lockCheckouts(here: RepositoryLocation, entries: readonly ListedWorktree[]): Promise<{ ok: true; locks: Lock[] } | { ok: false; refusal: Refusal }> {
+async function lockCheckouts(
+	here: RepositoryLocation,
+	entries: readonly ListedWorktree[],
+): Promise<{ ok: true; locks: Lock[] } | { ok: false; refusal: Refusal }> {
 	const locks: Lock[] = [];
 	const hereGitDir = await realPathOf(here.gitDir);
 	for (const entry of entries) {
 		if (!entry.gitDir || (await realPathOf(entry.gitDir)) === hereGitDir) continue;
-		const taken = takeLock("checkout", { root: entry.path, gitDir: entry.gitDir, commonDir: here.commonDir, location: entry.main ? "main" : "worktree" }, "accept");
+		const taken = takeLock(
+			"checkout",
+			{ root: entry.path, gitDir: entry.gitDir, commonDir: here.commonDir, location: entry.main ? "main" : "worktree" },
+			"accept",
+		);
 		if (!taken.ok) {
 			for (const lock of locks) lock.release();
 			return { ok: false, refusal: { ...taken.refusal, message: taken.refusal.message.replace(/^This checkout/, `The checkout at ${quoteName(entry.path)}`) } };
@@ -192,25 +233,48 @@ async function land(ctx: VerbContext, input: AcceptInput, here: RepositoryLocati
 	const authority = await trunkAuthority(target.path, project.config, ctx.env.DISCERN_TRUNK);
 	const { trunk } = authority;
 	if (!trunk.name || !trunk.exists || !trunk.sha) {
-		return fail("accept", "no_trunk", `There is no trunk branch to land on${trunk.name ? ` (\`${clip(trunk.name)}\` does not exist)` : ""}.`, ["Create the trunk branch, or set [repository].trunk in discern.toml on the trunk."], { data: base });
+		return fail(
+			"accept",
+			"no_trunk",
+			`There is no trunk branch to land on${trunk.name ? ` (\`${clip(trunk.name)}\` does not exist)` : ""}.`,
+			["Create the trunk branch, or set [repository].trunk in discern.toml on the trunk."],
+			{ data: base },
+		);
 	}
 	if (trunk.name === target.branch) {
-		return fail("accept", "no_trunk", `This worktree is on the trunk \`${clip(trunk.name)}\` itself: there is nothing to land.`, ["Work on a branch of its own, then accept it."], { data: base });
+		return fail(
+			"accept",
+			"no_trunk",
+			`This worktree is on the trunk \`${clip(trunk.name)}\` itself: there is nothing to land.`,
+			["Work on a branch of its own, then accept it."],
+			{ data: base },
+		);
 	}
 	const trunkSha = trunk.sha;
 	const head = await commitOf(target.path, "HEAD");
-	if (!head) return fail("accept", "dirty_worktree", "Nothing is committed in this worktree.", [say`Commit the work, then run ${ref("done")}.`], { data: base });
+	if (!head)
+		return fail("accept", "dirty_worktree", "Nothing is committed in this worktree.", [say`Commit the work, then run ${ref("done")}.`], { data: base });
 	// Nothing beyond the trunk: landing would move nothing and its note would land on a commit the trunk already had.
 	if (head === trunkSha || (await provenAncestor(here.root, head, trunkSha)) === true) {
-		return fail("accept", "nothing_to_prove", `\`${clip(target.branch)}\` holds nothing beyond the trunk \`${clip(trunk.name)}\` (HEAD ${short(head)}, trunk ${short(trunkSha)}): there is nothing to land. Nothing changed.`, [
-			say`Commit the work in the worktree at ${quoteName(target.path)}, run ${ref("done")}, then ${ref("accept", againArgs(ctx, here, target, false))}.`,
-		], { data: { ...base, sha: head, trunk: trunk.name, previous_trunk_sha: trunkSha } });
+		return fail(
+			"accept",
+			"nothing_to_prove",
+			`\`${clip(target.branch)}\` holds nothing beyond the trunk \`${clip(trunk.name)}\` (HEAD ${short(head)}, trunk ${short(trunkSha)}): there is nothing to land. Nothing changed.`,
+			[say`Commit the work in the worktree at ${quoteName(target.path)}, run ${ref("done")}, then ${ref("accept", againArgs(ctx, here, target, false))}.`],
+			{ data: { ...base, sha: head, trunk: trunk.name, previous_trunk_sha: trunkSha } },
+		);
 	}
 	// Consent names a commit when the owner saw its Proof line: a commit made since is not what they approved.
 	if (input.sha !== undefined && !head.startsWith(input.sha.toLowerCase())) {
-		return fail("accept", "awaiting_consent", `The owner's consent names ${clip(input.sha.toLowerCase())}, but \`${clip(target.branch)}\` is at ${consentSha(head)} now: that is not the commit they approved. Nothing changed.`, [
-			say`Run ${ref("done")} for this commit's Proof, relay its line to the owner, and once they approve run ${ref("accept", { ...againArgs(ctx, here, target, true), sha: consentSha(head) })}.`,
-		], { data: { ...base, sha: head, trunk: trunk.name, previous_trunk_sha: trunkSha } });
+		return fail(
+			"accept",
+			"awaiting_consent",
+			`The owner's consent names ${clip(input.sha.toLowerCase())}, but \`${clip(target.branch)}\` is at ${consentSha(head)} now: that is not the commit they approved. Nothing changed.`,
+			[
+				say`Run ${ref("done")} for this commit's Proof, relay its line to the owner, and once they approve run ${ref("accept", { ...againArgs(ctx, here, target, true), sha: consentSha(head) })}.`,
+			],
+			{ data: { ...base, sha: head, trunk: trunk.name, previous_trunk_sha: trunkSha } },
+		);
 	}
 	const landing = await readLanding(target.path, trunkSha, head);
 	const given = input.confirmed ? "confirmed" : landing.preAuthorized ? "pre_authorized" : null;
@@ -223,17 +287,52 @@ async function land(ctx: VerbContext, input: AcceptInput, here: RepositoryLocati
 		// The refusals the landing itself would meet, predicted from the checkouts as they are now.
 		const blockers = await checkoutsOnTrunk(here, trunk.name, trunkSha, head);
 		if (!blockers.ok) {
-			return fail("accept", blockers.error, `Accept would refuse: ${blockers.message}. Nothing changed.`, [say`Fix that, then run ${ref("accept", againArgs(ctx, here, target, !!input.confirmed))}.`, ...summary], { data: { ...facts, consent: given ?? "none" } });
+			return fail(
+				"accept",
+				blockers.error,
+				`Accept would refuse: ${blockers.message}. Nothing changed.`,
+				[say`Fix that, then run ${ref("accept", againArgs(ctx, here, target, !!input.confirmed))}.`, ...summary],
+				{ data: { ...facts, consent: given ?? "none" } },
+			);
 		}
 		const plan: PlanItem[] = [
-			{ kind: "consent", label: given ?? "needed", disposition: given ? "skip" : "run", note: given ? (given === "confirmed" ? "confirmed by the owner" : "every change is in a pre-authorized scope") : `ask the owner (${landing.why})` },
-			{ kind: "gate", label: "done", disposition: standing ? "skip" : "run", note: standing ? "a current Proof covers HEAD" : "no current Proof: the gate runs" },
-			{ kind: "land", label: `${trunk.name} ${short(trunkSha)} → ${short(head)}`, disposition: "run", note: `${plural(landing.commitsTotal, "commit")}, ${plural(landing.files.length, "file")}` },
-			...(blockers.onTrunk ? [{ kind: "checkout", label: blockers.onTrunk.path, disposition: "run", note: "on the trunk: its files move with it (git merge --ff-only)" } satisfies PlanItem] : []),
+			{
+				kind: "consent",
+				label: given ?? "needed",
+				disposition: given ? "skip" : "run",
+				note: given ? (given === "confirmed" ? "confirmed by the owner" : "every change is in a pre-authorized scope") : `ask the owner (${landing.why})`,
+			},
+			{
+				kind: "gate",
+				label: "done",
+				disposition: standing ? "skip" : "run",
+				note: standing ? "a current Proof covers HEAD" : "no current Proof: the gate runs",
+			},
+			{
+				kind: "land",
+				label: `${trunk.name} ${short(trunkSha)} → ${short(head)}`,
+				disposition: "run",
+				note: `${plural(landing.commitsTotal, "commit")}, ${plural(landing.files.length, "file")}`,
+			},
+			...(blockers.onTrunk
+				? [
+						{
+							kind: "checkout",
+							label: blockers.onTrunk.path,
+							disposition: "run",
+							note: "on the trunk: its files move with it (git merge --ff-only)",
+						} satisfies PlanItem,
+					]
+				: []),
 			{ kind: "note", label: "refs/notes/discern", disposition: "run" },
 			{ kind: "cleanup", label: target.path, disposition: "run", note: "destroy resources, remove the worktree, delete the branch if it holds nothing more" },
 		];
-		return ok("accept", `Would land \`${clip(target.branch)}\` @ ${short(head)} on \`${clip(trunk.name)}\`; nothing changed.${gateSentence ? ` ${gateSentence}` : ""}`, { ...facts, consent: given ?? "none" }, { dry_run: true, plan, hints: summary });
+		return ok(
+			"accept",
+			`Would land \`${clip(target.branch)}\` @ ${short(head)} on \`${clip(trunk.name)}\`; nothing changed.${gateSentence ? ` ${gateSentence}` : ""}`,
+			{ ...facts, consent: given ?? "none" },
+			{ dry_run: true, plan, hints: summary },
+		);
 	}
 
 	// 1. Consent before any git write: asked for here only when a person can answer.
@@ -243,49 +342,90 @@ async function land(ctx: VerbContext, input: AcceptInput, here: RepositoryLocati
 	const judged = await done(targetCtx, {});
 	if (!judged.ok) {
 		const behind = judged.error === "behind_trunk";
-		const hints: [string, ...string[]] = behind ? [catchUpHint(ctx, here, target, !!input.confirmed)] : [judged.hints[0] ?? say`Run ${ref("done")}.`, ...judged.hints.slice(1)];
-		return fail("accept", behind ? "trunk_moved" : judged.error, `Nothing landed: ${judged.message}`, hints, { data: facts, ...(judged.diagnostics ? { diagnostics: judged.diagnostics } : {}) });
+		const hints: [string, ...string[]] = behind
+			? [catchUpHint(ctx, here, target, !!input.confirmed)]
+			: [judged.hints[0] ?? say`Run ${ref("done")}.`, ...judged.hints.slice(1)];
+		return fail("accept", behind ? "trunk_moved" : judged.error, `Nothing landed: ${judged.message}`, hints, {
+			data: facts,
+			...(judged.diagnostics ? { diagnostics: judged.diagnostics } : {}),
+		});
 	}
 	const proof = await readProof(target.location.gitDir);
 	if (!proof || !judged.data?.proof || proof.head !== judged.data.proof.head || proof.head !== head) {
-		return fail("accept", "gate_failed", "The Proof does not cover this worktree's HEAD (it moved, or the Proof could not be read back). Nothing landed.", [say`Run ${ref("done")}, then ${ref("accept", againArgs(ctx, here, target, !!input.confirmed))}.`], { data: facts });
+		return fail(
+			"accept",
+			"gate_failed",
+			"The Proof does not cover this worktree's HEAD (it moved, or the Proof could not be read back). Nothing landed.",
+			[say`Run ${ref("done")}, then ${ref("accept", againArgs(ctx, here, target, !!input.confirmed))}.`],
+			{ data: facts },
+		);
 	}
 	const proven = { ...facts, proof_line: proof.line };
 	const provenGate = gateChangeSentence(proof.judgement.gate_changes.length ? proof.judgement.gate_changes : landing.gateChanges);
 	const provenSummary = summaryLines(target, trunk.name, trunkSha, head, landing, provenGate);
 	const trunkNow = await commitOf(here.root, `refs/heads/${trunk.name}`);
 	if (proof.judgement.trunk.name !== trunk.name || proof.judgement.trunk.sha !== trunkSha || trunkNow !== trunkSha) {
-		return fail("accept", "trunk_moved", `The Proof was judged against \`${clip(proof.judgement.trunk.name ?? "?")}\` @ ${short(proof.judgement.trunk.sha)}, but the trunk \`${clip(trunk.name)}\` is at ${short(trunkNow)}. Nothing landed.`, [
-			catchUpHint(ctx, here, target, !!input.confirmed),
-		], { data: proven });
+		return fail(
+			"accept",
+			"trunk_moved",
+			`The Proof was judged against \`${clip(proof.judgement.trunk.name ?? "?")}\` @ ${short(proof.judgement.trunk.sha)}, but the trunk \`${clip(trunk.name)}\` is at ${short(trunkNow)}. Nothing landed.`,
+			[catchUpHint(ctx, here, target, !!input.confirmed)],
+			{ data: proven },
+		);
 	}
 	if (!given) {
 		const preview = ok("accept", `${proof.line}${provenGate ? ` ${provenGate}` : ""}`, proven, { dry_run: true, hints: provenSummary });
-		const yes = ctx.confirm ? await ctx.confirm(`Land \`${target.branch}\` @ ${short(head)} on \`${trunk.name}\`?${provenGate ? ` ${provenGate}` : ""}`, preview) : false;
+		const yes = ctx.confirm
+			? await ctx.confirm(`Land \`${target.branch}\` @ ${short(head)} on \`${trunk.name}\`?${provenGate ? ` ${provenGate}` : ""}`, preview)
+			: false;
 		if (!yes) return awaitingConsent(ctx, here, target, proven, landing, proof.line, provenGate);
 	}
 
 	// 3. The trunk must be an ancestor of the proven commit: a fast-forward only.
 	if ((await provenAncestor(here.root, trunkSha, head)) !== true) {
-		return fail("accept", "trunk_moved", `The trunk \`${clip(trunk.name)}\` has commits \`${clip(target.branch)}\` does not. Nothing landed.`, [catchUpHint(ctx, here, target, !!input.confirmed)], { data: proven });
+		return fail(
+			"accept",
+			"trunk_moved",
+			`The trunk \`${clip(trunk.name)}\` has commits \`${clip(target.branch)}\` does not. Nothing landed.`,
+			[catchUpHint(ctx, here, target, !!input.confirmed)],
+			{ data: proven },
+		);
 	}
 
 	// 4. Under the locks of every checkout whose files may move (a gate running there is excluded),
 	//    the checkouts on the trunk are read again right before it moves: the gate took minutes.
 	const listed = (await listWorktrees(here.root, here.commonDir)) ?? [];
-	const locked = await lockCheckouts(here, listed.filter((entry) => entry.main || entry.branch === trunk.name));
+	const locked = await lockCheckouts(
+		here,
+		listed.filter((entry) => entry.main || entry.branch === trunk.name),
+	);
 	if (!locked.ok) return lockRefusal(locked.refusal, proven);
 	try {
 		const blockers = await checkoutsOnTrunk(here, trunk.name, trunkSha, head);
 		if (!blockers.ok) {
-			const hint = blockers.error === "dirty_worktree" ? say`Commit, finish or clean up there (\`git status\` in that checkout), then run ${ref("accept", againArgs(ctx, here, target, given === "confirmed"))} again.` : say`Fix that, then run ${ref("accept", againArgs(ctx, here, target, given === "confirmed"))} again.`;
+			const hint =
+				blockers.error === "dirty_worktree"
+					? say`Commit, finish or clean up there (\`git status\` in that checkout), then run ${ref("accept", againArgs(ctx, here, target, given === "confirmed"))} again.`
+					: say`Fix that, then run ${ref("accept", againArgs(ctx, here, target, given === "confirmed"))} again.`;
 			return fail("accept", blockers.error, `Nothing landed: ${blockers.message}.`, [hint], { data: proven });
 		}
 		const checkout = blockers.onTrunk;
-		const late = checkout?.gitDir && !listed.some((entry) => entry.gitDir === checkout.gitDir && (entry.main || entry.branch === trunk.name)) ? await lockCheckouts(here, [checkout]) : null;
+		const late =
+			checkout?.gitDir && !listed.some((entry) => entry.gitDir === checkout.gitDir && (entry.main || entry.branch === trunk.name))
+				? await lockCheckouts(here, [checkout])
+				: null;
 		if (late && !late.ok) return lockRefusal(late.refusal, proven);
 		try {
-			return await swap(ctx, here, main, target, { trunk: trunk.name, trunkSha, head, proof, checkout, given, data: proven, again: againArgs(ctx, here, target, given === "confirmed") });
+			return await swap(ctx, here, main, target, {
+				trunk: trunk.name,
+				trunkSha,
+				head,
+				proof,
+				checkout,
+				given,
+				data: proven,
+				again: againArgs(ctx, here, target, given === "confirmed"),
+			});
 		} finally {
 			if (late?.ok) for (const lock of late.locks) lock.release();
 		}
@@ -316,7 +456,13 @@ async function swap(ctx: VerbContext, here: RepositoryLocation, main: ListedWork
 	const ref_ = `refs/heads/${s.trunk}`;
 	const before = await commitOf(here.root, ref_);
 	if (before !== s.trunkSha) {
-		return fail("accept", "trunk_moved", `The trunk \`${clip(s.trunk)}\` moved while accept ran (now ${short(before)}, judged at ${short(s.trunkSha)}). Nothing landed.`, [catchUpHint(ctx, here, target, s.given === "confirmed")], { data: s.data });
+		return fail(
+			"accept",
+			"trunk_moved",
+			`The trunk \`${clip(s.trunk)}\` moved while accept ran (now ${short(before)}, judged at ${short(s.trunkSha)}). Nothing landed.`,
+			[catchUpHint(ctx, here, target, s.given === "confirmed")],
+			{ data: s.data },
+		);
 	}
 	const journal: Journal = {
 		version: 1,
@@ -342,7 +488,13 @@ async function swap(ctx: VerbContext, here: RepositoryLocation, main: ListedWork
 	else {
 		// The trunk ref itself, never a ref it was made to point to since it was checked; hooks off.
 		const swapped = await pinnedGit(["update-ref", "--no-deref", "-m", "discern accept", ref_, s.head, s.trunkSha], here.root);
-		problem = swapped.exitCode === 0 ? null : swapped.stderr.trim().split("\n")[0]?.replace(/[.\s]+$/, "") || `git update-ref exited ${swapped.exitCode}`;
+		problem =
+			swapped.exitCode === 0
+				? null
+				: swapped.stderr
+						.trim()
+						.split("\n")[0]
+						?.replace(/[.\s]+$/, "") || `git update-ref exited ${swapped.exitCode}`;
 	}
 	const after = await commitOf(here.root, ref_);
 	if (after !== s.head) {
@@ -350,15 +502,27 @@ async function swap(ctx: VerbContext, here: RepositoryLocation, main: ListedWork
 		const where = s.checkout ? ` through the checkout at ${quoteName(s.checkout.path)}` : "";
 		const why = problem ? `: ${clip(problem)}` : "";
 		if (after !== s.trunkSha) {
-			return fail("accept", "trunk_moved", `The trunk \`${clip(s.trunk)}\` moved while accept ran (now ${short(after)}, judged at ${short(s.trunkSha)}). Nothing landed${why ? ` (git${why})` : ""}.`, [catchUpHint(ctx, here, target, s.given === "confirmed")], { data: s.data });
+			return fail(
+				"accept",
+				"trunk_moved",
+				`The trunk \`${clip(s.trunk)}\` moved while accept ran (now ${short(after)}, judged at ${short(s.trunkSha)}). Nothing landed${why ? ` (git${why})` : ""}.`,
+				[catchUpHint(ctx, here, target, s.given === "confirmed")],
+				{ data: s.data },
+			);
 		}
 		const lockish = problem !== null && /\.lock\b|unable to create|cannot lock/i.test(problem);
 		const stray = s.checkout ? await pinnedGit(["diff-index", "--cached", "--quiet", s.trunkSha, "--"], s.checkout.path) : null;
 		const left = stray && stray.exitCode !== 0 ? ` The index of that checkout no longer matches the trunk: check it with \`git status\` there.` : "";
-		return fail("accept", lockish ? "locked" : "dirty_worktree", `The trunk \`${clip(s.trunk)}\` could not be moved${where}${why}. It is still at ${short(s.trunkSha)}: nothing landed.${left}`, [
-			lockish ? "If no git process is running, remove the stale `.lock` file git names." : "Fix what git names in that checkout.",
-			say`Then run ${ref("accept", s.again)} again.`,
-		], { data: s.data });
+		return fail(
+			"accept",
+			lockish ? "locked" : "dirty_worktree",
+			`The trunk \`${clip(s.trunk)}\` could not be moved${where}${why}. It is still at ${short(s.trunkSha)}: nothing landed.${left}`,
+			[
+				lockish ? "If no git process is running, remove the stale `.lock` file git names." : "Fix what git names in that checkout.",
+				say`Then run ${ref("accept", s.again)} again.`,
+			],
+			{ data: s.data },
+		);
 	}
 	const landed: Journal = { ...journal, state: "landed", done: s.checkout ? ["landed", "checkout_moved"] : ["landed"] };
 	await writeJournal(here.commonDir, landed).catch(() => undefined);
@@ -381,17 +545,37 @@ function summaryLines(target: Target, trunk: string, trunkSha: string, head: str
 		`Scopes: ${landing.scopes.join(", ") || "none"}`,
 	];
 	if (gateSentence) lines.push(gateSentence);
-	if (landing.special.length > 0) lines.push(`Needs the owner whatever the scope: ${landing.special.map((entry) => `${quoteName(entry.path)} (${entry.kind === "submodule" ? "submodule pointer" : "symbolic link"})`).join(", ")}`);
-	if (landing.preAuthorized) lines.push(`Pre-authorized by the trunk's [acceptance]: ${landing.authorized.map((entry) => `${quoteName(entry.path)} (scope ${entry.scope})`).join(", ")}`);
+	if (landing.special.length > 0)
+		lines.push(
+			`Needs the owner whatever the scope: ${landing.special.map((entry) => `${quoteName(entry.path)} (${entry.kind === "submodule" ? "submodule pointer" : "symbolic link"})`).join(", ")}`,
+		);
+	if (landing.preAuthorized)
+		lines.push(
+			`Pre-authorized by the trunk's [acceptance]: ${landing.authorized.map((entry) => `${quoteName(entry.path)} (scope ${entry.scope})`).join(", ")}`,
+		);
 	return lines;
 }
 
-function awaitingConsent(ctx: VerbContext, here: RepositoryLocation, target: Target, data: AcceptData, landing: Landing, line: string | null, gateSentence: string | null): AcceptResult {
+function awaitingConsent(
+	ctx: VerbContext,
+	here: RepositoryLocation,
+	target: Target,
+	data: AcceptData,
+	landing: Landing,
+	line: string | null,
+	gateSentence: string | null,
+): AcceptResult {
 	const say = sayFor(ctx.surface);
 	const proofSentence = line ? `${line}.` : "There is no current Proof for this HEAD yet.";
-	return fail("accept", "awaiting_consent", `Landing \`${clip(target.branch)}\` needs the owner's consent (${landing.why}). ${gateSentence ? `${gateSentence} ` : ""}${proofSentence} Nothing changed.`, [
-		line ? `Relay the Proof line to the owner verbatim: ${line}` : say`Run ${ref("done")} for a Proof, and relay its line to the owner.`,
-		...(gateSentence ? [`Tell the owner plainly: ${gateSentence}`] : []),
-		say`Once the owner approves this landing, run ${ref("accept", { ...againArgs(ctx, here, target, true), ...(data.sha ? { sha: consentSha(data.sha) } : {}) })}.`,
-	], { data });
+	return fail(
+		"accept",
+		"awaiting_consent",
+		`Landing \`${clip(target.branch)}\` needs the owner's consent (${landing.why}). ${gateSentence ? `${gateSentence} ` : ""}${proofSentence} Nothing changed.`,
+		[
+			line ? `Relay the Proof line to the owner verbatim: ${line}` : say`Run ${ref("done")} for a Proof, and relay its line to the owner.`,
+			...(gateSentence ? [`Tell the owner plainly: ${gateSentence}`] : []),
+			say`Once the owner approves this landing, run ${ref("accept", { ...againArgs(ctx, here, target, true), ...(data.sha ? { sha: consentSha(data.sha) } : {}) })}.`,
+		],
+		{ data },
+	);
 }

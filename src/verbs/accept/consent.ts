@@ -1,9 +1,9 @@
 import { parseConfig } from "../../config/load.ts";
-import { gateChanges } from "../../gate/gate-changes.ts";
 import { readCommittedConfig } from "../../gate/committed-config.ts";
-import { committedChanges, type TreeChange } from "../../git/tree-diff.ts";
+import { gateChanges } from "../../gate/gate-changes.ts";
 import { withObjectReader } from "../../git/object-reader.ts";
 import { git } from "../../git/run.ts";
+import { committedChanges, type TreeChange } from "../../git/tree-diff.ts";
 import { compileScopes } from "../../scopes/glob.ts";
 import { noun, plural } from "../../text/plural.ts";
 import { quoteName } from "../../text/terminal.ts";
@@ -64,7 +64,13 @@ export async function readLanding(root: string, trunkSha: string, head: string):
 	const branchParsed = branchShown.state === "read" ? parseConfig(branchShown.text) : null;
 	const changes = [...(trunkParsed?.ok && branchParsed?.ok ? gateChanges(trunkParsed.config, branchParsed.config) : []), ...ignoreRuleChanges(files)];
 	const base = { commits: commits.slice(0, CAP), commitsTotal: commits.length, files, complete, special, gateChanges: changes, authorized: [] };
-	if (!configsRead) return { ...base, scopes: [], preAuthorized: false, why: "git could not read the trunk's or the branch's discern.toml, so what the landing does to the gate is unknown" };
+	if (!configsRead)
+		return {
+			...base,
+			scopes: [],
+			preAuthorized: false,
+			why: "git could not read the trunk's or the branch's discern.toml, so what the landing does to the gate is unknown",
+		};
 	if (!complete) return { ...base, scopes: [], preAuthorized: false, why: typeof diff === "string" ? diff : "git could not list the changes" };
 	if (!trunkParsed) return { ...base, scopes: [], preAuthorized: false, why: "the trunk has no committed discern.toml" };
 	if (!trunkParsed.ok) return { ...base, scopes: [], preAuthorized: false, why: "the trunk's committed discern.toml does not validate" };
@@ -98,9 +104,18 @@ export async function readLanding(root: string, trunkSha: string, head: string):
 			why: `${plural(special.length, "change")} ${special.length === 1 ? "is" : "are"} never pre-authorized, whatever the scope: ${named.join(", ")}${special.length > 3 ? ", …" : ""} — what a submodule pointer or a symbolic link brings in is not the path it sits at`,
 		};
 	}
-	if (changes.length > 0) return { ...judged, preAuthorized: false, why: `this branch changes the gate (${changes.slice(0, 3).join(", ")}${changes.length > 3 ? ", …" : ""}), which only the owner may approve` };
+	if (changes.length > 0)
+		return {
+			...judged,
+			preAuthorized: false,
+			why: `this branch changes the gate (${changes.slice(0, 3).join(", ")}${changes.length > 3 ? ", …" : ""}), which only the owner may approve`,
+		};
 	if (outside.length > 0) {
-		return { ...judged, preAuthorized: false, why: `${plural(outside.length, "changed file")} ${noun(outside.length, "falls", "fall")} outside the pre-authorized scopes (${outside.slice(0, 3).map(quoteName).join(", ")}${outside.length > 3 ? ", …" : ""})` };
+		return {
+			...judged,
+			preAuthorized: false,
+			why: `${plural(outside.length, "changed file")} ${noun(outside.length, "falls", "fall")} outside the pre-authorized scopes (${outside.slice(0, 3).map(quoteName).join(", ")}${outside.length > 3 ? ", …" : ""})`,
+		};
 	}
 	return { ...judged, preAuthorized: true, authorized, why: "" };
 }

@@ -1,24 +1,24 @@
 import { randomUUID } from "node:crypto";
 import { lstat, stat } from "node:fs/promises";
-import { processStart } from "../../platform/process-start.ts";
 import * as v from "valibot";
-import { fail, ok } from "../../contract/envelope.ts";
 import type { VerbContext } from "../../contract/context.ts";
+import { fail, ok } from "../../contract/envelope.ts";
 import { ProofRecord } from "../../gate/state.ts";
+import { commitOf, provenAncestor } from "../../git/ancestry.ts";
 import type { RepositoryLocation } from "../../git/repository.ts";
 import { git } from "../../git/run.ts";
+import { listWorktrees } from "../../git/worktrees.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
+import { realPathOf } from "../../platform/files.ts";
+import { processStart } from "../../platform/process-start.ts";
 import { clip } from "../../text/clip.ts";
 import { quoteName } from "../../text/terminal.ts";
-import { gateChangeSentence } from "./consent.ts";
-import { listWorktrees } from "../../git/worktrees.ts";
-import { realPathOf } from "../../platform/files.ts";
 import { destroyResources } from "../../worktree/resources.ts";
-import { type AcceptResult, emptyData } from "./schema.ts";
+import { gateChangeSentence } from "./consent.ts";
 import { type AcceptStep, type Journal, removeJournal, writeJournal } from "./journal.ts";
-import { opensAsListed } from "./target.ts";
-import { commitOf, provenAncestor } from "../../git/ancestry.ts";
 import { firstLine, moveCheckout, NOTE_REF, pinnedGit, proofNote, writeNote } from "./land.ts";
+import { type AcceptResult, emptyData } from "./schema.ts";
+import { opensAsListed } from "./target.ts";
 
 const WHAT: Record<AcceptStep, string> = {
 	landed: "land the trunk",
@@ -34,7 +34,14 @@ const WHAT: Record<AcceptStep, string> = {
  * it completes; the first failure stops the rest (a resource left standing
  * may still need its worktree) and says what running accept again finishes.
  */
-export async function finish(ctx: VerbContext, here: RepositoryLocation, mainPath: string, start: Journal, resumed: boolean, keepWorktree = false): Promise<AcceptResult> {
+export async function finish(
+	ctx: VerbContext,
+	here: RepositoryLocation,
+	mainPath: string,
+	start: Journal,
+	resumed: boolean,
+	keepWorktree = false,
+): Promise<AcceptResult> {
 	const say = sayFor(ctx.surface);
 	let journal = start;
 	const failed: string[] = [];
@@ -78,9 +85,24 @@ export async function finish(ctx: VerbContext, here: RepositoryLocation, mainPat
 		// A destroy an earlier accept started (and was killed during) may still run: never start a second one beside it.
 		const running = (journal.destroying ?? []).filter((leader) => processStart(leader.pid) === leader.started);
 		if (running.length > 0) {
-			return fail("accept", "locked", `The destroy commands of an earlier accept of \`${clip(journal.branch)}\` still run (pid ${running.map((leader) => leader.pid).join(", ")}): a second destroy is not started beside them. The trunk already holds ${journal.sha.slice(0, 7)}; nothing else changed.`, [
-				say`Wait for them to finish (or stop them), then run ${ref("accept", { target: journal.branch })} from the main checkout again.`,
-			], { data: { ...emptyData(mainPath), landed: true, sha: journal.sha, trunk: journal.trunk, previous_trunk_sha: journal.previous_trunk_sha, proof_line: journal.proof_line, note_ref: journal.done.includes("noted") ? NOTE_REF : null, consent: "resumed" as const } });
+			return fail(
+				"accept",
+				"locked",
+				`The destroy commands of an earlier accept of \`${clip(journal.branch)}\` still run (pid ${running.map((leader) => leader.pid).join(", ")}): a second destroy is not started beside them. The trunk already holds ${journal.sha.slice(0, 7)}; nothing else changed.`,
+				[say`Wait for them to finish (or stop them), then run ${ref("accept", { target: journal.branch })} from the main checkout again.`],
+				{
+					data: {
+						...emptyData(mainPath),
+						landed: true,
+						sha: journal.sha,
+						trunk: journal.trunk,
+						previous_trunk_sha: journal.previous_trunk_sha,
+						proof_line: journal.proof_line,
+						note_ref: journal.done.includes("noted") ? NOTE_REF : null,
+						consent: "resumed" as const,
+					},
+				},
+			);
 		}
 		if (journal.id) {
 			const env = Object.fromEntries(Object.entries(ctx.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
@@ -147,19 +169,33 @@ export async function finish(ctx: VerbContext, here: RepositoryLocation, mainPat
 	const landedSentence = `Landed \`${clip(journal.branch)}\` @ ${journal.sha.slice(0, 7)} on \`${clip(journal.trunk)}\` (was ${journal.previous_trunk_sha.slice(0, 7)}).`;
 	if (failed.length > 0) {
 		const remaining = (Object.keys(WHAT) as AcceptStep[]).filter((step) => !journal.done.includes(step));
-		return fail("accept", "partial_acceptance", `${landedSentence} Not finished: ${failed.join("; ")}.`, [
-			say`Fix what the message names, then run ${ref("accept", { target: journal.branch })} from the main checkout again: it finishes ${remaining.map((step) => WHAT[step]).join(", ")} and never lands twice.`,
-			`The main checkout is at ${mainPath}.`,
-			...(gateSentence ? [`Tell the owner plainly: ${gateSentence}`] : []),
-		], { data: { ...data, remaining } });
+		return fail(
+			"accept",
+			"partial_acceptance",
+			`${landedSentence} Not finished: ${failed.join("; ")}.`,
+			[
+				say`Fix what the message names, then run ${ref("accept", { target: journal.branch })} from the main checkout again: it finishes ${remaining.map((step) => WHAT[step]).join(", ")} and never lands twice.`,
+				`The main checkout is at ${mainPath}.`,
+				...(gateSentence ? [`Tell the owner plainly: ${gateSentence}`] : []),
+			],
+			{ data: { ...data, remaining } },
+		);
 	}
 	await removeJournal(here.commonDir, journal.branch).catch(() => undefined);
 	const hints = [
 		`Relay the Proof line verbatim: ${journal.proof_line}`,
 		...(data.worktree_removed ? [`The worktree is gone: work continues in the main checkout, ${mainPath}.`] : []),
 		...(gateSentence ? [`Tell the owner plainly: ${gateSentence}`] : []),
-		...(wentOn ? [`The worktree at ${quoteName(journal.path)} was kept with its resources and branch: its HEAD (${wentOn.slice(0, 7)}) went on past what landed. Prove and accept it again to land the rest.`] : []),
-		...(branchSymbolic ? [`The branch \`${clip(journal.branch)}\` was not deleted: it is a symbolic ref to \`${clip(branchSymbolic)}\`, and deleting it would delete that. Remove it yourself if it is not wanted (\`git symbolic-ref --delete refs/heads/${clip(journal.branch)}\`).`] : []),
+		...(wentOn
+			? [
+					`The worktree at ${quoteName(journal.path)} was kept with its resources and branch: its HEAD (${wentOn.slice(0, 7)}) went on past what landed. Prove and accept it again to land the rest.`,
+				]
+			: []),
+		...(branchSymbolic
+			? [
+					`The branch \`${clip(journal.branch)}\` was not deleted: it is a symbolic ref to \`${clip(branchSymbolic)}\`, and deleting it would delete that. Remove it yourself if it is not wanted (\`git symbolic-ref --delete refs/heads/${clip(journal.branch)}\`).`,
+				]
+			: []),
 		...(branchKept ? [`The branch \`${clip(journal.branch)}\` was kept: it holds commits beyond what landed (tip ${branchKept.slice(0, 7)}).`] : []),
 	];
 	return ok("accept", `${landedSentence} ${journal.proof_line}${gateSentence ? ` ${gateSentence}` : ""}`, data, { hints });
@@ -172,18 +208,40 @@ export async function finish(ctx: VerbContext, here: RepositoryLocation, mainPat
  */
 async function keptResult(ctx: VerbContext, here: RepositoryLocation, mainPath: string, journal: Journal, failed: string[]): Promise<AcceptResult> {
 	const say = sayFor(ctx.surface);
-	const data = { ...emptyData(mainPath), landed: true, sha: journal.sha, trunk: journal.trunk, previous_trunk_sha: journal.previous_trunk_sha, proof_line: journal.proof_line, note_ref: journal.done.includes("noted") ? NOTE_REF : null, consent: "resumed" as const };
+	const data = {
+		...emptyData(mainPath),
+		landed: true,
+		sha: journal.sha,
+		trunk: journal.trunk,
+		previous_trunk_sha: journal.previous_trunk_sha,
+		proof_line: journal.proof_line,
+		note_ref: journal.done.includes("noted") ? NOTE_REF : null,
+		consent: "resumed" as const,
+	};
 	if (failed.length > 0) {
-		return fail("accept", "partial_acceptance", `An earlier accept landed \`${clip(journal.branch)}\` @ ${journal.sha.slice(0, 7)} on \`${clip(journal.trunk)}\`; not finished: ${failed.join("; ")}. The worktree went on since and is kept; nothing new landed.`, [
-			say`Fix what the message names, then run ${ref("accept", { target: journal.branch })} from the main checkout again.`,
-		], { data: { ...data, remaining: ["checkout_moved", "noted"].filter((step) => !journal.done.includes(step as AcceptStep)) } });
+		return fail(
+			"accept",
+			"partial_acceptance",
+			`An earlier accept landed \`${clip(journal.branch)}\` @ ${journal.sha.slice(0, 7)} on \`${clip(journal.trunk)}\`; not finished: ${failed.join("; ")}. The worktree went on since and is kept; nothing new landed.`,
+			[say`Fix what the message names, then run ${ref("accept", { target: journal.branch })} from the main checkout again.`],
+			{ data: { ...data, remaining: ["checkout_moved", "noted"].filter((step) => !journal.done.includes(step as AcceptStep)) } },
+		);
 	}
 	await removeJournal(here.commonDir, journal.branch).catch(() => undefined);
-	return ok("accept", `An earlier accept landed \`${clip(journal.branch)}\` @ ${journal.sha.slice(0, 7)} on \`${clip(journal.trunk)}\` (its Proof note is written); the worktree went on since, so it was kept.`, data);
+	return ok(
+		"accept",
+		`An earlier accept landed \`${clip(journal.branch)}\` @ ${journal.sha.slice(0, 7)} on \`${clip(journal.trunk)}\` (its Proof note is written); the worktree went on since, so it was kept.`,
+		data,
+	);
 }
 
 /** Finish an earlier landing whose worktree went on; the journal closes unless something failed. */
-export async function settleEarlier(ctx: VerbContext, here: RepositoryLocation, mainPath: string, journal: Journal): Promise<{ ok: true; sentence: string } | { ok: false; result: AcceptResult }> {
+export async function settleEarlier(
+	ctx: VerbContext,
+	here: RepositoryLocation,
+	mainPath: string,
+	journal: Journal,
+): Promise<{ ok: true; sentence: string } | { ok: false; result: AcceptResult }> {
 	const result = await finish(ctx, here, mainPath, journal, true, true);
 	return result.ok ? { ok: true, sentence: result.message } : { ok: false, result };
 }
@@ -196,7 +254,12 @@ export async function settleEarlier(ctx: VerbContext, here: RepositoryLocation, 
  * and is left alone), or `unsure` (the folder opens as something else, or
  * git lists the branch's worktree elsewhere: nothing is removed).
  */
-async function journalWorktree(ctx: VerbContext, here: RepositoryLocation, mainPath: string, journal: Journal): Promise<{ state: "here"; path: string } | { state: "gone" } | { state: "unsure"; why: string }> {
+async function journalWorktree(
+	ctx: VerbContext,
+	here: RepositoryLocation,
+	mainPath: string,
+	journal: Journal,
+): Promise<{ state: "here"; path: string } | { state: "gone" } | { state: "unsure"; why: string }> {
 	const entries = await listWorktrees(mainPath, here.commonDir);
 	if (entries === null) return { state: "unsure", why: "git could not list the worktrees" };
 	const mine = entries.filter((entry) => !entry.main && !entry.bare && entry.branch === journal.branch);
@@ -207,9 +270,15 @@ async function journalWorktree(ctx: VerbContext, here: RepositoryLocation, mainP
 		if (!(await isDirectory(entry.path)) && !(await lstat(journal.path).catch(() => null))) return { state: "gone" };
 		const opened = (await lstat(journal.path).catch(() => null))?.isSymbolicLink() ? null : await opensAsListed(entry, journal.path, here.commonDir, ctx.env);
 		if (opened) return { state: "here", path: journal.path };
-		return { state: "unsure", why: `the folder at ${quoteName(journal.path)} no longer opens as the worktree of \`${clip(journal.branch)}\` git lists there (it was moved, replaced or switched): it was not removed` };
+		return {
+			state: "unsure",
+			why: `the folder at ${quoteName(journal.path)} no longer opens as the worktree of \`${clip(journal.branch)}\` git lists there (it was moved, replaced or switched): it was not removed`,
+		};
 	}
-	return { state: "unsure", why: `git lists the worktree of \`${clip(journal.branch)}\` at ${mine.map((entry) => quoteName(entry.path)).join(", ")}, not at ${quoteName(journal.path)} where it was landed from: nothing was removed` };
+	return {
+		state: "unsure",
+		why: `git lists the worktree of \`${clip(journal.branch)}\` at ${mine.map((entry) => quoteName(entry.path)).join(", ")}, not at ${quoteName(journal.path)} where it was landed from: nothing was removed`,
+	};
 }
 
 async function isDirectory(path: string): Promise<boolean> {

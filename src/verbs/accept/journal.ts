@@ -1,8 +1,8 @@
 import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import * as v from "valibot";
-import { writeFileAtomic } from "../../platform/files.ts";
 import { sealHolds, sealOf } from "../../gate/proof-seal.ts";
+import { writeFileAtomic } from "../../platform/files.ts";
 
 /**
  * What an accept has done so far, in the shared git dir

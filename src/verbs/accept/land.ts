@@ -16,7 +16,10 @@ export const NOTE_REF = "refs/notes/discern";
  * themselves — no untracked cache or stat shortcut the checkout's own config
  * could use to report an edited file as unchanged (and have it overwritten).
  */
-export const PINNED = ["core.untrackedCache=false", "core.checkStat=default", "core.trustctime=true", "core.ignoreStat=false"].flatMap((setting) => ["-c", setting]);
+export const PINNED = ["core.untrackedCache=false", "core.checkStat=default", "core.trustctime=true", "core.ignoreStat=false"].flatMap((setting) => [
+	"-c",
+	setting,
+]);
 
 /** git with {@link PINNED}: for every ref or file accept writes, and every judgement of a checkout that moves. */
 export function pinnedGit(args: readonly string[], cwd: string, options: Parameters<typeof git>[2] = {}): ReturnType<typeof git> {
@@ -39,11 +42,16 @@ export async function checkoutProblem(path: string, from: string, to: string): P
 	if (status.exitCode !== 0) return `git could not report the state of the checkout at ${clip(quoteName(path))}`;
 	const changes = parsePorcelainV2(status.stdout).changes;
 	if (changes.length > 0) {
-		const names = changes.slice(0, 10).map((change) => quoteName(change.path)).join(", ");
+		const names = changes
+			.slice(0, 10)
+			.map((change) => quoteName(change.path))
+			.join(", ");
 		return `the checkout at ${clip(quoteName(path))} is on the trunk and has uncommitted changes to tracked files (${names}${changes.length > 10 ? ` and ${changes.length - 10} more` : ""})`;
 	}
-	if (hidden === null || hidden.length > 0) return `the checkout at ${clip(quoteName(path))} is on the trunk and git is told to ignore changes to some of its tracked files`;
-	if (trial.exitCode !== 0) return `the checkout at ${clip(quoteName(path))} is on the trunk and its files cannot follow it: ${clip(firstLine(trial.stderr) || `git read-tree exited ${trial.exitCode}`)}`;
+	if (hidden === null || hidden.length > 0)
+		return `the checkout at ${clip(quoteName(path))} is on the trunk and git is told to ignore changes to some of its tracked files`;
+	if (trial.exitCode !== 0)
+		return `the checkout at ${clip(quoteName(path))} is on the trunk and its files cannot follow it: ${clip(firstLine(trial.stderr) || `git read-tree exited ${trial.exitCode}`)}`;
 	return null;
 }
 
@@ -60,9 +68,12 @@ export async function moveCheckout(path: string, from: string, to: string): Prom
 	}
 	// A tracked file git is told not to look at could hold an edit read-tree would overwrite.
 	const hidden = await filesHiddenFromStatus(path);
-	if (hidden === null || hidden.length > 0) return `the files of the checkout at ${clip(quoteName(path))} did not follow the trunk: git is told to ignore changes to some of its tracked files (assume-unchanged or skip-worktree)`;
+	if (hidden === null || hidden.length > 0)
+		return `the files of the checkout at ${clip(quoteName(path))} did not follow the trunk: git is told to ignore changes to some of its tracked files (assume-unchanged or skip-worktree)`;
 	const moved = await pinnedGit(["read-tree", "-m", "-u", from, to], path);
-	return moved.exitCode === 0 ? null : `the files of the checkout at ${clip(quoteName(path))} did not follow the trunk: ${clip(firstLine(moved.stderr) || `exit ${moved.exitCode}`)}`;
+	return moved.exitCode === 0
+		? null
+		: `the files of the checkout at ${clip(quoteName(path))} did not follow the trunk: ${clip(firstLine(moved.stderr) || `exit ${moved.exitCode}`)}`;
 }
 
 /**
@@ -76,7 +87,11 @@ export function proofNote(proof: ProofRecord, subject: string): string {
 		predicateType: "https://discern.sh/proof/v1",
 		predicate: proof,
 	};
-	return JSON.stringify({ payloadType: "application/vnd.in-toto+json", payload: Buffer.from(JSON.stringify(statement), "utf8").toString("base64"), signatures: [] });
+	return JSON.stringify({
+		payloadType: "application/vnd.in-toto+json",
+		payload: Buffer.from(JSON.stringify(statement), "utf8").toString("base64"),
+		signatures: [],
+	});
 }
 
 /**
@@ -89,7 +104,9 @@ export async function writeNote(root: string, sha: string, note: string): Promis
 	if (unsafe) return `the Proof note was not written: ${unsafe}`;
 	const existing = await git(["notes", `--ref=${NOTE_REF}`, "show", sha], root);
 	if (existing.exitCode === 0) {
-		return existing.stdout.trim() === note.trim() ? null : `${sha.slice(0, 7)} already carries another Proof note under ${NOTE_REF}; it was kept, not overwritten`;
+		return existing.stdout.trim() === note.trim()
+			? null
+			: `${sha.slice(0, 7)} already carries another Proof note under ${NOTE_REF}; it was kept, not overwritten`;
 	}
 	const added = await pinnedGit(["notes", `--ref=${NOTE_REF}`, "add", "-F", "-", sha], root, { input: `${note}\n` });
 	return added.exitCode === 0 ? null : `the Proof note could not be written: ${clip(firstLine(added.stderr) || `exit ${added.exitCode}`)}`;
@@ -106,7 +123,10 @@ export async function noteRefProblem(root: string): Promise<string | null> {
 	const symbolic = await git(["symbolic-ref", "-q", NOTE_REF], root);
 	if (symbolic.exitCode === 0) return `${NOTE_REF} is a symbolic ref to \`${clip(symbolic.stdout.trim())}\`, and a note written through it would commit there`;
 	if (symbolic.exitCode !== 1) return `git could not read ${NOTE_REF}`;
-	const [value, heads] = await Promise.all([git(["rev-parse", "--verify", "--quiet", NOTE_REF], root), git(["for-each-ref", "--format=%(objectname) %(refname)", "refs/heads/"], root)]);
+	const [value, heads] = await Promise.all([
+		git(["rev-parse", "--verify", "--quiet", NOTE_REF], root),
+		git(["for-each-ref", "--format=%(objectname) %(refname)", "refs/heads/"], root),
+	]);
 	if (value.exitCode === 1) return null;
 	if (value.exitCode !== 0 || heads.exitCode !== 0) return `git could not read ${NOTE_REF}`;
 	const sha = value.stdout.trim();

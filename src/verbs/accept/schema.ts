@@ -1,6 +1,6 @@
 import * as v from "valibot";
-import { CONSENT_DIGITS } from "../../gate/consent-digits.ts";
 import type { Result } from "../../contract/envelope.ts";
+import { CONSENT_DIGITS } from "../../gate/consent-digits.ts";
 import { DryRunFlag } from "../../gate/schema.ts";
 
 export const AcceptInput = v.strictObject({
@@ -9,7 +9,10 @@ export const AcceptInput = v.strictObject({
 	sha: v.optional(
 		v.pipe(
 			v.string(),
-			v.regex(new RegExp(`^[0-9a-fA-F]{${CONSENT_DIGITS},64}$`), `must be the commit from the Proof line (${CONSENT_DIGITS} to 64 hex digits: a shorter prefix could name another commit made to share it)`),
+			v.regex(
+				new RegExp(`^[0-9a-fA-F]{${CONSENT_DIGITS},64}$`),
+				`must be the commit from the Proof line (${CONSENT_DIGITS} to 64 hex digits: a shorter prefix could name another commit made to share it)`,
+			),
 			v.description("The commit the owner approved (from the Proof line): anything else is refused."),
 		),
 	),

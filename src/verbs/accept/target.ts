@@ -1,13 +1,13 @@
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import type { Refusal } from "../../contract/envelope.ts";
 import type { VerbContext } from "../../contract/context.ts";
+import type { Refusal } from "../../contract/envelope.ts";
 import { locateRepository, type RepositoryLocation } from "../../git/repository.ts";
+import { type ListedWorktree, listWorktrees } from "../../git/worktrees.ts";
+import { ref, sayFor } from "../../hints/refer.ts";
+import { realPathOf } from "../../platform/files.ts";
 import { clip } from "../../text/clip.ts";
 import { quoteName } from "../../text/terminal.ts";
-import { ref, sayFor } from "../../hints/refer.ts";
-import { type ListedWorktree, listWorktrees } from "../../git/worktrees.ts";
-import { realPathOf } from "../../platform/files.ts";
 import { readTask } from "../../worktree/task.ts";
 import { type Journal, readJournals } from "./journal.ts";
 
@@ -36,25 +36,43 @@ export async function findTarget(ctx: VerbContext, here: RepositoryLocation, wan
 	const entries = await listWorktrees(here.root, here.commonDir);
 	const main = entries?.find((entry) => entry.main);
 	if (!entries || !main || main.bare) {
-		return { ok: false, refusal: { error: "no_repository", message: "git could not list this repository's worktrees, or it has no main checkout.", hints: ["Run `git worktree list` and repair the repository."] } };
+		return {
+			ok: false,
+			refusal: {
+				error: "no_repository",
+				message: "git could not list this repository's worktrees, or it has no main checkout.",
+				hints: ["Run `git worktree list` and repair the repository."],
+			},
+		};
 	}
 	const hereReal = await realPathOf(here.root);
 	const linked = entries.filter((entry) => !entry.main);
 	const matches = wanted === undefined ? [] : await matchEntries(linked, wanted, ctx.cwd);
 	// An interrupted accept whose worktree is gone is one more thing the name can mean.
-	const journals = wanted === undefined ? [] : (await readJournals(here.commonDir)).filter((candidate) => candidate.branch === wanted || candidate.id === wanted || candidate.path === wanted);
+	const journals =
+		wanted === undefined
+			? []
+			: (await readJournals(here.commonDir)).filter((candidate) => candidate.branch === wanted || candidate.id === wanted || candidate.path === wanted);
 	const orphans = journals.filter((journal) => !linked.some((entry) => entry.branch === journal.branch));
 	if (wanted !== undefined && matches.length + orphans.length > 1) {
 		const listed = [
-			...matches.map((match) => `${quoteName(match.entry.path)} (branch \`${clip(match.entry.branch ?? "detached")}\`, id ${match.id ? `\`${clip(match.id)}\`` : "none"}; matched by ${match.by.join(" and ")})`),
-			...orphans.map((journal) => `${quoteName(journal.path)} (branch \`${clip(journal.branch)}\`, id ${journal.id ? `\`${clip(journal.id)}\`` : "none"}; an interrupted accept, its worktree gone)`),
+			...matches.map(
+				(match) =>
+					`${quoteName(match.entry.path)} (branch \`${clip(match.entry.branch ?? "detached")}\`, id ${match.id ? `\`${clip(match.id)}\`` : "none"}; matched by ${match.by.join(" and ")})`,
+			),
+			...orphans.map(
+				(journal) =>
+					`${quoteName(journal.path)} (branch \`${clip(journal.branch)}\`, id ${journal.id ? `\`${clip(journal.id)}\`` : "none"}; an interrupted accept, its worktree gone)`,
+			),
 		];
 		return {
 			ok: false,
 			refusal: {
 				error: "invalid_arguments",
 				message: `\`${clip(wanted)}\` names ${listed.length} worktrees: ${listed.join(", ")}. Nothing changed.`,
-				hints: [say`Name exactly one: pass its path (${ref("accept", { target: matches[0]?.entry.path ?? orphans[0]?.path ?? "PATH" })}) or another of its names.`],
+				hints: [
+					say`Name exactly one: pass its path (${ref("accept", { target: matches[0]?.entry.path ?? orphans[0]?.path ?? "PATH" })}) or another of its names.`,
+				],
 			},
 		};
 	}
@@ -63,7 +81,11 @@ export async function findTarget(ctx: VerbContext, here: RepositoryLocation, wan
 	let entry: ListedWorktree | undefined;
 	if (here.location === "worktree") {
 		const self = await findAsync(linked, async (candidate) => (await realPathOf(candidate.path)) === hereReal);
-		if (!self) return { ok: false, refusal: { error: "not_in_worktree", message: "This worktree is not in git's list of worktrees.", hints: ["Run `git worktree list` to see them."] } };
+		if (!self)
+			return {
+				ok: false,
+				refusal: { error: "not_in_worktree", message: "This worktree is not in git's list of worktrees.", hints: ["Run `git worktree list` to see them."] },
+			};
 		if (wanted !== undefined && byName !== self) {
 			return {
 				ok: false,
@@ -102,7 +124,14 @@ export async function findTarget(ctx: VerbContext, here: RepositoryLocation, wan
 		}
 	}
 	if (!entry.branch) {
-		return { ok: false, refusal: { error: "detached_head", message: `The worktree at ${clip(quoteName(entry.path))} has a detached HEAD: only a branch can land.`, hints: ["Switch it to its branch (`git switch NAME`), then accept again."] } };
+		return {
+			ok: false,
+			refusal: {
+				error: "detached_head",
+				message: `The worktree at ${clip(quoteName(entry.path))} has a detached HEAD: only a branch can land.`,
+				hints: ["Switch it to its branch (`git switch NAME`), then accept again."],
+			},
+		};
 	}
 	const opened = await opensAsListed(entry, entry.path, here.commonDir, ctx.env);
 	if (!opened) {
@@ -116,7 +145,12 @@ export async function findTarget(ctx: VerbContext, here: RepositoryLocation, wan
 		};
 	}
 	const task = await readTask(opened.adminDir);
-	return { ok: true, main, target: { path: opened.repository.root, branch: entry.branch, location: { ...opened.repository, gitDir: opened.adminDir }, id: task?.id ?? null }, journal: null };
+	return {
+		ok: true,
+		main,
+		target: { path: opened.repository.root, branch: entry.branch, location: { ...opened.repository, gitDir: opened.adminDir }, id: task?.id ?? null },
+		journal: null,
+	};
 }
 
 /**
@@ -126,10 +160,18 @@ export async function findTarget(ctx: VerbContext, here: RepositoryLocation, wan
  * must never land, nor its folder be removed, under this name. The
  * repository it opens as and the entry's admin dir (real path), or null.
  */
-export async function opensAsListed(entry: ListedWorktree, path: string, commonDir: string, env: Readonly<Record<string, string | undefined>>): Promise<{ repository: RepositoryLocation; adminDir: string } | null> {
+export async function opensAsListed(
+	entry: ListedWorktree,
+	path: string,
+	commonDir: string,
+	env: Readonly<Record<string, string | undefined>>,
+): Promise<{ repository: RepositoryLocation; adminDir: string } | null> {
 	if (!entry.branch) return null;
 	const located = await locateRepository(path, env);
-	const [adminDir, locatedDir] = await Promise.all([entry.gitDir ? realPathOf(entry.gitDir) : null, located.found ? realPathOf(located.repository.gitDir) : null]);
+	const [adminDir, locatedDir] = await Promise.all([
+		entry.gitDir ? realPathOf(entry.gitDir) : null,
+		located.found ? realPathOf(located.repository.gitDir) : null,
+	]);
 	const branchHere = adminDir ? await headBranch(adminDir) : null;
 	if (
 		!located.found ||

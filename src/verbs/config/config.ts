@@ -1,14 +1,14 @@
 import type * as v from "valibot";
-import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
-import type { VerbContext } from "../../contract/context.ts";
 import { type ConfigLoad, loadConfig } from "../../config/load.ts";
-import { configRefusal, type Opened, openRepository } from "../../project/open.ts";
+import type { VerbContext } from "../../contract/context.ts";
+import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
 import type { RepositoryLocation } from "../../git/repository.ts";
+import { ref, sayFor } from "../../hints/refer.ts";
+import { configRefusal, type Opened, openRepository } from "../../project/open.ts";
 import { clip, clipList } from "../../text/clip.ts";
 import { nearest } from "../../text/suggest.ts";
 import type { ConfigData, ConfigGetInput, ConfigSetInput, ConfigValidateInput } from "./schema.ts";
 import { setConfigKey } from "./set.ts";
-import { ref, sayFor } from "../../hints/refer.ts";
 
 /** `config validate`: every problem with its line; a valid file's effective values (the MCP config resource is this). */
 export async function validateConfig(ctx: VerbContext, _input: v.InferOutput<typeof ConfigValidateInput>): Promise<Result<"config validate", ConfigData>> {
@@ -28,7 +28,10 @@ export async function getConfig(ctx: VerbContext, input: v.InferOutput<typeof Co
 	const base: ConfigData = { path: load.path, valid: true, issues: [] };
 	const found = lookup(load.config, input.key.split("."));
 	if (!found.ok) {
-		const suggestion = nearest(input.key, found.siblings.map((sibling) => [...found.parent, sibling].join(".")));
+		const suggestion = nearest(
+			input.key,
+			found.siblings.map((sibling) => [...found.parent, sibling].join(".")),
+		);
 		const hints: [string, ...string[]] = suggestion
 			? [`Did you mean \`${clip(suggestion)}\`?`]
 			: [`Keys here: ${clipList(found.siblings.map((sibling) => clip(sibling))) || "(none)"}.`];
@@ -56,7 +59,13 @@ function invalid<const Verb extends "config validate" | "config get">(verb: Verb
 	const say = sayFor(ctx.surface);
 	const refusal = configRefusal(load, ctx.surface);
 	const data: ConfigData = { path: load.path, valid: false, issues: load.issues };
-	return fail(verb, "invalid_config", refusal.message, [say`Fix each problem listed (every one is in \`data.issues\` with its line); ${ref("docs", { target: "config" })} is the reference.`], { data });
+	return fail(
+		verb,
+		"invalid_config",
+		refusal.message,
+		[say`Fix each problem listed (every one is in \`data.issues\` with its line); ${ref("docs", { target: "config" })} is the reference.`],
+		{ data },
+	);
 }
 
 type Lookup = { ok: true; value: unknown } | { ok: false; parent: string[]; siblings: string[] };

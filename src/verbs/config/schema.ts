@@ -12,7 +12,7 @@ export const ConfigGetInput = v.strictObject({ key: Key });
 /** `config set KEY VALUE`: one key written, comments and layout kept. */
 export const ConfigSetInput = v.strictObject({
 	key: Key,
-	value: v.pipe(v.string(), v.description("A TOML value (`900`, `true`, `[\"a\"]`, `{ run = \"x\" }`); other words are a string.")),
+	value: v.pipe(v.string(), v.description('A TOML value (`900`, `true`, `["a"]`, `{ run = "x" }`); other words are a string.')),
 	dry_run: v.optional(v.pipe(v.boolean(), v.description("Show the edit, write nothing."))),
 });
 

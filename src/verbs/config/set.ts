@@ -1,12 +1,12 @@
+import { CONFIG_FILE, parseConfig } from "../../config/load.ts";
 import { fail, ok, type Result } from "../../contract/envelope.ts";
 import { indexKeyPositions, setKey } from "../../edit/toml.ts";
-import { CONFIG_FILE, parseConfig } from "../../config/load.ts";
+import { ref, type Surface, sayFor } from "../../hints/refer.ts";
 import { WriteDeniedError, writeFileAtomic } from "../../platform/files.ts";
 import { clip } from "../../text/clip.ts";
-import type { ConfigData } from "./schema.ts";
 import { noun, plural } from "../../text/plural.ts";
 import { endSentence } from "../../text/sentence.ts";
-import { ref, sayFor, type Surface } from "../../hints/refer.ts";
+import type { ConfigData } from "./schema.ts";
 import { stringifyString, tomlValue } from "./value.ts";
 
 const BOM = "\uFEFF";
@@ -18,7 +18,14 @@ const BOM = "\uFEFF";
  * invalid, has fewer problems than before, every one of them already there
  * (so `set` can repair a file, and never trades one problem for another).
  */
-export async function setConfigKey(root: string, path: string, key: string, input: string, dryRun: boolean, surface: Surface): Promise<Result<"config set", ConfigData>> {
+export async function setConfigKey(
+	root: string,
+	path: string,
+	key: string,
+	input: string,
+	dryRun: boolean,
+	surface: Surface,
+): Promise<Result<"config set", ConfigData>> {
 	const say = sayFor(surface);
 	const validate = ref("config validate");
 	const base: ConfigData = { path, valid: true, issues: [], key: clip(key) };
@@ -27,9 +34,15 @@ export async function setConfigKey(root: string, path: string, key: string, inpu
 	const source = decoded.slice(bom.length);
 	const before = parseConfig(source, indexKeyPositions);
 	if (!before.ok && before.syntax) {
-		return fail("config set", "invalid_config", "discern.toml is not valid TOML, so it cannot be edited key by key.", [say`Fix the syntax error by hand; ${validate} shows where.`], {
-			data: { ...base, valid: false, issues: before.issues },
-		});
+		return fail(
+			"config set",
+			"invalid_config",
+			"discern.toml is not valid TOML, so it cannot be edited key by key.",
+			[say`Fix the syntax error by hand; ${validate} shows where.`],
+			{
+				data: { ...base, valid: false, issues: before.issues },
+			},
+		);
 	}
 
 	const attempt = (valueText: string) => {
@@ -38,9 +51,13 @@ export async function setConfigKey(root: string, path: string, key: string, inpu
 	};
 	const value = tomlValue(input);
 	if (value.kind === "invalid") {
-		return fail("config set", "invalid_arguments", `Cannot set \`${clip(key)}\`: ${endSentence(clip(value.reason, 400))} Nothing was written.`, [
-			'Write it as TOML, e.g. `{ run = "npm test", timeout = 600 }`; to set a string that starts with `{`, quote it as a TOML string.',
-		], { data: base });
+		return fail(
+			"config set",
+			"invalid_arguments",
+			`Cannot set \`${clip(key)}\`: ${endSentence(clip(value.reason, 400))} Nothing was written.`,
+			['Write it as TOML, e.g. `{ run = "npm test", timeout = 600 }`; to set a string that starts with `{`, quote it as a TOML string.'],
+			{ data: base },
+		);
 	}
 	let { edit, checked } = attempt(value.text);
 	// `config set repository.trunk 2024` means the branch named 2024, not a number: try the words as a string.
@@ -49,7 +66,14 @@ export async function setConfigKey(root: string, path: string, key: string, inpu
 		const asString = attempt(stringifyString(input));
 		if (asString.checked?.ok) ({ edit, checked } = asString);
 	}
-	if (!edit.ok) return fail("config set", "invalid_arguments", `Cannot set \`${clip(key)}\`: ${endSentence(clip(edit.reason, 400))}`, [say`Open discern.toml and edit it there; ${validate} checks the result.`], { data: base });
+	if (!edit.ok)
+		return fail(
+			"config set",
+			"invalid_arguments",
+			`Cannot set \`${clip(key)}\`: ${endSentence(clip(edit.reason, 400))}`,
+			[say`Open discern.toml and edit it there; ${validate} checks the result.`],
+			{ data: base },
+		);
 	const remaining = checked && !checked.ok ? checked.issues : [];
 	// An invalid result is written only as a repair: every problem left was there before (same key, same message), and fewer remain.
 	const had = new Set((before.ok ? [] : before.issues).map(issueKey));
@@ -58,31 +82,54 @@ export async function setConfigKey(root: string, path: string, key: string, inpu
 	if (remaining.length > 0 && !improves) {
 		const named = introduced[0] ?? remaining[0];
 		const why = introduced.length > 0 ? named?.message : `${named?.message ?? "see the issues"} (already there: this edit repairs nothing)`;
-		return fail("config set", "invalid_arguments", `Setting \`${clip(key)}\` to ${clip(edit.after)} would leave discern.toml invalid: ${endSentence(why ?? "see the issues")} Nothing was written.`, [
-			say`Check the key and the value's type in ${ref("docs", { target: "config" })}.`,
-		], { data: { ...base, valid: false, issues: introduced.length > 0 ? introduced : remaining } });
+		return fail(
+			"config set",
+			"invalid_arguments",
+			`Setting \`${clip(key)}\` to ${clip(edit.after)} would leave discern.toml invalid: ${endSentence(why ?? "see the issues")} Nothing was written.`,
+			[say`Check the key and the value's type in ${ref("docs", { target: "config" })}.`],
+			{ data: { ...base, valid: false, issues: introduced.length > 0 ? introduced : remaining } },
+		);
 	}
 
-	const effective = checked?.ok ? key.split(".").reduce<unknown>((table, part) => (table as Record<string, unknown> | undefined)?.[part], checked.config) : undefined;
+	const effective = checked?.ok
+		? key.split(".").reduce<unknown>((table, part) => (table as Record<string, unknown> | undefined)?.[part], checked.config)
+		: undefined;
 	const change = { line: edit.line, before: edit.before, after: edit.after };
-	const described = edit.before === null ? `add \`${clip(key)} = ${clip(edit.after)}\` at line ${edit.line}` : `line ${edit.line}: \`${clip(edit.before)}\` → \`${clip(edit.after)}\``;
+	const described =
+		edit.before === null
+			? `add \`${clip(key)} = ${clip(edit.after)}\` at line ${edit.line}`
+			: `line ${edit.line}: \`${clip(edit.before)}\` → \`${clip(edit.after)}\``;
 	const data: ConfigData = { ...base, valid: remaining.length === 0, issues: remaining, ...(effective !== undefined ? { value: effective } : {}) };
 	if (dryRun) {
-		return ok("config set", `Would ${edit.before === null ? described : `change ${described}`}; nothing was written.`, { ...data, edit: { ...change, written: false } }, {
-			dry_run: true,
-			plan: [{ kind: "edit", label: CONFIG_FILE, disposition: "run", note: described }],
-		});
+		return ok(
+			"config set",
+			`Would ${edit.before === null ? described : `change ${described}`}; nothing was written.`,
+			{ ...data, edit: { ...change, written: false } },
+			{
+				dry_run: true,
+				plan: [{ kind: "edit", label: CONFIG_FILE, disposition: "run", note: described }],
+			},
+		);
 	}
 	try {
 		await writeFileAtomic(root, CONFIG_FILE, `${bom}${edit.text}`, { keepMode: true });
 	} catch (error) {
-		if (error instanceof WriteDeniedError) return fail("config set", "write_denied", error.message, ["discern does not write through symlinks; edit the file itself."], { data: base });
+		if (error instanceof WriteDeniedError)
+			return fail("config set", "write_denied", error.message, ["discern does not write through symlinks; edit the file itself."], { data: base });
 		throw error;
 	}
-	const left = remaining.length > 0 ? say` ${plural(remaining.length, "problem")} ${noun(remaining.length, "remains", "remain")}: ${validate} lists ${noun(remaining.length, "it", "them")}.` : "";
-	return ok("config set", `Set ${clip(key)} = ${clip(edit.after)} (${described}).${left}`, { ...data, edit: { ...change, written: true } }, {
-		hints: [remaining.length > 0 ? "Fix the remaining problems, then commit discern.toml." : "Commit discern.toml when you are happy with it."],
-	});
+	const left =
+		remaining.length > 0
+			? say` ${plural(remaining.length, "problem")} ${noun(remaining.length, "remains", "remain")}: ${validate} lists ${noun(remaining.length, "it", "them")}.`
+			: "";
+	return ok(
+		"config set",
+		`Set ${clip(key)} = ${clip(edit.after)} (${described}).${left}`,
+		{ ...data, edit: { ...change, written: true } },
+		{
+			hints: [remaining.length > 0 ? "Fix the remaining problems, then commit discern.toml." : "Commit discern.toml when you are happy with it."],
+		},
+	);
 }
 
 /** An issue's identity across two parses: its key and message (its line may move with the edit). */

@@ -27,7 +27,10 @@ export function tomlValue(input: string): ValueText {
 			}
 		} catch (error) {
 			if (looksLikeInlineTable(input)) {
-				return { kind: "invalid", reason: `\`${input.trim()}\` is not a valid TOML inline table (${error instanceof Error ? error.message.split("\n")[0] : String(error)})` };
+				return {
+					kind: "invalid",
+					reason: `\`${input.trim()}\` is not a valid TOML inline table (${error instanceof Error ? error.message.split("\n")[0] : String(error)})`,
+				};
 			}
 		}
 	}

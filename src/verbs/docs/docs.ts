@@ -1,12 +1,12 @@
 import type * as v from "valibot";
-import { fail, ok, type Result } from "../../contract/envelope.ts";
 import type { VerbContext } from "../../contract/context.ts";
+import { fail, ok, type Result } from "../../contract/envelope.ts";
+import { ref, sayFor } from "../../hints/refer.ts";
 import { MANUAL } from "../../manual/pages.generated.ts";
 import { findPage, normalizeTarget, type Page, pageFromMarkdown, searchPages } from "../../reader/pages.ts";
-import type { DocsData, DocsInput } from "./schema.ts";
 import { clip } from "../../text/clip.ts";
 import { noun, plural } from "../../text/plural.ts";
-import { ref, sayFor } from "../../hints/refer.ts";
+import type { DocsData, DocsInput } from "./schema.ts";
 
 let pages: Page[] | undefined;
 
@@ -30,7 +30,12 @@ export async function docs(ctx: VerbContext, input: v.InferOutput<typeof DocsInp
 		}
 		const matches = searchPages(within, input.search);
 		const where = input.target === undefined ? "" : ` under \`${clip(normalizeTarget(input.target))}\``;
-		return ok("docs", `${plural(matches.length, "page")} ${noun(matches.length, "matches", "match")} "${clip(input.search)}"${where}.`, { mode: "search", query: clip(input.search), matches }, matches.length === 0 ? { hints: [say`Try fewer or other words, or ${index} for the index.`] } : {});
+		return ok(
+			"docs",
+			`${plural(matches.length, "page")} ${noun(matches.length, "matches", "match")} "${clip(input.search)}"${where}.`,
+			{ mode: "search", query: clip(input.search), matches },
+			matches.length === 0 ? { hints: [say`Try fewer or other words, or ${index} for the index.`] } : {},
+		);
 	}
 	if (input.target !== undefined) {
 		const lookup = findPage(all, input.target);

@@ -6,7 +6,8 @@ export const docsVerb = defineVerb({
 	name: "docs",
 	title: "Docs: discern's own manual",
 	summary: "Read discern's bundled manual: the index, a page, or search results.",
-	mcpDescription: "discern's own manual, bundled with it: no arguments for the index, `target` for a page (e.g. \"loop\", \"gate\", \"config\", \"envelope\", \"mcp\"), `search` for words (within `target` when both are given). Call it when a result, hint or error code needs explaining. Read-only; works outside any repository. An unknown page is refused (unknown_target) with the nearest match.",
+	mcpDescription:
+		'discern\'s own manual, bundled with it: no arguments for the index, `target` for a page (e.g. "loop", "gate", "config", "envelope", "mcp"), `search` for words (within `target` when both are given). Call it when a result, hint or error code needs explaining. Read-only; works outside any repository. An unknown page is refused (unknown_target) with the nearest match.',
 	group: "Knowledge",
 	input: DocsInput,
 	data: DocsData,

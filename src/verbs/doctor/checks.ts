@@ -1,21 +1,21 @@
 import { isAbsolute, join } from "node:path";
-import { clip } from "../../text/clip.ts";
-import type { VerbContext } from "../../contract/context.ts";
+import { isDiscernServer } from "../../agents/command.ts";
+import { type ProbeResult, probeServer } from "../../agents/probe.ts";
+import { isDiscernEntry, providersFor } from "../../agents/providers.ts";
+import { MCP_TARGETS, readEntry } from "../../agents/targets.ts";
+import { staleWiring } from "../../agents/wiring.ts";
 import { resolveJobs } from "../../config/jobs.ts";
 import type { ConfigLoad } from "../../config/load.ts";
-import { MCP_TARGETS, readEntry } from "../../agents/targets.ts";
-import { isDiscernServer } from "../../agents/command.ts";
-import { probeServer, type ProbeResult } from "../../agents/probe.ts";
-import { isDiscernEntry, providersFor } from "../../agents/providers.ts";
-import { staleWiring } from "../../agents/wiring.ts";
+import type { VerbContext } from "../../contract/context.ts";
+import { gitProblem, type RepositoryLocation, readWorkingState } from "../../git/repository.ts";
 import { git } from "../../git/run.ts";
 import { resolveTrunk } from "../../git/trunk.ts";
-import { gitProblem, readWorkingState, type RepositoryLocation } from "../../git/repository.ts";
+import { actionFor, ref, type Surface, sayFor } from "../../hints/refer.ts";
 import { findExecutable } from "../../platform/process.ts";
+import { clip } from "../../text/clip.ts";
 import { oneLine } from "../../text/terminal.ts";
 import { firstExecutable } from "./first-executable.ts";
 import type { Check } from "./schema.ts";
-import { actionFor, ref, sayFor, type Surface } from "../../hints/refer.ts";
 
 /** git 2.31 added `rev-parse --path-format=absolute`, which discern relies on. */
 const MIN_GIT: readonly [number, number] = [2, 31];
@@ -40,7 +40,13 @@ export function checkRepository(repository: RepositoryLocation | null, reason: s
 	const title = "inside a git repository";
 	return repository
 		? { id: "repository", title, state: "ok", detail: `${repository.root} (${repository.location === "main" ? "main checkout" : "linked worktree"})` }
-		: { id: "repository", title, state: "fail", detail: clip(oneLine(reason)), fix: surface === "cli" ? "Run discern inside a git checkout, or pass --cwd DIR." : "Pass an absolute `path` inside a git checkout." };
+		: {
+				id: "repository",
+				title,
+				state: "fail",
+				detail: clip(oneLine(reason)),
+				fix: surface === "cli" ? "Run discern inside a git checkout, or pass --cwd DIR." : "Pass an absolute `path` inside a git checkout.",
+			};
 }
 
 /** git must be able to read this checkout: ownership checks (safe.directory) and broken indexes stop it. */
@@ -75,7 +81,13 @@ export async function checkTrunk(ctx: VerbContext, root: string, config: ConfigL
 	const title = "trunk branch exists";
 	if (trunk.name && trunk.exists) return { id: "trunk", title, state: "ok", detail: `${trunk.name} (from ${trunk.source.replaceAll("_", " ")})` };
 	if (!trunk.name) {
-		return { id: "trunk", title, state: "warn", detail: "No trunk could be determined (no commits yet?).", fix: "Make the first commit, or set [repository].trunk." };
+		return {
+			id: "trunk",
+			title,
+			state: "warn",
+			detail: "No trunk could be determined (no commits yet?).",
+			fix: "Make the first commit, or set [repository].trunk.",
+		};
 	}
 	const explicit = trunk.source === "config" || trunk.source === "env";
 	return {
@@ -103,7 +115,13 @@ export function checkTestJob(config: ConfigLoad): Check | null {
 	const title = "a test job is wired";
 	return tests.length > 0
 		? { id: "test_job", title, state: "ok", detail: tests.map((job) => job.name).join(", ") }
-		: { id: "test_job", title, state: "warn", detail: "No test-stage job: the gate cannot test anything.", fix: 'Add `test = "…"` under [jobs] in discern.toml.' };
+		: {
+				id: "test_job",
+				title,
+				state: "warn",
+				detail: "No test-stage job: the gate cannot test anything.",
+				fix: 'Add `test = "…"` under [jobs] in discern.toml.',
+			};
 }
 
 /** Each job's commands start with something that exists: a typo here fails every gate run. */
@@ -116,7 +134,11 @@ export async function checkJobExecutables(ctx: VerbContext, root: string, config
 		for (const command of job.commands) {
 			const program = firstExecutable(command);
 			if (program === null) continue;
-			const located = program.includes("/") ? ((await Bun.file(isAbsolute(program) ? program : join(root, program)).exists()) ? program : null) : findExecutable(program, ctx.env);
+			const located = program.includes("/")
+				? (await Bun.file(isAbsolute(program) ? program : join(root, program)).exists())
+					? program
+					: null
+				: findExecutable(program, ctx.env);
 			(located ? found : missing).push(program);
 		}
 		const title = `job \`${job.name}\` can start`;
@@ -190,38 +212,85 @@ export async function checkServers(ctx: VerbContext, root: string, config: Confi
 			const id = `mcp:${provider.agent}`;
 			const title = `${provider.label} can start the discern MCP server`;
 			const file = provider.mcp.file;
-			const text = await Bun.file(join(root, file)).text().catch(() => null);
+			const text = await Bun.file(join(root, file))
+				.text()
+				.catch(() => null);
 			const entry = text === null ? undefined : readEntry(provider.mcp.format, text, provider.mcp.path);
 			if (entry === undefined) {
-				return { id, title, state: "warn", detail: `${file} ${text === null ? "does not exist" : "has no discern server entry"}: ${provider.label} does not know the server.`, fix: refresh };
+				return {
+					id,
+					title,
+					state: "warn",
+					detail: `${file} ${text === null ? "does not exist" : "has no discern server entry"}: ${provider.label} does not know the server.`,
+					fix: refresh,
+				};
 			}
 			const server = serverOf(entry);
-			if (!server) return { id, title, state: "fail", detail: `${file}: the discern entry has no \`command\` string and \`args\` list of strings.`, fix: refresh };
+			if (!server)
+				return { id, title, state: "fail", detail: `${file}: the discern entry has no \`command\` string and \`args\` list of strings.`, fix: refresh };
 			if (isDiscernServer(server.command, server.args) && !isDiscernEntry(provider.mcp, entry)) {
 				// Never started: keys refresh does not write (`env`, `cwd`) change what the server runs on.
 				const extra = Object.keys(entry as object).filter((key) => !(key in provider.mcp.entry(server)));
-				return { id, title, state: "fail", detail: clip(`${file}: the discern entry is not what refresh writes${extra.length > 0 ? ` (keys of its own: ${extra.join(", ")})` : ""}: not started.`), fix: refresh };
+				return {
+					id,
+					title,
+					state: "fail",
+					detail: clip(
+						`${file}: the discern entry is not what refresh writes${extra.length > 0 ? ` (keys of its own: ${extra.join(", ")})` : ""}: not started.`,
+					),
+					fix: refresh,
+				};
 			}
 			if (!isDiscernServer(server.command, server.args)) {
 				// Never started: a command refresh would not write (a shell, extra arguments) is not discern's to run.
 				const named = clip([server.command, ...server.args].map((word) => (/\s/.test(word) ? JSON.stringify(word) : word)).join(" "), 300);
-				return { id, title, state: "fail", detail: clip(`${file} names \`${named}\`, which is not a command refresh writes (\`discern mcp\`, an absolute path to discern then \`mcp\`, or bun and discern's src/main.ts then \`mcp\`): not started.`), fix: refresh };
+				return {
+					id,
+					title,
+					state: "fail",
+					detail: clip(
+						`${file} names \`${named}\`, which is not a command refresh writes (\`discern mcp\`, an absolute path to discern then \`mcp\`, or bun and discern's src/main.ts then \`mcp\`): not started.`,
+					),
+					fix: refresh,
+				};
 			}
 			const key = JSON.stringify([server.command, server.args, server.env]);
 			let probe = probes.get(key);
 			if (!probe) {
-				probe = probeServer(server.command, server.args, { cwd: root, env: { ...ctx.env, ...server.env }, clientVersion: ctx.version, ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) });
+				probe = probeServer(server.command, server.args, {
+					cwd: root,
+					env: { ...ctx.env, ...server.env },
+					clientVersion: ctx.version,
+					...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+				});
 				probes.set(key, probe);
 			}
 			const result = await probe;
 			const line = clip([server.command, ...server.args].map((word) => (/\s/.test(word) ? JSON.stringify(word) : word)).join(" "), 300);
 			if (!result.ok) {
-				const fix = result.reason === "not_found" ? sayFor(ctx.surface)`Run ${ref("refresh")}: it writes a command that resolves (the absolute path of the binary when \`discern\` is not on PATH).` : `Point the discern entry in ${file} at the discern binary (${refresh} writes one).`;
+				const fix =
+					result.reason === "not_found"
+						? sayFor(ctx.surface)`Run ${ref("refresh")}: it writes a command that resolves (the absolute path of the binary when \`discern\` is not on PATH).`
+						: `Point the discern entry in ${file} at the discern binary (${refresh} writes one).`;
 				return { id, title, state: "fail", detail: clip(`${file} starts \`${line}\`: ${result.detail}.`), fix };
 			}
 			const answered = `\`${line}\` answered \`initialize\` as ${result.name} ${result.version} (MCP ${result.protocol})`;
-			if (result.name !== "discern") return { id, title, state: "warn", detail: clip(`${file}: ${answered}, which is not discern.`), fix: `Point the discern entry in ${file} at the discern binary (${refresh} writes one).` };
-			if (!result.exited) return { id, title, state: "warn", detail: clip(`${file}: ${answered}, but kept running after its stdin closed (it was killed).`), fix: "Check the command: an MCP stdio server exits when its client closes stdin." };
+			if (result.name !== "discern")
+				return {
+					id,
+					title,
+					state: "warn",
+					detail: clip(`${file}: ${answered}, which is not discern.`),
+					fix: `Point the discern entry in ${file} at the discern binary (${refresh} writes one).`,
+				};
+			if (!result.exited)
+				return {
+					id,
+					title,
+					state: "warn",
+					detail: clip(`${file}: ${answered}, but kept running after its stdin closed (it was killed).`),
+					fix: "Check the command: an MCP stdio server exits when its client closes stdin.",
+				};
 			const other = result.version !== ctx.version ? ` (this discern is ${ctx.version})` : "";
 			return { id, title, state: "ok", detail: clip(`${answered}${other}`) };
 		}),

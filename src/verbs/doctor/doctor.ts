@@ -1,10 +1,12 @@
-import { fail, ok, type Result } from "../../contract/envelope.ts";
-import { clip } from "../../text/clip.ts";
-import type { VerbContext } from "../../contract/context.ts";
+import type * as v from "valibot";
 import { loadConfig } from "../../config/load.ts";
+import type { VerbContext } from "../../contract/context.ts";
+import { fail, ok, type Result } from "../../contract/envelope.ts";
 import { locateRepository } from "../../git/repository.ts";
 import { folderProblem } from "../../platform/folder.ts";
 import { folderRefusal } from "../../project/open.ts";
+import { clip } from "../../text/clip.ts";
+import { endSentence } from "../../text/sentence.ts";
 import { oneLine } from "../../text/terminal.ts";
 import {
 	checkAgentWiring,
@@ -20,8 +22,6 @@ import {
 	checkTrunk,
 } from "./checks.ts";
 import type { Check, DoctorData, DoctorInput } from "./schema.ts";
-import type * as v from "valibot";
-import { endSentence } from "../../text/sentence.ts";
 
 /** Check the install, the repository, the config and the agent wiring: facts with fixes. */
 export async function doctor(ctx: VerbContext, input: v.InferOutput<typeof DoctorInput>): Promise<Result<"doctor", DoctorData>> {
@@ -55,12 +55,20 @@ export async function doctor(ctx: VerbContext, input: v.InferOutput<typeof Docto
 		return fail("doctor", refusal.error, refusal.message, refusal.hints, { data });
 	}
 	if (!located.found) {
-		return fail("doctor", "no_repository", `Not inside a git repository: ${endSentence(clip(oneLine(located.reason)))}`, [ctx.surface === "cli" ? "Run `discern doctor` inside a git checkout, or pass --cwd DIR." : "Pass an absolute `path` inside a git checkout."], { data });
+		return fail(
+			"doctor",
+			"no_repository",
+			`Not inside a git repository: ${endSentence(clip(oneLine(located.reason)))}`,
+			[ctx.surface === "cli" ? "Run `discern doctor` inside a git checkout, or pass --cwd DIR." : "Pass an absolute `path` inside a git checkout."],
+			{ data },
+		);
 	}
 	const failing = checks.filter((check) => check.state === "fail");
 	if (failing.length > 0) {
 		const hints = failing.map((check) => `${check.title}: ${check.fix ?? check.detail}`) as [string, ...string[]];
-		return fail("doctor", "checks_failed", `${failing.length} of ${checks.length} checks failed: ${failing.map((check) => check.id).join(", ")}.`, hints, { data });
+		return fail("doctor", "checks_failed", `${failing.length} of ${checks.length} checks failed: ${failing.map((check) => check.id).join(", ")}.`, hints, {
+			data,
+		});
 	}
 	const { warn } = data.summary;
 	return ok("doctor", `All ${checks.length} checks passed${warn > 0 ? ` (${warn} warning${warn === 1 ? "" : "s"})` : ""}.`, data);

@@ -1,5 +1,33 @@
 /** Shell builtins and keywords: nothing on PATH to find, and the real program comes later on the line. */
-const BUILTINS = new Set(["cd", "source", ".", "export", "set", "unset", "eval", "ulimit", "umask", "test", "[", "true", "false", ":", "if", "for", "while", "case", "exit", "echo", "printf", "read", "trap", "wait", "shift", "alias", "type"]);
+const BUILTINS = new Set([
+	"cd",
+	"source",
+	".",
+	"export",
+	"set",
+	"unset",
+	"eval",
+	"ulimit",
+	"umask",
+	"test",
+	"[",
+	"true",
+	"false",
+	":",
+	"if",
+	"for",
+	"while",
+	"case",
+	"exit",
+	"echo",
+	"printf",
+	"read",
+	"trap",
+	"wait",
+	"shift",
+	"alias",
+	"type",
+]);
 
 /**
  * The program a shell command starts with, for a PATH check only: skips

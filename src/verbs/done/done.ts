@@ -1,35 +1,34 @@
-import { judgementOf } from "../../gate/judgement.ts";
 import * as v from "valibot";
-import { asVerb, fail, ok } from "../../contract/envelope.ts";
-import type { VerbContext } from "../../contract/context.ts";
+import { staleWiring } from "../../agents/wiring.ts";
+import { CONFIG_FILE, loadConfig } from "../../config/load.ts";
 import type { DiscernConfig } from "../../config/schema.ts";
+import type { VerbContext } from "../../contract/context.ts";
+import { asVerb, fail, ok } from "../../contract/envelope.ts";
+import { committedConfigProblem } from "../../gate/committed-config.ts";
+import { judgementOf } from "../../gate/judgement.ts";
 import { planGate, planItems } from "../../gate/plan.ts";
 import { configDigest, type ProofRecord, readLastDone, readProof, sameJudgement } from "../../gate/state.ts";
-import type { RepositoryLocation } from "../../git/repository.ts";
-import { filesHiddenFromStatus, plainStatus, readHead } from "../../git/repository.ts";
-import { type EvidenceOutcome, openEvidenceIndex } from "../../git/evidence.ts";
-import { provenAncestor } from "../../git/ancestry.ts";
-import { removeAbandonedFolders } from "../../git/private-folders.ts";
-import { type ObjectReader, openObjectReader } from "../../git/object-reader.ts";
-import { gitLine } from "../../git/run.ts";
-import { type BranchClues, readBranchClues, readInitDefault, type Trunk } from "../../git/trunk.ts";
-import { committedConfigProblem } from "../../gate/committed-config.ts";
 import { type TrunkAuthority, trunkAuthority } from "../../gate/trunk-authority.ts";
 import { trunkWatchOf } from "../../gate/trunk-watch.ts";
+import { provenAncestor } from "../../git/ancestry.ts";
+import { type EvidenceOutcome, openEvidenceIndex } from "../../git/evidence.ts";
+import { type ObjectReader, openObjectReader } from "../../git/object-reader.ts";
+import { removeAbandonedFolders } from "../../git/private-folders.ts";
+import type { RepositoryLocation } from "../../git/repository.ts";
+import { filesHiddenFromStatus, plainStatus, readHead } from "../../git/repository.ts";
+import { gitLine } from "../../git/run.ts";
+import { type BranchClues, readBranchClues, readInitDefault, type Trunk } from "../../git/trunk.ts";
+import { ref, sayFor } from "../../hints/refer.ts";
 import { preloadSubreaper } from "../../platform/subreaper.ts";
 import { configRefusal, openRepository } from "../../project/open.ts";
-import { CONFIG_FILE, loadConfig } from "../../config/load.ts";
-import { quoteName } from "../../text/terminal.ts";
 import { loosenings } from "../../standards/never-loosen.ts";
-import { scopesTouched } from "./scopes.ts";
-import { DoneData, type DoneInput } from "./schema.ts";
+import { plural } from "../../text/plural.ts";
+import { endSentence } from "../../text/sentence.ts";
+import { quoteName } from "../../text/terminal.ts";
 import { summaryOf } from "./proof.ts";
 import { base, type DoneResult, runGate } from "./run-gate.ts";
-import { plural } from "../../text/plural.ts";
-import { ref, sayFor } from "../../hints/refer.ts";
-import { staleWiring } from "../../agents/wiring.ts";
-import { endSentence } from "../../text/sentence.ts";
-
+import { DoneData, type DoneInput } from "./schema.ts";
+import { scopesTouched } from "./scopes.ts";
 
 /**
  * The Gate: every stage on the exact committed tree, cheapest refusals
@@ -128,10 +127,18 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 
 	// 1. The tree must be committed and on a branch.
 	if (!working) {
-		return fail("done", "dirty_worktree", "git could not report the working tree, so it cannot be trusted as clean.", ["Run `git status` and repair the repository."]);
+		return fail("done", "dirty_worktree", "git could not report the working tree, so it cannot be trusted as clean.", [
+			"Run `git status` and repair the repository.",
+		]);
 	}
-	if (working.head === null) return fail("done", "dirty_worktree", "Nothing is committed on this branch yet: the gate checks commits.", [say`Commit the work, then run ${ref("done")}.`]);
-	if (working.branch === null) return fail("done", "detached_head", `HEAD is detached at ${working.head.slice(0, 7)}: a Proof belongs to a branch.`, [say`Switch to a branch (\`git switch -c NAME\`), then run ${ref("done")}.`]);
+	if (working.head === null)
+		return fail("done", "dirty_worktree", "Nothing is committed on this branch yet: the gate checks commits.", [
+			say`Commit the work, then run ${ref("done")}.`,
+		]);
+	if (working.branch === null)
+		return fail("done", "detached_head", `HEAD is detached at ${working.head.slice(0, 7)}: a Proof belongs to a branch.`, [
+			say`Switch to a branch (\`git switch -c NAME\`), then run ${ref("done")}.`,
+		]);
 	if (!evidence) {
 		const why = reads.evidence.ok ? "" : reads.evidence.reason;
 		return fail("done", "dirty_worktree", `The working tree cannot be vouched for as the commit: ${endSentence(why)}`, [
@@ -148,7 +155,9 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 		return fail("done", "dirty_worktree", `The tree has uncommitted changes: ${names.join(", ")}${more}. The gate checks the exact committed tree.`, [
 			say`Commit (or stash) the changes, then run ${ref("done")}.`,
 			...(unseen.length > 0
-				? [`\`git status\` does not show ${unseen.slice(0, 5).join(", ")}${unseen.length > 5 ? " and more" : ""}: git is told to ignore changes there (undo with \`git update-index --no-assume-unchanged FILE\` / \`--no-skip-worktree FILE\`, or leave sparse checkout).`]
+				? [
+						`\`git status\` does not show ${unseen.slice(0, 5).join(", ")}${unseen.length > 5 ? " and more" : ""}: git is told to ignore changes there (undo with \`git update-index --no-assume-unchanged FILE\` / \`--no-skip-worktree FILE\`, or leave sparse checkout).`,
+					]
 				: []),
 			say`${ref("done", { standalone: true })} runs the gate on the dirty tree for diagnosis, without a Proof.`,
 		]);
@@ -199,12 +208,21 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 	// The generated agent files must say what refresh would write now (only where agents are wired or AGENTS.md is discern's).
 	const stale = await reads.early.stale;
 	if (stale.length > 0) {
-		const names = stale.slice(0, 5).map((file) => `${file.path} (${file.blocked ? file.blocked.reason : file.action === "create" ? "missing" : "out of date"})`);
+		const names = stale
+			.slice(0, 5)
+			.map((file) => `${file.path} (${file.blocked ? file.blocked.reason : file.action === "create" ? "missing" : "out of date"})`);
 		const more = stale.length > 5 ? ` and ${stale.length - 5} more` : "";
 		const blocker = stale.find((file) => file.blocked)?.blocked;
-		const fix: [string, ...string[]] = blocker ? [blocker.fix, say`Then run ${ref("refresh")}, commit, and run ${ref("done")}.`] : [say`Run ${ref("refresh")}, commit what it writes, then run ${ref("done")}.`];
+		const fix: [string, ...string[]] = blocker
+			? [blocker.fix, say`Then run ${ref("refresh")}, commit, and run ${ref("done")}.`]
+			: [say`Run ${ref("refresh")}, commit what it writes, then run ${ref("done")}.`];
 		return fail("done", "gate_failed", `The agent instructions are stale: ${names.join(", ")}${more}.`, fix, {
-			data: { ...base(standalone), scopes_changed: scopes.touched, ...(scopes.allBecause ? { all_scopes_because: scopes.allBecause } : {}), failed_stage: "instructions" },
+			data: {
+				...base(standalone),
+				scopes_changed: scopes.touched,
+				...(scopes.allBecause ? { all_scopes_because: scopes.allBecause } : {}),
+				failed_stage: "instructions",
+			},
 		});
 	}
 
@@ -227,26 +245,44 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 				]
 			: []),
 		...(judgement.gate_changes.length > 0
-			? [`This branch changes what the gate runs or what discern trusts, compared with the trunk \`${trunk.name ?? "?"}\`: ${judgement.gate_changes.join("; ")}. Whoever consents to landing should see this.`]
+			? [
+					`This branch changes what the gate runs or what discern trusts, compared with the trunk \`${trunk.name ?? "?"}\`: ${judgement.gate_changes.join("; ")}. Whoever consents to landing should see this.`,
+				]
 			: []),
-		...(authority.namedByBranch ? [`Only this branch's own discern.toml names the trunk \`${trunk.name ?? "?"}\`; set DISCERN_TRUNK or commit discern.toml on the trunk.`] : []),
+		...(authority.namedByBranch
+			? [`Only this branch's own discern.toml names the trunk \`${trunk.name ?? "?"}\`; set DISCERN_TRUNK or commit discern.toml on the trunk.`]
+			: []),
 		...localTrunkWarning(trunk, clues),
 	];
 
 	// 2. An unchanged tree judged the same way: reuse its Proof, or refuse to repeat a red run.
 	if (!standalone && !input.rerun) {
-		const same = proof && proof.head === head && proof.tree === tree && proof.config_digest === digest && proof.branch === branch && sameJudgement(proof.judgement, judgement);
+		const same =
+			proof &&
+			proof.head === head &&
+			proof.tree === tree &&
+			proof.config_digest === digest &&
+			proof.branch === branch &&
+			sameJudgement(proof.judgement, judgement);
 		if (proof && same) {
 			const standards = v.is(DoneData.entries.standards, proof.standards) ? proof.standards : [];
-			return ok("done", `${proof.line}; already proven, nothing ran.`, { ...base(false), ...scopeFacts, gate_ran: false, proof: summaryOf(proof), standards }, {
-				hints: ["Relay the Proof line; landing needs the owner's consent.", say`${ref("done", { rerun: true })} runs the gate again anyway.`, ...warnings],
-			});
+			return ok(
+				"done",
+				`${proof.line}; already proven, nothing ran.`,
+				{ ...base(false), ...scopeFacts, gate_ran: false, proof: summaryOf(proof), standards },
+				{
+					hints: ["Relay the Proof line; landing needs the owner's consent.", say`${ref("done", { rerun: true })} runs the gate again anyway.`, ...warnings],
+				},
+			);
 		}
 		if (last && !last.ok && !last.standalone && last.head === head && last.tree === tree && last.config_digest === digest) {
-			return fail("done", "unchanged_tree_rerun", `This exact tree already failed the gate (${last.failed_stage ?? "unknown"} stage, ${last.time}); running it again would say the same.`, [
-				say`Fix the failure and commit, then run ${ref("done")}.`,
-				say`If the failure was flaky, ${ref("done", { rerun: true })} runs it anyway.`,
-			], { data: { ...base(false), failed_stage: last.failed_stage } });
+			return fail(
+				"done",
+				"unchanged_tree_rerun",
+				`This exact tree already failed the gate (${last.failed_stage ?? "unknown"} stage, ${last.time}); running it again would say the same.`,
+				[say`Fix the failure and commit, then run ${ref("done")}.`, say`If the failure was flaky, ${ref("done", { rerun: true })} runs it anyway.`],
+				{ data: { ...base(false), failed_stage: last.failed_stage } },
+			);
 		}
 	}
 
@@ -267,18 +303,50 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 	}
 
 	if (loosened.length > 0) {
-		return fail("done", "gate_failed", `This branch loosens what the trunk holds it to: ${loosened.join("; ")}.`, [
-			say`Standards only get better: restore the trunk's definitions and limits in discern.toml, commit, and run ${ref("done")}.`,
-		], { data: { ...base(standalone), ...scopeFacts, failed_stage: "standards", loosened: loosenedStandards.map(({ standard, field, before, after }) => ({ standard, field, before, after })) } });
+		return fail(
+			"done",
+			"gate_failed",
+			`This branch loosens what the trunk holds it to: ${loosened.join("; ")}.`,
+			[say`Standards only get better: restore the trunk's definitions and limits in discern.toml, commit, and run ${ref("done")}.`],
+			{
+				data: {
+					...base(standalone),
+					...scopeFacts,
+					failed_stage: "standards",
+					loosened: loosenedStandards.map(({ standard, field, before, after }) => ({ standard, field, before, after })),
+				},
+			},
+		);
 	}
 	if (input.dry_run) {
-		return ok("done", `Would run ${plural(plan.phases.flat().length, "job")}; nothing ran.`, { ...base(standalone), ...scopeFacts }, { dry_run: true, plan: planItems(plan), ...(warnings.length > 0 ? { hints: warnings } : {}) });
+		return ok(
+			"done",
+			`Would run ${plural(plan.phases.flat().length, "job")}; nothing ran.`,
+			{ ...base(standalone), ...scopeFacts },
+			{ dry_run: true, plan: planItems(plan), ...(warnings.length > 0 ? { hints: warnings } : {}) },
+		);
 	}
 
 	// While the jobs run: the private folders gates killed outright left behind (private-folders.ts).
 	const tidied = removeAbandonedFolders();
 	try {
-		return await runGate(ctx, { repository, config, trunk, head, tree, digest, standalone, judgement, branch, plan, evidence, release: reads.release, start: working, trunkRefs, warnings });
+		return await runGate(ctx, {
+			repository,
+			config,
+			trunk,
+			head,
+			tree,
+			digest,
+			standalone,
+			judgement,
+			branch,
+			plan,
+			evidence,
+			release: reads.release,
+			start: working,
+			trunkRefs,
+			warnings,
+		});
 	} finally {
 		await tidied;
 	}
@@ -297,11 +365,15 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 function localTrunkWarning(trunk: Trunk, clues: BranchClues): string[] {
 	const judged = `the Proof is judged against \`${trunk.name ?? "?"}\``;
 	if (trunk.source === "existing_branch") {
-		return [`The trunk is \`${trunk.name ?? "?"}\` because a branch of that name exists: nothing outside the branches (DISCERN_TRUNK, origin/HEAD) names it, and ${judged}. Set DISCERN_TRUNK to name the trunk.`];
+		return [
+			`The trunk is \`${trunk.name ?? "?"}\` because a branch of that name exists: nothing outside the branches (DISCERN_TRUNK, origin/HEAD) names it, and ${judged}. Set DISCERN_TRUNK to name the trunk.`,
+		];
 	}
 	if (trunk.source !== "init_default" && trunk.source !== "origin_head") return [];
 	const usual = ["main", "master"].find((name) => name !== trunk.name && clues.localBranches.has(name));
 	if (!usual) return [];
 	const from = trunk.source === "init_default" ? "init.defaultBranch" : "origin/HEAD";
-	return [`The trunk is \`${trunk.name ?? "?"}\`, as ${from} in this repository's own files says, though \`${usual}\` exists: ${judged}. If that is not the trunk, set DISCERN_TRUNK.`];
+	return [
+		`The trunk is \`${trunk.name ?? "?"}\`, as ${from} in this repository's own files says, though \`${usual}\` exists: ${judged}. If that is not the trunk, set DISCERN_TRUNK.`,
+	];
 }

@@ -1,6 +1,6 @@
+import { consentSha } from "../../gate/consent-digits.ts";
 import type { ProofRecord } from "../../gate/state.ts";
 import type { DoneData } from "./schema.ts";
-import { consentSha } from "../../gate/consent-digits.ts";
 
 /**
  * "Proof: agent/fix-login-3f2a1c @ 1a2b3c4d5e6f passed format, lint, typecheck, test (4 jobs, 12.3 s)".
@@ -12,7 +12,10 @@ export function proofLine(proof: Omit<ProofRecord, "line">): string {
 	const labels = proof.jobs.map((job) => job.label);
 	const passed = labels.length > 0 ? `passed ${labels.join(", ")}` : "passed (no jobs declared)";
 	const changes = proof.judgement.gate_changes;
-	const changed = changes.length > 0 ? `; this branch changes the gate: ${changes.slice(0, 3).join(", ")}${changes.length > 3 ? `, and ${changes.length - 3} more` : ""}` : "";
+	const changed =
+		changes.length > 0
+			? `; this branch changes the gate: ${changes.slice(0, 3).join(", ")}${changes.length > 3 ? `, and ${changes.length - 3} more` : ""}`
+			: "";
 	return `Proof: ${proof.branch} @ ${consentSha(proof.head)} ${passed} (${labels.length} job${labels.length === 1 ? "" : "s"}, ${proof.duration_s} s${changed})`;
 }
 

@@ -12,7 +12,12 @@ import type { DoneData } from "./schema.ts";
  */
 export function renderDone(result: Result<"done", DoneData>, options: RenderOptions): string {
 	const { color } = options;
-	const lines = [...stepLines(result, color), ...readingLines(result.data?.standards ?? [], color), ...planLines(result, color), ...diagnosticLines(result, options)];
+	const lines = [
+		...stepLines(result, color),
+		...readingLines(result.data?.standards ?? [], color),
+		...planLines(result, color),
+		...diagnosticLines(result, options),
+	];
 	if (result.ok && !result.dry_run) lines.push("", result.data?.proof ? paint(result.message, "bold", color) : result.message);
 	return joinLines(lines);
 }

@@ -1,13 +1,13 @@
+import type { DiscernConfig } from "../../config/schema.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type Result, type Step } from "../../contract/envelope.ts";
-import type { DiscernConfig } from "../../config/schema.ts";
 import { executePlan, failureSentence } from "../../gate/execute.ts";
-import type { planGate, PlannedJob } from "../../gate/plan.ts";
+import type { PlannedJob, planGate } from "../../gate/plan.ts";
+import { sealer } from "../../gate/proof-seal.ts";
 import type { FailedStage } from "../../gate/schema.ts";
 import { type Judgement, type ProofRecord, removeProof, writeLastRun, writeProof } from "../../gate/state.ts";
 import { pathsChanged, snapshotOf } from "../../gate/tree-state.ts";
 import { readTrunkRefs, trunkWatchFrom, watchedRefs } from "../../gate/trunk-watch.ts";
-import { sealer } from "../../gate/proof-seal.ts";
 import { writeDenied } from "../../gate/write-denied.ts";
 import type { EvidenceIndex } from "../../git/evidence.ts";
 import type { RepositoryLocation } from "../../git/repository.ts";
@@ -52,10 +52,16 @@ function trunkMovedDuringRun(ctx: VerbContext, run: GateRun, ran: { steps: Step[
 		run.repository.location === "worktree"
 			? say`Run ${ref("update")} to merge it in, then ${ref("done")} again.`
 			: say`Merge \`${name}\` into this branch (\`git merge ${name}\`), then run ${ref("done")} again.`;
-	return fail("done", "behind_trunk", `The trunk \`${name}\` moved while the gate ran (${ran.durationS} s); no Proof is issued against a trunk that is gone.`, [next, ...ran.warnings], {
-		data: { ...base(run.standalone), scopes_changed: run.judgement.scopes_changed, gate_ran: true, failed_stage: null, interrupted: false, standards: [] },
-		steps: ran.steps,
-	});
+	return fail(
+		"done",
+		"behind_trunk",
+		`The trunk \`${name}\` moved while the gate ran (${ran.durationS} s); no Proof is issued against a trunk that is gone.`,
+		[next, ...ran.warnings],
+		{
+			data: { ...base(run.standalone), scopes_changed: run.judgement.scopes_changed, gate_ran: true, failed_stage: null, interrupted: false, standards: [] },
+			steps: ran.steps,
+		},
+	);
 }
 
 export interface GateRun {
@@ -97,7 +103,12 @@ export async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResul
 		// Each of the look's git reads is bounded as a command is (gate.timeout): a job cannot make the gate wait forever on git.
 		const state = await run.evidence.status({ watch: watchedRefs(run.trunk.name), deadlineS: run.config.gate.timeout });
 		// A look git could not answer fails as drift whatever the refs say: they are not read again, unbounded, after a read that was stopped.
-		const refsNow = state === null ? trunkRefs : state.watched !== undefined ? trunkWatchFrom(state.watched, run.trunk.name) : await readTrunkRefs(repository.root, run.trunk.name);
+		const refsNow =
+			state === null
+				? trunkRefs
+				: state.watched !== undefined
+					? trunkWatchFrom(state.watched, run.trunk.name)
+					: await readTrunkRefs(repository.root, run.trunk.name);
 		const now = await snapshotOf(repository.root, state);
 		const files = pathsChanged(last, now);
 		last = now;
@@ -177,18 +188,21 @@ export async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResul
 		const message = drift
 			? `The ${drift.stage} stage changed the tree: ${drift.files.slice(0, 10).map(quoteName).join(", ")}${drift.files.length > 10 ? ` and ${drift.files.length - 10} more` : ""}. The gate must leave the tree as committed.`
 			: failedStage === "standards"
-				? `Standards failed: ${readings.filter(failing).map((reading) => `${reading.name} ${reading.verdict}`).join(", ")}.`
+				? `Standards failed: ${readings
+						.filter(failing)
+						.map((reading) => `${reading.name} ${reading.verdict}`)
+						.join(", ")}.`
 				: `${failureSentence(report)}.`;
 		const hints: [string, ...string[]] = report.interrupted
 			? [say`Nothing was decided: run ${ref("done")} again when you are ready.`, ...warnings]
 			: drift
-			? [
-					say`Run the ${drift.stage} jobs yourself (${ref("prepare")} for formatters), commit what they change, then ${ref("done")}.`,
-					"Files a job creates (build output, reports) belong in .gitignore; a job must not commit, switch branch or detach HEAD.",
-					say`If something outside the gate (an editor, another tool) made the change, restore the tree and run ${ref("done")} again.`,
-					...warnings,
-				]
-			: [say`Read the diagnostics (each names the command to reproduce it), fix, commit, and run ${ref("done")}.`, ...warnings];
+				? [
+						say`Run the ${drift.stage} jobs yourself (${ref("prepare")} for formatters), commit what they change, then ${ref("done")}.`,
+						"Files a job creates (build output, reports) belong in .gitignore; a job must not commit, switch branch or detach HEAD.",
+						say`If something outside the gate (an editor, another tool) made the change, restore the tree and run ${ref("done")} again.`,
+						...warnings,
+					]
+				: [say`Read the diagnostics (each names the command to reproduce it), fix, commit, and run ${ref("done")}.`, ...warnings];
 		return fail("done", report.interrupted ? "interrupted" : "gate_failed", message, hints, { data, steps, diagnostics });
 	}
 	if (run.standalone) {
@@ -219,8 +233,13 @@ export async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResul
 		if (!refusal) throw error;
 		return fail("done", "write_denied", `The gate passed (${durationS} s), but no Proof is recorded: ${refusal.message}`, refusal.hints, { data, steps });
 	}
-	return ok("done", record.line, { ...data, proof: summaryOf(record) }, {
-		steps,
-		hints: ["Relay the Proof line verbatim; landing it on the trunk needs the owner's consent.", ...warnings],
-	});
+	return ok(
+		"done",
+		record.line,
+		{ ...data, proof: summaryOf(record) },
+		{
+			steps,
+			hints: ["Relay the Proof line verbatim; landing it on the trunk needs the owner's consent.", ...warnings],
+		},
+	);
 }

@@ -1,6 +1,6 @@
 import * as v from "valibot";
-import { StandardReading } from "../../standards/verdict.ts";
 import { DryRunFlag, FailedStageField } from "../../gate/schema.ts";
+import { StandardReading } from "../../standards/verdict.ts";
 
 export const DoneInput = v.strictObject({
 	dry_run: DryRunFlag,

@@ -1,7 +1,7 @@
 import type { DiscernConfig } from "../../config/schema.ts";
+import { committedChanges } from "../../git/tree-diff.ts";
 import type { Trunk } from "../../git/trunk.ts";
 import { type ChangedPaths, NO_TRUNK_REASON } from "../../scopes/changed.ts";
-import { committedChanges } from "../../git/tree-diff.ts";
 import { classify } from "../../scopes/classify.ts";
 import { compileScopes } from "../../scopes/glob.ts";
 
@@ -21,7 +21,14 @@ export interface ScopesTouched {
  * could move meanwhile; the tree is the commit's (the evidence said so), so
  * only the committed changes are read.
  */
-export async function scopesTouched(root: string, trunk: Trunk, branch: string, head: string, config: DiscernConfig, given: Parameters<typeof committedChanges>[3] = {}): Promise<ScopesTouched> {
+export async function scopesTouched(
+	root: string,
+	trunk: Trunk,
+	branch: string,
+	head: string,
+	config: DiscernConfig,
+	given: Parameters<typeof committedChanges>[3] = {},
+): Promise<ScopesTouched> {
 	if (Object.keys(config.scopes).length === 0) return { touched: [], allBecause: null };
 	if (trunk.name === branch) {
 		return { touched: Object.keys(config.scopes), allBecause: `this branch is the trunk \`${branch}\` itself: there is no branch diff to classify` };

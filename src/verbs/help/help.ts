@@ -1,15 +1,15 @@
 import type * as v from "valibot";
-import { fail, ok, type Result } from "../../contract/envelope.ts";
-import type { VerbContext } from "../../contract/context.ts";
-import { VERB_GROUPS } from "../../contract/verb.ts";
-import { findVerb, LOOSE_VERBS, subCommandsOf } from "../../registry.ts";
-import { plural } from "../../text/plural.ts";
 import { firstTry } from "../../cli/suggest-first-tries.ts";
 import { describeVerb, globalFlags } from "../../cli/usage.ts";
+import type { VerbContext } from "../../contract/context.ts";
+import { fail, ok, type Result } from "../../contract/envelope.ts";
+import { VERB_GROUPS } from "../../contract/verb.ts";
+import { ref, type Surface, sayFor } from "../../hints/refer.ts";
+import { findVerb, LOOSE_VERBS, subCommandsOf } from "../../registry.ts";
 import { clip } from "../../text/clip.ts";
+import { plural } from "../../text/plural.ts";
 import { nearest } from "../../text/suggest.ts";
 import type { HelpData, HelpInput } from "./schema.ts";
-import { ref, sayFor, type Surface } from "../../hints/refer.ts";
 
 /** Verbs of the design that are not in this build yet; named so help can say so instead of "unknown". */
 export const COMING_VERBS: readonly string[] = [];
@@ -31,18 +31,34 @@ export async function help(ctx: VerbContext, input: v.InferOutput<typeof HelpInp
 	groups.push({ name: "Server", verbs: [{ name: "mcp", summary: MCP_SUMMARY, mcp_tool: null }] });
 
 	if (input.verb === undefined) {
-		return ok("help", say`Usage: discern <verb> [flags]. ${ref("help", { verb: "VERB" })} explains one verb.`, { groups, global_flags: globalFlags({ inVerbHelp: false }) });
+		return ok("help", say`Usage: discern <verb> [flags]. ${ref("help", { verb: "VERB" })} explains one verb.`, {
+			groups,
+			global_flags: globalFlags({ inVerbHelp: false }),
+		});
 	}
 	if (input.verb === "mcp") {
 		// The server takes no flags of its own, and of the global ones only --cwd.
-		const verb = { name: "mcp", summary: MCP_SUMMARY, usage: "discern mcp [--cwd DIR]", arguments: [], flags: [], details: MCP_DETAILS, examples: ["discern mcp", "discern mcp --cwd ~/src/shop"], mcp_tool: null };
+		const verb = {
+			name: "mcp",
+			summary: MCP_SUMMARY,
+			usage: "discern mcp [--cwd DIR]",
+			arguments: [],
+			flags: [],
+			details: MCP_DETAILS,
+			examples: ["discern mcp", "discern mcp --cwd ~/src/shop"],
+			mcp_tool: null,
+		};
 		return ok("help", MCP_SUMMARY, { groups, global_flags: globalFlags({ inVerbHelp: true, only: ["cwd"] }), verb });
 	}
 	const verb = LOOSE_VERBS.find((candidate) => candidate.name === input.verb);
 	const subCommands = subCommandsOf(input.verb);
 	if (!verb && subCommands.length > 0) {
 		const family = { name: input.verb, sub_commands: subCommands.map((leaf) => ({ name: leaf.name, summary: leaf.summary })) };
-		return ok("help", `\`${input.verb}\` has ${plural(subCommands.length, "sub-command")}: ${wordsAfter(input.verb, subCommands)}.`, { groups, global_flags: globalFlags({ inVerbHelp: false }), family });
+		return ok("help", `\`${input.verb}\` has ${plural(subCommands.length, "sub-command")}: ${wordsAfter(input.verb, subCommands)}.`, {
+			groups,
+			global_flags: globalFlags({ inVerbHelp: false }),
+			family,
+		});
 	}
 	const [first = "", second] = input.verb.split(" ");
 	if (!verb && second !== undefined && subCommandsOf(first).length > 0) return missingSubCommand(first, second, ctx.surface);
@@ -64,9 +80,17 @@ export function missingSubCommand(family: string, typed: string | undefined, sur
 	if (typed === undefined) {
 		return fail("help", "invalid_arguments", `\`${family}\` needs a sub-command: ${names}.`, [helpFamily]);
 	}
-	const suggestion = nearest(typed, subCommands.map((leaf) => leaf.name.slice(family.length + 1)));
+	const suggestion = nearest(
+		typed,
+		subCommands.map((leaf) => leaf.name.slice(family.length + 1)),
+	);
 	const named = suggestion ? findVerb(`${family} ${suggestion}`) : undefined;
-	return fail("help", "unknown_command", `\`${family}\` has no sub-command \`${clip(typed)}\`; it has ${names}.`, named ? [say`Did you mean ${ref(named.name)}?`, helpFamily] : [helpFamily]);
+	return fail(
+		"help",
+		"unknown_command",
+		`\`${family}\` has no sub-command \`${clip(typed)}\`; it has ${names}.`,
+		named ? [say`Did you mean ${ref(named.name)}?`, helpFamily] : [helpFamily],
+	);
 }
 
 /** "get, set or validate": the second words of a family's sub-commands. */
@@ -76,14 +100,25 @@ function wordsAfter(family: string, subCommands: readonly { name: string }[]): s
 }
 
 /** The result for a verb discern does not know: a newcomer's first try, the closest real one, or a note that it is still to come. */
-export function unknownVerb(name: string, groups?: HelpData["groups"], surface: Surface = "cli", coming: readonly string[] = COMING_VERBS): Result<"help", HelpData> {
+export function unknownVerb(
+	name: string,
+	groups?: HelpData["groups"],
+	surface: Surface = "cli",
+	coming: readonly string[] = COMING_VERBS,
+): Result<"help", HelpData> {
 	const say = sayFor(surface);
 	const everyVerb = say`Run ${ref("help")} for every verb.`;
 	// First words: a family (`config`) is what a person types first.
 	const known = [...new Set(LOOSE_VERBS.map((verb) => verb.name.split(" ")[0] ?? verb.name)), "mcp"];
 	const withGroups = groups ? { data: { groups, global_flags: globalFlags({ inVerbHelp: false }) } } : {};
 	if (coming.includes(name)) {
-		return fail("help", "unknown_command", `\`discern ${name}\` is part of the design but not in this build yet.`, [say`Run ${ref("help")} for the verbs this build has.`], withGroups);
+		return fail(
+			"help",
+			"unknown_command",
+			`\`discern ${name}\` is part of the design but not in this build yet.`,
+			[say`Run ${ref("help")} for the verbs this build has.`],
+			withGroups,
+		);
 	}
 	const tried = firstTry(name);
 	if (tried) {
@@ -95,7 +130,11 @@ export function unknownVerb(name: string, groups?: HelpData["groups"], surface: 
 	const named = suggestion ? findVerb(suggestion) : undefined;
 	// A family (`config`) is no command by itself: its help lists the sub-commands that are.
 	const family = suggestion && !named && subCommandsOf(suggestion).length > 0;
-	const meant = named ? say`Did you mean ${ref(named.name)}?` : family ? say`Did you mean \`${suggestion}\`? ${ref("help", { verb: suggestion })} lists its sub-commands.` : `Did you mean \`discern ${suggestion}\`?`;
+	const meant = named
+		? say`Did you mean ${ref(named.name)}?`
+		: family
+			? say`Did you mean \`${suggestion}\`? ${ref("help", { verb: suggestion })} lists its sub-commands.`
+			: `Did you mean \`discern ${suggestion}\`?`;
 	const hints: [string, ...string[]] = suggestion ? [meant, everyVerb] : [everyVerb];
 	return fail("help", "unknown_command", `Unknown verb \`${clip(name)}\`.${suggestion ? ` Did you mean \`${suggestion}\`?` : ""}`, hints, withGroups);
 }

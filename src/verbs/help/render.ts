@@ -19,26 +19,38 @@ export function renderHelp(result: Result<"help", HelpData>, { color, width = DE
 	let foot: string[];
 	if (data.family) {
 		const family = data.family;
-		head = [...title(`discern ${family.name}`, `${family.sub_commands.length} sub-commands.`, width, color), "", ...wrap(`Usage: discern ${family.name} <sub-command> [flags]`, width, "", "  ")];
+		head = [
+			...title(`discern ${family.name}`, `${family.sub_commands.length} sub-commands.`, width, color),
+			"",
+			...wrap(`Usage: discern ${family.name} <sub-command> [flags]`, width, "", "  "),
+		];
 		sections.push({ name: "Sub-commands", kind: "verbs", rows: family.sub_commands.map((leaf) => ({ label: leaf.name, description: leaf.summary })) });
 		foot = wrap(`\`discern help ${family.name} SUB-COMMAND\` shows one sub-command's flags.`, width);
 	} else if (data.verb) {
 		const verb = data.verb;
 		head = [...title(`discern ${verb.name}`, verb.summary, width, color), "", ...wrap(`Usage: ${verb.usage}`, width, "", "  ")];
 		if (verb.details) head.push("", ...wrap(verb.details, width));
-		if (verb.arguments.length > 0) sections.push({ name: "Arguments", kind: "options", rows: verb.arguments.map((argument) => ({ label: argument.name, description: argument.description })) });
+		if (verb.arguments.length > 0)
+			sections.push({
+				name: "Arguments",
+				kind: "options",
+				rows: verb.arguments.map((argument) => ({ label: argument.name, description: argument.description })),
+			});
 		if (verb.flags.length > 0) sections.push({ name: "Flags", kind: "options", rows: flagRows(verb.flags) });
 		if (data.global_flags.length > 0) sections.push({ name: "Global flags", kind: "options", rows: flagRows(data.global_flags) });
-		if (verb.examples.length > 0) sections.push({ name: "Examples", kind: "examples", rows: verb.examples.map((example) => ({ label: example, description: "" })) });
+		if (verb.examples.length > 0)
+			sections.push({ name: "Examples", kind: "examples", rows: verb.examples.map((example) => ({ label: example, description: "" })) });
 		foot = [verb.mcp_tool ? `MCP tool: ${verb.mcp_tool}` : "CLI only."];
 	} else {
 		head = [...title("discern", TAGLINE, width, color), "", ...wrap("Usage: discern <verb> [flags]", width, "", "  ")];
-		for (const group of data.groups) sections.push({ name: group.name, kind: "verbs", rows: group.verbs.map((verb) => ({ label: verb.name, description: verb.summary })) });
+		for (const group of data.groups)
+			sections.push({ name: group.name, kind: "verbs", rows: group.verbs.map((verb) => ({ label: verb.name, description: verb.summary })) });
 		sections.push({ name: "Global flags", kind: "options", rows: flagRows(data.global_flags) });
 		foot = wrap("`discern help VERB` shows a verb's flags. `discern docs` is the manual.", width);
 	}
 	// Sections of one kind share a label column, so verbs line up across groups and flags across lists.
-	const labelWidth = (kind: Section["kind"]) => Math.max(0, ...sections.filter((section) => section.kind === kind).flatMap((section) => section.rows.map((row) => row.label.length)));
+	const labelWidth = (kind: Section["kind"]) =>
+		Math.max(0, ...sections.filter((section) => section.kind === kind).flatMap((section) => section.rows.map((row) => row.label.length)));
 	const lines = [...head];
 	for (const section of sections) {
 		lines.push("", paint(section.name, "bold", color));

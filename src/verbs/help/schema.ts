@@ -1,7 +1,9 @@
 import * as v from "valibot";
 
 export const HelpInput = v.strictObject({
-	verb: v.optional(v.pipe(v.string(), v.description("A verb or sub-command to explain, e.g. `status` or `config set`; a family (`config`) lists its sub-commands."))),
+	verb: v.optional(
+		v.pipe(v.string(), v.description("A verb or sub-command to explain, e.g. `status` or `config set`; a family (`config`) lists its sub-commands.")),
+	),
 });
 
 export const HelpFlag = v.strictObject({

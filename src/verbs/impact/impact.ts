@@ -1,7 +1,8 @@
 import type * as v from "valibot";
-import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
 import type { VerbContext } from "../../contract/context.ts";
+import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
 import { resolveTrunk } from "../../git/trunk.ts";
+import { ref, sayFor } from "../../hints/refer.ts";
 import { openProject } from "../../project/open.ts";
 import { changedPaths, NO_TRUNK_REASON } from "../../scopes/changed.ts";
 import { classify } from "../../scopes/classify.ts";
@@ -9,7 +10,6 @@ import { compileScopes } from "../../scopes/glob.ts";
 import { clip, clipList } from "../../text/clip.ts";
 import { nearest } from "../../text/suggest.ts";
 import { CODE_MARKER, type ImpactData, type ImpactInput, MAX_LISTED_PATHS } from "./schema.ts";
-import { ref, sayFor } from "../../hints/refer.ts";
 
 /** Which configured scopes the branch and the working tree touch. Read-only. */
 export async function impact(ctx: VerbContext, input: v.InferOutput<typeof ImpactInput>): Promise<Result<"impact", ImpactData>> {
@@ -28,7 +28,10 @@ export async function impact(ctx: VerbContext, input: v.InferOutput<typeof Impac
 			"impact",
 			"invalid_arguments",
 			`\`has\` names scope \`${clip(has)}\`, which is not declared under [scopes]${suggestion ? `; did you mean \`${clip(suggestion)}\`?` : "."}`,
-			[`Declared scopes: ${declared}; \`${CODE_MARKER}\` asks whether any non-neutral path changed.`, sayFor(ctx.surface)`Run ${ref("impact")} to see every touched scope.`],
+			[
+				`Declared scopes: ${declared}; \`${CODE_MARKER}\` asks whether any non-neutral path changed.`,
+				sayFor(ctx.surface)`Run ${ref("impact")} to see every touched scope.`,
+			],
 		);
 	}
 
@@ -37,7 +40,10 @@ export async function impact(ctx: VerbContext, input: v.InferOutput<typeof Impac
 	// Say which trunk is missing rather than the generic "no trunk is known".
 	const reason =
 		trunk.name && !trunk.exists && changes.reason
-			? changes.reason.replace(NO_TRUNK_REASON, `the trunk \`${clip(trunk.name)}\` does not exist locally, so committed changes on this branch cannot be listed`)
+			? changes.reason.replace(
+					NO_TRUNK_REASON,
+					`the trunk \`${clip(trunk.name)}\` does not exist locally, so committed changes on this branch cannot be listed`,
+				)
 			: changes.reason;
 	const classification = classify(changes.paths, compileScopes(config.scopes), changes.complete, changes.submodules);
 
@@ -60,7 +66,9 @@ export async function impact(ctx: VerbContext, input: v.InferOutput<typeof Impac
 		? {}
 		: {
 				hints: [
-					sayFor(ctx.surface)`Every scope counts as touched because git could not list every change. For a precise answer, check the trunk (${ref("status")} shows it; DISCERN_TRUNK or [repository].trunk set it) and that the branch has a commit.`,
+					sayFor(
+						ctx.surface,
+					)`Every scope counts as touched because git could not list every change. For a precise answer, check the trunk (${ref("status")} shows it; DISCERN_TRUNK or [repository].trunk set it) and that the branch has a commit.`,
 				],
 			};
 
@@ -68,7 +76,12 @@ export async function impact(ctx: VerbContext, input: v.InferOutput<typeof Impac
 		const membership = has === CODE_MARKER ? classification.code : classification.touched.includes(has);
 		data.membership = membership;
 		const what = has === CODE_MARKER ? "Code (a path outside every neutral scope)" : `Scope \`${clip(has)}\``;
-		return ok("impact", `${what} is ${membership ? "" : "not "}touched${changes.complete ? "" : " (failed open: the change list is incomplete)"}.`, data, extras);
+		return ok(
+			"impact",
+			`${what} is ${membership ? "" : "not "}touched${changes.complete ? "" : " (failed open: the change list is incomplete)"}.`,
+			data,
+			extras,
+		);
 	}
 	return ok("impact", summarize(data, classification.code, trunk.name), data, extras);
 }

@@ -17,7 +17,10 @@ import type { ImpactData, ImpactInput } from "./schema.ts";
 function silentMembership(result: Result<"impact", ImpactData>, input: v.InferOutput<typeof ImpactInput>): SilentAnswer | null {
 	if (input.has === undefined) return null;
 	if (!result.ok) {
-		return { code: 0, warning: `discern: could not tell whether \`${clip(oneLine(input.has))}\` is touched, so it counts as touched: ${clip(oneLine(result.message), 400)} (${result.error})` };
+		return {
+			code: 0,
+			warning: `discern: could not tell whether \`${clip(oneLine(input.has))}\` is touched, so it counts as touched: ${clip(oneLine(result.message), 400)} (${result.error})`,
+		};
 	}
 	const membership = result.data?.membership;
 	return membership === undefined ? null : { code: membership ? 0 : 1 };

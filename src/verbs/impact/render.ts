@@ -1,5 +1,5 @@
-import type { RenderOptions } from "../../contract/verb.ts";
 import type { Result } from "../../contract/envelope.ts";
+import type { RenderOptions } from "../../contract/verb.ts";
 import { quoteName } from "../../text/terminal.ts";
 import { paint } from "../../ui/style.ts";
 import { CODE_MARKER, type ImpactData } from "./schema.ts";

@@ -4,30 +4,18 @@ import { CODE_MARKER } from "../../scopes/classify.ts";
 export { CODE_MARKER };
 
 export const ImpactInput = v.strictObject({
-	has: v.optional(
-		v.pipe(
-			v.string(),
-			v.minLength(1),
-			v.description("A scope name, or `code`: answer only whether it is touched (`data.membership`)."),
-		),
-	),
+	has: v.optional(v.pipe(v.string(), v.minLength(1), v.description("A scope name, or `code`: answer only whether it is touched (`data.membership`)."))),
 });
 
 /** How many changed paths a result lists before it only counts. */
 export const MAX_LISTED_PATHS = 200;
 
 export const ImpactData = v.strictObject({
-	scopes: v.pipe(
-		v.array(v.string()),
-		v.description("Touched scopes in declaration order, then `code` when a path outside every neutral scope changed."),
-	),
+	scopes: v.pipe(v.array(v.string()), v.description("Touched scopes in declaration order, then `code` when a path outside every neutral scope changed.")),
 	changed: v.pipe(v.number(), v.description("Number of changed paths (committed on the branch, staged, unstaged, untracked).")),
 	paths: v.pipe(v.array(v.string()), v.description(`The changed paths, sorted; at most ${MAX_LISTED_PATHS}.`)),
 	truncated: v.boolean(),
-	complete: v.pipe(
-		v.boolean(),
-		v.description("false when git could not list every change: classification then fails open (every scope touched, `code` set)."),
-	),
+	complete: v.pipe(v.boolean(), v.description("false when git could not list every change: classification then fails open (every scope touched, `code` set).")),
 	reason: v.optional(v.pipe(v.string(), v.description("Why the change list is incomplete."))),
 	per_scope: v.array(
 		v.strictObject({

@@ -6,7 +6,8 @@ export const impactVerb = defineVerb({
 	name: "impact",
 	title: "Impact: which scopes this branch and tree touch",
 	summary: "Which configured scopes the branch and the working tree touch, plus `code` when a non-neutral path changed.",
-	mcpDescription: "Which configured scopes the branch (since the trunk) and the working tree touch, and whether any non-neutral path changed (`code`). Call it to learn what your change affects; `has` with a scope name or `code` answers just that (`data.membership`). Read-only. Refuses an undeclared scope (invalid_arguments) and a repository without discern.toml (no_project).",
+	mcpDescription:
+		"Which configured scopes the branch (since the trunk) and the working tree touch, and whether any non-neutral path changed (`code`). Call it to learn what your change affects; `has` with a scope name or `code` answers just that (`data.membership`). Read-only. Refuses an undeclared scope (invalid_arguments) and a repository without discern.toml (no_project).",
 	group: "Quality",
 	input: ImpactInput,
 	data: ImpactData,

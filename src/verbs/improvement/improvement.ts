@@ -1,8 +1,8 @@
 import type * as v from "valibot";
-import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
-import type { VerbContext } from "../../contract/context.ts";
 import { gatherFacts } from "../../coach/facts.ts";
 import { byCategory, evaluate, nextRule, scoreOf } from "../../coach/rules.ts";
+import type { VerbContext } from "../../contract/context.ts";
+import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
 import { openProject } from "../../project/open.ts";
 import { clip } from "../../text/clip.ts";
@@ -16,7 +16,12 @@ export async function improvement(ctx: VerbContext, input: v.InferOutput<typeof 
 	if (category !== undefined && !(CATEGORIES as readonly string[]).includes(category)) {
 		const suggestion = nearest(category, CATEGORIES);
 		const every = `Categories: ${CATEGORIES.join(", ")}.`;
-		return fail("improvement", "unknown_category", `No category \`${clip(category)}\`.${suggestion ? ` Did you mean \`${suggestion}\`?` : ""}`, suggestion ? [say`Did you mean ${ref("improvement", { category: suggestion })}?`, every] : [every]);
+		return fail(
+			"improvement",
+			"unknown_category",
+			`No category \`${clip(category)}\`.${suggestion ? ` Did you mean \`${suggestion}\`?` : ""}`,
+			suggestion ? [say`Did you mean ${ref("improvement", { category: suggestion })}?`, every] : [every],
+		);
 	}
 	const opened = await openProject(ctx);
 	if (!opened.ok) return asVerb("improvement", opened.refusal);

@@ -24,13 +24,7 @@ export type Rule = v.InferOutput<typeof Rule>;
 
 export const ImprovementData = v.strictObject({
 	score: v.number(),
-	next: v.pipe(
-		v.nullable(v.strictObject({ rule: v.string(), gain: v.number(), fix: v.string() })),
-		v.description("null when all pass."),
-	),
-	categories: v.pipe(
-		v.array(v.strictObject({ name: v.picklist(CATEGORIES), score: v.number(), rules: v.array(Rule) })),
-		v.description("Weakest first."),
-	),
+	next: v.pipe(v.nullable(v.strictObject({ rule: v.string(), gain: v.number(), fix: v.string() })), v.description("null when all pass.")),
+	categories: v.pipe(v.array(v.strictObject({ name: v.picklist(CATEGORIES), score: v.number(), rules: v.array(Rule) })), v.description("Weakest first.")),
 });
 export type ImprovementData = v.InferOutput<typeof ImprovementData>;

@@ -6,7 +6,8 @@ export const improvementVerb = defineVerb({
 	name: "improvement",
 	title: "Improvement: practice score and next fix",
 	summary: "The practice coach: a score over weighted rules and the single most valuable next improvement.",
-	mcpDescription: "Scores the project's setup for agent work (0-100, weighted rules by category) and names the most valuable fix (`data.next`). Call it when asked what to improve. Read-only. Below `min_score`: below_min_score, data still given. Relay fixes; editing the config is the owner's call.",
+	mcpDescription:
+		"Scores the project's setup for agent work (0-100, weighted rules by category) and names the most valuable fix (`data.next`). Call it when asked what to improve. Read-only. Below `min_score`: below_min_score, data still given. Relay fixes; editing the config is the owner's call.",
 	group: "Quality",
 	input: ImprovementInput,
 	data: ImprovementData,

@@ -1,5 +1,5 @@
-import { mapBounded } from "../../platform/bounded.ts";
 import { git } from "../../git/run.ts";
+import { mapBounded } from "../../platform/bounded.ts";
 
 /** Linked paths beyond this many per region are not counted. */
 export const MAX_LINKED_PATHS = 1000;

@@ -1,15 +1,15 @@
 import type * as v from "valibot";
-import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
 import type { VerbContext } from "../../contract/context.ts";
+import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
+import { ref, sayFor } from "../../hints/refer.ts";
 import { openProject } from "../../project/open.ts";
-import { pageFromMarkdown, searchPages, type Page } from "../../reader/pages.ts";
+import { type Page, pageFromMarkdown, searchPages } from "../../reader/pages.ts";
 import { clip, clipList } from "../../text/clip.ts";
 import { noun, plural } from "../../text/plural.ts";
 import { nearest } from "../../text/suggest.ts";
-import { ref, sayFor } from "../../hints/refer.ts";
 import { freshness, pooled } from "./freshness.ts";
 import type { MapData, MapInput, Region } from "./schema.ts";
-import { findPageFile, linkedPaths, type MapFolder, MAX_PAGE_BYTES, normalizeMapTarget, openMapFolder, type PageFile, pageReader, walkMap } from "./tree.ts";
+import { findPageFile, linkedPaths, MAX_PAGE_BYTES, type MapFolder, normalizeMapTarget, openMapFolder, type PageFile, pageReader, walkMap } from "./tree.ts";
 
 type MapResult = Result<"map", MapData>;
 
@@ -31,9 +31,14 @@ export async function map(ctx: VerbContext, input: v.InferOutput<typeof MapInput
 	}
 	if (folder.state === "missing") {
 		if (input.target === undefined && input.search === undefined) {
-			return ok("map", `No map folder at \`${clip(folder.dir)}\` yet.`, { mode: "digest", dir: folder.dir, regions: [] }, {
-				hints: [say`Create \`${clip(folder.dir)}README.md\` and one folder per region of the code; ${ref("docs", { target: "map" })} explains the layout.`],
-			});
+			return ok(
+				"map",
+				`No map folder at \`${clip(folder.dir)}\` yet.`,
+				{ mode: "digest", dir: folder.dir, regions: [] },
+				{
+					hints: [say`Create \`${clip(folder.dir)}README.md\` and one folder per region of the code; ${ref("docs", { target: "map" })} explains the layout.`],
+				},
+			);
 		}
 		const what = input.target === undefined ? "nothing to search" : `no page \`${clip(input.target)}\``;
 		return fail("map", "unknown_target", `There is no map folder at \`${clip(folder.dir)}\`, so ${what}.`, [
@@ -46,9 +51,14 @@ export async function map(ctx: VerbContext, input: v.InferOutput<typeof MapInput
 	const regions = await digest(root, folder.folder, pages, ctx.signal);
 	const stale = regions.filter((region) => (region.commits_since ?? 0) > 0).length;
 	const staleNote = stale > 0 ? `; in ${stale} of them, code the pages link to changed after the pages did` : "";
-	return ok("map", `${plural(regions.length, "region")} in \`${clip(folder.folder.dir)}\`${staleNote}.`, { mode: "digest", dir: folder.folder.dir, regions }, {
-		hints: [say`Read a region or page with ${ref("map", { target: "TARGET" })}, or search with ${ref("map", { search: "WORDS" })}.`],
-	});
+	return ok(
+		"map",
+		`${plural(regions.length, "region")} in \`${clip(folder.folder.dir)}\`${staleNote}.`,
+		{ mode: "digest", dir: folder.folder.dir, regions },
+		{
+			hints: [say`Read a region or page with ${ref("map", { target: "TARGET" })}, or search with ${ref("map", { search: "WORDS" })}.`],
+		},
+	);
 }
 
 /** Each top-level folder (not `_internal`) with its README's title and summary, its page count and its freshness. */
@@ -79,7 +89,12 @@ async function page(ctx: VerbContext, folder: MapFolder, pages: readonly PageFil
 	const text = await pageReader()(file);
 	if (!text) return unknown(ctx, folder, pages, raw, target);
 	const { title, summary } = pageFromMarkdown(file.target, text.content);
-	return ok("map", clip(summary || title), { mode: "page", target: file.target, path: `${folder.dir}${file.rel}`, title, content: text.content }, text.truncated ? { hints: [`The page is larger than ${MAX_PAGE_BYTES / 1024} KiB: only its beginning is shown.`] } : {});
+	return ok(
+		"map",
+		clip(summary || title),
+		{ mode: "page", target: file.target, path: `${folder.dir}${file.rel}`, title, content: text.content },
+		text.truncated ? { hints: [`The page is larger than ${MAX_PAGE_BYTES / 1024} KiB: only its beginning is shown.`] } : {},
+	);
 }
 
 async function search(ctx: VerbContext, folder: MapFolder, pages: readonly PageFile[], query: string, raw: string | undefined): Promise<MapResult> {
@@ -99,24 +114,40 @@ async function search(ctx: VerbContext, folder: MapFolder, pages: readonly PageF
 	}
 	const matches = searchPages(loaded, query).map((match) => ({ ...match, title: clip(match.title) }));
 	const where = raw === undefined ? "" : ` under \`${clip(raw)}\``;
-	return ok("map", `${plural(matches.length, "page")} ${noun(matches.length, "matches", "match")} "${clip(query)}"${where}.`, { mode: "search", query: clip(query), matches }, matches.length === 0 ? { hints: [say`Try fewer or other words, or ${ref("map")} for the regions.`] } : {});
+	return ok(
+		"map",
+		`${plural(matches.length, "page")} ${noun(matches.length, "matches", "match")} "${clip(query)}"${where}.`,
+		{ mode: "search", query: clip(query), matches },
+		matches.length === 0 ? { hints: [say`Try fewer or other words, or ${ref("map")} for the regions.`] } : {},
+	);
 }
 
 /** A target that could lead outside the map is no page of it: the same refusal as an unknown one. */
 function outside(ctx: VerbContext, folder: MapFolder, raw: string): MapResult {
 	const say = sayFor(ctx.surface);
-	return fail("map", "unknown_target", `\`${clip(raw)}\` is not a page of the map: a target is a path under \`${clip(folder.dir)}\`, without \`..\`, a leading \`/\` or a backslash.`, [
-		say`Run ${ref("map")} for the regions.`,
-	]);
+	return fail(
+		"map",
+		"unknown_target",
+		`\`${clip(raw)}\` is not a page of the map: a target is a path under \`${clip(folder.dir)}\`, without \`..\`, a leading \`/\` or a backslash.`,
+		[say`Run ${ref("map")} for the regions.`],
+	);
 }
 
 function unknown(ctx: VerbContext, folder: MapFolder, pages: readonly PageFile[], raw: string, target: string, purpose = ""): MapResult {
 	const say = sayFor(ctx.surface);
 	const inside = pages.filter((page) => page.target.startsWith(`${target}/`)).map((page) => page.target);
-	const suggestion = nearest(target, pages.map((page) => page.target));
+	const suggestion = nearest(
+		target,
+		pages.map((page) => page.target),
+	);
 	const hints: [string, ...string[]] =
 		inside.length > 0
-			? [`\`${clip(target)}\` is a folder without a README.md; its pages: ${clipList(inside.map((name) => `\`${clip(name)}\``), 5)}.`]
+			? [
+					`\`${clip(target)}\` is a folder without a README.md; its pages: ${clipList(
+						inside.map((name) => `\`${clip(name)}\``),
+						5,
+					)}.`,
+				]
 			: suggestion
 				? [say`Did you mean ${ref("map", { target: suggestion })}?`, say`Run ${ref("map")} for the regions.`]
 				: [say`Run ${ref("map")} for the regions, or ${ref("map", { search: "WORDS" })}.`];

@@ -6,7 +6,8 @@ export const mapVerb = defineVerb({
 	name: "map",
 	title: "Map: the project's own docs",
 	summary: "Read the project's agent-maintained map: the regions digest, a page, or search results.",
-	mcpDescription: "The project's map: its own docs, one folder per region of the code. No arguments: the regions, each with when its pages last changed and `commits_since`, the commits since then to code they link to (above 0: verify before trusting). `target`: a page as markdown, `path` being the file to edit; `search`: ranked pages. Call it before changing a region, and edit its page in the same commit. Read-only. A target outside the map is refused (unknown_target).",
+	mcpDescription:
+		"The project's map: its own docs, one folder per region of the code. No arguments: the regions, each with when its pages last changed and `commits_since`, the commits since then to code they link to (above 0: verify before trusting). `target`: a page as markdown, `path` being the file to edit; `search`: ranked pages. Call it before changing a region, and edit its page in the same commit. Read-only. A target outside the map is refused (unknown_target).",
 	group: "Knowledge",
 	input: MapInput,
 	data: MapData,

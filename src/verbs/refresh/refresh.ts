@@ -7,7 +7,7 @@ import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
 import { writeDenied } from "../../gate/write-denied.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
-import { writeFileAtomic, WriteDeniedError } from "../../platform/files.ts";
+import { WriteDeniedError, writeFileAtomic } from "../../platform/files.ts";
 import { openProject } from "../../project/open.ts";
 import { plural } from "../../text/plural.ts";
 import type { RefreshData, RefreshInput } from "./schema.ts";
@@ -34,16 +34,34 @@ export async function refresh(ctx: VerbContext, input: v.InferOutput<typeof Refr
 	const blocked = files.filter((file) => file.blocked);
 	const first = blocked[0]?.blocked;
 	if (first) {
-		const more = blocked.length > 1 ? ` (and ${plural(blocked.length - 1, "more file")}: ${blocked.slice(1).map((file) => file.path).join(", ")})` : "";
+		const more =
+			blocked.length > 1
+				? ` (and ${plural(blocked.length - 1, "more file")}: ${blocked
+						.slice(1)
+						.map((file) => file.path)
+						.join(", ")})`
+				: "";
 		return fail("refresh", first.error, `Nothing was written: ${first.reason}${more}.`, [first.fix, say`Then run ${ref("refresh")} again.`], { data });
 	}
 	const changing = files.filter((file) => file.action !== "unchanged");
 	if (input.dry_run) {
-		return ok("refresh", changing.length === 0 ? "Everything is current; nothing would be written." : `Would write ${plural(changing.length, "file")}: ${changing.map(describe).join(", ")}.`, data, {
-			dry_run: true,
-			plan: files.map((file) => ({ kind: file.kind, label: file.path, disposition: file.action === "unchanged" ? ("skip" as const) : ("run" as const), note: file.action })),
-			...commandHint(data, server),
-		});
+		return ok(
+			"refresh",
+			changing.length === 0
+				? "Everything is current; nothing would be written."
+				: `Would write ${plural(changing.length, "file")}: ${changing.map(describe).join(", ")}.`,
+			data,
+			{
+				dry_run: true,
+				plan: files.map((file) => ({
+					kind: file.kind,
+					label: file.path,
+					disposition: file.action === "unchanged" ? ("skip" as const) : ("run" as const),
+					note: file.action,
+				})),
+				...commandHint(data, server),
+			},
+		);
 	}
 	const raced: string[] = [];
 	for (const file of changing) {
@@ -57,16 +75,30 @@ export async function refresh(ctx: VerbContext, input: v.InferOutput<typeof Refr
 			// An existing file keeps its mode (a 0600 .mcp.json stays private), as `config set` keeps discern.toml's.
 			await writeFileAtomic(repository.root, file.path, file.after, { keepMode: true });
 		} catch (error) {
-			const refusal = error instanceof WriteDeniedError ? { message: error.message, hints: [say`Remove the link, then run ${ref("refresh")} again.`] as [string, ...string[]] } : writeDenied(error, file.path);
+			const refusal =
+				error instanceof WriteDeniedError
+					? { message: error.message, hints: [say`Remove the link, then run ${ref("refresh")} again.`] as [string, ...string[]] }
+					: writeDenied(error, file.path);
 			if (!refusal) throw error;
 			return fail("refresh", "write_denied", `${file.path} could not be written: ${refusal.message}`, refusal.hints as [string, ...string[]], { data });
 		}
 	}
 	if (raced.length > 0) {
 		const wrote = changing.filter((file) => !raced.includes(file.path));
-		return fail("refresh", "write_denied", `${raced.join(", ")} changed while refreshing: not written.${wrote.length > 0 ? ` Wrote ${wrote.map(describe).join(", ")}.` : ""}`, [say`Run ${ref("refresh")} again.`], { data });
+		return fail(
+			"refresh",
+			"write_denied",
+			`${raced.join(", ")} changed while refreshing: not written.${wrote.length > 0 ? ` Wrote ${wrote.map(describe).join(", ")}.` : ""}`,
+			[say`Run ${ref("refresh")} again.`],
+			{ data },
+		);
 	}
-	return ok("refresh", changing.length === 0 ? "Everything is current; nothing was written." : `Wrote ${plural(changing.length, "file")}: ${changing.map(describe).join(", ")}.`, data, commandHint(data, server));
+	return ok(
+		"refresh",
+		changing.length === 0 ? "Everything is current; nothing was written." : `Wrote ${plural(changing.length, "file")}: ${changing.map(describe).join(", ")}.`,
+		data,
+		commandHint(data, server),
+	);
 }
 
 function describe(file: WiringFile): string {

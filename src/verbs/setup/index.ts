@@ -1,8 +1,8 @@
 import type * as v from "valibot";
 import { runningBinary } from "../../agents/command.ts";
 import type { VerbContext } from "../../contract/context.ts";
-import type { SetupInput } from "./schema.ts";
 import { renderSetup } from "./render.ts";
+import type { SetupInput } from "./schema.ts";
 import { setup as runSetup } from "./setup.ts";
 import { verifySetup } from "./verify.ts";
 

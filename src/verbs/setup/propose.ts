@@ -1,19 +1,19 @@
 import { basename, join } from "node:path";
-import type { Refusal } from "../../contract/envelope.ts";
-import type { VerbContext } from "../../contract/context.ts";
+import { detectAgents, PROVIDERS } from "../../agents/providers.ts";
 import { CONFIG_FILE, type ConfigLoad, loadConfig } from "../../config/load.ts";
 import { AGENTS } from "../../config/schema.ts";
-import { clip } from "../../text/clip.ts";
-import { nearest } from "../../text/suggest.ts";
+import type { VerbContext } from "../../contract/context.ts";
+import type { Refusal } from "../../contract/envelope.ts";
 import { resolveTrunk } from "../../git/trunk.ts";
-import { detectAgents, PROVIDERS } from "../../agents/providers.ts";
-import { findExecutable } from "../../platform/process.ts";
 import { exists } from "../../platform/files.ts";
+import { findExecutable } from "../../platform/process.ts";
 import { openRepository } from "../../project/open.ts";
 import { detectStack } from "../../setup/detect.ts";
 import { IGNORE_FILE, ignoreFileState, missingIgnores } from "../../setup/ignores.ts";
 import { type Fold, planFolds } from "../../setup/instructions.ts";
 import { renderConfig } from "../../setup/render-config.ts";
+import { clip } from "../../text/clip.ts";
+import { nearest } from "../../text/suggest.ts";
 import { openMapFolder } from "../map/tree.ts";
 import { MAP_README_PATH } from "./map-skeleton.ts";
 import type { SetupData } from "./schema.ts";
@@ -48,7 +48,12 @@ export async function propose(ctx: VerbContext, agentList: string | undefined): 
 	const opened = await openRepository(ctx);
 	if (!opened.ok) return opened;
 	const root = opened.repository.root;
-	const [proposal, trunk, configExists, ignoreFile] = await Promise.all([detectStack(root), resolveTrunk(root, undefined, ctx.env.DISCERN_TRUNK), exists(join(root, CONFIG_FILE)), ignoreFileState(root)]);
+	const [proposal, trunk, configExists, ignoreFile] = await Promise.all([
+		detectStack(root),
+		resolveTrunk(root, undefined, ctx.env.DISCERN_TRUNK),
+		exists(join(root, CONFIG_FILE)),
+		ignoreFileState(root),
+	]);
 	const existing = configExists ? await loadConfig(root, ctx.narrate) : null;
 	const [map, ignores] = await Promise.all([mapSkeleton(root, existing), missingIgnores(root, proposal.ignores)]);
 	const projectName = proposal.projectName ?? basename(root);
@@ -61,7 +66,13 @@ export async function propose(ctx: VerbContext, agentList: string | undefined): 
 	// Only a new discern.toml records agents, so only then are their instruction files generated (and a person's own folded in).
 	const fold = configExists ? { folds: [], kept: [], sources: [] } : await planFolds(root, names);
 	const agentsWhy = agentList !== undefined ? "named with --agents" : names.length > 0 ? `found on PATH: ${chosenPrograms(chosen)}` : undefined;
-	const configText = renderConfig(proposal, { projectName, trunk: trunk.name, agents: names, ...(agentsWhy ? { agentsWhy } : {}), instructionSources: fold.sources });
+	const configText = renderConfig(proposal, {
+		projectName,
+		trunk: trunk.name,
+		agents: names,
+		...(agentsWhy ? { agentsWhy } : {}),
+		instructionSources: fold.sources,
+	});
 	const data: SetupData = {
 		project_name: projectName,
 		stacks: proposal.stacks.map((stack) => ({ ...stack })),
@@ -71,7 +82,11 @@ export async function propose(ctx: VerbContext, agentList: string | undefined): 
 		files: [
 			{ path: CONFIG_FILE, action: configExists ? "keep" : "create", ...(map.kind === "unknown" ? { reason: map.why } : {}) },
 			...(map.kind === "at" ? [{ path: map.path, action: map.exists ? ("keep" as const) : ("create" as const) }] : []),
-			...fold.folds.map((item) => (item.action === "move" ? { path: item.to, action: "move" as const, from: item.from, reason: item.reason } : { path: item.from, action: "remove" as const, reason: item.reason })),
+			...fold.folds.map((item) =>
+				item.action === "move"
+					? { path: item.to, action: "move" as const, from: item.from, reason: item.reason }
+					: { path: item.from, action: "remove" as const, reason: item.reason },
+			),
 			...fold.kept.map((item) => ({ path: item.path, action: "keep" as const, reason: item.reason })),
 			...(ignores.length > 0 ? [ignoreFileEntry(ignoreFile, ignores.length)] : []),
 		],
@@ -90,7 +105,11 @@ function ignoreFileEntry(state: "absent" | "file" | "other", count: number): Set
 	const lines = count === 1 ? "1 line" : `${count} lines`;
 	if (state === "absent") return { path: IGNORE_FILE, action: "create", reason: `${lines} for the folders the jobs write` };
 	if (state === "file") return { path: IGNORE_FILE, action: "append", reason: `${lines} for the folders the jobs write; nothing already there changes` };
-	return { path: IGNORE_FILE, action: "keep", reason: `${IGNORE_FILE} is not a regular file of at most 1 MiB, so setup does not add to it: add the ${lines} shown by hand` };
+	return {
+		path: IGNORE_FILE,
+		action: "keep",
+		reason: `${IGNORE_FILE} is not a regular file of at most 1 MiB, so setup does not add to it: add the ${lines} shown by hand`,
+	};
 }
 
 type MapSkeleton = { kind: "at"; path: string; exists: boolean } | { kind: "unknown"; why: string };
@@ -105,7 +124,11 @@ async function mapSkeleton(root: string, load: ConfigLoad | null): Promise<MapSk
 	if (!load) return at(MAP_README_PATH);
 	// "missing" after it was found: a link to nowhere, or it went away meanwhile.
 	if (load.state === "missing") return { kind: "unknown", why: `${CONFIG_FILE} cannot be read, so the map's folder is unknown.` };
-	if (load.state === "invalid") return { kind: "unknown", why: `${CONFIG_FILE} is invalid, so the map's folder is unknown; fix it (\`discern config validate\` shows where), then run setup again.` };
+	if (load.state === "invalid")
+		return {
+			kind: "unknown",
+			why: `${CONFIG_FILE} is invalid, so the map's folder is unknown; fix it (\`discern config validate\` shows where), then run setup again.`,
+		};
 	const folder = await openMapFolder(root, load.config.map.dir);
 	const dir = folder.state === "present" ? folder.folder.dir : folder.dir;
 	if (folder.state === "outside") return { kind: "unknown", why: `[map].dir \`${clip(dir)}\` leads outside the repository, so no map skeleton is written.` };
@@ -125,13 +148,24 @@ function describeAgents(agents: SetupData["agents"], named: boolean): string {
 }
 
 export function describeFolds(folds: readonly Fold[]): string {
-	return folds.map((fold) => (fold.action === "move" ? ` Moved ${fold.from} to ${fold.to} (listed in [instructions].sources).` : ` Removed the link ${fold.from} (to ${fold.to}).`)).join("");
+	return folds
+		.map((fold) =>
+			fold.action === "move" ? ` Moved ${fold.from} to ${fold.to} (listed in [instructions].sources).` : ` Removed the link ${fold.from} (to ${fold.to}).`,
+		)
+		.join("");
 }
 
 /** `--agents claude_code,codex` → a checked list; an unknown name is refused with the nearest known one. */
 function parseAgents(raw: string | undefined): { ok: true; agents: string[] } | { ok: false; message: string } {
 	if (raw === undefined) return { ok: true, agents: [] };
-	const agents = [...new Set(raw.split(",").map((name) => name.trim()).filter((name) => name !== ""))];
+	const agents = [
+		...new Set(
+			raw
+				.split(",")
+				.map((name) => name.trim())
+				.filter((name) => name !== ""),
+		),
+	];
 	for (const agent of agents) {
 		if ((AGENTS as readonly string[]).includes(agent)) continue;
 		const suggestion = nearest(agent, AGENTS);

@@ -10,7 +10,8 @@ export function renderSetup(result: Result<"setup" | "setup verify", SetupData>,
 	const lines: string[] = [];
 	for (const stack of data.stacks) lines.push(`stack  ${stack.kind}${stack.manager ? ` (${stack.manager})` : ""}  from ${stack.evidence}`);
 	for (const job of data.jobs) lines.push(`job    ${paint(job.name, "cyan", color)} [${job.stage}]  ${job.run}    # ${job.reason}`);
-	for (const scope of data.scopes) lines.push(`scope  ${paint(scope.name, "cyan", color)}  ${scope.paths.join(" ")}${scope.gate ? `  gate: ${scope.gate}` : ""}    # ${scope.reason}`);
+	for (const scope of data.scopes)
+		lines.push(`scope  ${paint(scope.name, "cyan", color)}  ${scope.paths.join(" ")}${scope.gate ? `  gate: ${scope.gate}` : ""}    # ${scope.reason}`);
 	for (const ignore of data.ignores) lines.push(`ignore ${paint(ignore.line, "cyan", color)}    # ${ignore.reason}`);
 	for (const choice of data.agents) lines.push(`agent  ${paint(choice.agent, "cyan", color)}    # ${choice.reason}`);
 	if (lines.length > 0) lines.push("");
@@ -37,7 +38,10 @@ function fileLine(file: SetupData["files"][number], written: boolean): string {
 /** `setup verify` on a configured repository: the problems first, then the advice. */
 function renderVerification(verify: NonNullable<SetupData["verify"]>, color: boolean): string {
 	const lines: string[] = [verify.config === "valid" ? "config   discern.toml is valid" : `config   discern.toml is ${paint("invalid", "red", color)}`];
-	for (const issue of verify.issues) lines.push(`${paint("invalid", "red", color)}  discern.toml${issue.line !== undefined ? `:${issue.line}${issue.col !== undefined ? `:${issue.col}` : ""}` : ""}  ${issue.message}`);
+	for (const issue of verify.issues)
+		lines.push(
+			`${paint("invalid", "red", color)}  discern.toml${issue.line !== undefined ? `:${issue.line}${issue.col !== undefined ? `:${issue.col}` : ""}` : ""}  ${issue.message}`,
+		);
 	for (const check of verify.programs) {
 		if (!check.found) lines.push(`${paint("missing", "red", color)}  ${check.program}  (${check.owner})  ${check.detail}`);
 	}
@@ -47,7 +51,11 @@ function renderVerification(verify: NonNullable<SetupData["verify"]>, color: boo
 	if (verify.also_proposed.length > 0) {
 		if (lines.length > 0) lines.push("");
 		for (const item of verify.also_proposed) {
-			lines.push(item.kind === "ignore" ? `setup would also add \`${item.line}\` to .gitignore: ${item.reason}` : `setup would also propose \`${item.line}\` (${item.reason})`);
+			lines.push(
+				item.kind === "ignore"
+					? `setup would also add \`${item.line}\` to .gitignore: ${item.reason}`
+					: `setup would also propose \`${item.line}\` (${item.reason})`,
+			);
 		}
 	}
 	return lines.join("\n");

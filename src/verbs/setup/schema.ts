@@ -48,12 +48,17 @@ const Verification = v.strictObject({
 });
 
 export const SetupData = v.strictObject({
-	project_name: v.pipe(v.string(), v.description("From the root manifest (package.json, Cargo.toml, pyproject.toml or else setup.cfg's [metadata], go.mod), else the folder's name.")),
+	project_name: v.pipe(
+		v.string(),
+		v.description("From the root manifest (package.json, Cargo.toml, pyproject.toml or else setup.cfg's [metadata], go.mod), else the folder's name."),
+	),
 	stacks: v.array(v.strictObject({ kind: v.string(), evidence: v.string(), manager: v.optional(v.string()) })),
 	jobs: v.array(v.strictObject({ name: v.string(), stage: v.picklist(STAGES), run: v.string(), reason: v.string() })),
 	scopes: v.array(v.strictObject({ name: v.string(), paths: v.array(v.string()), gate: v.optional(v.string()), reason: v.string() })),
 	agents: v.pipe(
-		v.array(v.strictObject({ agent: v.picklist(AGENTS), reason: v.pipe(v.string(), v.description("Named with --agents, or which program was found on PATH.")) })),
+		v.array(
+			v.strictObject({ agent: v.picklist(AGENTS), reason: v.pipe(v.string(), v.description("Named with --agents, or which program was found on PATH.")) }),
+		),
 		v.description("The agents setup records in [project].agents, and why each: those named with --agents, else those whose CLI is on PATH."),
 	),
 	ignores: v.pipe(
@@ -72,7 +77,9 @@ export const SetupData = v.strictObject({
 			path: v.string(),
 			action: v.pipe(
 				v.picklist(["create", "append", "keep", "move", "remove"]),
-				v.description("`append`: lines are added at the end (the root .gitignore: see `ignores`); nothing already there changes. `keep`: it exists and setup leaves it alone. `move`: a hand-written instruction file moves from `from` to `path` and is listed in [instructions].sources. `remove`: a link at a generated path (its target is kept)."),
+				v.description(
+					"`append`: lines are added at the end (the root .gitignore: see `ignores`); nothing already there changes. `keep`: it exists and setup leaves it alone. `move`: a hand-written instruction file moves from `from` to `path` and is listed in [instructions].sources. `remove`: a link at a generated path (its target is kept).",
+				),
 			),
 			from: v.optional(v.pipe(v.string(), v.description("For `move`: where the file was."))),
 			reason: v.optional(v.string()),

@@ -1,10 +1,10 @@
 import type * as v from "valibot";
-import { asVerb, fail, ok, type PlanItem, type Result } from "../../contract/envelope.ts";
-import type { VerbContext } from "../../contract/context.ts";
-import { CONFIG_FILE } from "../../config/load.ts";
 import type { RunningBinary } from "../../agents/command.ts";
+import { CONFIG_FILE } from "../../config/load.ts";
+import type { VerbContext } from "../../contract/context.ts";
+import { asVerb, fail, ok, type PlanItem, type Result } from "../../contract/envelope.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
-import { resolveInside, writeFileAtomic, WriteDeniedError } from "../../platform/files.ts";
+import { resolveInside, WriteDeniedError, writeFileAtomic } from "../../platform/files.ts";
 import { appendIgnores, IGNORE_FILE, ignoreFileState } from "../../setup/ignores.ts";
 import { applyFolds } from "../../setup/instructions.ts";
 import { refresh } from "../refresh/refresh.ts";
@@ -53,7 +53,10 @@ export async function setup(ctx: VerbContext, input: v.InferOutput<typeof SetupI
 		});
 		// On an interactive terminal a yes is the consent --confirmed gives; anywhere else, the preview is the answer.
 		if (input.dry_run || !ctx.confirm) return preview;
-		const question = [...(creating.length > 0 ? [`Write ${creating.join(" and ")}`] : []), ...(ignoreLines.length > 0 ? [`${creating.length > 0 ? "add" : "Add"} ${linesToIgnore(ignoreLines)}`] : [])].join(", and ");
+		const question = [
+			...(creating.length > 0 ? [`Write ${creating.join(" and ")}`] : []),
+			...(ignoreLines.length > 0 ? [`${creating.length > 0 ? "add" : "Add"} ${linesToIgnore(ignoreLines)}`] : []),
+		].join(", and ");
 		if (!(await ctx.confirm(`${question}?`, preview))) {
 			return ok("setup", `Nothing written. ${found}`, data, { dry_run: true, plan, hints: [say`Run ${confirmed} when you want it written.`] });
 		}
@@ -61,7 +64,8 @@ export async function setup(ctx: VerbContext, input: v.InferOutput<typeof SetupI
 	try {
 		// Check every target first, so a refusal leaves nothing half-written (the .gitignore appended to included: it may have changed since the proposal).
 		await Promise.all([...writing, ...folds.filter((fold) => fold.action === "move").map((fold) => fold.to)].map((path) => resolveInside(root, path)));
-		if (ignoreLines.length > 0 && (await ignoreFileState(root)) === "other") throw new WriteDeniedError(`${IGNORE_FILE} is not a regular file of at most 1 MiB, so setup does not add to it`);
+		if (ignoreLines.length > 0 && (await ignoreFileState(root)) === "other")
+			throw new WriteDeniedError(`${IGNORE_FILE} is not a regular file of at most 1 MiB, so setup does not add to it`);
 		// discern.toml last: it is what marks the repository as set up.
 		if (proposed.mapPath !== null && creating.includes(proposed.mapPath)) await writeFileAtomic(root, proposed.mapPath, MAP_README);
 		// The person's own instruction files move before refresh generates those paths.
@@ -70,13 +74,21 @@ export async function setup(ctx: VerbContext, input: v.InferOutput<typeof SetupI
 		if (creating.includes(CONFIG_FILE)) await writeFileAtomic(root, CONFIG_FILE, configText);
 	} catch (error) {
 		if (error instanceof WriteDeniedError) {
-			return fail("setup", "write_denied", error.message, ["Move what is in the way (a symlink, a file where a folder belongs), then run setup again; or write the files by hand from the proposal."], { data });
+			return fail(
+				"setup",
+				"write_denied",
+				error.message,
+				["Move what is in the way (a symlink, a file where a folder belongs), then run setup again; or write the files by hand from the proposal."],
+				{ data },
+			);
 		}
 		throw error;
 	}
 	const privateNotes = data.files.filter((file) => file.action === "keep" && file.reason).map((file) => ` ${file.reason}`);
 	const added = ignoreLines.length > 0 ? `Added ${linesToIgnore(ignoreLines)} (${ignoreLines.join(" ")}).` : "";
-	const wrote = [creating.length > 0 ? `Wrote ${creating.join(" and ")}.` : "", added].filter((part) => part !== "").join(" ") + `${kept}${describeFolds(folds)}${privateNotes.join("")}`;
+	const wrote =
+		[creating.length > 0 ? `Wrote ${creating.join(" and ")}.` : "", added].filter((part) => part !== "").join(" ") +
+		`${kept}${describeFolds(folds)}${privateNotes.join("")}`;
 	const review = data.config_exists
 		? say`Run ${ref("setup verify")} to check discern.toml and compare it with what setup would propose.`
 		: ignoreLines.length > 0
@@ -85,8 +97,14 @@ export async function setup(ctx: VerbContext, input: v.InferOutput<typeof SetupI
 	if (!running || proposed.agents.length === 0 || data.config_exists) return ok("setup", `${wrote} ${found}`, { ...data, written: true }, { hints: [review] });
 	// With agents: wire them now, as `refresh` does (it also tells which command agents start and why).
 	const wired = await refresh(ctx, {}, running);
-	if (!wired.ok) return ok("setup", `${wrote} ${found} The agents are not wired yet: ${wired.message}`, { ...data, written: true }, { hints: [...wired.hints, review] });
-	return ok("setup", `${wrote} ${wired.message} ${found}`, { ...data, written: true }, { hints: [...(wired.hints ?? []), say`Review discern.toml and the agent files, commit them, then run ${ref("doctor")}.`] });
+	if (!wired.ok)
+		return ok("setup", `${wrote} ${found} The agents are not wired yet: ${wired.message}`, { ...data, written: true }, { hints: [...wired.hints, review] });
+	return ok(
+		"setup",
+		`${wrote} ${wired.message} ${found}`,
+		{ ...data, written: true },
+		{ hints: [...(wired.hints ?? []), say`Review discern.toml and the agent files, commit them, then run ${ref("doctor")}.`] },
+	);
 }
 
 /** `2 lines to .gitignore` */

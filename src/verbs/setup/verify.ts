@@ -1,9 +1,9 @@
 import type * as v from "valibot";
-import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
-import type { VerbContext } from "../../contract/context.ts";
 import { resolveJobs } from "../../config/jobs.ts";
 import { CONFIG_FILE, type ConfigIssue } from "../../config/load.ts";
 import type { DiscernConfig } from "../../config/schema.ts";
+import type { VerbContext } from "../../contract/context.ts";
+import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
 import { checkCommand } from "../../setup/programs.ts";
 import { jobLine, tomlKey, tomlString } from "../../setup/render-config.ts";
@@ -23,14 +23,33 @@ export async function verifySetup(ctx: VerbContext, input: v.InferOutput<typeof 
 	const { data, found, root } = proposed;
 	// Unadopted is a problem for a check that runs in CI: it fails, with the proposal in `data`.
 	const load = proposed.existing;
-	if (!load) return fail("setup verify", "no_project", `Not set up yet: there is no ${CONFIG_FILE}. ${found}`, [say`Run ${ref("setup", { confirmed: true, ...(input.agents ? { agents: input.agents } : {}) })} to write discern.toml.`], { data });
+	if (!load)
+		return fail(
+			"setup verify",
+			"no_project",
+			`Not set up yet: there is no ${CONFIG_FILE}. ${found}`,
+			[say`Run ${ref("setup", { confirmed: true, ...(input.agents ? { agents: input.agents } : {}) })} to write discern.toml.`],
+			{ data },
+		);
 	if (load.state !== "valid") {
 		const issues = load.state === "invalid" ? load.issues : [{ message: `${CONFIG_FILE} could not be read` }];
-		const verified = { ...data, verify: { config: "invalid" as const, issues: issues.map(({ message, line, col }) => ({ message, ...(line !== undefined ? { line } : {}), ...(col !== undefined ? { col } : {}) })), programs: [], also_proposed: [] } };
+		const verified = {
+			...data,
+			verify: {
+				config: "invalid" as const,
+				issues: issues.map(({ message, line, col }) => ({ message, ...(line !== undefined ? { line } : {}), ...(col !== undefined ? { col } : {}) })),
+				programs: [],
+				also_proposed: [],
+			},
+		};
 		const count = issues.length === 1 ? "1 problem" : `${issues.length} problems`;
-		return fail("setup verify", "invalid_config", sentence(`${CONFIG_FILE} is invalid (${count}): ${issues.map(issueText).slice(0, 3).join("; ")}${issues.length > 3 ? "; …" : ""}`), [
-			say`Fix ${CONFIG_FILE}, then run ${ref("config validate")} to see every problem with its line.`,
-		], { data: verified });
+		return fail(
+			"setup verify",
+			"invalid_config",
+			sentence(`${CONFIG_FILE} is invalid (${count}): ${issues.map(issueText).slice(0, 3).join("; ")}${issues.length > 3 ? "; …" : ""}`),
+			[say`Fix ${CONFIG_FILE}, then run ${ref("config validate")} to see every problem with its line.`],
+			{ data: verified },
+		);
 	}
 	const config = load.config;
 	const commands = [
@@ -43,12 +62,21 @@ export async function verifySetup(ctx: VerbContext, input: v.InferOutput<typeof 
 	const missing = programs.filter((check) => !check.found);
 	if (missing.length > 0) {
 		const named = missing.map((check) => `\`${check.program}\` (${check.owner})`);
-		return fail("setup verify", "checks_failed", `${missing.length === 1 ? "A program the gate needs is" : `${missing.length} programs the gate needs are`} missing: ${named.slice(0, 5).join(", ")}${named.length > 5 ? ", …" : ""}.`, [
-			"Install the missing tools (or the project's dependencies), or change the commands in discern.toml.",
-		], { data: verified });
+		return fail(
+			"setup verify",
+			"checks_failed",
+			`${missing.length === 1 ? "A program the gate needs is" : `${missing.length} programs the gate needs are`} missing: ${named.slice(0, 5).join(", ")}${named.length > 5 ? ", …" : ""}.`,
+			["Install the missing tools (or the project's dependencies), or change the commands in discern.toml."],
+			{ data: verified },
+		);
 	}
-	const advice = alsoProposed.length > 0 ? ` Setup would also propose ${alsoProposed.length === 1 ? "one more entry" : `${alsoProposed.length} more entries`}.` : "";
-	return ok("setup verify", `discern is set up here: ${CONFIG_FILE} is valid and every program its gate starts is here (${programs.length} checked).${advice}`, verified);
+	const advice =
+		alsoProposed.length > 0 ? ` Setup would also propose ${alsoProposed.length === 1 ? "one more entry" : `${alsoProposed.length} more entries`}.` : "";
+	return ok(
+		"setup verify",
+		`discern is set up here: ${CONFIG_FILE} is valid and every program its gate starts is here (${programs.length} checked).${advice}`,
+		verified,
+	);
 }
 
 /** Ends with one full stop, not a second one after `?` or `.`. */
@@ -69,7 +97,12 @@ function missingFromConfig(data: SetupData, config: DiscernConfig): NonNullable<
 	const paths = new Set(Object.values(config.scopes).map((scope) => scope.paths.join("\n")));
 	const scopes = data.scopes
 		.filter((scope) => !Object.hasOwn(config.scopes, scope.name) && !paths.has(scope.paths.join("\n")))
-		.map((scope) => ({ kind: "scope" as const, name: scope.name, line: `[scopes.${tomlKey(scope.name)}] paths = [${scope.paths.map(tomlString).join(", ")}]${scope.gate ? `, gate = ${tomlString(scope.gate)}` : ""}`, reason: scope.reason }));
+		.map((scope) => ({
+			kind: "scope" as const,
+			name: scope.name,
+			line: `[scopes.${tomlKey(scope.name)}] paths = [${scope.paths.map(tomlString).join(", ")}]${scope.gate ? `, gate = ${tomlString(scope.gate)}` : ""}`,
+			reason: scope.reason,
+		}));
 	// Not the config's business, yet what its jobs write: the .gitignore lines that are missing.
 	const ignores = data.ignores.map((ignore) => ({ kind: "ignore" as const, name: ignore.line, line: ignore.line, reason: ignore.reason }));
 	return [...jobs, ...scopes, ...ignores];

@@ -1,6 +1,6 @@
-import { judgementOf } from "../../gate/judgement.ts";
 import * as v from "valibot";
 import type { DiscernConfig } from "../../config/schema.ts";
+import { judgementOf } from "../../gate/judgement.ts";
 import { judgeProof } from "../../gate/proof-state.ts";
 import { configDigest, type Judgement, type ProofRecord, readLastDone, readProof, sameJudgement, writeProof } from "../../gate/state.ts";
 import type { TrunkAuthority } from "../../gate/trunk-authority.ts";
@@ -8,8 +8,8 @@ import type { RepositoryLocation } from "../../git/repository.ts";
 import { gitLine } from "../../git/run.ts";
 import { loosenings } from "../../standards/never-loosen.ts";
 import { failing, verdictOf } from "../../standards/verdict.ts";
-import { DoneData } from "../done/schema.ts";
 import { proofLine } from "../done/proof.ts";
+import { DoneData } from "../done/schema.ts";
 import { scopesTouched } from "../done/scopes.ts";
 
 /** The Proof of the commit a pin starts from, when `done` would honor it as it stands. */
@@ -77,12 +77,18 @@ export async function carryProof(
 	if (unmet.length > 0 || unread.length > 0) {
 		return { line: null, why: `The proven run's readings do not meet the new limits (${[...unmet, ...unread].join(", ")}), so its Proof does not carry over.` };
 	}
-	const [tree, scopes] = await Promise.all([gitLine(["rev-parse", "--verify", "--quiet", `${head}^{tree}`], repository.root), scopesTouched(repository.root, trunk, branch, head, config)]);
+	const [tree, scopes] = await Promise.all([
+		gitLine(["rev-parse", "--verify", "--quiet", `${head}^{tree}`], repository.root),
+		scopesTouched(repository.root, trunk, branch, head, config),
+	]);
 	// Rebuilt exactly as `done` builds it: the Proof carries over only while it judges the same.
 	const judgement = judgementOf(trunk, branch, scopes, authority, config);
 	const loosened = authority.config ? loosenings(authority.config.standards, config.standards) : [];
 	if (!tree || loosened.length > 0 || !sameJudgement(judgement, before.judgement)) {
-		return { line: null, why: "The new commit is judged differently from the proven one (the scopes it touches or its trunk), so its Proof does not carry over." };
+		return {
+			line: null,
+			why: "The new commit is judged differently from the proven one (the scopes it touches or its trunk), so its Proof does not carry over.",
+		};
 	}
 	const record: ProofRecord = { ...before, head, tree, branch, config_digest: configDigest(JSON.stringify(config)), judgement, standards: rejudged, line: "" };
 	record.line = proofLine(record);

@@ -1,7 +1,7 @@
-import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
-import type { VerbContext } from "../../contract/context.ts";
 import { CONFIG_FILE, parseConfig } from "../../config/load.ts";
 import type { DiscernConfig } from "../../config/schema.ts";
+import type { VerbContext } from "../../contract/context.ts";
+import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
 import { setKey } from "../../edit/toml.ts";
 import { configNotCommitted } from "../../gate/committed-config.ts";
 import { failureSentence } from "../../gate/execute.ts";
@@ -63,30 +63,72 @@ export async function pinStandards<const Verb extends PinVerb>(ctx: VerbContext,
 
 	// 1. A clean, committed tree on a branch: the pin's commit must hold discern.toml's change and nothing else.
 	const working = await readWorkingState(repository.root);
-	if (!working) return fail(verb, "dirty_worktree", "git could not report the working tree, so it cannot be trusted as clean.", ["Run `git status` and repair the repository."], { data: empty });
-	if (working.head === null) return fail(verb, "dirty_worktree", "Nothing is committed on this branch yet: a pin commits on top of committed work.", [say`Commit the work, then run ${again}.`], { data: empty });
-	if (working.branch === null) return fail(verb, "detached_head", `HEAD is detached at ${working.head.slice(0, 7)}: a pin commits on a branch.`, [say`Switch to a branch (\`git switch -c NAME\`), then run ${again}.`], { data: empty });
+	if (!working)
+		return fail(
+			verb,
+			"dirty_worktree",
+			"git could not report the working tree, so it cannot be trusted as clean.",
+			["Run `git status` and repair the repository."],
+			{ data: empty },
+		);
+	if (working.head === null)
+		return fail(
+			verb,
+			"dirty_worktree",
+			"Nothing is committed on this branch yet: a pin commits on top of committed work.",
+			[say`Commit the work, then run ${again}.`],
+			{ data: empty },
+		);
+	if (working.branch === null)
+		return fail(
+			verb,
+			"detached_head",
+			`HEAD is detached at ${working.head.slice(0, 7)}: a pin commits on a branch.`,
+			[say`Switch to a branch (\`git switch -c NAME\`), then run ${again}.`],
+			{ data: empty },
+		);
 	// A pin commits. On the trunk that commit would land without the owner's consent: it belongs on a task's branch.
 	// The trunk is the one `done` judges against (trunkAuthority), never one this branch's discern.toml picks for itself.
 	const authority = trunkAuthority(repository.root, config, ctx.env.DISCERN_TRUNK);
 	const { trunk } = await authority;
 	if (trunk.name !== null && working.branch === trunk.name) {
-		return fail(verb, "awaiting_consent", `This is the trunk \`${trunk.name}\`: a pin commits, and a commit on the trunk lands without the owner's consent.`, [
-			say`Pin on a task's branch: ${ref("start", { title: "pin standards" })}, run ${again} there, then land it with ${ref("accept")} once the owner consents.`,
-		], { data: empty });
+		return fail(
+			verb,
+			"awaiting_consent",
+			`This is the trunk \`${trunk.name}\`: a pin commits, and a commit on the trunk lands without the owner's consent.`,
+			[
+				say`Pin on a task's branch: ${ref("start", { title: "pin standards" })}, run ${again} there, then land it with ${ref("accept")} once the owner consents.`,
+			],
+			{ data: empty },
+		);
 	}
 	if (working.changes.length > 0) {
-		const listed = working.changes.slice(0, 10).map((change) => quoteName(change.path)).join(", ");
+		const listed = working.changes
+			.slice(0, 10)
+			.map((change) => quoteName(change.path))
+			.join(", ");
 		const more = working.changes.length > 10 ? ` and ${working.changes.length - 10} more` : "";
-		return fail(verb, "dirty_worktree", `The tree has uncommitted changes: ${listed}${more}. A pin measures the committed tree and commits discern.toml alone.`, [
-			say`Commit (or discard) the changes, then run ${again}.`,
-			say`${ref("standards")} measures the tree as it is, without pinning.`,
-		], { data: empty });
+		return fail(
+			verb,
+			"dirty_worktree",
+			`The tree has uncommitted changes: ${listed}${more}. A pin measures the committed tree and commits discern.toml alone.`,
+			[say`Commit (or discard) the changes, then run ${again}.`, say`${ref("standards")} measures the tree as it is, without pinning.`],
+			{ data: empty },
+		);
 	}
 	const notCommitted = await configNotCommitted(repository.root, working.head, configBytes);
-	if (notCommitted) return fail(verb, "dirty_worktree", `A pin edits the committed discern.toml, but ${notCommitted}.`, [say`Commit discern.toml as a regular file, then run ${again}.`], { data: empty });
+	if (notCommitted)
+		return fail(
+			verb,
+			"dirty_worktree",
+			`A pin edits the committed discern.toml, but ${notCommitted}.`,
+			[say`Commit discern.toml as a regular file, then run ${again}.`],
+			{ data: empty },
+		);
 	if (names.length === 0) {
-		return ok(verb, "discern.toml declares no standard: nothing to pin.", empty, { hints: [say`Declare one under [standards.NAME]; see ${ref("docs", { target: "config" })}.`] });
+		return ok(verb, "discern.toml declares no standard: nothing to pin.", empty, {
+			hints: [say`Declare one under [standards.NAME]; see ${ref("docs", { target: "config" })}.`],
+		});
 	}
 	if (input.dry_run) {
 		const plan = [
@@ -110,23 +152,45 @@ export async function pinStandards<const Verb extends PinVerb>(ctx: VerbContext,
 	});
 	const data: StandardsData = { standards: readings, interrupted: report.interrupted };
 	if (report.interrupted) {
-		return fail(verb, "interrupted", `${failureSentence(report)}; nothing was pinned.`, ["Nothing was decided: run it again when you are ready.", ...leftovers], { data, steps });
+		return fail(
+			verb,
+			"interrupted",
+			`${failureSentence(report)}; nothing was pinned.`,
+			["Nothing was decided: run it again when you are ready.", ...leftovers],
+			{ data, steps },
+		);
 	}
 	if (measured.failed) {
 		const bad = measured.readings.filter(failing).map((reading) => `${reading.name} ${reading.verdict}`);
-		return fail(verb, "gate_failed", `Nothing was pinned: a pin records gains, and ${bad.join(", ")}.`, [
-			say`Read the diagnostics (each names the command to reproduce it), fix and commit, then run ${again}.`,
-			...leftovers,
-		], { data, steps, diagnostics: measured.diagnostics });
+		return fail(
+			verb,
+			"gate_failed",
+			`Nothing was pinned: a pin records gains, and ${bad.join(", ")}.`,
+			[say`Read the diagnostics (each names the command to reproduce it), fix and commit, then run ${again}.`, ...leftovers],
+			{ data, steps, diagnostics: measured.diagnostics },
+		);
 	}
 	// The measurements must have left the tree as committed: the pin's commit would otherwise describe another tree.
 	const after = await readWorkingState(repository.root);
 	if (!after || after.head !== working.head || after.branch !== working.branch || after.changes.length > 0) {
-		const what = !after ? "git could not report the tree" : after.head !== working.head || after.branch !== working.branch ? "HEAD moved" : `${after.changes.slice(0, 5).map((change) => quoteName(change.path)).join(", ")} changed`;
-		return fail(verb, "dirty_worktree", `The measurements changed the tree (${what}); nothing was pinned.`, [
-			"A standard's command must leave the tree as committed: .gitignore what it writes (reports, coverage folders).",
-			say`Restore the tree, then run ${again}.`,
-		], { data, steps });
+		const what = !after
+			? "git could not report the tree"
+			: after.head !== working.head || after.branch !== working.branch
+				? "HEAD moved"
+				: `${after.changes
+						.slice(0, 5)
+						.map((change) => quoteName(change.path))
+						.join(", ")} changed`;
+		return fail(
+			verb,
+			"dirty_worktree",
+			`The measurements changed the tree (${what}); nothing was pinned.`,
+			[
+				"A standard's command must leave the tree as committed: .gitignore what it writes (reports, coverage folders).",
+				say`Restore the tree, then run ${again}.`,
+			],
+			{ data, steps },
+		);
 	}
 	if (changes.length === 0) {
 		return ok(verb, `Nothing to pin: ${readings.map((reading) => `${reading.name} ${reading.verdict}`).join(", ")}; no gain beyond its margin.`, data, {
@@ -142,12 +206,26 @@ export async function pinStandards<const Verb extends PinVerb>(ctx: VerbContext,
 	let text = original;
 	for (const change of changes) {
 		const edit = setKey(text, ["standards", change.name, "limit"], String(change.after));
-		if (!edit.ok) return pinFailed(verb, `discern.toml's \`standards.${change.name}.limit\` cannot be edited in place: ${endSentence(clip(edit.reason, 300))}`, data, steps, say`Set it by hand to ${change.after} and commit discern.toml alone.`);
+		if (!edit.ok)
+			return pinFailed(
+				verb,
+				`discern.toml's \`standards.${change.name}.limit\` cannot be edited in place: ${endSentence(clip(edit.reason, 300))}`,
+				data,
+				steps,
+				say`Set it by hand to ${change.after} and commit discern.toml alone.`,
+			);
 		text = edit.text;
 	}
 	const checked = parseConfig(text);
 	const limitsHold = checked.ok && changes.every((change) => checked.config.standards[change.name]?.limit === change.after);
-	if (!checked.ok || !limitsHold) return pinFailed(verb, "The edited discern.toml would not read back with the new limits; nothing was written.", data, steps, "Set the limits by hand and commit discern.toml alone.");
+	if (!checked.ok || !limitsHold)
+		return pinFailed(
+			verb,
+			"The edited discern.toml would not read back with the new limits; nothing was written.",
+			data,
+			steps,
+			"Set the limits by hand and commit discern.toml alone.",
+		);
 
 	// 4. Write, and commit that one file (its pathspec: nothing else staged can ride along); on failure put the bytes back.
 	const write = (content: string) => writeFileAtomic(repository.root, CONFIG_FILE, `${bom}${content}`, { keepMode: true });
@@ -159,24 +237,40 @@ export async function pinStandards<const Verb extends PinVerb>(ctx: VerbContext,
 		throw error;
 	}
 	const listed = changes.map((change) => `${change.name} ${change.before} → ${change.after}`);
-	const body = changes.map((change) => `- standards.${change.name}.limit: ${change.before} → ${change.after} (measured ${change.value}, margin ${change.margin})`).join("\n");
-	const committed = await git(["commit", "--quiet", "--only", "-m", `Pin standards: ${listed.join(", ")}`, "-m", body, "--", CONFIG_FILE], repository.root, { hooks: true });
+	const body = changes
+		.map((change) => `- standards.${change.name}.limit: ${change.before} → ${change.after} (measured ${change.value}, margin ${change.margin})`)
+		.join("\n");
+	const committed = await git(["commit", "--quiet", "--only", "-m", `Pin standards: ${listed.join(", ")}`, "-m", body, "--", CONFIG_FILE], repository.root, {
+		hooks: true,
+	});
 	if (committed.exitCode !== 0) {
 		await write(original);
 		// git's advice (`hint:` lines) says nothing about why; a hook's own words do.
 		const said = `${committed.stderr}\n${committed.stdout}`.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("hint:"));
 		const why = oneLine(said.join(" ")) || `git commit exited ${committed.exitCode}`;
-		return pinFailed(verb, `git could not commit the pin (${clip(why, 300)}); discern.toml is back as it was.`, data, steps, say`Fix what git reports (a commit hook, the author identity), then run ${again}.`);
+		return pinFailed(
+			verb,
+			`git could not commit the pin (${clip(why, 300)}); discern.toml is back as it was.`,
+			data,
+			steps,
+			say`Fix what git reports (a commit hook, the author identity), then run ${again}.`,
+		);
 	}
 	const pinned = changes.map((change) => change.name);
 	// Hooks ran with that commit: a Proof carries over only to the commit the pin meant, checked, never assumed.
 	const verified = await verifyPinCommit(repository.root, working.head, working.branch, `${bom}${text}`);
 	if (!verified.ok) {
 		const at = verified.head ? `HEAD is now ${verified.head.slice(0, 7)}, and ` : "";
-		return fail(verb, "pin_failed", `git committed something other than the pin (a commit hook?): ${at}${verified.problems.join("; ")}. No Proof was carried over; the commit stays as it is for you to inspect.`, [
-			`Review it (\`git show --stat ${verified.head?.slice(0, 12) ?? "HEAD"}\`, and the hooks in \`git rev-parse --git-path hooks\`); keep it, or undo it yourself.`,
-			say`Then run ${ref("done")}: it runs the gate on what is really committed.`,
-		], { data: { ...data, ...(verified.head ? { commit: verified.head } : {}), proof: null }, steps });
+		return fail(
+			verb,
+			"pin_failed",
+			`git committed something other than the pin (a commit hook?): ${at}${verified.problems.join("; ")}. No Proof was carried over; the commit stays as it is for you to inspect.`,
+			[
+				`Review it (\`git show --stat ${verified.head?.slice(0, 12) ?? "HEAD"}\`, and the hooks in \`git rev-parse --git-path hooks\`); keep it, or undo it yourself.`,
+				say`Then run ${ref("done")}: it runs the gate on what is really committed.`,
+			],
+			{ data: { ...data, ...(verified.head ? { commit: verified.head } : {}), proof: null }, steps },
+		);
 	}
 	const head = verified.head;
 
@@ -188,11 +282,19 @@ export async function pinStandards<const Verb extends PinVerb>(ctx: VerbContext,
 		steps,
 		hints: [
 			...leftovers,
-			carried.line ? "The previous commit's Proof carries over: the pin changed only limits, each still met by the gate's readings." : say`${carried.why} Run ${ref("done")} for a Proof of the new commit.`,
+			carried.line
+				? "The previous commit's Proof carries over: the pin changed only limits, each still met by the gate's readings."
+				: say`${carried.why} Run ${ref("done")} for a Proof of the new commit.`,
 		],
 	});
 }
 
-function pinFailed<const Verb extends PinVerb>(verb: Verb, message: string, data: StandardsData, steps: Result<Verb, StandardsData>["steps"], hint: string): Result<Verb, StandardsData> {
+function pinFailed<const Verb extends PinVerb>(
+	verb: Verb,
+	message: string,
+	data: StandardsData,
+	steps: Result<Verb, StandardsData>["steps"],
+	hint: string,
+): Result<Verb, StandardsData> {
 	return fail(verb, "pin_failed", message, [hint], { data, ...(steps ? { steps } : {}) });
 }

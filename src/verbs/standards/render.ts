@@ -10,8 +10,13 @@ import type { StandardsData } from "./schema.ts";
  */
 export function renderStandards(result: Result<"standards" | "standards pin", StandardsData>, options: RenderOptions): string {
 	const data = result.data;
-	const readings = (data?.standards ?? []).map((reading) => ({ ...reading, verdict: reading.proposed === undefined ? reading.verdict : `${reading.verdict}; a pin sets ${reading.proposed}` }));
-	const pinned = (data?.standards ?? []).filter((reading) => data?.pinned?.includes(reading.name)).map((reading) => `  standards.${reading.name}.limit: ${reading.limit} → ${reading.proposed}`);
+	const readings = (data?.standards ?? []).map((reading) => ({
+		...reading,
+		verdict: reading.proposed === undefined ? reading.verdict : `${reading.verdict}; a pin sets ${reading.proposed}`,
+	}));
+	const pinned = (data?.standards ?? [])
+		.filter((reading) => data?.pinned?.includes(reading.name))
+		.map((reading) => `  standards.${reading.name}.limit: ${reading.limit} → ${reading.proposed}`);
 	return joinLines([
 		...stepLines(result, options.color),
 		...readingLines(readings, options.color),

@@ -1,10 +1,8 @@
 import * as v from "valibot";
-import { StandardReading } from "../../standards/verdict.ts";
 import { DryRunFlag } from "../../gate/schema.ts";
+import { StandardReading } from "../../standards/verdict.ts";
 
-const Names = v.optional(
-	v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.description("Standards to act on; default: all.")),
-);
+const Names = v.optional(v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.description("Standards to act on; default: all.")));
 
 export const StandardsPinInput = v.strictObject({
 	names: Names,

@@ -1,9 +1,9 @@
-import { fail, type Result } from "../../contract/envelope.ts";
 import type { DiscernConfig } from "../../config/schema.ts";
-import { ref, sayFor, type Surface } from "../../hints/refer.ts";
+import { fail, type Result } from "../../contract/envelope.ts";
+import { ref, type Surface, sayFor } from "../../hints/refer.ts";
 import { clip } from "../../text/clip.ts";
-import { oneLine } from "../../text/terminal.ts";
 import { nearest } from "../../text/suggest.ts";
+import { oneLine } from "../../text/terminal.ts";
 import type { StandardsData } from "./schema.ts";
 
 /**
@@ -22,7 +22,10 @@ export function selectStandards<const Verb extends "standards" | "standards pin"
 	if (unknown === undefined) return { ok: true, names: names && names.length > 0 ? declared.filter((name) => names.includes(name)) : declared };
 	const say = sayFor(surface);
 	const suggestion = nearest(unknown, declared);
-	const listed = declared.length > 0 ? `Declared: ${declared.map((name) => `\`${name}\``).join(", ")}.` : "discern.toml declares no standard yet; add one under [standards.NAME].";
+	const listed =
+		declared.length > 0
+			? `Declared: ${declared.map((name) => `\`${name}\``).join(", ")}.`
+			: "discern.toml declares no standard yet; add one under [standards.NAME].";
 	const message = `No standard \`${clip(oneLine(unknown))}\` in discern.toml.${suggestion ? ` Did you mean \`${suggestion}\`?` : ""}`;
 	// `discern standards pinn`: the word was the sub-command, mistyped, more likely than a standard's name.
 	const meantPin = verb === "standards" && names?.[0] === unknown && unknown !== "pin" && nearest(unknown, ["pin"]) === "pin";

@@ -1,6 +1,6 @@
 import type * as v from "valibot";
-import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
 import type { VerbContext } from "../../contract/context.ts";
+import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
 import { failureSentence } from "../../gate/execute.ts";
 import { planItems, planStandards } from "../../gate/plan.ts";
 import { resolveTrunk } from "../../git/trunk.ts";
@@ -31,12 +31,22 @@ export async function standards(ctx: VerbContext, input: v.InferOutput<typeof St
 	if (!selected.ok) return selected.result;
 	const { names } = selected;
 	if (names.length === 0) {
-		return ok("standards", "discern.toml declares no standard: nothing to measure.", { standards: [], interrupted: false }, {
-			hints: [say`Declare one under [standards.NAME] (a command that prints \`DISCERN_METRIC NAME NUMBER\`); see ${ref("docs", { target: "config" })}.`],
-		});
+		return ok(
+			"standards",
+			"discern.toml declares no standard: nothing to measure.",
+			{ standards: [], interrupted: false },
+			{
+				hints: [say`Declare one under [standards.NAME] (a command that prints \`DISCERN_METRIC NAME NUMBER\`); see ${ref("docs", { target: "config" })}.`],
+			},
+		);
 	}
 	if (input.dry_run) {
-		return ok("standards", `Would measure ${plural(names.length, "standard")}; nothing ran.`, { standards: [], interrupted: false }, { dry_run: true, plan: planItems(planStandards(config, names)) });
+		return ok(
+			"standards",
+			`Would measure ${plural(names.length, "standard")}; nothing ran.`,
+			{ standards: [], interrupted: false },
+			{ dry_run: true, plan: planItems(planStandards(config, names)) },
+		);
 	}
 	const trunk = await resolveTrunk(repository.root, config.repository.trunk, ctx.env.DISCERN_TRUNK);
 	const measured = await measureStandards(ctx, repository, trunk.name, config, names);
@@ -48,15 +58,24 @@ export async function standards(ctx: VerbContext, input: v.InferOutput<typeof St
 	});
 	const data: StandardsData = { standards: readings, interrupted: report.interrupted };
 	if (report.interrupted) {
-		return fail("standards", "interrupted", `${failureSentence(report)}.`, ["Nothing was decided: run it again when you are ready.", ...leftovers], { data, steps });
+		return fail("standards", "interrupted", `${failureSentence(report)}.`, ["Nothing was decided: run it again when you are ready.", ...leftovers], {
+			data,
+			steps,
+		});
 	}
 	if (measured.failed) {
 		const bad = measured.readings.filter(failing).map((reading) => `${reading.name} ${reading.verdict}`);
-		return fail("standards", "gate_failed", `Standards failed: ${bad.join(", ")}.`, [say`Read the diagnostics (each names the command to reproduce it), fix, and run ${ref("standards")} again.`, ...leftovers], {
-			data,
-			steps,
-			diagnostics: measured.diagnostics,
-		});
+		return fail(
+			"standards",
+			"gate_failed",
+			`Standards failed: ${bad.join(", ")}.`,
+			[say`Read the diagnostics (each names the command to reproduce it), fix, and run ${ref("standards")} again.`, ...leftovers],
+			{
+				data,
+				steps,
+				diagnostics: measured.diagnostics,
+			},
+		);
 	}
 	const pinnable = readings.filter((reading) => reading.proposed !== undefined);
 	const summary = readings.map((reading) => `${reading.name} ${reading.verdict}`).join(", ");
@@ -65,7 +84,9 @@ export async function standards(ctx: VerbContext, input: v.InferOutput<typeof St
 		hints: [
 			...leftovers,
 			...(pinnable.length > 0
-				? [say`${plural(pinnable.length, "standard")} gained more than ${pinnable.length === 1 ? "its" : "their"} margin: on a clean, committed tree ${ref("standards pin", { names: pinnable.map((reading) => reading.name) })} tightens ${pinnable.length === 1 ? "it" : "them"} and commits discern.toml alone.`]
+				? [
+						say`${plural(pinnable.length, "standard")} gained more than ${pinnable.length === 1 ? "its" : "their"} margin: on a clean, committed tree ${ref("standards pin", { names: pinnable.map((reading) => reading.name) })} tightens ${pinnable.length === 1 ? "it" : "them"} and commits discern.toml alone.`,
+					]
 				: []),
 		],
 	});

@@ -39,7 +39,10 @@ export const standardsPinVerb = defineVerb({
 	extras: ["plan", "steps", "diagnostics"],
 	lock: "checkout",
 	annotations: "mutating",
-	exposure: { cliOnly: "Over MCP a pin is `discern_standards` with `pin: true`: one tool measures and pins.", asTool: { tool: "discern_standards", args: { pin: true } } },
+	exposure: {
+		cliOnly: "Over MCP a pin is `discern_standards` with `pin: true`: one tool measures and pins.",
+		asTool: { tool: "discern_standards", args: { pin: true } },
+	},
 	cli: { rest: "names", positionals: ["names"], examples: ["discern standards pin", "discern standards pin coverage", "discern standards pin --dry-run"] },
 	load: () => import("./index.ts").then((module) => module.pin),
 });

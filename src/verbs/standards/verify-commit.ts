@@ -22,7 +22,8 @@ export async function verifyPinCommit(root: string, proven: string, branch: stri
 	if (!head) return { ok: false, head: null, problems: ["git cannot read HEAD after the commit"] };
 	const problems: string[] = [];
 	// The bytes the pin wrote are hashed as they are and as git's attributes (eol, a clean filter) would store them.
-	const hashed = (args: string[]) => git(["hash-object", ...args, "--stdin"], root, { input: written }).then((result) => (result.exitCode === 0 ? result.stdout.trim() : null));
+	const hashed = (args: string[]) =>
+		git(["hash-object", ...args, "--stdin"], root, { input: written }).then((result) => (result.exitCode === 0 ? result.stdout.trim() : null));
 	const reader = openObjectReader(root);
 	const [parents, symbolic, changed, blob, asWritten, asStored, before, after] = await Promise.all([
 		gitLine(["rev-list", "--parents", "-n", "1", head], root),
@@ -45,7 +46,13 @@ export async function verifyPinCommit(root: string, proven: string, branch: stri
 	const paths = changed.exitCode === 0 ? changed.stdout.split("\0").filter((path) => path !== "") : null;
 	const extra = paths?.filter((path) => path !== CONFIG_FILE) ?? [];
 	if (!paths) problems.push("git cannot list what the commit changes");
-	else if (extra.length > 0) problems.push(`it holds more than the pin: ${extra.slice(0, 10).map((path) => quoteName(clip(path, 200))).join(", ")}${extra.length > 10 ? ` and ${extra.length - 10} more` : ""}`);
+	else if (extra.length > 0)
+		problems.push(
+			`it holds more than the pin: ${extra
+				.slice(0, 10)
+				.map((path) => quoteName(clip(path, 200)))
+				.join(", ")}${extra.length > 10 ? ` and ${extra.length - 10} more` : ""}`,
+		);
 	else if (!paths.includes(CONFIG_FILE)) problems.push(`it does not change ${CONFIG_FILE}`);
 	if (!blob || (blob !== asWritten && blob !== asStored)) problems.push(`its ${CONFIG_FILE} is not the file the pin wrote`);
 	const differs = typeof before === "string" ? before : typeof after === "string" ? after : rootDifference(before, after, proven, blob);
@@ -61,8 +68,16 @@ export async function verifyPinCommit(root: string, proven: string, branch: stri
 function rootDifference(before: VerifiedRoot, after: VerifiedRoot, proven: string, blob: string | null): string | null {
 	if (after.parents.length !== 1 || after.parents[0] !== proven) return `its parent, read back from the object store, is not ${proven.slice(0, 7)}`;
 	const names = new Set([...before.entries.keys(), ...after.entries.keys()]);
-	const other = [...names].filter((name) => name !== CONFIG_FILE && (before.entries.get(name)?.id !== after.entries.get(name)?.id || before.entries.get(name)?.mode !== after.entries.get(name)?.mode));
-	if (other.length > 0) return `it holds more than the pin: ${other.slice(0, 10).map((name) => quoteName(clip(name, 200))).join(", ")} (read back from the object store)`;
+	const other = [...names].filter(
+		(name) =>
+			name !== CONFIG_FILE &&
+			(before.entries.get(name)?.id !== after.entries.get(name)?.id || before.entries.get(name)?.mode !== after.entries.get(name)?.mode),
+	);
+	if (other.length > 0)
+		return `it holds more than the pin: ${other
+			.slice(0, 10)
+			.map((name) => quoteName(clip(name, 200)))
+			.join(", ")} (read back from the object store)`;
 	if (after.entries.get(CONFIG_FILE)?.id !== blob) return `its ${CONFIG_FILE}, read back from the object store, is not the file the pin wrote`;
 	return null;
 }

@@ -1,11 +1,11 @@
-import type { VerbContext } from "../../contract/context.ts";
-import type { Result } from "../../contract/envelope.ts";
 import type * as v from "valibot";
 import { runningBinary } from "../../agents/command.ts";
+import type { VerbContext } from "../../contract/context.ts";
+import type { Result } from "../../contract/envelope.ts";
 import { randomTail } from "../../worktree/id.ts";
-import { start } from "./start.ts";
 import { renderStart } from "./render.ts";
 import type { StartData, StartInput } from "./schema.ts";
+import { start } from "./start.ts";
 
 export const verb = {
 	// The running binary is read here, at the edge: the new worktree's agent wiring names the command agents start.

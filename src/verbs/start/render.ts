@@ -7,6 +7,7 @@ import type { StartData } from "./schema.ts";
 export function renderStart(result: Result<"start", StartData>, options: RenderOptions): string {
 	const lines = [...stepLines(result, options.color), ...planLines(result, options.color), ...diagnosticLines(result, options)];
 	const data = result.data;
-	if (result.ok && !result.dry_run && data) lines.push("", `  id      ${data.id}`, `  branch  ${data.branch}`, `  path    ${data.path}`, `  port    ${data.port}`);
+	if (result.ok && !result.dry_run && data)
+		lines.push("", `  id      ${data.id}`, `  branch  ${data.branch}`, `  path    ${data.path}`, `  port    ${data.port}`);
 	return joinLines(lines);
 }

@@ -1,18 +1,19 @@
 import { lstat, mkdir, realpath, rm, rmdir } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import type * as v from "valibot";
-import { asVerb, type Diagnostic, fail, ok, type PlanItem, type Result, type Step } from "../../contract/envelope.ts";
-import type { VerbContext } from "../../contract/context.ts";
+import type { RunningBinary } from "../../agents/command.ts";
 import type { DiscernConfig } from "../../config/schema.ts";
+import type { VerbContext } from "../../contract/context.ts";
+import { asVerb, type Diagnostic, fail, ok, type PlanItem, type Result, type Step } from "../../contract/envelope.ts";
+import { openLedger } from "../../gate/leftovers.ts";
 import { newRunDir } from "../../gate/state.ts";
 import { writeDenied } from "../../gate/write-denied.ts";
 import type { RepositoryLocation } from "../../git/repository.ts";
 import { git, gitLine } from "../../git/run.ts";
-import { listWorktrees, mainCheckoutOf, removeWorktree } from "../../git/worktrees.ts";
 import { resolveTrunk } from "../../git/trunk.ts";
+import { listWorktrees, mainCheckoutOf, removeWorktree } from "../../git/worktrees.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
 import { exists, isInside, realPathOf, WriteDeniedError } from "../../platform/files.ts";
-import { openLedger } from "../../gate/leftovers.ts";
 import { openProject } from "../../project/open.ts";
 import { clip } from "../../text/clip.ts";
 import { oneLine, quoteName } from "../../text/terminal.ts";
@@ -23,9 +24,8 @@ import { type Ledger, writeLedger } from "../../worktree/ledger.ts";
 import { destroyResourcesDetailed } from "../../worktree/resources.ts";
 import { writeTask } from "../../worktree/task.ts";
 import { expandTokens, tokenTable, unknownTokens } from "../../worktree/tokens.ts";
-import type { StartData, StartInput } from "./schema.ts";
-import type { RunningBinary } from "../../agents/command.ts";
 import { refresh } from "../refresh/refresh.ts";
+import type { StartData, StartInput } from "./schema.ts";
 
 type StartResult = Result<"start", StartData>;
 
@@ -44,24 +44,31 @@ export interface StartDeps {
  */
 export async function start(ctx: VerbContext, input: v.InferOutput<typeof StartInput>, deps: StartDeps = { tail: randomTail }): Promise<StartResult> {
 	const say = sayFor(ctx.surface);
-	if (ctx.signal.aborted) return fail("start", "interrupted", "The start was interrupted before anything was created.", [say`Run ${ref("start")} again when you are ready.`]);
+	if (ctx.signal.aborted)
+		return fail("start", "interrupted", "The start was interrupted before anything was created.", [say`Run ${ref("start")} again when you are ready.`]);
 	const opened = await openProject(ctx);
 	if (!opened.ok) return asVerb("start", opened.refusal);
 	const { repository, config } = opened;
 	if (repository.location !== "main") {
 		const main = await mainCheckout(repository);
-		return fail("start", "not_main_checkout", `This is a linked worktree (${quoteName(repository.root)}): a task starts from the main checkout${main ? `, ${quoteName(main)}` : ""}.`, [
-			main ? say`Run ${ref("start")} in ${quoteName(main)}.` : say`Run ${ref("start")} in the repository's main checkout.`,
-		]);
+		return fail(
+			"start",
+			"not_main_checkout",
+			`This is a linked worktree (${quoteName(repository.root)}): a task starts from the main checkout${main ? `, ${quoteName(main)}` : ""}.`,
+			[main ? say`Run ${ref("start")} in ${quoteName(main)}.` : say`Run ${ref("start")} in the repository's main checkout.`],
+		);
 	}
 
 	const badTokens = Object.entries(config.worktree.resources).flatMap(([name, resource]) =>
 		[...unknownTokens(resource.create), ...unknownTokens(resource.destroy)].map((token) => `[worktree.resources.${name}] uses @${token}@`),
 	);
 	if (badTokens.length > 0) {
-		return fail("start", "invalid_config", `discern.toml names tokens discern does not know: ${clip([...new Set(badTokens)].join("; "), 500)}. Known: @worktree@, @db@, @port@, @project_slug@, @dir@.`, [
-			say`Fix the resource commands, then run ${ref("start")}; ${ref("docs", { target: "config" })} lists the tokens.`,
-		]);
+		return fail(
+			"start",
+			"invalid_config",
+			`discern.toml names tokens discern does not know: ${clip([...new Set(badTokens)].join("; "), 500)}. Known: @worktree@, @db@, @port@, @project_slug@, @dir@.`,
+			[say`Fix the resource commands, then run ${ref("start")}; ${ref("docs", { target: "config" })} lists the tokens.`],
+		);
 	}
 
 	const base = await resolveBase(ctx, repository, config, input.from);
@@ -69,9 +76,12 @@ export async function start(ctx: VerbContext, input: v.InferOutput<typeof StartI
 	const id = worktreeId(input, deps.tail);
 	const branch = `${config.repository.branch_prefix}${id}`;
 	if ((await git(["check-ref-format", "--branch", branch], repository.root)).exitCode !== 0) {
-		return fail("start", "invalid_config", `[repository].branch_prefix ${quoteName(clip(config.repository.branch_prefix))} does not make a valid branch name (${quoteName(branch)}).`, [
-			say`Fix branch_prefix in discern.toml (e.g. "agent/"), then run ${ref("start")}.`,
-		]);
+		return fail(
+			"start",
+			"invalid_config",
+			`[repository].branch_prefix ${quoteName(clip(config.repository.branch_prefix))} does not make a valid branch name (${quoteName(branch)}).`,
+			[say`Fix branch_prefix in discern.toml (e.g. "agent/"), then run ${ref("start")}.`],
+		);
 	}
 	const parent = await worktreeParent(repository.root, config.worktree.root);
 	if (!parent.ok) {
@@ -106,7 +116,11 @@ export async function start(ctx: VerbContext, input: v.InferOutput<typeof StartI
 	}
 
 	const table = tokenTable({ id, port, projectName: config.project.name, repositoryRoot: repository.root, dir: path });
-	const resources = Object.entries(config.worktree.resources).map(([name, resource]) => ({ name, create: expandTokens(resource.create, table), destroy: expandTokens(resource.destroy, table) }));
+	const resources = Object.entries(config.worktree.resources).map(([name, resource]) => ({
+		name,
+		create: expandTokens(resource.create, table),
+		destroy: expandTokens(resource.destroy, table),
+	}));
 	const commands: DeclaredCommand[] = [
 		...config.worktree.setup.steps.map((command, index) => ({ label: `setup ${index + 1}`, kind: "setup_step" as const, command })),
 		...config.worktree.setup.ensure.map((command, index) => ({ label: `ensure ${index + 1}`, kind: "ensure" as const, command })),
@@ -119,7 +133,10 @@ export async function start(ctx: VerbContext, input: v.InferOutput<typeof StartI
 			...resources.map((resource) => ({ kind: "resource", label: resource.name, disposition: "run" as const, note: resource.create })),
 			...commands.map((command) => ({ kind: command.kind, label: command.label, disposition: "run" as const, note: command.command })),
 		];
-		return ok("start", `Would start ${quoteName(branch)} at ${quoteName(path)}; nothing was created (a real start draws a new id).`, data, { dry_run: true, plan });
+		return ok("start", `Would start ${quoteName(branch)} at ${quoteName(path)}; nothing was created (a real start draws a new id).`, data, {
+			dry_run: true,
+			plan,
+		});
 	}
 
 	return create(ctx, { repository, config, data, resources, commands, from: base.from }, deps.running);
@@ -168,7 +185,8 @@ async function create(ctx: VerbContext, run: Creation, running?: RunningBinary):
 		// worktree; a folder git did not register is not ours to remove.
 		made.branch = true;
 		made.worktree = added.exitCode === 0 || (await isRegistered(repository, data.path));
-		if (added.exitCode !== 0) throw new StartStepError(`git worktree add failed: ${clip(oneLine(firstGitLine(added.stderr)) || `exit ${added.exitCode}`, 500)}`);
+		if (added.exitCode !== 0)
+			throw new StartStepError(`git worktree add failed: ${clip(oneLine(firstGitLine(added.stderr)) || `exit ${added.exitCode}`, 500)}`);
 		checkpoint();
 
 		const gitDir = await gitLine(["rev-parse", "--path-format=absolute", "--git-dir"], data.path);
@@ -196,7 +214,15 @@ async function create(ctx: VerbContext, run: Creation, running?: RunningBinary):
 		// Recorded in the worktree's own state dir: a discern killed now leaves a record that `worktree drop` (and the next gate there) acts on.
 		const running = await openLedger(gitDir);
 		try {
-			const options = { cwd: data.path, env: commandEnv, signal: ctx.signal, logDir, timeoutS: config.gate.timeout, ledger: running, ...(ctx.progress ? { onEvent: ctx.progress } : {}) };
+			const options = {
+				cwd: data.path,
+				env: commandEnv,
+				signal: ctx.signal,
+				logDir,
+				timeoutS: config.gate.timeout,
+				ledger: running,
+				...(ctx.progress ? { onEvent: ctx.progress } : {}),
+			};
 			const ledger: Ledger = { version: 1, id: data.id, worktree: data.path, env: spec, entries: [] };
 			for (const resource of run.resources) {
 				// Names and states only: a destroy takes its command from discern.toml, never from this file.
@@ -211,7 +237,10 @@ async function create(ctx: VerbContext, run: Creation, running?: RunningBinary):
 				entry.state = created.ok ? "created" : "failed";
 				await writeLedger(repository.commonDir, ledger);
 				if (!created.ok) {
-					failed = created.interrupted || ctx.signal.aborted ? { code: "interrupted", what: "the run was interrupted" } : { code: "gate_failed", what: `creating the resource \`${resource.name}\` failed` };
+					failed =
+						created.interrupted || ctx.signal.aborted
+							? { code: "interrupted", what: "the run was interrupted" }
+							: { code: "gate_failed", what: `creating the resource \`${resource.name}\` failed` };
 					break;
 				}
 				checkpoint();
@@ -221,9 +250,13 @@ async function create(ctx: VerbContext, run: Creation, running?: RunningBinary):
 				if (ran.step) steps.push(ran.step);
 				diagnostics.push(...ran.diagnostics);
 				if (!ran.ok) {
-					failed = ran.interrupted || ctx.signal.aborted
-						? { code: "interrupted", what: "the run was interrupted" }
-						: { code: "gate_failed", what: `${command.kind === "ensure" ? "setup.ensure" : "setup.steps"} command \`${clip(oneLine(command.command), 200)}\` failed` };
+					failed =
+						ran.interrupted || ctx.signal.aborted
+							? { code: "interrupted", what: "the run was interrupted" }
+							: {
+									code: "gate_failed",
+									what: `${command.kind === "ensure" ? "setup.ensure" : "setup.steps"} command \`${clip(oneLine(command.command), 200)}\` failed`,
+								};
 					break;
 				}
 				checkpoint();
@@ -236,7 +269,8 @@ async function create(ctx: VerbContext, run: Creation, running?: RunningBinary):
 		else if (error instanceof StartStepError) failed = { code: "write_denied", what: error.message };
 		else if (error instanceof EnvFileRefused) failed = { code: "invalid_config", what: error.message };
 		else {
-			const refusal = error instanceof WriteDeniedError ? { message: `discern will not write there: ${error.message}` } : writeDenied(error, "the new worktree's state");
+			const refusal =
+				error instanceof WriteDeniedError ? { message: `discern will not write there: ${error.message}` } : writeDenied(error, "the new worktree's state");
 			if (!refusal) {
 				await rollBack(ctx, repository, data, made);
 				throw error;
@@ -250,9 +284,7 @@ async function create(ctx: VerbContext, run: Creation, running?: RunningBinary):
 		steps.push(...rollback.steps);
 		diagnostics.push(...rollback.diagnostics);
 		const clean = rollback.leftBehind.length === 0;
-		const undone = clean
-			? "Everything this call created was rolled back."
-			: `The rollback left behind: ${clip(rollback.leftBehind.join("; "), 1_000)}.`;
+		const undone = clean ? "Everything this call created was rolled back." : `The rollback left behind: ${clip(rollback.leftBehind.join("; "), 1_000)}.`;
 		const message = `Start failed: ${failed.what}. ${undone}`;
 		const hints: [string, ...string[]] =
 			failed.code === "interrupted"
@@ -311,7 +343,13 @@ async function rollBack(ctx: VerbContext, repository: RepositoryLocation, data: 
 		// The caller's signal may be the reason for the rollback: the rollback itself must still run.
 		// The destroy gets the create's environment, rebuilt from the ledger (worktree/env.ts).
 		// The commands come from the configuration this start created them from.
-		const destroyed = await destroyResourcesDetailed(repository.commonDir, data.id, { cwd: (await exists(data.path)) ? data.path : repository.root, env: ctx.env, signal: new AbortController().signal, worktree: data.path, config: made.config });
+		const destroyed = await destroyResourcesDetailed(repository.commonDir, data.id, {
+			cwd: (await exists(data.path)) ? data.path : repository.root,
+			env: ctx.env,
+			signal: new AbortController().signal,
+			worktree: data.path,
+			config: made.config,
+		});
 		steps.push(...destroyed.steps);
 		diagnostics.push(...destroyed.diagnostics);
 		for (const problem of destroyed.failed) leftBehind.push(`resource ${problem.name} (${problem.message})`);
@@ -324,7 +362,8 @@ async function rollBack(ctx: VerbContext, repository: RepositoryLocation, data: 
 	}
 	// Asked once: the branch below stays while a registered worktree still has it checked out.
 	const stillRegistered = made.worktree || made.branch ? await isRegistered(repository, data.path) : false;
-	if (made.worktree && stillRegistered) leftBehind.push(`git's registration of the worktree ${quoteName(data.path)} (\`git worktree prune\` clears it once the folder is gone)`);
+	if (made.worktree && stillRegistered)
+		leftBehind.push(`git's registration of the worktree ${quoteName(data.path)} (\`git worktree prune\` clears it once the folder is gone)`);
 	if (made.branch && (await branchExists(repository.root, data.branch))) {
 		// Compare-and-swap: a branch that moved past the base holds someone's work and stays.
 		// A branch a registered worktree still has checked out stays too: git would be left with a worktree on a missing branch.
@@ -378,14 +417,18 @@ async function worktreeParent(mainRoot: string, root: string): Promise<{ ok: tru
 	}
 	const path = real === null ? wanted : join(real, ...rest);
 	if (dirname(path) === path) return { ok: false, why: "is the filesystem root" };
-	if (isInside(realMain, path)) return { ok: false, why: `is inside the main checkout (${quoteName(realMain)}): its worktrees would show there as untracked files` };
+	if (isInside(realMain, path))
+		return { ok: false, why: `is inside the main checkout (${quoteName(realMain)}): its worktrees would show there as untracked files` };
 	if (real !== null && !(await lstat(real)).isDirectory()) return { ok: false, why: `leads to ${quoteName(real)}, which is not a folder` };
 	return { ok: true, path };
 }
 
 /** git's own error line: the first `fatal:`/`error:` line, else the first line. */
 function firstGitLine(stderr: string): string {
-	const lines = stderr.split("\n").map((line) => line.trim()).filter(Boolean);
+	const lines = stderr
+		.split("\n")
+		.map((line) => line.trim())
+		.filter(Boolean);
 	return lines.find((line) => /^(fatal|error):/.test(line)) ?? lines[0] ?? "";
 }
 
@@ -397,10 +440,21 @@ async function resolveBase(ctx: VerbContext, repository: RepositoryLocation, con
 	if (from !== undefined) {
 		const shown = quoteName(clip(from));
 		if (from === "" || from.startsWith("-") || /[\u0000-\u001f\u007f]/.test(from)) {
-			return { ok: false, refusal: fail("start", "invalid_arguments", `${shown} is not a ref name to start from.`, [say`Pass a branch, tag or commit: ${ref("start", { from: "main" })}.`]) };
+			return {
+				ok: false,
+				refusal: fail("start", "invalid_arguments", `${shown} is not a ref name to start from.`, [
+					say`Pass a branch, tag or commit: ${ref("start", { from: "main" })}.`,
+				]),
+			};
 		}
 		const sha = await gitLine(["rev-parse", "--verify", "--quiet", "--end-of-options", `${from}^{commit}`], repository.root);
-		if (!sha) return { ok: false, refusal: fail("start", "invalid_arguments", `No commit is named ${shown} here.`, [say`Pass an existing branch, tag or commit, or leave \`from\` out to start from the trunk.`]) };
+		if (!sha)
+			return {
+				ok: false,
+				refusal: fail("start", "invalid_arguments", `No commit is named ${shown} here.`, [
+					say`Pass an existing branch, tag or commit, or leave \`from\` out to start from the trunk.`,
+				]),
+			};
 		return { ok: true, sha, from };
 	}
 	const trunk = await resolveTrunk(repository.root, config.repository.trunk, ctx.env.DISCERN_TRUNK);
@@ -415,7 +469,11 @@ async function resolveBase(ctx: VerbContext, repository: RepositoryLocation, con
 		};
 	}
 	const sha = trunk.sha || (await gitLine(["rev-parse", "--verify", "--quiet", `refs/heads/${trunk.name}^{commit}`], repository.root));
-	if (!sha) return { ok: false, refusal: fail("start", "no_trunk", `The trunk ${quoteName(trunk.name)} cannot be read.`, ["Repair the trunk branch, then try again."]) };
+	if (!sha)
+		return {
+			ok: false,
+			refusal: fail("start", "no_trunk", `The trunk ${quoteName(trunk.name)} cannot be read.`, ["Repair the trunk branch, then try again."]),
+		};
 	return { ok: true, sha, from: trunk.name };
 }
 

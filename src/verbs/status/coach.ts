@@ -2,7 +2,7 @@ import { gatherFacts } from "../../coach/facts.ts";
 import { evaluate, nextRule, scoreOf } from "../../coach/rules.ts";
 import type { DiscernConfig } from "../../config/schema.ts";
 import type { RepositoryLocation } from "../../git/repository.ts";
-import { actionFor, ref, sayFor, type Surface } from "../../hints/refer.ts";
+import { actionFor, ref, type Surface, sayFor } from "../../hints/refer.ts";
 import type { StatusData } from "./schema.ts";
 
 /**
@@ -11,7 +11,13 @@ import type { StatusData } from "./schema.ts";
  * improvement, as one hint. Only then: the coach reads more files than
  * `status` otherwise needs, and a person mid-task has better things to do.
  */
-export async function coachHint(surface: Surface, repository: RepositoryLocation, config: DiscernConfig, data: StatusData, head: string | null): Promise<string | null> {
+export async function coachHint(
+	surface: Surface,
+	repository: RepositoryLocation,
+	config: DiscernConfig,
+	data: StatusData,
+	head: string | null,
+): Promise<string | null> {
 	const idle = data.location === "main" && data.clean === true && data.next.action === actionFor(surface)`${ref("start", { title: "TITLE" })}`;
 	if (!idle) return null;
 	const rules = evaluate(await gatherFacts(repository, config, { head }), surface);

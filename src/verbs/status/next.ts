@@ -1,10 +1,9 @@
-import { oneLine } from "../../text/terminal.ts";
-import type { StatusData } from "./schema.ts";
-import type { OrphanedLedger, WorktreeItem } from "../../worktree/item.ts";
-import { quoteName } from "../../text/terminal.ts";
+import { actionFor, ref, type Surface, sayFor } from "../../hints/refer.ts";
 import { clip } from "../../text/clip.ts";
 import { plural } from "../../text/plural.ts";
-import { actionFor, ref, sayFor, type Surface } from "../../hints/refer.ts";
+import { oneLine, quoteName } from "../../text/terminal.ts";
+import type { OrphanedLedger, WorktreeItem } from "../../worktree/item.ts";
+import type { StatusData } from "./schema.ts";
 
 type Next = StatusData["next"];
 
@@ -33,28 +32,40 @@ export function nextAction(surface: Surface, facts: Omit<StatusData, "next">, co
 	}
 	if (!facts.trunk.exists) {
 		const name = clip(facts.trunk.name ?? "(none)");
-		return { action: act`${ref("config set", { key: "repository.trunk", value: "BRANCH" })}`, reason: `The trunk \`${name}\` (${facts.trunk.source.replaceAll("_", " ")}) does not exist locally; name the landing branch.` };
+		return {
+			action: act`${ref("config set", { key: "repository.trunk", value: "BRANCH" })}`,
+			reason: `The trunk \`${name}\` (${facts.trunk.source.replaceAll("_", " ")}) does not exist locally; name the landing branch.`,
+		};
 	}
 	if (facts.jobs.test.length === 0) {
-		return { action: "edit discern.toml", reason: "No test-stage job is declared, so the gate cannot test anything; add `test = \"…\"` under [jobs]." };
+		return { action: "edit discern.toml", reason: 'No test-stage job is declared, so the gate cannot test anything; add `test = "…"` under [jobs].' };
 	}
 	// The jobs themselves changed the tree: rerunning the same commit would only drift again.
 	if (drifted(facts)) return afterDrift(surface, facts.clean);
 	// A red commit comes first wherever it is: the next move is to fix it.
 	if (facts.proof.state === "red" && facts.clean) {
-		return { action: act`fix, commit, ${ref("done")}`, reason: say`The gate failed on this commit (${facts.proof.failed_stage ?? "unknown"} stage); ${ref("done", { rerun: true })} only if it was flaky.` };
+		return {
+			action: act`fix, commit, ${ref("done")}`,
+			reason: say`The gate failed on this commit (${facts.proof.failed_stage ?? "unknown"} stage); ${ref("done", { rerun: true })} only if it was flaky.`,
+		};
 	}
 	// In a clean main checkout the fleet comes first: proven work waiting for its owner, then landed worktrees to clear away.
 	const fleet = facts.location === "main" && facts.clean ? fleetAction(surface, facts.worktrees ?? [], facts.orphaned_ledgers ?? []) : null;
 	if (fleet) return fleet;
 	// Generated agent files out of date: done would fail at its instructions stage.
 	if (facts.stale_wiring.length > 0 && facts.clean) {
-		return { action: act`${ref("refresh")}`, reason: `Agent files are stale (${clip(facts.stale_wiring.join(", "))}): regenerate them and commit, or the gate fails at its instructions stage.` };
+		return {
+			action: act`${ref("refresh")}`,
+			reason: `Agent files are stale (${clip(facts.stale_wiring.join(", "))}): regenerate them and commit, or the gate fails at its instructions stage.`,
+		};
 	}
 	// On the trunk itself: each task belongs in a worktree of its own.
 	if (facts.location === "main" && facts.branch === facts.trunk.name) {
 		return facts.clean
-			? { action: act`${ref("start", { title: "TITLE" })}`, reason: "You are on the trunk: each task gets a worktree and a branch of its own; work there, then run the fast checks." }
+			? {
+					action: act`${ref("start", { title: "TITLE" })}`,
+					reason: "You are on the trunk: each task gets a worktree and a branch of its own; work there, then run the fast checks.",
+				}
 			: {
 					action: act`git switch -c BRANCH, git commit, then ${ref("done")}`,
 					reason: `The trunk has ${plural(facts.changes.total, "uncommitted change")}: move them onto a branch of their own, commit, and run the gate.`,
@@ -70,7 +81,10 @@ export function nextAction(surface: Surface, facts: Omit<StatusData, "next">, co
 	if (facts.proof.state === "honored") {
 		const proof = facts.proof.line ?? "A Proof covers this commit";
 		return facts.location === "worktree"
-			? { action: act`relay the Proof line to the owner; once they consent, ${ref("accept", { confirmed: true })}`, reason: `${proof}. Landing needs the owner's consent for this landing.` }
+			? {
+					action: act`relay the Proof line to the owner; once they consent, ${ref("accept", { confirmed: true })}`,
+					reason: `${proof}. Landing needs the owner's consent for this landing.`,
+				}
 			: { action: "ask the owner to land it", reason: `${proof}: relay it; landing needs the owner's consent.` };
 	}
 	if ((facts.ahead ?? 0) > 0) return { action: act`${ref("done")}`, reason: "Committed work is ahead of the trunk: run the gate to earn a Proof." };
@@ -118,14 +132,21 @@ function fleetAction(surface: Surface, worktrees: readonly WorktreeItem[], orpha
 		const others = proven.length > 1 ? ` (and ${plural(proven.length - 1, "other")})` : "";
 		const target = first.id ?? first.branch;
 		return {
-			action: target ? actionFor(surface)`review worktree ${name} at ${clip(quoteName(first.path))}; to land it, ${ref("accept", { target })}` : `review worktree ${name} at ${clip(quoteName(first.path))}`,
+			action: target
+				? actionFor(surface)`review worktree ${name} at ${clip(quoteName(first.path))}; to land it, ${ref("accept", { target })}`
+				: `review worktree ${name} at ${clip(quoteName(first.path))}`,
 			reason: `Its Proof is honored and ${plural(first.ahead ?? 0, "commit")} await${first.ahead === 1 ? "s" : ""} landing${others}: review the work; landing it needs the owner's consent.`,
 		};
 	}
 	// Landed, as `worktree prune` judges it: commits beyond the task's base, all on the trunk (a fresh worktree has not landed).
-	const landed = worktrees.filter((worktree) => worktree.created_by_discern && worktree.clean === true && worktree.landed === true && !worktree.locked && worktree.problem === null);
+	const landed = worktrees.filter(
+		(worktree) => worktree.created_by_discern && worktree.clean === true && worktree.landed === true && !worktree.locked && worktree.problem === null,
+	);
 	if (landed.length > 0) {
-		return { action: actionFor(surface)`${ref("worktree prune")}`, reason: `${plural(landed.length, "worktree")} discern started ${landed.length === 1 ? "has" : "have"} landed and ${landed.length === 1 ? "is" : "are"} clean: clear ${landed.length === 1 ? "it" : "them"} away.` };
+		return {
+			action: actionFor(surface)`${ref("worktree prune")}`,
+			reason: `${plural(landed.length, "worktree")} discern started ${landed.length === 1 ? "has" : "have"} landed and ${landed.length === 1 ? "is" : "are"} clean: clear ${landed.length === 1 ? "it" : "them"} away.`,
+		};
 	}
 	const orphan = orphans[0];
 	if (orphan) {

@@ -1,12 +1,12 @@
-import type { RenderOptions } from "../../contract/verb.ts";
 import type { Result } from "../../contract/envelope.ts";
+import type { RenderOptions } from "../../contract/verb.ts";
 import { wrap } from "../../text/layout.ts";
 import { plural } from "../../text/plural.ts";
 import { relativeTime } from "../../text/relative-time.ts";
 import { quoteName } from "../../text/terminal.ts";
 import { paint } from "../../ui/style.ts";
-import type { StatusData } from "./schema.ts";
 import { worktreeLine } from "../../worktree/line.ts";
+import type { StatusData } from "./schema.ts";
 
 export function renderStatus(result: Result<"status", StatusData>, { color, verbose, width }: RenderOptions): string {
 	const data = result.data;
@@ -28,7 +28,9 @@ export function renderStatus(result: Result<"status", StatusData>, { color, verb
 	lines.push(`  proof    ${data.proof.state}${data.proof.line && data.proof.state === "honored" ? `  ${data.proof.line}` : ""}`);
 	if (data.last_run) {
 		const run = data.last_run;
-		lines.push(`  last run ${run.verb} ${run.ok ? paint("green", "green", color) : paint(`red (${run.failed_stage ?? "?"})`, "red", color)} ${relativeTime(run.time, new Date())}${run.head ? ` on ${run.head}` : ""}`);
+		lines.push(
+			`  last run ${run.verb} ${run.ok ? paint("green", "green", color) : paint(`red (${run.failed_stage ?? "?"})`, "red", color)} ${relativeTime(run.time, new Date())}${run.head ? ` on ${run.head}` : ""}`,
+		);
 	}
 	if (data.task) lines.push(`  task     ${quoteName(data.task.id)}${data.task.title ? `  ${quoteName(data.task.title)}` : ""}`);
 	if (data.worktrees && data.worktrees.length > 0) {

@@ -1,9 +1,9 @@
 import * as v from "valibot";
 import { STAGES } from "../../config/schema.ts";
-import { TRUNK_SOURCES } from "../../git/trunk.ts";
-import { CHANGE_KINDS } from "../../git/status.ts";
-import { FAILED_STAGES } from "../../gate/schema.ts";
 import { PROOF_STATES } from "../../gate/proof-state.ts";
+import { FAILED_STAGES } from "../../gate/schema.ts";
+import { CHANGE_KINDS } from "../../git/status.ts";
+import { TRUNK_SOURCES } from "../../git/trunk.ts";
 import { OrphanedLedger, WorktreeItem } from "../../worktree/item.ts";
 
 export const StatusInput = v.strictObject({});
@@ -63,14 +63,8 @@ export const StatusData = v.strictObject({
 		),
 		v.description("The last gate run in this checkout."),
 	),
-	worktrees: v.pipe(
-		v.optional(v.array(WorktreeItem)),
-		v.description("In the main checkout: every linked worktree (the fleet). Absent in a worktree."),
-	),
-	orphaned_ledgers: v.pipe(
-		v.optional(v.array(OrphanedLedger)),
-		v.description("Main checkout: ledgers whose worktree is gone (resources may remain)."),
-	),
+	worktrees: v.pipe(v.optional(v.array(WorktreeItem)), v.description("In the main checkout: every linked worktree (the fleet). Absent in a worktree.")),
+	orphaned_ledgers: v.pipe(v.optional(v.array(OrphanedLedger)), v.description("Main checkout: ledgers whose worktree is gone (resources may remain).")),
 	task: v.pipe(
 		v.optional(v.nullable(v.strictObject({ id: v.string(), title: v.nullable(v.string()), brief: v.nullable(v.string()) }))),
 		v.description("In a worktree: its task; null when discern did not start it."),

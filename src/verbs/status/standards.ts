@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import type { DiscernConfig } from "../../config/schema.ts";
 import type { ProofRecord } from "../../gate/state.ts";
-import { ref, sayFor, type Surface } from "../../hints/refer.ts";
+import { ref, type Surface, sayFor } from "../../hints/refer.ts";
 import { DoneData } from "../done/schema.ts";
 import type { StatusData } from "./schema.ts";
 
@@ -20,7 +20,9 @@ export function nearLimits(surface: Surface, facts: Omit<StatusData, "next">, co
 		const standard = config.standards[reading.name];
 		if (!standard || reading.value === null) return [];
 		const headroom = standard.direction === "up" ? reading.value - standard.limit : standard.limit - reading.value;
-		return headroom >= 0 && headroom <= standard.margin ? [`${reading.name} ${reading.value} (${standard.direction === "up" ? "floor" : "ceiling"} ${standard.limit})`] : [];
+		return headroom >= 0 && headroom <= standard.margin
+			? [`${reading.name} ${reading.value} (${standard.direction === "up" ? "floor" : "ceiling"} ${standard.limit})`]
+			: [];
 	});
 	if (near.length === 0) return null;
 	return sayFor(surface)`Close to their limit at the last green gate: ${near.join(", ")}; ${ref("standards")} measures them now.`;

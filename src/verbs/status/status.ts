@@ -1,26 +1,26 @@
 import { basename } from "node:path";
-import { asVerb, ok, type Result } from "../../contract/envelope.ts";
-import type { VerbContext } from "../../contract/context.ts";
+import { staleWiring } from "../../agents/wiring.ts";
 import { jobsByStage } from "../../config/jobs.ts";
 import { type ConfigLoad, loadConfig } from "../../config/load.ts";
+import { STAGES } from "../../config/schema.ts";
+import type { VerbContext } from "../../contract/context.ts";
+import { asVerb, ok, type Result } from "../../contract/envelope.ts";
+import { judgeProof } from "../../gate/proof-state.ts";
+import { configDigest, readLastDone, readLastRun, readProof } from "../../gate/state.ts";
 import { aheadBehind, gitProblem, readWorkingState } from "../../git/repository.ts";
 import { readBranchClues, resolveTrunk, type Trunk } from "../../git/trunk.ts";
-import { openRepository } from "../../project/open.ts";
-import { quoteName } from "../../text/terminal.ts";
-import { clip } from "../../text/clip.ts";
-import { STAGES } from "../../config/schema.ts";
-import { configDigest, readLastDone, readLastRun, readProof } from "../../gate/state.ts";
-import { judgeProof } from "../../gate/proof-state.ts";
 import { hasLinkedWorktrees } from "../../git/worktrees.ts";
+import { openRepository } from "../../project/open.ts";
+import { clip } from "../../text/clip.ts";
+import { quoteName } from "../../text/terminal.ts";
 import { readFleet } from "../../worktree/fleet.ts";
-import { orphanedLedgers } from "../../worktree/ledger.ts";
 import { toItem } from "../../worktree/item.ts";
+import { orphanedLedgers } from "../../worktree/ledger.ts";
 import { readTask } from "../../worktree/task.ts";
-import { MAX_LISTED_CHANGES, type StatusData } from "./schema.ts";
-import { nextAction } from "./next.ts";
 import { coachHint } from "./coach.ts";
+import { nextAction } from "./next.ts";
+import { MAX_LISTED_CHANGES, type StatusData } from "./schema.ts";
 import { nearLimits } from "./standards.ts";
-import { staleWiring } from "../../agents/wiring.ts";
 
 /** What is true now, and the one next action. Read-only; observations never fail it. */
 export async function status(ctx: VerbContext, _input: Record<string, never>): Promise<Result<"status", StatusData>> {
@@ -32,11 +32,7 @@ export async function status(ctx: VerbContext, _input: Record<string, never>): P
 	// The fleet costs processes per worktree: none are started when there is no linked worktree (a file-system look decides).
 	const fleetless = repository.location === "main" ? hasLinkedWorktrees(repository.commonDir).then((any) => !any) : Promise.resolve(true);
 	const task = repository.location === "worktree" ? readTask(repository.gitDir) : Promise.resolve(null);
-	const [working, config] = await Promise.all([
-		readWorkingState(repository.root),
-		loadConfig(repository.root, ctx.narrate),
-		branches.catch(() => undefined),
-	]);
+	const [working, config] = await Promise.all([readWorkingState(repository.root), loadConfig(repository.root, ctx.narrate), branches.catch(() => undefined)]);
 	const configured = config.state === "valid" ? config.config : null;
 	const trunk = await resolveTrunk(repository.root, configured?.repository.trunk, ctx.env.DISCERN_TRUNK, { branches });
 	const [counts, fleet, proof, lastRun, lastDone, taskRecord, stale] = await Promise.all([
@@ -77,9 +73,18 @@ export async function status(ctx: VerbContext, _input: Record<string, never>): P
 			trunk,
 		}),
 		last_run: lastRun
-			? { verb: lastRun.verb, ok: lastRun.ok, failed_stage: lastRun.failed_stage, head: lastRun.head?.slice(0, 7) ?? null, time: lastRun.time, duration_s: lastRun.duration_s }
+			? {
+					verb: lastRun.verb,
+					ok: lastRun.ok,
+					failed_stage: lastRun.failed_stage,
+					head: lastRun.head?.slice(0, 7) ?? null,
+					time: lastRun.time,
+					duration_s: lastRun.duration_s,
+				}
 			: null,
-		...(repository.location === "main" ? { worktrees: (fleet ?? []).map(toItem), orphaned_ledgers: fleet ? await orphanedLedgers(repository.commonDir, fleet) : [] } : { task: taskRecord ? { id: taskRecord.id, title: taskRecord.title, brief: taskRecord.brief === null ? null : clip(taskRecord.brief, 4000) } : null }),
+		...(repository.location === "main"
+			? { worktrees: (fleet ?? []).map(toItem), orphaned_ledgers: fleet ? await orphanedLedgers(repository.commonDir, fleet) : [] }
+			: { task: taskRecord ? { id: taskRecord.id, title: taskRecord.title, brief: taskRecord.brief === null ? null : clip(taskRecord.brief, 4000) } : null }),
 		stale_wiring: stale.map((file) => file.path),
 		next: { action: "", reason: "" },
 	};

@@ -1,10 +1,10 @@
 import { lstat, readdir } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { MAP_README_PATH } from "../setup/map-skeleton.ts";
 import { CONFIG_FILE } from "../../config/load.ts";
 import { stateDir } from "../../gate/state.ts";
 import { git } from "../../git/run.ts";
 import { exists, isInside } from "../../platform/files.ts";
+import { MAP_README_PATH } from "../setup/map-skeleton.ts";
 import type { UninstallData } from "./schema.ts";
 
 export type Listed = UninstallData["files"][number];
@@ -56,7 +56,10 @@ export async function planState(root: string, commonDir: string): Promise<StateE
 	const folder = await lstat(dir).catch(() => null);
 	if (!folder) return [];
 	if (folder.isSymbolicLink() || !folder.isDirectory()) {
-		return { reason: `${shown(root, dir)} is ${folder.isSymbolicLink() ? "a symbolic link" : "not a folder"}`, fix: `discern never follows its state folder elsewhere: look at ${dir} and remove it by hand if it is discern's.` };
+		return {
+			reason: `${shown(root, dir)} is ${folder.isSymbolicLink() ? "a symbolic link" : "not a folder"}`,
+			fix: `discern never follows its state folder elsewhere: look at ${dir} and remove it by hand if it is discern's.`,
+		};
 	}
 	const names = (await readdir(dir).catch(() => [] as string[])).filter((name) => !HELD.has(name)).sort();
 	return Promise.all(
@@ -70,7 +73,8 @@ export async function planState(root: string, commonDir: string): Promise<StateE
 			const folderName = name === "runs" || name === "resources";
 			const shaped = stat !== null && !stat.isSymbolicLink() && (folderName ? stat.isDirectory() : stat.isFile());
 			if (!note || !shaped) return { ...entry, action: "keep", note: "not a file discern writes: kept" };
-			if (name === "resources" && (await readdir(full)).length > 0) return { ...entry, action: "keep", note: "resource folder with files discern did not write: kept" };
+			if (name === "resources" && (await readdir(full)).length > 0)
+				return { ...entry, action: "keep", note: "resource folder with files discern did not write: kept" };
 			return { ...entry, action: "delete", note };
 		}),
 	);
@@ -89,7 +93,13 @@ export async function planKept(root: string, sources: readonly string[]): Promis
 	const names = refs.exitCode === 0 ? refs.stdout.split("\n").filter((line) => line !== "") : [];
 	if (names.includes("refs/notes/discern")) kept.push({ path: "refs/notes/discern", kind: "refs", action: "keep", note: "the Proofs of landed work" });
 	const recovery = names.filter((name) => name.startsWith("refs/discern/"));
-	if (recovery.length > 0) kept.push({ path: "refs/discern/", kind: "refs", action: "keep", note: `${recovery.length} saved ${recovery.length === 1 ? "tip" : "tips"} of dropped work` });
+	if (recovery.length > 0)
+		kept.push({
+			path: "refs/discern/",
+			kind: "refs",
+			action: "keep",
+			note: `${recovery.length} saved ${recovery.length === 1 ? "tip" : "tips"} of dropped work`,
+		});
 	return kept;
 }
 

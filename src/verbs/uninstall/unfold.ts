@@ -1,7 +1,7 @@
 import { lstat, mkdir, rename } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import type { UnwiringFile } from "../../agents/unwiring.ts";
 import { generatedFiles, INSTRUCTIONS_FILE } from "../../agents/providers.ts";
+import type { UnwiringFile } from "../../agents/unwiring.ts";
 import { git } from "../../git/run.ts";
 import { removeEmptyFolders, resolveInside } from "../../platform/files.ts";
 import { destinationFor } from "../../setup/instructions.ts";
@@ -31,16 +31,27 @@ export async function planUnfolds(root: string, sources: readonly string[], wiri
 		const there = await lstat(join(root, name)).catch(() => null);
 		const planned = wiring.find((file) => file.path === name);
 		if (there && planned?.action !== "delete") continue;
-		unfolds.push({ path: fold, to: name, kind: "source", action: "move", note: `setup's fold of your ${name}: moved back to ${name}${there ? ` (after discern's generated ${name} is deleted)` : ""}; [instructions].sources in discern.toml still names ${fold}` });
+		unfolds.push({
+			path: fold,
+			to: name,
+			kind: "source",
+			action: "move",
+			note: `setup's fold of your ${name}: moved back to ${name}${there ? ` (after discern's generated ${name} is deleted)` : ""}; [instructions].sources in discern.toml still names ${fold}`,
+		});
 	}
-	const stays = (await lstat(join(root, INSTRUCTIONS_FILE)).catch(() => null)) !== null && wiring.find((file) => file.path === INSTRUCTIONS_FILE)?.action !== "delete";
+	const stays =
+		(await lstat(join(root, INSTRUCTIONS_FILE)).catch(() => null)) !== null && wiring.find((file) => file.path === INSTRUCTIONS_FILE)?.action !== "delete";
 	const agentsAfter = stays || unfolds.some((unfold) => unfold.to === INSTRUCTIONS_FILE);
 	if (agentsAfter) {
 		for (const [index, file] of wiring.entries()) {
 			if (file.kind !== "pointer" || file.action !== "delete") continue;
 			// A pointer restored over (CLAUDE.md's own fold moving back) is deleted first, as planned.
 			if (unfolds.some((unfold) => unfold.to === file.path)) continue;
-			wiring[index] = { ...file, action: "keep", note: `points at ${INSTRUCTIONS_FILE}, which stays (${unfolds.some((unfold) => unfold.to === INSTRUCTIONS_FILE) ? "your own, moved back" : "not discern's to delete"}): kept; delete it by hand if you do not want it` };
+			wiring[index] = {
+				...file,
+				action: "keep",
+				note: `points at ${INSTRUCTIONS_FILE}, which stays (${unfolds.some((unfold) => unfold.to === INSTRUCTIONS_FILE) ? "your own, moved back" : "not discern's to delete"}): kept; delete it by hand if you do not want it`,
+			};
 		}
 	}
 	return unfolds;

@@ -9,7 +9,7 @@ import { asVerb, fail, ok, type PlanItem, type Result } from "../../contract/env
 import { writeDenied } from "../../gate/write-denied.ts";
 import { hasLinkedWorktrees, listWorktrees } from "../../git/worktrees.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
-import { removeEmptyFolders, resolveInside, writeFileAtomic, WriteDeniedError } from "../../platform/files.ts";
+import { removeEmptyFolders, resolveInside, WriteDeniedError, writeFileAtomic } from "../../platform/files.ts";
 import { openRepository } from "../../project/open.ts";
 import { plural } from "../../text/plural.ts";
 import { readTask } from "../../worktree/task.ts";
@@ -38,27 +38,47 @@ export async function uninstall(ctx: VerbContext, input: v.InferOutput<typeof Un
 	const listed = await listWorktrees(root, commonDir);
 	const linked = listed ? listed.filter((worktree) => !worktree.main && !worktree.bare) : null;
 	if (linked === null && (await hasLinkedWorktrees(commonDir))) {
-		return fail("uninstall", "active_worktrees", "Nothing was removed: git could not list the worktrees, and the repository has linked ones.", [say`Run ${ref("worktree list")} (or \`git worktree list\`) to see what is wrong.`], { data });
+		return fail(
+			"uninstall",
+			"active_worktrees",
+			"Nothing was removed: git could not list the worktrees, and the repository has linked ones.",
+			[say`Run ${ref("worktree list")} (or \`git worktree list\`) to see what is wrong.`],
+			{ data },
+		);
 	}
 	if (linked && linked.length > 0) {
 		data.worktrees = linked.map((worktree) => ({ path: worktree.path, branch: worktree.branch }));
-		const ids = await Promise.all(linked.map(async (worktree) => (worktree.gitDir ? (await readTask(worktree.gitDir))?.id : undefined) ?? worktree.branch ?? worktree.path));
+		const ids = await Promise.all(
+			linked.map(async (worktree) => (worktree.gitDir ? (await readTask(worktree.gitDir))?.id : undefined) ?? worktree.branch ?? worktree.path),
+		);
 		const drops = ids.slice(0, 3).map((id) => say`${ref("worktree drop", { id })}`);
-		return fail("uninstall", "active_worktrees", `Nothing was removed: ${plural(linked.length, "linked worktree")} ${linked.length === 1 ? "exists" : "exist"}, and discern's wiring is what their agents run on.`, [
-			say`Run ${ref("worktree list")} to see them; land the work with ${ref("accept")} or discard it: ${drops.join(", ")}${ids.length > 3 ? ", …" : ""}.`,
-			"A worktree whose folder is gone is removed with `git worktree prune`.",
-			say`Then run ${ref("uninstall")} again.`,
-		], { data });
+		return fail(
+			"uninstall",
+			"active_worktrees",
+			`Nothing was removed: ${plural(linked.length, "linked worktree")} ${linked.length === 1 ? "exists" : "exist"}, and discern's wiring is what their agents run on.`,
+			[
+				say`Run ${ref("worktree list")} to see them; land the work with ${ref("accept")} or discard it: ${drops.join(", ")}${ids.length > 3 ? ", …" : ""}.`,
+				"A worktree whose folder is gone is removed with `git worktree prune`.",
+				say`Then run ${ref("uninstall")} again.`,
+			],
+			{ data },
+		);
 	}
 
 	const resources = join(commonDir, "discern", "resources");
 	const ledgers = (await readdir(resources).catch(() => [] as string[])).filter((name) => name.endsWith(".json"));
 	if (ledgers.length > 0) {
 		data.resources = ledgers.map((name) => join(resources, name));
-		return fail("uninstall", "provisioned_resources", `Nothing was removed: ${plural(ledgers.length, "resource ledger")} ${ledgers.length === 1 ? "records" : "record"} resources a worktree created (databases, ports …) that may still exist.`, [
-			"Each ledger lists what was created and the command that destroys it: run those commands (the worktree is gone, so discern cannot), then delete the ledger.",
-			say`Then run ${ref("uninstall")} again.`,
-		], { data });
+		return fail(
+			"uninstall",
+			"provisioned_resources",
+			`Nothing was removed: ${plural(ledgers.length, "resource ledger")} ${ledgers.length === 1 ? "records" : "record"} resources a worktree created (databases, ports …) that may still exist.`,
+			[
+				"Each ledger lists what was created and the command that destroys it: run those commands (the worktree is gone, so discern cannot), then delete the ledger.",
+				say`Then run ${ref("uninstall")} again.`,
+			],
+			{ data },
+		);
 	}
 
 	const load = await loadConfig(root, ctx.narrate);
@@ -70,23 +90,39 @@ export async function uninstall(ctx: VerbContext, input: v.InferOutput<typeof Un
 	const compiledNow = compiled && !compiled.blocked ? compiled.after : null;
 	const wiring = await planUnwiring(root, config?.project.agents ?? [], committed, compiledNow);
 	const state = await planState(root, commonDir);
-	if (!Array.isArray(state)) return fail("uninstall", "write_denied", `Nothing was removed: ${state.reason}.`, [state.fix, say`Then run ${ref("uninstall")} again.`], { data });
+	if (!Array.isArray(state))
+		return fail("uninstall", "write_denied", `Nothing was removed: ${state.reason}.`, [state.fix, say`Then run ${ref("uninstall")} again.`], { data });
 	const sources = config?.instructions.sources ?? [];
 	// Setup's folds of a person's AGENTS.md / CLAUDE.md / GEMINI.md go back to their names (and a pointer stays when AGENTS.md will).
 	const unfolds = await planUnfolds(root, sources, wiring);
-	const kept = await planKept(root, sources.filter((source) => !unfolds.some((unfold) => unfold.path === source)));
+	const kept = await planKept(
+		root,
+		sources.filter((source) => !unfolds.some((unfold) => unfold.path === source)),
+	);
 	data.files = [...wiring.map(listedOf), ...unfolds.map(listedOf), ...state.map(listedOf), ...kept];
 
 	const blocked = wiring.filter((file) => file.blocked);
 	const first = blocked[0]?.blocked;
 	if (first) {
-		const more = blocked.length > 1 ? ` (and ${plural(blocked.length - 1, "more file")}: ${blocked.slice(1).map((file) => file.path).join(", ")})` : "";
+		const more =
+			blocked.length > 1
+				? ` (and ${plural(blocked.length - 1, "more file")}: ${blocked
+						.slice(1)
+						.map((file) => file.path)
+						.join(", ")})`
+				: "";
 		return fail("uninstall", first.error, `Nothing was removed: ${first.reason}${more}.`, [first.fix, say`Then run ${ref("uninstall")} again.`], { data });
 	}
 
 	const changing = [...wiring, ...unfolds, ...state].filter((file) => file.action !== "keep");
-	const plan: PlanItem[] = data.files.map((file) => ({ kind: file.action, label: file.path, disposition: file.action === "keep" ? "skip" : "run", note: file.note }));
-	if (changing.length === 0) return ok("uninstall", "Nothing of discern's to remove here: no generated file, no wiring, no runtime state.", data, { hints: keptHints(kept) });
+	const plan: PlanItem[] = data.files.map((file) => ({
+		kind: file.action,
+		label: file.path,
+		disposition: file.action === "keep" ? "skip" : "run",
+		note: file.note,
+	}));
+	if (changing.length === 0)
+		return ok("uninstall", "Nothing of discern's to remove here: no generated file, no wiring, no runtime state.", data, { hints: keptHints(kept) });
 	const would = `Would ${summary(changing)}.`;
 	if (input.dry_run) return ok("uninstall", would, data, { dry_run: true, plan });
 	if (!input.yes) {
@@ -105,14 +141,23 @@ export async function uninstall(ctx: VerbContext, input: v.InferOutput<typeof Un
 			else await carryOut(root, file);
 			done.push(file.path);
 		} catch (error) {
-			const refusal = error instanceof WriteDeniedError ? { message: error.message, hints: ["Remove the link, then run this again."] } : writeDenied(error, file.path);
+			const refusal =
+				error instanceof WriteDeniedError ? { message: error.message, hints: ["Remove the link, then run this again."] } : writeDenied(error, file.path);
 			if (!refusal) throw error;
 			const sofar = done.length > 0 ? ` Done before it: ${done.join(", ")}.` : " Nothing was removed.";
-			return fail("uninstall", "write_denied", `${file.path} could not be ${file.action === "strip" ? "written" : file.action === "move" ? "moved" : "removed"}: ${refusal.message}${sofar}`, [...refusal.hints, say`Then run ${ref("uninstall")} again: what is done is not done twice.`] as [string, ...string[]], { data });
+			return fail(
+				"uninstall",
+				"write_denied",
+				`${file.path} could not be ${file.action === "strip" ? "written" : file.action === "move" ? "moved" : "removed"}: ${refusal.message}${sofar}`,
+				[...refusal.hints, say`Then run ${ref("uninstall")} again: what is done is not done twice.`] as [string, ...string[]],
+				{ data },
+			);
 		}
 	}
 	data.removed = true;
-	return ok("uninstall", `Removed what discern generated and wired: ${summary(changing).replace(/^\w/, (letter) => letter.toLowerCase())}.`, data, { hints: keptHints(kept) });
+	return ok("uninstall", `Removed what discern generated and wired: ${summary(changing).replace(/^\w/, (letter) => letter.toLowerCase())}.`, data, {
+		hints: keptHints(kept),
+	});
 }
 
 function listedOf(file: UnwiringFile | StateEntry | Unfold): Listed {

@@ -5,7 +5,8 @@ import { UninstallData, UninstallInput } from "./schema.ts";
 export const uninstallVerb = defineVerb({
 	name: "uninstall",
 	title: "Uninstall: remove what discern generated or wired",
-	summary: "Remove AGENTS.md, the pointers, discern's MCP entries and hook (other entries kept byte for byte) and its runtime state; keep discern.toml, the sources, the map, notes and refs. Shows the plan and asks, or takes --yes.",
+	summary:
+		"Remove AGENTS.md, the pointers, discern's MCP entries and hook (other entries kept byte for byte) and its runtime state; keep discern.toml, the sources, the map, notes and refs. Shows the plan and asks, or takes --yes.",
 	group: "Setup and admin",
 	input: UninstallInput,
 	data: UninstallData,

@@ -1,24 +1,24 @@
-import { asVerb, fail, ok, type PlanItem } from "../../contract/envelope.ts";
-import type { VerbContext } from "../../contract/context.ts";
+import { lstat } from "node:fs/promises";
+import { join } from "node:path";
 import type { DiscernConfig } from "../../config/schema.ts";
+import type { VerbContext } from "../../contract/context.ts";
+import { asVerb, fail, ok, type PlanItem } from "../../contract/envelope.ts";
 import { executePlan, failureSentence } from "../../gate/execute.ts";
 import type { GatePlan } from "../../gate/plan.ts";
 import { trunkAuthority } from "../../gate/trunk-authority.ts";
 import { writeDenied } from "../../gate/write-denied.ts";
-import { filesHiddenFromStatus, readWorkingState, type RepositoryLocation } from "../../git/repository.ts";
+import { commitOf, provenAncestor } from "../../git/ancestry.ts";
+import { filesHiddenFromStatus, type RepositoryLocation, readWorkingState } from "../../git/repository.ts";
 import { git, gitLine } from "../../git/run.ts";
 import { listWorktrees } from "../../git/worktrees.ts";
-import { lstat } from "node:fs/promises";
-import { join } from "node:path";
-import { checkoutCommandEnv, EnvFileRefused } from "../../worktree/env.ts";
-import { readTask } from "../../worktree/task.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
 import { openProject } from "../../project/open.ts";
 import { clip } from "../../text/clip.ts";
 import { plural } from "../../text/plural.ts";
 import { quoteName } from "../../text/terminal.ts";
+import { checkoutCommandEnv, EnvFileRefused } from "../../worktree/env.ts";
+import { readTask } from "../../worktree/task.ts";
 import { firstLine } from "../accept/land.ts";
-import { commitOf, provenAncestor } from "../../git/ancestry.ts";
 import type { UpdateData, UpdateInput, UpdateResult } from "./schema.ts";
 
 const CAP = 50;
@@ -44,18 +44,30 @@ export async function update(ctx: VerbContext, input: UpdateInput): Promise<Upda
 	const { repository, config } = opened;
 	const { root } = repository;
 	if (repository.location !== "worktree") {
-		return fail("update", "not_in_worktree", "update merges the trunk into a worktree's branch; this is the main checkout.", [say`Run it inside a worktree (${ref("status")} lists where you are), or merge here with git yourself.`]);
+		return fail("update", "not_in_worktree", "update merges the trunk into a worktree's branch; this is the main checkout.", [
+			say`Run it inside a worktree (${ref("status")} lists where you are), or merge here with git yourself.`,
+		]);
 	}
 	const [working, hidden] = await Promise.all([readWorkingState(root), filesHiddenFromStatus(root)]);
-	if (!working) return fail("update", "dirty_worktree", "git could not report the working tree, so it cannot be trusted as clean.", ["Run `git status` and repair the repository."]);
+	if (!working)
+		return fail("update", "dirty_worktree", "git could not report the working tree, so it cannot be trusted as clean.", [
+			"Run `git status` and repair the repository.",
+		]);
 	if (!working.head) return fail("update", "dirty_worktree", "Nothing is committed on this branch yet.", ["Commit the work first."]);
-	if (!working.branch) return fail("update", "detached_head", `HEAD is detached at ${working.head.slice(0, 7)}: only a branch can take a merge.`, ["Switch to the worktree's branch (`git switch NAME`), then update again."]);
+	if (!working.branch)
+		return fail("update", "detached_head", `HEAD is detached at ${working.head.slice(0, 7)}: only a branch can take a merge.`, [
+			"Switch to the worktree's branch (`git switch NAME`), then update again.",
+		]);
 	const tracked = working.changes.filter((change) => change.kind !== "untracked").map((change) => change.path);
 	if (tracked.length > 0) {
-		return fail("update", "dirty_worktree", `Uncommitted changes to tracked files: ${names(tracked)}. A merge needs a committed tree.`, [say`Commit the changes, then run ${ref("update")}.`]);
+		return fail("update", "dirty_worktree", `Uncommitted changes to tracked files: ${names(tracked)}. A merge needs a committed tree.`, [
+			say`Commit the changes, then run ${ref("update")}.`,
+		]);
 	}
 	if (hidden === null || hidden.length > 0) {
-		return fail("update", "dirty_worktree", "git is told to ignore changes to some tracked files, so the tree cannot be vouched for as committed.", ["Undo it with `git update-index --no-assume-unchanged FILE` / `--no-skip-worktree FILE`, then update again."]);
+		return fail("update", "dirty_worktree", "git is told to ignore changes to some tracked files, so the tree cannot be vouched for as committed.", [
+			"Undo it with `git update-index --no-assume-unchanged FILE` / `--no-skip-worktree FILE`, then update again.",
+		]);
 	}
 	const head = working.head;
 	const branch = working.branch;
@@ -67,10 +79,14 @@ export async function update(ctx: VerbContext, input: UpdateInput): Promise<Upda
 		fromName = input.from;
 		// A name starting with `-` would read as an option; --end-of-options keeps every other name a revision.
 		fromSha = input.from === "" || input.from.startsWith("-") ? null : await commitOf(root, input.from);
-		if (!fromSha) return fail("update", "unknown_target", `\`${clip(input.from)}\` names no commit here.`, [say`Name a branch or commit, or run ${ref("update")} to merge the trunk.`]);
+		if (!fromSha)
+			return fail("update", "unknown_target", `\`${clip(input.from)}\` names no commit here.`, [
+				say`Name a branch or commit, or run ${ref("update")} to merge the trunk.`,
+			]);
 	} else {
 		const { trunk } = await trunkAuthority(root, config, ctx.env.DISCERN_TRUNK);
-		if (!trunk.name || !trunk.exists) return fail("update", "no_trunk", "There is no trunk branch to merge.", ["Create the trunk branch, or set [repository].trunk in discern.toml."]);
+		if (!trunk.name || !trunk.exists)
+			return fail("update", "no_trunk", "There is no trunk branch to merge.", ["Create the trunk branch, or set [repository].trunk in discern.toml."]);
 		trunkName = trunk.name;
 		fromName = trunk.name;
 		fromSha = await commitOf(root, `refs/heads/${trunk.name}`);
@@ -80,9 +96,14 @@ export async function update(ctx: VerbContext, input: UpdateInput): Promise<Upda
 	const task = await readTask(repository.gitDir);
 	// A trunk rewritten under the task (force-pushed, reset): merging it would weave the old history back in.
 	if (input.from === undefined && task && task.from === trunkName && (await provenAncestor(root, task.base, fromSha)) === false) {
-		return fail("update", "conflict", `The trunk \`${clip(fromName)}\` was rewritten: the commit this task started from (${task.base.slice(0, 7)}) is no longer on it, so a merge would bring the replaced history back into \`${clip(branch)}\`. Nothing changed.`, [
-			"Ask the owner what happened to the trunk; then carry this branch's own commits onto the new trunk by hand (`git cherry-pick`), or merge it with `git merge` if the old history belongs in it.",
-		]);
+		return fail(
+			"update",
+			"conflict",
+			`The trunk \`${clip(fromName)}\` was rewritten: the commit this task started from (${task.base.slice(0, 7)}) is no longer on it, so a merge would bring the replaced history back into \`${clip(branch)}\`. Nothing changed.`,
+			[
+				"Ask the owner what happened to the trunk; then carry this branch's own commits onto the new trunk by hand (`git cherry-pick`), or merge it with `git merge` if the old history belongs in it.",
+			],
+		);
 	}
 
 	const [log, theirs, ours, contained, fastForward] = await Promise.all([
@@ -116,11 +137,22 @@ export async function update(ctx: VerbContext, input: UpdateInput): Promise<Upda
 		conflicts: [],
 		ensure_ran: 0,
 	};
-	if (contained === true) return ok("update", `\`${clip(branch)}\` already contains \`${clip(fromName)}\`; nothing to merge.`, data, input.dry_run ? { dry_run: true, plan: [] } : {});
+	if (contained === true)
+		return ok(
+			"update",
+			`\`${clip(branch)}\` already contains \`${clip(fromName)}\`; nothing to merge.`,
+			data,
+			input.dry_run ? { dry_run: true, plan: [] } : {},
+		);
 	const ensure = ensurePlan(config);
 	if (input.dry_run) {
 		const plan: PlanItem[] = [
-			{ kind: "merge", label: fromName, disposition: "run", note: `${fastForward ? "fast-forward" : "merge commit"}: ${plural(commits.length, "commit")}, ${plural(files.length, "file")}` },
+			{
+				kind: "merge",
+				label: fromName,
+				disposition: "run",
+				note: `${fastForward ? "fast-forward" : "merge commit"}: ${plural(commits.length, "commit")}, ${plural(files.length, "file")}`,
+			},
 			...ensure.phases.flat().map((job): PlanItem => ({ kind: "ensure", label: job.label, disposition: "run", note: job.commands.join(" && ") })),
 		];
 		return ok("update", `Would merge ${plural(commits.length, "commit")} from \`${clip(fromName)}\`; nothing changed.`, data, { dry_run: true, plan });
@@ -128,14 +160,31 @@ export async function update(ctx: VerbContext, input: UpdateInput): Promise<Upda
 
 	// git overwrites ignored files at paths the merge adds, and `merge --abort` deletes them: refuse first.
 	const inTheWay = await untrackedInTheWay(root, head, fromSha);
-	if (inTheWay === null) return fail("update", "dirty_worktree", "git could not list the files the merge would add, so discern cannot tell whether it would overwrite untracked or ignored files. Nothing changed.", ["Run `git status` and repair the repository, then update again."], { data });
+	if (inTheWay === null)
+		return fail(
+			"update",
+			"dirty_worktree",
+			"git could not list the files the merge would add, so discern cannot tell whether it would overwrite untracked or ignored files. Nothing changed.",
+			["Run `git status` and repair the repository, then update again."],
+			{ data },
+		);
 	if (inTheWay.length > 0) {
-		return fail("update", "dirty_worktree", `The merge would write over ${plural(inTheWay.length, "file")} git does not track here (untracked or ignored, e.g. a copied .env): ${names(inTheWay)}. Nothing changed.`, [
-			say`Move ${inTheWay.length === 1 ? "it" : "them"} out of the way (keep a copy: ignored files often hold local settings or secrets), run ${ref("update")} again, then restore what you still need.`,
-		], { data });
+		return fail(
+			"update",
+			"dirty_worktree",
+			`The merge would write over ${plural(inTheWay.length, "file")} git does not track here (untracked or ignored, e.g. a copied .env): ${names(inTheWay)}. Nothing changed.`,
+			[
+				say`Move ${inTheWay.length === 1 ? "it" : "them"} out of the way (keep a copy: ignored files often hold local settings or secrets), run ${ref("update")} again, then restore what you still need.`,
+			],
+			{ data },
+		);
 	}
 
-	const merged = await git(["merge", "--no-edit", "--ff", "--no-squash", "--commit", "--no-autostash", "-m", `Merge ${fromName} into ${branch}`, fromSha], root, { hooks: true });
+	const merged = await git(
+		["merge", "--no-edit", "--ff", "--no-squash", "--commit", "--no-autostash", "-m", `Merge ${fromName} into ${branch}`, fromSha],
+		root,
+		{ hooks: true },
+	);
 	if (merged.exitCode !== 0) return refusedMerge(ctx, repository, head, data, merged.stdout + merged.stderr);
 	const after = await commitOf(root, "HEAD");
 	const result: UpdateData = { ...data, head: after, merged: after !== head, fast_forward: after === fromSha };
@@ -148,17 +197,27 @@ export async function update(ctx: VerbContext, input: UpdateInput): Promise<Upda
 		// The worktree's one command environment (worktree/env.ts), as `start` gave its ensure steps.
 		execution = await executePlan({ ...ctx, env: await ensureEnv(ctx, repository, config, task?.id ?? null) }, repository, trunkName, ensure);
 	} catch (error) {
-		if (error instanceof EnvFileRefused) return fail("update", "invalid_config", `${message} But setup.ensure did not run: ${error.message}.`, ["Fix [worktree].env_files in discern.toml, then run the ensure command yourself."], { data: result });
+		if (error instanceof EnvFileRefused)
+			return fail(
+				"update",
+				"invalid_config",
+				`${message} But setup.ensure did not run: ${error.message}.`,
+				["Fix [worktree].env_files in discern.toml, then run the ensure command yourself."],
+				{ data: result },
+			);
 		const refusal = writeDenied(error, "the run's logs");
 		if (refusal) return asVerb("update", refusal);
 		throw error;
 	}
 	const ran = execution.report.runs.length;
 	if (execution.report.failed || execution.report.interrupted) {
-		return fail("update", execution.report.interrupted ? "interrupted" : "gate_failed", `${message} But [worktree].setup.ensure failed: ${failureSentence(execution.report)}.`, [
-			"Read the diagnostics, fix the environment, and run the ensure command again yourself.",
-			...overlapHint,
-		], { data: { ...result, ensure_ran: ran }, diagnostics: execution.diagnostics });
+		return fail(
+			"update",
+			execution.report.interrupted ? "interrupted" : "gate_failed",
+			`${message} But [worktree].setup.ensure failed: ${failureSentence(execution.report)}.`,
+			["Read the diagnostics, fix the environment, and run the ensure command again yourself.", ...overlapHint],
+			{ data: { ...result, ensure_ran: ran }, diagnostics: execution.diagnostics },
+		);
 	}
 	return ok("update", message, { ...result, ensure_ran: ran }, { hints: [say`Run ${ref("done")} on the merged result.`, ...overlapHint] });
 }
@@ -168,7 +227,16 @@ function ensurePlan(config: DiscernConfig): GatePlan {
 	const commands = config.worktree.setup.ensure.filter((command) => command.trim() !== "" && command.trim() !== ":");
 	return {
 		verb: "prepare",
-		phases: commands.map((command, index) => [{ label: `ensure${commands.length > 1 ? `-${index + 1}` : ""}`, stage: "fix" as const, kind: "job" as const, exitDecides: true, commands: [command], timeout: config.gate.timeout }]),
+		phases: commands.map((command, index) => [
+			{
+				label: `ensure${commands.length > 1 ? `-${index + 1}` : ""}`,
+				stage: "fix" as const,
+				kind: "job" as const,
+				exitDecides: true,
+				commands: [command],
+				timeout: config.gate.timeout,
+			},
+		]),
 		skipped: [],
 		failFast: true,
 	};
@@ -184,15 +252,27 @@ async function refusedMerge(ctx: VerbContext, repository: RepositoryLocation, he
 		const conflicts = unmerged.exitCode === 0 ? pathsOf(unmerged.stdout) : [];
 		const aborted = await git(["merge", "--abort"], root);
 		const back = (await commitOf(root, "HEAD")) === head && aborted.exitCode === 0;
-		return fail("update", "conflict", `Merging \`${clip(data.from)}\` conflicts in ${conflicts.length > 0 ? names(conflicts) : "files git did not list"}. ${back ? "The merge was aborted: the branch is as it was." : "The merge could not be aborted: run `git merge --abort`."}`, [
-			`Merge by hand (\`git merge ${data.from_sha ?? ""}\`), resolve ${conflicts.length > 0 ? names(conflicts, 3) : "the conflicts"}, commit, then continue; or ask the owner.`,
-			say`Then run ${ref("done")}.`,
-		], { data: { ...data, conflicts: conflicts.slice(0, CAP) } });
+		return fail(
+			"update",
+			"conflict",
+			`Merging \`${clip(data.from)}\` conflicts in ${conflicts.length > 0 ? names(conflicts) : "files git did not list"}. ${back ? "The merge was aborted: the branch is as it was." : "The merge could not be aborted: run `git merge --abort`."}`,
+			[
+				`Merge by hand (\`git merge ${data.from_sha ?? ""}\`), resolve ${conflicts.length > 0 ? names(conflicts, 3) : "the conflicts"}, commit, then continue; or ask the owner.`,
+				say`Then run ${ref("done")}.`,
+			],
+			{ data: { ...data, conflicts: conflicts.slice(0, CAP) } },
+		);
 	}
 	const line = clip(firstLine(output.split("\n").find((text) => /error|fatal|overwritten/i.test(text)) ?? output) || "git merge failed");
 	if (/would be overwritten/i.test(output)) {
 		const listed = overwrittenFiles(output);
-		return fail("update", "dirty_worktree", `The merge would overwrite ${listed.length > 0 ? `${plural(listed.length, "file")} in the worktree: ${names(listed)}` : `files in the worktree: ${line}`}. Nothing changed.`, ["Move or commit the files named, then update again."], { data });
+		return fail(
+			"update",
+			"dirty_worktree",
+			`The merge would overwrite ${listed.length > 0 ? `${plural(listed.length, "file")} in the worktree: ${names(listed)}` : `files in the worktree: ${line}`}. Nothing changed.`,
+			["Move or commit the files named, then update again."],
+			{ data },
+		);
 	}
 	return fail("update", "conflict", `git refused the merge: ${line} Nothing changed.`, ["Merge by hand with git, or ask the owner."], { data });
 }

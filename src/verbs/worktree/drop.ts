@@ -9,8 +9,8 @@ import { createRef, deleteBranchAt, listWorktrees, removeWorktree } from "../../
 import { ref, sayFor } from "../../hints/refer.ts";
 import { exists, isInside } from "../../platform/files.ts";
 import { clip } from "../../text/clip.ts";
-import { oneLine, quoteName } from "../../text/terminal.ts";
 import { plural } from "../../text/plural.ts";
+import { oneLine, quoteName } from "../../text/terminal.ts";
 import type { FleetWorktree } from "../../worktree/fleet.ts";
 import { isWorktreeId } from "../../worktree/id.ts";
 import { toItem } from "../../worktree/item.ts";
@@ -42,32 +42,58 @@ export async function worktreeDrop(ctx: VerbContext, input: Input): Promise<Drop
 	const { repository, fleet, trunk } = opened;
 	const found = await findTargets(fleet, input.id, ctx.cwd);
 	if (found.length > 1) {
-		return fail("worktree drop", "invalid_arguments", `${clip(quoteName(input.id))} names ${found.length} worktrees: ${found.map((worktree) => `${quoteName(worktree.path)} (${worktree.id === input.id ? "task id" : worktree.branch === input.id ? "branch" : "path"})`).join(", ")}.`, [
-			"Name the one you mean by its path.",
-		]);
+		return fail(
+			"worktree drop",
+			"invalid_arguments",
+			`${clip(quoteName(input.id))} names ${found.length} worktrees: ${found.map((worktree) => `${quoteName(worktree.path)} (${worktree.id === input.id ? "task id" : worktree.branch === input.id ? "branch" : "path"})`).join(", ")}.`,
+			["Name the one you mean by its path."],
+		);
 	}
 	const target = found[0];
 	if (!target) return unknown(ctx, input, fleet, repository.root, repository.commonDir);
-	if (target.main) return fail("worktree drop", "invalid_arguments", "The main checkout is never dropped: it holds the repository itself.", [say`Name a linked worktree; ${ref("worktree list")} shows them.`]);
-	const base = (): WorktreeDropData => ({ worktree: toItem(target), recovery_ref: null, removed: false, branch_deleted: false, resources: { destroyed: [], failed: [] } });
+	if (target.main)
+		return fail("worktree drop", "invalid_arguments", "The main checkout is never dropped: it holds the repository itself.", [
+			say`Name a linked worktree; ${ref("worktree list")} shows them.`,
+		]);
+	const base = (): WorktreeDropData => ({
+		worktree: toItem(target),
+		recovery_ref: null,
+		removed: false,
+		branch_deleted: false,
+		resources: { destroyed: [], failed: [] },
+	});
 	const name = clip(quoteName(target.id ?? target.branch ?? target.path));
 
 	// Everything that would stop the removal, before anything is destroyed.
 	const folderGone = target.problem !== null && !(await exists(target.path));
 	if (target.locked) {
-		return fail("worktree drop", "write_denied", `Worktree ${name} was not dropped: git keeps it locked (\`git worktree lock\`). Nothing was changed.`, [
-			say`Unlock it if it may go (\`git worktree unlock ${target.path}\`), then run ${ref("worktree drop", { id: input.id })} again.`,
-		], { data: base() });
+		return fail(
+			"worktree drop",
+			"write_denied",
+			`Worktree ${name} was not dropped: git keeps it locked (\`git worktree lock\`). Nothing was changed.`,
+			[say`Unlock it if it may go (\`git worktree unlock ${target.path}\`), then run ${ref("worktree drop", { id: input.id })} again.`],
+			{ data: base() },
+		);
 	}
 	if (!target.gitDir || (target.problem && !folderGone)) {
-		return fail("worktree drop", "write_denied", `discern will not remove worktree ${name}: ${target.problem ?? "git's admin files do not name it"}. Nothing was changed.`, [
-			"Look at it yourself; `git worktree remove` removes it once you are sure.",
-		], { data: base() });
+		return fail(
+			"worktree drop",
+			"write_denied",
+			`discern will not remove worktree ${name}: ${target.problem ?? "git's admin files do not name it"}. Nothing was changed.`,
+			["Look at it yourself; `git worktree remove` removes it once you are sure."],
+			{ data: base() },
+		);
 	}
 	if (folderGone && !input.force) {
-		return fail("worktree drop", "dirty_worktree", `Worktree ${name} was not dropped: its folder ${quoteName(target.path)} is gone, so discern cannot see what it held.`, [
-			say`Run ${ref("worktree drop", { id: input.id, force: true })} to destroy its resources, clear git's record of it and delete its branch (the tip is saved under refs/discern/recovery/ first).`,
-		], { data: base() });
+		return fail(
+			"worktree drop",
+			"dirty_worktree",
+			`Worktree ${name} was not dropped: its folder ${quoteName(target.path)} is gone, so discern cannot see what it held.`,
+			[
+				say`Run ${ref("worktree drop", { id: input.id, force: true })} to destroy its resources, clear git's record of it and delete its branch (the tip is saved under refs/discern/recovery/ first).`,
+			],
+			{ data: base() },
+		);
 	}
 	if (!input.force) {
 		const refusal = unforced(target, trunk.name, say, input);
@@ -85,15 +111,38 @@ export async function worktreeDrop(ctx: VerbContext, input: Input): Promise<Drop
 		{ kind: "save", label: saved ?? "(no commit to save)", disposition: saved ? "run" : "skip", ...(target.head ? { note: target.head } : {}) },
 		...(wip ? [{ kind: "save", label: wip, disposition: "run" as const, note: "uncommitted changes and untracked files" }] : []),
 		{ kind: "destroy", label: "its resources (the ledger, newest first)", disposition: target.id ? "run" : "skip" },
-		{ kind: "remove", label: target.path, disposition: "run", ...(folderGone ? { note: "folder gone: git's record only" } : ignored ? { note: `${plural(ignored, "ignored file")} lost` } : {}) },
-		{ kind: "delete-branch", label: target.branch ?? "(detached)", disposition: target.branch && target.head && !keepBranch ? "run" : "skip", ...(keepBranch ? { note: keepBranch } : {}) },
+		{
+			kind: "remove",
+			label: target.path,
+			disposition: "run",
+			...(folderGone ? { note: "folder gone: git's record only" } : ignored ? { note: `${plural(ignored, "ignored file")} lost` } : {}),
+		},
+		{
+			kind: "delete-branch",
+			label: target.branch ?? "(detached)",
+			disposition: target.branch && target.head && !keepBranch ? "run" : "skip",
+			...(keepBranch ? { note: keepBranch } : {}),
+		},
 	];
-	if (input.dry_run) return ok("worktree drop", `Would drop worktree ${name}${saved ? `, saving its tip as ${saved} first` : ""}${wip ? ` and its uncommitted work as ${wip}` : ""}.${ignored ? ` ${plural(ignored, "ignored file or folder", "ignored files or folders")} in it would be lost.` : ""}`, base(), { dry_run: true, plan });
+	if (input.dry_run)
+		return ok(
+			"worktree drop",
+			`Would drop worktree ${name}${saved ? `, saving its tip as ${saved} first` : ""}${wip ? ` and its uncommitted work as ${wip}` : ""}.${ignored ? ` ${plural(ignored, "ignored file or folder", "ignored files or folders")} in it would be lost.` : ""}`,
+			base(),
+			{ dry_run: true, plan },
+		);
 
 	const locked = lockTarget(repository, target, "worktree drop");
 	if (locked && !locked.ok) return { ...asVerb("worktree drop", locked.refusal), data: base() };
 	try {
-		return await carryOut(ctx, { root: repository.root, commonDir: repository.commonDir }, target, { saved, wip, wipName, folderGone, keepBranch, ignored, force: input.force === true }, base(), name);
+		return await carryOut(
+			ctx,
+			{ root: repository.root, commonDir: repository.commonDir },
+			target,
+			{ saved, wip, wipName, folderGone, keepBranch, ignored, force: input.force === true },
+			base(),
+			name,
+		);
 	} finally {
 		if (locked?.ok) locked.lock.release();
 	}
@@ -103,10 +152,20 @@ export async function worktreeDrop(ctx: VerbContext, input: Input): Promise<Drop
 async function unknown(ctx: VerbContext, input: Input, fleet: readonly FleetWorktree[], root: string, commonDir: string): Promise<DropResult> {
 	const say = sayFor(ctx.surface);
 	const ledger = isWorktreeId(input.id) ? await readLedger(commonDir, input.id).catch(() => null) : null;
-	if (ledger) return dropOrphan(ctx, input, root, commonDir, ledger.worktree, ledger.entries.filter((entry) => entry.state !== "destroyed").map((entry) => entry.name));
+	if (ledger)
+		return dropOrphan(
+			ctx,
+			input,
+			root,
+			commonDir,
+			ledger.worktree,
+			ledger.entries.filter((entry) => entry.state !== "destroyed").map((entry) => entry.name),
+		);
 	const guesses = didYouMean(input.id, knownNames(fleet));
 	return fail("worktree drop", "unknown_target", `No worktree is named ${clip(quoteName(input.id))} (by task id, branch or path).`, [
-		guesses.length > 0 ? say`Did you mean ${guesses.map((guess) => say`${ref("worktree drop", { id: guess })}`).join(" or ")}?` : say`Run ${ref("worktree list")} to see every worktree.`,
+		guesses.length > 0
+			? say`Did you mean ${guesses.map((guess) => say`${ref("worktree drop", { id: guess })}`).join(" or ")}?`
+			: say`Run ${ref("worktree list")} to see every worktree.`,
 	]);
 }
 
@@ -114,7 +173,22 @@ async function unknown(ctx: VerbContext, input: Input, fleet: readonly FleetWork
 async function dropOrphan(ctx: VerbContext, input: Input, root: string, commonDir: string, worktree: string, pending: string[]): Promise<DropResult> {
 	const say = sayFor(ctx.surface);
 	const empty: WorktreeDropData = {
-		worktree: { id: input.id, title: null, branch: null, path: "", main: false, created_by_discern: true, clean: null, ahead: null, behind: null, proof: "missing", last_activity: null, problem: "its worktree is gone; its resource ledger remains", locked: false, landed: null },
+		worktree: {
+			id: input.id,
+			title: null,
+			branch: null,
+			path: "",
+			main: false,
+			created_by_discern: true,
+			clean: null,
+			ahead: null,
+			behind: null,
+			proof: "missing",
+			last_activity: null,
+			problem: "its worktree is gone; its resource ledger remains",
+			locked: false,
+			landed: null,
+		},
 		recovery_ref: null,
 		removed: false,
 		branch_deleted: false,
@@ -122,18 +196,36 @@ async function dropOrphan(ctx: VerbContext, input: Input, root: string, commonDi
 	};
 	const what = `Worktree ${clip(quoteName(input.id))} is gone, but its resource ledger still lists ${plural(pending.length, "resource")}${pending.length > 0 ? ` (${pending.join(", ")})` : ""}`;
 	if (!input.force) {
-		return fail("worktree drop", "provisioned_resources", `${what}; nothing was destroyed.`, [say`Run ${ref("worktree drop", { id: input.id, force: true })} to destroy them with the environment they were created with.`], { data: empty });
+		return fail(
+			"worktree drop",
+			"provisioned_resources",
+			`${what}; nothing was destroyed.`,
+			[say`Run ${ref("worktree drop", { id: input.id, force: true })} to destroy them with the environment they were created with.`],
+			{ data: empty },
+		);
 	}
-	if (input.dry_run) return ok("worktree drop", `${what}: would destroy them, newest first.`, empty, { dry_run: true, plan: pending.toReversed().map((label) => ({ kind: "destroy", label, disposition: "run" as const })) });
+	if (input.dry_run)
+		return ok("worktree drop", `${what}: would destroy them, newest first.`, empty, {
+			dry_run: true,
+			plan: pending.toReversed().map((label) => ({ kind: "destroy", label, disposition: "run" as const })),
+		});
 	// The ledger's own worktree: destroyResources still refuses when a listed worktree is at that path or claims the id.
 	const destroyed = await destroyResources(commonDir, input.id, { cwd: root, env: ctx.env, signal: ctx.signal, worktree });
 	const data = { ...empty, resources: { destroyed: destroyed.destroyed, failed: destroyed.failed } };
 	if (!destroyed.ok) {
-		return fail("worktree drop", "provisioned_resources", `${what}; ${plural(destroyed.failed.length, "resource")} could not be destroyed (${destroyed.failed.map((failure) => `${failure.name}: ${failure.message}`).join("; ")}).`, [
-			"Fix what the destroy command needs, then drop it again: what was destroyed is not destroyed twice.",
-		], { data });
+		return fail(
+			"worktree drop",
+			"provisioned_resources",
+			`${what}; ${plural(destroyed.failed.length, "resource")} could not be destroyed (${destroyed.failed.map((failure) => `${failure.name}: ${failure.message}`).join("; ")}).`,
+			["Fix what the destroy command needs, then drop it again: what was destroyed is not destroyed twice."],
+			{ data },
+		);
 	}
-	return ok("worktree drop", `Destroyed the resources of the gone worktree ${clip(quoteName(input.id))}: ${destroyed.destroyed.join(", ") || "none left"}.`, data);
+	return ok(
+		"worktree drop",
+		`Destroyed the resources of the gone worktree ${clip(quoteName(input.id))}: ${destroyed.destroyed.join(", ") || "none left"}.`,
+		data,
+	);
 }
 
 /** Uncommitted changes or unlanded commits: the refusal that names them, or null when there are none. */
@@ -146,7 +238,10 @@ function unforced(target: FleetWorktree, trunk: string | null, say: Say, input: 
 		]);
 	}
 	if (target.ahead !== 0) {
-		const what = target.ahead === null ? `discern could not tell whether the trunk${trunk ? ` \`${trunk}\`` : ""} holds its commits` : `${plural(target.ahead, "commit")} on it ${target.ahead === 1 ? "is" : "are"} not on the trunk \`${trunk ?? "?"}\``;
+		const what =
+			target.ahead === null
+				? `discern could not tell whether the trunk${trunk ? ` \`${trunk}\`` : ""} holds its commits`
+				: `${plural(target.ahead, "commit")} on it ${target.ahead === 1 ? "is" : "are"} not on the trunk \`${trunk ?? "?"}\``;
 		return fail("worktree drop", "active_worktrees", `Worktree ${clip(quoteName(input.id))} was not dropped: ${what}.`, [
 			`Land the work first, or run ${forced} to discard it (its tip is saved under refs/discern/recovery/ first, and can be restored).`,
 		]);
@@ -165,13 +260,29 @@ interface DropPlan {
 	ignored: number | null;
 }
 
-async function carryOut(ctx: VerbContext, where: { root: string; commonDir: string }, target: FleetWorktree, plan: DropPlan, data: WorktreeDropData, name: string): Promise<DropResult> {
+async function carryOut(
+	ctx: VerbContext,
+	where: { root: string; commonDir: string },
+	target: FleetWorktree,
+	plan: DropPlan,
+	data: WorktreeDropData,
+	name: string,
+): Promise<DropResult> {
 	const { root, commonDir } = where;
 	const { saved, wip } = plan;
 	if (saved && target.head) {
 		// A ref of this name already at this tip (a drop run again within the second) is the same save.
-		const created = await createRef(root, saved, target.head).then(async (made) => (made.ok || (await git(["rev-parse", "--verify", "--quiet", `${saved}^{commit}`], root)).stdout.trim() === target.head ? { ok: true as const } : made));
-		if (!created.ok) return fail("worktree drop", "write_denied", `Nothing was removed: the tip could not be saved as ${saved} (${clip(oneLine(created.reason))}).`, ["Check that the repository is writable, then run this again."], { data });
+		const created = await createRef(root, saved, target.head).then(async (made) =>
+			made.ok || (await git(["rev-parse", "--verify", "--quiet", `${saved}^{commit}`], root)).stdout.trim() === target.head ? { ok: true as const } : made,
+		);
+		if (!created.ok)
+			return fail(
+				"worktree drop",
+				"write_denied",
+				`Nothing was removed: the tip could not be saved as ${saved} (${clip(oneLine(created.reason))}).`,
+				["Check that the repository is writable, then run this again."],
+				{ data },
+			);
 		data.recovery_ref = saved;
 	}
 	let wipNote = "";
@@ -182,48 +293,89 @@ async function carryOut(ctx: VerbContext, where: { root: string; commonDir: stri
 		const stored = snapshot.ok ? await createRef(root, wip, snapshot.commit) : snapshot;
 		if (snapshot.ok && stored.ok) wipCommit = snapshot.commit;
 		if (!stored.ok) {
-			return fail("worktree drop", "write_denied", `Nothing was removed: the uncommitted work could not be saved (${clip(oneLine(stored.reason))}), and --force never discards work without a copy.`, [
-				"Commit or copy the changes yourself, then drop it again.",
-			], { data });
+			return fail(
+				"worktree drop",
+				"write_denied",
+				`Nothing was removed: the uncommitted work could not be saved (${clip(oneLine(stored.reason))}), and --force never discards work without a copy.`,
+				["Commit or copy the changes yourself, then drop it again."],
+				{ data },
+			);
 		}
 		wipNote = ` Its uncommitted work is saved as ${wip}: restore it with \`git restore --source=${wip} -- .\` in a checkout of the branch.`;
 	}
-	const lostNote = plan.ignored ? ` ${plural(plan.ignored, "ignored file or folder", "ignored files or folders")} in it ${plan.ignored === 1 ? "was" : "were"} not saved.` : "";
+	const lostNote = plan.ignored
+		? ` ${plural(plan.ignored, "ignored file or folder", "ignored files or folders")} in it ${plan.ignored === 1 ? "was" : "were"} not saved.`
+		: "";
 	// What a killed `start` or gate left running there: recorded in its state dir, stopped before its folder goes.
 	const stopped = target.gitDir ? await killLeftovers(target.gitDir).catch(() => [] as string[]) : [];
 	if (target.id) {
-		const destroyed = await destroyResources(commonDir, target.id, { cwd: plan.folderGone ? root : target.path, env: ctx.env, signal: ctx.signal, worktree: target.path });
+		const destroyed = await destroyResources(commonDir, target.id, {
+			cwd: plan.folderGone ? root : target.path,
+			env: ctx.env,
+			signal: ctx.signal,
+			worktree: target.path,
+		});
 		data.resources = { destroyed: destroyed.destroyed, failed: destroyed.failed };
 		if (!destroyed.ok) {
-			return fail("worktree drop", "provisioned_resources", `Worktree ${name} was kept: ${plural(destroyed.failed.length, "resource")} could not be destroyed (${destroyed.failed.map((failure) => failure.name).join(", ")}).${wipNote}`, [
-				"Fix what the destroy command needs, then drop it again: what was destroyed is not destroyed twice.",
-			], { data });
+			return fail(
+				"worktree drop",
+				"provisioned_resources",
+				`Worktree ${name} was kept: ${plural(destroyed.failed.length, "resource")} could not be destroyed (${destroyed.failed.map((failure) => failure.name).join(", ")}).${wipNote}`,
+				["Fix what the destroy command needs, then drop it again: what was destroyed is not destroyed twice."],
+				{ data },
+			);
 		}
 	}
 	// The destroy commands ran for up to minutes: whatever was written there meanwhile is judged again right before the folder goes.
 	if (!plan.folderGone) {
-		const destroyedNote = data.resources.destroyed.length > 0 ? ` Its resources were already destroyed (${data.resources.destroyed.join(", ")}); the worktree and its branch remain.` : " The worktree and its branch remain.";
+		const destroyedNote =
+			data.resources.destroyed.length > 0
+				? ` Its resources were already destroyed (${data.resources.destroyed.join(", ")}); the worktree and its branch remain.`
+				: " The worktree and its branch remain.";
 		const work = await readTreeWork(target.path);
 		if (!work || !work.clean) {
-			const what = !work ? "git could not tell whether it has uncommitted changes" : `it has uncommitted changes${work.hidden.length > 0 ? ` (including ${plural(work.hidden.length, "file")} hidden from \`git status\`: ${clip(work.hidden.join(", "), 200)})` : ""}`;
+			const what = !work
+				? "git could not tell whether it has uncommitted changes"
+				: `it has uncommitted changes${work.hidden.length > 0 ? ` (including ${plural(work.hidden.length, "file")} hidden from \`git status\`: ${clip(work.hidden.join(", "), 200)})` : ""}`;
 			if (!plan.force) {
-				return fail("worktree drop", "dirty_worktree", `Worktree ${name} was not removed: ${what}, written while its resources were destroyed.${destroyedNote}`, [
-					`Commit or discard the changes there, then drop it again; or drop it with --force (the uncommitted work is saved under refs/discern/recovery/ first).`,
-				], { data });
+				return fail(
+					"worktree drop",
+					"dirty_worktree",
+					`Worktree ${name} was not removed: ${what}, written while its resources were destroyed.${destroyedNote}`,
+					[
+						`Commit or discard the changes there, then drop it again; or drop it with --force (the uncommitted work is saved under refs/discern/recovery/ first).`,
+					],
+					{ data },
+				);
 			}
 			const snapshot = work ? await snapshotWork(target.path, work.working.head ?? target.head, ctx.env, wipMessage) : ({ ok: false, reason: what } as const);
-			const stored = !snapshot.ok ? snapshot : wipCommit && wip ? await createRef(root, wip, snapshot.commit, wipCommit) : await createRef(root, plan.wipName, snapshot.commit);
+			const stored = !snapshot.ok
+				? snapshot
+				: wipCommit && wip
+					? await createRef(root, wip, snapshot.commit, wipCommit)
+					: await createRef(root, plan.wipName, snapshot.commit);
 			if (!stored.ok) {
-				return fail("worktree drop", "write_denied", `Worktree ${name} was not removed: its uncommitted work could not be saved (${clip(oneLine(stored.reason))}), and --force never discards work without a copy.${destroyedNote}`, [
-					"Commit or copy the changes yourself, then drop it again.",
-				], { data });
+				return fail(
+					"worktree drop",
+					"write_denied",
+					`Worktree ${name} was not removed: its uncommitted work could not be saved (${clip(oneLine(stored.reason))}), and --force never discards work without a copy.${destroyedNote}`,
+					["Commit or copy the changes yourself, then drop it again."],
+					{ data },
+				);
 			}
 			const savedAs = wip ?? plan.wipName;
 			wipNote = ` Its uncommitted work is saved as ${savedAs}: restore it with \`git restore --source=${savedAs} -- .\` in a checkout of the branch.`;
 		}
 	}
 	const removed = plan.folderGone ? await forgetWorktree(root, commonDir, target) : await removeWorktree(root, target.path);
-	if (!removed.ok) return fail("worktree drop", "write_denied", `git could not remove worktree ${name}: ${clip(oneLine(removed.reason))}.${wipNote}`, ["Check for files git cannot delete there, then run this again."], { data });
+	if (!removed.ok)
+		return fail(
+			"worktree drop",
+			"write_denied",
+			`git could not remove worktree ${name}: ${clip(oneLine(removed.reason))}.${wipNote}`,
+			["Check for files git cannot delete there, then run this again."],
+			{ data },
+		);
 	data.removed = true;
 	const hints: string[] = [...stopped];
 	if (target.branch && target.head) {
@@ -235,14 +387,20 @@ async function carryOut(ctx: VerbContext, where: { root: string; commonDir: stri
 		}
 	}
 	// The restore hint only when the branch is really gone.
-	const restore = data.branch_deleted && saved ? ` Its tip ${target.head?.slice(0, 7)} is saved as ${saved}; restore it with \`git branch ${target.branch ?? "BRANCH"} ${saved}\`.` : saved ? ` Its tip is also saved as ${saved}.` : "";
+	const restore =
+		data.branch_deleted && saved
+			? ` Its tip ${target.head?.slice(0, 7)} is saved as ${saved}; restore it with \`git branch ${target.branch ?? "BRANCH"} ${saved}\`.`
+			: saved
+				? ` Its tip is also saved as ${saved}.`
+				: "";
 	return ok("worktree drop", `Dropped worktree ${name}.${restore}${wipNote}${lostNote}`, data, hints.length > 0 ? { hints } : {});
 }
 
 /** A worktree whose folder is gone: remove git's admin files for it (what `git worktree prune` does for this one only). */
 async function forgetWorktree(root: string, commonDir: string, target: FleetWorktree): Promise<{ ok: true } | { ok: false; reason: string }> {
 	const admin = target.gitDir;
-	if (!admin || !isInside(join(commonDir, "worktrees"), admin) || admin === join(commonDir, "worktrees")) return { ok: false, reason: "git's admin dir for it is not where discern expects it" };
+	if (!admin || !isInside(join(commonDir, "worktrees"), admin) || admin === join(commonDir, "worktrees"))
+		return { ok: false, reason: "git's admin dir for it is not where discern expects it" };
 	if (await exists(target.path)) return { ok: false, reason: "its folder is back" };
 	await rm(admin, { recursive: true, force: true });
 	const listed = await listWorktrees(root, commonDir);

@@ -39,7 +39,14 @@ export async function worktreeEnsure(ctx: VerbContext, input: v.InferOutput<type
 	try {
 		env = await checkoutCommandEnv(ctx.env, repository, config.worktree, task?.id ?? null);
 	} catch (error) {
-		if (error instanceof EnvFileRefused) return fail("worktree ensure", "invalid_config", `${error.message}.`, [say`Fix [worktree].env_files in discern.toml, then run ${ref("worktree ensure")} again.`], { data });
+		if (error instanceof EnvFileRefused)
+			return fail(
+				"worktree ensure",
+				"invalid_config",
+				`${error.message}.`,
+				[say`Fix [worktree].env_files in discern.toml, then run ${ref("worktree ensure")} again.`],
+				{ data },
+			);
 		throw error;
 	}
 	const logDir = await newRunDir(repository.gitDir, "ensure");
@@ -51,9 +58,20 @@ export async function worktreeEnsure(ctx: VerbContext, input: v.InferOutput<type
 		if (ran.step) steps.push(ran.step);
 		diagnostics.push(...ran.diagnostics);
 		data.ran++;
-		if (ran.interrupted) return fail("worktree ensure", "interrupted", "The ensure commands were interrupted.", [say`Run ${ref("worktree ensure")} again.`], { data, steps, diagnostics });
+		if (ran.interrupted)
+			return fail("worktree ensure", "interrupted", "The ensure commands were interrupted.", [say`Run ${ref("worktree ensure")} again.`], {
+				data,
+				steps,
+				diagnostics,
+			});
 		if (!ran.ok) {
-			return fail("worktree ensure", "gate_failed", `The setup.ensure command \`${clip(oneLine(command.command), 200)}\` failed.`, [say`Fix what the diagnostics show, then run ${ref("worktree ensure")} again.`], { data, steps, diagnostics });
+			return fail(
+				"worktree ensure",
+				"gate_failed",
+				`The setup.ensure command \`${clip(oneLine(command.command), 200)}\` failed.`,
+				[say`Fix what the diagnostics show, then run ${ref("worktree ensure")} again.`],
+				{ data, steps, diagnostics },
+			);
 		}
 	}
 	return ok("worktree ensure", `Ran ${plural(commands.length, "ensure command")}.`, data, { steps });

@@ -1,6 +1,6 @@
+import { loadConfig } from "../../config/load.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import type { Refusal } from "../../contract/envelope.ts";
-import { loadConfig } from "../../config/load.ts";
 import type { RepositoryLocation } from "../../git/repository.ts";
 import { resolveTrunk, type Trunk } from "../../git/trunk.ts";
 import { ref, sayFor } from "../../hints/refer.ts";

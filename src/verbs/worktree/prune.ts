@@ -1,7 +1,7 @@
 import type * as v from "valibot";
-import { provenAncestor } from "../../git/ancestry.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type PlanItem, type Result } from "../../contract/envelope.ts";
+import { provenAncestor } from "../../git/ancestry.ts";
 import { deleteBranchAt, removeWorktree } from "../../git/worktrees.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
 import { clip } from "../../text/clip.ts";
@@ -43,7 +43,12 @@ export async function worktreePrune(ctx: VerbContext, input: v.InferOutput<typeo
 	const plan: PlanItem[] = [
 		...chosen.map((worktree, index): PlanItem => {
 			const ignored = ignoredAt[index];
-			return { kind: "remove", label: worktree.path, disposition: "run", note: `${worktree.branch ?? "detached"}: landed and clean${ignored ? `; ${plural(ignored, "ignored file or folder", "ignored files or folders")} deleted with it` : ""}` };
+			return {
+				kind: "remove",
+				label: worktree.path,
+				disposition: "run",
+				note: `${worktree.branch ?? "detached"}: landed and clean${ignored ? `; ${plural(ignored, "ignored file or folder", "ignored files or folders")} deleted with it` : ""}`,
+			};
 		}),
 		...data.skipped.map((skipped): PlanItem => ({ kind: "remove", label: skipped.path, disposition: "skip", note: skipped.reason })),
 	];
@@ -55,7 +60,11 @@ export async function worktreePrune(ctx: VerbContext, input: v.InferOutput<typeo
 		const preview = ok("worktree prune", would, data, { dry_run: true, plan, hints: [say`Run ${ref("worktree prune", { yes: true })} to remove them.`] });
 		if (!ctx.confirm) return preview;
 		if (!(await ctx.confirm(`Remove ${plural(chosen.length, "worktree")}?`, preview))) {
-			return ok("worktree prune", "Nothing removed.", data, { dry_run: true, plan, hints: [say`Run ${ref("worktree prune", { yes: true })} when you want them removed.`] });
+			return ok("worktree prune", "Nothing removed.", data, {
+				dry_run: true,
+				plan,
+				hints: [say`Run ${ref("worktree prune", { yes: true })} when you want them removed.`],
+			});
 		}
 	}
 	let failedResources = 0;
@@ -71,9 +80,13 @@ export async function worktreePrune(ctx: VerbContext, input: v.InferOutput<typeo
 	data.would_remove = [];
 	const message = `Removed ${plural(data.removed.length, "worktree")}${data.skipped.length > 0 ? `; kept ${data.skipped.length}` : ""}.${lost.length > 0 ? ` Deleted with them: ${lost.join("; ")}.` : ""}`;
 	if (failedResources > 0) {
-		return fail("worktree prune", "provisioned_resources", `${message} ${plural(failedResources, "worktree")} kept because its resources could not be destroyed.`, [
-			"Fix what the destroy commands need (the reasons are in `data.skipped`), then prune again.",
-		], { data });
+		return fail(
+			"worktree prune",
+			"provisioned_resources",
+			`${message} ${plural(failedResources, "worktree")} kept because its resources could not be destroyed.`,
+			["Fix what the destroy commands need (the reasons are in `data.skipped`), then prune again."],
+			{ data },
+		);
 	}
 	return ok("worktree prune", message, data);
 }
@@ -97,7 +110,14 @@ function whyKept(worktree: FleetWorktree, trunk: string | null): string | null {
 }
 
 /** Remove one worktree under its own lock, judged again right before: null when removed, else why not. */
-async function pruneOne(ctx: VerbContext, repository: { root: string; commonDir: string; gitDir: string; location: "main" | "worktree" }, worktree: FleetWorktree, trunk: string | null, branchInUse: boolean, lost: string[]): Promise<{ reason: string; resources?: true } | null> {
+async function pruneOne(
+	ctx: VerbContext,
+	repository: { root: string; commonDir: string; gitDir: string; location: "main" | "worktree" },
+	worktree: FleetWorktree,
+	trunk: string | null,
+	branchInUse: boolean,
+	lost: string[],
+): Promise<{ reason: string; resources?: true } | null> {
 	const locked = lockTarget(repository, worktree, "worktree prune");
 	if (!locked) return { reason: "git's admin files do not name it" };
 	if (!locked.ok) return { reason: "a discern run there holds its lock" };
@@ -105,14 +125,31 @@ async function pruneOne(ctx: VerbContext, repository: { root: string; commonDir:
 		// Between the plan and now a person may have typed there: read it again.
 		const [work, task] = await Promise.all([readTreeWork(worktree.path), worktree.gitDir ? readTask(worktree.gitDir) : null]);
 		const now = work?.working ?? null;
-		const again = whyKept({ ...worktree, task, created_by_discern: task?.created_by === "discern", clean: work ? work.clean : null, branch: now?.branch ?? null, landed: await hasLanded(repository.root, task, now?.head ?? null, worktree.ahead) }, trunk);
+		const again = whyKept(
+			{
+				...worktree,
+				task,
+				created_by_discern: task?.created_by === "discern",
+				clean: work ? work.clean : null,
+				branch: now?.branch ?? null,
+				landed: await hasLanded(repository.root, task, now?.head ?? null, worktree.ahead),
+			},
+			trunk,
+		);
 		if (again) return { reason: again };
 		if (now?.head !== worktree.head) return { reason: "its HEAD moved since the plan" };
 		// Landed, proved on hashed objects before anything is destroyed: git's own count walks parents it never re-hashes.
-		if (!trunk || (await provenAncestor(repository.root, worktree.head ?? "", `refs/heads/${trunk}`)) !== true) return { reason: "discern could not prove the trunk holds its commits" };
+		if (!trunk || (await provenAncestor(repository.root, worktree.head ?? "", `refs/heads/${trunk}`)) !== true)
+			return { reason: "discern could not prove the trunk holds its commits" };
 		if (worktree.id) {
-			const destroyed = await destroyResources(repository.commonDir, worktree.id, { cwd: worktree.path, env: ctx.env, signal: ctx.signal, worktree: worktree.path });
-			if (!destroyed.ok) return { reason: `resources not destroyed: ${destroyed.failed.map((failure) => `${failure.name} (${failure.message})`).join("; ")}`, resources: true };
+			const destroyed = await destroyResources(repository.commonDir, worktree.id, {
+				cwd: worktree.path,
+				env: ctx.env,
+				signal: ctx.signal,
+				worktree: worktree.path,
+			});
+			if (!destroyed.ok)
+				return { reason: `resources not destroyed: ${destroyed.failed.map((failure) => `${failure.name} (${failure.message})`).join("; ")}`, resources: true };
 		}
 		// The destroy commands ran for up to minutes: judged once more right before the folder goes.
 		const after = await readTreeWork(worktree.path);

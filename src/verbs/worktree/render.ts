@@ -1,8 +1,8 @@
 import type { Result } from "../../contract/envelope.ts";
 import type { RenderOptions } from "../../contract/verb.ts";
+import { diagnosticLines, joinLines, planLines, stepLines } from "../../gate/render.ts";
 import { quoteName } from "../../text/terminal.ts";
 import { worktreeLine } from "../../worktree/line.ts";
-import { diagnosticLines, joinLines, planLines, stepLines } from "../../gate/render.ts";
 import type { WorktreeDropData, WorktreeEnsureData, WorktreeListData, WorktreePruneData, WorktreeTeardownData } from "./schema.ts";
 
 export function renderList(result: Result<"worktree list", WorktreeListData>, { color }: RenderOptions): string {
@@ -11,14 +11,19 @@ export function renderList(result: Result<"worktree list", WorktreeListData>, { 
 	return [
 		`trunk ${data.trunk ?? "(unknown)"}`,
 		...data.worktrees.map((worktree) => worktreeLine(worktree, color)),
-		...data.orphaned_ledgers.map((orphan) => `  ${quoteName(orphan.id)}  gone, resources left: ${orphan.resources.join(", ")}\n      ${quoteName(orphan.path)}`),
+		...data.orphaned_ledgers.map(
+			(orphan) => `  ${quoteName(orphan.id)}  gone, resources left: ${orphan.resources.join(", ")}\n      ${quoteName(orphan.path)}`,
+		),
 	].join("\n");
 }
 
 export function renderTeardown(result: Result<"worktree teardown", WorktreeTeardownData>, _options: RenderOptions): string {
 	const data = result.data;
 	if (!data) return "";
-	return [...data.destroyed.map((name) => `  destroyed ${quoteName(name)}`), ...data.failed.map((failure) => `  failed    ${quoteName(failure.name)}: ${failure.message}`)].join("\n");
+	return [
+		...data.destroyed.map((name) => `  destroyed ${quoteName(name)}`),
+		...data.failed.map((failure) => `  failed    ${quoteName(failure.name)}: ${failure.message}`),
+	].join("\n");
 }
 
 export function renderDrop(result: Result<"worktree drop", WorktreeDropData>, { color }: RenderOptions): string {

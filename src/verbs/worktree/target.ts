@@ -1,9 +1,9 @@
 import { realpath } from "node:fs/promises";
 import { resolve } from "node:path";
-import { takeLock, type Locked } from "../../gate/lock.ts";
+import { type Locked, takeLock } from "../../gate/lock.ts";
 import type { RepositoryLocation } from "../../git/repository.ts";
-import type { FleetWorktree } from "../../worktree/fleet.ts";
 import { nearest } from "../../text/suggest.ts";
+import type { FleetWorktree } from "../../worktree/fleet.ts";
 
 /**
  * The worktrees a name could mean: by task id, by branch, or by path
@@ -55,6 +55,9 @@ export function lockTarget(repository: RepositoryLocation, worktree: FleetWorktr
 
 /** `refs/discern/recovery/<branch>-<UTC time>`: where a tip is saved before its worktree goes. */
 export function recoveryRef(branch: string | null, now: Date, suffix = ""): string {
-	const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+	const stamp = now
+		.toISOString()
+		.replace(/[-:]/g, "")
+		.replace(/\.\d+Z$/, "Z");
 	return `refs/discern/recovery/${branch ?? "detached"}-${stamp}${suffix}`;
 }

@@ -10,7 +10,10 @@ import { readTask } from "../../worktree/task.ts";
 import type { WorktreeTeardownData, WorktreeTeardownInput } from "./schema.ts";
 
 /** `worktree teardown`: in a worktree, destroy the resources `start` created for it, newest first. */
-export async function worktreeTeardown(ctx: VerbContext, input: v.InferOutput<typeof WorktreeTeardownInput>): Promise<Result<"worktree teardown", WorktreeTeardownData>> {
+export async function worktreeTeardown(
+	ctx: VerbContext,
+	input: v.InferOutput<typeof WorktreeTeardownInput>,
+): Promise<Result<"worktree teardown", WorktreeTeardownData>> {
 	const say = sayFor(ctx.surface);
 	const opened = await openRepository(ctx);
 	if (!opened.ok) return asVerb("worktree teardown", opened.refusal);
@@ -25,20 +28,35 @@ export async function worktreeTeardown(ctx: VerbContext, input: v.InferOutput<ty
 	if (!task) return ok("worktree teardown", "This worktree has no task record, so discern created no resources for it.", data);
 	if (input.dry_run) {
 		const plan = await plannedDestroys(repository.commonDir, task.id, repository.root);
-		return ok("worktree teardown", plan.some((item) => item.disposition === "run") ? `Would destroy ${plural(plan.filter((item) => item.disposition === "run").length, "resource")}, newest first.` : "No resources to destroy.", data, {
-			dry_run: true,
-			plan: plan.length > 0 ? plan : [{ kind: "destroy", label: "(no resources recorded)", disposition: "skip" }],
-		});
+		return ok(
+			"worktree teardown",
+			plan.some((item) => item.disposition === "run")
+				? `Would destroy ${plural(plan.filter((item) => item.disposition === "run").length, "resource")}, newest first.`
+				: "No resources to destroy.",
+			data,
+			{
+				dry_run: true,
+				plan: plan.length > 0 ? plan : [{ kind: "destroy", label: "(no resources recorded)", disposition: "skip" }],
+			},
+		);
 	}
 	const outcome = await destroyResources(repository.commonDir, task.id, { cwd: repository.root, env: ctx.env, signal: ctx.signal, worktree: repository.root });
 	const result: WorktreeTeardownData = { ...data, destroyed: outcome.destroyed, failed: outcome.failed };
 	if (!outcome.ok) {
 		const first = outcome.failed[0];
-		return fail("worktree teardown", "provisioned_resources", `${plural(outcome.failed.length, "resource")} could not be destroyed${first ? `; first: ${first.name}: ${first.message}` : ""}.`, [
-			"Fix what the destroy command needs, then run teardown again: what was destroyed is not destroyed twice.",
-		], { data: result });
+		return fail(
+			"worktree teardown",
+			"provisioned_resources",
+			`${plural(outcome.failed.length, "resource")} could not be destroyed${first ? `; first: ${first.name}: ${first.message}` : ""}.`,
+			["Fix what the destroy command needs, then run teardown again: what was destroyed is not destroyed twice."],
+			{ data: result },
+		);
 	}
-	return ok("worktree teardown", outcome.destroyed.length > 0 ? `Destroyed ${plural(outcome.destroyed.length, "resource")}: ${outcome.destroyed.join(", ")}.` : "No resources to destroy.", result);
+	return ok(
+		"worktree teardown",
+		outcome.destroyed.length > 0 ? `Destroyed ${plural(outcome.destroyed.length, "resource")}: ${outcome.destroyed.join(", ")}.` : "No resources to destroy.",
+		result,
+	);
 }
 
 /**

@@ -69,11 +69,21 @@ export const worktreeEnsureVerb = defineVerb({
 export const worktreeDropVerb = defineVerb({
 	name: "worktree drop",
 	title: "Worktree: discard one line of work",
-	summary: "From the main checkout: remove a worktree and its branch, its tip saved under refs/discern/recovery/ first. Uncommitted or unlanded work needs --force.",
+	summary:
+		"From the main checkout: remove a worktree and its branch, its tip saved under refs/discern/recovery/ first. Uncommitted or unlanded work needs --force.",
 	group: "Setup and admin",
 	input: WorktreeDropInput,
 	data: WorktreeDropData,
-	errors: ["no_repository", "not_main_checkout", "unknown_target", "dirty_worktree", "active_worktrees", "provisioned_resources", "locked", "write_denied"] as const,
+	errors: [
+		"no_repository",
+		"not_main_checkout",
+		"unknown_target",
+		"dirty_worktree",
+		"active_worktrees",
+		"provisioned_resources",
+		"locked",
+		"write_denied",
+	] as const,
 	extras: ["plan"],
 	lock: "repository",
 	annotations: "destructive",
