@@ -6,7 +6,6 @@
 import { createHash } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
-import pkg from "./package.json" with { type: "json" };
 
 const ROOT = import.meta.dir;
 const DIST = join(ROOT, "dist");

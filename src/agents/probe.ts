@@ -219,7 +219,6 @@ function tail(text: string): string {
 }
 
 function clipLine(text: string): string {
-	// biome-ignore lint/suspicious/noControlCharactersInRegex: strip terminal control characters
 	const plain = text.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
 	return plain.length > 160 ? `${plain.slice(0, 159)}…` : plain;
 }

@@ -1,4 +1,4 @@
-import { AGENTS } from "../config/schema.ts";
+import type { AGENTS } from "../config/schema.ts";
 import { hookServer, isDiscernServer } from "./command.ts";
 
 export type Agent = (typeof AGENTS)[number];

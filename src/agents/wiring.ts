@@ -10,7 +10,7 @@ import { compileInstructions, type InstructionSource, isGenerated } from "./inst
 import {
 	type Agent,
 	ENSURE_WORDS,
-	FILE_ACTIONS,
+	type FILE_ACTIONS,
 	generatedFiles,
 	type HookWiring,
 	INSTRUCTIONS_FILE,

@@ -1,4 +1,4 @@
-import * as v from "valibot";
+import type * as v from "valibot";
 import { unwrapSchema } from "../contract/schema-walk.ts";
 import type { LooseVerb } from "../contract/verb.ts";
 import { clip } from "../text/clip.ts";

@@ -183,7 +183,7 @@ function crossChecks(raw: unknown, positions: KeyPositions): ConfigIssue[] {
 		});
 	}
 	const jobs = tableAt(raw, "jobs");
-	for (const [name, value] of Object.entries(jobs)) {
+	for (const name of Object.keys(jobs)) {
 		if ((RESERVED_NAMES as readonly string[]).includes(name)) continue;
 		const table = tableAt(jobs, name);
 		if (knownStage(name) || table.stage !== undefined) continue;

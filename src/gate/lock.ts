@@ -19,7 +19,16 @@ export function takeLock(kind: LockKind, repository: RepositoryLocation, verb: s
 	const checkout = lockAt(join(stateDir(repository.gitDir), "lock"), verb, "This checkout", "its checkout lock");
 	if (kind === "checkout" || !checkout.ok) return checkout;
 	const shared = lockAt(join(stateDir(repository.commonDir), "repository.lock"), verb, "This repository", "the repository lock");
-	if (shared.ok) return { ok: true, lock: { release: () => (shared.lock.release(), checkout.lock.release()) } };
+	if (shared.ok)
+		return {
+			ok: true,
+			lock: {
+				release: () => {
+					shared.lock.release();
+					checkout.lock.release();
+				},
+			},
+		};
 	checkout.lock.release();
 	return shared;
 }

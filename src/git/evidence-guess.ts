@@ -35,7 +35,7 @@ export async function guessLocation(
 	discovered: { gitDir: string; commonDir: string },
 ): Promise<{ location: Location; objects: RawObject[] } | null> {
 	const [head, tree] = await reader.fetch(["HEAD", "HEAD^{tree}"]);
-	if (!head || head.type !== "commit" || !/^[0-9a-f]+$/.test(head.id)) return null;
+	if (head?.type !== "commit" || !/^[0-9a-f]+$/.test(head.id)) return null;
 	return {
 		location: { top: root, gitDir: discovered.gitDir, commonDir: discovered.commonDir, commit: head.id },
 		objects: tree?.type === "tree" ? [head, tree] : [head],

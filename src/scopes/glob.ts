@@ -185,7 +185,10 @@ function buildIndex(scopePieces: readonly Piece[][]): (path: string) => number[]
 		let node = root;
 		for (const segment of segments) {
 			let child = node.children.get(segment);
-			if (!child) node.children.set(segment, (child = { children: new Map(), rules: [] }));
+			if (!child) {
+				child = { children: new Map(), rules: [] };
+				node.children.set(segment, child);
+			}
 			node = child;
 		}
 		return node;

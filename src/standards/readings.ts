@@ -11,7 +11,7 @@ export function readingsOf(runs: readonly JobRun[], config: DiscernConfig): Read
 	for (const [name, standard] of Object.entries(config.standards)) {
 		const run = runs.find((candidate) => candidate.job.label === `${STANDARD_PREFIX}${name}`);
 		// What the measurement printed, as the runner read it back through its own descriptor (see JobRun.measured).
-		if (!run || run.outcome !== "ok" || run.measured === undefined) continue;
+		if (run?.outcome !== "ok" || run.measured === undefined) continue;
 		const { values, invalid } = parseMetricOutput(run.measured);
 		readings.push(judge(name, standard, values, invalid));
 	}

@@ -93,8 +93,8 @@ function quoteWhole(name: string): string {
 	if (!NEEDS_QUOTING.test(name)) return name;
 	let quoted = "";
 	for (const char of name) {
-		const escape = ESCAPES[char];
-		if (escape !== undefined) quoted += escape;
+		const escaped = ESCAPES[char];
+		if (escaped !== undefined) quoted += escaped;
 		else if (NEEDS_QUOTING.test(char)) {
 			const code = char.codePointAt(0) ?? 0;
 			quoted += code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u{${code.toString(16)}}`;

@@ -109,7 +109,7 @@ export async function orphanedLedgers(
 		const ledger = await readLedger(commonDir, id).catch(() => null);
 		// A ledger naming a worktree that is there is not a gone worktree's: that worktree reports the mismatch (fleet.ts).
 		if (ledger && livingPaths.has(await realPathOf(ledger.worktree))) continue;
-		if (ledger && ledger.entries.every((entry) => entry.state === "destroyed")) continue;
+		if (ledger?.entries.every((entry) => entry.state === "destroyed")) continue;
 		out.push({
 			id,
 			path: ledger?.worktree ?? "",

@@ -1,5 +1,4 @@
 import { describe, expect, test } from "bun:test";
-import type { AnyResult } from "../../src/contract/envelope.ts";
 import { envelopeErrorCodes, IMPLIED_ERROR_CODES } from "../../src/contract/error-codes.ts";
 import { invoke } from "../../src/invoke.ts";
 import { LOOSE_VERBS } from "../../src/registry.ts";

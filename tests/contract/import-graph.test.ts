@@ -25,7 +25,7 @@ export function runtimeImports(file: string, text = readFileSync(file, "utf8")):
 		if (typeOnly || !target.startsWith(".")) continue;
 		// `import { type A, type B } from` carries no value either.
 		const names = /^\{([^}]*)\}$/.exec(clause.trim())?.[1];
-		if (names !== undefined && names.split(",").every((name) => name.trim() === "" || name.trim().startsWith("type "))) continue;
+		if (names?.split(",").every((name) => name.trim() === "" || name.trim().startsWith("type "))) continue;
 		found.push(resolve(dirname(file), target));
 	}
 	// `import "x";` for its effects.

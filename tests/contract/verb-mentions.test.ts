@@ -1,7 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { readdir, readFile, rm } from "node:fs/promises";
 import { join, relative } from "node:path";
-import type { VerbContext } from "../../src/contract/context.ts";
 import type { AnyResult } from "../../src/contract/envelope.ts";
 import { composeText, invoke } from "../../src/invoke.ts";
 import { INSTRUCTIONS } from "../../src/mcp/instructions.ts";

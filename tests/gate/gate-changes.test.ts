@@ -138,7 +138,12 @@ describe("a branch that widens its own authority under a harmless subject", () =
 		let preview = "";
 		await invokeVerb(
 			"accept",
-			testContext(repo.wt, { confirm: async (question, shown) => ((preview = `${question} ${shown.message} ${(shown.hints ?? []).join(" ")}`), false) }),
+			testContext(repo.wt, {
+				confirm: async (question, shown) => {
+					preview = `${question} ${shown.message} ${(shown.hints ?? []).join(" ")}`;
+					return false;
+				},
+			}),
 		);
 		expect(preview).toContain("Files (1)");
 		expect(preview).toContain("pre_authorized adds `everything`");

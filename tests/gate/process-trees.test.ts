@@ -50,10 +50,10 @@ const outcomes = (report: Awaited<ReturnType<typeof run>>) => Object.fromEntries
 const ESCAPES = [
 	["an orphan that started its own session and cleared its environment", `(setsid env -i sleep 1234.${TAG}51 &)`],
 	["the same, left behind by the job's own shell", `setsid env -i sleep 1234.${TAG}52 &`],
-	["a double fork under nohup that ignores TERM and HUP", `(setsid env -i nohup sh -c 'trap \"\" TERM HUP; sleep 1234.${TAG}53' >/dev/null 2>&1 &)`],
+	["a double fork under nohup that ignores TERM and HUP", `(setsid env -i nohup sh -c 'trap "" TERM HUP; sleep 1234.${TAG}53' >/dev/null 2>&1 &)`],
 	[
 		"a grandchild in a process group of its own whose parent the job kills",
-		`sh -c 'perl -e \"setpgrp(0, 0); exec @ARGV\" env -i sleep 1234.${TAG}54 & sleep 60' & sleep 0.1; kill -9 $!`,
+		`sh -c 'perl -e "setpgrp(0, 0); exec @ARGV" env -i sleep 1234.${TAG}54 & sleep 60' & sleep 0.1; kill -9 $!`,
 	],
 ] as const;
 
@@ -85,7 +85,7 @@ describe("discern as a child subreaper (Linux)", () => {
 	}, 60_000);
 
 	test("a timed-out job's orphan that cleared its environment is killed with it", async () => {
-		const report = await run(plan([[job("hang", [`(setsid env -i sh -c 'trap \"\" TERM; sleep 1234.${TAG}55' &); trap '' TERM; sleep 60`], { timeout: 1 })]]));
+		const report = await run(plan([[job("hang", [`(setsid env -i sh -c 'trap "" TERM; sleep 1234.${TAG}55' &); trap '' TERM; sleep 60`], { timeout: 1 })]]));
 		expect(report.runs[0]?.timedOut).toBe(true);
 		expect(await survivorsByCommandLine(`sleep 1234.${TAG}55`)).toEqual([]);
 		expect(await survivors(root)).toEqual([]);
@@ -159,7 +159,7 @@ await runPlan(
 
 describe("the fallback without a subreaper (/proc scan by token)", () => {
 	test("a double-forked daemon that kept its environment is killed when its job ends", async () => {
-		const report = await run(plan([[job("daemon", [`(setsid sh -c 'trap \"\" TERM; sleep 1234.${TAG}64' >/dev/null 2>&1 &); sleep 0.2`])]]), {
+		const report = await run(plan([[job("daemon", [`(setsid sh -c 'trap "" TERM; sleep 1234.${TAG}64' >/dev/null 2>&1 &); sleep 0.2`])]]), {
 			subreaper: false,
 		});
 		expect(report.runs[0]?.outcome).toBe("ok");
@@ -167,7 +167,7 @@ describe("the fallback without a subreaper (/proc scan by token)", () => {
 	});
 
 	test("a timeout kills the tree, including a setsid child that ignores TERM", async () => {
-		const report = await run(plan([[job("hang", [`setsid sh -c 'trap \"\" TERM; sleep 1234.${TAG}65' & trap '' TERM; sleep 60`], { timeout: 1 })]]), {
+		const report = await run(plan([[job("hang", [`setsid sh -c 'trap "" TERM; sleep 1234.${TAG}65' & trap '' TERM; sleep 60`], { timeout: 1 })]]), {
 			subreaper: false,
 		});
 		expect(report.runs[0]?.timedOut).toBe(true);

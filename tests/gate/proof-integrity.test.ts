@@ -873,7 +873,14 @@ describe("a hostile review's cases: conversions, drivers, submodules, work trees
 
 	for (const [setting, value, edit] of [
 		// A checkout under autocrlf writes CRLF, which git then calls clean: the bytes the jobs read are not the commit's.
-		["core.autocrlf", "true", async (r: TestRepo) => (await rm(join(r.root, "data.txt")), await r.git("checkout", "--", "data.txt"))],
+		[
+			"core.autocrlf",
+			"true",
+			async (r: TestRepo) => {
+				await rm(join(r.root, "data.txt"));
+				await r.git("checkout", "--", "data.txt");
+			},
+		],
 		["core.fileMode", "false", async (r: TestRepo) => chmod(join(r.root, "data.txt"), 0o755)],
 	] as const) {
 		test(`${setting}=${value} cannot hide a change git would otherwise see`, async () => {

@@ -640,7 +640,12 @@ describe("accept", () => {
 		let preview = "";
 		const landed = await invokeVerb(
 			"accept",
-			testContext(repo.wt, { confirm: async (question, shown) => ((preview = `${question} ${shown.message} ${(shown.hints ?? []).join(" ")}`), true) }),
+			testContext(repo.wt, {
+				confirm: async (question, shown) => {
+					preview = `${question} ${shown.message} ${(shown.hints ?? []).join(" ")}`;
+					return true;
+				},
+			}),
 		);
 		expect(preview).toContain("This branch changes the gate: job `test` changed");
 		expect(landed.ok).toBe(true);

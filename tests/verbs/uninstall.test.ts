@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { chmod, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
-import { dirname, join, relative } from "node:path";
+import { mkdir, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
+import { join, relative } from "node:path";
 import { declaredPaths } from "../../src/agents/providers.ts";
 import { parseConfig } from "../../src/config/load.ts";
 import type { AnyResult } from "../../src/contract/envelope.ts";
@@ -296,11 +296,17 @@ describe("uninstall", () => {
 		const r = await repo({ config: '[project]\nagents = ["gemini"]\n[jobs]\ntest = "true"\n' });
 		expect((await run(r, "refresh")).ok).toBe(true);
 		const questions: string[] = [];
-		const no = await run(r, "uninstall", {}, async (question) => (questions.push(question), false));
+		const no = await run(r, "uninstall", {}, async (question) => {
+			questions.push(question);
+			return false;
+		});
 		expect(no.ok).toBe(true);
 		expect(no.message).toBe("Nothing removed.");
 		expect(await Bun.file(join(r.root, "GEMINI.md")).exists()).toBe(true);
-		const yes = await run(r, "uninstall", {}, async (question) => (questions.push(question), true));
+		const yes = await run(r, "uninstall", {}, async (question) => {
+			questions.push(question);
+			return true;
+		});
 		expect(yes.ok).toBe(true);
 		expect(questions).toHaveLength(2);
 		expect(await Bun.file(join(r.root, "GEMINI.md")).exists()).toBe(false);

@@ -218,7 +218,16 @@ describe("worktree prune", () => {
 	test("a terminal's yes is the consent; a no removes nothing", async () => {
 		const { r } = await fleet();
 		const asked: string[] = [];
-		const no = await invokeVerb("worktree prune", r.ctx({ confirm: async (question) => (asked.push(question), false) }), {});
+		const no = await invokeVerb(
+			"worktree prune",
+			r.ctx({
+				confirm: async (question) => {
+					asked.push(question);
+					return false;
+				},
+			}),
+			{},
+		);
 		expect(no).toMatchObject({ ok: true, dry_run: true });
 		expect(asked).toEqual(["Remove 1 worktree?"]);
 		const yes = await invokeVerb("worktree prune", r.ctx({ confirm: async () => true }), {});

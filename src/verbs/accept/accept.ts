@@ -10,7 +10,7 @@ import type { RepositoryLocation } from "../../git/repository.ts";
 import { type ListedWorktree, listWorktrees } from "../../git/worktrees.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
 import { realPathOf } from "../../platform/files.ts";
-import { type Lock } from "../../platform/lock.ts";
+import type { Lock } from "../../platform/lock.ts";
 import { openProject, openRepository } from "../../project/open.ts";
 import { clip } from "../../text/clip.ts";
 import { plural } from "../../text/plural.ts";

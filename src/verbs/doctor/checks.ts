@@ -20,7 +20,7 @@ import type { Check } from "./schema.ts";
 /** git 2.31 added `rev-parse --path-format=absolute`, which discern relies on. */
 const MIN_GIT: readonly [number, number] = [2, 31];
 
-export async function checkGitVersion(ctx: VerbContext): Promise<Check> {
+export async function checkGitVersion(_ctx: VerbContext): Promise<Check> {
 	// Somewhere that surely exists: ctx.cwd may not, and that is another check's finding.
 	const result = await git(["--version"], "/");
 	const title = "git is installed and recent";

@@ -2,7 +2,7 @@ import * as v from "valibot";
 import type { DiscernConfig } from "../../config/schema.ts";
 import { judgementOf } from "../../gate/judgement.ts";
 import { judgeProof } from "../../gate/proof-state.ts";
-import { configDigest, type Judgement, type ProofRecord, readLastDone, readProof, sameJudgement, writeProof } from "../../gate/state.ts";
+import { configDigest, type ProofRecord, readLastDone, readProof, sameJudgement, writeProof } from "../../gate/state.ts";
 import type { TrunkAuthority } from "../../gate/trunk-authority.ts";
 import type { RepositoryLocation } from "../../git/repository.ts";
 import { gitLine } from "../../git/run.ts";

@@ -9,7 +9,7 @@ import { planItems, planStandards } from "../../gate/plan.ts";
 import { trunkAuthority } from "../../gate/trunk-authority.ts";
 import { writeDenied } from "../../gate/write-denied.ts";
 import { readWorkingState } from "../../git/repository.ts";
-import { git, gitLine } from "../../git/run.ts";
+import { git } from "../../git/run.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
 import { writeFileAtomic } from "../../platform/files.ts";
 import { openProject } from "../../project/open.ts";

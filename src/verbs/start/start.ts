@@ -368,7 +368,7 @@ async function rollBack(ctx: VerbContext, repository: RepositoryLocation, data: 
 		// Compare-and-swap: a branch that moved past the base holds someone's work and stays.
 		// A branch a registered worktree still has checked out stays too: git would be left with a worktree on a missing branch.
 		const deleted = stillRegistered ? null : await git(["update-ref", "-d", `refs/heads/${data.branch}`, data.base], repository.root);
-		if (!deleted || deleted.exitCode !== 0) leftBehind.push(`the branch ${quoteName(data.branch)}`);
+		if (deleted?.exitCode !== 0) leftBehind.push(`the branch ${quoteName(data.branch)}`);
 	}
 	// Deepest first; a folder someone else filled meanwhile stays, and is named.
 	for (const folder of made.folders) {

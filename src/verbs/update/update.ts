@@ -10,7 +10,6 @@ import { writeDenied } from "../../gate/write-denied.ts";
 import { commitOf, provenAncestor } from "../../git/ancestry.ts";
 import { filesHiddenFromStatus, type RepositoryLocation, readWorkingState } from "../../git/repository.ts";
 import { git, gitLine } from "../../git/run.ts";
-import { listWorktrees } from "../../git/worktrees.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
 import { openProject } from "../../project/open.ts";
 import { clip } from "../../text/clip.ts";

@@ -333,7 +333,7 @@ async function carryOut(
 				? ` Its resources were already destroyed (${data.resources.destroyed.join(", ")}); the worktree and its branch remain.`
 				: " The worktree and its branch remain.";
 		const work = await readTreeWork(target.path);
-		if (!work || !work.clean) {
+		if (!work?.clean) {
 			const what = !work
 				? "git could not tell whether it has uncommitted changes"
 				: `it has uncommitted changes${work.hidden.length > 0 ? ` (including ${plural(work.hidden.length, "file")} hidden from \`git status\`: ${clip(work.hidden.join(", "), 200)})` : ""}`;

@@ -153,7 +153,7 @@ async function pruneOne(
 		}
 		// The destroy commands ran for up to minutes: judged once more right before the folder goes.
 		const after = await readTreeWork(worktree.path);
-		if (!after || !after.clean || after.working.head !== worktree.head) {
+		if (!after?.clean || after.working.head !== worktree.head) {
 			const what = !after ? "git could not tell whether it is clean" : !after.clean ? "it has uncommitted changes" : "its HEAD moved";
 			return { reason: `${what} since its resources were destroyed (they are destroyed; the worktree stays)` };
 		}
