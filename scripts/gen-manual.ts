@@ -1,5 +1,5 @@
 /**
- * Writes src/manual/pages.generated.ts: one text import per page under docs/,
+ * Writes src/pages/manual.generated.ts: one text import per page under docs/,
  * so the manual is bundled into the compiled binary. A test fails when the
  * checked-in file differs from what this would write.
  */
@@ -8,7 +8,7 @@ import { envelopeErrorCodes } from "../src/contract/error-codes.ts";
 import { LOOSE_VERBS } from "../src/registry.ts";
 
 const ROOT = join(import.meta.dir, "..");
-export const MANUAL_MODULE = join(ROOT, "src/manual/pages.generated.ts");
+export const MANUAL_MODULE = join(ROOT, "src/pages/manual.generated.ts");
 /** The page whose table of codes by verb is written from the registry (between the markers below). */
 export const ENVELOPE_PAGE = join(ROOT, "docs/envelope.md");
 const BEGIN = "<!-- codes by verb: written by scripts/gen-manual.ts from the registry; do not edit by hand -->";

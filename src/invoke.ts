@@ -1,13 +1,13 @@
-import { writeCrashReport } from "./cli/crash.ts";
 import type { VerbContext } from "./contract/context.ts";
 import { type AnyResult, asVerb, fail } from "./contract/envelope.ts";
 import type { LooseVerb, VerbModule } from "./contract/verb.ts";
-import { takeLock } from "./gate/lock.ts";
 import { readHeadFiles } from "./git/head-files.ts";
 import { locateRepository, type RepositoryLocation } from "./git/repository.ts";
 import { recordInLogbook } from "./logbook/record.ts";
+import { writeCrashReport } from "./platform/crash-report.ts";
 import { endSentence } from "./text/sentence.ts";
 import { cleanText } from "./text/terminal.ts";
+import { takeLock } from "./verb-lock.ts";
 
 /**
  * The one way a verb runs, from the CLI and from MCP alike: locate the

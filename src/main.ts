@@ -2,8 +2,8 @@
 /** Entry: parse argv, run, map the result to an exit code. Nothing else. */
 import { isatty } from "node:tty";
 import { runCli } from "./cli/run.ts";
-import { standardErr, standardOut, writeStdout } from "./cli/streams.ts";
 import { ENDING_SIGNALS, type EndingSignal, EXIT, signalExit } from "./contract/exit-codes.ts";
+import { standardErr, standardOut, writeStdout } from "./platform/streams.ts";
 
 const controller = new AbortController();
 let endedBy: EndingSignal | undefined;

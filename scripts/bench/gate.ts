@@ -155,7 +155,7 @@ export async function lefthookPreflight(lefthook: string, repo: string): Promise
 }
 
 /**
- * The git reads behind a Proof (src/git/evidence.ts, src/gate/trunk-watch.ts)
+ * The git reads behind a Proof (src/git/evidence/evidence.ts, src/proof/trunk-watch.ts)
  * around the same four jobs, as one sh script: the rounds before the first
  * job (where git says the work tree is and what HEAD is, beside the branch
  * list; the commit's tree read back; the untracked files and the stray

@@ -1,7 +1,7 @@
 import type { AnyResult } from "../contract/envelope.ts";
 import type { RenderOptions } from "../contract/verb.ts";
 import { composeText } from "../invoke.ts";
-import { MARK, paint } from "../ui/style.ts";
+import { MARK, paint } from "../render/style.ts";
 
 export interface Streams {
 	stdout: (text: string) => void;

@@ -7,10 +7,10 @@ import { issueSentence } from "../contract/issues.ts";
 import type { LooseVerb, VerbModule } from "../contract/verb.ts";
 import { invoke } from "../invoke.ts";
 import type { Resolved } from "../registry.ts";
+import { wantsColor } from "../render/style.ts";
 import { clip } from "../text/clip.ts";
 import { capitalize, endSentence } from "../text/sentence.ts";
 import { oneLine } from "../text/terminal.ts";
-import { wantsColor } from "../ui/style.ts";
 import { VERSION } from "../version.ts";
 import { flagSpecs, parseVerbArgs } from "./flags.ts";
 import { extractGlobals } from "./globals.ts";
@@ -110,7 +110,7 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 		const loaded = await loose.load();
 		const cwd = resolveCwd(io.cwd, globals.cwd);
 		const render = (shown: AnyResult) => loaded.render(shown, { color, verbose: globals.verbose });
-		const { openSession } = await import("../ui/session.ts");
+		const { openSession } = await import("./session.ts");
 		const session = await openSession({ json, globals, io, verb: loose.name, cwd, render });
 		const ctx: Omit<VerbContext, "repository"> = { cwd, env: io.env, surface: "cli", version: VERSION, signal: io.signal, ...session.context };
 		const { result, module, crash } = await invoke(loose, ctx, input.output, argv, loaded).finally(session.close);
@@ -128,7 +128,7 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 	}
 
 	async function crashed(error: unknown): Promise<ExitCode> {
-		const { writeCrashReport } = await import("./crash.ts");
+		const { writeCrashReport } = await import("../platform/crash-report.ts");
 		const report = writeCrashReport(error, argv);
 		const where = report ? ` A crash report is at ${report}.` : "";
 		const message = `discern hit an internal error: ${endSentence(error instanceof Error ? error.message : String(error))}${where}`;

@@ -3,10 +3,10 @@ import { join, resolve } from "node:path";
 import { MCP_TARGETS } from "../agents/targets.ts";
 import { type Job, resolveJobs } from "../config/jobs.ts";
 import type { DiscernConfig } from "../config/schema.ts";
-import { readLastDone, readLastRun, readProof } from "../gate/state.ts";
 import type { RepositoryLocation } from "../git/repository.ts";
 import { gitLine } from "../git/run.ts";
 import { isInside } from "../platform/files.ts";
+import { readLastDone, readLastRun, readProof } from "../proof/state.ts";
 import { detectStack, MAX_MANIFEST_BYTES, type PackageManager, type ProposedJob } from "../setup/detect.ts";
 
 /**

@@ -3,8 +3,8 @@ import { ref, type Surface, sayFor } from "../hints/refer.ts";
 import type { PackageManager } from "../setup/detect.ts";
 import { clip, clipList } from "../text/clip.ts";
 import { plural } from "../text/plural.ts";
-import { CATEGORIES, type Category, type Rule, type RuleState } from "../verbs/improvement/schema.ts";
 import type { Facts } from "./facts.ts";
+import { CATEGORIES, type Category, type Rule, type RuleState } from "./schema.ts";
 
 /**
  * The coach's rule catalog: deterministic, each a small pure function over

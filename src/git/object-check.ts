@@ -1,6 +1,6 @@
 import { objectId } from "./blob-id.ts";
+import { refusedByFsck, refusedLinkFolder, refusedName } from "./evidence/path-rules.ts";
 import type { ObjectReader, RawObject } from "./object-reader.ts";
-import { refusedByFsck, refusedLinkFolder, refusedName } from "./path-rules.ts";
 
 /**
  * Objects read back and hashed: git trusts its object store, and a file a
@@ -11,7 +11,7 @@ import { refusedByFsck, refusedLinkFolder, refusedName } from "./path-rules.ts";
  * judgement rests on: the evidence's commit, its trees, the `.gitattributes`
  * files git reads the commit's attributes from, and the blobs it has git
  * write out or reads itself (converted files, LFS pointers); the trunk's
- * commit, root and discern.toml (gate/committed-config.ts); the commits of
+ * commit, root and discern.toml (proof/committed-config.ts); the commits of
  * an ancestry (ancestry.ts); the trees of a branch's changes (tree-diff.ts);
  * a pin's commit and root (standards/verify-commit.ts).
  */

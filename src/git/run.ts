@@ -81,7 +81,7 @@ export function watchGit(listener: ((call: GitCall) => void) | undefined): void 
 
 /**
  * History as the commits record it: no replace refs, no grafts, no commit-graph (why: see QUIET). Every git
- * discern runs has it, and so has every job's (gate/job-env.ts), whose git a lint of "what the branch changed"
+ * discern runs has it, and so has every job's (jobs/job-env.ts), whose git a lint of "what the branch changed"
  * runs. With grafts off, git hints on every object read that graft files are deprecated: that noise would bury
  * the real error (and fill a job's output).
  */

@@ -1,8 +1,8 @@
-import { standardErr } from "../cli/streams.ts";
 import type { VerbContext } from "../contract/context.ts";
 import type { AnyResult } from "../contract/envelope.ts";
 import type { LooseVerb } from "../contract/verb.ts";
 import { composeText, invoke } from "../invoke.ts";
+import { standardErr } from "../platform/streams.ts";
 
 /**
  * Run one verb for the server through the shared pipeline (src/invoke.ts),

@@ -1,7 +1,7 @@
 import type { VerbContext } from "../contract/context.ts";
 import type { LooseVerb } from "../contract/verb.ts";
-import { MANUAL } from "../manual/pages.generated.ts";
-import { normalizeTarget, type Page, pageFromMarkdown } from "../reader/pages.ts";
+import { MANUAL } from "../pages/manual.generated.ts";
+import { normalizeTarget, type Page, pageFromMarkdown } from "../pages/reader.ts";
 import { findVerb, type VerbName } from "../registry.ts";
 import { invokeVerb } from "./invoke.ts";
 

@@ -1,7 +1,7 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { standardErr, standardOut } from "../cli/streams.ts";
 import { EXIT, type ExitCode, isEndingSignal, signalExit } from "../contract/exit-codes.ts";
-import { DEFAULT_GRACE_MS } from "../gate/runner.ts";
+import { DEFAULT_GRACE_MS } from "../jobs/runner.ts";
+import { standardErr, standardOut } from "../platform/streams.ts";
 import { screenLines } from "./screen.ts";
 import { createServer, settleCalls } from "./server.ts";
 import { brokenTransportLine, MAX_MESSAGE_BYTES } from "./stdin-limit.ts";

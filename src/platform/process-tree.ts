@@ -30,7 +30,7 @@ import { holdSubreaper, reap, releaseSubreaper } from "./subreaper.ts";
  *
  * If discern exits while jobs still run (the hard exit after a signal, a
  * crash), an exit hook SIGKILLs them synchronously. If it is SIGKILLed itself,
- * the next gate in the checkout cleans up (gate/leftovers.ts).
+ * the next gate in the checkout cleans up (jobs/leftovers.ts).
  */
 export interface TreeToken {
 	key: string;

@@ -1,9 +1,9 @@
 import type { DiscernConfig } from "../config/schema.ts";
 import type { VerbContext } from "../contract/context.ts";
 import type { Diagnostic } from "../contract/envelope.ts";
-import { type Execution, executePlan } from "../gate/execute.ts";
-import { planStandards } from "../gate/plan.ts";
 import type { RepositoryLocation } from "../git/repository.ts";
+import { type Execution, executePlan } from "../jobs/execute.ts";
+import { planStandards } from "../jobs/plan.ts";
 import { readingsOf, standardDiagnostics } from "./readings.ts";
 import { failing, type Reading } from "./verdict.ts";
 
@@ -18,7 +18,7 @@ export interface Measurement {
 
 /**
  * Measure the selected standards fresh, on the working tree as it is: the
- * same measurement jobs `done` runs beside its checks (gate/plan.ts), the
+ * same measurement jobs `done` runs beside its checks (jobs/plan.ts), the
  * same reading of their `DISCERN_METRIC` lines and the same verdicts.
  */
 export async function measureStandards(

@@ -1,7 +1,7 @@
 import type { DiscernConfig } from "../config/schema.ts";
 import type { Diagnostic } from "../contract/envelope.ts";
-import { STANDARD_PREFIX } from "../gate/plan.ts";
-import type { JobRun } from "../gate/runner.ts";
+import { STANDARD_PREFIX } from "../jobs/plan.ts";
+import type { JobRun } from "../jobs/runner.ts";
 import { parseMetricOutput } from "./metrics.ts";
 import { failing, judge, type Reading } from "./verdict.ts";
 

@@ -7,7 +7,7 @@
  * in single quotes `$(` is text; in double quotes a substitution still runs;
  * `$((…))` is arithmetic, not a command. Nothing is expanded or run.
  * `setup verify` reads programs from it, the gate the folders a failed
- * job's tool ran in (gate/finding-paths.ts).
+ * job's tool ran in (findings/finding-paths.ts).
  */
 
 export interface SimpleCommand {

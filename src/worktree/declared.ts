@@ -1,8 +1,8 @@
 import type { ProgressEvent } from "../contract/context.ts";
 import type { Diagnostic, Step } from "../contract/envelope.ts";
-import { diagnosticsOf, stepsOf } from "../gate/diagnostics.ts";
-import type { PlannedJob } from "../gate/plan.ts";
-import { type RunLedger, runPlan } from "../gate/runner.ts";
+import { diagnosticsOf, stepsOf } from "../findings/diagnostics.ts";
+import type { PlannedJob } from "../jobs/plan.ts";
+import { type RunLedger, runPlan } from "../jobs/runner.ts";
 
 /**
  * One command declared in discern.toml (a resource's create or destroy, a
@@ -32,7 +32,7 @@ export interface DeclaredOptions {
 	/** Seconds; 0 = unbounded. */
 	timeoutS: number;
 	onEvent?: (event: ProgressEvent) => void;
-	/** Where the run's processes are recorded (gate/leftovers.ts): a later discern stops what a killed one left running, and a caller knows whether a command still runs. */
+	/** Where the run's processes are recorded (jobs/leftovers.ts): a later discern stops what a killed one left running, and a caller knows whether a command still runs. */
 	ledger?: RunLedger;
 }
 

@@ -1,8 +1,8 @@
 import { chmod, copyFile, lstat, mkdir, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { git } from "../git/run.ts";
-import { mainCheckoutOf } from "../git/worktrees.ts";
 import { resolveInside, WriteDeniedError } from "../platform/files.ts";
+import { mainCheckoutOf } from "./git-worktrees.ts";
 import { worktreePort } from "./id.ts";
 
 /**

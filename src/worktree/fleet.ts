@@ -1,11 +1,11 @@
 import { lstat } from "node:fs/promises";
 import { loadConfig } from "../config/load.ts";
-import { judgeProof, type ProofState } from "../gate/proof-state.ts";
-import { configDigest, readLastDone, readLastRun, readProof } from "../gate/state.ts";
 import { git } from "../git/run.ts";
 import type { Trunk } from "../git/trunk.ts";
-import { aheadBehindOf, commitTimes, type ListedWorktree, listWorktrees } from "../git/worktrees.ts";
 import { mapBounded } from "../platform/bounded.ts";
+import { judgeProof, type ProofState } from "../proof/checkout-state.ts";
+import { configDigest, readLastDone, readLastRun, readProof } from "../proof/state.ts";
+import { aheadBehindOf, commitTimes, type ListedWorktree, listWorktrees } from "./git-worktrees.ts";
 import { ledgerIds, readLedger } from "./ledger.ts";
 import { canonical } from "./resources.ts";
 import { readTask, type TaskRecord } from "./task.ts";

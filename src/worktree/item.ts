@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { PROOF_STATES } from "../gate/proof-state.ts";
+import { PROOF_STATES } from "../proof/checkout-state.ts";
 import type { FleetWorktree } from "./fleet.ts";
 
 /** One worktree as a result reports it: small, typed, the same in `worktree list` and `status`. */

@@ -1,6 +1,6 @@
+import { paint } from "../render/style.ts";
 import { relativeTime } from "../text/relative-time.ts";
 import { quoteName } from "../text/terminal.ts";
-import { paint } from "../ui/style.ts";
 import type { WorktreeItem } from "./item.ts";
 
 /** One worktree on one line: name, branch, tree, distance, Proof, last activity, path. */

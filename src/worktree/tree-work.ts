@@ -8,7 +8,7 @@ import { parsePorcelainV2, type WorkingState } from "../git/status.ts";
  * Settings a checkout's own config could use to make `git status` look
  * away (an fsmonitor hook that reports nothing, a stale untracked cache,
  * stat shortcuts): pinned for every judgement that decides whether a
- * worktree may be removed. The same list as src/git/evidence.ts.
+ * worktree may be removed. The same list as src/git/evidence/evidence.ts.
  */
 export const PINNED_STATUS = [
 	"-c",

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { parseConfig } from "../../src/config/load.ts";
+import { done } from "../../src/proof/done.ts";
 import { ECHO_LIMIT } from "../../src/text/clip.ts";
-import { done } from "../../src/verbs/done/done.ts";
 import { onlyJson, runDiscern } from "../helpers/cli.ts";
 import { survivors } from "../helpers/processes.ts";
 import { makeRepo, type TestRepo } from "../helpers/repo.ts";

@@ -14,7 +14,7 @@ describe("generated files do not drift", () => {
 	test("schema/discern-config.schema.json", async () => {
 		expect(await Bun.file(SCHEMA_FILES.config).text()).toBe(renderConfigSchema());
 	});
-	test("src/manual/pages.generated.ts covers every page in docs/", async () => {
+	test("src/pages/manual.generated.ts covers every page in docs/", async () => {
 		expect(await Bun.file(MANUAL_MODULE).text()).toBe(await renderManualModule());
 		// The manual's table of codes by verb is the registry's own (npm run generate writes it).
 		const envelopePage = await Bun.file(ENVELOPE_PAGE).text();

@@ -40,7 +40,7 @@ describe("lazy loading", () => {
 	for (const args of [["--version"], ["status", "--json"], ["status"]]) {
 		test(`\`discern ${args.join(" ")}\` loads neither consola's logger nor the live progress line`, async () => {
 			const modules = await loadedModules(args);
-			expect(modules.filter((path) => /\/consola\/dist\/(index|core)\.mjs$/.test(path) || path.endsWith("/src/ui/progress.ts"))).toEqual([]);
+			expect(modules.filter((path) => /\/consola\/dist\/(index|core)\.mjs$/.test(path) || path.endsWith("/src/cli/progress.ts"))).toEqual([]);
 		});
 	}
 

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { realpath, rm, symlink } from "node:fs/promises";
 import type { AnyResult, Diagnostic } from "../../src/contract/envelope.ts";
-import { commandFolders, findingPaths } from "../../src/gate/finding-paths.ts";
-import { outputDiagnostics } from "../../src/gate/matchers/index.ts";
+import { commandFolders, findingPaths } from "../../src/findings/finding-paths.ts";
+import { outputDiagnostics } from "../../src/findings/matchers/index.ts";
 import { type GitCall, watchGit } from "../../src/git/run.ts";
-import { done } from "../../src/verbs/done/done.ts";
+import { done } from "../../src/proof/done.ts";
 import { renderDone } from "../../src/verbs/done/render.ts";
 import { onlyJson, REPO_ROOT, runDiscern } from "../helpers/cli.ts";
 import { makeRepo, type TestRepo } from "../helpers/repo.ts";
@@ -12,7 +12,7 @@ import { expectValidEnvelope } from "../helpers/schema.ts";
 
 /**
  * A tool that ran in another folder than the root prints paths from there;
- * findings name them from the root (src/gate/finding-paths.ts). Red gates on
+ * findings name them from the root (src/findings/finding-paths.ts). Red gates on
  * real tools: tsc and vitest (node_modules), npm, go (when installed).
  */
 const TSC = `${REPO_ROOT}/node_modules/.bin/tsc`;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { readFile } from "node:fs/promises";
 import type { AnyResult } from "../../src/contract/envelope.ts";
-import { done } from "../../src/verbs/done/done.ts";
+import { done } from "../../src/proof/done.ts";
 import { prepare } from "../../src/verbs/prepare/index.ts";
 import { status } from "../../src/verbs/status/status.ts";
 import { test as testVerb } from "../../src/verbs/test/index.ts";

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { rm } from "node:fs/promises";
 import { parseConfig } from "../../src/config/load.ts";
 import type { DiscernConfig } from "../../src/config/schema.ts";
-import { gateChanges } from "../../src/gate/gate-changes.ts";
+import { gateChanges } from "../../src/proof/gate-changes.ts";
 import { invokeVerb } from "../helpers/invoke.ts";
 import { testContext } from "../helpers/repo.ts";
 import { makeWorktreeRepo } from "../helpers/worktree.ts";

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { readFile, rm, stat } from "node:fs/promises";
 import type { AnyResult } from "../../src/contract/envelope.ts";
-import { LOG_LIMIT_BYTES } from "../../src/gate/log-cap.ts";
-import { done } from "../../src/verbs/done/done.ts";
+import { LOG_LIMIT_BYTES } from "../../src/jobs/log-cap.ts";
+import { done } from "../../src/proof/done.ts";
 import { prepare } from "../../src/verbs/prepare/index.ts";
 import { status } from "../../src/verbs/status/status.ts";
 import { test as testVerb } from "../../src/verbs/test/index.ts";

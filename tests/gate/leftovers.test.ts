@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { killLeftovers } from "../../src/gate/leftovers.ts";
+import { killLeftovers } from "../../src/jobs/leftovers.ts";
 import { REPO_ROOT, runDiscern } from "../helpers/cli.ts";
 import { processesWithCommandLine, processesWithEnv, survivors, survivorsByCommandLine, TAG } from "../helpers/processes.ts";
 import { makeRepo, type TestRepo } from "../helpers/repo.ts";

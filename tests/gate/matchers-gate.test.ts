@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import type { AnyResult, Diagnostic } from "../../src/contract/envelope.ts";
-import { done } from "../../src/verbs/done/done.ts";
+import { done } from "../../src/proof/done.ts";
+import type { DoneData } from "../../src/proof/done-schema.ts";
 import { renderDone } from "../../src/verbs/done/render.ts";
-import type { DoneData } from "../../src/verbs/done/schema.ts";
 import { REPO_ROOT } from "../helpers/cli.ts";
 import { connectInMemory } from "../helpers/mcp.ts";
 import { makeRepo, type TestRepo } from "../helpers/repo.ts";

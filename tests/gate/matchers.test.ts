@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { commandWords, MATCHERS, MAX_FINDINGS, matchersFor, outputDiagnostics } from "../../src/gate/matchers/index.ts";
+import { commandWords, MATCHERS, MAX_FINDINGS, matchersFor, outputDiagnostics } from "../../src/findings/matchers/index.ts";
 import { REPO_ROOT } from "../helpers/cli.ts";
 
 /**

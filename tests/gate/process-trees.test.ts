@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { GatePlan, PlannedJob } from "../../src/gate/plan.ts";
-import { runPlan } from "../../src/gate/runner.ts";
+import type { GatePlan, PlannedJob } from "../../src/jobs/plan.ts";
+import { runPlan } from "../../src/jobs/runner.ts";
 import { REPO_ROOT } from "../helpers/cli.ts";
 import { processesWithCommandLine, survivors, survivorsByCommandLine, TAG, zombieChildren } from "../helpers/processes.ts";
 
@@ -140,7 +140,7 @@ describe("discern as a child subreaper (Linux)", () => {
 		const script = join(root, "exit-mid-run.ts");
 		await writeFile(
 			script,
-			`import { runPlan } from ${JSON.stringify(join(REPO_ROOT, "src/gate/runner.ts"))};
+			`import { runPlan } from ${JSON.stringify(join(REPO_ROOT, "src/jobs/runner.ts"))};
 setTimeout(() => process.exit(3), 700);
 await runPlan(
 	{ verb: "done", failFast: true, skipped: [], phases: [[{ label: "long", stage: "check", kind: "job", exitDecides: true, timeout: 0,

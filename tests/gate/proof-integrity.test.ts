@@ -3,7 +3,7 @@ import { chmod, lstat, mkdir, rename, rm, stat, symlink, utimes, writeFile } fro
 import { dirname, join } from "node:path";
 import type { AnyResult } from "../../src/contract/envelope.ts";
 import { provenAncestor } from "../../src/git/ancestry.ts";
-import { done } from "../../src/verbs/done/done.ts";
+import { done } from "../../src/proof/done.ts";
 import { status } from "../../src/verbs/status/status.ts";
 import { onlyJson, runDiscern } from "../helpers/cli.ts";
 import { invokeVerb } from "../helpers/invoke.ts";
@@ -1411,7 +1411,7 @@ describe("a seal key that is not one", () => {
 
 describe("the seal key is read afresh on every use (a long-running discern mcp)", () => {
 	test("deleted or replaced after sealing: the old seal no longer holds", async () => {
-		const { sealHolds, sealOf } = await import("../../src/gate/proof-seal.ts");
+		const { sealHolds, sealOf } = await import("../../src/proof/seal.ts");
 		const r = await makeRepo({ config: '[jobs]\ntest = "true"\n' });
 		try {
 			const gitDir = join(r.root, ".git");

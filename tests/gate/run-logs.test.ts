@@ -3,11 +3,11 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AnyResult } from "../../src/contract/envelope.ts";
-import { LOG_HEAD_BYTES, LOG_LIMIT_BYTES, LOG_TAIL_BYTES } from "../../src/gate/log-cap.ts";
-import type { GatePlan, PlannedJob } from "../../src/gate/plan.ts";
-import { runPlan } from "../../src/gate/runner.ts";
-import { pruneRuns, RUNS_BUDGET_BYTES } from "../../src/gate/state.ts";
-import { done } from "../../src/verbs/done/done.ts";
+import { LOG_HEAD_BYTES, LOG_LIMIT_BYTES, LOG_TAIL_BYTES } from "../../src/jobs/log-cap.ts";
+import type { GatePlan, PlannedJob } from "../../src/jobs/plan.ts";
+import { runPlan } from "../../src/jobs/runner.ts";
+import { done } from "../../src/proof/done.ts";
+import { pruneRuns, RUNS_BUDGET_BYTES } from "../../src/proof/state.ts";
 import { test as testVerb } from "../../src/verbs/test/index.ts";
 import { survivors } from "../helpers/processes.ts";
 import { makeRepo, type TestRepo } from "../helpers/repo.ts";

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { LOG_LIMIT_BYTES } from "../../src/gate/log-cap.ts";
-import type { GatePlan, PlannedJob } from "../../src/gate/plan.ts";
-import { type RunEvent, runPlan } from "../../src/gate/runner.ts";
+import { LOG_LIMIT_BYTES } from "../../src/jobs/log-cap.ts";
+import type { GatePlan, PlannedJob } from "../../src/jobs/plan.ts";
+import { type RunEvent, runPlan } from "../../src/jobs/runner.ts";
 import { processesWithEnv, survivors } from "../helpers/processes.ts";
 
 /**

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { done } from "../../src/proof/done.ts";
+import type { DoneData } from "../../src/proof/done-schema.ts";
 import { parseMetrics } from "../../src/standards/metrics.ts";
 import { judge } from "../../src/standards/verdict.ts";
-import { done } from "../../src/verbs/done/done.ts";
-import type { DoneData } from "../../src/verbs/done/schema.ts";
 import { makeRepo, type TestRepo } from "../helpers/repo.ts";
 import { expectValidEnvelope } from "../helpers/schema.ts";
 

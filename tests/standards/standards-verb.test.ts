@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { chmod, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { DoneData } from "../../src/proof/done-schema.ts";
 import { tightenedLimit } from "../../src/standards/measure.ts";
-import type { DoneData } from "../../src/verbs/done/schema.ts";
 import type { StandardsData } from "../../src/verbs/standards/schema.ts";
 import { onlyJson, runDiscern } from "../helpers/cli.ts";
 import { invokeVerb } from "../helpers/invoke.ts";

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { refusedByFsck, refusedLinkFolder, refusedName } from "../../src/git/path-rules.ts";
+import { refusedByFsck, refusedLinkFolder, refusedName } from "../../src/git/evidence/path-rules.ts";
 import { makeRepo, type TestRepo } from "../helpers/repo.ts";
 
 /**

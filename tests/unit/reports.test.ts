@@ -3,10 +3,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
 import { Diagnostic } from "../../src/contract/envelope.ts";
-import { MAX_REPORT_DIAGNOSTICS, MAX_REPORT_SCAN, reportDiagnostics } from "../../src/gate/reports/detect.ts";
-import { JUNIT_OUTPUT_LIMIT, parseJUnit } from "../../src/gate/reports/junit.ts";
-import { parseSarif } from "../../src/gate/reports/sarif.ts";
-import { decodeEntities, readXml } from "../../src/gate/reports/xml.ts";
+import { MAX_REPORT_DIAGNOSTICS, MAX_REPORT_SCAN, reportDiagnostics } from "../../src/findings/reports/detect.ts";
+import { JUNIT_OUTPUT_LIMIT, parseJUnit } from "../../src/findings/reports/junit.ts";
+import { parseSarif } from "../../src/findings/reports/sarif.ts";
+import { decodeEntities, readXml } from "../../src/findings/reports/xml.ts";
 
 const FIXTURES = join(import.meta.dir, "../fixtures/reports");
 const fixture = (name: string) => readFileSync(join(FIXTURES, name), "utf8");

@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { positionOf } from "../../src/config/positions.ts";
 import { issueSentence } from "../../src/contract/issues.ts";
 import { indexKeyPositions } from "../../src/edit/toml.ts";
-import { findPage, normalizeTarget, pageFromMarkdown, searchPages } from "../../src/reader/pages.ts";
+import { findPage, normalizeTarget, pageFromMarkdown, searchPages } from "../../src/pages/reader.ts";
 import { nearest } from "../../src/text/suggest.ts";
 import { firstExecutable } from "../../src/verbs/doctor/first-executable.ts";
 

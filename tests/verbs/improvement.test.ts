@@ -93,10 +93,10 @@ describe("improvement", () => {
 		expect(before.data?.score).toBe(89); // everything but gate_green: 82 / 92
 		expect(before.data?.next?.rule).toBe("gate_green");
 		// Agents are configured, so the gate also checks the generated agent files: refresh writes them first.
-		const { refresh } = await import("../../src/verbs/refresh/refresh.ts");
+		const { refresh } = await import("../../src/agents/refresh.ts");
 		expect((await refresh(r.ctx(), {}, { execPath: "/opt/discern/bin/discern", script: null })).ok).toBe(true);
 		await r.commitAll("agent wiring");
-		const done = await import("../../src/verbs/done/done.ts");
+		const done = await import("../../src/proof/done.ts");
 		expect((await done.done(r.ctx(), {})).ok).toBe(true);
 		const after = await improvement(r.ctx(), {});
 		expect(after.data?.score).toBe(100);

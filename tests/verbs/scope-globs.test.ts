@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { done } from "../../src/verbs/done/done.ts";
+import { done } from "../../src/proof/done.ts";
 import { impact } from "../../src/verbs/impact/impact.ts";
 import { survivors } from "../helpers/processes.ts";
 import { makeRepo, type TestRepo } from "../helpers/repo.ts";

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { done } from "../../src/proof/done.ts";
 import { appendedIgnoreFile } from "../../src/setup/ignores.ts";
-import { done } from "../../src/verbs/done/done.ts";
 import { renderSetup } from "../../src/verbs/setup/render.ts";
 import { setup } from "../../src/verbs/setup/setup.ts";
 import { verifySetup } from "../../src/verbs/setup/verify.ts";

@@ -1,9 +1,9 @@
 import { parseConfig } from "../../config/load.ts";
-import { readCommittedConfig } from "../../gate/committed-config.ts";
-import { gateChanges } from "../../gate/gate-changes.ts";
 import { withObjectReader } from "../../git/object-reader.ts";
 import { git } from "../../git/run.ts";
 import { committedChanges, type TreeChange } from "../../git/tree-diff.ts";
+import { readCommittedConfig } from "../../proof/committed-config.ts";
+import { gateChanges } from "../../proof/gate-changes.ts";
 import { compileScopes } from "../../scopes/glob.ts";
 import { noun, plural } from "../../text/plural.ts";
 import { quoteName } from "../../text/terminal.ts";

@@ -1,15 +1,15 @@
 import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import * as v from "valibot";
-import { sealHolds, sealOf } from "../../gate/proof-seal.ts";
 import { writeFileAtomic } from "../../platform/files.ts";
+import { sealHolds, sealOf } from "../../proof/seal.ts";
 
 /**
  * What an accept has done so far, in the shared git dir
  * (`<commonDir>/discern/accept/<branch>.json`): written before the trunk
  * moves and after each later step, so that running accept again finishes
  * an interrupted one and never lands twice. It is sealed as a Proof is
- * (gate/proof-seal.ts): the note it leads to carries its Proof record, so a
+ * (proof/seal.ts): the note it leads to carries its Proof record, so a
  * journal written by hand is no journal, and no note is written from it.
  */
 export const STEPS = ["landed", "checkout_moved", "noted", "resources_destroyed", "worktree_removed", "branch_deleted"] as const;

@@ -1,10 +1,11 @@
 import { lstat, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { ProofRecord } from "../../gate/state.ts";
 import { filesHiddenFromStatus } from "../../git/repository.ts";
 import { git } from "../../git/run.ts";
 import { parsePorcelainV2 } from "../../git/status.ts";
+import type { ProofRecord } from "../../proof/state.ts";
 import { clip } from "../../text/clip.ts";
+import { firstLine } from "../../text/first-line.ts";
 import { quoteName } from "../../text/terminal.ts";
 
 export const NOTE_REF = "refs/notes/discern";
@@ -132,11 +133,6 @@ export async function noteRefProblem(root: string): Promise<string | null> {
 	const sha = value.stdout.trim();
 	const branch = heads.stdout.split("\n").find((line) => line.startsWith(`${sha} `));
 	return branch ? `${NOTE_REF} points at the tip of the branch \`${clip(branch.slice(sha.length + 1))}\` (${sha.slice(0, 7)}), not at notes of its own` : null;
-}
-
-/** git's first line of complaint, without its closing period (the sentence it goes in has its own). */
-export function firstLine(text: string): string {
-	return (text.trim().split("\n")[0] ?? "").replace(/[.\s]+$/, "");
 }
 
 /** The ref-lock file git leaves when a ref update of `trunk` died midway (files backend); null when there is none. */

@@ -1,5 +1,5 @@
 import type { RenderOptions } from "../../contract/verb.ts";
-import { diagnosticLines, joinLines, planLines, stepLines } from "../../gate/render.ts";
+import { diagnosticLines, joinLines, planLines, stepLines } from "../../render/result-lines.ts";
 import type { AcceptResult } from "./schema.ts";
 
 /** A landing for a person: a gate run's steps and diagnostics when it ran, a dry run's plan, what is left after a partial one. */

@@ -1,7 +1,7 @@
 import * as v from "valibot";
+import { DryRunFlag } from "../../contract/dry-run.ts";
 import type { Result } from "../../contract/envelope.ts";
-import { CONSENT_DIGITS } from "../../gate/consent-digits.ts";
-import { DryRunFlag } from "../../gate/schema.ts";
+import { CONSENT_DIGITS } from "../../proof/consent-digits.ts";
 
 export const AcceptInput = v.strictObject({
 	confirmed: v.optional(v.pipe(v.boolean(), v.description("The owner approved this landing in the conversation."))),

@@ -3,11 +3,11 @@ import { join, resolve } from "node:path";
 import type { VerbContext } from "../../contract/context.ts";
 import type { Refusal } from "../../contract/envelope.ts";
 import { locateRepository, type RepositoryLocation } from "../../git/repository.ts";
-import { type ListedWorktree, listWorktrees } from "../../git/worktrees.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
 import { realPathOf } from "../../platform/files.ts";
 import { clip } from "../../text/clip.ts";
 import { quoteName } from "../../text/terminal.ts";
+import { type ListedWorktree, listWorktrees } from "../../worktree/git-worktrees.ts";
 import { readTask } from "../../worktree/task.ts";
 import { type Journal, readJournals } from "./journal.ts";
 

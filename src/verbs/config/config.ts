@@ -1,10 +1,10 @@
 import type * as v from "valibot";
 import { type ConfigLoad, loadConfig } from "../../config/load.ts";
+import { configRefusal, type Opened, openRepository } from "../../config/open-project.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
 import type { RepositoryLocation } from "../../git/repository.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
-import { configRefusal, type Opened, openRepository } from "../../project/open.ts";
 import { clip, clipList } from "../../text/clip.ts";
 import { nearest } from "../../text/suggest.ts";
 import type { ConfigData, ConfigGetInput, ConfigSetInput, ConfigValidateInput } from "./schema.ts";

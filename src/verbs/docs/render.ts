@@ -1,6 +1,6 @@
 import type { Result } from "../../contract/envelope.ts";
 import type { RenderOptions } from "../../contract/verb.ts";
-import { paint } from "../../ui/style.ts";
+import { paint } from "../../render/style.ts";
 import type { DocsData } from "./schema.ts";
 
 export function renderDocs(result: Result<"docs", DocsData>, { color }: RenderOptions): string {

@@ -1,10 +1,10 @@
 import type * as v from "valibot";
 import { loadConfig } from "../../config/load.ts";
+import { folderRefusal } from "../../config/open-project.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { fail, ok, type Result } from "../../contract/envelope.ts";
 import { locateRepository } from "../../git/repository.ts";
 import { folderProblem } from "../../platform/folder.ts";
-import { folderRefusal } from "../../project/open.ts";
 import { clip } from "../../text/clip.ts";
 import { endSentence } from "../../text/sentence.ts";
 import { oneLine } from "../../text/terminal.ts";

@@ -1,6 +1,6 @@
 import type { Result } from "../../contract/envelope.ts";
 import type { RenderOptions } from "../../contract/verb.ts";
-import { MARK, paint } from "../../ui/style.ts";
+import { MARK, paint } from "../../render/style.ts";
 import type { DoctorData } from "./schema.ts";
 
 const STYLE = { ok: "green", warn: "yellow", fail: "red" } as const;

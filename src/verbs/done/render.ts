@@ -1,8 +1,8 @@
 import type { Result } from "../../contract/envelope.ts";
 import type { RenderOptions } from "../../contract/verb.ts";
-import { diagnosticLines, joinLines, planLines, readingLines, stepLines } from "../../gate/render.ts";
-import { paint } from "../../ui/style.ts";
-import type { DoneData } from "./schema.ts";
+import type { DoneData } from "../../proof/done-schema.ts";
+import { diagnosticLines, joinLines, planLines, readingLines, stepLines } from "../../render/result-lines.ts";
+import { paint } from "../../render/style.ts";
 
 /**
  * A gate run for a person: each step with its outcome, the standards'

@@ -1,5 +1,5 @@
 import { defineVerb } from "../../contract/verb.ts";
-import { DoneData, DoneInput } from "./schema.ts";
+import { DoneData, DoneInput } from "../../proof/done-schema.ts";
 
 /** `done`: its definition. The registry (src/registry.ts) lists it; its code loads only when it runs. */
 export const doneVerb = defineVerb({

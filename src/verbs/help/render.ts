@@ -1,7 +1,7 @@
 import type { Result } from "../../contract/envelope.ts";
 import type { RenderOptions } from "../../contract/verb.ts";
+import { paint } from "../../render/style.ts";
 import { DEFAULT_COLUMNS, type Row, rows, wrap } from "../../text/layout.ts";
-import { paint } from "../../ui/style.ts";
 import type { HelpData, HelpFlag } from "./schema.ts";
 
 const TAGLINE = "an engineering practice for coding agents: isolated tasks, a real gate, consent to land.";

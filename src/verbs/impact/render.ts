@@ -1,7 +1,7 @@
 import type { Result } from "../../contract/envelope.ts";
 import type { RenderOptions } from "../../contract/verb.ts";
+import { paint } from "../../render/style.ts";
 import { quoteName } from "../../text/terminal.ts";
-import { paint } from "../../ui/style.ts";
 import { CODE_MARKER, type ImpactData } from "./schema.ts";
 
 /**

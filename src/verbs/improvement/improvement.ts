@@ -1,13 +1,14 @@
 import type * as v from "valibot";
 import { gatherFacts } from "../../coach/facts.ts";
 import { byCategory, evaluate, nextRule, scoreOf } from "../../coach/rules.ts";
+import { CATEGORIES, type Category } from "../../coach/schema.ts";
+import { openProject } from "../../config/open-project.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
-import { openProject } from "../../project/open.ts";
 import { clip } from "../../text/clip.ts";
 import { nearest } from "../../text/suggest.ts";
-import { CATEGORIES, type Category, type ImprovementData, type ImprovementInput } from "./schema.ts";
+import type { ImprovementData, ImprovementInput } from "./schema.ts";
 
 /** The practice coach: a score over deterministic rules, and the single most valuable next improvement. Read-only. */
 export async function improvement(ctx: VerbContext, input: v.InferOutput<typeof ImprovementInput>): Promise<Result<"improvement", ImprovementData>> {

@@ -1,6 +1,6 @@
 import type { Result } from "../../contract/envelope.ts";
 import type { RenderOptions } from "../../contract/verb.ts";
-import { MARK, paint } from "../../ui/style.ts";
+import { MARK, paint } from "../../render/style.ts";
 import type { ImprovementData } from "./schema.ts";
 
 const GLYPH = { pass: [MARK.ok, "green"], partial: [MARK.warn, "yellow"], fail: [MARK.fail, "red"], skip: ["-", "dim"] } as const;

@@ -1,26 +1,10 @@
 import * as v from "valibot";
-
-/** The coach's categories, in the fixed order that breaks ties. */
-export const CATEGORIES = ["gate", "quality", "knowledge", "agents", "isolation"] as const;
-export type Category = (typeof CATEGORIES)[number];
-
-/** pass: full credit; partial: half; fail: none; skip: the rule does not apply here (left out of the score). */
-export const RULE_STATES = ["pass", "partial", "fail", "skip"] as const;
-export type RuleState = (typeof RULE_STATES)[number];
+import { CATEGORIES, Rule } from "../../coach/schema.ts";
 
 export const ImprovementInput = v.strictObject({
 	category: v.optional(v.pipe(v.string(), v.minLength(1), v.description(CATEGORIES.join(", ")))),
 	min_score: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(100), v.description("Fail below this score."))),
 });
-
-export const Rule = v.strictObject({
-	id: v.string(),
-	weight: v.number(),
-	state: v.picklist(RULE_STATES),
-	detail: v.string(),
-	fix: v.optional(v.string()),
-});
-export type Rule = v.InferOutput<typeof Rule>;
 
 export const ImprovementData = v.strictObject({
 	score: v.number(),

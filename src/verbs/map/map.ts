@@ -1,15 +1,25 @@
 import type * as v from "valibot";
+import { openProject } from "../../config/open-project.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
-import { openProject } from "../../project/open.ts";
-import { type Page, pageFromMarkdown, searchPages } from "../../reader/pages.ts";
+import {
+	findPageFile,
+	linkedPaths,
+	MAX_PAGE_BYTES,
+	type MapFolder,
+	normalizeMapTarget,
+	openMapFolder,
+	type PageFile,
+	pageReader,
+	walkMap,
+} from "../../pages/map-folder.ts";
+import { type Page, pageFromMarkdown, searchPages } from "../../pages/reader.ts";
 import { clip, clipList } from "../../text/clip.ts";
 import { noun, plural } from "../../text/plural.ts";
 import { nearest } from "../../text/suggest.ts";
 import { freshness, pooled } from "./freshness.ts";
 import type { MapData, MapInput, Region } from "./schema.ts";
-import { findPageFile, linkedPaths, MAX_PAGE_BYTES, type MapFolder, normalizeMapTarget, openMapFolder, type PageFile, pageReader, walkMap } from "./tree.ts";
 
 type MapResult = Result<"map", MapData>;
 

@@ -1,6 +1,6 @@
 import type { Result } from "../../contract/envelope.ts";
 import type { RenderOptions } from "../../contract/verb.ts";
-import { paint } from "../../ui/style.ts";
+import { paint } from "../../render/style.ts";
 import type { MapData } from "./schema.ts";
 
 export function renderMap(result: Result<"map", MapData>, { color }: RenderOptions): string {

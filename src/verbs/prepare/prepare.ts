@@ -1,6 +1,6 @@
 import type * as v from "valibot";
 import type { VerbContext } from "../../contract/context.ts";
-import { innerLoop } from "../../gate/inner-loop.ts";
+import { innerLoop } from "../../jobs/inner-loop.ts";
 import type { PrepareInput } from "./schema.ts";
 
 /** Formatters (serially), then lint and typecheck: the fast inner loop. */

@@ -1,7 +1,7 @@
 import type * as v from "valibot";
 import { runningBinary } from "../../agents/command.ts";
+import { refresh } from "../../agents/refresh.ts";
 import type { VerbContext } from "../../contract/context.ts";
-import { refresh } from "./refresh.ts";
 import { renderRefresh } from "./render.ts";
 import type { RefreshInput } from "./schema.ts";
 

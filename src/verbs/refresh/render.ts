@@ -1,6 +1,6 @@
 import type { Result } from "../../contract/envelope.ts";
 import type { RenderOptions } from "../../contract/verb.ts";
-import { joinLines } from "../../gate/render.ts";
+import { joinLines } from "../../render/result-lines.ts";
 import type { RefreshData } from "./schema.ts";
 
 /** Each file with its action, then the command agents start. */

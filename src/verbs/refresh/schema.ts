@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { FILE_ACTIONS } from "../../agents/providers.ts";
-import { DryRunFlag } from "../../gate/schema.ts";
+import { DryRunFlag } from "../../contract/dry-run.ts";
 
 export const RefreshInput = v.strictObject({ dry_run: DryRunFlag });
 

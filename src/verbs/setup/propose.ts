@@ -1,21 +1,21 @@
 import { basename, join } from "node:path";
 import { detectAgents, PROVIDERS } from "../../agents/providers.ts";
 import { CONFIG_FILE, type ConfigLoad, loadConfig } from "../../config/load.ts";
+import { openRepository } from "../../config/open-project.ts";
 import { AGENTS } from "../../config/schema.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import type { Refusal } from "../../contract/envelope.ts";
 import { resolveTrunk } from "../../git/trunk.ts";
+import { openMapFolder } from "../../pages/map-folder.ts";
+import { MAP_README_PATH } from "../../pages/map-skeleton.ts";
 import { exists } from "../../platform/files.ts";
 import { findExecutable } from "../../platform/process.ts";
-import { openRepository } from "../../project/open.ts";
 import { detectStack } from "../../setup/detect.ts";
 import { IGNORE_FILE, ignoreFileState, missingIgnores } from "../../setup/ignores.ts";
 import { type Fold, planFolds } from "../../setup/instructions.ts";
 import { renderConfig } from "../../setup/render-config.ts";
 import { clip } from "../../text/clip.ts";
 import { nearest } from "../../text/suggest.ts";
-import { openMapFolder } from "../map/tree.ts";
-import { MAP_README_PATH } from "./map-skeleton.ts";
 import type { SetupData } from "./schema.ts";
 
 /**

@@ -1,6 +1,6 @@
 import type { Result } from "../../contract/envelope.ts";
 import type { RenderOptions } from "../../contract/verb.ts";
-import { paint } from "../../ui/style.ts";
+import { paint } from "../../render/style.ts";
 import type { SetupData } from "./schema.ts";
 
 export function renderSetup(result: Result<"setup" | "setup verify", SetupData>, { color }: RenderOptions): string {

@@ -1,14 +1,14 @@
 import type * as v from "valibot";
 import type { RunningBinary } from "../../agents/command.ts";
+import { refresh } from "../../agents/refresh.ts";
 import { CONFIG_FILE } from "../../config/load.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type PlanItem, type Result } from "../../contract/envelope.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
+import { MAP_README } from "../../pages/map-skeleton.ts";
 import { resolveInside, WriteDeniedError, writeFileAtomic } from "../../platform/files.ts";
 import { appendIgnores, IGNORE_FILE, ignoreFileState } from "../../setup/ignores.ts";
 import { applyFolds } from "../../setup/instructions.ts";
-import { refresh } from "../refresh/refresh.ts";
-import { MAP_README } from "./map-skeleton.ts";
 import { describeFolds, propose } from "./propose.ts";
 import type { SetupData, SetupInput } from "./schema.ts";
 

@@ -1,16 +1,16 @@
 import * as v from "valibot";
 import type { DiscernConfig } from "../../config/schema.ts";
-import { judgementOf } from "../../gate/judgement.ts";
-import { judgeProof } from "../../gate/proof-state.ts";
-import { configDigest, type ProofRecord, readLastDone, readProof, sameJudgement, writeProof } from "../../gate/state.ts";
-import type { TrunkAuthority } from "../../gate/trunk-authority.ts";
 import type { RepositoryLocation } from "../../git/repository.ts";
 import { gitLine } from "../../git/run.ts";
+import { judgeProof } from "../../proof/checkout-state.ts";
+import { DoneData } from "../../proof/done-schema.ts";
+import { judgementOf } from "../../proof/judgement.ts";
+import { proofLine } from "../../proof/line.ts";
+import { scopesTouched } from "../../proof/scopes.ts";
+import { configDigest, type ProofRecord, readLastDone, readProof, sameJudgement, writeProof } from "../../proof/state.ts";
+import type { TrunkAuthority } from "../../proof/trunk-authority.ts";
 import { loosenings } from "../../standards/never-loosen.ts";
 import { failing, verdictOf } from "../../standards/verdict.ts";
-import { proofLine } from "../done/proof.ts";
-import { DoneData } from "../done/schema.ts";
-import { scopesTouched } from "../done/scopes.ts";
 
 /** The Proof of the commit a pin starts from, when `done` would honor it as it stands. */
 export async function proofBefore(

@@ -1,6 +1,6 @@
 import type { Result } from "../../contract/envelope.ts";
 import type { RenderOptions } from "../../contract/verb.ts";
-import { diagnosticLines, joinLines, planLines, readingLines, stepLines } from "../../gate/render.ts";
+import { diagnosticLines, joinLines, planLines, readingLines, stepLines } from "../../render/result-lines.ts";
 import type { StandardsData } from "./schema.ts";
 
 /**

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { DryRunFlag } from "../../gate/schema.ts";
+import { DryRunFlag } from "../../contract/dry-run.ts";
 import { StandardReading } from "../../standards/verdict.ts";
 
 const Names = v.optional(v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.description("Standards to act on; default: all.")));

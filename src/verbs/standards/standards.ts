@@ -1,11 +1,11 @@
 import type * as v from "valibot";
+import { openProject } from "../../config/open-project.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
-import { failureSentence } from "../../gate/execute.ts";
-import { planItems, planStandards } from "../../gate/plan.ts";
 import { resolveTrunk } from "../../git/trunk.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
-import { openProject } from "../../project/open.ts";
+import { failureSentence } from "../../jobs/execute.ts";
+import { planItems, planStandards } from "../../jobs/plan.ts";
 import { measureStandards, tightenedLimit } from "../../standards/measure.ts";
 import { failing } from "../../standards/verdict.ts";
 import { plural } from "../../text/plural.ts";

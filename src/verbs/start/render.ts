@@ -1,6 +1,6 @@
 import type { Result } from "../../contract/envelope.ts";
 import type { RenderOptions } from "../../contract/verb.ts";
-import { diagnosticLines, joinLines, planLines, stepLines } from "../../gate/render.ts";
+import { diagnosticLines, joinLines, planLines, stepLines } from "../../render/result-lines.ts";
 import type { StartData } from "./schema.ts";
 
 /** A start for a person: the steps that ran, a dry run's plan, a failure's diagnostics, then where to work. */

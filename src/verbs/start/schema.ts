@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { DryRunFlag } from "../../gate/schema.ts";
+import { DryRunFlag } from "../../contract/dry-run.ts";
 
 const text = (max: number, description: string) => v.optional(v.pipe(v.string(), v.maxLength(max), v.description(description)));
 

@@ -1,10 +1,10 @@
 import type { Result } from "../../contract/envelope.ts";
 import type { RenderOptions } from "../../contract/verb.ts";
+import { paint } from "../../render/style.ts";
 import { wrap } from "../../text/layout.ts";
 import { plural } from "../../text/plural.ts";
 import { relativeTime } from "../../text/relative-time.ts";
 import { quoteName } from "../../text/terminal.ts";
-import { paint } from "../../ui/style.ts";
 import { worktreeLine } from "../../worktree/line.ts";
 import type { StatusData } from "./schema.ts";
 

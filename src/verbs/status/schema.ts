@@ -1,9 +1,9 @@
 import * as v from "valibot";
 import { STAGES } from "../../config/schema.ts";
-import { PROOF_STATES } from "../../gate/proof-state.ts";
-import { FAILED_STAGES } from "../../gate/schema.ts";
 import { CHANGE_KINDS } from "../../git/status.ts";
 import { TRUNK_SOURCES } from "../../git/trunk.ts";
+import { FAILED_STAGES } from "../../jobs/schema.ts";
+import { PROOF_STATES } from "../../proof/checkout-state.ts";
 import { OrphanedLedger, WorktreeItem } from "../../worktree/item.ts";
 
 export const StatusInput = v.strictObject({});

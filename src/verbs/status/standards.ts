@@ -1,8 +1,8 @@
 import * as v from "valibot";
 import type { DiscernConfig } from "../../config/schema.ts";
-import type { ProofRecord } from "../../gate/state.ts";
 import { ref, type Surface, sayFor } from "../../hints/refer.ts";
-import { DoneData } from "../done/schema.ts";
+import { DoneData } from "../../proof/done-schema.ts";
+import type { ProofRecord } from "../../proof/state.ts";
 import type { StatusData } from "./schema.ts";
 
 /**

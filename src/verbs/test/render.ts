@@ -1,7 +1,7 @@
 import type { Result } from "../../contract/envelope.ts";
 import type { RenderOptions } from "../../contract/verb.ts";
-import { diagnosticLines, joinLines, planLines, stepLines } from "../../gate/render.ts";
-import type { InnerLoopData } from "../../gate/schema.ts";
+import type { InnerLoopData } from "../../jobs/schema.ts";
+import { diagnosticLines, joinLines, planLines, stepLines } from "../../render/result-lines.ts";
 
 /** Each step with its outcome, a dry run's plan, each failure's reproduce command and output, then the summary. */
 export function renderTest(result: Result<"test", InnerLoopData>, options: RenderOptions): string {

@@ -1,6 +1,6 @@
 import type * as v from "valibot";
 import type { VerbContext } from "../../contract/context.ts";
-import { innerLoop } from "../../gate/inner-loop.ts";
+import { innerLoop } from "../../jobs/inner-loop.ts";
 import type { TestInput } from "./schema.ts";
 
 /** The test-stage jobs alone. */

@@ -1,8 +1,8 @@
 import type { Result } from "../../contract/envelope.ts";
 import type { RenderOptions } from "../../contract/verb.ts";
-import { joinLines } from "../../gate/render.ts";
+import { joinLines } from "../../render/result-lines.ts";
+import { paint } from "../../render/style.ts";
 import { quoteName } from "../../text/terminal.ts";
-import { paint } from "../../ui/style.ts";
 import type { UninstallData } from "./schema.ts";
 
 /** Each path with its action and why; or, refused, what is in the way. */

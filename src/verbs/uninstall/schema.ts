@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { UNWIRE_ACTIONS } from "../../agents/providers.ts";
-import { DryRunFlag } from "../../gate/schema.ts";
+import { DryRunFlag } from "../../contract/dry-run.ts";
 
 export const UninstallInput = v.strictObject({
 	dry_run: DryRunFlag,

@@ -1,10 +1,10 @@
 import { lstat, readdir } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { CONFIG_FILE } from "../../config/load.ts";
-import { stateDir } from "../../gate/state.ts";
 import { git } from "../../git/run.ts";
+import { MAP_README_PATH } from "../../pages/map-skeleton.ts";
 import { exists, isInside } from "../../platform/files.ts";
-import { MAP_README_PATH } from "../setup/map-skeleton.ts";
+import { stateDir } from "../../proof/state.ts";
 import type { UninstallData } from "./schema.ts";
 
 export type Listed = UninstallData["files"][number];

@@ -1,5 +1,5 @@
 import type { RenderOptions } from "../../contract/verb.ts";
-import { diagnosticLines, joinLines, planLines, stepLines } from "../../gate/render.ts";
+import { diagnosticLines, joinLines, planLines, stepLines } from "../../render/result-lines.ts";
 import type { UpdateResult } from "./schema.ts";
 
 /** What came in, what overlaps, and the ensure steps that ran. */

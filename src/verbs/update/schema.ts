@@ -1,6 +1,6 @@
 import * as v from "valibot";
+import { DryRunFlag } from "../../contract/dry-run.ts";
 import type { Result } from "../../contract/envelope.ts";
-import { DryRunFlag } from "../../gate/schema.ts";
 
 export const UpdateInput = v.strictObject({
 	from: v.optional(v.pipe(v.string(), v.maxLength(1024), v.description("Merge this branch or commit instead of the trunk."))),

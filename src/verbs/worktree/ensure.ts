@@ -1,9 +1,9 @@
 import type * as v from "valibot";
+import { openProject } from "../../config/open-project.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, type Diagnostic, fail, ok, type Result, type Step } from "../../contract/envelope.ts";
-import { newRunDir } from "../../gate/state.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
-import { openProject } from "../../project/open.ts";
+import { newRunDir } from "../../proof/state.ts";
 import { clip } from "../../text/clip.ts";
 import { plural } from "../../text/plural.ts";
 import { oneLine } from "../../text/terminal.ts";

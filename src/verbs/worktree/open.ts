@@ -1,10 +1,10 @@
 import { loadConfig } from "../../config/load.ts";
+import { type Opened, openRepository } from "../../config/open-project.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import type { Refusal } from "../../contract/envelope.ts";
 import type { RepositoryLocation } from "../../git/repository.ts";
 import { resolveTrunk, type Trunk } from "../../git/trunk.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
-import { type Opened, openRepository } from "../../project/open.ts";
 import { type FleetWorktree, readFleet } from "../../worktree/fleet.ts";
 
 export interface OpenedFleet {

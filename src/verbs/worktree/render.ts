@@ -1,6 +1,6 @@
 import type { Result } from "../../contract/envelope.ts";
 import type { RenderOptions } from "../../contract/verb.ts";
-import { diagnosticLines, joinLines, planLines, stepLines } from "../../gate/render.ts";
+import { diagnosticLines, joinLines, planLines, stepLines } from "../../render/result-lines.ts";
 import { quoteName } from "../../text/terminal.ts";
 import { worktreeLine } from "../../worktree/line.ts";
 import type { WorktreeDropData, WorktreeEnsureData, WorktreeListData, WorktreePruneData, WorktreeTeardownData } from "./schema.ts";

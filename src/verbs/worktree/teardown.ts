@@ -1,8 +1,8 @@
 import type * as v from "valibot";
+import { openRepository } from "../../config/open-project.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type PlanItem, type Result } from "../../contract/envelope.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
-import { openRepository } from "../../project/open.ts";
 import { clip } from "../../text/clip.ts";
 import { plural } from "../../text/plural.ts";
 import { destroyResources, planDestroys } from "../../worktree/resources.ts";

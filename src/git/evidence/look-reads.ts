@@ -1,0 +1,170 @@
+import type { Stats } from "node:fs";
+import { lstat, stat } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { readRegularFile } from "../../platform/files.ts";
+import type { Captured } from "../../platform/process.ts";
+import type { git } from "../run.ts";
+import type { ChangedPath } from "../status.ts";
+
+/**
+ * What only git answers in a look of the evidence (evidence.ts): HEAD and
+ * its branch, with the refs a caller watches, and what points git at the
+ * repository. The untracked listing and the checkout's index are asked beside them.
+ */
+
+/** A ref as `git for-each-ref` lists it: its object, and the ref it points to when it is symbolic (empty otherwise). */
+export interface RefReading {
+	ref: string;
+	object: string;
+	symref: string;
+}
+
+/**
+ * What points git at a repository, as found: the folder's `.git` (a file by
+ * what it says, a worktree's or submodule's pointer; a folder by its
+ * identity), the git dir and the common dir git resolves from it (each by
+ * the identity of what the path leads to: a job renaming a worktree's git
+ * dir away and putting a link to a copy in its place keeps every pointer's
+ * text), and the git dir's `commondir` file (which git reads even where
+ * GIT_DIR is given). Read as readRegularFile reads: a job can put a link or
+ * a FIFO at any of them.
+ */
+export async function gitLinksOf(root: string, gitDir: string): Promise<string> {
+	const dotGit = join(root, ".git");
+	const pointer = (path: string) => readRegularFile(path, POINTER_BYTES)?.toString("utf8") ?? null;
+	const identity = (found: Stats | null) =>
+		found ? `${found.isFile() ? "file" : found.isDirectory() ? "folder" : found.isSymbolicLink() ? "link" : "other"} ${found.dev}:${found.ino}` : "absent";
+	const commonDir = pointer(join(gitDir, "commondir"));
+	const [link, ownDir, sharedDir] = await Promise.all([
+		lstat(dotGit).catch(() => null),
+		lstat(gitDir).catch(() => null),
+		stat(commonDir === null ? gitDir : resolve(gitDir, commonDir.trim())).catch(() => null),
+	]);
+	const dotGitSays = link?.isFile() ? `file ${pointer(dotGit) ?? "not a small file"}` : identity(link);
+	return [dotGitSays, identity(ownDir), identity(sharedDir), commonDir ?? "no commondir"].join("\0");
+}
+
+/** More than any `.git` or `commondir` pointer git writes holds (a path). */
+const POINTER_BYTES = 64 * 1024;
+
+/** What only git answers in a look: HEAD and its branch, the untracked files, and what the checkout's own index stages. */
+export interface LookReads {
+	head: Promise<HeadReading>;
+	untracked: ReturnType<typeof git>;
+	staged: ReturnType<typeof git>;
+}
+
+/** HEAD's commit (null when git names none) and the ref it resolves to (null when detached); `watched`: see `status`. */
+export interface HeadReading {
+	sha: string | null;
+	ref: string | null;
+	watched?: RefReading[] | null;
+}
+
+export type Run = (args: readonly string[]) => ReturnType<typeof git>;
+
+/**
+ * `run` reads through the private index; `runStaged` lists the checkout's
+ * own, which must hold exactly the commit's tree (see `stagedChanges`):
+ * jobs that ask git which files there are (`git ls-files`, `git grep`, a
+ * pre-commit run) read that index, not the files, so a path staged as
+ * deleted, added or changed is a change even when the file on disk is the
+ * committed one.
+ */
+export function askGit(run: Run, head: Promise<HeadReading> | null, runStaged: Run): LookReads {
+	return {
+		head: head ?? run(["rev-parse", "HEAD", "--symbolic-full-name", "HEAD"]).then(headOf),
+		// Untracked is what the commit's own .gitignore files do not ignore: info/exclude and a global
+		// excludes file are local, and could hide code the jobs run (an uncommitted conftest.py).
+		untracked: run(["ls-files", "-z", "--others", "--exclude-per-directory=.gitignore"]),
+		staged: runStaged(["ls-files", "-s", "-z"]),
+	};
+}
+
+/**
+ * How a look lists the checkout's own index (`path`) through `run`: only a
+ * regular file (or none) is handed to git, since the first look is not
+ * bounded and git would wait forever on a FIFO put there. Every look lists
+ * it anew: the index's stat says nothing of a split index's shared file,
+ * where its entries are, and which git reads without checking its checksum.
+ */
+export function ownIndexLister(path: string, run: Run): Run {
+	return async (args) => {
+		const place = await lstat(path).catch(() => null);
+		if (place && !place.isFile()) return { exitCode: 128, stdout: "", stderr: "the index is not a regular file" };
+		return run(args);
+	};
+}
+
+/** What the checkout's index must hold at each path: `"<mode> <object>"` as `git ls-files -s` lists it. */
+export type IndexExpectation = ReadonlyMap<string, string>;
+
+/** The commit's records as index entries: git stores a regular file's mode as 100644 or 100755 whatever the tree wrote. */
+export function indexExpectation(records: readonly { path: string; mode: string; blob: string }[]): IndexExpectation {
+	return new Map(records.map((record) => [record.path, `${indexMode(record.mode)} ${record.blob}`]));
+}
+
+function indexMode(mode: string): string {
+	const bits = Number.parseInt(mode, 8);
+	if ((bits & 0o170000) !== 0o100000) return mode;
+	return bits & 0o100 ? "100755" : "100644";
+}
+
+/**
+ * Every entry of the checkout's index (`ls-files -s -z`) compared with the
+ * commit's, one by one: not `diff-index --cached`, which skips a folder
+ * whose entry in the index's own tree cache says it matches, and that cache
+ * is written by whoever writes the index. Null when git could not read it.
+ */
+export function stagedChanges(read: Captured, expected: IndexExpectation): ChangedPath[] | null {
+	if (read.exitCode !== 0) return null;
+	const changes = new Map<string, ChangedPath>();
+	const seen = new Set<string>();
+	for (const record of read.stdout.split("\0")) {
+		// "<mode> <object> <stage>\t<path>"
+		const tab = record.indexOf("\t");
+		if (tab < 0) continue;
+		const [mode = "", object = "", stage = ""] = record.slice(0, tab).split(" ");
+		const path = record.slice(tab + 1);
+		seen.add(path);
+		const wanted = expected.get(path);
+		if (stage !== "0") changes.set(path, { path, kind: "conflicted", staged: true });
+		else if (wanted === undefined) changes.set(path, { path, kind: "added", staged: true });
+		else if (wanted !== `${mode} ${object}`) changes.set(path, { path, kind: wanted.split(" ")[0] === mode ? "modified" : "type_changed", staged: true });
+	}
+	for (const path of expected.keys()) if (!seen.has(path)) changes.set(path, { path, kind: "deleted", staged: true });
+	return [...changes.values()];
+}
+
+/** `rev-parse HEAD --symbolic-full-name HEAD`'s answer; `skip`: the lines before it (`locate` asks where things are first). */
+export function headOf(read: Captured, skip = 0): HeadReading {
+	if (read.exitCode !== 0) return { sha: null, ref: null };
+	// By position: git prints no ref at all for a HEAD it finds ambiguous (a branch or tag named HEAD).
+	const [sha, ref] = read.stdout.split("\n").slice(skip);
+	return { sha: sha && /^[0-9a-f]+$/.test(sha) ? sha : null, ref: ref && ref !== "HEAD" ? ref : null };
+}
+
+/** HEAD as `locate` read it, after the work tree, git dir and common dir. */
+export function headOfLocated(read: Captured): HeadReading {
+	return headOf(read, 3);
+}
+
+/**
+ * HEAD, read with the refs a caller watches in one process: for-each-ref
+ * marks the ref HEAD resolves to, so a HEAD still on `branchRef` is answered
+ * by the same listing (its object is HEAD's commit). Unmarked (HEAD went to
+ * another branch, or was detached) git is asked plainly, so that drift
+ * names where HEAD went.
+ */
+export async function headWithRefs(run: Run, branchRef: string, watch: readonly string[]): Promise<HeadReading> {
+	const listed = await run(["for-each-ref", "--format=%(HEAD)%00%(refname)%00%(objectname)%00%(symref)", branchRef, ...watch]);
+	const refs: (RefReading & { head: boolean })[] = [];
+	for (const line of listed.exitCode === 0 ? listed.stdout.split("\n") : []) {
+		const [mark, ref, object, symref] = line.split("\0");
+		if (ref && object !== undefined) refs.push({ head: mark === "*", ref, object, symref: symref ?? "" });
+	}
+	const watched = listed.exitCode === 0 ? refs.map(({ ref, object, symref }) => ({ ref, object, symref })) : null;
+	const marked = refs.find((reading) => reading.head && reading.ref === branchRef);
+	if (marked) return { sha: marked.object, ref: marked.ref, watched };
+	return { ...headOf(await run(["rev-parse", "HEAD", "--symbolic-full-name", "HEAD"])), watched };
+}

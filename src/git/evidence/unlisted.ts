@@ -1,0 +1,97 @@
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { mapBounded } from "../../platform/bounded.ts";
+
+/**
+ * What git's listing of untracked files never shows, yet a job can open by
+ * name: a FIFO, socket or device (git's walk skips them: a FIFO named
+ * `GNUmakefile` or `.cargo/config.toml`, fed by a process outside the gate,
+ * is what make or cargo reads), and a `.git` file or folder below the root
+ * (git never looks inside one, and a job's git run there takes its config).
+ * Looked for in every tracked folder and in every folder git lists nothing
+ * for that the committed rules do not ignore (a new folder holding only such
+ * an entry, or only ignored files). Null when git could not tell which of
+ * those folders are ignored.
+ *
+ * `folders`: the tracked folders ("" for the root); `submodules`: the
+ * submodules' paths (their insides are their own evidence's);
+ * `ignored`: which of some untracked folders the committed rules ignore.
+ */
+export async function unlistedEntries(
+	root: string,
+	folders: ReadonlySet<string>,
+	submodules: ReadonlySet<string>,
+	ignored: (candidates: readonly string[]) => Promise<Set<string> | null>,
+): Promise<string[] | null> {
+	const found: string[] = [];
+	const candidates: string[] = [];
+	await mapBounded([...folders], READERS, async (folder) => {
+		const items = await listed(root, folder);
+		if (typeof items === "string") return void found.push(items);
+		for (const item of items) {
+			const path = folder === "" ? item.name : `${folder}/${item.name}`;
+			if (item.name === ".git") {
+				if (folder !== "") found.push(path);
+			} else if (item.kind === "strange") found.push(path);
+			else if (item.kind === "folder" && !folders.has(path) && !submodules.has(path)) candidates.push(path);
+		}
+	});
+	if (candidates.length > 0) {
+		const skipped = await ignored(candidates);
+		if (skipped === null) return null;
+		// Everything inside is ignored, special or nothing (git listed no file there, or listed it already): looked through whole.
+		await mapBounded(
+			candidates.filter((path) => !skipped.has(path)),
+			READERS,
+			async (folder) => void found.push(...(await strangeBelow(root, folder))),
+		);
+	}
+	return found.sort();
+}
+
+/** Special entries and `.git` entries anywhere below `folder`, and what could not be looked through. */
+async function strangeBelow(root: string, folder: string): Promise<string[]> {
+	const found: string[] = [];
+	const pending = [folder];
+	for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+		const items = await listed(root, next);
+		if (typeof items === "string") {
+			found.push(items);
+			continue;
+		}
+		for (const item of items) {
+			const path = `${next}/${item.name}`;
+			if (item.name === ".git" || item.kind === "strange") found.push(path);
+			else if (item.kind === "folder") pending.push(path);
+		}
+	}
+	return found;
+}
+
+interface Item {
+	name: string;
+	/** `strange`: a FIFO, socket or device, or a name that is not UTF-8 (git cannot be asked of it, nor can it be walked by name). */
+	kind: "file" | "folder" | "strange";
+}
+
+/**
+ * A folder's entries, or the change to report when it cannot be read (too
+ * long a path, no permission): never taken for an empty one. A folder gone
+ * is no entry: its files say so.
+ */
+async function listed(root: string, folder: string): Promise<Item[] | string> {
+	try {
+		const items = await readdir(join(root, folder), { withFileTypes: true });
+		// A name that is not UTF-8 reads with U+FFFD in it (and cannot be opened by that string): strange, as is a real U+FFFD.
+		return items.map((item) => ({
+			name: item.name,
+			kind: item.name.includes("\uFFFD") ? "strange" : item.isDirectory() ? "folder" : item.isFile() || item.isSymbolicLink() ? "file" : "strange",
+		}));
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+		return `(${folder === "" ? "the root" : folder}: discern could not look through it, ${(error as NodeJS.ErrnoException).code ?? "unreadable"})`;
+	}
+}
+
+/** Folders read at once. */
+const READERS = 8;

@@ -1,0 +1,88 @@
+import { openProject } from "../config/open-project.ts";
+import type { VerbContext } from "../contract/context.ts";
+import { asVerb, fail, ok, type Result } from "../contract/envelope.ts";
+import { resolveTrunk } from "../git/trunk.ts";
+import { ref, sayFor } from "../hints/refer.ts";
+import { configDigest, writeLastRun } from "../proof/state.ts";
+import { pathsChanged, snapshotTree } from "../proof/tree-state.ts";
+import { plural } from "../text/plural.ts";
+import { quoteName } from "../text/terminal.ts";
+import { executePlan, failureSentence, ranLabels } from "./execute.ts";
+import { planGate, planItems } from "./plan.ts";
+import type { FailedStage, InnerLoopData } from "./schema.ts";
+
+/**
+ * `prepare` (formatters, then lint and typecheck) and `test` (the test
+ * stage): the fast inner loop. They run on a dirty tree and never earn a
+ * Proof; `prepare` may leave formatter edits for the agent to review.
+ */
+export async function innerLoop<const Verb extends "prepare" | "test">(
+	ctx: VerbContext,
+	verb: Verb,
+	input: { dry_run?: boolean | undefined },
+): Promise<Result<Verb, InnerLoopData>> {
+	const say = sayFor(ctx.surface);
+	const opened = await openProject(ctx);
+	if (!opened.ok) return asVerb(verb, opened.refusal);
+	const { repository, config } = opened;
+	const plan = planGate(verb, config);
+	if (input.dry_run) {
+		const count = plan.phases.flat().length;
+		return ok(
+			verb,
+			`Would run ${plural(count, "job")}; nothing ran.`,
+			{ failed_stage: null, modified: [], interrupted: false },
+			{ dry_run: true, plan: planItems(plan) },
+		);
+	}
+	const [trunk, before] = await Promise.all([resolveTrunk(repository.root, config.repository.trunk, ctx.env.DISCERN_TRUNK), snapshotTree(repository.root)]);
+	const execution = await executePlan(ctx, repository, trunk.name, plan);
+	const modified = pathsChanged(before, await snapshotTree(repository.root));
+	const { report, steps, diagnostics, durationS, leftovers } = execution;
+	// An interrupted run failed no stage: nobody's check said no.
+	const failedStage = (report.failed?.job.stage ?? null) as FailedStage | null;
+	if (!report.interrupted) {
+		await writeLastRun(repository.gitDir, {
+			verb,
+			ok: failedStage === null,
+			failed_stage: failedStage,
+			head: before.head,
+			tree: null,
+			config_digest: configDigest(JSON.stringify(config)),
+			standalone: true,
+			time: new Date().toISOString(),
+			duration_s: durationS,
+		}).catch(() => undefined);
+	}
+	const data: InnerLoopData = { failed_stage: failedStage, modified, interrupted: report.interrupted };
+	if (report.failed || report.interrupted) {
+		const reviewEdits =
+			modified.length > 0 ? [`Review the edits the run made: ${modified.slice(0, 5).map(quoteName).join(", ")}${modified.length > 5 ? ", …" : ""}.`] : [];
+		// Interrupted is its own code: nobody's check said no, so a script must not read it as red.
+		return report.interrupted
+			? fail(verb, "interrupted", `${failureSentence(report)}.`, ["Nothing was decided: run it again when you are ready.", ...leftovers, ...reviewEdits], {
+					data,
+					steps,
+					diagnostics,
+				})
+			: fail(
+					verb,
+					"gate_failed",
+					`${failureSentence(report)}.`,
+					["Read the diagnostics (each names the command to reproduce it), fix, and run this again.", ...leftovers, ...reviewEdits],
+					{ data, steps, diagnostics },
+				);
+	}
+	const labels = ranLabels(report);
+	const passed =
+		labels.length > 0
+			? `${verb} passed: ${labels.join(", ")} (${labels.length} job${labels.length === 1 ? "" : "s"}, ${durationS} s).`
+			: `${verb} had no jobs to run.`;
+	const hints = [
+		...leftovers,
+		...(modified.length > 0 ? [`Formatters changed ${plural(modified.length, "file")}: review and commit them.`] : []),
+		...(labels.length === 0 ? [`Declare ${verb === "test" ? "a test-stage job" : "fix or check jobs"} in discern.toml.`] : []),
+		verb === "prepare" ? say`Next: ${ref("test")}, then commit and run ${ref("done")}.` : say`Next: commit, then run ${ref("done")}.`,
+	];
+	return ok(verb, passed, data, { steps, hints, ...(diagnostics.length > 0 ? { diagnostics } : {}) });
+}
