@@ -17,12 +17,12 @@ import { MODES } from "./modes.ts";
  * else it is tested. Keep it short: a mode is better than an excuse.
  */
 const NOT_EXERCISED: Readonly<Record<string, readonly string[]>> = {
-	// A trunk that is a symbolic ref (tests/gate/proof-integrity.test.ts), a worktree behind its trunk (tests/gate/gate-verbs.test.ts).
+	// A trunk that is a symbolic ref (tests/proof/proof-integrity.test.ts), a worktree behind its trunk (tests/proof/gate-verbs.test.ts).
 	done: ["no_trunk", "behind_trunk"],
-	// accept passes on what its `done` run refuses (tests/gate): a repeated red run, an unwritable state folder, an interrupted gate;
+	// accept passes on what its `done` run refuses (tests/proof, tests/jobs): a repeated red run, an unwritable state folder, an interrupted gate;
 	// `no_project` is `done`'s too; no_trunk: a worktree whose trunk is gone; not_in_worktree: a worktree git no longer lists.
 	accept: ["no_project", "no_trunk", "not_in_worktree", "unchanged_tree_rerun", "write_denied", "interrupted"],
-	// update: no trunk branch at all (a fresh repository); an unwritable state folder and an interrupted ensure run are the gate runner's (tests/gate).
+	// update: no trunk branch at all (a fresh repository); an unwritable state folder and an interrupted ensure run are the gate runner's (tests/proof, tests/jobs).
 	update: ["no_trunk", "write_denied", "interrupted"],
 };
 

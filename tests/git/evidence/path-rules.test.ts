@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { refusedByFsck, refusedLinkFolder, refusedName } from "../../src/git/evidence/path-rules.ts";
-import { makeRepo, type TestRepo } from "../helpers/repo.ts";
+import { refusedByFsck, refusedLinkFolder, refusedName } from "../../../src/git/evidence/path-rules.ts";
+import { makeRepo, type TestRepo } from "../../helpers/repo.ts";
 
 /**
  * Which paths git refuses to index: git itself is the oracle (`update-index`,

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { chmod, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { type IndexRecord, indexFileBytes } from "../../src/git/evidence/index-file.ts";
-import { makeRepo, runGit, type TestRepo } from "../helpers/repo.ts";
+import { type IndexRecord, indexFileBytes } from "../../../src/git/evidence/index-file.ts";
+import { makeRepo, runGit, type TestRepo } from "../../helpers/repo.ts";
 
 /** The evidence's private index is written in-process: git must read it exactly as its own index of the same commit. */
 const made: TestRepo[] = [];

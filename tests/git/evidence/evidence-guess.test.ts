@@ -2,9 +2,9 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type EvidenceOutcome, openEvidenceIndex } from "../../src/git/evidence/evidence.ts";
-import { openObjectReader } from "../../src/git/object-reader.ts";
-import { makeRepo, runGit, type TestRepo } from "../helpers/repo.ts";
+import { type EvidenceOutcome, openEvidenceIndex } from "../../../src/git/evidence/evidence.ts";
+import { openObjectReader } from "../../../src/git/object-reader.ts";
+import { makeRepo, runGit, type TestRepo } from "../../helpers/repo.ts";
 
 /**
  * The evidence starts on the repository the caller discovered and the

@@ -2,9 +2,9 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdir, mkdtemp, readdir, rm, symlink, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { privateFolder, removeAbandonedFolders } from "../../src/git/evidence/private-folders.ts";
-import { done } from "../../src/proof/done.ts";
-import { makeRepo, type TestRepo } from "../helpers/repo.ts";
+import { privateFolder, removeAbandonedFolders } from "../../../src/git/evidence/private-folders.ts";
+import { done } from "../../../src/proof/done.ts";
+import { makeRepo, type TestRepo } from "../../helpers/repo.ts";
 
 /** Private folders a discern killed outright left in the temp folder go once their process is gone and a day has passed. */
 let temp = "";
