@@ -1,7 +1,8 @@
 /**
  * Performance budgets (SPEC §13), measured against baselines in the same run.
- *   bun scripts/bench.ts [--runs N] [--warmups N] [--build] [--json] [--strict] [--only TEXT]
- * (--only: just the benchmarks whose name contains TEXT)
+ *   bun scripts/bench.ts [--runs N] [--warmups N] [--build] [--json] [--strict] [--only TEXT] [--against BINARY]
+ * (--only: just the benchmarks whose name contains TEXT; --against: also the start-up rows with another
+ * build of discern as their baseline, e.g. the trunk's, to show a change made start-up no slower)
  *
  * The machines are noisy, so every figure is a median over repeated runs,
  * candidate and baseline interleaved run by run, and budgets that can be
@@ -53,6 +54,8 @@ interface BenchContext {
 	scratch: string;
 	/** Idle unrelated processes, started by the benchmarks that want them. */
 	crowd: Crowd;
+	/** Another build of discern (--against), the baseline of the start-up comparisons. */
+	against?: string;
 }
 
 /**
@@ -63,6 +66,32 @@ interface BenchContext {
  * cheaper.
  */
 const GATE_WORK_MS = { cli: 40, mcp: 40 } as const;
+
+/** How much slower than the build it is compared with (--against) start-up may get: more than the noise of 2 shared cores. */
+const AGAINST_RATIO = 1.1;
+
+/** Start-up, candidate and reference build in the same rounds: what a change to the code's shape must not make slower. */
+const AGAINST_BENCHMARKS: readonly ((ctx: BenchContext, against: string) => Benchmark)[] = [
+	(ctx, against) => ({
+		name: "against: discern --version",
+		candidate: timeToExit("discern --version", [ctx.discern, "--version"]),
+		baseline: timeToExit("the other build's --version", [against, "--version"]),
+		budgets: [{ phase: WHOLE, kind: "ratio", max: AGAINST_RATIO }],
+	}),
+	(ctx, against) => ({
+		name: "against: discern status --json",
+		candidate: timeToExit("discern status --json", [ctx.discern, "status", "--json", "-C", ctx.fixture]),
+		baseline: timeToExit("the other build's status --json", [against, "status", "--json", "-C", ctx.fixture]),
+		budgets: [{ phase: WHOLE, kind: "ratio", max: AGAINST_RATIO }],
+	}),
+	(ctx, against) => ({
+		name: "against: mcp",
+		candidate: mcpSession("discern mcp", [ctx.discern, "mcp"], { cwd: ctx.fixture }),
+		baseline: mcpSession("the other build's mcp", [against, "mcp"], { cwd: ctx.fixture }),
+		budgets: [{ phase: "initialize", kind: "ratio", max: AGAINST_RATIO }],
+		notes: { "tools/list": "information", exit: "information" },
+	}),
+];
 
 const BENCHMARKS: readonly ((ctx: BenchContext) => Benchmark)[] = [
 	(ctx) => ({
@@ -212,7 +241,7 @@ const BENCHMARKS: readonly ((ctx: BenchContext) => Benchmark)[] = [
 	}),
 ];
 
-const USAGE = "usage: bun scripts/bench.ts [--runs N] [--warmups N] [--build] [--json] [--strict] [--only TEXT]\n";
+const USAGE = "usage: bun scripts/bench.ts [--runs N] [--warmups N] [--build] [--json] [--strict] [--only TEXT] [--against BINARY]\n";
 const flags = parseFlags();
 
 if (flags.help) {
@@ -267,11 +296,17 @@ try {
 		globs,
 		scratch: temp,
 		crowd,
+		...(flags.against === undefined ? {} : { against: flags.against }),
 	};
 	await preflight(ctx);
 	outcomes = [];
-	for (const make of BENCHMARKS) {
-		const benchmark = make(ctx);
+	const against = ctx.against;
+	const benchmarks = [
+		...(against === undefined ? [] : AGAINST_BENCHMARKS.map((make) => () => make(ctx, against))),
+		...BENCHMARKS.map((make) => () => make(ctx)),
+	];
+	for (const make of benchmarks) {
+		const benchmark = make();
 		// --only: the benchmarks whose name contains the text (while working on one budget).
 		if (flags.only !== undefined && !benchmark.name.includes(flags.only)) continue;
 		const benchRuns = Math.min(runs, benchmark.maxRuns ?? runs);
@@ -301,6 +336,8 @@ async function preflight(ctx: BenchContext): Promise<void> {
 		throw new Error(`discern status --json did not succeed in the fixture: ${JSON.stringify(status)}`);
 	}
 	if ((await capture([ctx.hello])) !== "hello\n") throw new Error("the hello-world baseline does not print hello");
+	if (ctx.against !== undefined && !(await capture([ctx.against, "--version"])).startsWith("discern "))
+		throw new Error(`${ctx.against} is not a discern binary`);
 	for (const repo of [ctx.globs.pathological, ctx.globs.plain]) await checkGlobFixture(ctx.discern, repo);
 	await lefthookPreflight(ctx.lefthook, ctx.gate.lefthook);
 }
@@ -323,6 +360,7 @@ function parseFlags() {
 				json: { type: "boolean", default: false },
 				strict: { type: "boolean", default: false },
 				only: { type: "string" },
+				against: { type: "string" },
 				help: { type: "boolean", short: "h", default: false },
 			},
 			strict: true,
