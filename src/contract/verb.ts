@@ -114,6 +114,11 @@ export function defineVerb<const Name extends string, Input extends InputSchema,
 	return { ...definition, envelope: Envelope(definition.name, definition.data, definition.errors, definition.extras) };
 }
 
+/** The sub-commands under a first word (`config` → config get, set, validate), in the order of `verbs`. */
+export function subCommandsIn<Verb extends { name: string }>(verbs: readonly Verb[], family: string): Verb[] {
+	return verbs.filter((verb) => verb.name.startsWith(`${family} `));
+}
+
 /** A definition as one loosely typed shape, for code that treats every verb alike (projections, tests). */
 export interface LooseVerb {
 	name: string;

@@ -1,8 +1,8 @@
 import { openProject } from "../config/open-project.ts";
 import type { VerbContext } from "../contract/context.ts";
 import { asVerb, fail, ok, type Result } from "../contract/envelope.ts";
+import { ref } from "../contract/refer.ts";
 import { resolveTrunk } from "../git/trunk.ts";
-import { ref, sayFor } from "../hints/refer.ts";
 import { configDigest, writeLastRun } from "../proof/state.ts";
 import { pathsChanged, snapshotTree } from "../proof/tree-state.ts";
 import { plural } from "../text/plural.ts";
@@ -21,7 +21,7 @@ export async function innerLoop<const Verb extends "prepare" | "test">(
 	verb: Verb,
 	input: { dry_run?: boolean | undefined },
 ): Promise<Result<Verb, InnerLoopData>> {
-	const say = sayFor(ctx.surface);
+	const { say } = ctx;
 	const opened = await openProject(ctx);
 	if (!opened.ok) return asVerb(verb, opened.refusal);
 	const { repository, config } = opened;

@@ -1,4 +1,4 @@
-import type { VerbContext } from "../contract/context.ts";
+import type { CallerContext } from "../contract/context.ts";
 import type { LooseVerb } from "../contract/verb.ts";
 import { MANUAL } from "../pages/manual.generated.ts";
 import { normalizeTarget, type Page, pageFromMarkdown } from "../pages/reader.ts";
@@ -93,7 +93,7 @@ export function listResources() {
 	return [...fixed, ...manual];
 }
 
-export async function readResource(uri: string, ctx: VerbContext): Promise<{ uri: string; mimeType: string; text: string } | null> {
+export async function readResource(uri: string, ctx: CallerContext): Promise<{ uri: string; mimeType: string; text: string } | null> {
 	const spec = FIXED.find((candidate) => candidate.uri === uri);
 	if (!spec) {
 		if (uri.startsWith(MAP_PREFIX)) return mapPage(uri, ctx);
@@ -128,7 +128,7 @@ const MAP_PREFIX = "discern://map/";
  * refused exactly as discern_map refuses it; any failure (no such page, a
  * target leading outside the map, no project) is no resource at all.
  */
-async function mapPage(uri: string, ctx: VerbContext): Promise<{ uri: string; mimeType: string; text: string } | null> {
+async function mapPage(uri: string, ctx: CallerContext): Promise<{ uri: string; mimeType: string; text: string } | null> {
 	if (uri.length === MAP_PREFIX.length) return null;
 	let target: string;
 	try {

@@ -13,7 +13,7 @@ import {
 	type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
 import * as v from "valibot";
-import type { VerbContext } from "../contract/context.ts";
+import type { CallerContext } from "../contract/context.ts";
 import { type AnyResult, fail } from "../contract/envelope.ts";
 import { describeValue, issueSentence } from "../contract/issues.ts";
 import { composeText } from "../invoke.ts";
@@ -70,7 +70,13 @@ export function createServer(options: ServerOptions): Server {
 	let root = options.root;
 	// A call stops when its client cancels it or when the server is shut down.
 	const callSignal = (own: AbortSignal) => (options.shutdown ? AbortSignal.any([own, options.shutdown]) : own);
-	const context = (cwd: string, signal: AbortSignal): VerbContext => ({ cwd, env: options.env, surface: "mcp", version: VERSION, signal: callSignal(signal) });
+	const context = (cwd: string, signal: AbortSignal): CallerContext => ({
+		cwd,
+		env: options.env,
+		surface: "mcp",
+		version: VERSION,
+		signal: callSignal(signal),
+	});
 
 	// Between the handshake and an agent's first call the server is idle: the code of the calls an agent makes first (the
 	// gate, the status) loads then, not on that call. A call arriving meanwhile awaits the same load.
