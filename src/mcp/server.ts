@@ -26,7 +26,7 @@ import { VERSION } from "../version.ts";
 import { INSTRUCTIONS } from "./instructions.ts";
 import { invokeVerb } from "./invoke.ts";
 import { callProgress, HEARTBEAT_MS } from "./progress.ts";
-import { listResources, RESOURCE_TEMPLATES, readResource } from "./resources.ts";
+import { listResources, readResource, resourceTemplates } from "./resources.ts";
 import { failure, ScreenedTransport } from "./screen.ts";
 import { folderOf, type ToolEntry, toolEntries } from "./tools.ts";
 
@@ -137,8 +137,10 @@ export function createServer(options: ServerOptions): DiscernServer {
 		}
 	});
 
-	server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: listResources() }));
-	server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
+	server.setRequestHandler(ListResourcesRequestSchema, async (_request, extra) => ({
+		resources: await track(listResources(context(root, extra.signal))),
+	}));
+	server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: resourceTemplates() }));
 	server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
 		const contents = await track(readResource(request.params.uri, context(root, extra.signal)));
 		if (!contents) throw new McpError(ErrorCode.InvalidParams, `Unknown resource: ${clip(request.params.uri)}`);

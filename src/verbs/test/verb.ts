@@ -8,6 +8,7 @@ export const testVerb = defineVerb({
 	summary: "Run the test-stage jobs alone, in parallel.",
 	mcpDescription:
 		"The project's test-stage jobs alone, in parallel, on the working tree as it is (uncommitted changes included). Call it after discern_prepare passes, before you commit and call discern_done; it never earns a Proof. A failure is gate_failed with `diagnostics`, each naming the command that reproduces it. Refuses with locked while another gate runs in the checkout, no_project without discern.toml. `dry_run: true` returns the plan and runs nothing.",
+	mcpGuide: { step: "iterate", text: "discern_test runs the tests, on a dirty tree too." },
 	group: "Daily loop",
 	input: TestInput,
 	data: TestData,
