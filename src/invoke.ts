@@ -1,5 +1,6 @@
-import type { VerbContext } from "./contract/context.ts";
+import type { CallerContext, VerbContext } from "./contract/context.ts";
 import { type AnyResult, asVerb, fail } from "./contract/envelope.ts";
+import { type SurfaceWords, wordsFor } from "./contract/refer.ts";
 import type { LooseVerb, VerbModule } from "./contract/verb.ts";
 import { readHeadFiles } from "./git/head-files.ts";
 import { locateRepository, type RepositoryLocation } from "./git/repository.ts";
@@ -12,10 +13,12 @@ import { takeLock } from "./verb-lock.ts";
 /**
  * The one way a verb runs, from the CLI and from MCP alike: locate the
  * repository, take the verb's declared lock, run its core with the caller's
- * abort signal, record the logbook line, and turn a thrown error (a bug)
- * into an `internal_error` result with a crash report, so that a CLI run
- * exits 70 and one failed MCP call never takes the server down. The
- * surfaces only parse input before and render after.
+ * abort signal, the verbs of this build and their words for the caller's
+ * surface (`ctx.verbs`, `ctx.say`, `ctx.action`), record the logbook line,
+ * and turn a thrown error (a bug) into an `internal_error` result with a
+ * crash report, so that a CLI run exits 70 and one failed MCP call never
+ * takes the server down. The surfaces only parse input before and render
+ * after.
  */
 export interface Invoked {
 	result: AnyResult;
@@ -27,7 +30,7 @@ export interface Invoked {
 
 export async function invoke(
 	verb: LooseVerb,
-	ctx: Omit<VerbContext, "repository">,
+	caller: CallerContext,
 	input: unknown,
 	crashContext: readonly string[] = [verb.name],
 	/** The verb's code when the surface loaded it already (the CLI renders a prompt's preview with it). */
@@ -39,11 +42,13 @@ export async function invoke(
 	// Where the run started, for the logbook: read before the core can move HEAD.
 	let where: Promise<{ branch: string | null; head: string | null }> = Promise.resolve({ branch: null, head: null });
 	try {
+		// The words are rendered for the caller's surface here, whatever words its context held already.
+		const ctx: Omit<VerbContext, "repository"> = { ...caller, ...(await surfaceWords(caller.surface)) };
 		repository = verb.worksAnywhere ? undefined : await locate(ctx);
 		if (repository) where = readHeadFiles(repository.gitDir, repository.commonDir);
 		module ??= await verb.load();
 		const result = await runLocked(verb, module, { ...ctx, ...(repository ? { repository } : {}) }, input);
-		await recordInLogbook(result, repository, { ...(await where), surface: ctx.surface, startedAt });
+		await recordInLogbook(result, repository, { ...(await where), surface: caller.surface, startedAt });
 		return { result, module };
 	} catch (error) {
 		const report = writeCrashReport(error, crashContext);
@@ -54,13 +59,23 @@ export async function invoke(
 			`discern hit an internal error in ${verb.name}: ${endSentence(error instanceof Error ? error.message : String(error))}${place}`,
 			["This is a bug in discern; please report it with the crash report."],
 		);
-		await recordInLogbook(result, repository, { ...(await where.catch(() => ({ branch: null, head: null }))), surface: ctx.surface, startedAt });
+		await recordInLogbook(result, repository, { ...(await where.catch(() => ({ branch: null, head: null }))), surface: caller.surface, startedAt });
 		return { result, module, crash: { report } };
 	}
 }
 
+/**
+ * The verbs of this build and their words for `surface`. Cores and the modules under them never read the
+ * registry: it comes to them from here. It loads here, not at the top: the CLI answers --version without
+ * it (every verb's definition and schemas are the bulk of start-up); by the time a verb runs, it is loaded.
+ */
+async function surfaceWords(surface: VerbContext["surface"]): Promise<SurfaceWords> {
+	const { LOOSE_VERBS } = await import("./registry.ts");
+	return wordsFor(surface, LOOSE_VERBS);
+}
+
 /** The repository around `cwd`, or none: a core that needs one refuses in its own words. */
-async function locate(ctx: Omit<VerbContext, "repository">): Promise<RepositoryLocation | undefined> {
+async function locate(ctx: CallerContext): Promise<RepositoryLocation | undefined> {
 	const located = await locateRepository(ctx.cwd, ctx.env).catch(() => null);
 	return located?.found ? located.repository : undefined;
 }

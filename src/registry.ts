@@ -1,4 +1,4 @@
-import type { LooseVerb } from "./contract/verb.ts";
+import { type LooseVerb, subCommandsIn } from "./contract/verb.ts";
 import { acceptVerb } from "./verbs/accept/verb.ts";
 import { configGetVerb, configSetVerb, configValidateVerb } from "./verbs/config/verb.ts";
 import { docsVerb } from "./verbs/docs/verb.ts";
@@ -72,7 +72,7 @@ export const LOOSE_VERBS: readonly LooseVerb[] = VERBS as unknown as readonly Lo
 
 /** The sub-commands under a first word (`config` → config get, set, validate), in registry order. */
 export function subCommandsOf(family: string): AnyVerb[] {
-	return VERBS.filter((verb) => verb.name.startsWith(`${family} `));
+	return subCommandsIn(VERBS, family);
 }
 
 /** What the words a person typed name: a verb (consuming one or two words), a family missing its sub-command, or nothing known. */

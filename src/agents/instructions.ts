@@ -1,6 +1,6 @@
 import { resolveJobs } from "../config/jobs.ts";
 import type { DiscernConfig } from "../config/schema.ts";
-import { ref, render, type VerbRef } from "../hints/refer.ts";
+import { type KnownVerbs, ref, render, type VerbRef } from "../contract/refer.ts";
 import { providersFor } from "./providers.ts";
 
 /** The first line of a generated AGENTS.md: how discern knows the file is its own. */
@@ -21,10 +21,11 @@ export interface InstructionSource {
  * AGENTS.md: the header, the built-in briefing (the loop, consent, worktree
  * discipline, absolute `path`), rendered from the config, then each
  * `[instructions].sources` file as written. Pure: the same config, trunk and
- * sources give the same bytes (what `done` compares with).
+ * sources give the same bytes (what `done` compares with). It names each
+ * verb as both surfaces do, from the verbs of this build (`ctx.verbs`).
  */
-export function compileInstructions(config: DiscernConfig, trunk: string | null, sources: readonly InstructionSource[]): string {
-	const both = (reference: VerbRef) => `${render(reference, "mcp")} (\`${render(reference, "cli", false)}\`)`;
+export function compileInstructions(config: DiscernConfig, trunk: string | null, sources: readonly InstructionSource[], verbs: KnownVerbs): string {
+	const both = (reference: VerbRef) => `${render(reference, "mcp", verbs)} (\`${render(reference, "cli", verbs, false)}\`)`;
 	const trunkName = trunk ? `\`${trunk}\`` : "the trunk";
 	const jobs = resolveJobs(config);
 	const jobLine = jobs.length > 0 ? jobs.map((job) => `\`${job.name}\` (${job.stage})`).join(", ") : "none declared yet";
@@ -49,7 +50,7 @@ export function compileInstructions(config: DiscernConfig, trunk: string | null,
 		"",
 		`- Never land work on ${trunkName} without the owner's consent, and never push or merge it yourself.`,
 		"- Pass the absolute `path` of the checkout you work in to every discern MCP tool; relative paths are refused.",
-		`- Only ${render(ref("done"), "mcp")} says work is done; follow the hints in each result.`,
+		`- Only ${render(ref("done"), "mcp", verbs)} says work is done; follow the hints in each result.`,
 		`- ${both(ref("doctor"))} explains a broken setup; ${both(ref("docs"))} is discern's manual.`,
 		"- This file is generated: edit the files listed in `[instructions].sources` in discern.toml instead, then run `discern refresh`.",
 		"",

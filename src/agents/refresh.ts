@@ -4,7 +4,7 @@ import type * as v from "valibot";
 import { openProject } from "../config/open-project.ts";
 import type { VerbContext } from "../contract/context.ts";
 import { asVerb, fail, ok, type Result } from "../contract/envelope.ts";
-import { ref, sayFor } from "../hints/refer.ts";
+import { ref } from "../contract/refer.ts";
 import { WriteDeniedError, writeFileAtomic } from "../platform/files.ts";
 import { writeDenied } from "../platform/write-denied.ts";
 import { plural } from "../text/plural.ts";
@@ -21,12 +21,12 @@ type RefreshResult = Result<"refresh", RefreshData>;
  * write; unchanged files are not written at all.
  */
 export async function refresh(ctx: VerbContext, input: v.InferOutput<typeof RefreshInput>, running: RunningBinary): Promise<RefreshResult> {
-	const say = sayFor(ctx.surface);
+	const { say } = ctx;
 	const opened = await openProject(ctx);
 	if (!opened.ok) return asVerb("refresh", opened.refusal);
 	const { repository, config } = opened;
 	const server = chooseCommand(ctx.env, running);
-	const files = await planWiring(repository.root, config, { env: ctx.env, mode: "write", server });
+	const files = await planWiring(repository.root, config, { env: ctx.env, mode: "write", server, verbs: ctx.verbs });
 	const data: RefreshData = {
 		files: files.map((file) => ({ path: file.path, action: file.action })),
 		command: config.project.agents.length > 0 ? { command: server.command, args: server.args, why: server.why } : null,

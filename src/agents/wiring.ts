@@ -1,6 +1,7 @@
 import { lstat, readFile } from "node:fs/promises";
 import { posix } from "node:path";
 import type { DiscernConfig } from "../config/schema.ts";
+import type { KnownVerbs } from "../contract/refer.ts";
 import { mergeJsonPath, readJsonc, removeJsonPath, setJsonPath } from "../edit/jsonc.ts";
 import { git } from "../git/run.ts";
 import { resolveTrunk } from "../git/trunk.ts";
@@ -57,6 +58,8 @@ export interface WiringOptions {
 	mode: "write" | "check";
 	/** The command to write where an entry is missing or broken. */
 	server: ChosenCommand | ServerCommand;
+	/** The verbs of this build (`ctx.verbs`): AGENTS.md's briefing names them. */
+	verbs: KnownVerbs;
 }
 
 /** A placeholder server for checks: only whether an entry is there and well formed is judged. */
@@ -68,7 +71,7 @@ export const CHECK_SERVER: ServerCommand = { command: "discern", args: ["mcp"] }
  */
 export async function planWiring(root: string, config: DiscernConfig, options: WiringOptions): Promise<WiringFile[]> {
 	const providers = providersFor(config.project.agents);
-	const files: WiringFile[] = [await planInstructions(root, config, options.mode)];
+	const files: WiringFile[] = [await planInstructions(root, config, options.verbs, options.mode)];
 	for (const provider of providers) {
 		if (provider.pointer) files.push(await planPointer(root, provider));
 		files.push(await planMcp(root, provider, options));
@@ -85,9 +88,9 @@ export async function wiringApplies(root: string, config: DiscernConfig): Promis
 }
 
 /** The files that are not as `refresh` would leave them (or that it could not write). */
-export async function staleWiring(root: string, config: DiscernConfig): Promise<WiringFile[]> {
+export async function staleWiring(root: string, config: DiscernConfig, verbs: KnownVerbs): Promise<WiringFile[]> {
 	if (!(await wiringApplies(root, config))) return [];
-	const files = await planWiring(root, config, { env: {}, mode: "check", server: CHECK_SERVER });
+	const files = await planWiring(root, config, { env: {}, mode: "check", server: CHECK_SERVER, verbs });
 	const stale = files.filter((file) => file.action !== "unchanged" || file.blocked);
 	// An MCP config or hook file git ignores is each checkout's own: a fresh worktree lacks it by design.
 	const local = stale.filter((file) => file.kind === "mcp" || file.kind === "hook").map((file) => file.path);
@@ -129,7 +132,7 @@ function refused(path: string, kind: WiringKind, agent: Agent | null, blocked: B
 	return { path, kind, agent, action: "update", after: "", blocked };
 }
 
-export async function planInstructions(root: string, config: DiscernConfig, mode: WiringOptions["mode"] = "check"): Promise<WiringFile> {
+export async function planInstructions(root: string, config: DiscernConfig, verbs: KnownVerbs, mode: WiringOptions["mode"] = "check"): Promise<WiringFile> {
 	const path = INSTRUCTIONS_FILE;
 	const current = await readTarget(root, path);
 	if (!current.ok) return refused(path, "instructions", null, current.blocked);
@@ -168,7 +171,7 @@ export async function planInstructions(root: string, config: DiscernConfig, mode
 		sources.push({ path: source, text: read.text });
 	}
 	const trunk = await resolveTrunk(root, config.repository.trunk, undefined);
-	const after = compileInstructions(config, trunk.name, sources);
+	const after = compileInstructions(config, trunk.name, sources, verbs);
 	if (current.text !== null && !isGenerated(current.text)) {
 		if (await ignoredHere(root, path)) return refused(path, "instructions", null, privateFile(path));
 		return refused(path, "instructions", null, {

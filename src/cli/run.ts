@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import * as v from "valibot";
-import type { VerbContext } from "../contract/context.ts";
+import type { CallerContext } from "../contract/context.ts";
 import { type AnyResult, fail } from "../contract/envelope.ts";
 import { EXIT, type ExitCode } from "../contract/exit-codes.ts";
 import { issueSentence } from "../contract/issues.ts";
@@ -112,7 +112,7 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 		const render = (shown: AnyResult) => loaded.render(shown, { color, verbose: globals.verbose });
 		const { openSession } = await import("./session.ts");
 		const session = await openSession({ json, globals, io, verb: loose.name, cwd, render });
-		const ctx: Omit<VerbContext, "repository"> = { cwd, env: io.env, surface: "cli", version: VERSION, signal: io.signal, ...session.context };
+		const ctx: CallerContext = { cwd, env: io.env, surface: "cli", version: VERSION, signal: io.signal, ...session.context };
 		const { result, module, crash } = await invoke(loose, ctx, input.output, argv, loaded).finally(session.close);
 		if (crash) io.stderr(`discern: internal error.${crash.report ? ` A crash report is at ${crash.report}.` : ""}\n`);
 		// A yes/no question answers by exit code, crashes included: "could not answer" must not read as "no".

@@ -1,5 +1,5 @@
 import type { Stage } from "../config/schema.ts";
-import { ref, type Surface, sayFor } from "../hints/refer.ts";
+import { ref, type Say } from "../contract/refer.ts";
 import type { PackageManager } from "../setup/detect.ts";
 import { clip, clipList } from "../text/clip.ts";
 import { plural } from "../text/plural.ts";
@@ -11,8 +11,6 @@ import { CATEGORIES, type Category, type Rule, type RuleState } from "./schema.t
  * the gathered `Facts`, with a weight and a category. The catalog's order
  * is the tie-break when two rules would recover the same weight.
  */
-export type Say = ReturnType<typeof sayFor>;
-
 export interface Verdict {
 	state: RuleState;
 	detail: string;
@@ -231,9 +229,8 @@ export interface Evaluated extends Rule {
 	category: Category;
 }
 
-/** Every rule of the catalog (or of one category) over the facts, in catalog order. */
-export function evaluate(facts: Facts, surface: Surface, category?: Category): Evaluated[] {
-	const say = sayFor(surface);
+/** Every rule of the catalog (or of one category) over the facts, in catalog order; fixes are worded with the caller's `ctx.say`. */
+export function evaluate(facts: Facts, say: Say, category?: Category): Evaluated[] {
 	return RULES.filter((rule) => category === undefined || rule.category === category).map((rule) => {
 		const verdict = rule.evaluate(facts, say);
 		return {

@@ -1,7 +1,7 @@
 import type { VerbContext } from "../contract/context.ts";
 import type { Refusal } from "../contract/envelope.ts";
+import { ref, type Say, type Surface } from "../contract/refer.ts";
 import { locateRepository, type RepositoryLocation } from "../git/repository.ts";
-import { ref, type Surface, sayFor } from "../hints/refer.ts";
 import { folderProblem } from "../platform/folder.ts";
 import { clip } from "../text/clip.ts";
 import { plural } from "../text/plural.ts";
@@ -49,9 +49,8 @@ export function folderRefusal(cwd: string, problem: string, surface: Surface): R
 	};
 }
 
-/** The refusal for a config that is missing or broken, for verbs that cannot work without one. */
-export function configRefusal(load: Exclude<ConfigLoad, { state: "valid" }>, surface: Surface): Refusal {
-	const say = sayFor(surface);
+/** The refusal for a config that is missing or broken, for verbs that cannot work without one (`say` is the caller's `ctx.say`). */
+export function configRefusal(load: Exclude<ConfigLoad, { state: "valid" }>, say: Say): Refusal {
 	if (load.state === "missing") {
 		return {
 			error: "no_project",
@@ -73,7 +72,7 @@ export async function openProject(ctx: VerbContext): Promise<Opened<{ repository
 	const opened = await openRepository(ctx);
 	if (!opened.ok) return opened;
 	const load = await loadConfig(opened.repository.root, ctx.narrate);
-	if (load.state !== "valid") return { ok: false, refusal: configRefusal(load, ctx.surface) };
+	if (load.state !== "valid") return { ok: false, refusal: configRefusal(load, ctx.say) };
 	return { ok: true, repository: opened.repository, config: load.config, configBytes: load.bytes };
 }
 

@@ -1,5 +1,6 @@
 import type { RepositoryLocation } from "../git/repository.ts";
 import type { AnyResult } from "./envelope.ts";
+import type { Surface, SurfaceWords } from "./refer.ts";
 
 /** A job starting or finishing, for live progress (a TTY line, MCP progress notifications). */
 export type ProgressEvent =
@@ -11,13 +12,16 @@ export type Narration = { type: "config"; path: string; state: string } | { type
 
 /**
  * Everything a verb core may know about the world it runs in. Cores never
- * read `process.*` themselves: the CLI and the MCP server build this.
+ * read `process.*` themselves: the CLI and the MCP server build this, and
+ * the invocation pipeline (src/invoke.ts) adds the rest: the verbs of this
+ * build and the words for the surface (`ctx.say`, `ctx.action`,
+ * `ctx.verbs`: see contract/refer.ts), and the repository.
  */
-export interface VerbContext {
+export interface VerbContext extends SurfaceWords {
 	/** Directory the verb acts in (after `--cwd` / the MCP `path`). */
 	cwd: string;
 	env: Readonly<Record<string, string | undefined>>;
-	surface: "cli" | "mcp";
+	surface: Surface;
 	version: string;
 	/** Aborted when the caller is interrupted or the MCP call is cancelled. */
 	signal: AbortSignal;
@@ -35,3 +39,6 @@ export interface VerbContext {
 	 */
 	repository?: RepositoryLocation;
 }
+
+/** What a surface hands the invocation pipeline: everything but what the pipeline adds itself. */
+export type CallerContext = Omit<VerbContext, "repository" | keyof SurfaceWords>;

@@ -51,6 +51,46 @@ export interface RenderOptions {
 	/** Columns the CLI's text may use (`cli/width.ts`); absent over MCP. */ width?: number;
 }
 
+/**
+ * The steps of the work, in the order the MCP server's instructions walk an
+ * agent through them ("How to work"): a verb's `mcpGuide` names its step.
+ */
+export const GUIDE_STEPS = ["task", "iterate", "prove", "land", "learn", "troubleshoot"] as const;
+export type GuideStep = (typeof GUIDE_STEPS)[number];
+
+/** What the MCP server's instructions tell an agent about a tool: where it fits in the work. */
+export interface McpGuide {
+	/** The step it belongs to: the sentences of one step share a line of the list, in registry order. */
+	step: GuideStep;
+	/** One or more whole sentences, naming the tool (`discern_prepare`). */
+	text: string;
+}
+
+/**
+ * An MCP resource carrying the verb's `data`, computed fresh on each read of
+ * `discern://NAME` by running the verb without arguments (a failed run
+ * yields its whole envelope, which says why).
+ */
+export interface McpResource<Argument extends string = string> {
+	/** Its name in resources/list, and its URI's: `status` is `discern://status`. */
+	name: string;
+	title: string;
+	description: string;
+	/**
+	 * Pages under it, `discern://NAME/{+ARGUMENT}`: each is read as the verb
+	 * given `{ [argument]: "…" }`, and is the result's `data.content`
+	 * (markdown) when its `data.mode` is "page"; any other result is no page.
+	 */
+	pages?: {
+		argument: Argument;
+		title: string;
+		/** What resources/templates/list says of the template. */
+		description: string;
+		/** Also list each page in resources/list: the verb's data without arguments names them (`pages`: target, title, summary). */
+		listed?: boolean;
+	};
+}
+
 /** How a verb appears over MCP: a tool, or deliberately CLI-only with the reason. */
 export type Exposure =
 	| { tool: string /** Takes an optional absolute `path` naming the checkout to act on. */; project: boolean }
@@ -66,6 +106,10 @@ export interface VerbDefinition<Name extends string, Input extends InputSchema, 
 	summary: string;
 	/** The MCP tool's description, for agents: when to call it, what it refuses, what to relay (≤ 2 KiB). */
 	mcpDescription?: string;
+	/** Its place in the MCP server's instructions; a tool without one is left to its description. */
+	mcpGuide?: McpGuide;
+	/** The MCP resource that carries its data, if any. */
+	mcpResource?: McpResource<keyof Input["entries"] & string>;
 	group: VerbGroup;
 	input: Input;
 	data: Data;
@@ -114,12 +158,19 @@ export function defineVerb<const Name extends string, Input extends InputSchema,
 	return { ...definition, envelope: Envelope(definition.name, definition.data, definition.errors, definition.extras) };
 }
 
+/** The sub-commands under a first word (`config` → config get, set, validate), in the order of `verbs`. */
+export function subCommandsIn<Verb extends { name: string }>(verbs: readonly Verb[], family: string): Verb[] {
+	return verbs.filter((verb) => verb.name.startsWith(`${family} `));
+}
+
 /** A definition as one loosely typed shape, for code that treats every verb alike (projections, tests). */
 export interface LooseVerb {
 	name: string;
 	title: string;
 	summary: string;
 	mcpDescription?: string;
+	mcpGuide?: McpGuide;
+	mcpResource?: McpResource;
 	group: VerbGroup;
 	input: InputSchema;
 	data: v.GenericSchema;

@@ -1,27 +1,38 @@
+import type * as v from "valibot";
 import { openProject } from "../config/open-project.ts";
 import type { VerbContext } from "../contract/context.ts";
 import { asVerb, fail, ok, type Result } from "../contract/envelope.ts";
+import type { RenderOptions, VerbModule } from "../contract/verb.ts";
 import { resolveTrunk } from "../git/trunk.ts";
-import { ref, sayFor } from "../hints/refer.ts";
 import { configDigest, writeLastRun } from "../proof/state.ts";
 import { pathsChanged, snapshotTree } from "../proof/tree-state.ts";
+import { diagnosticLines, joinLines, planLines, stepLines } from "../render/result-lines.ts";
 import { plural } from "../text/plural.ts";
 import { quoteName } from "../text/terminal.ts";
 import { executePlan, failureSentence, ranLabels } from "./execute.ts";
+import type { InnerLoopInput, InnerLoopVerb, InnerLoopWords } from "./inner-loop-verb.ts";
 import { planGate, planItems } from "./plan.ts";
 import type { FailedStage, InnerLoopData } from "./schema.ts";
+
+/** The code of an inner-loop verb (see inner-loop-verb.ts): its core and its text, in its own words. */
+export function innerLoopModule<const Verb extends InnerLoopVerb>(
+	words: InnerLoopWords<Verb>,
+): VerbModule<Verb, v.InferOutput<typeof InnerLoopInput>, InnerLoopData> {
+	return { run: (ctx, input) => innerLoop(ctx, words, input), render: renderInnerLoop };
+}
 
 /**
  * `prepare` (formatters, then lint and typecheck) and `test` (the test
  * stage): the fast inner loop. They run on a dirty tree and never earn a
  * Proof; `prepare` may leave formatter edits for the agent to review.
  */
-export async function innerLoop<const Verb extends "prepare" | "test">(
+export async function innerLoop<const Verb extends InnerLoopVerb>(
 	ctx: VerbContext,
-	verb: Verb,
+	words: InnerLoopWords<Verb>,
 	input: { dry_run?: boolean | undefined },
 ): Promise<Result<Verb, InnerLoopData>> {
-	const say = sayFor(ctx.surface);
+	const { say } = ctx;
+	const verb = words.name;
 	const opened = await openProject(ctx);
 	if (!opened.ok) return asVerb(verb, opened.refusal);
 	const { repository, config } = opened;
@@ -81,8 +92,15 @@ export async function innerLoop<const Verb extends "prepare" | "test">(
 	const hints = [
 		...leftovers,
 		...(modified.length > 0 ? [`Formatters changed ${plural(modified.length, "file")}: review and commit them.`] : []),
-		...(labels.length === 0 ? [`Declare ${verb === "test" ? "a test-stage job" : "fix or check jobs"} in discern.toml.`] : []),
-		verb === "prepare" ? say`Next: ${ref("test")}, then commit and run ${ref("done")}.` : say`Next: commit, then run ${ref("done")}.`,
+		...(labels.length === 0 ? [words.nothingDeclared] : []),
+		words.next(say),
 	];
 	return ok(verb, passed, data, { steps, hints, ...(diagnostics.length > 0 ? { diagnostics } : {}) });
+}
+
+/** Each step with its outcome, a dry run's plan, each failure's reproduce command and output, then the summary. */
+function renderInnerLoop<Verb extends InnerLoopVerb>(result: Result<Verb, InnerLoopData>, options: RenderOptions): string {
+	const lines = [...stepLines(result, options.color), ...planLines(result, options.color), ...diagnosticLines(result, options)];
+	if (result.ok && !result.dry_run) lines.push("", result.message);
+	return joinLines(lines);
 }

@@ -1,4 +1,4 @@
-import type { VerbContext } from "../contract/context.ts";
+import type { CallerContext } from "../contract/context.ts";
 import type { AnyResult } from "../contract/envelope.ts";
 import type { LooseVerb } from "../contract/verb.ts";
 import { composeText, invoke } from "../invoke.ts";
@@ -11,7 +11,7 @@ import { standardErr } from "../platform/streams.ts";
  */
 export async function invokeVerb(
 	verb: LooseVerb,
-	ctx: Omit<VerbContext, "repository">,
+	ctx: CallerContext,
 	input: unknown,
 	currentRoot = ctx.cwd,
 ): Promise<{ result: AnyResult; text: string; workingRoot: string | null }> {

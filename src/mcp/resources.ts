@@ -1,143 +1,105 @@
-import type { VerbContext } from "../contract/context.ts";
-import type { LooseVerb } from "../contract/verb.ts";
-import { MANUAL } from "../pages/manual.generated.ts";
-import { normalizeTarget, type Page, pageFromMarkdown } from "../pages/reader.ts";
-import { findVerb, type VerbName } from "../registry.ts";
+import type { CallerContext } from "../contract/context.ts";
+import type { LooseVerb, McpResource } from "../contract/verb.ts";
+import { LOOSE_VERBS } from "../registry.ts";
 import { invokeVerb } from "./invoke.ts";
 
 /**
- * Resources are computed fresh on every read and carry the verb's `data`
- * as JSON (a failed verb yields its whole envelope, which says why). Manual
- * pages are the exception: each is its own markdown.
+ * Resources come from the registry: a verb that declares an `mcpResource`
+ * is read at `discern://NAME` (its `data` as JSON, computed fresh on every
+ * read; a failed run yields its whole envelope, which says why), and one
+ * whose resource has pages at `discern://NAME/{+ARGUMENT}` (each page its
+ * own markdown, read through the verb itself, so a target is refused
+ * exactly as the tool refuses it).
  */
-interface ResourceSpec {
+interface Served {
+	verb: LooseVerb;
+	resource: McpResource;
 	uri: string;
-	name: string;
-	title: string;
-	description: string;
-	verb: VerbName;
-	input: Record<string, unknown>;
 }
 
-const FIXED: readonly ResourceSpec[] = [
-	{
-		uri: "discern://status",
-		name: "status",
-		title: "Status",
-		description: "Where you are and the next action (discern_status's data).",
-		verb: "status",
-		input: {},
-	},
-	{
-		uri: "discern://impact",
-		name: "impact",
-		title: "Impact",
-		description: "Which scopes the branch and working tree touch (discern_impact's data).",
-		verb: "impact",
-		input: {},
-	},
-	{
-		uri: "discern://config",
-		name: "config",
-		title: "Config",
-		description: "discern.toml as discern reads it: validity, problems with lines, and the effective values.",
-		verb: "config validate",
-		input: {},
-	},
-	{ uri: "discern://docs", name: "docs", title: "Manual index", description: "discern's manual: every page with its summary.", verb: "docs", input: {} },
-	{
-		uri: "discern://map",
-		name: "map",
-		title: "Map",
-		description: "The project's map: its regions, with freshness facts (discern_map's data).",
-		verb: "map",
-		input: {},
-	},
-];
+const SCHEME = "discern://";
 
-export const RESOURCE_TEMPLATES = [
-	{
-		uriTemplate: "discern://docs/{+target}",
-		name: "docs-page",
-		title: "Manual page",
-		description: "One page of discern's manual as markdown, e.g. discern://docs/config or discern://docs/mcp/cursor.",
-		mimeType: "text/markdown",
-	},
-	{
-		uriTemplate: "discern://map/{+target}",
-		name: "map-page",
-		title: "Map page",
-		description: "One page of the project's map as markdown, e.g. discern://map/api/auth.",
-		mimeType: "text/markdown",
-	},
-];
-
-let pages: readonly Page[] | undefined;
-
-/** The bundled manual's pages, each with the title and summary its markdown opens with. */
-function manualPages(): readonly Page[] {
-	pages ??= Object.entries(MANUAL).map(([target, content]) => pageFromMarkdown(target, content));
-	return pages;
+/** The verbs that declare a resource, in registry order. */
+function served(verbs: readonly LooseVerb[] = LOOSE_VERBS): Served[] {
+	return verbs.flatMap((verb) => (verb.mcpResource ? [{ verb, resource: verb.mcpResource, uri: `${SCHEME}${verb.mcpResource.name}` }] : []));
 }
 
-export function listResources() {
-	const fixed = FIXED.map(({ uri, name, title, description }) => ({ uri, name, title, description, mimeType: "application/json" }));
-	// A person picks a page to attach by its own title ("Codex"), not by its target.
-	const manual = manualPages().map((page) => ({
-		uri: `discern://docs/${page.target}`,
-		name: `docs/${page.target}`,
+/** Every resource URI, pages as their template (`discern://map/{target}`): what the instructions name. */
+export function resourceUris(verbs: readonly LooseVerb[]): string[] {
+	return served(verbs).flatMap(({ resource, uri }) => [uri, ...(resource.pages ? [`${uri}/{${resource.pages.argument}}`] : [])]);
+}
+
+export function resourceTemplates() {
+	return served().flatMap(({ resource, uri }) =>
+		resource.pages
+			? [
+					{
+						uriTemplate: `${uri}/{+${resource.pages.argument}}`,
+						name: `${resource.name}-page`,
+						title: resource.pages.title,
+						description: resource.pages.description,
+						mimeType: "text/markdown",
+					},
+				]
+			: [],
+	);
+}
+
+/** The resources, then every page a resource lists (a person picks a page to attach by its own title, "Codex", not by its target). */
+export async function listResources(ctx: CallerContext) {
+	const all = served();
+	const fixed = all.map(({ resource, uri }) => ({
+		uri,
+		name: resource.name,
+		title: resource.title,
+		description: resource.description,
+		mimeType: "application/json",
+	}));
+	const listed = await Promise.all(all.filter(({ resource }) => resource.pages?.listed).map((each) => listedPages(each, ctx)));
+	return [...fixed, ...listed.flat()];
+}
+
+/** The pages the verb names when run without arguments (`data.pages`), each as a resource of its own. */
+async function listedPages({ verb, resource, uri }: Served, ctx: CallerContext) {
+	const { result } = await invokeVerb(verb, ctx, {});
+	const pages = result.ok ? ((result.data as { pages?: { target: string; title: string; summary: string }[] }).pages ?? []) : [];
+	return pages.map((page) => ({
+		uri: `${uri}/${page.target}`,
+		name: `${resource.name}/${page.target}`,
 		title: page.title,
 		description: page.summary,
 		mimeType: "text/markdown",
 	}));
-	return [...fixed, ...manual];
 }
 
-export async function readResource(uri: string, ctx: VerbContext): Promise<{ uri: string; mimeType: string; text: string } | null> {
-	const spec = FIXED.find((candidate) => candidate.uri === uri);
-	if (!spec) {
-		if (uri.startsWith(MAP_PREFIX)) return mapPage(uri, ctx);
-		// A manual page is the page itself: markdown, as a person reads it (SPEC §10).
-		const page = manualPage(uri);
-		return page ? { uri, mimeType: "text/markdown", text: page.content } : null;
+/** A resource's contents, or null for a URI that names none (a resource-not-found error, SPEC §10). */
+export async function readResource(uri: string, ctx: CallerContext): Promise<{ uri: string; mimeType: string; text: string } | null> {
+	for (const each of served()) {
+		if (uri === each.uri) {
+			const { result } = await invokeVerb(each.verb, ctx, {});
+			const payload = result.ok ? (result.data ?? {}) : result;
+			return { uri, mimeType: "application/json", text: JSON.stringify(payload) };
+		}
+		if (each.resource.pages && uri.startsWith(`${each.uri}/`)) return page(uri, each, ctx);
 	}
-	const verb = findVerb(spec.verb) as unknown as LooseVerb;
-	const { result } = await invokeVerb(verb, ctx, spec.input);
-	const payload = result.ok ? (result.data ?? {}) : result;
-	return { uri, mimeType: "application/json", text: JSON.stringify(payload) };
+	return null;
 }
-
-/** The page a `discern://docs/…` URI names, or null: an unknown page is a resource-not-found error (SPEC §10). */
-function manualPage(uri: string): Page | null {
-	const prefix = "discern://docs/";
-	if (!uri.startsWith(prefix) || uri.length === prefix.length) return null;
-	let target: string;
-	try {
-		target = decodeURIComponent(uri.slice(prefix.length));
-	} catch {
-		return null; // Malformed percent-encoding: no such page.
-	}
-	const wanted = normalizeTarget(target);
-	return manualPages().find((page) => page.target.toLowerCase() === wanted) ?? null;
-}
-
-const MAP_PREFIX = "discern://map/";
 
 /**
- * A `discern://map/…` URI read through the map verb itself, so a target is
- * refused exactly as discern_map refuses it; any failure (no such page, a
- * target leading outside the map, no project) is no resource at all.
+ * A page URI read through its verb, so a target is refused exactly as the
+ * tool refuses it; any failure (no such page, a target leading outside the
+ * map, no project, a malformed percent-encoding) is no resource at all.
  */
-async function mapPage(uri: string, ctx: VerbContext): Promise<{ uri: string; mimeType: string; text: string } | null> {
-	if (uri.length === MAP_PREFIX.length) return null;
+async function page(uri: string, { verb, resource, uri: base }: Served, ctx: CallerContext): Promise<{ uri: string; mimeType: string; text: string } | null> {
+	const argument = resource.pages?.argument;
+	if (argument === undefined || uri.length === base.length + 1) return null;
 	let target: string;
 	try {
-		target = decodeURIComponent(uri.slice(MAP_PREFIX.length));
+		target = decodeURIComponent(uri.slice(base.length + 1));
 	} catch {
 		return null;
 	}
-	const verb = findVerb("map") as unknown as LooseVerb;
-	const { result } = await invokeVerb(verb, ctx, { target });
-	const data = result.ok ? (result.data as { mode: string; content?: string }) : null;
+	const { result } = await invokeVerb(verb, ctx, { [argument]: target });
+	const data = result.ok ? (result.data as { mode?: string; content?: string }) : null;
 	return data?.mode === "page" && data.content !== undefined ? { uri, mimeType: "text/markdown", text: data.content } : null;
 }

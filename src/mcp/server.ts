@@ -13,10 +13,11 @@ import {
 	type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
 import * as v from "valibot";
-import type { VerbContext } from "../contract/context.ts";
+import type { CallerContext } from "../contract/context.ts";
 import { type AnyResult, fail } from "../contract/envelope.ts";
 import { describeValue, issueSentence } from "../contract/issues.ts";
 import { composeText } from "../invoke.ts";
+import { DEFAULT_GRACE_MS } from "../jobs/runner.ts";
 import { exists } from "../platform/files.ts";
 import { clip } from "../text/clip.ts";
 import { endSentence } from "../text/sentence.ts";
@@ -25,7 +26,7 @@ import { VERSION } from "../version.ts";
 import { INSTRUCTIONS } from "./instructions.ts";
 import { invokeVerb } from "./invoke.ts";
 import { callProgress, HEARTBEAT_MS } from "./progress.ts";
-import { listResources, RESOURCE_TEMPLATES, readResource } from "./resources.ts";
+import { listResources, readResource, resourceTemplates } from "./resources.ts";
 import { failure, ScreenedTransport } from "./screen.ts";
 import { folderOf, type ToolEntry, toolEntries } from "./tools.ts";
 
@@ -33,44 +34,65 @@ export interface ServerOptions {
 	/** The working root: where tools act when a call gives no `path`. */
 	root: string;
 	env: Readonly<Record<string, string | undefined>>;
-	/** Aborting it cancels every call in flight (the process is being stopped). */
-	shutdown?: AbortSignal;
 	/** Longest silence for a call with a progressToken (default HEARTBEAT_MS; tests shorten it). */
 	heartbeatMs?: number;
+}
+
+/** A discern MCP server, and the one way to stop what it is doing. */
+export interface DiscernServer {
+	server: Server;
+	/**
+	 * Cancel every call in flight (the client went away, the process is being
+	 * stopped): each one's jobs are killed, and it returns `interrupted`. Resolves
+	 * once they all returned, or after `limitMs` at most. The server stays
+	 * connected; closing it is the caller's.
+	 */
+	cleanup: (reason?: unknown, limitMs?: number) => Promise<void>;
 }
 
 /** The tools whose code loads as soon as a client is initialized. */
 const WARMED_TOOLS = ["discern_done", "discern_status"] as const;
 
-/** Calls still running, so that a shutdown can wait until their job trees are gone. */
-const inflight = new WeakMap<Server, Set<Promise<unknown>>>();
-
-/** Wait (boundedly) for every call in flight to finish after their signals were aborted. */
-export async function settleCalls(server: Server, limitMs: number): Promise<void> {
-	const calls = [...(inflight.get(server) ?? [])];
-	await Promise.race([Promise.allSettled(calls), Bun.sleep(limitMs)]);
-}
+/** How long `cleanup` waits by default: killing a job tree takes at most the grace period; then the verb must still return. */
+const SETTLE_MS = DEFAULT_GRACE_MS + 3000;
 
 /** Every transport a discern server connects to is screened first (see screen.ts). */
-class DiscernServer extends Server {
+class ScreenedServer extends Server {
 	override connect(transport: Transport): Promise<void> {
 		return super.connect(new ScreenedTransport(transport, screenToolCall));
 	}
 }
 
-/** The MCP server, answered from the verb registry. No transport here: stdio and tests attach their own. */
-export function createServer(options: ServerOptions): Server {
-	const server = new DiscernServer(
+/**
+ * The MCP server, answered from the verb registry, with the calls it has in
+ * flight. No transport here: stdio and tests attach their own.
+ */
+export function createServer(options: ServerOptions): DiscernServer {
+	const server = new ScreenedServer(
 		{ name: "discern", title: "discern", version: VERSION },
 		{ capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
 	);
-	const calls = new Set<Promise<unknown>>();
-	inflight.set(server, calls);
+	// The calls and reads still running, so that `cleanup` can wait until their job trees are gone.
+	const inFlight = new Set<Promise<unknown>>();
+	const stopping = new AbortController();
+	const track = async <T>(work: Promise<T>): Promise<T> => {
+		inFlight.add(work);
+		try {
+			return await work;
+		} finally {
+			inFlight.delete(work);
+		}
+	};
 	// Where tools act without a `path`: it follows the agent into the worktree `discern_start` made, and back after `discern_accept`.
 	let root = options.root;
-	// A call stops when its client cancels it or when the server is shut down.
-	const callSignal = (own: AbortSignal) => (options.shutdown ? AbortSignal.any([own, options.shutdown]) : own);
-	const context = (cwd: string, signal: AbortSignal): VerbContext => ({ cwd, env: options.env, surface: "mcp", version: VERSION, signal: callSignal(signal) });
+	// A call stops when its client cancels it or when the server is cleaned up.
+	const context = (cwd: string, signal: AbortSignal): CallerContext => ({
+		cwd,
+		env: options.env,
+		surface: "mcp",
+		version: VERSION,
+		signal: AbortSignal.any([signal, stopping.signal]),
+	});
 
 	// Between the handshake and an agent's first call the server is idle: the code of the calls an agent makes first (the
 	// gate, the status) loads then, not on that call. A call arriving meanwhile awaits the same load.
@@ -106,26 +128,30 @@ export function createServer(options: ServerOptions): Server {
 			// A cancelled request's token is forgotten by its client: progress for it would be an error there.
 			extra.signal.addEventListener("abort", progress.stop, { once: true });
 		}
-		const call = invokeVerb(entry.verb, ctx, input, root);
-		calls.add(call);
 		try {
-			const { result, text, workingRoot } = await call;
+			const { result, text, workingRoot } = await track(invokeVerb(entry.verb, ctx, input, root));
 			if (workingRoot) root = workingRoot;
 			return { structuredContent: asObject(result), content: [{ type: "text", text }], isError: !result.ok };
 		} finally {
 			progress?.stop();
-			calls.delete(call);
 		}
 	});
 
-	server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: listResources() }));
-	server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
+	server.setRequestHandler(ListResourcesRequestSchema, async (_request, extra) => ({
+		resources: await track(listResources(context(root, extra.signal))),
+	}));
+	server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: resourceTemplates() }));
 	server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
-		const contents = await readResource(request.params.uri, context(root, extra.signal));
+		const contents = await track(readResource(request.params.uri, context(root, extra.signal)));
 		if (!contents) throw new McpError(ErrorCode.InvalidParams, `Unknown resource: ${clip(request.params.uri)}`);
 		return { contents: [contents] };
 	});
-	return server;
+
+	const cleanup = async (reason?: unknown, limitMs = SETTLE_MS) => {
+		stopping.abort(reason);
+		await Promise.race([Promise.allSettled([...inFlight]), Bun.sleep(limitMs)]);
+	};
+	return { server, cleanup };
 }
 
 /** Bad arguments are the tool's own envelope, valid against its outputSchema, like every other failure. */

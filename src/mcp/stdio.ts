@@ -1,9 +1,8 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { EXIT, type ExitCode, isEndingSignal, signalExit } from "../contract/exit-codes.ts";
-import { DEFAULT_GRACE_MS } from "../jobs/runner.ts";
 import { standardErr, standardOut } from "../platform/streams.ts";
 import { screenLines } from "./screen.ts";
-import { createServer, settleCalls } from "./server.ts";
+import { createServer } from "./server.ts";
 import { brokenTransportLine, MAX_MESSAGE_BYTES } from "./stdin-limit.ts";
 import { toolEntries } from "./tools.ts";
 
@@ -16,8 +15,7 @@ import { toolEntries } from "./tools.ts";
  * editor closing the pipe or its terminal never leaves a test run behind.
  */
 export async function serveStdio(options: { cwd: string; env: Readonly<Record<string, string | undefined>>; signal: AbortSignal }): Promise<ExitCode> {
-	const shutdown = new AbortController();
-	const server = createServer({ root: options.cwd, env: options.env, shutdown: shutdown.signal });
+	const { server, cleanup } = createServer({ root: options.cwd, env: options.env });
 	// Broken lines are answered before the SDK's reader, which would drop them without a word; both hold lines to one limit.
 	const transport: StdioServerTransport = new StdioServerTransport(
 		screenLines(process.stdin, (reply) => void transport.send(reply), MAX_MESSAGE_BYTES),
@@ -45,9 +43,8 @@ export async function serveStdio(options: { cwd: string; env: Readonly<Record<st
 	// `tools/list` is the call agents wait on.
 	toolEntries();
 	const why = await stopped;
-	shutdown.abort(why);
-	// Killing a tree takes at most the grace period; leave room for the verb to return.
-	await settleCalls(server, DEFAULT_GRACE_MS + 3000);
+	// Every call in flight is cancelled and its job trees killed before the server closes.
+	await cleanup(why);
 	await server.close().catch(() => undefined);
 	if (why === "broken") standardErr().write(brokenTransportLine(transportError));
 	const reason: unknown = options.signal.reason;

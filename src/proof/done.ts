@@ -5,6 +5,7 @@ import { configRefusal, openRepository } from "../config/open-project.ts";
 import type { DiscernConfig } from "../config/schema.ts";
 import type { VerbContext } from "../contract/context.ts";
 import { asVerb, fail, ok } from "../contract/envelope.ts";
+import { ref } from "../contract/refer.ts";
 import { provenAncestor } from "../git/ancestry.ts";
 import { type EvidenceOutcome, openEvidenceIndex } from "../git/evidence/evidence.ts";
 import { removeAbandonedFolders } from "../git/evidence/private-folders.ts";
@@ -13,7 +14,6 @@ import type { RepositoryLocation } from "../git/repository.ts";
 import { filesHiddenFromStatus, plainStatus, readHead } from "../git/repository.ts";
 import { gitLine } from "../git/run.ts";
 import { type BranchClues, readBranchClues, readInitDefault, type Trunk } from "../git/trunk.ts";
-import { ref, sayFor } from "../hints/refer.ts";
 import { planGate, planItems } from "../jobs/plan.ts";
 import { preloadSubreaper } from "../platform/subreaper.ts";
 import { loosenings } from "../standards/never-loosen.ts";
@@ -61,7 +61,7 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	});
 	if (load.state !== "valid") {
 		await dropReads();
-		return asVerb("done", configRefusal(load, ctx.surface));
+		return asVerb("done", configRefusal(load, ctx.say));
 	}
 	const { config, bytes: configBytes } = load;
 	// Jobs will likely run: the subreaper's libc loads beside the reads instead of before the first job.
@@ -71,7 +71,7 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	const early = {
 		proof: standalone ? null : readProof(repository.gitDir),
 		last: standalone ? null : readLastDone(repository.gitDir),
-		stale: staleWiring(repository.root, config),
+		stale: staleWiring(repository.root, config, ctx.verbs),
 	};
 	// A step that refuses first never awaits the others: their failures surface where they are awaited, never as unhandled.
 	for (const read of Object.values(early)) void read?.catch(() => undefined);
@@ -115,7 +115,7 @@ interface Reads {
 }
 
 async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, reads: Reads): Promise<DoneResult> {
-	const say = sayFor(ctx.surface);
+	const { say } = ctx;
 	const { repository, config, reader, standalone } = reads;
 	// A standalone run never earns a Proof: where the evidence index is refused, the checkout's own status will do.
 	const evidence = reads.evidence.ok ? reads.evidence.index : standalone && !reads.evidence.unborn ? plainStatus(repository.root) : null;

@@ -1,11 +1,11 @@
 import type { DiscernConfig } from "../config/schema.ts";
 import type { VerbContext } from "../contract/context.ts";
 import { asVerb, fail, ok, type Result, type Step } from "../contract/envelope.ts";
+import { ref } from "../contract/refer.ts";
 import type { EvidenceIndex } from "../git/evidence/evidence.ts";
 import type { RepositoryLocation } from "../git/repository.ts";
 import type { WorkingState } from "../git/status.ts";
 import type { Trunk } from "../git/trunk.ts";
-import { ref, sayFor } from "../hints/refer.ts";
 import { executePlan, failureSentence } from "../jobs/execute.ts";
 import type { PlannedJob, planGate } from "../jobs/plan.ts";
 import type { FailedStage } from "../jobs/schema.ts";
@@ -46,7 +46,7 @@ export const base = (standalone: boolean): DoneData => ({
  * trunk in and prove again.
  */
 function trunkMovedDuringRun(ctx: VerbContext, run: GateRun, ran: { steps: Step[]; durationS: number; warnings: string[] }): DoneResult {
-	const say = sayFor(ctx.surface);
+	const { say } = ctx;
 	const name = run.trunk.name ?? "the trunk";
 	const next =
 		run.repository.location === "worktree"
@@ -88,7 +88,7 @@ export interface GateRun {
 }
 
 export async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
-	const say = sayFor(ctx.surface);
+	const { say } = ctx;
 	const { repository } = run;
 	// The Proof's seal key, read while the jobs run: the verdict need not wait on it (a failure surfaces where the Proof is written).
 	const sealing = run.standalone ? null : sealer(repository.gitDir);

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { actionFor, ref, render, sayFor } from "../../src/hints/refer.ts";
+import { ref } from "../../src/contract/refer.ts";
+import { actionFor, render, sayFor } from "../helpers/words.ts";
 
 describe("a hint's verb reference, rendered per surface", () => {
 	test("on the CLI: the command with its flags and positionals", () => {

@@ -7,9 +7,10 @@ import { makeTempDir } from "../helpers/repo.ts";
 /**
  * What it takes to add a verb: its folder and its line in the registry.
  * A copy of the source tree gets a throwaway verb `echo` that way, and
- * nothing else; it must then appear in help, in tools/list, in the
- * published schema and in the faithfulness tests (which fail until the
- * new verb has modes: it is enrolled there too).
+ * nothing else; it must then appear in help, in tools/list, in the MCP
+ * instructions and resources, in the published schema and in the
+ * faithfulness tests (which fail until the new verb has modes: it is
+ * enrolled there too).
  */
 let tree: string;
 
@@ -21,6 +22,8 @@ export const echoVerb = defineVerb({
 	title: "Echo",
 	summary: "Say the words back.",
 	mcpDescription: "Call it to hear the words back. It refuses nothing.",
+	mcpGuide: { step: "learn", text: "discern_echo says the words back." },
+	mcpResource: { name: "echo", title: "Echo", description: "The words said back (discern_echo's data)." },
 	group: "Knowledge",
 	input: v.strictObject({ words: v.optional(v.pipe(v.string(), v.description("What to say back."))) }),
 	data: v.strictObject({ words: v.string() }),
@@ -89,6 +92,19 @@ describe("a new verb enrolls everywhere with its folder and its registry line", 
 			$defs: Record<string, { properties: { verb: { const: string } } }>;
 		};
 		expect(schema.$defs.echo?.properties.verb.const).toBe("echo");
+	});
+
+	test("the MCP instructions name it where its guide says, and its resource serves its data", async () => {
+		const probe = [
+			'import { INSTRUCTIONS } from "./src/mcp/instructions.ts";',
+			'import { readResource } from "./src/mcp/resources.ts";',
+			'const ctx = { cwd: process.cwd(), env: {}, surface: "mcp", version: "0", signal: new AbortController().signal };',
+			'console.log(JSON.stringify({ instructions: INSTRUCTIONS, resource: await readResource("discern://echo", ctx) }));',
+		].join("\n");
+		const { instructions, resource } = JSON.parse((await run(["-e", probe])).stdout) as { instructions: string; resource: { text: string } | null };
+		expect(instructions).toContain("discern_map is the project's own docs: read a region's page before changing it. discern_echo says the words back.");
+		expect(instructions).toContain("discern://echo");
+		expect(resource?.text).toBe('{"words":""}');
 	});
 
 	test("the faithfulness tests take it up: they fail until it has a success and a non-success mode", async () => {

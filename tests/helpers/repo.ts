@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { VerbContext } from "../../src/contract/context.ts";
+import { surfaceWords } from "./words.ts";
 
 /** A real git repository in a temp dir, made for one test and removed after. */
 export interface TestRepo {
@@ -74,8 +75,10 @@ export async function makeRepo(options: RepoOptions = {}): Promise<TestRepo> {
 	};
 }
 
+/** A core's context as the pipeline would hand it over, for the surface the overrides name (the CLI by default). */
 export function testContext(cwd: string, overrides: Partial<VerbContext> = {}): VerbContext {
-	return { cwd, env: { PATH: process.env.PATH }, surface: "cli", version: "0.0.0-test", signal: new AbortController().signal, ...overrides };
+	const surface = overrides.surface ?? "cli";
+	return { cwd, env: { PATH: process.env.PATH }, surface, version: "0.0.0-test", signal: new AbortController().signal, ...surfaceWords(surface), ...overrides };
 }
 
 /** A minimal valid config with a test job that always passes. */

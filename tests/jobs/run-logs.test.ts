@@ -8,7 +8,7 @@ import type { GatePlan, PlannedJob } from "../../src/jobs/plan.ts";
 import { runPlan } from "../../src/jobs/runner.ts";
 import { done } from "../../src/proof/done.ts";
 import { pruneRuns, RUNS_BUDGET_BYTES } from "../../src/proof/state.ts";
-import { test as testVerb } from "../../src/verbs/test/index.ts";
+import { test as testVerb } from "../helpers/inner-loop.ts";
 import { survivors } from "../helpers/processes.ts";
 import { makeRepo, type TestRepo } from "../helpers/repo.ts";
 import { expectValidEnvelope } from "../helpers/schema.ts";

@@ -8,6 +8,7 @@ import { renderImprovement } from "../../src/verbs/improvement/render.ts";
 import type { ImprovementData } from "../../src/verbs/improvement/schema.ts";
 import { onlyJson, runDiscern } from "../helpers/cli.ts";
 import { makeRepo, type TestRepo } from "../helpers/repo.ts";
+import { sayFor } from "../helpers/words.ts";
 
 const made: TestRepo[] = [];
 afterEach(async () => {
@@ -198,7 +199,7 @@ describe("improvement", () => {
 		const parsed = parseConfig("");
 		if (!parsed.ok) throw new Error("config");
 		const facts = await gatherFacts(located.repository, parsed.config);
-		const rules = evaluate(facts, "cli");
+		const rules = evaluate(facts, sayFor("cli"));
 		expect(rules.map((rule) => rule.id)).toEqual(RULES.map((rule) => rule.id));
 		expect(scoreOf(rules)).toBe(5);
 		// With test_job passing, check_jobs (12) is worth more than gate_green and agents_wired (10 each).

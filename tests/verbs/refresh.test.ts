@@ -5,6 +5,7 @@ import { chooseCommand, commandLine, hookServer, isDiscernServer } from "../../s
 import { compileInstructions, GENERATED_HEADER } from "../../src/agents/instructions.ts";
 import { declaredPaths } from "../../src/agents/providers.ts";
 import type { AnyResult } from "../../src/contract/envelope.ts";
+import { LOOSE_VERBS } from "../../src/registry.ts";
 import { invokeVerb } from "../helpers/invoke.ts";
 import { makeRepo, makeTempDir, type TestRepo } from "../helpers/repo.ts";
 import { pathWithDiscern } from "../helpers/stub-path.ts";
@@ -445,8 +446,8 @@ describe("the pieces", () => {
 
 	test("the compiled briefing is stable and carries the header, the trunk and the jobs", () => {
 		const cfg = { project: { name: "x", agents: ["claude_code"] }, jobs: { test: "true" }, gate: { timeout: 60 }, instructions: { sources: [] } } as never;
-		const text = compileInstructions(cfg, "main", [{ path: "docs/a.md", text: "A\r\n" }]);
-		expect(text).toBe(compileInstructions(cfg, "main", [{ path: "docs/a.md", text: "A\r\n" }]));
+		const text = compileInstructions(cfg, "main", [{ path: "docs/a.md", text: "A\r\n" }], LOOSE_VERBS);
+		expect(text).toBe(compileInstructions(cfg, "main", [{ path: "docs/a.md", text: "A\r\n" }], LOOSE_VERBS));
 		expect(text.startsWith(GENERATED_HEADER)).toBe(true);
 		expect(text).toContain("`main`");
 		expect(text).toContain("`test` (test)");

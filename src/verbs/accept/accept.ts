@@ -1,9 +1,9 @@
 import { openProject, openRepository } from "../../config/open-project.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type PlanItem, type Refusal } from "../../contract/envelope.ts";
+import { ref } from "../../contract/refer.ts";
 import { commitOf, provenAncestor } from "../../git/ancestry.ts";
 import type { RepositoryLocation } from "../../git/repository.ts";
-import { ref, sayFor } from "../../hints/refer.ts";
 import { realPathOf } from "../../platform/files.ts";
 import type { Lock } from "../../platform/lock.ts";
 import { writeDenied } from "../../platform/write-denied.ts";
@@ -132,7 +132,7 @@ function againArgs(ctx: VerbContext, here: RepositoryLocation, target: Target, c
 
 /** Catch up with the trunk: `update` and `done` run in the worktree, wherever accept ran. */
 function catchUpHint(ctx: VerbContext, here: RepositoryLocation, target: Target, confirmed: boolean): string {
-	const say = sayFor(ctx.surface);
+	const { say } = ctx;
 	const again = ref("accept", againArgs(ctx, here, target, confirmed));
 	if (here.location === "main") return say`In the worktree at ${quoteName(target.path)}, run ${ref("update")}, then ${ref("done")}; then run ${again} again.`;
 	return say`Run ${ref("update")}, then ${ref("done")}, then ${again}.`;
@@ -225,7 +225,7 @@ function lockRefusal(refusal: Refusal, data: AcceptData): AcceptResult {
 }
 
 async function land(ctx: VerbContext, input: AcceptInput, here: RepositoryLocation, main: ListedWorktree, target: Target): Promise<AcceptResult> {
-	const say = sayFor(ctx.surface);
+	const { say } = ctx;
 	const base = emptyData(main.path);
 	const targetCtx: VerbContext = { ...ctx, cwd: target.path, repository: target.location };
 	const project = await openProject(targetCtx);
@@ -452,7 +452,7 @@ interface Swap {
  * the ref alone. Read back afterwards: the trunk must now be the proven sha.
  */
 async function swap(ctx: VerbContext, here: RepositoryLocation, main: ListedWorktree, target: Target, s: Swap): Promise<AcceptResult> {
-	const say = sayFor(ctx.surface);
+	const { say } = ctx;
 	const ref_ = `refs/heads/${s.trunk}`;
 	const before = await commitOf(here.root, ref_);
 	if (before !== s.trunkSha) {
@@ -565,7 +565,7 @@ function awaitingConsent(
 	line: string | null,
 	gateSentence: string | null,
 ): AcceptResult {
-	const say = sayFor(ctx.surface);
+	const { say } = ctx;
 	const proofSentence = line ? `${line}.` : "There is no current Proof for this HEAD yet.";
 	return fail(
 		"accept",

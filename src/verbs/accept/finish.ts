@@ -3,10 +3,10 @@ import { lstat, stat } from "node:fs/promises";
 import * as v from "valibot";
 import type { VerbContext } from "../../contract/context.ts";
 import { fail, ok } from "../../contract/envelope.ts";
+import { ref } from "../../contract/refer.ts";
 import { commitOf, provenAncestor } from "../../git/ancestry.ts";
 import type { RepositoryLocation } from "../../git/repository.ts";
 import { git } from "../../git/run.ts";
-import { ref, sayFor } from "../../hints/refer.ts";
 import { realPathOf } from "../../platform/files.ts";
 import { processStart } from "../../platform/process-start.ts";
 import { ProofRecord } from "../../proof/state.ts";
@@ -43,7 +43,7 @@ export async function finish(
 	resumed: boolean,
 	keepWorktree = false,
 ): Promise<AcceptResult> {
-	const say = sayFor(ctx.surface);
+	const { say } = ctx;
 	let journal = start;
 	const failed: string[] = [];
 	let resourcesFailed: string[] = [];
@@ -208,7 +208,7 @@ export async function finish(
  * resources and its branch stay, and the journal closes.
  */
 async function keptResult(ctx: VerbContext, here: RepositoryLocation, mainPath: string, journal: Journal, failed: string[]): Promise<AcceptResult> {
-	const say = sayFor(ctx.surface);
+	const { say } = ctx;
 	const data = {
 		...emptyData(mainPath),
 		landed: true,

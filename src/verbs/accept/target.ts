@@ -2,8 +2,8 @@ import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { VerbContext } from "../../contract/context.ts";
 import type { Refusal } from "../../contract/envelope.ts";
+import { ref } from "../../contract/refer.ts";
 import { locateRepository, type RepositoryLocation } from "../../git/repository.ts";
-import { ref, sayFor } from "../../hints/refer.ts";
 import { realPathOf } from "../../platform/files.ts";
 import { clip } from "../../text/clip.ts";
 import { quoteName } from "../../text/terminal.ts";
@@ -32,7 +32,7 @@ export type Found =
  * caller typed reaches git as an argument.
  */
 export async function findTarget(ctx: VerbContext, here: RepositoryLocation, wanted: string | undefined): Promise<Found> {
-	const say = sayFor(ctx.surface);
+	const { say } = ctx;
 	const entries = await listWorktrees(here.root, here.commonDir);
 	const main = entries?.find((entry) => entry.main);
 	if (!entries || !main || main.bare) {

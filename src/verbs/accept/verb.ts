@@ -8,6 +8,10 @@ export const acceptVerb = defineVerb({
 	summary: "Land the worktree's proven commit on the trunk (fast-forward, compare-and-swap), note its Proof, and remove the worktree.",
 	mcpDescription:
 		"Call it to land a worktree's proven commit on the trunk (exact fast-forward), note its Proof in git, and remove the worktree and its merged branch; `data.main_path` is where work continues. Pass `confirmed: true` (and `sha` from the Proof line) only when the owner approved THIS landing in this conversation after you relayed the Proof line; otherwise it changes nothing and returns awaiting_consent with the Proof line to relay. Runs in the worktree, or from the main checkout with `target`. Runs the gate when no current Proof covers HEAD. Refuses: dirty_worktree, gate_failed, trunk_moved (discern_update, discern_done, then this again), locked. partial_acceptance: landed, cleanup unfinished; call again. `dry_run: true` needs no consent.",
+	mcpGuide: {
+		step: "land",
+		text: "Landing: relay the Proof line and ask the owner. Call discern_accept with `confirmed: true` only after the owner approved this landing in the conversation; without it, it refuses with awaiting_consent unless the trunk pre-authorizes the change.",
+	},
 	group: "Daily loop",
 	input: AcceptInput,
 	data: AcceptData,

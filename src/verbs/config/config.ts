@@ -3,8 +3,8 @@ import { type ConfigLoad, loadConfig } from "../../config/load.ts";
 import { configRefusal, type Opened, openRepository } from "../../config/open-project.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
+import { ref } from "../../contract/refer.ts";
 import type { RepositoryLocation } from "../../git/repository.ts";
-import { ref, sayFor } from "../../hints/refer.ts";
 import { clip, clipList } from "../../text/clip.ts";
 import { nearest } from "../../text/suggest.ts";
 import type { ConfigData, ConfigGetInput, ConfigSetInput, ConfigValidateInput } from "./schema.ts";
@@ -44,20 +44,20 @@ export async function getConfig(ctx: VerbContext, input: v.InferOutput<typeof Co
 export async function setConfig(ctx: VerbContext, input: v.InferOutput<typeof ConfigSetInput>): Promise<Result<"config set", ConfigData>> {
 	const read = await readConfig(ctx);
 	if (!read.ok) return asVerb("config set", read.refusal);
-	return setConfigKey(read.repository.root, read.load.path, input.key, input.value, input.dry_run ?? false, ctx.surface);
+	return setConfigKey(read.repository.root, read.load.path, input.key, input.value, input.dry_run ?? false, ctx.say);
 }
 
 async function readConfig(ctx: VerbContext): Promise<Opened<{ repository: RepositoryLocation; load: Exclude<ConfigLoad, { state: "missing" }> }>> {
 	const opened = await openRepository(ctx);
 	if (!opened.ok) return opened;
 	const load = await loadConfig(opened.repository.root, ctx.narrate);
-	if (load.state === "missing") return { ok: false, refusal: configRefusal(load, ctx.surface) };
+	if (load.state === "missing") return { ok: false, refusal: configRefusal(load, ctx.say) };
 	return { ok: true, repository: opened.repository, load };
 }
 
 function invalid<const Verb extends "config validate" | "config get">(verb: Verb, ctx: VerbContext, load: Extract<ConfigLoad, { state: "invalid" }>) {
-	const say = sayFor(ctx.surface);
-	const refusal = configRefusal(load, ctx.surface);
+	const { say } = ctx;
+	const refusal = configRefusal(load, ctx.say);
 	const data: ConfigData = { path: load.path, valid: false, issues: load.issues };
 	return fail(
 		verb,

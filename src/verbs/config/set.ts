@@ -1,7 +1,7 @@
 import { CONFIG_FILE, parseConfig } from "../../config/load.ts";
 import { fail, ok, type Result } from "../../contract/envelope.ts";
+import { ref, type Say } from "../../contract/refer.ts";
 import { indexKeyPositions, setKey } from "../../edit/toml.ts";
-import { ref, type Surface, sayFor } from "../../hints/refer.ts";
 import { WriteDeniedError, writeFileAtomic } from "../../platform/files.ts";
 import { clip } from "../../text/clip.ts";
 import { noun, plural } from "../../text/plural.ts";
@@ -24,9 +24,9 @@ export async function setConfigKey(
 	key: string,
 	input: string,
 	dryRun: boolean,
-	surface: Surface,
+	/** The caller's `ctx.say`, for the hints. */
+	say: Say,
 ): Promise<Result<"config set", ConfigData>> {
-	const say = sayFor(surface);
 	const validate = ref("config validate");
 	const base: ConfigData = { path, valid: true, issues: [], key: clip(key) };
 	const decoded = new TextDecoder("utf-8", { ignoreBOM: true }).decode(await Bun.file(path).bytes());

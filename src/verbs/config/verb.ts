@@ -13,6 +13,11 @@ export const configValidateVerb = defineVerb({
 	name: "config validate",
 	title: "Config: validate discern.toml",
 	summary: "Check every rule of discern.toml; each problem with its line. Valid: the effective values, defaults applied.",
+	mcpResource: {
+		name: "config",
+		title: "Config",
+		description: "discern.toml as discern reads it: validity, problems with lines, and the effective values.",
+	},
 	group: "Setup and admin",
 	input: ConfigValidateInput,
 	data: ConfigData,

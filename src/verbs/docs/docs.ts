@@ -1,7 +1,7 @@
 import type * as v from "valibot";
 import type { VerbContext } from "../../contract/context.ts";
 import { fail, ok, type Result } from "../../contract/envelope.ts";
-import { ref, sayFor } from "../../hints/refer.ts";
+import { ref } from "../../contract/refer.ts";
 import { MANUAL } from "../../pages/manual.generated.ts";
 import { findPage, normalizeTarget, type Page, pageFromMarkdown, searchPages } from "../../pages/reader.ts";
 import { clip } from "../../text/clip.ts";
@@ -18,7 +18,7 @@ export function manualPages(): Page[] {
 
 /** discern's own manual: the index, one page, or search results. Works outside any project. */
 export async function docs(ctx: VerbContext, input: v.InferOutput<typeof DocsInput>): Promise<Result<"docs", DocsData>> {
-	const say = sayFor(ctx.surface);
+	const { say } = ctx;
 	const index = ref("docs");
 	const all = manualPages();
 	if (input.search !== undefined) {

@@ -7,10 +7,10 @@ import { staleWiring } from "../../agents/wiring.ts";
 import { resolveJobs } from "../../config/jobs.ts";
 import type { ConfigLoad } from "../../config/load.ts";
 import type { VerbContext } from "../../contract/context.ts";
+import { ref, type Say, type Surface } from "../../contract/refer.ts";
 import { gitProblem, type RepositoryLocation, readWorkingState } from "../../git/repository.ts";
 import { git } from "../../git/run.ts";
 import { resolveTrunk } from "../../git/trunk.ts";
-import { actionFor, ref, type Surface, sayFor } from "../../hints/refer.ts";
 import { findExecutable } from "../../platform/process.ts";
 import { clip } from "../../text/clip.ts";
 import { oneLine } from "../../text/terminal.ts";
@@ -99,14 +99,15 @@ export async function checkTrunk(ctx: VerbContext, root: string, config: ConfigL
 	};
 }
 
-export function checkConfig(config: ConfigLoad, surface: Surface): Check {
+/** `action` is the caller's `ctx.action`: a fix is the command itself. */
+export function checkConfig(config: ConfigLoad, action: Say): Check {
 	const title = "discern.toml is valid";
 	if (config.state === "valid") return { id: "config", title, state: "ok", detail: config.path };
 	if (config.state === "missing") {
-		return { id: "config", title, state: "warn", detail: "No discern.toml: discern is not set up here yet.", fix: actionFor(surface)`${ref("setup")}` };
+		return { id: "config", title, state: "warn", detail: "No discern.toml: discern is not set up here yet.", fix: action`${ref("setup")}` };
 	}
 	const lines = config.issues.map((issue) => `${issue.line ? `line ${issue.line}: ` : ""}${issue.message}`);
-	return { id: "config", title, state: "fail", detail: lines.join("; "), fix: actionFor(surface)`${ref("config validate")}` };
+	return { id: "config", title, state: "fail", detail: lines.join("; "), fix: action`${ref("config validate")}` };
 }
 
 export function checkTestJob(config: ConfigLoad): Check | null {
@@ -171,16 +172,15 @@ export function checkBinary(ctx: VerbContext, verbose: boolean): Check {
 }
 
 export async function checkAgentWiring(ctx: VerbContext, root: string, config: ConfigLoad): Promise<Check> {
-	const surface = ctx.surface;
-	const snippets = sayFor(surface)`See ${ref("docs", { target: "mcp" })} for each editor's snippet.`;
+	const snippets = ctx.say`See ${ref("docs", { target: "mcp" })} for each editor's snippet.`;
 	const wanted = config.state === "valid" ? config.config.project.agents : [];
 	if (config.state === "valid" && wanted.length > 0) {
 		// Configured agents: every file refresh owns is current (whether each server starts is its own check: checkServers).
 		const title = "agent files are as refresh writes them";
-		const stale = await staleWiring(root, config.config);
+		const stale = await staleWiring(root, config.config, ctx.verbs);
 		if (stale.length > 0) {
 			const detail = stale.map((file) => `${file.path} (${file.blocked ? file.blocked.reason : file.action === "create" ? "missing" : "stale"})`).join(", ");
-			return { id: "agent_wiring", title, state: "warn", detail: clip(`not wired as refresh would: ${detail}`), fix: actionFor(surface)`${ref("refresh")}` };
+			return { id: "agent_wiring", title, state: "warn", detail: clip(`not wired as refresh would: ${detail}`), fix: ctx.action`${ref("refresh")}` };
 		}
 		return { id: "agent_wiring", title, state: "ok", detail: `wired for ${wanted.join(", ")}` };
 	}
@@ -205,7 +205,7 @@ export async function checkAgentWiring(ctx: VerbContext, root: string, config: C
  */
 export async function checkServers(ctx: VerbContext, root: string, config: ConfigLoad, options: { timeoutMs?: number } = {}): Promise<Check[]> {
 	if (config.state !== "valid") return [];
-	const refresh = actionFor(ctx.surface)`${ref("refresh")}`;
+	const refresh = ctx.action`${ref("refresh")}`;
 	const probes = new Map<string, Promise<ProbeResult>>();
 	return Promise.all(
 		providersFor(config.config.project.agents).map(async (provider): Promise<Check> => {
@@ -270,7 +270,7 @@ export async function checkServers(ctx: VerbContext, root: string, config: Confi
 			if (!result.ok) {
 				const fix =
 					result.reason === "not_found"
-						? sayFor(ctx.surface)`Run ${ref("refresh")}: it writes a command that resolves (the absolute path of the binary when \`discern\` is not on PATH).`
+						? ctx.say`Run ${ref("refresh")}: it writes a command that resolves (the absolute path of the binary when \`discern\` is not on PATH).`
 						: `Point the discern entry in ${file} at the discern binary (${refresh} writes one).`;
 				return { id, title, state: "fail", detail: clip(`${file} starts \`${line}\`: ${result.detail}.`), fix };
 			}

@@ -44,7 +44,7 @@ export async function doctor(ctx: VerbContext, input: v.InferOutput<typeof Docto
 			checkServers(ctx, root, config),
 		]);
 		const testJob = checkTestJob(config);
-		checks.push(access, identity, trunk, checkConfig(config, ctx.surface), ...(testJob ? [testJob] : []), ...jobs);
+		checks.push(access, identity, trunk, checkConfig(config, ctx.action), ...(testJob ? [testJob] : []), ...jobs);
 		checks.push(checkBinary(ctx, verbose), wiring, ...servers);
 	} else {
 		checks.push(checkBinary(ctx, verbose));

@@ -8,6 +8,7 @@ export const doctorVerb = defineVerb({
 	summary: "Check the install, the repository, the config and the agent wiring; facts with fixes.",
 	mcpDescription:
 		"Checks the install, the repository, discern.toml and the agent wiring (it starts the server each configured agent's MCP config names and completes an MCP initialize), each failing check with its fix. Call it when a tool refuses for a reason you cannot resolve (invalid_config, no_project, a git problem) or the user asks whether discern is set up. Read-only. Any failing check makes it checks_failed: relay the fixes; editing the config or the setup is the owner's call. `verbose: true` adds the details of passing checks.",
+	mcpGuide: { step: "troubleshoot", text: "discern_doctor explains a broken setup, with a fix for each failing check." },
 	group: "Setup and admin",
 	input: DoctorInput,
 	data: DoctorData,

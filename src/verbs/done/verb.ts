@@ -8,6 +8,10 @@ export const doneVerb = defineVerb({
 	summary: "The Gate: every stage and the changed scopes' gates on the exact committed tree; a Proof when everything is green.",
 	mcpDescription:
 		"The bar for done: every stage of the project's declared gate, plus the gates of the scopes the branch touches, on the exact committed tree. Call it after committing, when you believe the work is finished; only a green discern_done may be reported as done. Green: `data.proof.line` is the Proof: relay it to the user verbatim, never paraphrased. Red: gate_failed with `data.failed_stage` and `diagnostics` (each names the command that reproduces it): fix, commit, call it again. Refuses a dirty tree (dirty_worktree: commit first), a detached HEAD, a worktree branch behind its trunk (behind_trunk: merge the trunk), an unchanged tree whose last run was red (unchanged_tree_rerun: change something, or `rerun: true` for a flaky job) and a checkout where another gate runs (locked). An unchanged, already proven tree returns its Proof without running. `standalone: true` runs on a dirty tree for diagnosis and never earns a Proof; `dry_run: true` shows the plan. A gate can run for minutes; if your client times the call out, the run is stopped: ask the user to raise the tool timeout, or run `discern done` in a terminal.",
+	mcpGuide: {
+		step: "prove",
+		text: "Commit, then call discern_done: the whole gate on the exact committed tree. A red result lists diagnostics, each with the command to reproduce it; fix, commit, call it again.",
+	},
 	group: "Daily loop",
 	input: DoneInput,
 	data: DoneData,

@@ -3,8 +3,8 @@ import { firstTry } from "../../cli/suggest-first-tries.ts";
 import { describeVerb, globalFlags } from "../../cli/usage.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { fail, ok, type Result } from "../../contract/envelope.ts";
-import { VERB_GROUPS } from "../../contract/verb.ts";
-import { ref, type Surface, sayFor } from "../../hints/refer.ts";
+import { ref, type Surface, wordsFor } from "../../contract/refer.ts";
+import { subCommandsIn, VERB_GROUPS } from "../../contract/verb.ts";
 import { findVerb, LOOSE_VERBS, subCommandsOf } from "../../registry.ts";
 import { clip } from "../../text/clip.ts";
 import { plural } from "../../text/plural.ts";
@@ -18,15 +18,26 @@ const MCP_SUMMARY = "Run the MCP server over stdio (for editors and agents).";
 const MCP_DETAILS =
 	"Speaks the Model Context Protocol on stdin/stdout; logs go to stderr. The working root is the directory it starts in (or --cwd); every project tool also takes an absolute `path`. It exits when stdin closes, cancelling any running gate and killing its jobs first. Editors start it themselves: see `discern docs mcp` for each editor's configuration.";
 
+/**
+ * The words for `missingSubCommand` and `unknownVerb`, which the CLI also reaches outside the pipeline
+ * with a bare surface: they render against the registry itself (they are on their way to src/cli/).
+ */
+function sayFor(surface: Surface) {
+	return wordsFor(surface, LOOSE_VERBS).say;
+}
+
+/** Every verb of this build (the pipeline's `ctx.verbs`, in registry order) by group, or one verb or family explained. */
 export async function help(ctx: VerbContext, input: v.InferOutput<typeof HelpInput>): Promise<Result<"help", HelpData>> {
-	const say = sayFor(ctx.surface);
+	const { say, verbs } = ctx;
 	const groups: HelpData["groups"] = VERB_GROUPS.map((name) => ({
 		name,
-		verbs: LOOSE_VERBS.filter((verb) => verb.group === name).map((verb) => ({
-			name: verb.name,
-			summary: verb.summary,
-			mcp_tool: "tool" in verb.exposure ? verb.exposure.tool : null,
-		})),
+		verbs: verbs
+			.filter((verb) => verb.group === name)
+			.map((verb) => ({
+				name: verb.name,
+				summary: verb.summary,
+				mcp_tool: "tool" in verb.exposure ? verb.exposure.tool : null,
+			})),
 	})).filter((group) => group.verbs.length > 0);
 	groups.push({ name: "Server", verbs: [{ name: "mcp", summary: MCP_SUMMARY, mcp_tool: null }] });
 
@@ -50,8 +61,8 @@ export async function help(ctx: VerbContext, input: v.InferOutput<typeof HelpInp
 		};
 		return ok("help", MCP_SUMMARY, { groups, global_flags: globalFlags({ inVerbHelp: true, only: ["cwd"] }), verb });
 	}
-	const verb = LOOSE_VERBS.find((candidate) => candidate.name === input.verb);
-	const subCommands = subCommandsOf(input.verb);
+	const verb = verbs.find((candidate) => candidate.name === input.verb);
+	const subCommands = subCommandsIn(verbs, input.verb);
 	if (!verb && subCommands.length > 0) {
 		const family = { name: input.verb, sub_commands: subCommands.map((leaf) => ({ name: leaf.name, summary: leaf.summary })) };
 		return ok("help", `\`${input.verb}\` has ${plural(subCommands.length, "sub-command")}: ${wordsAfter(input.verb, subCommands)}.`, {
@@ -61,7 +72,7 @@ export async function help(ctx: VerbContext, input: v.InferOutput<typeof HelpInp
 		});
 	}
 	const [first = "", second] = input.verb.split(" ");
-	if (!verb && second !== undefined && subCommandsOf(first).length > 0) return missingSubCommand(first, second, ctx.surface);
+	if (!verb && second !== undefined && subCommandsIn(verbs, first).length > 0) return missingSubCommand(first, second, ctx.surface);
 	if (!verb) return unknownVerb(input.verb, groups, ctx.surface);
 	const mcpTool = "tool" in verb.exposure ? verb.exposure.tool : null;
 	const { global_flags, ...usage } = describeVerb(verb);

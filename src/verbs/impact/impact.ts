@@ -2,8 +2,8 @@ import type * as v from "valibot";
 import { openProject } from "../../config/open-project.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
+import { ref } from "../../contract/refer.ts";
 import { resolveTrunk } from "../../git/trunk.ts";
-import { ref, sayFor } from "../../hints/refer.ts";
 import { changedPaths, NO_TRUNK_REASON } from "../../scopes/changed.ts";
 import { classify } from "../../scopes/classify.ts";
 import { compileScopes } from "../../scopes/glob.ts";
@@ -30,7 +30,7 @@ export async function impact(ctx: VerbContext, input: v.InferOutput<typeof Impac
 			`\`has\` names scope \`${clip(has)}\`, which is not declared under [scopes]${suggestion ? `; did you mean \`${clip(suggestion)}\`?` : "."}`,
 			[
 				`Declared scopes: ${declared}; \`${CODE_MARKER}\` asks whether any non-neutral path changed.`,
-				sayFor(ctx.surface)`Run ${ref("impact")} to see every touched scope.`,
+				ctx.say`Run ${ref("impact")} to see every touched scope.`,
 			],
 		);
 	}
@@ -66,9 +66,7 @@ export async function impact(ctx: VerbContext, input: v.InferOutput<typeof Impac
 		? {}
 		: {
 				hints: [
-					sayFor(
-						ctx.surface,
-					)`Every scope counts as touched because git could not list every change. For a precise answer, check the trunk (${ref("status")} shows it; DISCERN_TRUNK or [repository].trunk set it) and that the branch has a commit.`,
+					ctx.say`Every scope counts as touched because git could not list every change. For a precise answer, check the trunk (${ref("status")} shows it; DISCERN_TRUNK or [repository].trunk set it) and that the branch has a commit.`,
 				],
 			};
 

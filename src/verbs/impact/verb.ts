@@ -8,6 +8,8 @@ export const impactVerb = defineVerb({
 	summary: "Which configured scopes the branch and the working tree touch, plus `code` when a non-neutral path changed.",
 	mcpDescription:
 		"Which configured scopes the branch (since the trunk) and the working tree touch, and whether any non-neutral path changed (`code`). Call it to learn what your change affects; `has` with a scope name or `code` answers just that (`data.membership`). Read-only. Refuses an undeclared scope (invalid_arguments) and a repository without discern.toml (no_project).",
+	mcpGuide: { step: "learn", text: "discern_impact says which configured scopes your change touches." },
+	mcpResource: { name: "impact", title: "Impact", description: "Which scopes the branch and working tree touch (discern_impact's data)." },
 	group: "Quality",
 	input: ImpactInput,
 	data: ImpactData,

@@ -5,14 +5,14 @@ import { CATEGORIES, type Category } from "../../coach/schema.ts";
 import { openProject } from "../../config/open-project.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
-import { ref, sayFor } from "../../hints/refer.ts";
+import { ref } from "../../contract/refer.ts";
 import { clip } from "../../text/clip.ts";
 import { nearest } from "../../text/suggest.ts";
 import type { ImprovementData, ImprovementInput } from "./schema.ts";
 
 /** The practice coach: a score over deterministic rules, and the single most valuable next improvement. Read-only. */
 export async function improvement(ctx: VerbContext, input: v.InferOutput<typeof ImprovementInput>): Promise<Result<"improvement", ImprovementData>> {
-	const say = sayFor(ctx.surface);
+	const { say } = ctx;
 	const category = input.category;
 	if (category !== undefined && !(CATEGORIES as readonly string[]).includes(category)) {
 		const suggestion = nearest(category, CATEGORIES);
@@ -27,7 +27,7 @@ export async function improvement(ctx: VerbContext, input: v.InferOutput<typeof 
 	const opened = await openProject(ctx);
 	if (!opened.ok) return asVerb("improvement", opened.refusal);
 	const facts = await gatherFacts(opened.repository, opened.config);
-	const rules = evaluate(facts, ctx.surface, category as Category | undefined);
+	const rules = evaluate(facts, ctx.say, category as Category | undefined);
 	const next = nextRule(rules);
 	const categories = byCategory(rules);
 	const score = scoreOf(rules);

@@ -2,7 +2,7 @@ import type * as v from "valibot";
 import { openProject } from "../../config/open-project.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
-import { ref, sayFor } from "../../hints/refer.ts";
+import { ref } from "../../contract/refer.ts";
 import {
 	findPageFile,
 	linkedPaths,
@@ -29,7 +29,7 @@ type MapResult = Result<"map", MapData>;
  * the working tree, and no target reaches outside the map folder.
  */
 export async function map(ctx: VerbContext, input: v.InferOutput<typeof MapInput>): Promise<MapResult> {
-	const say = sayFor(ctx.surface);
+	const { say } = ctx;
 	const opened = await openProject(ctx);
 	if (!opened.ok) return asVerb("map", opened.refusal);
 	const root = opened.repository.root;
@@ -108,7 +108,7 @@ async function page(ctx: VerbContext, folder: MapFolder, pages: readonly PageFil
 }
 
 async function search(ctx: VerbContext, folder: MapFolder, pages: readonly PageFile[], query: string, raw: string | undefined): Promise<MapResult> {
-	const say = sayFor(ctx.surface);
+	const { say } = ctx;
 	let within = pages;
 	if (raw !== undefined) {
 		const prefix = normalizeMapTarget(raw, folder.dir);
@@ -134,7 +134,7 @@ async function search(ctx: VerbContext, folder: MapFolder, pages: readonly PageF
 
 /** A target that could lead outside the map is no page of it: the same refusal as an unknown one. */
 function outside(ctx: VerbContext, folder: MapFolder, raw: string): MapResult {
-	const say = sayFor(ctx.surface);
+	const { say } = ctx;
 	return fail(
 		"map",
 		"unknown_target",
@@ -144,7 +144,7 @@ function outside(ctx: VerbContext, folder: MapFolder, raw: string): MapResult {
 }
 
 function unknown(ctx: VerbContext, folder: MapFolder, pages: readonly PageFile[], raw: string, target: string, purpose = ""): MapResult {
-	const say = sayFor(ctx.surface);
+	const { say } = ctx;
 	const inside = pages.filter((page) => page.target.startsWith(`${target}/`)).map((page) => page.target);
 	const suggestion = nearest(
 		target,

@@ -4,7 +4,7 @@ import { refresh } from "../../agents/refresh.ts";
 import { CONFIG_FILE } from "../../config/load.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type PlanItem, type Result } from "../../contract/envelope.ts";
-import { ref, sayFor } from "../../hints/refer.ts";
+import { ref } from "../../contract/refer.ts";
 import { MAP_README } from "../../pages/map-skeleton.ts";
 import { resolveInside, WriteDeniedError, writeFileAtomic } from "../../platform/files.ts";
 import { appendIgnores, IGNORE_FILE, ignoreFileState } from "../../setup/ignores.ts";
@@ -20,7 +20,7 @@ import type { SetupData, SetupInput } from "./schema.ts";
  * there, it writes only the others.
  */
 export async function setup(ctx: VerbContext, input: v.InferOutput<typeof SetupInput>, running?: RunningBinary): Promise<Result<"setup", SetupData>> {
-	const say = sayFor(ctx.surface);
+	const { say } = ctx;
 	const confirmed = ref("setup", { confirmed: true });
 	const proposed = await propose(ctx, input.agents);
 	if (!proposed.ok) return asVerb("setup", proposed.refusal);

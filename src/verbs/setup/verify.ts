@@ -4,7 +4,7 @@ import { CONFIG_FILE, type ConfigIssue } from "../../config/load.ts";
 import type { DiscernConfig } from "../../config/schema.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
-import { ref, sayFor } from "../../hints/refer.ts";
+import { ref } from "../../contract/refer.ts";
 import { checkCommand } from "../../setup/programs.ts";
 import { jobLine, tomlKey, tomlString } from "../../setup/render-config.ts";
 import { propose } from "./propose.ts";
@@ -17,7 +17,7 @@ import type { SetupData, SetupVerifyInput } from "./schema.ts";
  * that it lacks is listed as advice. So it can run in CI.
  */
 export async function verifySetup(ctx: VerbContext, input: v.InferOutput<typeof SetupVerifyInput>): Promise<Result<"setup verify", SetupData>> {
-	const say = sayFor(ctx.surface);
+	const { say } = ctx;
 	const proposed = await propose(ctx, input.agents);
 	if (!proposed.ok) return asVerb("setup verify", proposed.refusal);
 	const { data, found, root } = proposed;

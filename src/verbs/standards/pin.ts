@@ -3,10 +3,10 @@ import { openProject } from "../../config/open-project.ts";
 import type { DiscernConfig } from "../../config/schema.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
+import { ref } from "../../contract/refer.ts";
 import { setKey } from "../../edit/toml.ts";
 import { readWorkingState } from "../../git/repository.ts";
 import { git } from "../../git/run.ts";
-import { ref, sayFor } from "../../hints/refer.ts";
 import { failureSentence } from "../../jobs/execute.ts";
 import { planItems, planStandards } from "../../jobs/plan.ts";
 import { writeFileAtomic } from "../../platform/files.ts";
@@ -51,13 +51,13 @@ interface Change {
  * file restored); carry the previous commit's honored Proof to the new one.
  */
 export async function pinStandards<const Verb extends PinVerb>(ctx: VerbContext, verb: Verb, input: PinInput): Promise<Result<Verb, StandardsData>> {
-	const say = sayFor(ctx.surface);
+	const { say } = ctx;
 	const again = ref("standards pin", input.names && input.names.length > 0 ? { names: input.names } : {});
 	const empty: StandardsData = { standards: [], interrupted: false };
 	const opened = await openProject(ctx);
 	if (!opened.ok) return asVerb(verb, opened.refusal);
 	const { repository, config, configBytes } = opened;
-	const selected = selectStandards(verb, config, input.names, ctx.surface);
+	const selected = selectStandards(verb, config, input.names, ctx.say);
 	if (!selected.ok) return selected.result;
 	const { names } = selected;
 

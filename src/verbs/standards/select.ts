@@ -1,6 +1,6 @@
 import type { DiscernConfig } from "../../config/schema.ts";
 import { fail, type Result } from "../../contract/envelope.ts";
-import { ref, type Surface, sayFor } from "../../hints/refer.ts";
+import { ref, type Say } from "../../contract/refer.ts";
 import { clip } from "../../text/clip.ts";
 import { nearest } from "../../text/suggest.ts";
 import { oneLine } from "../../text/terminal.ts";
@@ -15,12 +15,12 @@ export function selectStandards<const Verb extends "standards" | "standards pin"
 	verb: Verb,
 	config: DiscernConfig,
 	names: readonly string[] | undefined,
-	surface: Surface,
+	/** The caller's `ctx.say`, for the hints. */
+	say: Say,
 ): { ok: true; names: string[] } | { ok: false; result: Result<Verb, StandardsData> } {
 	const declared = Object.keys(config.standards);
 	const unknown = (names ?? []).find((name) => !declared.includes(name));
 	if (unknown === undefined) return { ok: true, names: names && names.length > 0 ? declared.filter((name) => names.includes(name)) : declared };
-	const say = sayFor(surface);
 	const suggestion = nearest(unknown, declared);
 	const listed =
 		declared.length > 0

@@ -2,8 +2,8 @@ import type * as v from "valibot";
 import { openProject } from "../../config/open-project.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
+import { ref } from "../../contract/refer.ts";
 import { resolveTrunk } from "../../git/trunk.ts";
-import { ref, sayFor } from "../../hints/refer.ts";
 import { failureSentence } from "../../jobs/execute.ts";
 import { planItems, planStandards } from "../../jobs/plan.ts";
 import { measureStandards, tightenedLimit } from "../../standards/measure.ts";
@@ -23,11 +23,11 @@ type StandardsResult = Result<"standards", StandardsData>;
  */
 export async function standards(ctx: VerbContext, input: v.InferOutput<typeof StandardsInput>): Promise<StandardsResult> {
 	if (input.pin) return pinStandards(ctx, "standards", input);
-	const say = sayFor(ctx.surface);
+	const { say } = ctx;
 	const opened = await openProject(ctx);
 	if (!opened.ok) return asVerb("standards", opened.refusal);
 	const { repository, config } = opened;
-	const selected = selectStandards("standards", config, input.names, ctx.surface);
+	const selected = selectStandards("standards", config, input.names, ctx.say);
 	if (!selected.ok) return selected.result;
 	const { names } = selected;
 	if (names.length === 0) {

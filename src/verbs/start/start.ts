@@ -7,10 +7,10 @@ import { openProject } from "../../config/open-project.ts";
 import type { DiscernConfig } from "../../config/schema.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, type Diagnostic, fail, ok, type PlanItem, type Result, type Step } from "../../contract/envelope.ts";
+import { ref } from "../../contract/refer.ts";
 import type { RepositoryLocation } from "../../git/repository.ts";
 import { git, gitLine } from "../../git/run.ts";
 import { resolveTrunk } from "../../git/trunk.ts";
-import { ref, sayFor } from "../../hints/refer.ts";
 import { openLedger } from "../../jobs/leftovers.ts";
 import { exists, isInside, realPathOf, WriteDeniedError } from "../../platform/files.ts";
 import { writeDenied } from "../../platform/write-denied.ts";
@@ -43,7 +43,7 @@ export interface StartDeps {
  * created, last first. Never adopts an existing branch or folder.
  */
 export async function start(ctx: VerbContext, input: v.InferOutput<typeof StartInput>, deps: StartDeps = { tail: randomTail }): Promise<StartResult> {
-	const say = sayFor(ctx.surface);
+	const { say } = ctx;
 	if (ctx.signal.aborted)
 		return fail("start", "interrupted", "The start was interrupted before anything was created.", [say`Run ${ref("start")} again when you are ready.`]);
 	const opened = await openProject(ctx);
@@ -165,7 +165,7 @@ interface Made {
 type FailureCode = "gate_failed" | "interrupted" | "write_denied" | "invalid_config";
 
 async function create(ctx: VerbContext, run: Creation, running?: RunningBinary): Promise<StartResult> {
-	const say = sayFor(ctx.surface);
+	const { say } = ctx;
 	const { repository, config, data } = run;
 	const made: Made = { folders: [], worktree: false, branch: false, ledger: false, config };
 	const steps: Step[] = [];
@@ -317,7 +317,7 @@ async function create(ctx: VerbContext, run: Creation, running?: RunningBinary):
  */
 async function wireAgents(ctx: VerbContext, config: DiscernConfig, path: string, running: RunningBinary | undefined): Promise<string[]> {
 	if (!running || config.project.agents.length === 0) return [];
-	const say = sayFor(ctx.surface);
+	const { say } = ctx;
 	const { repository: _main, ...rest } = ctx;
 	const wired = await refresh({ ...rest, cwd: path }, {}, running);
 	if (wired.ok) return [];
@@ -436,7 +436,7 @@ type Base = { ok: true; sha: string; from: string } | { ok: false; refusal: Star
 
 /** The commit the branch starts from: `from` resolved to a commit (never read as an option), else the trunk. */
 async function resolveBase(ctx: VerbContext, repository: RepositoryLocation, config: DiscernConfig, from: string | undefined): Promise<Base> {
-	const say = sayFor(ctx.surface);
+	const { say } = ctx;
 	if (from !== undefined) {
 		const shown = quoteName(clip(from));
 		if (from === "" || from.startsWith("-") || /[\u0000-\u001f\u007f]/.test(from)) {

@@ -1,8 +1,8 @@
 import { gatherFacts } from "../../coach/facts.ts";
 import { evaluate, nextRule, scoreOf } from "../../coach/rules.ts";
 import type { DiscernConfig } from "../../config/schema.ts";
+import { ref, type SurfaceWords } from "../../contract/refer.ts";
 import type { RepositoryLocation } from "../../git/repository.ts";
-import { actionFor, ref, type Surface, sayFor } from "../../hints/refer.ts";
 import type { StatusData } from "./schema.ts";
 
 /**
@@ -12,17 +12,17 @@ import type { StatusData } from "./schema.ts";
  * `status` otherwise needs, and a person mid-task has better things to do.
  */
 export async function coachHint(
-	surface: Surface,
+	/** The caller's `ctx.say` and `ctx.action`. */
+	{ say, action }: Pick<SurfaceWords, "say" | "action">,
 	repository: RepositoryLocation,
 	config: DiscernConfig,
 	data: StatusData,
 	head: string | null,
 ): Promise<string | null> {
-	const idle = data.location === "main" && data.clean === true && data.next.action === actionFor(surface)`${ref("start", { title: "TITLE" })}`;
+	const idle = data.location === "main" && data.clean === true && data.next.action === action`${ref("start", { title: "TITLE" })}`;
 	if (!idle) return null;
-	const rules = evaluate(await gatherFacts(repository, config, { head }), surface);
+	const rules = evaluate(await gatherFacts(repository, config, { head }), say);
 	const next = nextRule(rules);
 	if (!next) return null;
-	const say = sayFor(surface);
 	return say`When there is time, the practice coach suggests (+${next.gain}, score ${scoreOf(rules)}/100): ${next.rule.fix ?? next.rule.detail} ${ref("improvement")} says more.`;
 }

@@ -1,4 +1,4 @@
-import { actionFor, ref, type Surface, sayFor } from "../../hints/refer.ts";
+import { ref, type SurfaceWords } from "../../contract/refer.ts";
 import { clip } from "../../text/clip.ts";
 import { plural } from "../../text/plural.ts";
 import { oneLine, quoteName } from "../../text/terminal.ts";
@@ -7,13 +7,15 @@ import type { StatusData } from "./schema.ts";
 
 type Next = StatusData["next"];
 
+/** The caller's `ctx.say` and `ctx.action`: a next action is the command itself, its reason a sentence. */
+type Words = Pick<SurfaceWords, "say" | "action">;
+
 /**
  * The single most useful next action, from the facts alone. Ordered from
  * "nothing works until this is fixed" to "carry on with the loop".
  */
-export function nextAction(surface: Surface, facts: Omit<StatusData, "next">, configProblem: string | null, gitTrouble: string | null = null): Next {
-	const act = actionFor(surface);
-	const say = sayFor(surface);
+export function nextAction(words: Words, facts: Omit<StatusData, "next">, configProblem: string | null, gitTrouble: string | null = null): Next {
+	const { say, action: act } = words;
 	// Nothing else can be judged when git itself cannot read the checkout.
 	if (facts.clean === null) {
 		return { action: "git status", reason: `git could not report the working tree${gitTrouble ? `: ${oneLine(gitTrouble)}` : ""}.` };
@@ -41,7 +43,7 @@ export function nextAction(surface: Surface, facts: Omit<StatusData, "next">, co
 		return { action: "edit discern.toml", reason: 'No test-stage job is declared, so the gate cannot test anything; add `test = "…"` under [jobs].' };
 	}
 	// The jobs themselves changed the tree: rerunning the same commit would only drift again.
-	if (drifted(facts)) return afterDrift(surface, facts.clean);
+	if (drifted(facts)) return afterDrift(words, facts.clean);
 	// A red commit comes first wherever it is: the next move is to fix it.
 	if (facts.proof.state === "red" && facts.clean) {
 		return {
@@ -50,7 +52,7 @@ export function nextAction(surface: Surface, facts: Omit<StatusData, "next">, co
 		};
 	}
 	// In a clean main checkout the fleet comes first: proven work waiting for its owner, then landed worktrees to clear away.
-	const fleet = facts.location === "main" && facts.clean ? fleetAction(surface, facts.worktrees ?? [], facts.orphaned_ledgers ?? []) : null;
+	const fleet = facts.location === "main" && facts.clean ? fleetAction(words, facts.worktrees ?? [], facts.orphaned_ledgers ?? []) : null;
 	if (fleet) return fleet;
 	// Generated agent files out of date: done would fail at its instructions stage.
 	if (facts.stale_wiring.length > 0 && facts.clean) {
@@ -107,12 +109,11 @@ function drifted(facts: Omit<StatusData, "next">): boolean {
  * tree (a formatter's edits, build output, a report). The remedy is in the
  * repository, not in running the gate again.
  */
-function afterDrift(surface: Surface, clean: boolean | null): Next {
-	const say = sayFor(surface);
+function afterDrift({ say, action }: Words, clean: boolean | null): Next {
 	const failed = say`The last ${ref("done")} of this commit failed because its jobs changed the tree (tree_drift)`;
 	const then = say`add the files they create (build output, reports) to .gitignore; then run ${ref("done")} on the new commit.`;
 	return {
-		action: actionFor(surface)`commit the jobs' changes (or .gitignore their output), then ${ref("done")}`,
+		action: action`commit the jobs' changes (or .gitignore their output), then ${ref("done")}`,
 		reason: clean
 			? say`${failed}. Run them yourself (${ref("prepare")} for formatters) and commit what they change, or ${then}`
 			: `${failed}, and the changes are here: commit what they rewrote, or ${then}`,
@@ -124,7 +125,7 @@ function afterDrift(surface: Surface, clean: boolean | null): Next {
  * Proof is honored awaits review before its owner lands it; worktrees
  * discern started whose work landed and that are clean can be pruned.
  */
-function fleetAction(surface: Surface, worktrees: readonly WorktreeItem[], orphans: readonly OrphanedLedger[] = []): Next | null {
+function fleetAction({ action }: Words, worktrees: readonly WorktreeItem[], orphans: readonly OrphanedLedger[] = []): Next | null {
 	const proven = worktrees.filter((worktree) => worktree.proof === "honored" && worktree.clean === true && (worktree.ahead ?? 0) > 0);
 	const first = proven[0];
 	if (first) {
@@ -133,7 +134,7 @@ function fleetAction(surface: Surface, worktrees: readonly WorktreeItem[], orpha
 		const target = first.id ?? first.branch;
 		return {
 			action: target
-				? actionFor(surface)`review worktree ${name} at ${clip(quoteName(first.path))}; to land it, ${ref("accept", { target })}`
+				? action`review worktree ${name} at ${clip(quoteName(first.path))}; to land it, ${ref("accept", { target })}`
 				: `review worktree ${name} at ${clip(quoteName(first.path))}`,
 			reason: `Its Proof is honored and ${plural(first.ahead ?? 0, "commit")} await${first.ahead === 1 ? "s" : ""} landing${others}: review the work; landing it needs the owner's consent.`,
 		};
@@ -144,14 +145,14 @@ function fleetAction(surface: Surface, worktrees: readonly WorktreeItem[], orpha
 	);
 	if (landed.length > 0) {
 		return {
-			action: actionFor(surface)`${ref("worktree prune")}`,
+			action: action`${ref("worktree prune")}`,
 			reason: `${plural(landed.length, "worktree")} discern started ${landed.length === 1 ? "has" : "have"} landed and ${landed.length === 1 ? "is" : "are"} clean: clear ${landed.length === 1 ? "it" : "them"} away.`,
 		};
 	}
 	const orphan = orphans[0];
 	if (orphan) {
 		return {
-			action: actionFor(surface)`${ref("worktree drop", { id: orphan.id, force: true })}`,
+			action: action`${ref("worktree drop", { id: orphan.id, force: true })}`,
 			reason: `The worktree ${clip(quoteName(orphan.id))} is gone but its resources (${clip(orphan.resources.join(", "))}) were never destroyed${orphans.length > 1 ? ` (and ${plural(orphans.length - 1, "other")})` : ""}.`,
 		};
 	}

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import type { DiscernConfig } from "../../config/schema.ts";
-import { ref, type Surface, sayFor } from "../../hints/refer.ts";
+import { ref, type Say } from "../../contract/refer.ts";
 import { DoneData } from "../../proof/done-schema.ts";
 import type { ProofRecord } from "../../proof/state.ts";
 import type { StatusData } from "./schema.ts";
@@ -9,9 +9,10 @@ import type { StatusData } from "./schema.ts";
  * When nothing more urgent applies (a clean tree on a branch, no red gate,
  * not behind the trunk), the standards whose last green reading (the Proof's)
  * sits within its `margin` of the limit: one hint, so the next change that
- * costs coverage is not a surprise. Null when there is nothing to say.
+ * costs coverage is not a surprise, worded with the caller's `ctx.say`.
+ * Null when there is nothing to say.
  */
-export function nearLimits(surface: Surface, facts: Omit<StatusData, "next">, config: DiscernConfig, proof: ProofRecord | null): string | null {
+export function nearLimits(say: Say, facts: Omit<StatusData, "next">, config: DiscernConfig, proof: ProofRecord | null): string | null {
 	const calm = facts.clean === true && facts.branch !== null && facts.proof.state !== "red" && (facts.behind ?? 0) === 0;
 	if (!calm || !proof) return null;
 	const readings = v.safeParse(DoneData.entries.standards, proof.standards);
@@ -25,5 +26,5 @@ export function nearLimits(surface: Surface, facts: Omit<StatusData, "next">, co
 			: [];
 	});
 	if (near.length === 0) return null;
-	return sayFor(surface)`Close to their limit at the last green gate: ${near.join(", ")}; ${ref("standards")} measures them now.`;
+	return say`Close to their limit at the last green gate: ${near.join(", ")}; ${ref("standards")} measures them now.`;
 }

@@ -42,7 +42,7 @@ export async function status(ctx: VerbContext, _input: Record<string, never>): P
 		readLastRun(repository.gitDir),
 		readLastDone(repository.gitDir),
 		task,
-		configured ? staleWiring(repository.root, configured).catch(() => []) : [],
+		configured ? staleWiring(repository.root, configured, ctx.verbs).catch(() => []) : [],
 	]);
 	const changes = working?.changes ?? [];
 	const data: StatusData = {
@@ -88,9 +88,9 @@ export async function status(ctx: VerbContext, _input: Record<string, never>): P
 		stale_wiring: stale.map((file) => file.path),
 		next: { action: "", reason: "" },
 	};
-	data.next = nextAction(ctx.surface, data, describeConfig(config), working ? null : await gitProblem(repository.root));
-	const near = configured ? nearLimits(ctx.surface, data, configured, proof) : null;
-	const coach = configured ? await coachHint(ctx.surface, repository, configured, data, working?.head ?? null).catch(() => null) : null;
+	data.next = nextAction(ctx, data, describeConfig(config), working ? null : await gitProblem(repository.root));
+	const near = configured ? nearLimits(ctx.say, data, configured, proof) : null;
+	const coach = configured ? await coachHint(ctx, repository, configured, data, working?.head ?? null).catch(() => null) : null;
 	const hints = [near, coach].filter((hint): hint is string => hint !== null);
 	return ok("status", summarize(data), data, hints.length > 0 ? { hints } : {});
 }

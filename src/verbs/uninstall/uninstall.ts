@@ -7,7 +7,7 @@ import { loadConfig } from "../../config/load.ts";
 import { openRepository } from "../../config/open-project.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type PlanItem, type Result } from "../../contract/envelope.ts";
-import { ref, sayFor } from "../../hints/refer.ts";
+import { ref } from "../../contract/refer.ts";
 import { removeEmptyFolders, resolveInside, WriteDeniedError, writeFileAtomic } from "../../platform/files.ts";
 import { writeDenied } from "../../platform/write-denied.ts";
 import { plural } from "../../text/plural.ts";
@@ -28,7 +28,7 @@ type UninstallResult = Result<"uninstall", UninstallData>;
  * it. Everything is planned (and any refusal found) before the first change.
  */
 export async function uninstall(ctx: VerbContext, input: v.InferOutput<typeof UninstallInput>): Promise<UninstallResult> {
-	const say = sayFor(ctx.surface);
+	const { say } = ctx;
 	const opened = await openRepository(ctx);
 	if (!opened.ok) return asVerb("uninstall", opened.refusal);
 	const { repository } = opened;
@@ -86,7 +86,7 @@ export async function uninstall(ctx: VerbContext, input: v.InferOutput<typeof Un
 	// What HEAD holds of a file: a co-owned file committed before refresh comes back exactly.
 	const committed = (path: string) => committedText(root, path);
 	// What refresh would compile now: an AGENTS.md equal to it (or to HEAD's generated one) is discern's to delete.
-	const compiled = config ? await planInstructions(root, config).catch(() => undefined) : undefined;
+	const compiled = config ? await planInstructions(root, config, ctx.verbs).catch(() => undefined) : undefined;
 	const compiledNow = compiled && !compiled.blocked ? compiled.after : null;
 	const wiring = await planUnwiring(root, config?.project.agents ?? [], committed, compiledNow);
 	const state = await planState(root, commonDir);

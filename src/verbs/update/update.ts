@@ -4,10 +4,10 @@ import { openProject } from "../../config/open-project.ts";
 import type { DiscernConfig } from "../../config/schema.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type PlanItem } from "../../contract/envelope.ts";
+import { ref } from "../../contract/refer.ts";
 import { commitOf, provenAncestor } from "../../git/ancestry.ts";
 import { filesHiddenFromStatus, type RepositoryLocation, readWorkingState } from "../../git/repository.ts";
 import { git, gitLine } from "../../git/run.ts";
-import { ref, sayFor } from "../../hints/refer.ts";
 import { executePlan, failureSentence } from "../../jobs/execute.ts";
 import type { GatePlan } from "../../jobs/plan.ts";
 import { writeDenied } from "../../platform/write-denied.ts";
@@ -37,7 +37,7 @@ function pathsOf(output: string): string[] {
  * is left exactly as it was. Then the project's `setup.ensure` commands.
  */
 export async function update(ctx: VerbContext, input: UpdateInput): Promise<UpdateResult> {
-	const say = sayFor(ctx.surface);
+	const { say } = ctx;
 	const opened = await openProject(ctx);
 	if (!opened.ok) return asVerb("update", opened.refusal);
 	const { repository, config } = opened;
@@ -243,7 +243,7 @@ function ensurePlan(config: DiscernConfig): GatePlan {
 
 /** A merge git refused or stopped: abort what it began, and say why in its own words. */
 async function refusedMerge(ctx: VerbContext, repository: RepositoryLocation, head: string, data: UpdateData, output: string): Promise<UpdateResult> {
-	const say = sayFor(ctx.surface);
+	const { say } = ctx;
 	const { root } = repository;
 	const pending = await git(["rev-parse", "-q", "--verify", "MERGE_HEAD"], root);
 	if (pending.exitCode === 0) {

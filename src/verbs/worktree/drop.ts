@@ -3,8 +3,8 @@ import { join } from "node:path";
 import type * as v from "valibot";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type PlanItem, type Result } from "../../contract/envelope.ts";
+import { ref, type Say } from "../../contract/refer.ts";
 import { git } from "../../git/run.ts";
-import { ref, sayFor } from "../../hints/refer.ts";
 import { killLeftovers } from "../../jobs/leftovers.ts";
 import { exists, isInside } from "../../platform/files.ts";
 import { clip } from "../../text/clip.ts";
@@ -24,7 +24,6 @@ import { checkedOutElsewhere, didYouMean, findTargets, knownNames, lockTarget, r
 
 type Input = v.InferOutput<typeof WorktreeDropInput>;
 type DropResult = Result<"worktree drop", WorktreeDropData>;
-type Say = ReturnType<typeof sayFor>;
 
 /**
  * `worktree drop ID`: discard one line of work, from the main checkout.
@@ -36,7 +35,7 @@ type Say = ReturnType<typeof sayFor>;
  * resources destroyed, the worktree removed and its branch deleted.
  */
 export async function worktreeDrop(ctx: VerbContext, input: Input): Promise<DropResult> {
-	const say = sayFor(ctx.surface);
+	const { say } = ctx;
 	const opened = await openFleet(ctx, "main");
 	if (!opened.ok) return asVerb("worktree drop", opened.refusal);
 	const { repository, fleet, trunk } = opened;
@@ -150,7 +149,7 @@ export async function worktreeDrop(ctx: VerbContext, input: Input): Promise<Drop
 
 /** No worktree by that name: a ledger left by one that is gone, or a did-you-mean. */
 async function unknown(ctx: VerbContext, input: Input, fleet: readonly FleetWorktree[], root: string, commonDir: string): Promise<DropResult> {
-	const say = sayFor(ctx.surface);
+	const { say } = ctx;
 	const ledger = isWorktreeId(input.id) ? await readLedger(commonDir, input.id).catch(() => null) : null;
 	if (ledger)
 		return dropOrphan(
@@ -171,7 +170,7 @@ async function unknown(ctx: VerbContext, input: Input, fleet: readonly FleetWork
 
 /** A resource ledger whose worktree git no longer lists: its resources still exist; destroy them (with --force). */
 async function dropOrphan(ctx: VerbContext, input: Input, root: string, commonDir: string, worktree: string, pending: string[]): Promise<DropResult> {
-	const say = sayFor(ctx.surface);
+	const { say } = ctx;
 	const empty: WorktreeDropData = {
 		worktree: {
 			id: input.id,

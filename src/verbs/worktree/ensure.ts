@@ -2,7 +2,7 @@ import type * as v from "valibot";
 import { openProject } from "../../config/open-project.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, type Diagnostic, fail, ok, type Result, type Step } from "../../contract/envelope.ts";
-import { ref, sayFor } from "../../hints/refer.ts";
+import { ref } from "../../contract/refer.ts";
 import { newRunDir } from "../../proof/state.ts";
 import { clip } from "../../text/clip.ts";
 import { plural } from "../../text/plural.ts";
@@ -21,7 +21,7 @@ type EnsureResult = Result<"worktree ensure", WorktreeEnsureData>;
  * idempotent (install dependencies, apply migrations); the first failure stops.
  */
 export async function worktreeEnsure(ctx: VerbContext, input: v.InferOutput<typeof WorktreeEnsureInput>): Promise<EnsureResult> {
-	const say = sayFor(ctx.surface);
+	const { say } = ctx;
 	const opened = await openProject(ctx);
 	if (!opened.ok) return asVerb("worktree ensure", opened.refusal);
 	const { repository, config } = opened;

@@ -1,7 +1,7 @@
 import type * as v from "valibot";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, ok, type Result } from "../../contract/envelope.ts";
-import { ref, sayFor } from "../../hints/refer.ts";
+import { ref } from "../../contract/refer.ts";
 import { plural } from "../../text/plural.ts";
 import { quoteName } from "../../text/terminal.ts";
 import { toItem } from "../../worktree/item.ts";
@@ -11,7 +11,7 @@ import type { WorktreeListData, WorktreeListInput } from "./schema.ts";
 
 /** `worktree list`: every worktree of the repository, read-only. */
 export async function worktreeList(ctx: VerbContext, _input: v.InferOutput<typeof WorktreeListInput>): Promise<Result<"worktree list", WorktreeListData>> {
-	const say = sayFor(ctx.surface);
+	const { say } = ctx;
 	const opened = await openFleet(ctx);
 	if (!opened.ok) return asVerb("worktree list", opened.refusal);
 	const worktrees = opened.fleet.map(toItem);

@@ -2,9 +2,9 @@ import { loadConfig } from "../../config/load.ts";
 import { type Opened, openRepository } from "../../config/open-project.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import type { Refusal } from "../../contract/envelope.ts";
+import { ref } from "../../contract/refer.ts";
 import type { RepositoryLocation } from "../../git/repository.ts";
 import { resolveTrunk, type Trunk } from "../../git/trunk.ts";
-import { ref, sayFor } from "../../hints/refer.ts";
 import { type FleetWorktree, readFleet } from "../../worktree/fleet.ts";
 
 export interface OpenedFleet {
@@ -29,7 +29,7 @@ export async function openFleet(ctx: VerbContext, where: "anywhere" | "main" = "
 }
 
 function notMain(ctx: VerbContext, repository: RepositoryLocation): Refusal {
-	const say = sayFor(ctx.surface);
+	const { say } = ctx;
 	return {
 		error: "not_main_checkout",
 		message: `This runs in the main checkout only; ${repository.root} is a linked worktree.`,

@@ -1,8 +1,8 @@
 import type * as v from "valibot";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type PlanItem, type Result } from "../../contract/envelope.ts";
+import { ref } from "../../contract/refer.ts";
 import { provenAncestor } from "../../git/ancestry.ts";
-import { ref, sayFor } from "../../hints/refer.ts";
 import { clip } from "../../text/clip.ts";
 import { plural } from "../../text/plural.ts";
 import { oneLine } from "../../text/terminal.ts";
@@ -24,7 +24,7 @@ type PruneResult = Result<"worktree prune", WorktreePruneData>;
  * else is listed as skipped with the reason; the main checkout never appears.
  */
 export async function worktreePrune(ctx: VerbContext, input: v.InferOutput<typeof WorktreePruneInput>): Promise<PruneResult> {
-	const say = sayFor(ctx.surface);
+	const { say } = ctx;
 	const opened = await openFleet(ctx, "main");
 	if (!opened.ok) return asVerb("worktree prune", opened.refusal);
 	const { repository, fleet, trunk } = opened;

@@ -2,7 +2,7 @@ import type * as v from "valibot";
 import { openRepository } from "../../config/open-project.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type PlanItem, type Result } from "../../contract/envelope.ts";
-import { ref, sayFor } from "../../hints/refer.ts";
+import { ref } from "../../contract/refer.ts";
 import { clip } from "../../text/clip.ts";
 import { plural } from "../../text/plural.ts";
 import { destroyResources, planDestroys } from "../../worktree/resources.ts";
@@ -14,7 +14,7 @@ export async function worktreeTeardown(
 	ctx: VerbContext,
 	input: v.InferOutput<typeof WorktreeTeardownInput>,
 ): Promise<Result<"worktree teardown", WorktreeTeardownData>> {
-	const say = sayFor(ctx.surface);
+	const { say } = ctx;
 	const opened = await openRepository(ctx);
 	if (!opened.ok) return asVerb("worktree teardown", opened.refusal);
 	const { repository } = opened;

@@ -1,6 +1,6 @@
 import type * as v from "valibot";
-import type { LooseVerb } from "../contract/verb.ts";
-import { type AnyVerb, findVerb, type VerbName } from "../registry.ts";
+import type { AnyVerb, VerbName } from "../registry.ts";
+import type { LooseVerb } from "./verb.ts";
 
 /**
  * A sentence that names a verb, written once and rendered for the surface
@@ -9,13 +9,16 @@ import { type AnyVerb, findVerb, type VerbName } from "../registry.ts";
  * own input schema — checked at compile time), so nothing can send a
  * person or an agent to a verb, flag or tool that does not exist there.
  *
- *   const say = sayFor(ctx.surface);
- *   say`If it was flaky, ${ref("done", { rerun: true })} runs it anyway.`
+ *   ctx.say`If it was flaky, ${ref("done", { rerun: true })} runs it anyway.`
  *
  * renders on the CLI as "… `discern done --rerun` runs it anyway." and over
  * MCP as "… `discern_done` with `{"rerun":true}` runs it anyway."; a verb
  * that is not a tool (`setup`) reads, over MCP, "ask the owner to run
  * `discern setup` in a terminal".
+ *
+ * The registry is known here by its types only: what a reference renders to
+ * comes from the verbs the invocation pipeline hands the core (`ctx.verbs`,
+ * `ctx.say`), so that nothing below the surfaces loads the registry.
  */
 export interface VerbRef {
 	readonly verb: VerbName;
@@ -30,25 +33,31 @@ export function ref<const Name extends VerbName>(verb: Name, args: Partial<Input
 
 export type Surface = "cli" | "mcp";
 
-/** A tagged template that renders every `ref(...)` in it for `surface`; other values are interpolated as text. */
-export function sayFor(surface: Surface) {
-	return template(surface, true);
+/** The verbs of this build, in registry order: what a reference may name. */
+export type KnownVerbs = readonly LooseVerb[];
+
+/** A tagged template that renders every `ref(...)` in it; other values are interpolated as text. */
+export type Say = (strings: TemplateStringsArray, ...values: readonly (VerbRef | string | number)[]) => string;
+
+/** What a core renders its references with, for one surface: the fields the pipeline adds to its context. */
+export interface SurfaceWords {
+	verbs: KnownVerbs;
+	/** Every reference in a code span: for hints and messages. */
+	say: Say;
+	/** Every command bare: for a status `next.action`, which is itself the thing to type ("git commit, then discern done"). */
+	action: Say;
 }
 
-/**
- * The same, with the commands bare (no code spans): for a status `next.action`,
- * which is itself the thing to type ("discern done", "git commit, then discern done").
- */
-export function actionFor(surface: Surface) {
-	return template(surface, false);
+export function wordsFor(surface: Surface, verbs: KnownVerbs): SurfaceWords {
+	return { verbs, say: template(surface, verbs, true), action: template(surface, verbs, false) };
 }
 
-function template(surface: Surface, code: boolean) {
-	return (strings: TemplateStringsArray, ...values: readonly (VerbRef | string | number)[]): string =>
+function template(surface: Surface, verbs: KnownVerbs, code: boolean): Say {
+	return (strings, ...values) =>
 		strings.reduce((text, part, index) => {
 			const value = values[index - 1];
 			if (typeof value !== "object") return `${text}${String(value)}${part}`;
-			const rendered = render(value, surface, code);
+			const rendered = render(value, surface, verbs, code);
 			// "Run `discern setup`" over MCP must not read "Run ask the owner to run …": the owner's part replaces the verb.
 			const asked = /\b([Rr])un $/.exec(text);
 			if (asked && rendered.startsWith("ask the owner to run "))
@@ -58,8 +67,8 @@ function template(surface: Surface, code: boolean) {
 }
 
 /** One reference as the surface names it (in code spans unless `code` is false). */
-export function render(reference: VerbRef, surface: Surface, code = true): string {
-	const verb = findVerb(reference.verb) as unknown as LooseVerb | undefined;
+export function render(reference: VerbRef, surface: Surface, verbs: KnownVerbs, code = true): string {
+	const verb = verbs.find((candidate) => candidate.name === reference.verb);
 	// The type system keeps unknown verbs out; a registry without it is a bug worth seeing, not hiding.
 	if (!verb) throw new Error(`a hint names the verb \`${reference.verb}\`, which the registry lacks`);
 	const span = (text: string) => (code ? `\`${text}\`` : text);

@@ -1,6 +1,0 @@
-import * as v from "valibot";
-import { DryRunFlag } from "../../contract/dry-run.ts";
-import { InnerLoopData } from "../../jobs/schema.ts";
-
-export const TestInput = v.strictObject({ dry_run: DryRunFlag });
-export const TestData = InnerLoopData;
