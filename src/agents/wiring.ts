@@ -4,6 +4,7 @@ import type { DiscernConfig } from "../config/schema.ts";
 import { mergeJsonPath, readJsonc, removeJsonPath, setJsonPath } from "../edit/jsonc.ts";
 import { git } from "../git/run.ts";
 import { resolveTrunk } from "../git/trunk.ts";
+import { isRecord } from "../parsed/record.ts";
 import { resolveInside, WriteDeniedError } from "../platform/files.ts";
 import { type ChosenCommand, commandLine, commandResolves, hookServer } from "./command.ts";
 import { compileInstructions, type InstructionSource, isGenerated } from "./instructions.ts";
@@ -304,9 +305,7 @@ export function writeMcpEntry(
 	toml: TomlKeys | null,
 ): { ok: true; text: string } | { ok: false; reason: string } {
 	// discern's entry is exactly what refresh writes: one with keys of its own (`env`, `cwd`) or not a table is replaced whole.
-	const foreign =
-		existing !== undefined &&
-		(typeof existing !== "object" || existing === null || Array.isArray(existing) || Object.keys(existing).some((key) => !(key in wanted)));
+	const foreign = existing !== undefined && (!isRecord(existing) || Object.keys(existing).some((key) => !(key in wanted)));
 	if (mcp.format === "jsonc") return { ok: true, text: foreign ? setJsonPath(text, [...mcp.path], wanted) : mergeJsonPath(text, [...mcp.path], wanted) };
 	if (!toml) throw new Error(`writeMcpEntry: ${mcp.file} is TOML, and no TOML editor was given`);
 	const bom = text.startsWith("\uFEFF") ? "\uFEFF" : "";

@@ -4,6 +4,7 @@ import * as v from "valibot";
 import type { Narration } from "../contract/context.ts";
 import { issueSentence, pathOf } from "../contract/issues.ts";
 import { unwrapSchema } from "../contract/schema-walk.ts";
+import { isRecord } from "../parsed/record.ts";
 import { CODE_MARKER } from "../scopes/classify.ts";
 import { scopeGlobIssues } from "../scopes/glob.ts";
 import { clip } from "../text/clip.ts";
@@ -254,7 +255,7 @@ function withoutPaths(raw: unknown, paths: readonly string[][]): unknown {
 
 function tableAt(value: unknown, key: string): Record<string, unknown> {
 	const child = typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
-	return typeof child === "object" && child !== null && !Array.isArray(child) ? (child as Record<string, unknown>) : {};
+	return isRecord(child) ? child : {};
 }
 
 function byLine(a: ConfigIssue, b: ConfigIssue): number {

@@ -1,5 +1,6 @@
 import { parse, parseDocument, patch } from "@decimalturn/toml-patch";
 import type { KeyPositions } from "../config/positions.ts";
+import { isTable } from "../parsed/record.ts";
 
 /**
  * Editing a TOML file a person also owns (discern.toml, later
@@ -296,10 +297,6 @@ function eolOf(source: string): string {
 
 function startsWith(path: readonly string[], prefix: readonly string[]): boolean {
 	return prefix.every((part, index) => path[index] === part);
-}
-
-function isTable(value: unknown): value is Record<string, unknown> {
-	return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date);
 }
 
 function quoteKey(key: string): string {

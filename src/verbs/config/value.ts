@@ -1,4 +1,5 @@
 import { parse, stringify } from "smol-toml";
+import { isTable } from "../../parsed/record.ts";
 
 /**
  * The TOML text for the words a person typed after `config set KEY`, and
@@ -54,11 +55,6 @@ function inlineValue(value: unknown): string {
 		return entries.length === 0 ? "{}" : `{ ${entries.join(", ")} }`;
 	}
 	return stringify({ v: value }).replace(/^v = /, "").trim();
-}
-
-/** A parsed TOML table (smol-toml gives them a null prototype; dates are objects too, but not tables). */
-function isTable(value: unknown): value is Record<string, unknown> {
-	return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date);
 }
 
 /** A TOML basic string (one line, escapes for quotes, backslashes and control characters). */
