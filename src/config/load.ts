@@ -8,6 +8,7 @@ import { isRecord } from "../parsed/record.ts";
 import { CODE_MARKER } from "../scopes/classify.ts";
 import { scopeGlobIssues } from "../scopes/glob.ts";
 import { clip } from "../text/clip.ts";
+import { firstLineOfError } from "../text/first-line.ts";
 import { nearest } from "../text/suggest.ts";
 import type { ConfigIssue } from "./issue.ts";
 import { type KeyPositions, positionOf } from "./positions.ts";
@@ -71,8 +72,7 @@ export function parseConfig(bytes: Uint8Array | string, placeKeys?: (source: str
 		raw = parse(source);
 	} catch (error) {
 		if (error instanceof TomlError) {
-			const firstLine = error.message.split("\n")[0] ?? error.message;
-			return { ok: false, syntax: true, issues: [{ message: `${TOML_SYNTAX}${clip(firstLine)}`, line: error.line, col: error.column }] };
+			return { ok: false, syntax: true, issues: [{ message: `${TOML_SYNTAX}${clip(firstLineOfError(error))}`, line: error.line, col: error.column }] };
 		}
 		return { ok: false, syntax: true, issues: [{ message: `${TOML_SYNTAX}${clip(error instanceof Error ? error.message : String(error))}` }] };
 	}

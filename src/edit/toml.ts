@@ -1,6 +1,7 @@
 import { parse, parseDocument, patch } from "@decimalturn/toml-patch";
 import type { KeyPositions } from "../config/positions.ts";
 import { isTable } from "../parsed/record.ts";
+import { firstLineOfError } from "../text/first-line.ts";
 
 /**
  * Editing a TOML file a person also owns (discern.toml, later
@@ -80,12 +81,12 @@ export function setKey(source: string, path: readonly string[], valueText: strin
 		tree = readTree(source);
 		document = parse(source) as Record<string, unknown>;
 	} catch (error) {
-		return { ok: false, reason: `the file is not valid TOML (${firstLine(error)})` };
+		return { ok: false, reason: `the file is not valid TOML (${firstLineOfError(error)})` };
 	}
 	try {
 		value = (parse(`v = ${valueText}`) as { v: unknown }).v;
 	} catch (error) {
-		return { ok: false, reason: `\`${valueText}\` is not one TOML value (${firstLine(error)})` };
+		return { ok: false, reason: `\`${valueText}\` is not one TOML value (${firstLineOfError(error)})` };
 	}
 	const key = path.join(".");
 	const lines = lineStarts(source);
@@ -304,10 +305,6 @@ function quoteKey(key: string): string {
 	return /^[A-Za-z0-9_-]+$/.test(key) ? key : JSON.stringify(key).replaceAll("\x7f", "\\u007f");
 }
 
-function firstLine(error: unknown): string {
-	return (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";
-}
-
 /**
  * Remove `path` and everything under it: each `[path]` / `[path.sub]` table
  * (its header through its last key; a comment after that stays) and each
@@ -324,7 +321,7 @@ export function removeKey(source: string, path: readonly string[], blankBefore =
 		blocks = parseDocument(source).cst as unknown as BlockNode[];
 		tree = readTree(source);
 	} catch (error) {
-		return { ok: false, reason: `the file is not valid TOML (${firstLine(error)})` };
+		return { ok: false, reason: `the file is not valid TOML (${firstLineOfError(error)})` };
 	}
 	const lines = lineStarts(source);
 	const lineStart = (line: number) => lines[line - 1] ?? source.length;

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { git } from "../git/run.ts";
+import { firstNonBlankLine } from "../text/first-line.ts";
 import type { ProcessEnv } from "./env.ts";
 import { PINNED_STATUS } from "./tree-work.ts";
 
@@ -26,7 +27,7 @@ export async function snapshotWork(
 	const withIndex: Record<string, string | undefined> = { ...env, GIT_INDEX_FILE: join(dir, "index") };
 	const failed = (what: string, result: { exitCode: number; stderr: string }) => ({
 		ok: false as const,
-		reason: `${what}: ${result.stderr.trim().split("\n")[0] || `exit ${result.exitCode}`}`,
+		reason: `${what}: ${firstNonBlankLine(result.stderr) ?? `exit ${result.exitCode}`}`,
 	});
 	try {
 		const read = await git([...PINNED_STATUS, ...(head ? ["read-tree", head] : ["read-tree", "--empty"])], path, { env: withIndex });

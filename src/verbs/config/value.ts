@@ -1,5 +1,6 @@
 import { parse, stringify } from "smol-toml";
 import { isTable } from "../../parsed/record.ts";
+import { firstLineOfError } from "../../text/first-line.ts";
 
 /**
  * The TOML text for the words a person typed after `config set KEY`, and
@@ -30,7 +31,7 @@ export function tomlValue(input: string): ValueText {
 			if (looksLikeInlineTable(input)) {
 				return {
 					kind: "invalid",
-					reason: `\`${input.trim()}\` is not a valid TOML inline table (${error instanceof Error ? error.message.split("\n")[0] : String(error)})`,
+					reason: `\`${input.trim()}\` is not a valid TOML inline table (${firstLineOfError(error)})`,
 				};
 			}
 		}
