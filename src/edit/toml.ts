@@ -2,6 +2,7 @@ import { parse, parseDocument, patch } from "@decimalturn/toml-patch";
 import type { KeyPositions } from "../config/positions.ts";
 import { isTable } from "../parsed/record.ts";
 import { firstLineOfError } from "../text/first-line.ts";
+import { tomlKey } from "./toml-quote.ts";
 
 /**
  * Editing a TOML file a person also owns (discern.toml, later
@@ -272,12 +273,12 @@ function insertLine(source: string, lines: number[], tree: Tree, parent: string[
 		const indent = last ? (/^[ \t]*/.exec(lineText)?.[0] ?? "") : "";
 		const before = source.slice(0, lineEnd);
 		const joint = before.endsWith("\n") || before === "" ? "" : eol;
-		return `${before}${joint}${indent}${quoteKey(leaf)} = ${valueText}${eol}${source.slice(lineEnd)}`;
+		return `${before}${joint}${indent}${tomlKey(leaf)} = ${valueText}${eol}${source.slice(lineEnd)}`;
 	}
 	if (parent.some((_, index) => tree.written.some((entry) => entry.path.join(".") === parent.slice(0, index + 1).join(".")))) return null;
 	const body = source.replace(/(?:\r?\n|[ \t])*$/, "");
 	const gap = body === "" ? "" : `${eol}${eol}`;
-	return `${body}${gap}[${parent.map(quoteKey).join(".")}]${eol}${quoteKey(leaf)} = ${valueText}${eol}`;
+	return `${body}${gap}[${parent.map(tomlKey).join(".")}]${eol}${tomlKey(leaf)} = ${valueText}${eol}`;
 }
 
 /** Offsets where each line starts (index 0 is line 1). */
@@ -298,11 +299,6 @@ function eolOf(source: string): string {
 
 function startsWith(path: readonly string[], prefix: readonly string[]): boolean {
 	return prefix.every((part, index) => path[index] === part);
-}
-
-function quoteKey(key: string): string {
-	// JSON's escapes are TOML's, except that TOML also forbids a raw DEL.
-	return /^[A-Za-z0-9_-]+$/.test(key) ? key : JSON.stringify(key).replaceAll("\x7f", "\\u007f");
 }
 
 /**

@@ -1,4 +1,5 @@
 import { parse, stringify } from "smol-toml";
+import { tomlKey, tomlString } from "../../edit/toml-quote.ts";
 import { isTable } from "../../parsed/record.ts";
 import { firstLineOfError } from "../../text/first-line.ts";
 
@@ -36,7 +37,7 @@ export function tomlValue(input: string): ValueText {
 			}
 		}
 	}
-	return { kind: "string", text: stringifyString(input) };
+	return { kind: "string", text: tomlString(input) };
 }
 
 /**
@@ -52,17 +53,11 @@ function looksLikeInlineTable(input: string): boolean {
 function inlineValue(value: unknown): string {
 	if (Array.isArray(value)) return value.length === 0 ? "[]" : `[ ${value.map(inlineValue).join(", ")} ]`;
 	if (isTable(value)) {
-		const entries = Object.entries(value).map(([key, item]) => `${quoteKey(key)} = ${inlineValue(item)}`);
+		const entries = Object.entries(value).map(([key, item]) => `${tomlKey(key)} = ${inlineValue(item)}`);
 		return entries.length === 0 ? "{}" : `{ ${entries.join(", ")} }`;
 	}
 	return stringify({ v: value }).replace(/^v = /, "").trim();
 }
 
-/** A TOML basic string (one line, escapes for quotes, backslashes and control characters). */
-export function stringifyString(text: string): string {
-	return stringify({ v: text }).replace(/^v = /, "").trim();
-}
-
-function quoteKey(key: string): string {
-	return /^[A-Za-z0-9_-]+$/.test(key) ? key : stringifyString(key);
-}
+/** The words as a TOML string: what `set` retries a scalar as (`repository.trunk 2024` names a branch). */
+export { tomlString as stringifyString } from "../../edit/toml-quote.ts";
