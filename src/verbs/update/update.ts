@@ -5,6 +5,7 @@ import type { DiscernConfig } from "../../config/schema.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type PlanItem } from "../../contract/envelope.ts";
 import { commitOf, provenAncestor } from "../../git/ancestry.ts";
+import { commitsBetween } from "../../git/commit-log.ts";
 import { filesHiddenFromStatus, type RepositoryLocation, readWorkingState } from "../../git/repository.ts";
 import { git, gitLine } from "../../git/run.ts";
 import { ref, sayFor } from "../../hints/refer.ts";
@@ -105,19 +106,14 @@ export async function update(ctx: VerbContext, input: UpdateInput): Promise<Upda
 		);
 	}
 
-	const [log, theirs, ours, contained, fastForward] = await Promise.all([
-		git(["log", "-z", "--format=%H%x00%s", `${head}..${fromSha}`, "--"], root),
+	const [logged, theirs, ours, contained, fastForward] = await Promise.all([
+		commitsBetween(root, head, fromSha),
 		git(["diff", "--name-only", "-z", "--no-renames", `${head}...${fromSha}`, "--"], root),
 		git(["diff", "--name-only", "-z", "--no-renames", `${fromSha}...${head}`, "--"], root),
 		provenAncestor(root, fromSha, head),
 		provenAncestor(root, head, fromSha),
 	]);
-	const fields = log.exitCode === 0 ? log.stdout.split("\0") : [];
-	const commits: UpdateData["commits"] = [];
-	for (let i = 0; i + 1 < fields.length; i += 2) {
-		const sha = (fields[i] ?? "").replace(/^\n/, "");
-		if (sha) commits.push({ sha, subject: fields[i + 1] ?? "" });
-	}
+	const commits = logged ?? [];
 	const files = theirs.exitCode === 0 ? pathsOf(theirs.stdout) : [];
 	const mine = new Set(ours.exitCode === 0 ? pathsOf(ours.stdout) : []);
 	const overlap = files.filter((path) => mine.has(path));
