@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { nulSeparated } from "../git/nul-list.ts";
 import { git } from "../git/run.ts";
 import { firstNonBlankLine } from "../text/first-line.ts";
 import type { ProcessEnv } from "./env.ts";
@@ -53,5 +54,5 @@ export async function snapshotWork(
 /** How many ignored files and folders (a wholly ignored folder counts once) a checkout holds: what removing it loses for good. */
 export async function ignoredCount(path: string): Promise<number | null> {
 	const listed = await git(["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"], path);
-	return listed.exitCode === 0 ? listed.stdout.split("\0").filter((entry) => entry !== "").length : null;
+	return listed.exitCode === 0 ? nulSeparated(listed.stdout).length : null;
 }
