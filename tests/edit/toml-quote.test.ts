@@ -12,7 +12,7 @@ describe("TOML quoting", () => {
 		expect(tomlKey("e2e-Smoke_9")).toBe("e2e-Smoke_9");
 		expect(tomlKey("a.b")).toBe('"a.b"');
 		expect(tomlKey('a"b\\c')).toBe('"a\\"b\\\\c"');
-		expect(tomlKey("tab\there\x01\x7f")).toBe('"tab\\there\\u0001\\u007f"');
+		expect(tomlKey("tab\there\x01\x1b\x7f")).toBe('"tab\\there\\u0001\\u001B\\u007F"');
 		expect(tomlKey("")).toBe('""');
 	});
 
