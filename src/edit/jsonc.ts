@@ -12,6 +12,7 @@ import {
 	printParseErrorCode,
 } from "jsonc-parser";
 import { isRecord } from "../parsed/record.ts";
+import { onlyInserted } from "./inserted.ts";
 
 /**
  * Editing a JSON-with-comments file a person also owns (`.mcp.json`,
@@ -164,14 +165,6 @@ function spansLines(text: string, path: JSONPath): boolean {
 	const tree = parseTree(text, [], PARSE_OPTIONS);
 	const node = tree && (path.length === 0 ? tree : findNodeAtLocation(tree, path));
 	return !node || (node.children ?? []).length === 0 || text.slice(node.offset, node.offset + node.length).includes("\n");
-}
-
-/** The text is the source with one run of characters inserted somewhere. */
-function onlyInserted(source: string, text: string): boolean {
-	if (text.length < source.length) return false;
-	let common = 0;
-	while (common < source.length && source[common] === text[common]) common++;
-	return text.slice(common + text.length - source.length) === source.slice(common);
 }
 
 function valueAt(text: string, path: JSONPath): unknown {

@@ -2,6 +2,7 @@ import { parse, parseDocument, patch } from "@decimalturn/toml-patch";
 import type { KeyPositions } from "../config/positions.ts";
 import { isTable } from "../parsed/record.ts";
 import { firstLineOfError } from "../text/first-line.ts";
+import { onlyInserted } from "./inserted.ts";
 import { tomlKey } from "./toml-quote.ts";
 
 /**
@@ -238,14 +239,6 @@ function finalNewline(source: string, text: string | null): string | null {
 function onlyInside(source: string, text: string, [start, end]: readonly [number, number]): boolean {
 	const tail = source.slice(end);
 	return text.length >= start + tail.length && text.startsWith(source.slice(0, start)) && text.endsWith(tail);
-}
-
-/** The text is the source with one run of characters inserted somewhere. */
-function onlyInserted(source: string, text: string): boolean {
-	if (text.length <= source.length) return false;
-	let common = 0;
-	while (common < source.length && source[common] === text[common]) common++;
-	return text.slice(common + text.length - source.length) === source.slice(common);
 }
 
 function valueAt(text: string, path: readonly string[]): unknown {
