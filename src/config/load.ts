@@ -15,6 +15,7 @@ import { type KeyPositions, positionOf } from "./positions.ts";
 
 export type { ConfigIssue };
 
+import { errorCode } from "../platform/error-code.ts";
 import { CommandList, DiscernConfig, JobTable, KNOWN_JOB_STAGES, knownStage, RESERVED_NAMES, STAGES } from "./schema.ts";
 
 export const CONFIG_FILE = "discern.toml";
@@ -307,5 +308,5 @@ function shapeSchema(value: unknown): v.GenericSchema | null {
 }
 
 function isMissing(error: unknown): boolean {
-	return typeof error === "object" && error !== null && "code" in error && (error as { code: unknown }).code === "ENOENT";
+	return errorCode(error) === "ENOENT";
 }
