@@ -1,4 +1,5 @@
 import type { AGENTS } from "../config/schema.ts";
+import { isRecord } from "../parsed/record.ts";
 import { hookServer, isDiscernServer } from "./command.ts";
 
 export type Agent = (typeof AGENTS)[number];
@@ -167,7 +168,7 @@ export const ENSURE_WORDS = ["worktree", "ensure"] as const;
  * it whole, done fails on it, doctor does not start it.
  */
 export function isDiscernEntry(mcp: McpWiring, entry: unknown): entry is { command: string; args: string[] } {
-	if (typeof entry !== "object" || entry === null || Array.isArray(entry)) return false;
+	if (!isRecord(entry)) return false;
 	const { command, args } = entry as { command?: unknown; args?: unknown };
 	if (typeof command !== "string" || !Array.isArray(args) || !isDiscernServer(command, args)) return false;
 	return Bun.deepEquals(entry, mcp.entry({ command, args: args as string[] }), true);

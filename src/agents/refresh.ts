@@ -10,7 +10,7 @@ import { writeDenied } from "../platform/write-denied.ts";
 import { plural } from "../text/plural.ts";
 import type { RefreshData, RefreshInput } from "../verbs/refresh/schema.ts";
 import { type ChosenCommand, chooseCommand, type RunningBinary } from "./command.ts";
-import { planWiring, type WiringFile } from "./wiring.ts";
+import { blockingOf, planWiring, type WiringFile } from "./wiring.ts";
 
 type RefreshResult = Result<"refresh", RefreshData>;
 
@@ -31,16 +31,9 @@ export async function refresh(ctx: VerbContext, input: v.InferOutput<typeof Refr
 		files: files.map((file) => ({ path: file.path, action: file.action })),
 		command: config.project.agents.length > 0 ? { command: server.command, args: server.args, why: server.why } : null,
 	};
-	const blocked = files.filter((file) => file.blocked);
-	const first = blocked[0]?.blocked;
-	if (first) {
-		const more =
-			blocked.length > 1
-				? ` (and ${plural(blocked.length - 1, "more file")}: ${blocked
-						.slice(1)
-						.map((file) => file.path)
-						.join(", ")})`
-				: "";
+	const blocking = blockingOf(files);
+	if (blocking) {
+		const { first, more } = blocking;
 		return fail("refresh", first.error, `Nothing was written: ${first.reason}${more}.`, [first.fix, say`Then run ${ref("refresh")} again.`], { data });
 	}
 	const changing = files.filter((file) => file.action !== "unchanged");

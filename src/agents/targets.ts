@@ -1,5 +1,6 @@
 import { parse as parseToml } from "smol-toml";
 import { readJsonc } from "../edit/jsonc.ts";
+import { isRecord } from "../parsed/record.ts";
 import { type Agent, PROVIDERS } from "./providers.ts";
 
 export type { Agent } from "./providers.ts";
@@ -36,8 +37,5 @@ export function readEntry(format: "jsonc" | "toml", text: string, path: readonly
 			return undefined;
 		}
 	}
-	return path.reduce<unknown>(
-		(node, key) => (typeof node === "object" && node !== null && !Array.isArray(node) ? (node as Record<string, unknown>)[key] : undefined),
-		document,
-	);
+	return path.reduce<unknown>((node, key) => (isRecord(node) ? node[key] : undefined), document);
 }

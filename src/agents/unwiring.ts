@@ -1,6 +1,7 @@
 import type { JSONPath } from "jsonc-parser";
 import { commentCount, readJsonc, removalsOf } from "../edit/jsonc.ts";
 import { removeKey, setKey } from "../edit/toml.ts";
+import { isRecord } from "../parsed/record.ts";
 import { isGenerated } from "./instructions.ts";
 import {
 	type Agent,
@@ -217,7 +218,7 @@ async function planMcp(root: string, provider: Provider, committed: Committed): 
 
 /** The entry refresh writes with the command and args this one has; null when this one is not of that shape. */
 function refreshedEntry(mcp: McpWiring, existing: unknown): Record<string, unknown> | null {
-	if (typeof existing !== "object" || existing === null || Array.isArray(existing)) return null;
+	if (!isRecord(existing)) return null;
 	const { command, args } = existing as { command?: unknown; args?: unknown };
 	if (typeof command !== "string" || !Array.isArray(args) || !args.every((arg) => typeof arg === "string")) return null;
 	return mcp.entry({ command, args });
@@ -287,7 +288,7 @@ function withoutEntry(text: string, path: JSONPath): string[] {
 	const found: string[] = [];
 	for (const removed of removalsOf(text, path)) {
 		const parent = path.slice(0, -1);
-		if (parent.length > 0 && isEmpty(valueAt(removed, parent as string[]))) found.push(...withoutEntry(removed, parent));
+		if (parent.length > 0 && isEmpty(readEntry("jsonc", removed, parent as string[]))) found.push(...withoutEntry(removed, parent));
 		found.push(removed);
 	}
 	return found;
@@ -298,7 +299,7 @@ function pruneEmpty(text: string, path: readonly (string | number)[]): { text: s
 	let current = text;
 	for (let length = path.length; length > 0; length--) {
 		const at = path.slice(0, length);
-		if (!isEmpty(valueAt(current, at.map(String)))) break;
+		if (!isEmpty(readEntry("jsonc", current, at.map(String)))) break;
 		current = keepingComments(current, at);
 	}
 	return { text: current };
@@ -312,15 +313,6 @@ function keepingComments(text: string, path: JSONPath): string {
 
 function isEmpty(value: unknown): boolean {
 	return Array.isArray(value) ? value.length === 0 : typeof value === "object" && value !== null && Object.keys(value).length === 0;
-}
-
-function valueAt(text: string, path: readonly string[]): unknown {
-	const read = readJsonc(text);
-	if (!read.ok) return undefined;
-	return path.reduce<unknown>(
-		(node, key) => (typeof node === "object" && node !== null && !Array.isArray(node) ? (node as Record<string, unknown>)[key] : undefined),
-		read.value,
-	);
 }
 
 /** An empty object (or nothing) with no comments: nothing of a person's is left. */

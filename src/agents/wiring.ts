@@ -5,7 +5,9 @@ import type { KnownVerbs } from "../contract/refer.ts";
 import { mergeJsonPath, readJsonc, removeJsonPath, setJsonPath } from "../edit/jsonc.ts";
 import { git } from "../git/run.ts";
 import { resolveTrunk } from "../git/trunk.ts";
+import { isRecord } from "../parsed/record.ts";
 import { resolveInside, WriteDeniedError } from "../platform/files.ts";
+import { plural } from "../text/plural.ts";
 import { type ChosenCommand, commandLine, commandResolves, hookServer } from "./command.ts";
 import { compileInstructions, type InstructionSource, isGenerated } from "./instructions.ts";
 import {
@@ -34,6 +36,19 @@ export interface Blocked {
 	error: "write_denied" | "invalid_config";
 	reason: string;
 	fix: string;
+}
+
+/**
+ * What stops a plan of files (refresh's, uninstall's): the first refusal, to
+ * say in full, and the other files refused, named after it (" (and 2 more
+ * files: a, b)"); null when nothing does.
+ */
+export function blockingOf(files: readonly { path: string; blocked?: Blocked }[]): { first: Blocked; more: string } | null {
+	const blocked = files.filter((file) => file.blocked);
+	const first = blocked[0]?.blocked;
+	if (!first) return null;
+	const others = blocked.slice(1).map((file) => file.path);
+	return { first, more: others.length > 0 ? ` (and ${plural(others.length, "more file")}: ${others.join(", ")})` : "" };
 }
 
 export interface WiringFile {
@@ -307,9 +322,7 @@ export function writeMcpEntry(
 	toml: TomlKeys | null,
 ): { ok: true; text: string } | { ok: false; reason: string } {
 	// discern's entry is exactly what refresh writes: one with keys of its own (`env`, `cwd`) or not a table is replaced whole.
-	const foreign =
-		existing !== undefined &&
-		(typeof existing !== "object" || existing === null || Array.isArray(existing) || Object.keys(existing).some((key) => !(key in wanted)));
+	const foreign = existing !== undefined && (!isRecord(existing) || Object.keys(existing).some((key) => !(key in wanted)));
 	if (mcp.format === "jsonc") return { ok: true, text: foreign ? setJsonPath(text, [...mcp.path], wanted) : mergeJsonPath(text, [...mcp.path], wanted) };
 	if (!toml) throw new Error(`writeMcpEntry: ${mcp.file} is TOML, and no TOML editor was given`);
 	const bom = text.startsWith("\uFEFF") ? "\uFEFF" : "";

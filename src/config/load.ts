@@ -4,15 +4,18 @@ import * as v from "valibot";
 import type { Narration } from "../contract/context.ts";
 import { issueSentence, pathOf } from "../contract/issues.ts";
 import { unwrapSchema } from "../contract/schema-walk.ts";
+import { isRecord } from "../parsed/record.ts";
 import { CODE_MARKER } from "../scopes/classify.ts";
 import { scopeGlobIssues } from "../scopes/glob.ts";
 import { clip } from "../text/clip.ts";
+import { firstLineOfError } from "../text/first-line.ts";
 import { nearest } from "../text/suggest.ts";
 import type { ConfigIssue } from "./issue.ts";
 import { type KeyPositions, positionOf } from "./positions.ts";
 
 export type { ConfigIssue };
 
+import { errorCode } from "../platform/error-code.ts";
 import { CommandList, DiscernConfig, JobTable, KNOWN_JOB_STAGES, knownStage, RESERVED_NAMES, STAGES } from "./schema.ts";
 
 export const CONFIG_FILE = "discern.toml";
@@ -70,8 +73,7 @@ export function parseConfig(bytes: Uint8Array | string, placeKeys?: (source: str
 		raw = parse(source);
 	} catch (error) {
 		if (error instanceof TomlError) {
-			const firstLine = error.message.split("\n")[0] ?? error.message;
-			return { ok: false, syntax: true, issues: [{ message: `${TOML_SYNTAX}${clip(firstLine)}`, line: error.line, col: error.column }] };
+			return { ok: false, syntax: true, issues: [{ message: `${TOML_SYNTAX}${clip(firstLineOfError(error))}`, line: error.line, col: error.column }] };
 		}
 		return { ok: false, syntax: true, issues: [{ message: `${TOML_SYNTAX}${clip(error instanceof Error ? error.message : String(error))}` }] };
 	}
@@ -254,7 +256,7 @@ function withoutPaths(raw: unknown, paths: readonly string[][]): unknown {
 
 function tableAt(value: unknown, key: string): Record<string, unknown> {
 	const child = typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
-	return typeof child === "object" && child !== null && !Array.isArray(child) ? (child as Record<string, unknown>) : {};
+	return isRecord(child) ? child : {};
 }
 
 function byLine(a: ConfigIssue, b: ConfigIssue): number {
@@ -306,5 +308,5 @@ function shapeSchema(value: unknown): v.GenericSchema | null {
 }
 
 function isMissing(error: unknown): boolean {
-	return typeof error === "object" && error !== null && "code" in error && (error as { code: unknown }).code === "ENOENT";
+	return errorCode(error) === "ENOENT";
 }

@@ -11,6 +11,8 @@ import {
 	parseTree,
 	printParseErrorCode,
 } from "jsonc-parser";
+import { isRecord } from "../parsed/record.ts";
+import { onlyInserted } from "./inserted.ts";
 
 /**
  * Editing a JSON-with-comments file a person also owns (`.mcp.json`,
@@ -56,7 +58,7 @@ export function setJsonPath(text: string, path: JSONPath, value: unknown): strin
  */
 export function mergeJsonPath(text: string, path: JSONPath, value: Record<string, unknown>): string {
 	const current = valueAt(text, path);
-	if (!isObject(current)) return edit(text, path, value);
+	if (!isRecord(current)) return edit(text, path, value);
 	let result = text;
 	for (const [key, item] of Object.entries(value)) {
 		if (!Bun.deepEquals(current[key], item)) result = edit(result, [...path, key], item);
@@ -165,22 +167,10 @@ function spansLines(text: string, path: JSONPath): boolean {
 	return !node || (node.children ?? []).length === 0 || text.slice(node.offset, node.offset + node.length).includes("\n");
 }
 
-/** The text is the source with one run of characters inserted somewhere. */
-function onlyInserted(source: string, text: string): boolean {
-	if (text.length < source.length) return false;
-	let common = 0;
-	while (common < source.length && source[common] === text[common]) common++;
-	return text.slice(common + text.length - source.length) === source.slice(common);
-}
-
 function valueAt(text: string, path: JSONPath): unknown {
 	const read = readJsonc(text);
 	if (!read.ok) return undefined;
-	return path.reduce<unknown>((node, key) => (isObject(node) || Array.isArray(node) ? (node as Record<string | number, unknown>)[key] : undefined), read.value);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === "object" && value !== null && !Array.isArray(value);
+	return path.reduce<unknown>((node, key) => (isRecord(node) || Array.isArray(node) ? (node as Record<string | number, unknown>)[key] : undefined), read.value);
 }
 
 function withoutBom(text: string): string {

@@ -1,5 +1,9 @@
 import { parse, parseDocument, patch } from "@decimalturn/toml-patch";
 import type { KeyPositions } from "../config/positions.ts";
+import { isTable } from "../parsed/record.ts";
+import { firstLineOfError } from "../text/first-line.ts";
+import { onlyInserted } from "./inserted.ts";
+import { tomlKey } from "./toml-quote.ts";
 
 /**
  * Editing a TOML file a person also owns (discern.toml, later
@@ -79,12 +83,12 @@ export function setKey(source: string, path: readonly string[], valueText: strin
 		tree = readTree(source);
 		document = parse(source) as Record<string, unknown>;
 	} catch (error) {
-		return { ok: false, reason: `the file is not valid TOML (${firstLine(error)})` };
+		return { ok: false, reason: `the file is not valid TOML (${firstLineOfError(error)})` };
 	}
 	try {
 		value = (parse(`v = ${valueText}`) as { v: unknown }).v;
 	} catch (error) {
-		return { ok: false, reason: `\`${valueText}\` is not one TOML value (${firstLine(error)})` };
+		return { ok: false, reason: `\`${valueText}\` is not one TOML value (${firstLineOfError(error)})` };
 	}
 	const key = path.join(".");
 	const lines = lineStarts(source);
@@ -237,14 +241,6 @@ function onlyInside(source: string, text: string, [start, end]: readonly [number
 	return text.length >= start + tail.length && text.startsWith(source.slice(0, start)) && text.endsWith(tail);
 }
 
-/** The text is the source with one run of characters inserted somewhere. */
-function onlyInserted(source: string, text: string): boolean {
-	if (text.length <= source.length) return false;
-	let common = 0;
-	while (common < source.length && source[common] === text[common]) common++;
-	return text.slice(common + text.length - source.length) === source.slice(common);
-}
-
 function valueAt(text: string, path: readonly string[]): unknown {
 	try {
 		return path.reduce<unknown>((table, part) => (isTable(table) ? table[part] : undefined), parse(text));
@@ -270,12 +266,12 @@ function insertLine(source: string, lines: number[], tree: Tree, parent: string[
 		const indent = last ? (/^[ \t]*/.exec(lineText)?.[0] ?? "") : "";
 		const before = source.slice(0, lineEnd);
 		const joint = before.endsWith("\n") || before === "" ? "" : eol;
-		return `${before}${joint}${indent}${quoteKey(leaf)} = ${valueText}${eol}${source.slice(lineEnd)}`;
+		return `${before}${joint}${indent}${tomlKey(leaf)} = ${valueText}${eol}${source.slice(lineEnd)}`;
 	}
 	if (parent.some((_, index) => tree.written.some((entry) => entry.path.join(".") === parent.slice(0, index + 1).join(".")))) return null;
 	const body = source.replace(/(?:\r?\n|[ \t])*$/, "");
 	const gap = body === "" ? "" : `${eol}${eol}`;
-	return `${body}${gap}[${parent.map(quoteKey).join(".")}]${eol}${quoteKey(leaf)} = ${valueText}${eol}`;
+	return `${body}${gap}[${parent.map(tomlKey).join(".")}]${eol}${tomlKey(leaf)} = ${valueText}${eol}`;
 }
 
 /** Offsets where each line starts (index 0 is line 1). */
@@ -298,19 +294,6 @@ function startsWith(path: readonly string[], prefix: readonly string[]): boolean
 	return prefix.every((part, index) => path[index] === part);
 }
 
-function isTable(value: unknown): value is Record<string, unknown> {
-	return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date);
-}
-
-function quoteKey(key: string): string {
-	// JSON's escapes are TOML's, except that TOML also forbids a raw DEL.
-	return /^[A-Za-z0-9_-]+$/.test(key) ? key : JSON.stringify(key).replaceAll("\x7f", "\\u007f");
-}
-
-function firstLine(error: unknown): string {
-	return (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";
-}
-
 /**
  * Remove `path` and everything under it: each `[path]` / `[path.sub]` table
  * (its header through its last key; a comment after that stays) and each
@@ -327,7 +310,7 @@ export function removeKey(source: string, path: readonly string[], blankBefore =
 		blocks = parseDocument(source).cst as unknown as BlockNode[];
 		tree = readTree(source);
 	} catch (error) {
-		return { ok: false, reason: `the file is not valid TOML (${firstLine(error)})` };
+		return { ok: false, reason: `the file is not valid TOML (${firstLineOfError(error)})` };
 	}
 	const lines = lineStarts(source);
 	const lineStart = (line: number) => lines[line - 1] ?? source.length;

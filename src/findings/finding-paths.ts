@@ -22,10 +22,11 @@
  * (under its real path too: a tool may print `/private/var/…` for `/var/…`)
  * becomes relative; one outside stays as it is.
  */
-import { lstat, realpath } from "node:fs/promises";
+import { realpath } from "node:fs/promises";
 import { posix } from "node:path";
 import type { Diagnostic } from "../contract/envelope.ts";
 import { git } from "../git/run.ts";
+import { exists } from "../platform/files.ts";
 import { parseCommands } from "../text/shell-words.ts";
 import { quoteName } from "../text/terminal.ts";
 
@@ -91,7 +92,7 @@ async function fromRoot(shown: string, folders: readonly string[], lookup: Looku
 	if (under.length === 1 && under[0] !== undefined) return quoteName(under[0]);
 	const path = posix.normalize(shown);
 	if (path === "." || path.startsWith("../") || path === "..") return shown;
-	if (await exists(lookup.root, path)) return shown;
+	if (await exists(`${lookup.root}/${path}`)) return shown;
 	const index = await lookup.files();
 	const ending = `/${path}`;
 	const found = (index.get(posix.basename(path)) ?? []).filter((file) => file.endsWith(ending));
@@ -106,18 +107,9 @@ async function existingIn(folders: readonly string[], shown: string, root: strin
 	for (const folder of folders) {
 		const path = posix.normalize(`${folder}/${shown}`);
 		if (path.startsWith("../") || path === ".." || path === ".") continue;
-		if (await exists(root, path)) found.add(path);
+		if (await exists(`${root}/${path}`)) found.add(path);
 	}
 	return [...found];
-}
-
-async function exists(root: string, path: string): Promise<boolean> {
-	try {
-		await lstat(`${root}/${path}`);
-		return true;
-	} catch {
-		return false;
-	}
 }
 
 /** The repository's files by their last segment, so a finding compares against its few namesakes, not every path. */

@@ -1,5 +1,6 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
+import { firstNonBlankLine } from "../text/first-line.ts";
 import { discoverRepository } from "./discover.ts";
 import { git } from "./run.ts";
 import { hiddenEntries, parsePorcelainV2, type WorkingState } from "./status.ts";
@@ -25,7 +26,7 @@ export async function locateRepository(cwd: string, env: Readonly<Record<string,
 	}
 	const result = await git(["rev-parse", "--path-format=absolute", "--show-toplevel", "--git-dir", "--git-common-dir"], cwd);
 	if (result.exitCode !== 0) {
-		const reason = result.stderr.trim().split("\n")[0] || `git rev-parse exited ${result.exitCode}`;
+		const reason = firstNonBlankLine(result.stderr) ?? `git rev-parse exited ${result.exitCode}`;
 		return { found: false, reason };
 	}
 	const [root, gitDir, commonDir] = result.stdout.trim().split("\n");
@@ -104,5 +105,5 @@ export async function filesHiddenFromStatus(root: string): Promise<string[] | nu
 /** Why git cannot work here, in its own words (dubious ownership, a broken index…), for a message. */
 export async function gitProblem(root: string): Promise<string> {
 	const result = await git(["status", "--porcelain"], root);
-	return result.stderr.trim().split("\n")[0] || `git status exited ${result.exitCode}`;
+	return firstNonBlankLine(result.stderr) ?? `git status exited ${result.exitCode}`;
 }

@@ -1,5 +1,6 @@
 import { type Captured, type CaptureOptions, capture, startPiped } from "../platform/process.ts";
 import { programOutsideWorkTrees } from "../platform/trusted-program.ts";
+import { firstNonBlankLine } from "../text/first-line.ts";
 
 /**
  * Every git call goes through here: argument arrays only, a stable
@@ -130,7 +131,7 @@ function gitProgram(): string {
 
 /** git's first complaint on stderr as a clause (" (could not open directory …)"), or nothing. */
 export function complaint(stderr: string): string {
-	const first = stderr.trim().split("\n")[0];
+	const first = firstNonBlankLine(stderr);
 	return first ? ` (${first.replace(/^(warning|error|fatal): /, "")})` : "";
 }
 

@@ -6,6 +6,7 @@ import { writeFileAtomic } from "../platform/files.ts";
 import { environValue, type ProcStat, readStat, stillRunning } from "../platform/proc.ts";
 import { killMatching } from "../platform/process-scan.ts";
 import { stateDir } from "../proof/state.ts";
+import { plural } from "../text/plural.ts";
 import { type RunLedger, TOKEN_KEY } from "./runner.ts";
 
 /**
@@ -93,7 +94,7 @@ export async function killLeftovers(gitDir: string): Promise<string[]> {
 	const names = killed.slice(0, 3).map((found) => found.command);
 	return [
 		`An earlier run in this checkout (discern pid ${run.owner.pid}) was killed before it could stop its jobs: ` +
-			`${killed.length} process${killed.length === 1 ? "" : "es"} it left running ${killed.length === 1 ? "was" : "were"} killed now (${names.join(", ")}${killed.length > 3 ? ", …" : ""}).`,
+			`${plural(killed.length, "process", "processes")} it left running ${killed.length === 1 ? "was" : "were"} killed now (${names.join(", ")}${killed.length > 3 ? ", …" : ""}).`,
 	];
 }
 

@@ -1,4 +1,5 @@
 import { type FileHandle, open } from "node:fs/promises";
+import { errorCode } from "../platform/error-code.ts";
 import { cleanText } from "../text/terminal.ts";
 
 /** The envelope keeps at most this many characters of a job's output: its head and its tail. */
@@ -61,7 +62,8 @@ export async function openLog(path: string): Promise<FileHandle | null> {
 	try {
 		return await open(path, "r");
 	} catch (error) {
-		if (typeof error === "object" && error !== null && "code" in error && (error.code === "ENOENT" || error.code === "ENOTDIR")) return null;
+		const code = errorCode(error);
+		if (code === "ENOENT" || code === "ENOTDIR") return null;
 		throw error;
 	}
 }

@@ -17,6 +17,7 @@ import {
 	type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
 import { describeValue } from "../contract/issues.ts";
+import { isRecord } from "../parsed/record.ts";
 import { oneLine } from "../text/terminal.ts";
 
 /**
@@ -55,14 +56,14 @@ interface ZodIssueLike {
 export function screenEnvelope(value: unknown): Screened {
 	const parsed = JSONRPCMessageSchema.safeParse(value);
 	if (parsed.success) return { pass: parsed.data };
-	if (!isObject(value))
+	if (!isRecord(value))
 		return { reply: failure(undefined, ErrorCode.InvalidRequest, "Invalid request: a message must be one JSON object (batches are not supported)") };
 	const id = requestId(value.id);
 	if (typeof value.method === "string" && !("id" in value)) return { reply: null }; // A notification is never answered, not even to refuse it.
 	if (typeof value.method === "string" && id !== undefined) {
-		if ("params" in value && !isObject(value.params))
+		if ("params" in value && !isRecord(value.params))
 			return { reply: failure(id, ErrorCode.InvalidParams, `Invalid params: \`params\` must be an object, got ${describeValue(value.params, "object")}`) };
-		if (isObject(value.params) && "_meta" in value.params && !isObject(value.params._meta)) {
+		if (isRecord(value.params) && "_meta" in value.params && !isRecord(value.params._meta)) {
 			return {
 				reply: failure(id, ErrorCode.InvalidParams, `Invalid params: \`params._meta\` must be an object, got ${describeValue(value.params._meta, "object")}`),
 			};
@@ -76,7 +77,7 @@ export function screenRequest(message: JSONRPCMessage, toolCall: ToolCallScreen)
 	if (!("method" in message) || !("id" in message) || message.id === undefined) return { pass: message };
 	const schema = REQUESTS.get(message.method);
 	if (!schema) return { pass: message }; // The SDK answers unknown methods itself (-32601).
-	if (message.method === "tools/call" && isObject(message.params)) {
+	if (message.method === "tools/call" && isRecord(message.params)) {
 		const reply = toolCall(message.id, message.params);
 		if (reply) return { reply };
 	}
@@ -207,8 +208,4 @@ function judge(line: Buffer, answer: (reply: JSONRPCMessage) => void): boolean {
 
 function requestId(value: unknown): RequestId | undefined {
 	return typeof value === "string" || (typeof value === "number" && Number.isInteger(value)) ? value : undefined;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === "object" && value !== null && !Array.isArray(value);
 }

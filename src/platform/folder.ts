@@ -2,6 +2,7 @@ import { isUtf8 } from "node:buffer";
 import { readdir, readlink, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { quoteName } from "../text/terminal.ts";
+import { errorCode } from "./error-code.ts";
 
 /**
  * Why a folder cannot be worked in, in words that name the real problem —
@@ -83,8 +84,4 @@ async function undecodableComponent(path: string): Promise<string | null> {
 			: null;
 	}
 	return null;
-}
-
-function errorCode(error: unknown): string | undefined {
-	return typeof error === "object" && error !== null && "code" in error && typeof error.code === "string" ? error.code : undefined;
 }

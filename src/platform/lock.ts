@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { linkSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { errorCode } from "./error-code.ts";
 import { processStart } from "./process-start.ts";
 
 /**
@@ -62,7 +63,7 @@ function tryLink(temp: string, path: string): boolean {
 		linkSync(temp, path);
 		return true;
 	} catch (error) {
-		if (typeof error === "object" && error !== null && "code" in error && error.code === "EEXIST") return false;
+		if (errorCode(error) === "EEXIST") return false;
 		throw error;
 	}
 }
@@ -131,7 +132,7 @@ export function processAlive(pid: number): boolean {
 		process.kill(pid, 0);
 	} catch (error) {
 		// EPERM: it exists but belongs to someone else.
-		return typeof error === "object" && error !== null && "code" in error && error.code === "EPERM";
+		return errorCode(error) === "EPERM";
 	}
 	try {
 		const stat = readFileSync(`/proc/${pid}/stat`, "utf8");

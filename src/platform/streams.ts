@@ -1,4 +1,5 @@
 import { writeSync } from "node:fs";
+import { errorCode } from "./error-code.ts";
 
 /**
  * Writing to a stdout or stderr that may be gone. A reader that stops
@@ -11,13 +12,12 @@ import { writeSync } from "node:fs";
 
 /** The reader of a pipe or socket has gone away. */
 function isClosedReader(error: unknown): boolean {
-	const code = typeof error === "object" && error !== null && "code" in error ? error.code : undefined;
+	const code = errorCode(error);
 	return code === "EPIPE" || code === "ECONNRESET" || code === "ERR_STREAM_DESTROYED";
 }
 
 function describe(error: unknown): string {
-	if (typeof error === "object" && error !== null && "code" in error && typeof error.code === "string") return error.code;
-	return error instanceof Error ? error.message : String(error);
+	return errorCode(error) ?? (error instanceof Error ? error.message : String(error));
 }
 
 /**
@@ -62,7 +62,7 @@ export async function writeStdout(text: string): Promise<boolean> {
 		try {
 			offset += writeSync(1, bytes, offset, bytes.byteLength - offset);
 		} catch (error) {
-			if (codeOf(error) === "EAGAIN") {
+			if (errorCode(error) === "EAGAIN") {
 				// The reader is slower than discern: wait for the pipe to drain.
 				await Bun.sleep(1);
 				continue;
@@ -77,8 +77,4 @@ export async function writeStdout(text: string): Promise<boolean> {
 		}
 	}
 	return true;
-}
-
-function codeOf(error: unknown): unknown {
-	return typeof error === "object" && error !== null && "code" in error ? error.code : undefined;
 }

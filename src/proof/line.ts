@@ -1,3 +1,4 @@
+import { plural } from "../text/plural.ts";
 import { consentSha } from "./consent-digits.ts";
 import type { DoneData } from "./done-schema.ts";
 import type { ProofRecord } from "./state.ts";
@@ -16,7 +17,7 @@ export function proofLine(proof: Omit<ProofRecord, "line">): string {
 		changes.length > 0
 			? `; this branch changes the gate: ${changes.slice(0, 3).join(", ")}${changes.length > 3 ? `, and ${changes.length - 3} more` : ""}`
 			: "";
-	return `Proof: ${proof.branch} @ ${consentSha(proof.head)} ${passed} (${labels.length} job${labels.length === 1 ? "" : "s"}, ${proof.duration_s} s${changed})`;
+	return `Proof: ${proof.branch} @ ${consentSha(proof.head)} ${passed} (${plural(labels.length, "job")}, ${proof.duration_s} s${changed})`;
 }
 
 export function summaryOf(proof: ProofRecord): NonNullable<DoneData["proof"]> {

@@ -4,6 +4,7 @@ import type { Trunk } from "../git/trunk.ts";
 import { type ChangedPaths, NO_TRUNK_REASON } from "../scopes/changed.ts";
 import { classify } from "../scopes/classify.ts";
 import { compileScopes } from "../scopes/glob.ts";
+import { noun } from "../text/plural.ts";
 
 export interface ScopesTouched {
 	touched: string[];
@@ -38,7 +39,7 @@ export async function scopesTouched(
 	const allBecause = !changed.complete
 		? (changed.reason ?? "git could not list the branch's changes")
 		: changed.submodules.length > 0
-			? `the submodule${changed.submodules.length === 1 ? "" : "s"} ${changed.submodules.map((path) => `\`${path}\``).join(", ")} changed, and any path inside may belong to any scope`
+			? `the ${noun(changed.submodules.length, "submodule")} ${changed.submodules.map((path) => `\`${path}\``).join(", ")} changed, and any path inside may belong to any scope`
 			: null;
 	return { touched: classified.touched, allBecause };
 }

@@ -2,6 +2,7 @@ import { lstat, mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import * as v from "valibot";
 import { FAILED_STAGES } from "../jobs/schema.ts";
+import { isRecord } from "../parsed/record.ts";
 import { writeFileAtomic } from "../platform/files.ts";
 import { sealer, sealHolds } from "./seal.ts";
 
@@ -80,8 +81,8 @@ export async function readProof(gitDir: string): Promise<ProofRecord | null> {
 	} catch {
 		return null;
 	}
-	if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return null;
-	const { seal, ...record } = raw as Record<string, unknown>;
+	if (!isRecord(raw)) return null;
+	const { seal, ...record } = raw;
 	if (!(await sealHolds(gitDir, JSON.stringify(record), seal))) return null;
 	const parsed = v.safeParse(ProofRecord, record);
 	return parsed.success ? parsed.output : null;

@@ -1,5 +1,6 @@
 import { git } from "../git/run.ts";
 import { clip } from "../text/clip.ts";
+import { firstNonBlankLine } from "../text/first-line.ts";
 
 export interface ChangedPaths {
 	/** Repository-relative paths, deduplicated and sorted. */
@@ -46,7 +47,7 @@ export async function changedPaths(root: string, trunk: string | null, options: 
 	const submodules = new Set<string>();
 	for (const { source, result } of outcomes) {
 		if (result.exitCode !== 0) {
-			reasons.push(`git could not list ${source.label} (${firstLine(result.stderr) || `exit ${result.exitCode}`})`);
+			reasons.push(`git could not list ${source.label} (${firstNonBlankLine(result.stderr) ?? `exit ${result.exitCode}`})`);
 			continue;
 		}
 		const fields = result.stdout.split("\0");
@@ -65,8 +66,4 @@ export async function changedPaths(root: string, trunk: string | null, options: 
 	const paths = [...seen].sort();
 	const found = { paths, submodules: [...submodules].sort() };
 	return reasons.length === 0 ? { ...found, complete: true } : { ...found, complete: false, reason: reasons.join("; ") };
-}
-
-function firstLine(text: string): string {
-	return (text.split("\n").find((line) => line.trim() !== "") ?? "").trim();
 }

@@ -18,6 +18,7 @@
  * Matching is linear in path × pattern length (see `glob-match.ts`).
  */
 
+import { isRecord } from "../parsed/record.ts";
 import { clip } from "../text/clip.ts";
 import { classEnd, compilePath, compileSegment, parseSegment, type SegmentsTest, type SegmentTest } from "./glob-match.ts";
 
@@ -98,7 +99,7 @@ export function compileScopes(scopes: Readonly<Record<string, ScopeDefinition>>)
  * are wrong in other ways are the schema's to report.
  */
 export function scopeGlobIssues(rawScopes: unknown): { scope: string; index: number; message: string }[] {
-	if (typeof rawScopes !== "object" || rawScopes === null || Array.isArray(rawScopes)) return [];
+	if (!isRecord(rawScopes)) return [];
 	const issues: { scope: string; index: number; message: string }[] = [];
 	for (const [scope, table] of Object.entries(rawScopes)) {
 		const paths: unknown = typeof table === "object" && table !== null ? (table as Record<string, unknown>).paths : undefined;

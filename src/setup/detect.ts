@@ -1,4 +1,5 @@
 import type { Stage } from "../config/schema.ts";
+import { noun } from "../text/plural.ts";
 import { type Folder, type FolderReader, folderReader, inFolder } from "./folder.ts";
 import { detectMake } from "./make.ts";
 import { detectGo, detectRust } from "./native.ts";
@@ -185,7 +186,7 @@ class IgnoreLines {
 			const entry = this.byLine.get(line) ?? { probes: new Set<string>(), reasons: [] };
 			for (const probe of output.probes) entry.probes.add(inFolder(dir, probe));
 			const jobs = output.jobs.map((base) => `\`${nameOf(base)}\``);
-			const reason = jobs.length === 0 ? output.why : `${output.why} (${jobs.length === 1 ? "job" : "jobs"} ${jobs.join(", ")})`;
+			const reason = jobs.length === 0 ? output.why : `${output.why} (${noun(jobs.length, "job")} ${jobs.join(", ")})`;
 			if (!entry.reasons.includes(reason)) entry.reasons.push(reason);
 			this.byLine.set(line, entry);
 		}

@@ -1,6 +1,7 @@
+import { isRecord } from "../parsed/record.ts";
 import { type Folder, type FolderReader, inFolder } from "./folder.ts";
 import { rustOutputs } from "./outputs.ts";
-import { expandMembers, isRecord, type StackFinding, type StackJob, stringsOf, tomlOf, type WorkspaceMember } from "./shared.ts";
+import { expandMembers, type StackFinding, type StackJob, stringsOf, tomlOf, type WorkspaceMember } from "./shared.ts";
 
 // ---------------------------------------------------------------------- rust
 

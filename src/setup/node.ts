@@ -1,19 +1,11 @@
 import { parse as parseJsonc } from "jsonc-parser";
+import { isRecord } from "../parsed/record.ts";
+import { noun } from "../text/plural.ts";
 import { type Folder, type FolderReader, inFolder } from "./folder.ts";
 import { nodeTestRunner } from "./node-tests.ts";
 import { BIOME, DPRINT, ESLINT, OXLINT, PRETTIER, type Tool, whyInUse } from "./node-tools.ts";
 import { nodeOutputs } from "./outputs.ts";
-import {
-	combine,
-	expandMembers,
-	isRecord,
-	type JobName,
-	type NodeManager,
-	type StackFinding,
-	type StackJob,
-	shellPath,
-	type WorkspaceMember,
-} from "./shared.ts";
+import { combine, expandMembers, type JobName, type NodeManager, type StackFinding, type StackJob, shellPath, type WorkspaceMember } from "./shared.ts";
 
 /** For each job, the script names that mean it, most conventional first. */
 const NODE_SCRIPTS: ReadonlyArray<readonly [JobName, readonly string[]]> = [
@@ -197,7 +189,7 @@ async function workspaceMembers(folder: Folder, reader: FolderReader, manifest: 
 			dir,
 			name: own.name ?? dir.split("/").pop() ?? dir,
 			...(gate !== "" ? { gate } : {}),
-			reason: `${declaredIn} lists it as a workspace package${scripts.length > 0 ? `; its gate runs its ${scripts.map((script) => `"${script}"`).join(", ")} script${scripts.length > 1 ? "s" : ""}` : ""}`,
+			reason: `${declaredIn} lists it as a workspace package${scripts.length > 0 ? `; its gate runs its ${scripts.map((script) => `"${script}"`).join(", ")} ${noun(scripts.length, "script")}` : ""}`,
 		});
 	}
 	return members;

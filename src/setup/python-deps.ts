@@ -1,5 +1,6 @@
+import { isRecord } from "../parsed/record.ts";
 import { type Folder, inFolder } from "./folder.ts";
-import { iniValue, isRecord, stringsOf, tomlOf } from "./shared.ts";
+import { iniValue, stringsOf, tomlOf } from "./shared.ts";
 
 /**
  * What a Python project's manifests declare: its dependencies (the tools

@@ -1,7 +1,8 @@
+import { isRecord } from "../parsed/record.ts";
 import { type Folder, inFolder } from "./folder.ts";
 import { pythonOutputs } from "./outputs.ts";
 import { dependencies, projectName } from "./python-deps.ts";
-import { combine, iniHasSection, isRecord, type PythonManager, type StackFinding, type StackJob, tomlOf } from "./shared.ts";
+import { combine, iniHasSection, type PythonManager, type StackFinding, type StackJob, tomlOf } from "./shared.ts";
 
 /** What marks a Python project, in the order the evidence is named. */
 const MARKERS = ["pyproject.toml", "setup.cfg", "setup.py", "requirements.txt"] as const;

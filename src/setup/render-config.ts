@@ -1,4 +1,5 @@
 import { knownStage } from "../config/schema.ts";
+import { tomlKey, tomlString } from "../edit/toml-quote.ts";
 import type { DetectedStack, ProposedJob, SetupProposal } from "./detect.ts";
 
 /**
@@ -100,6 +101,11 @@ function detectedSentence(stacks: readonly DetectedStack[]): string {
 	return `Detected: ${described.join("; ")}.`;
 }
 
+/** A scope on one line, its table and keys together: how `setup verify` lists one the config lacks. */
+export function scopeLine(scope: { name: string; paths: readonly string[]; gate?: string | undefined }): string {
+	return `[scopes.${tomlKey(scope.name)}] paths = [${scope.paths.map(tomlString).join(", ")}]${scope.gate ? `, gate = ${tomlString(scope.gate)}` : ""}`;
+}
+
 /** `name = value`, as the job is written in discern.toml. */
 export function jobLine(job: Pick<ProposedJob, "name" | "stage" | "run">): string {
 	return `${tomlKey(job.name)} = ${jobValue(job)}`;
@@ -145,26 +151,4 @@ function aligned(rows: ReadonlyArray<readonly [string, string]>): string[] {
 /** TOML comments may not hold control characters (a newline would end the comment and corrupt the file). */
 function commentText(text: string): string {
 	return text.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
-}
-
-export function tomlKey(name: string): string {
-	return /^[A-Za-z0-9_-]+$/.test(name) ? name : tomlString(name);
-}
-
-const ESCAPES: Readonly<Record<string, string>> = {
-	'"': '\\"',
-	"\\": "\\\\",
-	"\b": "\\b",
-	"\t": "\\t",
-	"\n": "\\n",
-	"\f": "\\f",
-	"\r": "\\r",
-};
-
-/** A TOML basic string: quotes, backslashes and every control character escaped. */
-export function tomlString(value: string): string {
-	const escaped = value.replace(/["\\\u0000-\u001f\u007f]/g, (char) => {
-		return ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
-	});
-	return `"${escaped}"`;
 }

@@ -68,10 +68,6 @@ export function combine(name: JobName, found: ReadonlyArray<{ run: string; reaso
 	return [{ name, run: present.map((item) => item.run).join(" && "), reason: present.map((item) => item.reason).join("; ") }];
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** A parsed TOML document, or null when it does not parse (callers fall back to a header scan). */
 export function tomlOf(text: string | null): Record<string, unknown> | null {
 	if (text === null) return null;

@@ -1,3 +1,5 @@
+import { plural } from "./plural.ts";
+
 /** Values echoed back in messages, hints and details keep at most this many characters. */
 export const ECHO_LIMIT = 200;
 
@@ -13,7 +15,7 @@ export function clip(value: string, limit = ECHO_LIMIT): string {
 	// Never split a surrogate pair: half a character is not valid text.
 	const last = head.charCodeAt(head.length - 1);
 	if (last >= 0xd800 && last <= 0xdbff) head = head.slice(0, -1);
-	return `${head}… (${value.length - head.length} more ${value.length - head.length === 1 ? "character" : "characters"})`;
+	return `${head}… (${plural(value.length - head.length, "more character")})`;
 }
 
 /** Items listed in a message or hint: the first `max`, then how many more. */

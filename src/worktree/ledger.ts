@@ -1,6 +1,7 @@
 import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import * as v from "valibot";
+import { errorCode } from "../platform/error-code.ts";
 import { realPathOf, writeFileAtomic } from "../platform/files.ts";
 import { isWorktreeId } from "./id.ts";
 
@@ -67,7 +68,7 @@ export async function readLedger(commonDir: string, id: string): Promise<Ledger 
 	try {
 		text = await readFile(ledgerPath(commonDir, id), "utf8");
 	} catch (error) {
-		if (typeof error === "object" && error !== null && "code" in error && error.code === "ENOENT") return null;
+		if (errorCode(error) === "ENOENT") return null;
 		throw error;
 	}
 	return v.parse(Ledger, JSON.parse(text));

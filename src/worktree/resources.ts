@@ -7,6 +7,7 @@ import { git } from "../git/run.ts";
 import type { RunLedger } from "../jobs/runner.ts";
 import { newRunDir } from "../proof/state.ts";
 import { clip } from "../text/clip.ts";
+import { firstNonBlankLine } from "../text/first-line.ts";
 import { runDeclared } from "./declared.ts";
 import { EnvFileRefused, type ProcessEnv, worktreeCommandEnv } from "./env.ts";
 import { listWorktrees } from "./git-worktrees.ts";
@@ -127,7 +128,7 @@ export async function planDestroys(commonDir: string, id: string, options: Pick<
 		if (committed.exitCode !== 0)
 			return refuse(
 				"(config)",
-				`the main checkout's committed discern.toml cannot be read (${clip(committed.stderr.trim().split("\n")[0] ?? "", 200)}): only commands it declares are run, so remove the resources by hand`,
+				`the main checkout's committed discern.toml cannot be read (${clip(firstNonBlankLine(committed.stderr) ?? "", 200)}): only commands it declares are run, so remove the resources by hand`,
 			);
 		const parsed = parseConfig(committed.stdout);
 		if (!parsed.ok)

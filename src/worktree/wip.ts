@@ -1,7 +1,9 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { nulSeparated } from "../git/nul-list.ts";
 import { git } from "../git/run.ts";
+import { firstNonBlankLine } from "../text/first-line.ts";
 import type { ProcessEnv } from "./env.ts";
 import { PINNED_STATUS } from "./tree-work.ts";
 
@@ -26,7 +28,7 @@ export async function snapshotWork(
 	const withIndex: Record<string, string | undefined> = { ...env, GIT_INDEX_FILE: join(dir, "index") };
 	const failed = (what: string, result: { exitCode: number; stderr: string }) => ({
 		ok: false as const,
-		reason: `${what}: ${result.stderr.trim().split("\n")[0] || `exit ${result.exitCode}`}`,
+		reason: `${what}: ${firstNonBlankLine(result.stderr) ?? `exit ${result.exitCode}`}`,
 	});
 	try {
 		const read = await git([...PINNED_STATUS, ...(head ? ["read-tree", head] : ["read-tree", "--empty"])], path, { env: withIndex });
@@ -52,5 +54,5 @@ export async function snapshotWork(
 /** How many ignored files and folders (a wholly ignored folder counts once) a checkout holds: what removing it loses for good. */
 export async function ignoredCount(path: string): Promise<number | null> {
 	const listed = await git(["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"], path);
-	return listed.exitCode === 0 ? listed.stdout.split("\0").filter((entry) => entry !== "").length : null;
+	return listed.exitCode === 0 ? nulSeparated(listed.stdout).length : null;
 }

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import * as v from "valibot";
 import { Diagnostic } from "../../src/contract/envelope.ts";
 import { MAX_REPORT_DIAGNOSTICS, MAX_REPORT_SCAN, reportDiagnostics } from "../../src/findings/reports/detect.ts";
+import { summaryLine } from "../../src/findings/reports/job.ts";
 import { JUNIT_OUTPUT_LIMIT, parseJUnit } from "../../src/findings/reports/junit.ts";
 import { parseSarif } from "../../src/findings/reports/sarif.ts";
 import { decodeEntities, readXml } from "../../src/findings/reports/xml.ts";
@@ -403,5 +404,15 @@ describe("reportDiagnostics", () => {
 		expect(diagnostics.filter((d) => d.severity === "error")).toHaveLength(150);
 		expect(diagnostics[0]?.rule).toBe("r600");
 		expect(diagnostics[150]?.rule).toBe("r0");
+	});
+});
+
+describe("a finding's summary", () => {
+	test("summaryLine keeps a report's message to one readable line", () => {
+		expect(summaryLine(undefined)).toBeUndefined();
+		expect(summaryLine("\n\n")).toBeUndefined();
+		expect(summaryLine("\n  expected 1 to be 2.\n    at test.ts:3")).toBe("expected 1 to be 2.");
+		expect(summaryLine("x".repeat(600))).toBe(`${"x".repeat(499)}…`);
+		expect(summaryLine("abcdef", 4)).toBe("abc…");
 	});
 });

@@ -5,8 +5,9 @@ import { dirname, join } from "node:path";
 import { resolveJobs } from "../../src/config/jobs.ts";
 import { parseConfig } from "../../src/config/load.ts";
 import { KNOWN_JOB_STAGES } from "../../src/config/schema.ts";
+import { tomlString } from "../../src/edit/toml-quote.ts";
 import { detectStack, JOB_NAMES, JOB_STAGES, MAX_MANIFEST_BYTES, makeTargets, type PackageManager, type SetupProposal } from "../../src/setup/detect.ts";
-import { type RenderedProposal, renderConfig, tomlString } from "../../src/setup/render-config.ts";
+import { type RenderedProposal, renderConfig } from "../../src/setup/render-config.ts";
 
 const made: string[] = [];
 

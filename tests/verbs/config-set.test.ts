@@ -114,6 +114,17 @@ describe("config set", () => {
 		expect(await Bun.file(`${r.root}/discern.toml`).text()).toBe('jobs.test = "x"\n');
 	});
 
+	test("a key that is not Unicode is refused and nothing is written, not a crash", async () => {
+		// An MCP client's JSON can carry a lone surrogate (`"\ud800"`). Quoted as that escape, which every TOML parser refuses,
+		// the edit's own check crashed (internal_error); quoted as TOML can hold it (U+FFFD), the check sees another key and refuses.
+		const r = await repo();
+		const result = await invokeVerb("config set", r.ctx({ surface: "mcp" }), { key: "jobs.\ud800x", value: "x" });
+		expectValidEnvelope("config set", result);
+		expect(result).toMatchObject({ ok: false, error: "invalid_arguments" });
+		expect(result.message).toContain("could not be written; edit it by hand.");
+		expect(await Bun.file(`${r.root}/discern.toml`).text()).toBe(CONFIG);
+	});
+
 	test("a file that is not TOML is left to the person, its syntax error placed", async () => {
 		const r = await repo();
 		const broken = '[jobs]\ntest = "bun test\n';

@@ -1,3 +1,5 @@
+import { firstNonBlankLine } from "../../text/first-line.ts";
+
 /**
  * What a report parser needs to know about the job that produced the report.
  * `root` (the checkout root) is optional: when given, absolute paths inside it
@@ -28,16 +30,8 @@ export function positiveInteger(value: unknown): number | undefined {
 	return typeof n === "number" && Number.isInteger(n) && n >= 1 ? n : undefined;
 }
 
-/** The first non-blank line of a text, trimmed and kept to one readable sentence's length. */
-export function firstLine(text: string | undefined, max = 500): string | undefined {
-	if (text === undefined) return undefined;
-	let start = 0;
-	while (start < text.length) {
-		const newline = text.indexOf("\n", start);
-		const end = newline < 0 ? text.length : newline;
-		const line = text.slice(start, end).trim();
-		if (line !== "") return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-		start = end + 1;
-	}
-	return undefined;
+/** A report's message as a finding's summary: its first non-blank line, kept to one readable sentence's length. */
+export function summaryLine(text: string | undefined, max = 500): string | undefined {
+	const line = text === undefined ? undefined : firstNonBlankLine(text);
+	return line !== undefined && line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }

@@ -4,7 +4,7 @@
  * and Surefire's flaky reruns that passed in the end, are not diagnostics.
  */
 import type { Diagnostic } from "../../contract/envelope.ts";
-import { firstLine, positiveInteger, type ReportJob, reportPath } from "./job.ts";
+import { positiveInteger, type ReportJob, reportPath, summaryLine } from "./job.ts";
 import { childElements, localName, readXml, textOf, type XmlElement } from "./xml.ts";
 
 /** How much of a failure's body (usually a stack trace) a diagnostic carries. */
@@ -67,7 +67,7 @@ function caseDiagnostic({ testcase, problem, suite }: FailedCase, job: ReportJob
 	const classname = testcase.attrs.classname ?? testcase.attrs.class ?? "";
 	const name = testcase.attrs.name ?? "";
 	const body = textOf(problem).trim();
-	const summary = firstLine(problem.attrs.message) ?? firstLine(body) ?? problem.attrs.type ?? `${localName(problem)} without a message`;
+	const summary = summaryLine(problem.attrs.message) ?? summaryLine(body) ?? problem.attrs.type ?? `${localName(problem)} without a message`;
 	const file = caseFile(testcase, classname, job);
 	const line = caseLine(testcase, suite);
 	const rule = problem.attrs.type?.trim();

@@ -11,6 +11,7 @@
  * overrides in `invocations` are not consulted.
  */
 import type { Diagnostic } from "../../contract/envelope.ts";
+import { isRecord } from "../../parsed/record.ts";
 import { positiveInteger, type ReportJob, reportPath } from "./job.ts";
 
 type Severity = Diagnostic["severity"];
@@ -255,10 +256,6 @@ function notificationDiagnostic(notification: Json, run: Json, job: ReportJob): 
 		...locationOf(records(notification.locations)[0], run, job),
 		...(rule !== undefined ? { rule } : {}),
 	};
-}
-
-function isRecord(value: unknown): value is Json {
-	return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function record(value: unknown): Json | undefined {

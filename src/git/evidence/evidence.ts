@@ -21,7 +21,7 @@ import {
 	type RefReading,
 	stagedChanges,
 } from "./look-reads.ts";
-import { contentTransformedFromOutside, foldersHolding } from "./outside-the-tree.ts";
+import { contentTransformedFromOutside, foldersHolding, IGNORED_BY_GITIGNORE } from "./outside-the-tree.ts";
 import { privateFolder } from "./private-folders.ts";
 import { privateIndex } from "./private-index.ts";
 import { withPrivateStore } from "./private-store.ts";
@@ -316,16 +316,7 @@ async function openIn(
 	const submodulePaths = new Set(gitlinks.map((link) => link.path));
 	/** Which of some untracked folders the committed rules ignore (as the untracked listing reads them); null when git could not tell. */
 	const ignoredFolders = async (candidates: readonly string[]): Promise<Set<string> | null> => {
-		const listedIgnored = await run([
-			"ls-files",
-			"-z",
-			"--others",
-			"--ignored",
-			"--directory",
-			"--exclude-per-directory=.gitignore",
-			"--",
-			...candidates.map((path) => `:(literal)${path}`),
-		]);
+		const listedIgnored = await run([...IGNORED_BY_GITIGNORE, ...candidates.map((path) => `:(literal)${path}`)]);
 		if (listedIgnored.exitCode !== 0 || listedIgnored.stderr.trim() !== "") return null;
 		const shown = new Set(listedIgnored.stdout.split("\0"));
 		return new Set(candidates.filter((path) => shown.has(`${path}/`)));

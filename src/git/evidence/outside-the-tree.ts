@@ -20,6 +20,13 @@ const TRANSFORMING = new Set(["filter", "ident", "text", "eol", "crlf", "working
 
 type Git = (args: readonly string[], options?: { input?: string }) => ReturnType<typeof git>;
 
+/**
+ * `git ls-files` of the untracked paths that the `.gitignore` files ignore
+ * (never `info/exclude` or a global excludes file), a wholly ignored folder
+ * once as itself (`dir/`); the pathspecs follow.
+ */
+export const IGNORED_BY_GITIGNORE = ["ls-files", "-z", "--others", "--ignored", "--directory", "--exclude-per-directory=.gitignore", "--"] as const;
+
 export async function contentTransformedFromOutside(run: Git, commonDir: string, tracked: readonly string[]): Promise<string[]> {
 	const [info, stray] = await Promise.all([infoAttributes(commonDir), strayAttributeFiles(run, tracked)]);
 	return [...info, ...stray];
@@ -47,17 +54,7 @@ async function infoAttributes(commonDir: string): Promise<string[]> {
  * committed rules may make a folder the jobs' own.
  */
 async function strayAttributeFiles(run: Git, tracked: readonly string[]): Promise<string[]> {
-	const listed = await run([
-		"ls-files",
-		"-z",
-		"--others",
-		"--ignored",
-		"--directory",
-		"--exclude-per-directory=.gitignore",
-		"--",
-		":(glob)**/.gitattributes",
-		":(glob)**/.gitignore",
-	]);
+	const listed = await run([...IGNORED_BY_GITIGNORE, ":(glob)**/.gitattributes", ":(glob)**/.gitignore"]);
 	// A folder git could not open (no read permission) is one it never looked in: a warning, with exit 0.
 	if (listed.exitCode !== 0 || listed.stderr.trim() !== "")
 		return [`git could not list the attribute and ignore files that are not committed${complaint(listed.stderr)}`];

@@ -12,6 +12,7 @@ import { done } from "../../proof/done.ts";
 import { type ProofRecord, readProof } from "../../proof/state.ts";
 import { trunkAuthority } from "../../proof/trunk-authority.ts";
 import { clip } from "../../text/clip.ts";
+import { firstLine } from "../../text/first-line.ts";
 import { plural } from "../../text/plural.ts";
 import { quoteName } from "../../text/terminal.ts";
 import { takeLock } from "../../verb-lock.ts";
@@ -488,13 +489,7 @@ async function swap(ctx: VerbContext, here: RepositoryLocation, main: ListedWork
 	else {
 		// The trunk ref itself, never a ref it was made to point to since it was checked; hooks off.
 		const swapped = await pinnedGit(["update-ref", "--no-deref", "-m", "discern accept", ref_, s.head, s.trunkSha], here.root);
-		problem =
-			swapped.exitCode === 0
-				? null
-				: swapped.stderr
-						.trim()
-						.split("\n")[0]
-						?.replace(/[.\s]+$/, "") || `git update-ref exited ${swapped.exitCode}`;
+		problem = swapped.exitCode === 0 ? null : firstLine(swapped.stderr) || `git update-ref exited ${swapped.exitCode}`;
 	}
 	const after = await commitOf(here.root, ref_);
 	if (after !== s.head) {

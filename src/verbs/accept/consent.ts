@@ -1,6 +1,6 @@
 import { parseConfig } from "../../config/load.ts";
+import { commitsBetween, type LoggedCommit } from "../../git/commit-log.ts";
 import { withObjectReader } from "../../git/object-reader.ts";
-import { git } from "../../git/run.ts";
 import { committedChanges, type TreeChange } from "../../git/tree-diff.ts";
 import { readCommittedConfig } from "../../proof/committed-config.ts";
 import { gateChanges } from "../../proof/gate-changes.ts";
@@ -10,7 +10,7 @@ import { quoteName } from "../../text/terminal.ts";
 
 /** What landing would bring to the trunk, and whether the trunk's own config lets it land without asking. */
 export interface Landing {
-	commits: { sha: string; subject: string }[];
+	commits: LoggedCommit[];
 	commitsTotal: number;
 	files: string[];
 	/** False when git could not list the changes: nothing is then pre-authorized. */
@@ -41,24 +41,19 @@ const CAP = 50;
  */
 export async function readLanding(root: string, trunkSha: string, head: string): Promise<Landing> {
 	// One object reader for the three reads of hashed objects below.
-	const [log, diff, shown, branchShown] = await withObjectReader(root, undefined, (reader) =>
+	const [logged, diff, shown, branchShown] = await withObjectReader(root, undefined, (reader) =>
 		Promise.all([
-			git(["log", "-z", "--format=%H%x00%s", `${trunkSha}..${head}`, "--"], root),
+			commitsBetween(root, trunkSha, head),
 			// From hashed objects: git's own diff descends into trees it never re-hashes (git/tree-diff.ts).
 			committedChanges(root, trunkSha, head, { reader }),
 			readCommittedConfig(root, trunkSha, reader),
 			readCommittedConfig(root, head, reader),
 		]),
 	);
-	const fields = log.exitCode === 0 ? log.stdout.split("\0") : [];
-	const commits: Landing["commits"] = [];
-	for (let i = 0; i + 1 < fields.length; i += 2) {
-		const sha = (fields[i] ?? "").replace(/^\n/, "");
-		if (sha) commits.push({ sha, subject: fields[i + 1] ?? "" });
-	}
+	const commits = logged ?? [];
 	// A discern.toml git could not read leaves the landing untold (what it does to the gate unknown), never "absent".
 	const configsRead = shown.state !== "unreadable" && branchShown.state !== "unreadable";
-	const complete = log.exitCode === 0 && typeof diff !== "string" && configsRead;
+	const complete = logged !== null && typeof diff !== "string" && configsRead;
 	const { files, special } = typeof diff !== "string" ? filesOf(diff) : { files: [], special: [] };
 	const trunkParsed = shown.state === "read" ? parseConfig(shown.text) : null;
 	const branchParsed = branchShown.state === "read" ? parseConfig(branchShown.text) : null;

@@ -1,6 +1,7 @@
 import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import * as v from "valibot";
+import { isRecord } from "../../parsed/record.ts";
 import { writeFileAtomic } from "../../platform/files.ts";
 import { sealHolds, sealOf } from "../../proof/seal.ts";
 
@@ -74,8 +75,8 @@ async function readSealed(commonDir: string, name: string): Promise<Journal | nu
 	} catch {
 		return null;
 	}
-	if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return null;
-	const { seal, ...journal } = raw as Record<string, unknown>;
+	if (!isRecord(raw)) return null;
+	const { seal, ...journal } = raw;
 	if (!(await sealHolds(commonDir, sealed(name, JSON.stringify(journal)), seal))) return null;
 	const parsed = v.safeParse(Journal, journal);
 	return parsed.success ? parsed.output : null;

@@ -1,5 +1,6 @@
 import { lstat, readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { nulSeparated } from "../../git/nul-list.ts";
 import { filesHiddenFromStatus } from "../../git/repository.ts";
 import { git } from "../../git/run.ts";
 import { parsePorcelainV2 } from "../../git/status.ts";
@@ -193,10 +194,10 @@ export async function filesInTheWay(checkout: string, from: string, to: string):
 		pinnedGit(["ls-tree", "-r", "-t", "-z", "--name-only", "--full-tree", from], checkout),
 	]);
 	if (added.exitCode !== 0 || tracked.exitCode !== 0) return null;
-	const before = new Set(tracked.stdout.split("\0").filter((path) => path !== ""));
+	const before = new Set(nulSeparated(tracked.stdout));
 	const blocked = new Set<string>();
 	const folders = new Set<string>();
-	for (const path of added.stdout.split("\0").filter((name) => name !== "")) {
+	for (const path of nulSeparated(added.stdout)) {
 		const parts = path.split("/");
 		for (let depth = 1; depth < parts.length; depth++) {
 			const parent = parts.slice(0, depth).join("/");

@@ -1,4 +1,7 @@
 import { parse, stringify } from "smol-toml";
+import { tomlKey, tomlString } from "../../edit/toml-quote.ts";
+import { isTable } from "../../parsed/record.ts";
+import { firstLineOfError } from "../../text/first-line.ts";
 
 /**
  * The TOML text for the words a person typed after `config set KEY`, and
@@ -29,12 +32,12 @@ export function tomlValue(input: string): ValueText {
 			if (looksLikeInlineTable(input)) {
 				return {
 					kind: "invalid",
-					reason: `\`${input.trim()}\` is not a valid TOML inline table (${error instanceof Error ? error.message.split("\n")[0] : String(error)})`,
+					reason: `\`${input.trim()}\` is not a valid TOML inline table (${firstLineOfError(error)})`,
 				};
 			}
 		}
 	}
-	return { kind: "string", text: stringifyString(input) };
+	return { kind: "string", text: tomlString(input) };
 }
 
 /**
@@ -50,22 +53,11 @@ function looksLikeInlineTable(input: string): boolean {
 function inlineValue(value: unknown): string {
 	if (Array.isArray(value)) return value.length === 0 ? "[]" : `[ ${value.map(inlineValue).join(", ")} ]`;
 	if (isTable(value)) {
-		const entries = Object.entries(value).map(([key, item]) => `${quoteKey(key)} = ${inlineValue(item)}`);
+		const entries = Object.entries(value).map(([key, item]) => `${tomlKey(key)} = ${inlineValue(item)}`);
 		return entries.length === 0 ? "{}" : `{ ${entries.join(", ")} }`;
 	}
 	return stringify({ v: value }).replace(/^v = /, "").trim();
 }
 
-/** A parsed TOML table (smol-toml gives them a null prototype; dates are objects too, but not tables). */
-function isTable(value: unknown): value is Record<string, unknown> {
-	return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date);
-}
-
-/** A TOML basic string (one line, escapes for quotes, backslashes and control characters). */
-export function stringifyString(text: string): string {
-	return stringify({ v: text }).replace(/^v = /, "").trim();
-}
-
-function quoteKey(key: string): string {
-	return /^[A-Za-z0-9_-]+$/.test(key) ? key : stringifyString(key);
-}
+/** The words as a TOML string: what `set` retries a scalar as (`repository.trunk 2024` names a branch). */
+export { tomlString as stringifyString } from "../../edit/toml-quote.ts";

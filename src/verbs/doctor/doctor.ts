@@ -6,6 +6,7 @@ import { fail, ok, type Result } from "../../contract/envelope.ts";
 import { locateRepository } from "../../git/repository.ts";
 import { folderProblem } from "../../platform/folder.ts";
 import { clip } from "../../text/clip.ts";
+import { plural } from "../../text/plural.ts";
 import { endSentence } from "../../text/sentence.ts";
 import { oneLine } from "../../text/terminal.ts";
 import {
@@ -71,7 +72,7 @@ export async function doctor(ctx: VerbContext, input: v.InferOutput<typeof Docto
 		});
 	}
 	const { warn } = data.summary;
-	return ok("doctor", `All ${checks.length} checks passed${warn > 0 ? ` (${warn} warning${warn === 1 ? "" : "s"})` : ""}.`, data);
+	return ok("doctor", `All ${checks.length} checks passed${warn > 0 ? ` (${plural(warn, "warning")})` : ""}.`, data);
 }
 
 function tally(checks: readonly Check[]): DoctorData["summary"] {

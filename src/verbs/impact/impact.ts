@@ -8,6 +8,7 @@ import { changedPaths, NO_TRUNK_REASON } from "../../scopes/changed.ts";
 import { classify } from "../../scopes/classify.ts";
 import { compileScopes } from "../../scopes/glob.ts";
 import { clip, clipList } from "../../text/clip.ts";
+import { noun, plural } from "../../text/plural.ts";
 import { nearest } from "../../text/suggest.ts";
 import { CODE_MARKER, type ImpactData, type ImpactInput, MAX_LISTED_PATHS } from "./schema.ts";
 
@@ -89,6 +90,6 @@ function summarize(data: ImpactData, code: boolean, trunk: string | null): strin
 	if (!data.complete) return `git could not list every change (${data.reason ?? "unknown reason"}), so every scope counts as touched.`;
 	if (data.changed === 0) return `No changes${against}: no scope is touched.`;
 	const scopes = data.scopes.filter((_, index) => !(code && index === data.scopes.length - 1));
-	const touched = scopes.length > 0 ? `scope${scopes.length === 1 ? "" : "s"} ${scopes.join(", ")}` : "no scope";
-	return `${data.changed} changed path${data.changed === 1 ? "" : "s"}${against}: ${touched}; ${code ? "code changed" : "no code outside neutral scopes"}.`;
+	const touched = scopes.length > 0 ? `${noun(scopes.length, "scope")} ${scopes.join(", ")}` : "no scope";
+	return `${plural(data.changed, "changed path")}${against}: ${touched}; ${code ? "code changed" : "no code outside neutral scopes"}.`;
 }

@@ -1,6 +1,7 @@
 import type { Result } from "../../contract/envelope.ts";
 import type { RenderOptions } from "../../contract/verb.ts";
 import { paint } from "../../render/style.ts";
+import { plural } from "../../text/plural.ts";
 import { quoteName } from "../../text/terminal.ts";
 import { CODE_MARKER, type ImpactData } from "./schema.ts";
 
@@ -18,7 +19,7 @@ export function renderImpact(result: Result<"impact", ImpactData>, { color, verb
 	for (const scope of data.per_scope) {
 		const mark = touched.has(scope.scope) ? paint("●", "cyan", color) : paint("·", "dim", color);
 		const notes = [scope.neutral ? "neutral" : "", scope.gate ? "gate" : ""].filter(Boolean).join(", ");
-		const count = `${scope.paths} path${scope.paths === 1 ? "" : "s"}`;
+		const count = plural(scope.paths, "path");
 		lines.push(`${mark} ${scope.scope.padEnd(width)}  ${count}${notes ? paint(`  (${notes})`, "dim", color) : ""}`);
 	}
 	if (data.per_scope.length === 0) lines.push(paint("no scopes declared under [scopes]", "dim", color));
@@ -26,7 +27,7 @@ export function renderImpact(result: Result<"impact", ImpactData>, { color, verb
 		const why = data.complete ? "a path outside every neutral scope changed" : "assumed, since the change list is incomplete";
 		lines.push(`${paint("●", "cyan", color)} ${paint(CODE_MARKER, "bold", color)}  ${why}`);
 	}
-	lines.push(`${data.changed} changed path${data.changed === 1 ? "" : "s"}`);
+	lines.push(plural(data.changed, "changed path"));
 	// The list itself is for a person who asked for detail; the counts answer the usual question.
 	if (verbose) {
 		for (const path of data.paths) lines.push(`  ${quoteName(path)}`);

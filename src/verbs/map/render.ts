@@ -1,6 +1,7 @@
 import type { Result } from "../../contract/envelope.ts";
 import type { RenderOptions } from "../../contract/verb.ts";
 import { paint } from "../../render/style.ts";
+import { plural } from "../../text/plural.ts";
 import type { MapData } from "./schema.ts";
 
 export function renderMap(result: Result<"map", MapData>, { color }: RenderOptions): string {
@@ -14,8 +15,8 @@ export function renderMap(result: Result<"map", MapData>, { color }: RenderOptio
 			return data.regions
 				.map((region) => {
 					const when = region.last_changed ? `changed ${region.last_changed.slice(0, 10)}` : "never committed";
-					const moved = region.commits_since ? `, ${region.commits_since} code commit${region.commits_since === 1 ? "" : "s"} since` : "";
-					const pages = `${region.pages} page${region.pages === 1 ? "" : "s"}`;
+					const moved = region.commits_since ? `, ${plural(region.commits_since, "code commit")} since` : "";
+					const pages = plural(region.pages, "page");
 					return `${paint(region.name.padEnd(width), "cyan", color)}  ${region.title} (${pages}, ${when}${moved})`;
 				})
 				.join("\n");

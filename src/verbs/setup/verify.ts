@@ -6,7 +6,7 @@ import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
 import { ref } from "../../contract/refer.ts";
 import { checkCommand } from "../../setup/programs.ts";
-import { jobLine, tomlKey, tomlString } from "../../setup/render-config.ts";
+import { jobLine, scopeLine } from "../../setup/render-config.ts";
 import { propose } from "./propose.ts";
 import type { SetupData, SetupVerifyInput } from "./schema.ts";
 
@@ -100,7 +100,7 @@ function missingFromConfig(data: SetupData, config: DiscernConfig): NonNullable<
 		.map((scope) => ({
 			kind: "scope" as const,
 			name: scope.name,
-			line: `[scopes.${tomlKey(scope.name)}] paths = [${scope.paths.map(tomlString).join(", ")}]${scope.gate ? `, gate = ${tomlString(scope.gate)}` : ""}`,
+			line: scopeLine(scope),
 			reason: scope.reason,
 		}));
 	// Not the config's business, yet what its jobs write: the .gitignore lines that are missing.

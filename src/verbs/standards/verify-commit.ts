@@ -1,4 +1,5 @@
 import { CONFIG_FILE } from "../../config/load.ts";
+import { nulSeparated } from "../../git/nul-list.ts";
 import { type VerifiedRoot, verifiedRoot } from "../../git/object-check.ts";
 import { openObjectReader } from "../../git/object-reader.ts";
 import { git, gitLine } from "../../git/run.ts";
@@ -43,7 +44,7 @@ export async function verifyPinCommit(root: string, proven: string, branch: stri
 	else if (parentList.length !== 1) problems.push(`the commit has ${parentList.length} parents, not one`);
 	else if (parentList[0] !== proven) problems.push(`its parent is ${parentList[0]?.slice(0, 7)}, not ${proven.slice(0, 7)}, the commit the pin measured`);
 	if (symbolic !== `refs/heads/${branch}`) problems.push(symbolic ? `HEAD moved to ${quoteName(symbolic.replace(/^refs\/heads\//, ""))}` : "HEAD is detached");
-	const paths = changed.exitCode === 0 ? changed.stdout.split("\0").filter((path) => path !== "") : null;
+	const paths = changed.exitCode === 0 ? nulSeparated(changed.stdout) : null;
 	const extra = paths?.filter((path) => path !== CONFIG_FILE) ?? [];
 	if (!paths) problems.push("git cannot list what the commit changes");
 	else if (extra.length > 0)

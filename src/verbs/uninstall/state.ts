@@ -5,6 +5,7 @@ import { git } from "../../git/run.ts";
 import { MAP_README_PATH } from "../../pages/map-skeleton.ts";
 import { exists, isInside } from "../../platform/files.ts";
 import { stateDir } from "../../proof/state.ts";
+import { plural } from "../../text/plural.ts";
 import type { UninstallData } from "./schema.ts";
 
 export type Listed = UninstallData["files"][number];
@@ -98,7 +99,7 @@ export async function planKept(root: string, sources: readonly string[]): Promis
 			path: "refs/discern/",
 			kind: "refs",
 			action: "keep",
-			note: `${recovery.length} saved ${recovery.length === 1 ? "tip" : "tips"} of dropped work`,
+			note: `${plural(recovery.length, "saved tip")} of dropped work`,
 		});
 	return kept;
 }

@@ -2,7 +2,7 @@ import { readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type * as v from "valibot";
 import { planUnwiring, type UnwiringFile } from "../../agents/unwiring.ts";
-import { committedText, planInstructions } from "../../agents/wiring.ts";
+import { blockingOf, committedText, planInstructions } from "../../agents/wiring.ts";
 import { loadConfig } from "../../config/load.ts";
 import { openRepository } from "../../config/open-project.ts";
 import type { VerbContext } from "../../contract/context.ts";
@@ -101,16 +101,9 @@ export async function uninstall(ctx: VerbContext, input: v.InferOutput<typeof Un
 	);
 	data.files = [...wiring.map(listedOf), ...unfolds.map(listedOf), ...state.map(listedOf), ...kept];
 
-	const blocked = wiring.filter((file) => file.blocked);
-	const first = blocked[0]?.blocked;
-	if (first) {
-		const more =
-			blocked.length > 1
-				? ` (and ${plural(blocked.length - 1, "more file")}: ${blocked
-						.slice(1)
-						.map((file) => file.path)
-						.join(", ")})`
-				: "";
+	const blocking = blockingOf(wiring);
+	if (blocking) {
+		const { first, more } = blocking;
 		return fail("uninstall", first.error, `Nothing was removed: ${first.reason}${more}.`, [first.fix, say`Then run ${ref("uninstall")} again.`], { data });
 	}
 

@@ -6,6 +6,8 @@ import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type PlanItem } from "../../contract/envelope.ts";
 import { ref } from "../../contract/refer.ts";
 import { commitOf, provenAncestor } from "../../git/ancestry.ts";
+import { commitsBetween } from "../../git/commit-log.ts";
+import { nulSeparated } from "../../git/nul-list.ts";
 import { filesHiddenFromStatus, type RepositoryLocation, readWorkingState } from "../../git/repository.ts";
 import { git, gitLine } from "../../git/run.ts";
 import { executePlan, failureSentence } from "../../jobs/execute.ts";
@@ -24,10 +26,6 @@ const CAP = 50;
 
 function names(paths: readonly string[], limit = 10): string {
 	return `${paths.slice(0, limit).map(quoteName).join(", ")}${paths.length > limit ? ` and ${paths.length - limit} more` : ""}`;
-}
-
-function pathsOf(output: string): string[] {
-	return output.split("\0").filter((path) => path !== "");
 }
 
 /**
@@ -105,21 +103,16 @@ export async function update(ctx: VerbContext, input: UpdateInput): Promise<Upda
 		);
 	}
 
-	const [log, theirs, ours, contained, fastForward] = await Promise.all([
-		git(["log", "-z", "--format=%H%x00%s", `${head}..${fromSha}`, "--"], root),
+	const [logged, theirs, ours, contained, fastForward] = await Promise.all([
+		commitsBetween(root, head, fromSha),
 		git(["diff", "--name-only", "-z", "--no-renames", `${head}...${fromSha}`, "--"], root),
 		git(["diff", "--name-only", "-z", "--no-renames", `${fromSha}...${head}`, "--"], root),
 		provenAncestor(root, fromSha, head),
 		provenAncestor(root, head, fromSha),
 	]);
-	const fields = log.exitCode === 0 ? log.stdout.split("\0") : [];
-	const commits: UpdateData["commits"] = [];
-	for (let i = 0; i + 1 < fields.length; i += 2) {
-		const sha = (fields[i] ?? "").replace(/^\n/, "");
-		if (sha) commits.push({ sha, subject: fields[i + 1] ?? "" });
-	}
-	const files = theirs.exitCode === 0 ? pathsOf(theirs.stdout) : [];
-	const mine = new Set(ours.exitCode === 0 ? pathsOf(ours.stdout) : []);
+	const commits = logged ?? [];
+	const files = theirs.exitCode === 0 ? nulSeparated(theirs.stdout) : [];
+	const mine = new Set(ours.exitCode === 0 ? nulSeparated(ours.stdout) : []);
 	const overlap = files.filter((path) => mine.has(path));
 	const data: UpdateData = {
 		from: fromName,
@@ -248,7 +241,7 @@ async function refusedMerge(ctx: VerbContext, repository: RepositoryLocation, he
 	const pending = await git(["rev-parse", "-q", "--verify", "MERGE_HEAD"], root);
 	if (pending.exitCode === 0) {
 		const unmerged = await git(["diff", "--name-only", "-z", "--diff-filter=U"], root);
-		const conflicts = unmerged.exitCode === 0 ? pathsOf(unmerged.stdout) : [];
+		const conflicts = unmerged.exitCode === 0 ? nulSeparated(unmerged.stdout) : [];
 		const aborted = await git(["merge", "--abort"], root);
 		const back = (await commitOf(root, "HEAD")) === head && aborted.exitCode === 0;
 		return fail(
@@ -304,9 +297,9 @@ async function untrackedInTheWay(root: string, head: string, incoming: string): 
 		git(["ls-files", "-z"], root),
 	]);
 	if (added.exitCode !== 0 || tracked.exitCode !== 0) return null;
-	const known = new Set(pathsOf(tracked.stdout));
+	const known = new Set(nulSeparated(tracked.stdout));
 	const found = new Set<string>();
-	for (const path of pathsOf(added.stdout)) {
+	for (const path of nulSeparated(added.stdout)) {
 		if (known.has(path)) continue;
 		const parts = path.split("/");
 		for (let depth = 1; depth <= parts.length; depth++) {
