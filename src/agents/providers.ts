@@ -1,5 +1,5 @@
 import type { AGENTS } from "../config/schema.ts";
-import { isRecord } from "../parsed/record.ts";
+import { isRecord } from "../contract/record.ts";
 import { hookServer, isDiscernServer } from "./command.ts";
 
 export type Agent = (typeof AGENTS)[number];

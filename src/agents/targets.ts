@@ -1,6 +1,6 @@
 import { parse as parseToml } from "smol-toml";
+import { isRecord } from "../contract/record.ts";
 import { readJsonc } from "../edit/jsonc.ts";
-import { isRecord } from "../parsed/record.ts";
 import { type Agent, PROVIDERS } from "./providers.ts";
 
 export type { Agent } from "./providers.ts";

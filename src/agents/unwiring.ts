@@ -1,7 +1,7 @@
 import type { JSONPath } from "jsonc-parser";
+import { isRecord } from "../contract/record.ts";
 import { commentCount, readJsonc, removalsOf } from "../edit/jsonc.ts";
 import { removeKey, setKey } from "../edit/toml.ts";
-import { isRecord } from "../parsed/record.ts";
 import { isGenerated } from "./instructions.ts";
 import {
 	type Agent,

@@ -1,11 +1,11 @@
 import { lstat, readFile } from "node:fs/promises";
 import { posix } from "node:path";
 import type { DiscernConfig } from "../config/schema.ts";
+import { isRecord } from "../contract/record.ts";
 import type { KnownVerbs } from "../contract/refer.ts";
 import { mergeJsonPath, readJsonc, removeJsonPath, setJsonPath } from "../edit/jsonc.ts";
 import { git } from "../git/run.ts";
 import { resolveTrunk } from "../git/trunk.ts";
-import { isRecord } from "../parsed/record.ts";
 import { resolveInside, WriteDeniedError } from "../platform/files.ts";
 import { plural } from "../text/plural.ts";
 import { type ChosenCommand, commandLine, commandResolves, hookServer } from "./command.ts";

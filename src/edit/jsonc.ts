@@ -11,7 +11,7 @@ import {
 	parseTree,
 	printParseErrorCode,
 } from "jsonc-parser";
-import { isRecord } from "../parsed/record.ts";
+import { isRecord } from "../contract/record.ts";
 import { onlyInserted } from "./inserted.ts";
 
 /**

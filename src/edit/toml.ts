@@ -1,6 +1,6 @@
 import { parse, parseDocument, patch } from "@decimalturn/toml-patch";
 import type { KeyPositions } from "../config/positions.ts";
-import { isTable } from "../parsed/record.ts";
+import { isTable } from "../contract/record.ts";
 import { firstLineOfError } from "../text/first-line.ts";
 import { onlyInserted } from "./inserted.ts";
 import { tomlKey } from "./toml-quote.ts";

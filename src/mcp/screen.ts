@@ -17,7 +17,7 @@ import {
 	type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
 import { describeValue } from "../contract/issues.ts";
-import { isRecord } from "../parsed/record.ts";
+import { isRecord } from "../contract/record.ts";
 import { oneLine } from "../text/terminal.ts";
 
 /**

@@ -1,8 +1,8 @@
 import { lstat, mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import * as v from "valibot";
+import { isRecord } from "../contract/record.ts";
 import { FAILED_STAGES } from "../jobs/schema.ts";
-import { isRecord } from "../parsed/record.ts";
 import { writeFileAtomic } from "../platform/files.ts";
 import { sealer, sealHolds } from "./seal.ts";
 

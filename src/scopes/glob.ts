@@ -18,7 +18,7 @@
  * Matching is linear in path × pattern length (see `glob-match.ts`).
  */
 
-import { isRecord } from "../parsed/record.ts";
+import { isRecord } from "../contract/record.ts";
 import { clip } from "../text/clip.ts";
 import { classEnd, compilePath, compileSegment, parseSegment, type SegmentsTest, type SegmentTest } from "./glob-match.ts";
 

@@ -1,4 +1,4 @@
-import { isRecord } from "../parsed/record.ts";
+import { isRecord } from "../contract/record.ts";
 import { type Folder, type FolderReader, inFolder } from "./folder.ts";
 import { rustOutputs } from "./outputs.ts";
 import { expandMembers, type StackFinding, type StackJob, stringsOf, tomlOf, type WorkspaceMember } from "./shared.ts";

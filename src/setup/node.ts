@@ -1,5 +1,5 @@
 import { parse as parseJsonc } from "jsonc-parser";
-import { isRecord } from "../parsed/record.ts";
+import { isRecord } from "../contract/record.ts";
 import { noun } from "../text/plural.ts";
 import { type Folder, type FolderReader, inFolder } from "./folder.ts";
 import { nodeTestRunner } from "./node-tests.ts";

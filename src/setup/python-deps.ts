@@ -1,4 +1,4 @@
-import { isRecord } from "../parsed/record.ts";
+import { isRecord } from "../contract/record.ts";
 import { type Folder, inFolder } from "./folder.ts";
 import { iniValue, stringsOf, tomlOf } from "./shared.ts";
 

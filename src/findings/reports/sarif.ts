@@ -11,7 +11,7 @@
  * overrides in `invocations` are not consulted.
  */
 import type { Diagnostic } from "../../contract/envelope.ts";
-import { isRecord } from "../../parsed/record.ts";
+import { isRecord } from "../../contract/record.ts";
 import { positiveInteger, type ReportJob, reportPath } from "./job.ts";
 
 type Severity = Diagnostic["severity"];

@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import * as v from "valibot";
-import { isRecord } from "../../parsed/record.ts";
+import { isRecord } from "../../contract/record.ts";
 import { writeFileAtomic } from "../../platform/files.ts";
 import { sealHolds, sealOf } from "../../proof/seal.ts";
 

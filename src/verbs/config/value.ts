@@ -1,6 +1,6 @@
 import { parse, stringify } from "smol-toml";
+import { isTable } from "../../contract/record.ts";
 import { tomlKey, tomlString } from "../../edit/toml-quote.ts";
-import { isTable } from "../../parsed/record.ts";
 import { firstLineOfError } from "../../text/first-line.ts";
 
 /**
