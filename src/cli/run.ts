@@ -79,11 +79,11 @@ export async function runCli(argv: readonly string[], io: CliEnvironment): Promi
 		if (word === undefined) return await runVerb(findHelp(), []);
 		if (resolved.kind === "unknown") {
 			if (word.startsWith("-")) return emit(usageFailure("help", unknownFlag(word, null, [])), "", io, json, color);
-			const { unknownVerb } = await import("../verbs/help/help.ts");
+			const { unknownVerb } = await import("./unknown-command.ts");
 			return emit(unknownVerb(word), "", io, json, color);
 		}
 		if (resolved.kind === "family" || strayWord(resolved, registry.subCommandsOf)) {
-			const { missingSubCommand } = await import("../verbs/help/help.ts");
+			const { missingSubCommand } = await import("./unknown-command.ts");
 			const family = resolved.kind === "family" ? resolved.family : word;
 			return emit(missingSubCommand(family, resolved.rest[0]), "", io, json, color);
 		}
