@@ -33,3 +33,25 @@ export function verbArgs(verb: LooseVerb): ArgsDef {
 	}
 	return args;
 }
+
+/**
+ * A verb's arguments as the command tree hands them to citty: the same
+ * names, nothing for citty to enforce. citty's parser checks as it goes and
+ * throws its own terse `CLIError` (`EARG`) for a missing required positional
+ * or an enum value outside its options, before discern's strict parser
+ * (`parseVerbArgs`, run by each command on citty's `rawArgs`) can name the
+ * problem in the verb's words and exit 2 with a hint. So nothing is required
+ * here, and an enum is a string whose value hint lists its options.
+ */
+export function lenientArgs(args: ArgsDef): ArgsDef {
+	return Object.fromEntries(
+		Object.entries(args).map(([name, def]): [string, ArgDef] => {
+			if (def.type === "positional") return [name, { ...def, required: false }];
+			if (def.type === "enum") {
+				const { options = [], ...rest } = def;
+				return [name, { ...rest, type: "string", valueHint: options.join("|") }];
+			}
+			return [name, def];
+		}),
+	);
+}
