@@ -1,4 +1,3 @@
-import { resolve } from "node:path";
 import * as v from "valibot";
 import type { CallerContext } from "../contract/context.ts";
 import type { AnyResult } from "../contract/envelope.ts";
@@ -11,7 +10,7 @@ import { oneLine } from "../text/terminal.ts";
 import { VERSION } from "../version.ts";
 import type { CliEnvironment } from "./environment.ts";
 import { flagSpecs, parseVerbArgs } from "./flags.ts";
-import type { Globals } from "./globals.ts";
+import { type Globals, resolveCwd } from "./globals.ts";
 import { emit, type Streams } from "./output.ts";
 import { usageFailure } from "./usage-failure.ts";
 import { outputWidth } from "./width.ts";
@@ -67,11 +66,6 @@ export async function runVerb(run: CliRun, verb: LooseVerb, tokens: readonly str
 	const verbose = (input.output as { verbose?: boolean }).verbose ?? globals.verbose;
 	const body = json || !module || session.previewShown() ? "" : module.render(result, { color, verbose, width: outputWidth(io.columns, io.env) });
 	return emit(result, body, io, { json, color });
-}
-
-/** The folder the line acts in: `--cwd DIR` taken from where discern started. */
-export function resolveCwd(base: string, requested: string | undefined): string {
-	return requested === undefined ? base : resolve(base, requested);
 }
 
 /** A yes/no question asked wrongly still answers "yes" (exit 0), saying why on stderr: a skipped check is worse than an extra one. */
