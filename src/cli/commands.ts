@@ -4,10 +4,11 @@ import { flagSpecs } from "./flags.ts";
 import { GLOBAL_FLAGS } from "./global-flags.ts";
 
 /**
- * Each verb's arguments in citty's shape, derived from its input schema.
- * discern parses strictly itself (citty's parser lets unknown flags
- * through); help pages are laid out from these by `usage.ts` (citty's own
- * renderer pads lines with spaces and cannot wrap to the terminal).
+ * Each verb's arguments in citty's shape, derived from its input schema:
+ * the command tree (`command-tree.ts`) gives them to citty, and help pages
+ * are laid out from them by `usage.ts` (citty's own renderer pads lines with
+ * spaces and cannot wrap to the terminal). discern parses strictly itself
+ * (citty's parser lets unknown flags through).
  */
 export const GLOBAL_ARGS: ArgsDef = Object.fromEntries(
 	GLOBAL_FLAGS.map((flag): [string, ArgDef] => {
