@@ -28,7 +28,8 @@ import { worktreeDropVerb, worktreeEnsureVerb, worktreeListVerb, worktreePruneVe
  *
  * A sub-command is a verb of its own whose name has two words (`config
  * get`): its own input schema, help, errors and envelope. The first word
- * names its family; it may be a verb too (`setup` and `setup verify`).
+ * names its family; it may be a verb too (`setup` and `setup verify`). The
+ * CLI's citty command tree (`cli/command-tree.ts`) is projected from here.
  */
 export const VERBS = [
 	statusVerb,
@@ -73,21 +74,4 @@ export const LOOSE_VERBS: readonly LooseVerb[] = VERBS as unknown as readonly Lo
 /** The sub-commands under a first word (`config` → config get, set, validate), in registry order. */
 export function subCommandsOf(family: string): AnyVerb[] {
 	return subCommandsIn(VERBS, family);
-}
-
-/** What the words a person typed name: a verb (consuming one or two words), a family missing its sub-command, or nothing known. */
-export type Resolved =
-	| { kind: "verb"; verb: AnyVerb; words: string[]; rest: string[] }
-	| { kind: "family"; family: string; subCommands: AnyVerb[]; rest: string[] }
-	| { kind: "unknown" };
-
-export function resolveCommand(words: readonly string[]): Resolved {
-	const [first, second] = words;
-	if (first === undefined) return { kind: "unknown" };
-	const leaf = second === undefined ? undefined : findVerb(`${first} ${second}`);
-	if (leaf) return { kind: "verb", verb: leaf, words: [first, second as string], rest: words.slice(2) };
-	const verb = findVerb(first);
-	if (verb) return { kind: "verb", verb, words: [first], rest: words.slice(1) };
-	const subCommands = subCommandsOf(first);
-	return subCommands.length > 0 ? { kind: "family", family: first, subCommands, rest: words.slice(1) } : { kind: "unknown" };
 }

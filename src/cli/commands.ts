@@ -4,10 +4,11 @@ import { flagSpecs } from "./flags.ts";
 import { GLOBAL_FLAGS } from "./global-flags.ts";
 
 /**
- * Each verb's arguments in citty's shape, derived from its input schema.
- * discern parses strictly itself (citty's parser lets unknown flags
- * through); help pages are laid out from these by `usage.ts` (citty's own
- * renderer pads lines with spaces and cannot wrap to the terminal).
+ * Each verb's arguments in citty's shape, derived from its input schema:
+ * the command tree (`command-tree.ts`) gives them to citty, and help pages
+ * are laid out from them by `usage.ts` (citty's own renderer pads lines with
+ * spaces and cannot wrap to the terminal). discern parses strictly itself
+ * (citty's parser lets unknown flags through).
  */
 export const GLOBAL_ARGS: ArgsDef = Object.fromEntries(
 	GLOBAL_FLAGS.map((flag): [string, ArgDef] => {
@@ -32,4 +33,26 @@ export function verbArgs(verb: LooseVerb): ArgsDef {
 		else args[spec.flag] = { type: "string", valueHint: spec.kind === "number" ? "N" : spec.flag.toUpperCase(), ...common };
 	}
 	return args;
+}
+
+/**
+ * A verb's arguments as the command tree hands them to citty: the same
+ * names, nothing for citty to enforce. citty's parser checks as it goes and
+ * throws its own terse `CLIError` (`EARG`) for a missing required positional
+ * or an enum value outside its options, before discern's strict parser
+ * (`parseVerbArgs`, run by each command on citty's `rawArgs`) can name the
+ * problem in the verb's words and exit 2 with a hint. So nothing is required
+ * here, and an enum is a string whose value hint lists its options.
+ */
+export function lenientArgs(args: ArgsDef): ArgsDef {
+	return Object.fromEntries(
+		Object.entries(args).map(([name, def]): [string, ArgDef] => {
+			if (def.type === "positional") return [name, { ...def, required: false }];
+			if (def.type === "enum") {
+				const { options = [], ...rest } = def;
+				return [name, { ...rest, type: "string", valueHint: options.join("|") }];
+			}
+			return [name, def];
+		}),
+	);
 }

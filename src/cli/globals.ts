@@ -1,3 +1,5 @@
+import { resolve } from "node:path";
+
 /**
  * Flags every verb accepts, wherever they appear on the line:
  * `--json`, `--cwd DIR`/`-C DIR`, `--verbose`, `--quiet`/`-q`, `--version`/`-v`, `--help`/`-h`
@@ -42,4 +44,9 @@ export function extractGlobals(argv: readonly string[]): GlobalsOutcome {
 		} else globals.rest.push(token);
 	}
 	return { ok: true, globals };
+}
+
+/** The folder the line acts in: `--cwd DIR` taken from where discern started. */
+export function resolveCwd(base: string, requested: string | undefined): string {
+	return requested === undefined ? base : resolve(base, requested);
 }

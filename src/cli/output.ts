@@ -1,4 +1,5 @@
 import type { AnyResult } from "../contract/envelope.ts";
+import { EXIT, type ExitCode } from "../contract/exit-codes.ts";
 import type { RenderOptions } from "../contract/verb.ts";
 import { composeText } from "../invoke.ts";
 import { MARK, paint } from "../render/style.ts";
@@ -27,4 +28,14 @@ export function writeResult(result: AnyResult, streams: Streams, options: Render
 		keepColor: color,
 	});
 	streams.stdout(`${text}\n`);
+}
+
+/** Errors that mean "you typed it wrong": exit 2, not 1. */
+const USAGE_ERRORS: ReadonlySet<string> = new Set(["invalid_arguments", "unknown_command"]);
+
+/** Write a result with its text (`body`, the verb's rendering) and return the exit code it earns: 0, 2 for a usage error, else 1. */
+export function emit(result: AnyResult, body: string, streams: Streams, options: { json: boolean; color: boolean }): ExitCode {
+	writeResult(result, streams, { ...options, verbose: false, body });
+	if (result.ok) return EXIT.ok;
+	return USAGE_ERRORS.has(result.error) ? EXIT.usage : EXIT.failure;
 }

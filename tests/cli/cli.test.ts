@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rm } from "node:fs/promises";
 import pkg from "../../package.json" with { type: "json" };
-import { COMING_VERBS, unknownVerb } from "../../src/verbs/help/help.ts";
+import { COMING_VERBS, unknownVerb } from "../../src/cli/unknown-command.ts";
 import { onlyJson, runDiscern } from "../helpers/cli.ts";
 import { makeRepo, makeTempDir, type TestRepo } from "../helpers/repo.ts";
 
