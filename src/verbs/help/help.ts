@@ -1,5 +1,4 @@
 import type * as v from "valibot";
-import { missingSubCommand, unknownVerb } from "../../cli/unknown-command.ts";
 import { describeVerb, globalFlags } from "../../cli/usage.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { ok, type Result } from "../../contract/envelope.ts";
@@ -7,6 +6,7 @@ import { ref } from "../../contract/refer.ts";
 import { subCommandsIn, VERB_GROUPS } from "../../contract/verb.ts";
 import { plural } from "../../text/plural.ts";
 import type { HelpData, HelpInput } from "./schema.ts";
+import { missingSubCommand, subCommandWords, unknownVerb } from "./unknown.ts";
 
 const MCP_SUMMARY = "Run the MCP server over stdio (for editors and agents).";
 const MCP_DETAILS =
@@ -51,22 +51,16 @@ export async function help(ctx: VerbContext, input: v.InferOutput<typeof HelpInp
 	const subCommands = subCommandsIn(verbs, input.verb);
 	if (!verb && subCommands.length > 0) {
 		const family = { name: input.verb, sub_commands: subCommands.map((leaf) => ({ name: leaf.name, summary: leaf.summary })) };
-		return ok("help", `\`${input.verb}\` has ${plural(subCommands.length, "sub-command")}: ${wordsAfter(input.verb, subCommands)}.`, {
+		return ok("help", `\`${input.verb}\` has ${plural(subCommands.length, "sub-command")}: ${subCommandWords(input.verb, subCommands)}.`, {
 			groups,
 			global_flags: globalFlags({ inVerbHelp: false }),
 			family,
 		});
 	}
 	const [first = "", second] = input.verb.split(" ");
-	if (!verb && second !== undefined && subCommandsIn(verbs, first).length > 0) return missingSubCommand(first, second, ctx.surface);
-	if (!verb) return unknownVerb(input.verb, groups, ctx.surface);
+	if (!verb && second !== undefined && subCommandsIn(verbs, first).length > 0) return missingSubCommand(first, second, ctx);
+	if (!verb) return unknownVerb(input.verb, ctx, groups);
 	const mcpTool = "tool" in verb.exposure ? verb.exposure.tool : null;
 	const { global_flags, ...usage } = describeVerb(verb);
 	return ok("help", verb.summary, { groups, global_flags, verb: { name: verb.name, summary: verb.summary, ...usage, mcp_tool: mcpTool } });
-}
-
-/** "get, set or validate": the second words of a family's sub-commands. */
-function wordsAfter(family: string, subCommands: readonly { name: string }[]): string {
-	const words = subCommands.map((leaf) => `\`${leaf.name.slice(family.length + 1)}\``);
-	return words.length === 1 ? (words[0] ?? "") : `${words.slice(0, -1).join(", ")} or ${words.at(-1)}`;
 }
