@@ -4,6 +4,7 @@ import type { ExitCode } from "../contract/exit-codes.ts";
 import type { LooseVerb } from "../contract/verb.ts";
 import { findVerb, LOOSE_VERBS, subCommandsOf } from "../registry.ts";
 import { clip } from "../text/clip.ts";
+import { MCP_SUMMARY } from "../verbs/help/verb.ts";
 import { VERSION } from "../version.ts";
 import { GLOBAL_ARGS, lenientArgs, verbArgs } from "./commands.ts";
 import { unknownFlag } from "./suggest-flag.ts";
@@ -131,7 +132,7 @@ class CommandTree {
 	private mcp(): CommandDef {
 		const line = this.line;
 		return defineCommand({
-			meta: { name: "mcp", description: "Run the MCP server over stdio (for editors and agents)." },
+			meta: { name: "mcp", description: MCP_SUMMARY },
 			run: this.answerOnce(([word]) => {
 				if (line.help) return line.runVerb(helpVerb(), ["mcp"]);
 				// Anything typed after it is a typo worth hearing about, not something to ignore while serving.

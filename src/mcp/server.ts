@@ -16,6 +16,7 @@ import * as v from "valibot";
 import type { CallerContext } from "../contract/context.ts";
 import { type AnyResult, fail } from "../contract/envelope.ts";
 import { describeValue, issueSentence } from "../contract/issues.ts";
+import { isRecord } from "../contract/record.ts";
 import { composeText } from "../invoke.ts";
 import { DEFAULT_GRACE_MS } from "../jobs/runner.ts";
 import { exists } from "../platform/files.ts";
@@ -174,7 +175,7 @@ function screenToolCall(id: RequestId, params: Record<string, unknown>): JSONRPC
 		return failure(id, ErrorCode.InvalidParams, `Invalid params for tools/call: \`name\` must be a string, got ${describeValue(params.name, "object")}`);
 	}
 	const args = params.arguments;
-	if (args === undefined || (typeof args === "object" && args !== null && !Array.isArray(args))) return null;
+	if (args === undefined || isRecord(args)) return null;
 	const entry = toolEntries().get(params.name);
 	if (!entry) return failure(id, ErrorCode.InvalidParams, `Unknown tool: ${oneLine(params.name).slice(0, 200)}`);
 	const result = invalidArguments(entry, `\`arguments\` must be an object, got ${describeValue(args, "object")}`);

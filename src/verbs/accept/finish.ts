@@ -91,18 +91,7 @@ export async function finish(
 				"locked",
 				`The destroy commands of an earlier accept of \`${clip(journal.branch)}\` still run (pid ${running.map((leader) => leader.pid).join(", ")}): a second destroy is not started beside them. The trunk already holds ${journal.sha.slice(0, 7)}; nothing else changed.`,
 				[say`Wait for them to finish (or stop them), then run ${ref("accept", { target: journal.branch })} from the main checkout again.`],
-				{
-					data: {
-						...emptyData(mainPath),
-						landed: true,
-						sha: journal.sha,
-						trunk: journal.trunk,
-						previous_trunk_sha: journal.previous_trunk_sha,
-						proof_line: journal.proof_line,
-						note_ref: journal.done.includes("noted") ? NOTE_REF : null,
-						consent: "resumed" as const,
-					},
-				},
+				{ data: resumedData(mainPath, journal) },
 			);
 		}
 		if (journal.id) {
@@ -209,16 +198,7 @@ export async function finish(
  */
 async function keptResult(ctx: VerbContext, here: RepositoryLocation, mainPath: string, journal: Journal, failed: string[]): Promise<AcceptResult> {
 	const { say } = ctx;
-	const data = {
-		...emptyData(mainPath),
-		landed: true,
-		sha: journal.sha,
-		trunk: journal.trunk,
-		previous_trunk_sha: journal.previous_trunk_sha,
-		proof_line: journal.proof_line,
-		note_ref: journal.done.includes("noted") ? NOTE_REF : null,
-		consent: "resumed" as const,
-	};
+	const data = resumedData(mainPath, journal);
 	if (failed.length > 0) {
 		return fail(
 			"accept",
@@ -291,4 +271,18 @@ async function branchTip(root: string, branch: string): Promise<string | null | 
 	const result = await git(["rev-parse", "--verify", "--quiet", `refs/heads/${branch}^{commit}`], root);
 	if (result.exitCode === 0) return result.stdout.trim();
 	return result.exitCode === 1 ? null : undefined;
+}
+
+/** What a result says of a landing an earlier accept made (its journal): landed, where, with which Proof and note. */
+function resumedData(mainPath: string, journal: Journal) {
+	return {
+		...emptyData(mainPath),
+		landed: true,
+		sha: journal.sha,
+		trunk: journal.trunk,
+		previous_trunk_sha: journal.previous_trunk_sha,
+		proof_line: journal.proof_line,
+		note_ref: journal.done.includes("noted") ? NOTE_REF : null,
+		consent: "resumed" as const,
+	};
 }

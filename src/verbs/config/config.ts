@@ -3,6 +3,7 @@ import { type ConfigLoad, loadConfig } from "../../config/load.ts";
 import { configRefusal, type Opened, openRepository } from "../../config/open-project.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
+import { isRecord } from "../../contract/record.ts";
 import { ref } from "../../contract/refer.ts";
 import type { RepositoryLocation } from "../../git/repository.ts";
 import { clip, clipList } from "../../text/clip.ts";
@@ -74,7 +75,7 @@ function lookup(root: unknown, path: readonly string[]): Lookup {
 	let current: unknown = root;
 	for (let i = 0; i < path.length; i++) {
 		const segment = path[i] ?? "";
-		const table = typeof current === "object" && current !== null && !Array.isArray(current) ? (current as Record<string, unknown>) : null;
+		const table = isRecord(current) ? current : null;
 		if (!table || !Object.hasOwn(table, segment)) {
 			return { ok: false, parent: path.slice(0, i), siblings: table ? Object.keys(table) : [] };
 		}

@@ -2,12 +2,13 @@ import { CONFIG_FILE, parseConfig } from "../../config/load.ts";
 import { fail, ok, type Result } from "../../contract/envelope.ts";
 import { ref, type Say } from "../../contract/refer.ts";
 import { indexKeyPositions, setKey } from "../../edit/toml.ts";
+import { tomlString } from "../../edit/toml-quote.ts";
 import { WriteDeniedError, writeFileAtomic } from "../../platform/files.ts";
 import { clip } from "../../text/clip.ts";
 import { noun, plural } from "../../text/plural.ts";
 import { endSentence } from "../../text/sentence.ts";
 import type { ConfigData } from "./schema.ts";
-import { stringifyString, tomlValue } from "./value.ts";
+import { tomlValue } from "./value.ts";
 
 const BOM = "\uFEFF";
 
@@ -63,7 +64,7 @@ export async function setConfigKey(
 	// `config set repository.trunk 2024` means the branch named 2024, not a number: try the words as a string.
 	// A table or an array was written as TOML on purpose: it is never retried as a string.
 	if (value.kind === "scalar" && edit.ok && checked && !checked.ok) {
-		const asString = attempt(stringifyString(input));
+		const asString = attempt(tomlString(input));
 		if (asString.checked?.ok) ({ edit, checked } = asString);
 	}
 	if (!edit.ok)

@@ -60,4 +60,3 @@ function inlineValue(value: unknown): string {
 }
 
 /** The words as a TOML string: what `set` retries a scalar as (`repository.trunk 2024` names a branch). */
-export { tomlString as stringifyString } from "../../edit/toml-quote.ts";

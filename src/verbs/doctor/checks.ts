@@ -7,6 +7,7 @@ import { staleWiring } from "../../agents/wiring.ts";
 import { resolveJobs } from "../../config/jobs.ts";
 import type { ConfigLoad } from "../../config/load.ts";
 import type { VerbContext } from "../../contract/context.ts";
+import { isRecord } from "../../contract/record.ts";
 import { ref, type Say, type Surface } from "../../contract/refer.ts";
 import { gitProblem, type RepositoryLocation, readWorkingState } from "../../git/repository.ts";
 import { git } from "../../git/run.ts";
@@ -299,13 +300,13 @@ export async function checkServers(ctx: VerbContext, root: string, config: Confi
 
 /** The command, args and env an MCP entry names; null when malformed. */
 function serverOf(entry: unknown): { command: string; args: string[]; env: Record<string, string> } | null {
-	if (typeof entry !== "object" || entry === null || Array.isArray(entry)) return null;
-	const { command, args, env } = entry as { command?: unknown; args?: unknown; env?: unknown };
+	if (!isRecord(entry)) return null;
+	const { command, args, env } = entry;
 	if (typeof command !== "string" || command.trim() === "") return null;
 	const list = args === undefined ? [] : args;
 	if (!Array.isArray(list) || !list.every((arg) => typeof arg === "string")) return null;
 	const vars: Record<string, string> = {};
-	if (typeof env === "object" && env !== null && !Array.isArray(env)) {
+	if (isRecord(env)) {
 		for (const [key, value] of Object.entries(env)) if (typeof value === "string") vars[key] = value;
 	}
 	return { command, args: list, env: vars };
