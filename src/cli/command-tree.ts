@@ -4,7 +4,7 @@ import type { ExitCode } from "../contract/exit-codes.ts";
 import type { LooseVerb } from "../contract/verb.ts";
 import { findVerb, LOOSE_VERBS, subCommandsOf } from "../registry.ts";
 import { clip } from "../text/clip.ts";
-import { MCP_SUMMARY } from "../verbs/help/verb.ts";
+import { MCP_SUMMARY } from "../verbs/help/schema.ts";
 import { VERSION } from "../version.ts";
 import { GLOBAL_ARGS, lenientArgs, verbArgs } from "./commands.ts";
 import { unknownFlag } from "./suggest-flag.ts";

@@ -5,9 +5,8 @@ import { ok, type Result } from "../../contract/envelope.ts";
 import { ref } from "../../contract/refer.ts";
 import { subCommandsIn, VERB_GROUPS } from "../../contract/verb.ts";
 import { plural } from "../../text/plural.ts";
-import type { HelpData, HelpInput } from "./schema.ts";
+import { type HelpData, type HelpInput, MCP_SUMMARY } from "./schema.ts";
 import { missingSubCommand, subCommandWords, unknownVerb } from "./unknown.ts";
-import { MCP_SUMMARY } from "./verb.ts";
 
 const MCP_DETAILS =
 	"Speaks the Model Context Protocol on stdin/stdout; logs go to stderr. The working root is the directory it starts in (or --cwd); every project tool also takes an absolute `path`. It exits when stdin closes, cancelling any running gate and killing its jobs first. Editors start it themselves: see `discern docs mcp` for each editor's configuration.";

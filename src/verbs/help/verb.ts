@@ -16,6 +16,3 @@ export const helpVerb = defineVerb({
 	cli: { positionals: ["verb"], rest: "verb", examples: ["discern help", "discern help status", "discern help config", "discern help config set"] },
 	load: () => import("./index.ts").then((module) => module.verb),
 });
-
-/** What `discern mcp` does, in help's list and the command tree's own words for it. */
-export const MCP_SUMMARY = "Run the MCP server over stdio (for editors and agents).";
