@@ -1,14 +1,14 @@
 import type { ArgDef, ArgsDef } from "citty";
 import type { LooseVerb } from "../contract/verb.ts";
-import { flagSpecs } from "./flags.ts";
-import { GLOBAL_FLAGS } from "./global-flags.ts";
+import { flagSpecs } from "../usage/flag-specs.ts";
+import { GLOBAL_FLAGS } from "../usage/global-flags.ts";
 
 /**
  * Each verb's arguments in citty's shape, derived from its input schema:
- * the command tree (`command-tree.ts`) gives them to citty, and help pages
- * are laid out from them by `usage.ts` (citty's own renderer pads lines with
- * spaces and cannot wrap to the terminal). discern parses strictly itself
- * (citty's parser lets unknown flags through).
+ * the command tree (`command-tree.ts`) gives them to citty. Help pages are
+ * discern's (`usage/verb-usage.ts`: citty's own renderer pads lines with
+ * spaces and cannot wrap to the terminal), and discern parses strictly
+ * itself (citty's parser lets unknown flags through).
  */
 export const GLOBAL_ARGS: ArgsDef = Object.fromEntries(
 	GLOBAL_FLAGS.map((flag): [string, ArgDef] => {

@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 /**
  * Flags every verb accepts, wherever they appear on the line:
  * `--json`, `--cwd DIR`/`-C DIR`, `--verbose`, `--quiet`/`-q`, `--version`/`-v`, `--help`/`-h`
- * (described for help and "did you mean" in `global-flags.ts`).
+ * (described for help and "did you mean" in `usage/global-flags.ts`).
  */
 export interface Globals {
 	json: boolean;

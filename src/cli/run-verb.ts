@@ -7,11 +7,12 @@ import type { LooseVerb, VerbModule } from "../contract/verb.ts";
 import { invoke } from "../invoke.ts";
 import { clip } from "../text/clip.ts";
 import { oneLine } from "../text/terminal.ts";
+import { flagSpecs } from "../usage/flag-specs.ts";
 import { VERSION } from "../version.ts";
 import type { CliEnvironment } from "./environment.ts";
-import { flagSpecs, parseVerbArgs } from "./flags.ts";
 import { type Globals, resolveCwd } from "./globals.ts";
 import { emit, type Streams } from "./output.ts";
+import { parseVerbArgs } from "./parse-verb-args.ts";
 import { usageFailure } from "./usage-failure.ts";
 import { outputWidth } from "./width.ts";
 

@@ -1,6 +1,6 @@
 import { clip } from "../text/clip.ts";
 import { nearest } from "../text/suggest.ts";
-import { GLOBAL_FLAGS } from "./global-flags.ts";
+import { GLOBAL_FLAGS } from "../usage/global-flags.ts";
 
 /**
  * The usage problem for a flag nobody declared. Global flags are

@@ -1,9 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import * as v from "valibot";
-import { flagSpecs, parseVerbArgs } from "../../src/cli/flags.ts";
 import { extractGlobals } from "../../src/cli/globals.ts";
+import { parseVerbArgs } from "../../src/cli/parse-verb-args.ts";
 import type { LooseVerb } from "../../src/contract/verb.ts";
 import { findVerb } from "../../src/registry.ts";
+import { flagSpecs } from "../../src/usage/flag-specs.ts";
 
 const verb = (name: string) => findVerb(name) as unknown as LooseVerb;
 

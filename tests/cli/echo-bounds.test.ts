@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { flagSpecs } from "../../src/cli/flags.ts";
 import { runCli } from "../../src/cli/run.ts";
 import { LOOSE_VERBS } from "../../src/registry.ts";
 import { ECHO_LIMIT } from "../../src/text/clip.ts";
+import { flagSpecs } from "../../src/usage/flag-specs.ts";
 import { onlyJson, runDiscern } from "../helpers/cli.ts";
 import { makeRepo, type TestRepo } from "../helpers/repo.ts";
 

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { GLOBAL_ARGS } from "../../src/cli/commands.ts";
-import { GLOBAL_FLAGS, globalSpellings } from "../../src/cli/global-flags.ts";
 import { extractGlobals } from "../../src/cli/globals.ts";
 import { unknownFlag } from "../../src/cli/suggest-flag.ts";
+import { GLOBAL_FLAGS, globalSpellings } from "../../src/usage/global-flags.ts";
 
 describe("the global flags list", () => {
 	test("every flag it describes is one the parser takes, under every spelling", () => {

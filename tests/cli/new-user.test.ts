@@ -3,9 +3,9 @@ import { rm } from "node:fs/promises";
 import Ajv2020 from "ajv/dist/2020.js";
 import * as v from "valibot";
 import pkg from "../../package.json" with { type: "json" };
-import { firstTry, firstTryWords } from "../../src/cli/suggest-first-tries.ts";
 import { VersionEnvelope } from "../../src/cli/version.ts";
 import { findVerb } from "../../src/registry.ts";
+import { firstTry, firstTryWords } from "../../src/usage/first-tries.ts";
 import { onlyJson, REPO_ROOT, runDiscern } from "../helpers/cli.ts";
 import { makeTempDir } from "../helpers/repo.ts";
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rm } from "node:fs/promises";
-import { firstTryWords } from "../../src/cli/suggest-first-tries.ts";
+import { firstTryWords } from "../../src/usage/first-tries.ts";
 import { onlyJson, runDiscern } from "../helpers/cli.ts";
 import { makeRepo, makeTempDir, type TestRepo } from "../helpers/repo.ts";
 

@@ -1,8 +1,8 @@
-import { flagSpecs } from "../../src/cli/flags.ts";
-import { globalSpellings } from "../../src/cli/global-flags.ts";
 import type { LooseVerb } from "../../src/contract/verb.ts";
 import { toolEntries } from "../../src/mcp/tools.ts";
 import { LOOSE_VERBS } from "../../src/registry.ts";
+import { flagSpecs } from "../../src/usage/flag-specs.ts";
+import { globalSpellings } from "../../src/usage/global-flags.ts";
 
 /**
  * Finds every place a text sends someone to a verb or a tool, and says which

@@ -1,10 +1,10 @@
 import type * as v from "valibot";
-import { describeVerb, globalFlags } from "../../cli/usage.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { ok, type Result } from "../../contract/envelope.ts";
 import { ref } from "../../contract/refer.ts";
 import { subCommandsIn, VERB_GROUPS } from "../../contract/verb.ts";
 import { plural } from "../../text/plural.ts";
+import { describeVerb, globalFlags } from "../../usage/verb-usage.ts";
 import { type HelpData, type HelpInput, MCP_SUMMARY } from "./schema.ts";
 import { missingSubCommand, subCommandWords, unknownVerb } from "./unknown.ts";
 

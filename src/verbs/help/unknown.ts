@@ -1,11 +1,11 @@
-import { firstTry } from "../../cli/suggest-first-tries.ts";
-import { globalFlags } from "../../cli/usage.ts";
 import { fail, type Result } from "../../contract/envelope.ts";
 import { ref, type SurfaceWords } from "../../contract/refer.ts";
 import { subCommandsIn } from "../../contract/verb.ts";
 import type { VerbName } from "../../registry.ts";
 import { clip } from "../../text/clip.ts";
 import { nearest } from "../../text/suggest.ts";
+import { firstTry } from "../../usage/first-tries.ts";
+import { globalFlags } from "../../usage/verb-usage.ts";
 import type { HelpData } from "./schema.ts";
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The flags every verb accepts, as data: the one list that help, the citty
  * command tree and "did you mean" read, so a typo of a global flag
- * (`--verbos`) is suggested like a verb's own. `globals.ts` parses them.
+ * (`--verbos`) is suggested like a verb's own. `cli/globals.ts` parses them.
  */
 export interface GlobalFlag {
 	/** Long name without dashes. */
