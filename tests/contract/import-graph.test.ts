@@ -14,6 +14,10 @@ import { cycles, everyImport, importsOf, runtimeImports, SRC, shortestCycle, sou
  * only they and the registry import a verb's files; a verb imports no other
  * verb. A module below the surfaces that reached the registry again would
  * close a cycle through a `load()`: the lazy graph has no cycles either.
+ *
+ * Nothing below the surfaces imports one, not even a type: what a verb and
+ * the CLI both need (how a verb is typed on a command line) lives in a domain
+ * folder (src/usage/), so the help verb runs on MCP without the CLI.
  */
 
 /** The surfaces: the only files, with the registry itself, that may import the registry or a verb at run time. */
@@ -65,6 +69,18 @@ describe("the import graph", () => {
 	test("only the surfaces import the registry at run time (`import type` is free)", () => {
 		const offenders = runtimeEdges.filter((edge) => edge.to === REGISTRY && edge.from !== REGISTRY && !SURFACES(edge.from));
 		expect(offenders.map((edge) => `${edge.from} ${edge.arrow} ${edge.to}`)).toEqual([]);
+	});
+
+	test("nothing below the surfaces imports one (src/cli/, src/mcp/, invoke.ts, main.ts), not even a type", () => {
+		const upward = files
+			.filter((file) => !SURFACES(srcName(file)))
+			.flatMap((file) =>
+				everyImport(file)
+					.map(srcName)
+					.filter(SURFACES)
+					.map((target) => `${srcName(file)} → ${target}`),
+			);
+		expect(upward).toEqual([]);
 	});
 
 	test("no verb imports another verb, not even a type", () => {
@@ -121,5 +137,9 @@ describe("the import-graph finder", () => {
 		const text =
 			'import type { X } from "../x/schema.ts";\nimport { type Y } from "./y.ts";\ntype Z = typeof import("../z/z.ts");\nimport * as v from "valibot";';
 		expect(everyImport(join(SRC, "verbs/w/w.ts"), text).map(srcName)).toEqual(["verbs/x/schema.ts", "verbs/w/y.ts", "verbs/z/z.ts"]);
+	});
+
+	test("everyImport reads an import for effect too", () => {
+		expect(everyImport(join(SRC, "usage/u.ts"), 'import "../cli/effect.ts";\nconst said = "import \'../mcp/x.ts\'";').map(srcName)).toEqual(["cli/effect.ts"]);
 	});
 });

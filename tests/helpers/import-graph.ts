@@ -45,13 +45,14 @@ export function runtimeImports(file: string, text?: string): string[] {
 
 /**
  * Every file one file names in an import or re-export, types included
- * (`import type`, `typeof import()`), and every `import()`: what it depends
- * on to compile, not only to run.
+ * (`import type`, `typeof import()`), imports for effect (`import "./x.ts"`)
+ * and every `import()`: what it depends on to compile, not only to run.
  */
 export function everyImport(file: string, text = readFileSync(file, "utf8")): string[] {
 	const statements = /^\s*(?:import|export)\s[^;]*?\bfrom\s*["']([^"']+)["']/gms;
+	const forEffect = /^\s*import\s*["']([^"']+)["']/gm;
 	const calls = /\bimport\(\s*["']([^"']+)["']\s*\)/g;
-	return [...text.matchAll(statements), ...text.matchAll(calls)]
+	return [...text.matchAll(statements), ...text.matchAll(forEffect), ...text.matchAll(calls)]
 		.map((match) => match[1] ?? "")
 		.filter((target) => target.startsWith("."))
 		.map((target) => resolve(dirname(file), target));
