@@ -4,9 +4,7 @@ import type { ExitCode } from "../contract/exit-codes.ts";
 import type { LooseVerb } from "../contract/verb.ts";
 import { findVerb, LOOSE_VERBS, subCommandsOf } from "../registry.ts";
 import { clip } from "../text/clip.ts";
-import { MCP_SUMMARY } from "../verbs/help/schema.ts";
-import { VERSION } from "../version.ts";
-import { GLOBAL_ARGS, lenientArgs, verbArgs } from "./commands.ts";
+import { GLOBAL_ARGS, lenientArgs, verbArgs } from "./citty-args.ts";
 import { unknownFlag } from "./suggest-flag.ts";
 import { usageFailure } from "./usage-failure.ts";
 
@@ -22,7 +20,10 @@ import { usageFailure } from "./usage-failure.ts";
  * What the commands do is the line's (`CommandLine`): discern parses a
  * verb's words itself, strictly, from citty's `rawArgs` (citty's parser lets
  * unknown flags through), and renders help with its own help verb (citty's
- * usage renderer cannot wrap to the terminal or answer as JSON).
+ * usage renderer cannot wrap to the terminal or answer as JSON). So a
+ * command's `meta` is its name alone: citty reads a description and a
+ * version only to render its own usage and in `runMain`'s `--version`,
+ * neither of which discern calls.
  */
 export interface CommandLine {
 	/** The words after `discern`, global flags taken out (`globals.ts`): what citty walks. */
@@ -67,7 +68,7 @@ class CommandTree {
 	root(): CommandDef {
 		const line = this.line;
 		return defineCommand({
-			meta: { name: "discern", version: VERSION, description: "An engineering practice for coding agents." },
+			meta: { name: "discern" },
 			args: GLOBAL_ARGS,
 			subCommands: () => offer(line.words[0], this.topLevel()),
 			// No known word: help (alone or with --help), a flag no one declared, or a verb discern does not know.
@@ -99,7 +100,7 @@ class CommandTree {
 		if (own) line.reach(own.name);
 		const words = leaves.map((leaf) => leaf.name.slice(family.length + 1));
 		return defineCommand({
-			meta: { name: family, description: own?.summary ?? `Sub-commands: ${words.join(", ")}.` },
+			meta: { name: family },
 			args: () => (own ? lenientArgs(verbArgs(own)) : {}),
 			// A family is reached only from the root, so the word after it is the line's second.
 			subCommands: () => offer(line.words[1], Object.fromEntries(leaves.map((leaf, index) => [words[index], () => this.verb(leaf)]))),
@@ -119,7 +120,7 @@ class CommandTree {
 		const line = this.line;
 		line.reach(verb.name);
 		return defineCommand({
-			meta: { name: verb.name.split(" ").at(-1) ?? verb.name, description: verb.summary },
+			meta: { name: verb.name.split(" ").at(-1) ?? verb.name },
 			args: () => lenientArgs(verbArgs(verb)),
 			// `discern help --help` is help's own page, `discern help done --help` done's.
 			run: this.answerOnce((rawArgs) =>
@@ -132,7 +133,7 @@ class CommandTree {
 	private mcp(): CommandDef {
 		const line = this.line;
 		return defineCommand({
-			meta: { name: "mcp", description: MCP_SUMMARY },
+			meta: { name: "mcp" },
 			run: this.answerOnce(([word]) => {
 				if (line.help) return line.runVerb(helpVerb(), ["mcp"]);
 				// Anything typed after it is a typo worth hearing about, not something to ignore while serving.

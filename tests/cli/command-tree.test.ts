@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, rmSync } from "node:fs";
-import { lenientArgs } from "../../src/cli/commands.ts";
+import { lenientArgs } from "../../src/cli/citty-args.ts";
 import { runCli } from "../../src/cli/run.ts";
 import { findVerb, LOOSE_VERBS } from "../../src/registry.ts";
 import { onlyJson } from "../helpers/cli.ts";

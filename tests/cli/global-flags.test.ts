@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { GLOBAL_ARGS } from "../../src/cli/commands.ts";
+import { GLOBAL_ARGS } from "../../src/cli/citty-args.ts";
 import { extractGlobals } from "../../src/cli/globals.ts";
 import { unknownFlag } from "../../src/cli/suggest-flag.ts";
 import { GLOBAL_FLAGS, globalSpellings } from "../../src/usage/global-flags.ts";

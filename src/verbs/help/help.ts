@@ -5,9 +5,11 @@ import { ref } from "../../contract/refer.ts";
 import { subCommandsIn, VERB_GROUPS } from "../../contract/verb.ts";
 import { plural } from "../../text/plural.ts";
 import { describeVerb, globalFlags } from "../../usage/verb-usage.ts";
-import { type HelpData, type HelpInput, MCP_SUMMARY } from "./schema.ts";
+import type { HelpData, HelpInput } from "./schema.ts";
 import { missingSubCommand, subCommandWords, unknownVerb } from "./unknown.ts";
 
+/** What `discern mcp` does: the server is no verb, so help lists it and explains it itself. */
+const MCP_SUMMARY = "Run the MCP server over stdio (for editors and agents).";
 const MCP_DETAILS =
 	"Speaks the Model Context Protocol on stdin/stdout; logs go to stderr. The working root is the directory it starts in (or --cwd); every project tool also takes an absolute `path`. It exits when stdin closes, cancelling any running gate and killing its jobs first. Editors start it themselves: see `discern docs mcp` for each editor's configuration.";
 

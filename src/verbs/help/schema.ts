@@ -52,6 +52,3 @@ export const HelpData = v.strictObject({
 	),
 });
 export type HelpData = v.InferOutput<typeof HelpData>;
-
-/** What `discern mcp` does, in help's list and the command tree's own words for it. */
-export const MCP_SUMMARY = "Run the MCP server over stdio (for editors and agents).";

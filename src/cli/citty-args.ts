@@ -4,33 +4,30 @@ import { flagSpecs } from "../usage/flag-specs.ts";
 import { GLOBAL_FLAGS } from "../usage/global-flags.ts";
 
 /**
- * Each verb's arguments in citty's shape, derived from its input schema:
- * the command tree (`command-tree.ts`) gives them to citty. Help pages are
- * discern's (`usage/verb-usage.ts`: citty's own renderer pads lines with
- * spaces and cannot wrap to the terminal), and discern parses strictly
- * itself (citty's parser lets unknown flags through).
+ * The arguments the command tree (`command-tree.ts`) declares to citty,
+ * derived from the flags `usage/` reads off each verb's input schema: names,
+ * types and aliases, what citty's parser reads. Nothing here describes a
+ * flag: discern parses a verb's words itself, strictly (citty's parser lets
+ * unknown flags through), and its help verb lays out help (citty's own
+ * renderer pads lines with spaces and cannot wrap to the terminal), so a
+ * description or a value hint here would be read by no one.
  */
 export const GLOBAL_ARGS: ArgsDef = Object.fromEntries(
 	GLOBAL_FLAGS.map((flag): [string, ArgDef] => {
 		const alias = flag.alias ? { alias: flag.alias } : {};
-		return [
-			flag.name,
-			flag.value
-				? { type: "string", description: flag.description, valueHint: flag.value, ...alias }
-				: { type: "boolean", description: flag.description, ...alias },
-		];
+		return [flag.name, flag.value ? { type: "string", ...alias } : { type: "boolean", ...alias }];
 	}),
 );
 
-/** A verb's own arguments and flags (help lists the global ones beside them). */
+/** A verb's own arguments and flags (the global ones are the root's). */
 export function verbArgs(verb: LooseVerb): ArgsDef {
 	const args: ArgsDef = {};
 	for (const spec of flagSpecs(verb)) {
-		const common = { description: spec.description, ...(spec.alias ? { alias: spec.alias } : {}) };
-		if (spec.positional) args[spec.flag] = { type: "positional", description: spec.description, required: spec.required };
-		else if (spec.kind === "boolean") args[spec.flag] = { type: "boolean", ...common };
-		else if (spec.kind === "enum") args[spec.flag] = { type: "enum", options: [...(spec.options ?? [])], ...common };
-		else args[spec.flag] = { type: "string", valueHint: spec.kind === "number" ? "N" : spec.flag.toUpperCase(), ...common };
+		const alias = spec.alias ? { alias: spec.alias } : {};
+		if (spec.positional) args[spec.flag] = { type: "positional", required: spec.required };
+		else if (spec.kind === "boolean") args[spec.flag] = { type: "boolean", ...alias };
+		else if (spec.kind === "enum") args[spec.flag] = { type: "enum", options: [...(spec.options ?? [])], ...alias };
+		else args[spec.flag] = { type: "string", ...alias };
 	}
 	return args;
 }
