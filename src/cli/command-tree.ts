@@ -75,7 +75,7 @@ class CommandTree {
 			run: this.answerOnce(([word]) => {
 				if (line.help || word === undefined) return line.runVerb(helpVerb(), word === undefined ? [] : [word]);
 				if (word.startsWith("-")) return line.answer(usageFailure("help", unknownFlag(word, null, [])));
-				return answers().then(({ unknownVerb }) => line.answer(unknownVerb(word)));
+				return answers().then(({ answerUnknownVerb }) => line.answer(answerUnknownVerb(word)));
 			}),
 		});
 	}
@@ -110,7 +110,7 @@ class CommandTree {
 				// `discern setup verfy`: a word after a verb that takes none, where the verb has sub-commands — a mistyped sub-command.
 				const stray = own !== undefined && next !== undefined && !next.startsWith("-") && (own.cli.positionals ?? []).length === 0;
 				if (own && !stray) return line.runVerb(own, rawArgs);
-				return answers().then(({ missingSubCommand }) => line.answer(missingSubCommand(family, next)));
+				return answers().then(({ answerMissingSubCommand }) => line.answer(answerMissingSubCommand(family, next)));
 			}),
 		});
 	}
@@ -168,8 +168,8 @@ function offer(word: string | undefined, subCommands: SubCommandsDef): SubComman
 }
 
 /** The answers for words that name no command, loaded only to give one (they read the help verb's usage tables). */
-function answers(): Promise<typeof import("./unknown-command.ts")> {
-	return import("./unknown-command.ts");
+function answers(): Promise<typeof import("./answer-unknown.ts")> {
+	return import("./answer-unknown.ts");
 }
 
 function helpVerb(): LooseVerb {

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rm } from "node:fs/promises";
 import pkg from "../../package.json" with { type: "json" };
-import { COMING_VERBS, unknownVerb } from "../../src/cli/unknown-command.ts";
+import { COMING_VERBS, unknownVerb } from "../../src/verbs/help/unknown.ts";
 import { onlyJson, runDiscern } from "../helpers/cli.ts";
 import { makeRepo, makeTempDir, type TestRepo } from "../helpers/repo.ts";
+import { surfaceWords } from "../helpers/words.ts";
 
 let repo: TestRepo;
 let outside: string;
@@ -33,11 +34,11 @@ describe("CLI conventions", () => {
 	test("a verb of the design that is not built yet says so", () => {
 		// Every verb of the design is built (COMING_VERBS is empty): a made-up one stands in for the next.
 		expect(COMING_VERBS).toEqual([]);
-		const coming = unknownVerb("teleport", undefined, "cli", ["teleport"]);
+		const coming = unknownVerb("teleport", surfaceWords("cli"), undefined, ["teleport"]);
 		expect(coming.ok).toBe(false);
 		expect(coming.ok ? null : coming.error).toBe("unknown_command");
 		expect(coming.message).toContain("not in this build");
-		expect(unknownVerb("teleport").message).toContain("Unknown verb `teleport`");
+		expect(unknownVerb("teleport", surfaceWords("cli")).message).toContain("Unknown verb `teleport`");
 	});
 
 	test("an unknown flag is named and exits 2", async () => {
