@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, rmSync } from "node:fs";
 import { lenientArgs } from "../../src/cli/citty-args.ts";
-import { runCli } from "../../src/cli/run.ts";
 import { findVerb, LOOSE_VERBS } from "../../src/registry.ts";
-import { onlyJson } from "../helpers/cli.ts";
+import { onlyJson, runCliInProcess } from "../helpers/cli.ts";
 import { makeRepo, type TestRepo } from "../helpers/repo.ts";
 
 /**
@@ -20,23 +19,7 @@ afterAll(async () => {
 	await repo.remove();
 });
 
-async function cli(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-	let stdout = "";
-	let stderr = "";
-	const code = await runCli(argv, {
-		cwd: repo.root,
-		env: { PATH: process.env.PATH, NO_COLOR: "1" },
-		isTTY: false,
-		signal: new AbortController().signal,
-		stdout: (text) => {
-			stdout += text;
-		},
-		stderr: (text) => {
-			stderr += text;
-		},
-	});
-	return { code, stdout, stderr };
-}
+const cli = (argv: string[]) => runCliInProcess(argv, repo.root);
 
 async function envelope(argv: string[]): Promise<{ code: number; verb: unknown; error: unknown; message: string }> {
 	const run = await cli([...argv, "--json"]);

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { runCli } from "../../src/cli/run.ts";
 import { LOOSE_VERBS } from "../../src/registry.ts";
 import { ECHO_LIMIT } from "../../src/text/clip.ts";
 import { flagSpecs } from "../../src/usage/flag-specs.ts";
-import { onlyJson, runDiscern } from "../helpers/cli.ts";
+import { onlyJson, runCliInProcess, runDiscern } from "../helpers/cli.ts";
 import { makeRepo, type TestRepo } from "../helpers/repo.ts";
 
 /**
@@ -34,24 +33,8 @@ function expectShortEnvelope(stdout: string, what: unknown): void {
 	});
 }
 
-/** The real CLI entry in-process (argv in, exit code out): the OS caps one argv entry at 128 KiB, this does not. */
-async function cli(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-	let stdout = "";
-	let stderr = "";
-	const code = await runCli(argv, {
-		cwd: repo.root,
-		env: { PATH: process.env.PATH, NO_COLOR: "1" },
-		isTTY: false,
-		signal: new AbortController().signal,
-		stdout: (text) => {
-			stdout += text;
-		},
-		stderr: (text) => {
-			stderr += text;
-		},
-	});
-	return { code, stdout, stderr };
-}
+/** The real CLI entry in process: the OS caps one argv entry at 128 KiB, this does not. */
+const cli = (argv: string[]) => runCliInProcess(argv, repo.root);
 
 describe("echoed values are clipped", () => {
 	test("a 1 MB unknown flag, on every verb, in text and JSON", async () => {

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { runCli } from "../../src/cli/run.ts";
 
 export const REPO_ROOT = join(import.meta.dir, "../..");
 export const BINARY = join(REPO_ROOT, "dist/discern");
@@ -20,6 +21,36 @@ export async function runDiscern(args: readonly string[], options: { cwd?: strin
 	});
 	const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
 	return { exitCode, stdout, stderr };
+}
+
+/** What the CLI answered in process: its exit code and what it wrote to each stream. */
+export interface InProcessRun {
+	code: number;
+	stdout: string;
+	stderr: string;
+}
+
+/**
+ * The real CLI entry in process (argv in, exit code out), in `cwd`, without
+ * colour: no binary to build or process to start, and no cap on the size of
+ * one argv entry (the OS's is 128 KiB), so a megabyte-long flag reaches it whole.
+ */
+export async function runCliInProcess(argv: readonly string[], cwd: string): Promise<InProcessRun> {
+	let stdout = "";
+	let stderr = "";
+	const code = await runCli(argv, {
+		cwd,
+		env: { PATH: process.env.PATH, NO_COLOR: "1" },
+		isTTY: false,
+		signal: new AbortController().signal,
+		stdout: (text) => {
+			stdout += text;
+		},
+		stderr: (text) => {
+			stderr += text;
+		},
+	});
+	return { code, stdout, stderr };
 }
 
 /** Parse stdout as exactly one JSON document (throws otherwise). */
