@@ -8,9 +8,9 @@ export type ParsedArgs = { ok: true; raw: Record<string, unknown> } | { ok: fals
 /**
  * The words typed after a verb's name, parsed strictly by the flags its
  * input schema declares (`usage/flag-specs.ts`): an unknown flag, a missing
- * value or an extra word is a usage error that names it. Values are left as typed for the schema to
- * judge ("`--timeout` must be a number, got string"), except numbers, which
- * are converted when they look like one.
+ * value or an extra word is a usage error that names it. Values are left as
+ * typed for the schema to judge ("`--timeout` must be a number, got
+ * string"), except numbers, which are converted when they look like one.
  */
 export function parseVerbArgs(verb: LooseVerb, tokens: readonly string[]): ParsedArgs {
 	const specs = flagSpecs(verb);
