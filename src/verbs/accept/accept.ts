@@ -21,7 +21,7 @@ import { gateChangeSentence, type Landing, readLanding } from "./consent.ts";
 import { finish, settleEarlier } from "./finish.ts";
 import { type Journal, readJournal, removeJournal, writeJournal } from "./journal.ts";
 import { checkoutProblem, fastForwardCheckout, filesInTheWay, isSymbolicBranch, noteRefProblem, operationOnTrunk, pinnedGit, staleRefLock } from "./land.ts";
-import { type AcceptData, type AcceptInput, type AcceptResult, emptyData } from "./schema.ts";
+import { type AcceptData, type AcceptInput, type AcceptResult, emptyData, landedData } from "./schema.ts";
 import { findTarget, type Target } from "./target.ts";
 
 /**
@@ -102,16 +102,7 @@ async function resumeOrPreview(ctx: VerbContext, here: RepositoryLocation, main:
 	const left = ["checkout_moved", "noted", "resources_destroyed", "worktree_removed", "branch_deleted"].filter(
 		(step) => !journal.done.includes(step as Journal["done"][number]),
 	);
-	const data: AcceptData = {
-		...emptyData(main.path),
-		landed: true,
-		sha: journal.sha,
-		trunk: journal.trunk,
-		previous_trunk_sha: journal.previous_trunk_sha,
-		proof_line: journal.proof_line,
-		consent: "resumed",
-		remaining: left,
-	};
+	const data: AcceptData = { ...landedData(main.path, journal), consent: "resumed", remaining: left };
 	return ok("accept", `\`${clip(journal.branch)}\` already landed on \`${clip(journal.trunk)}\`; accept would finish: ${left.join(", ") || "nothing"}.`, data, {
 		dry_run: true,
 		plan: left.map((step) => ({ kind: "step", label: step, disposition: "run" })),

@@ -6,7 +6,7 @@ import { judgeProof } from "../../proof/checkout-state.ts";
 import { DoneData } from "../../proof/done-schema.ts";
 import { judgementOf } from "../../proof/judgement.ts";
 import { proofLine } from "../../proof/line.ts";
-import { scopesTouched } from "../../proof/scopes.ts";
+import { scopesTouched } from "../../proof/scopes-touched.ts";
 import { configDigest, type ProofRecord, readLastDone, readProof, sameJudgement, writeProof } from "../../proof/state.ts";
 import type { TrunkAuthority } from "../../proof/trunk-authority.ts";
 import { loosenings } from "../../standards/never-loosen.ts";
