@@ -156,6 +156,9 @@ export function createServer(options: ServerOptions): DiscernServer {
 			timer = setTimeout(resolve, limitMs);
 		});
 		await Promise.race([Promise.allSettled([...inFlight]), limit]).finally(() => clearTimeout(timer));
+		// The SDK hands a handler's answer to the transport some promise turns after the handler returns, and drops it once
+		// the server is closed: one turn of the event loop lets every settled call's answer go out before the caller closes.
+		await new Promise((resolve) => setImmediate(resolve));
 	};
 	return { server, cleanup };
 }
