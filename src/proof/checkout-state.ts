@@ -1,6 +1,6 @@
 import type { Trunk } from "../git/trunk.ts";
 import type { FailedStage } from "../jobs/schema.ts";
-import type { LastRun, ProofRecord } from "./state.ts";
+import type { LastRun, ProofRecord } from "./record.ts";
 
 export const PROOF_STATES = ["honored", "stale", "missing", "red"] as const;
 export type ProofStateName = (typeof PROOF_STATES)[number];

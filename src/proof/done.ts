@@ -24,9 +24,9 @@ import { committedConfigProblem } from "./committed-config.ts";
 import { DoneData, type DoneInput } from "./done-schema.ts";
 import { judgementOf } from "./judgement.ts";
 import { summaryOf } from "./line.ts";
+import { configDigest, type ProofRecord, readLastDone, readProof, sameJudgement } from "./record.ts";
 import { base, type DoneResult, runGate } from "./run-gate.ts";
 import { scopesTouched } from "./scopes.ts";
-import { configDigest, type ProofRecord, readLastDone, readProof, sameJudgement } from "./state.ts";
 import { type TrunkAuthority, trunkAuthority } from "./trunk-authority.ts";
 import { trunkWatchOf } from "./trunk-watch.ts";
 

@@ -4,7 +4,7 @@ import { git } from "../git/run.ts";
 import type { Trunk } from "../git/trunk.ts";
 import { mapBounded } from "../platform/bounded.ts";
 import { judgeProof, type ProofState } from "../proof/checkout-state.ts";
-import { configDigest, readLastDone, readLastRun, readProof } from "../proof/state.ts";
+import { configDigest, readLastDone, readLastRun, readProof } from "../proof/record.ts";
 import { aheadBehindOf, commitTimes, type ListedWorktree, listWorktrees } from "./git-worktrees.ts";
 import { ledgerIds, readLedger } from "./ledger.ts";
 import { canonical } from "./resources.ts";

@@ -5,7 +5,7 @@ import type { DiscernConfig } from "../config/schema.ts";
 import type { Diagnostic, Step } from "../contract/envelope.ts";
 import { git } from "../git/run.ts";
 import type { RunLedger } from "../jobs/runner.ts";
-import { newRunDir } from "../proof/state.ts";
+import { newRunDir } from "../proof/record.ts";
 import { clip } from "../text/clip.ts";
 import { firstNonBlankLine } from "../text/first-line.ts";
 import { runDeclared } from "./declared.ts";

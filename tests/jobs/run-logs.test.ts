@@ -7,7 +7,7 @@ import { LOG_HEAD_BYTES, LOG_LIMIT_BYTES, LOG_TAIL_BYTES } from "../../src/jobs/
 import type { GatePlan, PlannedJob } from "../../src/jobs/plan.ts";
 import { runPlan } from "../../src/jobs/runner.ts";
 import { done } from "../../src/proof/done.ts";
-import { pruneRuns, RUNS_BUDGET_BYTES } from "../../src/proof/state.ts";
+import { pruneRuns, RUNS_BUDGET_BYTES } from "../../src/proof/record.ts";
 import { test as testVerb } from "../helpers/inner-loop.ts";
 import { survivors } from "../helpers/processes.ts";
 import { makeRepo, type TestRepo } from "../helpers/repo.ts";

@@ -14,7 +14,7 @@ import { resolveTrunk } from "../../git/trunk.ts";
 import { openLedger } from "../../jobs/leftovers.ts";
 import { exists, isInside, realPathOf, WriteDeniedError } from "../../platform/files.ts";
 import { writeDenied } from "../../platform/write-denied.ts";
-import { newRunDir } from "../../proof/state.ts";
+import { newRunDir } from "../../proof/record.ts";
 import { clip } from "../../text/clip.ts";
 import { oneLine, quoteName } from "../../text/terminal.ts";
 import { type DeclaredCommand, runDeclared } from "../../worktree/declared.ts";

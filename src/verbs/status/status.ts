@@ -9,7 +9,7 @@ import { asVerb, ok, type Result } from "../../contract/envelope.ts";
 import { aheadBehind, gitProblem, readWorkingState } from "../../git/repository.ts";
 import { readBranchClues, resolveTrunk, type Trunk } from "../../git/trunk.ts";
 import { judgeProof } from "../../proof/checkout-state.ts";
-import { configDigest, readLastDone, readLastRun, readProof } from "../../proof/state.ts";
+import { configDigest, readLastDone, readLastRun, readProof } from "../../proof/record.ts";
 import { clip } from "../../text/clip.ts";
 import { quoteName } from "../../text/terminal.ts";
 import { readFleet } from "../../worktree/fleet.ts";
