@@ -4,8 +4,8 @@ import type { LockKind } from "../contract/verb.ts";
 import type { RepositoryLocation } from "../git/repository.ts";
 import { acquireLock, type Lock } from "../platform/lock.ts";
 import { writeDenied } from "../platform/write-denied.ts";
-import { stateDir } from "../proof/record.ts";
 import { oneLine } from "../text/terminal.ts";
+import { stateDir } from "./dir.ts";
 
 /**
  * The locks a verb declares (`lock` in its definition), taken by the
