@@ -4,15 +4,15 @@ import type { VerbContext } from "../contract/context.ts";
 import { asVerb, fail, ok, type Result } from "../contract/envelope.ts";
 import type { RenderOptions, VerbModule } from "../contract/verb.ts";
 import { resolveTrunk } from "../git/trunk.ts";
-import { configDigest, writeLastRun } from "../proof/state.ts";
-import { pathsChanged, snapshotTree } from "../proof/tree-state.ts";
 import { diagnosticLines, joinLines, planLines, stepLines } from "../render/result-lines.ts";
 import { plural } from "../text/plural.ts";
 import { quoteName } from "../text/terminal.ts";
 import { executePlan, failureSentence, ranLabels } from "./execute.ts";
 import type { InnerLoopVerb, InnerLoopWords } from "./inner-loop-verb.ts";
+import { configDigest, writeLastRun } from "./last-run.ts";
 import { planGate, planItems } from "./plan.ts";
 import type { FailedStage, InnerLoopData, InnerLoopInput } from "./schema.ts";
+import { pathsChanged, snapshotTree } from "./tree-state.ts";
 
 /** The code of an inner-loop verb (see inner-loop-verb.ts): its core and its text, in its own words. */
 export function innerLoopModule<const Verb extends InnerLoopVerb>(

@@ -14,6 +14,7 @@ import type { RepositoryLocation } from "../git/repository.ts";
 import { filesHiddenFromStatus, plainStatus, readHead } from "../git/repository.ts";
 import { gitLine } from "../git/run.ts";
 import { type BranchClues, readBranchClues, readInitDefault, type Trunk } from "../git/trunk.ts";
+import { configDigest, readLastDone } from "../jobs/last-run.ts";
 import { planGate, planItems } from "../jobs/plan.ts";
 import { preloadSubreaper } from "../platform/subreaper.ts";
 import { loosenings } from "../standards/never-loosen.ts";
@@ -24,9 +25,9 @@ import { committedConfigProblem } from "./committed-config.ts";
 import { DoneData, type DoneInput } from "./done-schema.ts";
 import { judgementOf } from "./judgement.ts";
 import { summaryOf } from "./line.ts";
+import { type ProofRecord, readProof, sameJudgement } from "./record.ts";
 import { base, type DoneResult, runGate } from "./run-gate.ts";
 import { scopesTouched } from "./scopes-touched.ts";
-import { configDigest, type ProofRecord, readLastDone, readProof, sameJudgement } from "./state.ts";
 import { type TrunkAuthority, trunkAuthority } from "./trunk-authority.ts";
 import { trunkWatchOf } from "./trunk-watch.ts";
 

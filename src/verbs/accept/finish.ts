@@ -9,7 +9,7 @@ import type { RepositoryLocation } from "../../git/repository.ts";
 import { git } from "../../git/run.ts";
 import { realPathOf } from "../../platform/files.ts";
 import { processStart } from "../../platform/process-start.ts";
-import { ProofRecord } from "../../proof/state.ts";
+import { ProofRecord } from "../../proof/record.ts";
 import { clip } from "../../text/clip.ts";
 import { firstLine } from "../../text/first-line.ts";
 import { quoteName } from "../../text/terminal.ts";

@@ -4,7 +4,7 @@ import { nulSeparated } from "../../git/nul-list.ts";
 import { filesHiddenFromStatus } from "../../git/repository.ts";
 import { git } from "../../git/run.ts";
 import { parsePorcelainV2 } from "../../git/status.ts";
-import type { ProofRecord } from "../../proof/state.ts";
+import type { ProofRecord } from "../../proof/record.ts";
 import { clip } from "../../text/clip.ts";
 import { firstLine } from "../../text/first-line.ts";
 import { quoteName } from "../../text/terminal.ts";
