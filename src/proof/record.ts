@@ -43,7 +43,7 @@ export const ProofRecord = v.object({
 });
 export type ProofRecord = v.InferOutput<typeof ProofRecord>;
 
-/** The Proof marker, only when its seal holds (see proof-seal.ts): a marker written by hand reads as none. */
+/** The Proof marker, only when its seal holds (see seal.ts): a marker written by hand reads as none. */
 export async function readProof(gitDir: string): Promise<ProofRecord | null> {
 	let raw: unknown;
 	try {
