@@ -4,11 +4,11 @@ import { type SurfaceWords, wordsFor } from "./contract/refer.ts";
 import type { LooseVerb, VerbModule } from "./contract/verb.ts";
 import { readHeadFiles } from "./git/head-files.ts";
 import { locateRepository, type RepositoryLocation } from "./git/repository.ts";
-import { recordInLogbook } from "./logbook/record.ts";
 import { writeCrashReport } from "./platform/crash-report.ts";
+import { recordInLogbook } from "./state/logbook-record.ts";
+import { takeLock } from "./state/verb-lock.ts";
 import { endSentence } from "./text/sentence.ts";
 import { cleanText } from "./text/terminal.ts";
-import { takeLock } from "./verb-lock.ts";
 
 /**
  * The one way a verb runs, from the CLI and from MCP alike: locate the

@@ -8,8 +8,8 @@ import { ref } from "../contract/refer.ts";
 import { WriteDeniedError, writeFileAtomic } from "../platform/files.ts";
 import { writeDenied } from "../platform/write-denied.ts";
 import { plural } from "../text/plural.ts";
-import type { RefreshData, RefreshInput } from "../verbs/refresh/schema.ts";
 import { type ChosenCommand, chooseCommand, type RunningBinary } from "./command.ts";
+import type { RefreshData, RefreshInput } from "./refresh-schema.ts";
 import { blockingOf, planWiring, type WiringFile } from "./wiring.ts";
 
 type RefreshResult = Result<"refresh", RefreshData>;

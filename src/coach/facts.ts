@@ -5,8 +5,9 @@ import { type Job, resolveJobs } from "../config/jobs.ts";
 import type { DiscernConfig } from "../config/schema.ts";
 import type { RepositoryLocation } from "../git/repository.ts";
 import { gitLine } from "../git/run.ts";
+import { readLastDone, readLastRun } from "../jobs/last-run.ts";
 import { isInside } from "../platform/files.ts";
-import { readLastDone, readLastRun, readProof } from "../proof/state.ts";
+import { readProof } from "../proof/record.ts";
 import { detectStack, MAX_MANIFEST_BYTES, type PackageManager, type ProposedJob } from "../setup/detect.ts";
 
 /**

@@ -25,6 +25,7 @@
 import { realpath } from "node:fs/promises";
 import { posix } from "node:path";
 import type { Diagnostic } from "../contract/envelope.ts";
+import { nulSeparated } from "../git/nul-list.ts";
 import { git } from "../git/run.ts";
 import { exists } from "../platform/files.ts";
 import { parseCommands } from "../text/shell-words.ts";
@@ -125,8 +126,7 @@ async function listFiles(root: string): Promise<FileIndex> {
 	const listed = await git(["ls-files", "-z", "--cached", "--others", "--exclude-standard"], root);
 	if (listed.exitCode !== 0) return index;
 	// A conflicted path is listed once per stage: a Set keeps it one candidate.
-	for (const file of new Set(listed.stdout.split("\0"))) {
-		if (file === "") continue;
+	for (const file of new Set(nulSeparated(listed.stdout))) {
 		const name = posix.basename(file);
 		const same = index.get(name);
 		if (same) same.push(file);

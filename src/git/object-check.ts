@@ -13,7 +13,7 @@ import type { ObjectReader, RawObject } from "./object-reader.ts";
  * write out or reads itself (converted files, LFS pointers); the trunk's
  * commit, root and discern.toml (proof/committed-config.ts); the commits of
  * an ancestry (ancestry.ts); the trees of a branch's changes (tree-diff.ts);
- * a pin's commit and root (standards/verify-commit.ts).
+ * a pin's commit and root (verbs/standards/verify-commit.ts).
  */
 export interface Wanted {
 	id: string;

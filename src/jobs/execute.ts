@@ -2,10 +2,10 @@ import type { VerbContext } from "../contract/context.ts";
 import type { Diagnostic, Step } from "../contract/envelope.ts";
 import { diagnosticsOf, stepsOf } from "../findings/diagnostics.ts";
 import type { RepositoryLocation } from "../git/repository.ts";
-import { newRunDir, pruneRuns } from "../proof/state.ts";
 import { jobEnvironment } from "./job-env.ts";
 import { killLeftovers, openLedger } from "./leftovers.ts";
 import type { GatePlan, PlannedJob } from "./plan.ts";
+import { newRunDir, pruneRuns } from "./run-folders.ts";
 import { type RunReport, runPlan } from "./runner.ts";
 
 export interface Execution {

@@ -1,8 +1,6 @@
-import * as v from "valibot";
-import { DryRunFlag } from "../contract/dry-run.ts";
 import type { Say } from "../contract/refer.ts";
 import { defineVerb, type McpGuide } from "../contract/verb.ts";
-import { InnerLoopData } from "./schema.ts";
+import { InnerLoopData, InnerLoopInput } from "./schema.ts";
 
 /**
  * `prepare` (formatters, then lint and typecheck) and `test` (the test
@@ -27,8 +25,6 @@ export interface InnerLoopWords<Name extends InnerLoopVerb> {
 	/** The last hint of a green run: where the loop goes next (a `(say): string` function: its references render per surface). */
 	next: (say: Say) => string;
 }
-
-export const InnerLoopInput = v.strictObject({ dry_run: DryRunFlag });
 
 export function defineInnerLoopVerb<const Name extends InnerLoopVerb>(words: InnerLoopWords<Name>) {
 	return defineVerb({

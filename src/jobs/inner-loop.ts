@@ -4,15 +4,15 @@ import type { VerbContext } from "../contract/context.ts";
 import { asVerb, fail, ok, type Result } from "../contract/envelope.ts";
 import type { RenderOptions, VerbModule } from "../contract/verb.ts";
 import { resolveTrunk } from "../git/trunk.ts";
-import { configDigest, writeLastRun } from "../proof/state.ts";
-import { pathsChanged, snapshotTree } from "../proof/tree-state.ts";
 import { diagnosticLines, joinLines, planLines, stepLines } from "../render/result-lines.ts";
 import { plural } from "../text/plural.ts";
 import { quoteName } from "../text/terminal.ts";
 import { executePlan, failureSentence, ranLabels } from "./execute.ts";
-import type { InnerLoopInput, InnerLoopVerb, InnerLoopWords } from "./inner-loop-verb.ts";
+import type { InnerLoopVerb, InnerLoopWords } from "./inner-loop-verb.ts";
+import { configDigest, writeLastRun } from "./last-run.ts";
 import { planGate, planItems } from "./plan.ts";
-import type { FailedStage, InnerLoopData } from "./schema.ts";
+import type { FailedStage, InnerLoopData, InnerLoopInput } from "./schema.ts";
+import { pathsChanged, snapshotTree } from "./tree-state.ts";
 
 /** The code of an inner-loop verb (see inner-loop-verb.ts): its core and its text, in its own words. */
 export function innerLoopModule<const Verb extends InnerLoopVerb>(
@@ -26,7 +26,7 @@ export function innerLoopModule<const Verb extends InnerLoopVerb>(
  * stage): the fast inner loop. They run on a dirty tree and never earn a
  * Proof; `prepare` may leave formatter edits for the agent to review.
  */
-export async function innerLoop<const Verb extends InnerLoopVerb>(
+async function innerLoop<const Verb extends InnerLoopVerb>(
 	ctx: VerbContext,
 	words: InnerLoopWords<Verb>,
 	input: { dry_run?: boolean | undefined },
@@ -85,10 +85,7 @@ export async function innerLoop<const Verb extends InnerLoopVerb>(
 				);
 	}
 	const labels = ranLabels(report);
-	const passed =
-		labels.length > 0
-			? `${verb} passed: ${labels.join(", ")} (${labels.length} job${labels.length === 1 ? "" : "s"}, ${durationS} s).`
-			: `${verb} had no jobs to run.`;
+	const passed = labels.length > 0 ? `${verb} passed: ${labels.join(", ")} (${plural(labels.length, "job")}, ${durationS} s).` : `${verb} had no jobs to run.`;
 	const hints = [
 		...leftovers,
 		...(modified.length > 0 ? [`Formatters changed ${plural(modified.length, "file")}: review and commit them.`] : []),

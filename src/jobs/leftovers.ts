@@ -5,7 +5,7 @@ import * as v from "valibot";
 import { writeFileAtomic } from "../platform/files.ts";
 import { environValue, type ProcStat, readStat, stillRunning } from "../platform/proc.ts";
 import { killMatching } from "../platform/process-scan.ts";
-import { stateDir } from "../proof/state.ts";
+import { stateDir } from "../state/dir.ts";
 import { plural } from "../text/plural.ts";
 import { type RunLedger, TOKEN_KEY } from "./runner.ts";
 

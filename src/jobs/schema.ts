@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { DryRunFlag } from "../contract/dry-run.ts";
 
 /** Where a gate run stopped. Stages first, then the checks around them. */
 export const FAILED_STAGES = ["fix", "build", "check", "test", "scopes", "tree_drift", "standards", "instructions"] as const;
@@ -10,6 +11,8 @@ export const FailedStageField = v.pipe(
 );
 
 /** `prepare` and `test`: the fast inner loop. */
+export const InnerLoopInput = v.strictObject({ dry_run: DryRunFlag });
+
 export const InnerLoopData = v.strictObject({
 	failed_stage: FailedStageField,
 	modified: v.pipe(v.array(v.string()), v.description("Tracked files whose state the run changed (a formatter's edits to review).")),

@@ -18,7 +18,7 @@ const RESULTS = [
 	"Send a progressToken on long calls for progress; cancelling a call stops every job it started.",
 ];
 
-export function instructionsFor(verbs: readonly LooseVerb[]): string {
+function instructionsFor(verbs: readonly LooseVerb[]): string {
 	const steps = GUIDE_STEPS.map((step) => verbs.flatMap((verb) => (verb.mcpGuide?.step === step ? [verb.mcpGuide.text] : [])).join(" ")).filter(
 		(line) => line !== "",
 	);

@@ -150,7 +150,15 @@ export function createServer(options: ServerOptions): DiscernServer {
 
 	const cleanup = async (reason?: unknown, limitMs = SETTLE_MS) => {
 		stopping.abort(reason);
-		await Promise.race([Promise.allSettled([...inFlight]), Bun.sleep(limitMs)]);
+		// A timer of its own, cleared when the calls settle first: a server cleaned up must leave nothing pending behind it.
+		let timer: ReturnType<typeof setTimeout> | undefined;
+		const limit = new Promise<void>((resolve) => {
+			timer = setTimeout(resolve, limitMs);
+		});
+		await Promise.race([Promise.allSettled([...inFlight]), limit]).finally(() => clearTimeout(timer));
+		// The SDK hands a handler's answer to the transport some promise turns after the handler returns, and drops it once
+		// the server is closed: one turn of the event loop lets every settled call's answer go out before the caller closes.
+		await new Promise((resolve) => setImmediate(resolve));
 	};
 	return { server, cleanup };
 }

@@ -1,6 +1,7 @@
 import type { Trunk } from "../git/trunk.ts";
+import type { LastRun } from "../jobs/last-run.ts";
 import type { FailedStage } from "../jobs/schema.ts";
-import type { LastRun, ProofRecord } from "./state.ts";
+import type { ProofRecord } from "./record.ts";
 
 export const PROOF_STATES = ["honored", "stale", "missing", "red"] as const;
 export type ProofStateName = (typeof PROOF_STATES)[number];

@@ -1,7 +1,7 @@
 import type { DiscernConfig } from "../config/schema.ts";
 import type { Trunk } from "../git/trunk.ts";
 import { gateChanges } from "./gate-changes.ts";
-import type { Judgement } from "./state.ts";
+import type { Judgement } from "./record.ts";
 import type { TrunkAuthority } from "./trunk-authority.ts";
 
 /**

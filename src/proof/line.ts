@@ -1,7 +1,7 @@
 import { plural } from "../text/plural.ts";
 import { consentSha } from "./consent-digits.ts";
 import type { DoneData } from "./done-schema.ts";
-import type { ProofRecord } from "./state.ts";
+import type { ProofRecord } from "./record.ts";
 
 /**
  * "Proof: agent/fix-login-3f2a1c @ 1a2b3c4d5e6f passed format, lint, typecheck, test (4 jobs, 12.3 s)".

@@ -7,17 +7,18 @@ import type { RepositoryLocation } from "../git/repository.ts";
 import type { WorkingState } from "../git/status.ts";
 import type { Trunk } from "../git/trunk.ts";
 import { executePlan, failureSentence } from "../jobs/execute.ts";
+import { writeLastRun } from "../jobs/last-run.ts";
 import type { PlannedJob, planGate } from "../jobs/plan.ts";
 import type { FailedStage } from "../jobs/schema.ts";
+import { pathsChanged, snapshotOf } from "../jobs/tree-state.ts";
 import { writeDenied } from "../platform/write-denied.ts";
 import { readingsOf, standardDiagnostics } from "../standards/readings.ts";
 import { failing } from "../standards/verdict.ts";
 import { quoteName } from "../text/terminal.ts";
 import type { DoneData } from "./done-schema.ts";
 import { proofLine, summaryOf } from "./line.ts";
+import { type Judgement, type ProofRecord, removeProof, writeProof } from "./record.ts";
 import { sealer } from "./seal.ts";
-import { type Judgement, type ProofRecord, removeProof, writeLastRun, writeProof } from "./state.ts";
-import { pathsChanged, snapshotOf } from "./tree-state.ts";
 import { readTrunkRefs, trunkWatchFrom, watchedRefs } from "./trunk-watch.ts";
 
 /**

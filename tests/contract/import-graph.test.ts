@@ -12,8 +12,10 @@ import { cycles, everyImport, importsOf, runtimeImports, SRC, shortestCycle, sou
  * `load()` imports the verb's code lazily. Only the surfaces that project
  * the registry (the CLI, MCP, invoke.ts, main.ts) import it at run time, and
  * only they and the registry import a verb's files; a verb imports no other
- * verb. A module below the surfaces that reached the registry again would
- * close a cycle through a `load()`: the lazy graph has no cycles either.
+ * verb. A domain module (any other file) names no verb's file at all, not
+ * even a type: what it shares with a verb lives in its own folder. A module
+ * below the surfaces that reached the registry again would close a cycle
+ * through a `load()`: the lazy graph has no cycles either.
  *
  * Nothing below the surfaces imports one, not even a type: what a verb and
  * the CLI both need (how a verb is typed on a command line) lives in a domain
@@ -26,6 +28,9 @@ const REGISTRY = "registry.ts";
 
 /** `verbs/<name>/…` → name; null for a file outside src/verbs/. */
 const verbOf = (file: string) => /^verbs\/([^/]+)\//.exec(file)?.[1] ?? null;
+
+/** A domain module: neither a verb's file, nor a surface, nor the registry. */
+const DOMAIN = (file: string) => verbOf(file) === null && !SURFACES(file) && file !== REGISTRY;
 
 describe("the import graph", () => {
 	const files = sourceFiles();
@@ -98,6 +103,18 @@ describe("the import graph", () => {
 	test("only the registry and the surfaces load a verb's files at run time: the domain folders sit below the verbs", () => {
 		const upward = runtimeEdges.filter((edge) => verbOf(edge.to) !== null && verbOf(edge.from) === null && edge.from !== REGISTRY && !SURFACES(edge.from));
 		expect(upward.map((edge) => `${edge.from} ${edge.arrow} ${edge.to}`)).toEqual([]);
+	});
+
+	test("a domain module never imports a verb's files, not even a type: what a verb and a domain module share lives in the domain folder", () => {
+		const upward = files
+			.filter((file) => DOMAIN(srcName(file)))
+			.flatMap((file) =>
+				everyImport(file)
+					.map(srcName)
+					.filter((target) => verbOf(target) !== null)
+					.map((target) => `${srcName(file)} → ${target}`),
+			);
+		expect(upward).toEqual([]);
 	});
 });
 

@@ -124,6 +124,28 @@ describe("discern mcp over stdio (dist/discern)", () => {
 			}
 		});
 	}
+
+	// The client that closed stdin (or the signal) still reads stdout until the server exits: the call it made is answered.
+	for (const how of ["stdin closes", "SIGTERM"] as const) {
+		test(`when ${how} mid-call, the call in flight is answered (interrupted) before the server exits`, async () => {
+			const hanging = await makeRepo({ config: `[jobs]\ntest = "sleep 1234.${TAG}945"\n` });
+			try {
+				const child = await startLongCall(hanging.root);
+				if (how === "stdin closes") await child.stdin.end();
+				else child.kill(how);
+				const output = await new Response(child.stdout).text();
+				await child.exited;
+				const answer = output
+					.trim()
+					.split("\n")
+					.map((line) => JSON.parse(line) as { id?: number; result?: { structuredContent?: { data?: { interrupted?: boolean } } } })
+					.find((message) => message.id === 2);
+				expect(answer?.result?.structuredContent?.data?.interrupted).toBe(true);
+			} finally {
+				await hanging.remove();
+			}
+		});
+	}
 });
 
 describe("discern mcp when the client stops reading", () => {

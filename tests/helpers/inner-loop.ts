@@ -1,6 +1,6 @@
 import type * as v from "valibot";
 import type { VerbContext } from "../../src/contract/context.ts";
-import type { InnerLoopInput } from "../../src/jobs/inner-loop-verb.ts";
+import type { InnerLoopInput } from "../../src/jobs/schema.ts";
 import { prepareVerb } from "../../src/verbs/prepare/verb.ts";
 import { testVerb } from "../../src/verbs/test/verb.ts";
 

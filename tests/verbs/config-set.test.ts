@@ -161,6 +161,21 @@ describe("config set with structured values", () => {
 		}
 	});
 
+	test("a string is quoted one way wherever it sits: bare words, a quoted string, an array or an inline table", async () => {
+		const r = await repo();
+		const control = "a\u001bb\u007f";
+		for (const [value, line] of [
+			[control, 'test = "a\\u001Bb\\u007F"'],
+			['"a\\u001bb\\u007f"', 'test = "a\\u001Bb\\u007F"'],
+			['["a\\u001bb\\u007f"]', 'test = [ "a\\u001Bb\\u007F" ]'],
+			['{ run = "a\\u001bb\\u007f" }', 'test = { run = "a\\u001Bb\\u007F" }'],
+		] as const) {
+			const result = await setConfig(r.ctx(), { key: "jobs.test", value });
+			expect(result.ok).toBe(true);
+			expect(await Bun.file(`${r.root}/discern.toml`).text()).toContain(`${line}  # the suite\n`);
+		}
+	});
+
 	test("a shell group is still a command, and a quoted TOML string is a string", async () => {
 		const r = await repo();
 		expect((await setConfig(r.ctx(), { key: "jobs.test", value: "{ make lint; make test; }" })).data?.value).toBe("{ make lint; make test; }");

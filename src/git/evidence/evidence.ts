@@ -2,6 +2,7 @@ import { lstat, mkdir, readdir, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { Captured } from "../../platform/process.ts";
 import { quoteName } from "../../text/terminal.ts";
+import { nulSeparated } from "../nul-list.ts";
 import { verifiedTree } from "../object-check.ts";
 import { type ObjectReader, openObjectReader } from "../object-reader.ts";
 import { complaint, git } from "../run.ts";
@@ -318,7 +319,7 @@ async function openIn(
 	const ignoredFolders = async (candidates: readonly string[]): Promise<Set<string> | null> => {
 		const listedIgnored = await run([...IGNORED_BY_GITIGNORE, ...candidates.map((path) => `:(literal)${path}`)]);
 		if (listedIgnored.exitCode !== 0 || listedIgnored.stderr.trim() !== "") return null;
-		const shown = new Set(listedIgnored.stdout.split("\0"));
+		const shown = new Set(nulSeparated(listedIgnored.stdout));
 		return new Set(candidates.filter((path) => shown.has(`${path}/`)));
 	};
 	/** The stat each file was last verified at; `differing`: those then found to differ from the commit. */

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { quoteName } from "../../text/terminal.ts";
+import { nulSeparated } from "../nul-list.ts";
 import { complaint, type git } from "../run.ts";
 
 /**
@@ -59,7 +60,7 @@ async function strayAttributeFiles(run: Git, tracked: readonly string[]): Promis
 	if (listed.exitCode !== 0 || listed.stderr.trim() !== "")
 		return [`git could not list the attribute and ignore files that are not committed${complaint(listed.stderr)}`];
 	// One that is not ignored shows up as an untracked file already; an ignored folder is listed as itself (`dir/`).
-	const strays = listed.stdout.split("\0").filter((path) => path !== "" && !path.endsWith("/"));
+	const strays = nulSeparated(listed.stdout).filter((path) => !path.endsWith("/"));
 	if (strays.length === 0) return [];
 	const folders = foldersHolding(tracked);
 	return strays

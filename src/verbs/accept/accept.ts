@@ -9,19 +9,19 @@ import type { Lock } from "../../platform/lock.ts";
 import { writeDenied } from "../../platform/write-denied.ts";
 import { consentSha } from "../../proof/consent-digits.ts";
 import { done } from "../../proof/done.ts";
-import { type ProofRecord, readProof } from "../../proof/state.ts";
+import { type ProofRecord, readProof } from "../../proof/record.ts";
 import { trunkAuthority } from "../../proof/trunk-authority.ts";
+import { takeLock } from "../../state/verb-lock.ts";
 import { clip } from "../../text/clip.ts";
 import { firstLine } from "../../text/first-line.ts";
 import { plural } from "../../text/plural.ts";
 import { quoteName } from "../../text/terminal.ts";
-import { takeLock } from "../../verb-lock.ts";
 import { type ListedWorktree, listWorktrees } from "../../worktree/git-worktrees.ts";
 import { gateChangeSentence, type Landing, readLanding } from "./consent.ts";
 import { finish, settleEarlier } from "./finish.ts";
 import { type Journal, readJournal, removeJournal, writeJournal } from "./journal.ts";
 import { checkoutProblem, fastForwardCheckout, filesInTheWay, isSymbolicBranch, noteRefProblem, operationOnTrunk, pinnedGit, staleRefLock } from "./land.ts";
-import { type AcceptData, type AcceptInput, type AcceptResult, emptyData } from "./schema.ts";
+import { type AcceptData, type AcceptInput, type AcceptResult, emptyData, landedData } from "./schema.ts";
 import { findTarget, type Target } from "./target.ts";
 
 /**
@@ -102,16 +102,7 @@ async function resumeOrPreview(ctx: VerbContext, here: RepositoryLocation, main:
 	const left = ["checkout_moved", "noted", "resources_destroyed", "worktree_removed", "branch_deleted"].filter(
 		(step) => !journal.done.includes(step as Journal["done"][number]),
 	);
-	const data: AcceptData = {
-		...emptyData(main.path),
-		landed: true,
-		sha: journal.sha,
-		trunk: journal.trunk,
-		previous_trunk_sha: journal.previous_trunk_sha,
-		proof_line: journal.proof_line,
-		consent: "resumed",
-		remaining: left,
-	};
+	const data: AcceptData = { ...landedData(main.path, journal), consent: "resumed", remaining: left };
 	return ok("accept", `\`${clip(journal.branch)}\` already landed on \`${clip(journal.trunk)}\`; accept would finish: ${left.join(", ") || "nothing"}.`, data, {
 		dry_run: true,
 		plan: left.map((step) => ({ kind: "step", label: step, disposition: "run" })),

@@ -9,7 +9,7 @@ import type { RepositoryLocation } from "../../git/repository.ts";
 import { git } from "../../git/run.ts";
 import { realPathOf } from "../../platform/files.ts";
 import { processStart } from "../../platform/process-start.ts";
-import { ProofRecord } from "../../proof/state.ts";
+import { ProofRecord } from "../../proof/record.ts";
 import { clip } from "../../text/clip.ts";
 import { firstLine } from "../../text/first-line.ts";
 import { quoteName } from "../../text/terminal.ts";
@@ -18,7 +18,7 @@ import { destroyResources } from "../../worktree/resources.ts";
 import { gateChangeSentence } from "./consent.ts";
 import { type AcceptStep, type Journal, removeJournal, writeJournal } from "./journal.ts";
 import { moveCheckout, NOTE_REF, pinnedGit, proofNote, writeNote } from "./land.ts";
-import { type AcceptResult, emptyData } from "./schema.ts";
+import { type AcceptResult, landedData } from "./schema.ts";
 import { opensAsListed } from "./target.ts";
 
 const WHAT: Record<AcceptStep, string> = {
@@ -142,12 +142,7 @@ export async function finish(
 	}
 
 	const data = {
-		...emptyData(mainPath),
-		landed: true,
-		sha: journal.sha,
-		trunk: journal.trunk,
-		previous_trunk_sha: journal.previous_trunk_sha,
-		proof_line: journal.proof_line,
+		...landedData(mainPath, journal),
 		note_ref: journal.done.includes("noted") ? NOTE_REF : null,
 		worktree_removed: journal.done.includes("worktree_removed"),
 		branch_deleted: journal.done.includes("branch_deleted"),
@@ -275,14 +270,5 @@ async function branchTip(root: string, branch: string): Promise<string | null | 
 
 /** What a result says of a landing an earlier accept made (its journal): landed, where, with which Proof and note. */
 function resumedData(mainPath: string, journal: Journal) {
-	return {
-		...emptyData(mainPath),
-		landed: true,
-		sha: journal.sha,
-		trunk: journal.trunk,
-		previous_trunk_sha: journal.previous_trunk_sha,
-		proof_line: journal.proof_line,
-		note_ref: journal.done.includes("noted") ? NOTE_REF : null,
-		consent: "resumed" as const,
-	};
+	return { ...landedData(mainPath, journal), note_ref: journal.done.includes("noted") ? NOTE_REF : null, consent: "resumed" as const };
 }

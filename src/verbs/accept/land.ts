@@ -4,7 +4,7 @@ import { nulSeparated } from "../../git/nul-list.ts";
 import { filesHiddenFromStatus } from "../../git/repository.ts";
 import { git } from "../../git/run.ts";
 import { parsePorcelainV2 } from "../../git/status.ts";
-import type { ProofRecord } from "../../proof/state.ts";
+import type { ProofRecord } from "../../proof/record.ts";
 import { clip } from "../../text/clip.ts";
 import { firstLine } from "../../text/first-line.ts";
 import { quoteName } from "../../text/terminal.ts";
@@ -217,7 +217,7 @@ export async function filesInTheWay(checkout: string, from: string, to: string):
 		// An existing folder git ignores (a `build/`, a `.venv/`) is the owner's: nothing lands inside it.
 		const ignored = await pinnedGit(["check-ignore", "-z", "--stdin"], checkout, { input: [...folders].join("\0") });
 		if (ignored.exitCode > 1) return null;
-		for (const folder of ignored.stdout.split("\0")) if (folder !== "" && !before.has(folder)) blocked.add(`${folder}/`);
+		for (const folder of nulSeparated(ignored.stdout)) if (!before.has(folder)) blocked.add(`${folder}/`);
 	}
 	return [...blocked].sort();
 }

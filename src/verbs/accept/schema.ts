@@ -2,6 +2,7 @@ import * as v from "valibot";
 import { DryRunFlag } from "../../contract/dry-run.ts";
 import type { Result } from "../../contract/envelope.ts";
 import { CONSENT_DIGITS } from "../../proof/consent-digits.ts";
+import type { Journal } from "./journal.ts";
 
 export const AcceptInput = v.strictObject({
 	confirmed: v.optional(v.pipe(v.boolean(), v.description("The owner approved this landing in the conversation."))),
@@ -52,5 +53,17 @@ export function emptyData(mainPath: string): AcceptData {
 		resources: { destroyed: [], failed: [] },
 		main_path: mainPath,
 		consent: "none",
+	};
+}
+
+/** What every result says of a landing its journal records: landed, which commit on which trunk (and what it was before), with which Proof. */
+export function landedData(mainPath: string, journal: Pick<Journal, "sha" | "trunk" | "previous_trunk_sha" | "proof_line">): AcceptData {
+	return {
+		...emptyData(mainPath),
+		landed: true,
+		sha: journal.sha,
+		trunk: journal.trunk,
+		previous_trunk_sha: journal.previous_trunk_sha,
+		proof_line: journal.proof_line,
 	};
 }

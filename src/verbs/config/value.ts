@@ -56,6 +56,8 @@ function inlineValue(value: unknown): string {
 		const entries = Object.entries(value).map(([key, item]) => `${tomlKey(key)} = ${inlineValue(item)}`);
 		return entries.length === 0 ? "{}" : `{ ${entries.join(", ")} }`;
 	}
+	// Strings are quoted as every other string discern writes into TOML (edit/toml-quote.ts), wherever they sit.
+	if (typeof value === "string") return tomlString(value);
 	return stringify({ v: value }).replace(/^v = /, "").trim();
 }
 

@@ -1,7 +1,7 @@
+import type { RefreshData } from "../../agents/refresh-schema.ts";
 import type { Result } from "../../contract/envelope.ts";
 import type { RenderOptions } from "../../contract/verb.ts";
 import { joinLines } from "../../render/result-lines.ts";
-import type { RefreshData } from "./schema.ts";
 
 /** Each file with its action, then the command agents start. */
 export function renderRefresh(result: Result<"refresh", RefreshData>, _options: RenderOptions): string {

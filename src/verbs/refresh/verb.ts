@@ -1,5 +1,5 @@
+import { RefreshData, RefreshInput } from "../../agents/refresh-schema.ts";
 import { defineVerb } from "../../contract/verb.ts";
-import { RefreshData, RefreshInput } from "./schema.ts";
 
 /** `refresh`: its definition. The registry (src/registry.ts) lists it; its code loads only when it runs. */
 export const refreshVerb = defineVerb({

@@ -2,7 +2,7 @@ import * as v from "valibot";
 import type { DiscernConfig } from "../../config/schema.ts";
 import { ref, type Say } from "../../contract/refer.ts";
 import { DoneData } from "../../proof/done-schema.ts";
-import type { ProofRecord } from "../../proof/state.ts";
+import type { ProofRecord } from "../../proof/record.ts";
 import type { StatusData } from "./schema.ts";
 
 /**

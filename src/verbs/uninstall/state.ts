@@ -4,7 +4,7 @@ import { CONFIG_FILE } from "../../config/load.ts";
 import { git } from "../../git/run.ts";
 import { MAP_README_PATH } from "../../pages/map-skeleton.ts";
 import { exists, isInside } from "../../platform/files.ts";
-import { stateDir } from "../../proof/state.ts";
+import { stateDir } from "../../state/dir.ts";
 import { plural } from "../../text/plural.ts";
 import type { UninstallData } from "./schema.ts";
 

@@ -3,7 +3,7 @@ import { openProject } from "../../config/open-project.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, type Diagnostic, fail, ok, type Result, type Step } from "../../contract/envelope.ts";
 import { ref } from "../../contract/refer.ts";
-import { newRunDir } from "../../proof/state.ts";
+import { newRunDir } from "../../jobs/run-folders.ts";
 import { clip } from "../../text/clip.ts";
 import { plural } from "../../text/plural.ts";
 import { oneLine } from "../../text/terminal.ts";

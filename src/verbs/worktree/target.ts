@@ -1,8 +1,8 @@
 import { realpath } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { RepositoryLocation } from "../../git/repository.ts";
+import { type Locked, takeLock } from "../../state/verb-lock.ts";
 import { nearest } from "../../text/suggest.ts";
-import { type Locked, takeLock } from "../../verb-lock.ts";
 import type { FleetWorktree } from "../../worktree/fleet.ts";
 
 /**

@@ -1,6 +1,6 @@
 import * as v from "valibot";
-import { FILE_ACTIONS } from "../../agents/providers.ts";
-import { DryRunFlag } from "../../contract/dry-run.ts";
+import { DryRunFlag } from "../contract/dry-run.ts";
+import { FILE_ACTIONS } from "./providers.ts";
 
 export const RefreshInput = v.strictObject({ dry_run: DryRunFlag });
 

@@ -1,11 +1,11 @@
 import { join } from "node:path";
-import type { Refusal } from "./contract/envelope.ts";
-import type { LockKind } from "./contract/verb.ts";
-import type { RepositoryLocation } from "./git/repository.ts";
-import { acquireLock, type Lock } from "./platform/lock.ts";
-import { writeDenied } from "./platform/write-denied.ts";
-import { stateDir } from "./proof/state.ts";
-import { oneLine } from "./text/terminal.ts";
+import type { Refusal } from "../contract/envelope.ts";
+import type { LockKind } from "../contract/verb.ts";
+import type { RepositoryLocation } from "../git/repository.ts";
+import { acquireLock, type Lock } from "../platform/lock.ts";
+import { writeDenied } from "../platform/write-denied.ts";
+import { oneLine } from "../text/terminal.ts";
+import { stateDir } from "./dir.ts";
 
 /**
  * The locks a verb declares (`lock` in its definition), taken by the

@@ -1,0 +1,53 @@
+import { mkdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import * as v from "valibot";
+import { writeFileAtomic } from "../platform/files.ts";
+import { stateDir } from "../state/dir.ts";
+import { FAILED_STAGES } from "./schema.ts";
+
+export const LastRun = v.object({
+	verb: v.picklist(["prepare", "test", "done"]),
+	ok: v.boolean(),
+	failed_stage: v.nullable(v.picklist(FAILED_STAGES)),
+	head: v.nullable(v.string()),
+	tree: v.nullable(v.string()),
+	config_digest: v.string(),
+	standalone: v.boolean(),
+	time: v.string(),
+	duration_s: v.number(),
+});
+export type LastRun = v.InferOutput<typeof LastRun>;
+
+async function readJson<S extends v.GenericSchema>(path: string, schema: S): Promise<v.InferOutput<S> | null> {
+	try {
+		const parsed = v.safeParse(schema, JSON.parse(await readFile(path, "utf8")));
+		return parsed.success ? parsed.output : null;
+	} catch {
+		return null;
+	}
+}
+
+/** The last run of any gate verb (what `status` reports). */
+export const readLastRun = (gitDir: string) => readJson(join(stateDir(gitDir), "last-run.json"), LastRun);
+/** The last `done`: kept apart so that a `prepare` in between does not lift the unchanged-tree guard. */
+export const readLastDone = (gitDir: string) => readJson(join(stateDir(gitDir), "last-done.json"), LastRun);
+
+/**
+ * Record a run for `status`; a `done` on the committed tree also becomes
+ * the commit's verdict (what `unchanged_tree_rerun` consults) unless
+ * `verdict` is false: a standalone run judged a dirty tree, and a run
+ * stopped by tree drift may have been disturbed from outside.
+ */
+export async function writeLastRun(gitDir: string, run: LastRun, options: { verdict?: boolean } = {}): Promise<void> {
+	await mkdir(stateDir(gitDir), { recursive: true });
+	const text = `${JSON.stringify(run, null, 2)}\n`;
+	const verdict = run.verb === "done" && !run.standalone && options.verdict !== false;
+	await Promise.all([
+		writeFileAtomic(stateDir(gitDir), "last-run.json", text),
+		verdict ? writeFileAtomic(stateDir(gitDir), "last-done.json", text) : undefined,
+	]);
+}
+
+export function configDigest(configText: string): string {
+	return new Bun.CryptoHasher("sha256").update(configText).digest("hex");
+}
