@@ -294,13 +294,18 @@ function withoutEntry(text: string, path: JSONPath): string[] {
 	return found;
 }
 
-/** Remove the containers along `path` that are empty, deepest first (an emptied `mcpServers`, then an emptied parent). */
+/**
+ * Remove the containers along `path` that are empty, deepest first (an emptied `mcpServers`, then an emptied parent) —
+ * but never a comment with one: a container whose removal would take a person's comment along stays, empty.
+ */
 function pruneEmpty(text: string, path: readonly (string | number)[]): { text: string } {
 	let current = text;
 	for (let length = path.length; length > 0; length--) {
 		const at = path.slice(0, length);
 		if (!isEmpty(readEntry("jsonc", current, at.map(String)))) break;
-		current = keepingComments(current, at);
+		const pruned = keepingComments(current, at);
+		if (commentCount(pruned) < commentCount(current)) break;
+		current = pruned;
 	}
 	return { text: current };
 }

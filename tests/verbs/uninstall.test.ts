@@ -384,6 +384,26 @@ describe("uninstall", () => {
 		expect(actions(await run(r, "uninstall", { yes: true }))["AGENTS.md"]).toBe("delete");
 	});
 
+	// After a committed refresh HEAD holds discern's entry, so the file before it cannot be replayed: what is left must still keep
+	// every comment a person wrote, even one beside a container discern's entry emptied.
+	for (const [name, before, kept] of [
+		["a comment in an otherwise empty file", '{\n  // c\n  "servers": {\n  }\n}\n', "// c"],
+		["a comment after an emptied container", '{\n  "servers": {}, // trailing\n  "inputs": []\n}\n', "// trailing"],
+	] as const) {
+		test(`uninstall after a committed refresh keeps a person's JSONC comments: ${name}`, async () => {
+			const r = await repo({ config: '[project]\nagents = ["copilot"]\n[jobs]\ntest = "true"\n', files: { ".vscode/mcp.json": before } });
+			expect((await run(r, "refresh")).ok).toBe(true);
+			expect(await readFile(join(r.root, ".vscode/mcp.json"), "utf8")).toContain("discern");
+			await r.commitAll("wired");
+			const removed = await run(r, "uninstall", { yes: true });
+			expect(removed.ok).toBe(true);
+			expect(actions(removed)[".vscode/mcp.json"]).toBe("strip");
+			const after = await readFile(join(r.root, ".vscode/mcp.json"), "utf8");
+			expect(after).toContain(kept);
+			expect(after).not.toContain("discern");
+		});
+	}
+
 	test("setup's folds go back: a hand-written AGENTS.md returns to its name, and the person's own CLAUDE.md pointer stays", async () => {
 		const r = await repo({ files: { "README.md": "# fixture\n", "AGENTS.md": "# Our rules\n", "CLAUDE.md": "@AGENTS.md\n" } });
 		expect((await run(r, "setup", { confirmed: true, agents: "claude_code" })).ok).toBe(true);
