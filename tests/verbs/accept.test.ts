@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdir, readFile, rename, rm, symlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { processStart } from "../../src/platform/process-start.ts";
@@ -726,7 +726,8 @@ describe("accept", () => {
 		expect(await repo.sha("main")).toBe(before);
 	});
 
-	test("a destroy an earlier (killed) accept started still runs: no second destroy beside it, then it finishes once it is gone", async () => {
+	/** A landing whose accept was killed while the destroy command `leader` it started ran: the worktree and its resource are left. */
+	async function killedDuringDestroy(leader: number): Promise<{ repo: WorktreeRepo; marker: string }> {
 		// The destroy command is the one the committed discern.toml declares (the ledger names the resource only).
 		const repo = await fixture(`${CONFIG}\n[worktree.resources.db]\ncreate = "true"\ndestroy = "echo x >> \\"$DISCERN_ROOT/../destroyed-x\\""\n`, {
 			id: "x-1a2b3c",
@@ -742,7 +743,6 @@ describe("accept", () => {
 			join(repo.root, ".git", "discern", "resources", "x-1a2b3c.json"),
 			JSON.stringify({ version: 1, id: "x-1a2b3c", worktree: repo.wt, entries: [{ name: "db", state: "created" }] }),
 		);
-		const sleeper = Bun.spawn(["sleep", "30"], { stdout: "ignore", stderr: "ignore" });
 		const proofRecord = {
 			version: 2,
 			head,
@@ -772,9 +772,15 @@ describe("accept", () => {
 			consent: "confirmed",
 			done: ["landed", "checkout_moved", "noted"],
 			destroyed: [],
-			destroying: [{ pid: sleeper.pid, started: processStart(sleeper.pid) ?? "" }],
+			destroying: [{ pid: leader, started: processStart(leader) ?? "" }],
 			time: "now",
 		});
+		return { repo, marker };
+	}
+
+	test("a destroy an earlier (killed) accept started still runs: no second destroy beside it, then it finishes once it is gone", async () => {
+		const sleeper = Bun.spawn(["sleep", "30"], { stdout: "ignore", stderr: "ignore" });
+		const { repo, marker } = await killedDuringDestroy(sleeper.pid);
 		try {
 			const refused = await invokeVerb("accept", testContext(repo.root), { target: repo.branch });
 			expect(refused.ok ? "" : refused.error).toBe("locked");
@@ -789,6 +795,27 @@ describe("accept", () => {
 		expect(finished.ok).toBe(true);
 		expect(data(finished)).toMatchObject({ worktree_removed: true, resources: { destroyed: ["db"], failed: [] } });
 		expect(await readFile(marker, "utf8")).toBe("x\n");
+	});
+
+	test("a destroy an earlier accept started that is now a zombie (its parent never reaped it) has ended: accept finishes", async () => {
+		// `sh` starts the leader, then becomes a `sleep` that never waits: once the leader exits it stays a zombie.
+		const parent = Bun.spawn(["sh", "-c", "sleep 0.1 & echo $!; exec sleep 30"], { stdout: "pipe", stderr: "ignore" });
+		const reader = parent.stdout.getReader();
+		const leader = Number(new TextDecoder().decode((await reader.read()).value).trim());
+		reader.releaseLock();
+		try {
+			const state = () => readFileSync(`/proc/${leader}/stat`, "utf8").split(") ")[1]?.[0];
+			for (let tries = 0; tries < 100 && state() !== "Z"; tries++) await Bun.sleep(20);
+			expect(state()).toBe("Z");
+			const { repo, marker } = await killedDuringDestroy(leader);
+			const finished = await invokeVerb("accept", testContext(repo.root), { target: repo.branch });
+			expect(finished.ok).toBe(true);
+			expect(data(finished)).toMatchObject({ worktree_removed: true, resources: { destroyed: ["db"], failed: [] } });
+			expect(await readFile(marker, "utf8")).toBe("x\n");
+		} finally {
+			parent.kill(9);
+			await parent.exited;
+		}
 	});
 });
 

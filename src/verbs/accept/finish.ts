@@ -8,6 +8,7 @@ import { commitOf, provenAncestor } from "../../git/ancestry.ts";
 import type { RepositoryLocation } from "../../git/repository.ts";
 import { git } from "../../git/run.ts";
 import { realPathOf } from "../../platform/files.ts";
+import { processAlive } from "../../platform/lock.ts";
 import { processStart } from "../../platform/process-start.ts";
 import { ProofRecord } from "../../proof/record.ts";
 import { clip } from "../../text/clip.ts";
@@ -84,7 +85,8 @@ export async function finish(
 	const wentOn = wtHead !== null && wtHead !== journal.sha && (await provenAncestor(root, wtHead, `refs/heads/${journal.trunk}`)) !== true ? wtHead : null;
 	if (pending("resources_destroyed") && !wentOn) {
 		// A destroy an earlier accept started (and was killed during) may still run: never start a second one beside it.
-		const running = (journal.destroying ?? []).filter((leader) => processStart(leader.pid) === leader.started);
+		// A zombie keeps its start time but runs nothing (an init that never reaps leaves one behind a killed destroy): it has ended.
+		const running = (journal.destroying ?? []).filter((leader) => processAlive(leader.pid) && processStart(leader.pid) === leader.started);
 		if (running.length > 0) {
 			return fail(
 				"accept",
