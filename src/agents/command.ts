@@ -1,5 +1,6 @@
 import { basename, dirname, isAbsolute } from "node:path";
 import { findExecutable } from "../platform/process.ts";
+import { shellWord } from "../text/shell-quote.ts";
 import type { ServerCommand } from "./providers.ts";
 
 /** The program running now: a compiled discern binary, or bun running discern's source. */
@@ -52,10 +53,6 @@ export async function commandResolves(command: string, env: Readonly<Record<stri
 /** The command line a shell hook runs: `discern worktree ensure`, the program quoted when it needs it. */
 export function commandLine(server: ServerCommand, words: readonly string[]): string {
 	return [server.command, ...server.args.slice(0, -1), ...words].map(shellWord).join(" ");
-}
-
-function shellWord(word: string): string {
-	return /^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
 /** A compiled discern binary's name: `discern`, or a release name such as `discern-linux-x64` (build.ts). */

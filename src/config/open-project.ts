@@ -6,6 +6,7 @@ import { folderProblem } from "../platform/folder.ts";
 import { clip } from "../text/clip.ts";
 import { plural } from "../text/plural.ts";
 import { endSentence } from "../text/sentence.ts";
+import { shellCommand } from "../text/shell-quote.ts";
 import { oneLine, quoteName } from "../text/terminal.ts";
 import { CONFIG_FILE, type ConfigLoad, loadConfig } from "./load.ts";
 import type { DiscernConfig } from "./schema.ts";
@@ -26,7 +27,9 @@ export async function openRepository(ctx: VerbContext): Promise<Opened<{ reposit
 				// git's own words may quote a path byte for byte: one clean line.
 				message: `${clip(quoteName(ctx.cwd))} is not inside a git repository (${clip(oneLine(located.reason))}).`,
 				hints: located.reason.includes("dubious ownership")
-					? [`git refuses a repository owned by someone else: \`git config --global --add safe.directory ${clip(quoteName(ctx.cwd))}\` if you trust it.`]
+					? [
+							`git refuses a repository owned by someone else: \`${shellCommand("git", "config", "--global", "--add", "safe.directory", ctx.cwd)}\` if you trust it.`,
+						]
 					: [
 							elsewhere(ctx.surface, "Run discern inside a git checkout, or pass --cwd DIR.", "Pass an absolute `path` inside a git checkout."),
 							"New project? `git init` first.",

@@ -1,5 +1,6 @@
 import type * as v from "valibot";
 import type { AnyVerb, VerbName } from "../registry.ts";
+import { shellWord } from "../text/shell-quote.ts";
 import type { LooseVerb } from "./verb.ts";
 
 /**
@@ -98,9 +99,4 @@ function cliCommand(verb: LooseVerb, args: Readonly<Record<string, unknown>>): s
 		words.push(value === true ? flag : `${flag} ${shellWord(String(value))}`);
 	}
 	return words.join(" ");
-}
-
-/** A value as one word a person can paste into a shell: bare when safe, else single-quoted. */
-function shellWord(value: string): string {
-	return /^[A-Za-z0-9_./:@%+=,…-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
 }

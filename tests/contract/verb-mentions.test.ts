@@ -170,6 +170,13 @@ describe("the scanner itself", () => {
 		expect(mentionProblems("Run it:\n\n```sh\n$ discern update --onto main\n```\n", "doc", { markdown: true })).toHaveLength(1);
 	});
 
+	test("catches a printed git or mv command that a name it embeds splits or extends when pasted", () => {
+		expect(check("Restore it with `git branch agent/x;touch$IFS/PWNED;# refs/discern/recovery/x`.", "cli")).toHaveLength(1);
+		expect(check("Restore it with `git restore --source=$(touch PWNED) -- .`.", "mcp")).toHaveLength(1);
+		expect(check("Rename it (`mv AGENTS.md notes&&rm x`).", "cli")).toHaveLength(1);
+		expect(check("Restore it with `git branch 'agent/x;touch$IFS/PWNED;#' refs/discern/recovery/x`.", "cli")).toEqual([]);
+	});
+
 	test("over MCP: a command only as the owner's, and only for a verb that is not a tool", () => {
 		expect(check("Then run `discern done --rerun`.", "mcp")).toHaveLength(1);
 		expect(check("ask the owner to run `discern done` in a terminal", "mcp")).toHaveLength(1);

@@ -1,6 +1,7 @@
 import type { LooseVerb } from "../../src/contract/verb.ts";
 import { toolEntries } from "../../src/mcp/tools.ts";
 import { LOOSE_VERBS } from "../../src/registry.ts";
+import { parseCommands } from "../../src/text/shell-words.ts";
 import { flagSpecs } from "../../src/usage/flag-specs.ts";
 import { globalSpellings } from "../../src/usage/global-flags.ts";
 
@@ -38,6 +39,8 @@ export function mentionProblems(text: string, surface: MentionSurface, options: 
 		else if (verb && "tool" in verb.exposure)
 			problems.push(`\`${command.words.join(" ")}\`: over MCP this verb is the tool \`${verb.exposure.tool}\`, not a command for the owner`);
 	}
+	// The git and mv commands a result prints for pasting: one simple command, nothing substituted, whatever names it embeds.
+	if (!options.markdown) for (const problem of unsafeCommands(text)) problems.push(problem);
 	for (const match of text.matchAll(/\bdiscern_[a-z_]+\b/g)) {
 		const entry = TOOLS.get(match[0]);
 		if (!entry) {
@@ -49,6 +52,17 @@ export function mentionProblems(text: string, surface: MentionSurface, options: 
 		const keys = Object.keys(JSON.parse(args[1]) as Record<string, unknown>);
 		const known = Object.keys((entry.arguments as unknown as { entries: Record<string, unknown> }).entries);
 		for (const key of keys) if (!known.includes(key)) problems.push(`\`${match[0]}\` with \`${key}\`: the tool takes no such argument`);
+	}
+	return problems;
+}
+
+/** Printed `git …` and `mv …` commands that a shell would not read as the one command they show. */
+function unsafeCommands(text: string): string[] {
+	const problems: string[] = [];
+	for (const match of text.matchAll(/`((?:git|mv) [^`]*)`/g)) {
+		const command = match[1] ?? "";
+		const parsed = parseCommands(command);
+		if (parsed.length !== 1 || (parsed[0]?.substitutions.length ?? 0) > 0) problems.push(`\`${command}\`: pasted, it is not the one command it shows`);
 	}
 	return problems;
 }

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { AnyResult } from "../../src/contract/envelope.ts";
+import { simpleCommands } from "../../src/text/shell-words.ts";
 import type { WorktreeDropData, WorktreeListData, WorktreePruneData, WorktreeTeardownData } from "../../src/verbs/worktree/schema.ts";
 import { worktreePort } from "../../src/worktree/id.ts";
 import { invokeVerb } from "../helpers/invoke.ts";
@@ -329,6 +330,20 @@ describe("worktree drop: nothing destroyed before the removal is sure, work save
 		expect(prefix).toMatchObject({ ok: false, error: "unknown_target" });
 		expect(prefix.ok ? "" : prefix.hints.join(" ")).toContain("discern worktree drop one-a1b2c3");
 		expect((await r.git("worktree", "list")).split("\n").filter(Boolean)).toHaveLength(3);
+	});
+
+	test("a branch named to run a command stays one word in every git command the result prints: pasting them runs nothing else", async () => {
+		const r = await repo();
+		const name = "x;touch$" + "{IFS}PWNED;#";
+		const path = await worktree(r, name, { commits: 1 });
+		await writeFile(join(path, "uncommitted.txt"), "x");
+		const result = await invokeVerb("worktree drop", ctxAt(r), { id: path, force: true });
+		expect(result.ok).toBe(true);
+		const printed = [...result.message.matchAll(/`(git [^`]*)`/g)].map((match) => simpleCommands(match[1] ?? ""));
+		expect(printed.length).toBeGreaterThanOrEqual(2);
+		for (const commands of printed) expect(commands).toHaveLength(1);
+		expect(printed.map((commands) => commands[0]).find((words) => words?.[1] === "branch")?.[2]).toBe(`agent/${name}`);
+		expect(printed.map((commands) => commands[0]).find((words) => words?.[1] === "restore")?.[2]).toStartWith(`--source=refs/discern/recovery/agent/${name}`);
 	});
 
 	test("--force saves uncommitted and untracked work as a -wip commit and counts the ignored files lost", async () => {

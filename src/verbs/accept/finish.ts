@@ -13,6 +13,7 @@ import { processStart } from "../../platform/process-start.ts";
 import { ProofRecord } from "../../proof/record.ts";
 import { clip } from "../../text/clip.ts";
 import { firstLine } from "../../text/first-line.ts";
+import { shellCommand } from "../../text/shell-quote.ts";
 import { quoteName } from "../../text/terminal.ts";
 import { listWorktrees } from "../../worktree/git-worktrees.ts";
 import { destroyResources } from "../../worktree/resources.ts";
@@ -180,7 +181,7 @@ export async function finish(
 			: []),
 		...(branchSymbolic
 			? [
-					`The branch \`${clip(journal.branch)}\` was not deleted: it is a symbolic ref to \`${clip(branchSymbolic)}\`, and deleting it would delete that. Remove it yourself if it is not wanted (\`git symbolic-ref --delete refs/heads/${clip(journal.branch)}\`).`,
+					`The branch \`${clip(journal.branch)}\` was not deleted: it is a symbolic ref to \`${clip(branchSymbolic)}\`, and deleting it would delete that. Remove it yourself if it is not wanted (\`${shellCommand("git", "symbolic-ref", "--delete", `refs/heads/${journal.branch}`)}\`).`,
 				]
 			: []),
 		...(branchKept ? [`The branch \`${clip(journal.branch)}\` was kept: it holds commits beyond what landed (tip ${branchKept.slice(0, 7)}).`] : []),

@@ -14,6 +14,7 @@ import { git } from "../../git/run.ts";
 import { resolveTrunk } from "../../git/trunk.ts";
 import { findExecutable } from "../../platform/process.ts";
 import { clip } from "../../text/clip.ts";
+import { shellCommand } from "../../text/shell-quote.ts";
 import { oneLine } from "../../text/terminal.ts";
 import { firstExecutable } from "./first-executable.ts";
 import type { Check } from "./schema.ts";
@@ -55,7 +56,9 @@ export async function checkGitAccess(root: string): Promise<Check> {
 	const title = "git can read this checkout";
 	if (await readWorkingState(root)) return { id: "git_access", title, state: "ok", detail: "git status works here" };
 	const problem = await gitProblem(root);
-	const fix = problem.includes("dubious ownership") ? `git config --global --add safe.directory ${root}` : "Run `git status` here and repair what it reports.";
+	const fix = problem.includes("dubious ownership")
+		? shellCommand("git", "config", "--global", "--add", "safe.directory", root)
+		: "Run `git status` here and repair what it reports.";
 	return { id: "git_access", title, state: "fail", detail: oneLine(problem), fix };
 }
 

@@ -18,6 +18,7 @@ import { failing } from "../../standards/verdict.ts";
 import { clip } from "../../text/clip.ts";
 import { plural } from "../../text/plural.ts";
 import { endSentence } from "../../text/sentence.ts";
+import { shellCommand } from "../../text/shell-quote.ts";
 import { oneLine, quoteName } from "../../text/terminal.ts";
 import { carryProof, proofBefore } from "./carry-proof.ts";
 import type { StandardsData } from "./schema.ts";
@@ -266,7 +267,7 @@ export async function pinStandards<const Verb extends PinVerb>(ctx: VerbContext,
 			"pin_failed",
 			`git committed something other than the pin (a commit hook?): ${at}${verified.problems.join("; ")}. No Proof was carried over; the commit stays as it is for you to inspect.`,
 			[
-				`Review it (\`git show --stat ${verified.head?.slice(0, 12) ?? "HEAD"}\`, and the hooks in \`git rev-parse --git-path hooks\`); keep it, or undo it yourself.`,
+				`Review it (\`${shellCommand("git", "show", "--stat", verified.head?.slice(0, 12) ?? "HEAD")}\`, and the hooks in \`git rev-parse --git-path hooks\`); keep it, or undo it yourself.`,
 				say`Then run ${ref("done")}: it runs the gate on what is really committed.`,
 			],
 			{ data: { ...data, ...(verified.head ? { commit: verified.head } : {}), proof: null }, steps },

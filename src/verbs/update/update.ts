@@ -17,6 +17,7 @@ import { trunkAuthority } from "../../proof/trunk-authority.ts";
 import { clip } from "../../text/clip.ts";
 import { firstLine } from "../../text/first-line.ts";
 import { plural } from "../../text/plural.ts";
+import { shellCommand } from "../../text/shell-quote.ts";
 import { quoteName } from "../../text/terminal.ts";
 import { checkoutCommandEnv, EnvFileRefused } from "../../worktree/env.ts";
 import { readTask } from "../../worktree/task.ts";
@@ -249,7 +250,7 @@ async function refusedMerge(ctx: VerbContext, repository: RepositoryLocation, he
 			"conflict",
 			`Merging \`${clip(data.from)}\` conflicts in ${conflicts.length > 0 ? names(conflicts) : "files git did not list"}. ${back ? "The merge was aborted: the branch is as it was." : "The merge could not be aborted: run `git merge --abort`."}`,
 			[
-				`Merge by hand (\`git merge ${data.from_sha ?? ""}\`), resolve ${conflicts.length > 0 ? names(conflicts, 3) : "the conflicts"}, commit, then continue; or ask the owner.`,
+				`Merge by hand (\`${shellCommand("git", "merge", data.from_sha ?? "")}\`), resolve ${conflicts.length > 0 ? names(conflicts, 3) : "the conflicts"}, commit, then continue; or ask the owner.`,
 				say`Then run ${ref("done")}.`,
 			],
 			{ data: { ...data, conflicts: conflicts.slice(0, CAP) } },

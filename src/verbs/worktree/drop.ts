@@ -9,6 +9,7 @@ import { killLeftovers } from "../../jobs/leftovers.ts";
 import { exists, isInside } from "../../platform/files.ts";
 import { clip } from "../../text/clip.ts";
 import { plural } from "../../text/plural.ts";
+import { shellCommand } from "../../text/shell-quote.ts";
 import { oneLine, quoteName } from "../../text/terminal.ts";
 import type { FleetWorktree } from "../../worktree/fleet.ts";
 import { createRef, deleteBranchAt, listWorktrees, removeWorktree } from "../../worktree/git-worktrees.ts";
@@ -70,7 +71,7 @@ export async function worktreeDrop(ctx: VerbContext, input: Input): Promise<Drop
 			"worktree drop",
 			"write_denied",
 			`Worktree ${name} was not dropped: git keeps it locked (\`git worktree lock\`). Nothing was changed.`,
-			[say`Unlock it if it may go (\`git worktree unlock ${target.path}\`), then run ${ref("worktree drop", { id: input.id })} again.`],
+			[say`Unlock it if it may go (\`${shellCommand("git", "worktree", "unlock", target.path)}\`), then run ${ref("worktree drop", { id: input.id })} again.`],
 			{ data: base() },
 		);
 	}
@@ -300,7 +301,7 @@ async function carryOut(
 				{ data },
 			);
 		}
-		wipNote = ` Its uncommitted work is saved as ${wip}: restore it with \`git restore --source=${wip} -- .\` in a checkout of the branch.`;
+		wipNote = ` Its uncommitted work is saved as ${wip}: restore it with \`${shellCommand("git", "restore", `--source=${wip}`, "--", ".")}\` in a checkout of the branch.`;
 	}
 	const lostNote = plan.ignored
 		? ` ${plural(plan.ignored, "ignored file or folder", "ignored files or folders")} in it ${plan.ignored === 1 ? "was" : "were"} not saved.`
@@ -363,7 +364,7 @@ async function carryOut(
 				);
 			}
 			const savedAs = wip ?? plan.wipName;
-			wipNote = ` Its uncommitted work is saved as ${savedAs}: restore it with \`git restore --source=${savedAs} -- .\` in a checkout of the branch.`;
+			wipNote = ` Its uncommitted work is saved as ${savedAs}: restore it with \`${shellCommand("git", "restore", `--source=${savedAs}`, "--", ".")}\` in a checkout of the branch.`;
 		}
 	}
 	const removed = plan.folderGone ? await forgetWorktree(root, commonDir, target) : await removeWorktree(root, target.path);
@@ -388,7 +389,7 @@ async function carryOut(
 	// The restore hint only when the branch is really gone.
 	const restore =
 		data.branch_deleted && saved
-			? ` Its tip ${target.head?.slice(0, 7)} is saved as ${saved}; restore it with \`git branch ${target.branch ?? "BRANCH"} ${saved}\`.`
+			? ` Its tip ${target.head?.slice(0, 7)} is saved as ${saved}; restore it with \`${shellCommand("git", "branch", target.branch ?? "BRANCH", saved)}\`.`
 			: saved
 				? ` Its tip is also saved as ${saved}.`
 				: "";
