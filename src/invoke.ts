@@ -64,14 +64,22 @@ export async function invoke(
 	}
 }
 
+/** The words per surface, made once: the registry does not change while discern runs. */
+const WORDS = new Map<VerbContext["surface"], SurfaceWords>();
+
 /**
  * The verbs of this build and their words for `surface`. Cores and the modules under them never read the
  * registry: it comes to them from here. It loads here, not at the top: the CLI answers --version without
  * it (every verb's definition and schemas are the bulk of start-up); by the time a verb runs, it is loaded.
  */
 async function surfaceWords(surface: VerbContext["surface"]): Promise<SurfaceWords> {
-	const { LOOSE_VERBS } = await import("./registry.ts");
-	return wordsFor(surface, LOOSE_VERBS);
+	let words = WORDS.get(surface);
+	if (!words) {
+		const { LOOSE_VERBS } = await import("./registry.ts");
+		words = wordsFor(surface, LOOSE_VERBS);
+		WORDS.set(surface, words);
+	}
+	return words;
 }
 
 /** The repository around `cwd`, or none: a core that needs one refuses in its own words. */

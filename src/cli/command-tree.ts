@@ -161,7 +161,7 @@ class CommandTree {
  * and any other word is the command's own (`standards web api` names scopes, `setup --dry-run verify`
  * is setup given a stray word, `discern --jsn status` a mistyped flag, not status with a flag dropped).
  * So citty sees the sub-commands only when that word names one; otherwise the command's own `run`
- * answers. `hasOwn`, not citty's `in`: `discern constructor` is an unknown verb, not Object's.
+ * answers. `hasOwn`, not citty's `in`: the word `constructor` is an unknown verb, not Object's.
  */
 function offer(word: string | undefined, subCommands: SubCommandsDef): SubCommandsDef {
 	return word !== undefined && Object.hasOwn(subCommands, word) ? subCommands : {};

@@ -1,8 +1,9 @@
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import * as v from "valibot";
 import { writeFileAtomic } from "../platform/files.ts";
 import { stateDir } from "../state/dir.ts";
+import { readJsonFile } from "../state/json-file.ts";
 import { FAILED_STAGES } from "./schema.ts";
 
 export const LastRun = v.object({
@@ -18,19 +19,10 @@ export const LastRun = v.object({
 });
 export type LastRun = v.InferOutput<typeof LastRun>;
 
-async function readJson<S extends v.GenericSchema>(path: string, schema: S): Promise<v.InferOutput<S> | null> {
-	try {
-		const parsed = v.safeParse(schema, JSON.parse(await readFile(path, "utf8")));
-		return parsed.success ? parsed.output : null;
-	} catch {
-		return null;
-	}
-}
-
 /** The last run of any gate verb (what `status` reports). */
-export const readLastRun = (gitDir: string) => readJson(join(stateDir(gitDir), "last-run.json"), LastRun);
+export const readLastRun = (gitDir: string) => readJsonFile(join(stateDir(gitDir), "last-run.json"), LastRun);
 /** The last `done`: kept apart so that a `prepare` in between does not lift the unchanged-tree guard. */
-export const readLastDone = (gitDir: string) => readJson(join(stateDir(gitDir), "last-done.json"), LastRun);
+export const readLastDone = (gitDir: string) => readJsonFile(join(stateDir(gitDir), "last-done.json"), LastRun);
 
 /**
  * Record a run for `status`; a `done` on the committed tree also becomes

@@ -1,7 +1,7 @@
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as v from "valibot";
 import { writeFileAtomic } from "../platform/files.ts";
+import { readJsonFile } from "../state/json-file.ts";
 
 /**
  * The task a worktree was started for, kept in the worktree's own git admin
@@ -34,11 +34,6 @@ export async function writeTask(worktreeGitDir: string, task: TaskRecord): Promi
 }
 
 /** The worktree's task, or null when it has none (not started by discern) or it is unreadable. */
-export async function readTask(worktreeGitDir: string): Promise<TaskRecord | null> {
-	try {
-		const parsed = v.safeParse(TaskRecord, JSON.parse(await readFile(taskPath(worktreeGitDir), "utf8")));
-		return parsed.success ? parsed.output : null;
-	} catch {
-		return null;
-	}
+export function readTask(worktreeGitDir: string): Promise<TaskRecord | null> {
+	return readJsonFile(taskPath(worktreeGitDir), TaskRecord);
 }

@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { GatePlan, PlannedJob } from "../../src/jobs/plan.ts";
+import type { GatePlan } from "../../src/jobs/plan.ts";
 import { runPlan } from "../../src/jobs/runner.ts";
 import { REPO_ROOT } from "../helpers/cli.ts";
+import { gatePlan, plannedJob } from "../helpers/plan.ts";
 import { processesWithCommandLine, survivors, survivorsByCommandLine, TAG, zombieChildren } from "../helpers/processes.ts";
 
 /**
@@ -21,17 +22,9 @@ afterAll(async () => {
 	await rm(root, { recursive: true, force: true });
 });
 
-const job = (label: string, commands: string[], extra: Partial<PlannedJob> = {}): PlannedJob => ({
-	label,
-	stage: "check",
-	kind: "job",
-	exitDecides: true,
-	commands,
-	timeout: 0,
-	...extra,
-});
+const job = plannedJob;
 
-const plan = (phases: PlannedJob[][], failFast = true): GatePlan => ({ verb: "done", phases, skipped: [], failFast });
+const plan = gatePlan;
 
 async function run(p: GatePlan, options: { subreaper?: boolean; graceMs?: number } = {}) {
 	return runPlan(p, {

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { LOG_LIMIT_BYTES } from "../../src/jobs/log-cap.ts";
 import type { GatePlan, PlannedJob } from "../../src/jobs/plan.ts";
 import { type RunEvent, runPlan } from "../../src/jobs/runner.ts";
+import { gatePlan, plannedJob } from "../helpers/plan.ts";
 import { processesWithEnv, survivors } from "../helpers/processes.ts";
 
 /**
@@ -20,19 +21,9 @@ afterAll(async () => {
 	await rm(root, { recursive: true, force: true });
 });
 
-const job = (label: string, commands: string[], extra: Partial<PlannedJob> = {}): PlannedJob => ({
-	label,
-	stage: "check",
-	kind: "job",
-	exitDecides: true,
-	commands,
-	timeout: 0,
-	...extra,
-});
+const job = plannedJob;
 
-function plan(phases: PlannedJob[][], failFast = true): GatePlan {
-	return { verb: "done", phases, skipped: [], failFast };
-}
+const plan = gatePlan;
 
 async function run(p: GatePlan, options: { signal?: AbortSignal; graceMs?: number; events?: RunEvent[] } = {}) {
 	const logDir = await mkdtemp(join(root, "logs-"));

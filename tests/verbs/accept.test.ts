@@ -9,7 +9,7 @@ import { makeWorktreeRepo, type WorktreeRepo } from "../helpers/worktree.ts";
 
 const runGitIn = (cwd: string, ...args: string[]) => runGit(cwd, args);
 
-import { readJournal, writeJournal } from "../../src/verbs/accept/journal.ts";
+import { type Journal, readJournal, writeJournal } from "../../src/verbs/accept/journal.ts";
 import type { AcceptData } from "../../src/verbs/accept/schema.ts";
 import { onlyJson, runDiscern } from "../helpers/cli.ts";
 
@@ -48,6 +48,38 @@ const data = (result: { data?: unknown }) => result.data as AcceptData;
 async function landings(repo: WorktreeRepo): Promise<number> {
 	const log = await repo.git("reflog", "show", "--format=%gs", "refs/heads/main");
 	return log.split("\n").filter((line) => line.includes("discern accept")).length;
+}
+
+/** The journal accept writes for `repo`'s branch landing `head` on a trunk that was at `old`, with its Proof record. */
+function journalOf(repo: WorktreeRepo, head: string, old: string, step: Pick<Journal, "state" | "id" | "done"> & Partial<Journal>): Journal {
+	const proof = {
+		version: 2,
+		head,
+		tree: "t",
+		branch: repo.branch,
+		config_digest: "d",
+		judgement: { trunk: { name: "main", sha: old }, scopes_changed: [], all_scopes_because: null, never_loosen: "checked", gate_changes: [] },
+		jobs: [],
+		standards: [],
+		time: "now",
+		duration_s: 0,
+		line: "Proof: agent/x",
+	};
+	return {
+		version: 1,
+		branch: repo.branch,
+		path: repo.wt,
+		trunk: "main",
+		sha: head,
+		previous_trunk_sha: old,
+		proof_line: "Proof: agent/x",
+		proof,
+		checkout: repo.root,
+		consent: "confirmed",
+		destroyed: [],
+		time: "now",
+		...step,
+	};
 }
 
 describe("accept", () => {
@@ -324,37 +356,8 @@ describe("accept", () => {
 		// As if discern died just after the compare-and-swap.
 		await repo.git("update-ref", "refs/heads/main", head, old);
 		await repo.git("read-tree", "-m", "-u", old, head);
-		const proofRecord = {
-			version: 2,
-			head,
-			tree: "t",
-			branch: repo.branch,
-			config_digest: "d",
-			judgement: { trunk: { name: "main", sha: old }, scopes_changed: [], all_scopes_because: null, never_loosen: "checked", gate_changes: [] },
-			jobs: [],
-			standards: [],
-			time: "now",
-			duration_s: 0,
-			line: "Proof: agent/x",
-		};
 		// As accept writes it: sealed (a journal written by hand is none, see below).
-		await writeJournal(join(repo.root, ".git"), {
-			version: 1,
-			state: "landing",
-			branch: repo.branch,
-			id: null,
-			path: repo.wt,
-			trunk: "main",
-			sha: head,
-			previous_trunk_sha: old,
-			proof_line: "Proof: agent/x",
-			proof: proofRecord,
-			checkout: repo.root,
-			consent: "confirmed",
-			done: [],
-			destroyed: [],
-			time: "now",
-		});
+		await writeJournal(join(repo.root, ".git"), journalOf(repo, head, old, { state: "landing", id: null, done: [] }));
 		const result = await invokeVerb("accept", testContext(repo.wt));
 		expect(result.ok).toBe(true);
 		expect(data(result)).toMatchObject({ landed: true, sha: head, consent: "resumed", worktree_removed: true });
@@ -743,38 +746,16 @@ describe("accept", () => {
 			join(repo.root, ".git", "discern", "resources", "x-1a2b3c.json"),
 			JSON.stringify({ version: 1, id: "x-1a2b3c", worktree: repo.wt, entries: [{ name: "db", state: "created" }] }),
 		);
-		const proofRecord = {
-			version: 2,
-			head,
-			tree: "t",
-			branch: repo.branch,
-			config_digest: "d",
-			judgement: { trunk: { name: "main", sha: old }, scopes_changed: [], all_scopes_because: null, never_loosen: "checked", gate_changes: [] },
-			jobs: [],
-			standards: [],
-			time: "now",
-			duration_s: 0,
-			line: "Proof: agent/x",
-		};
 		// As accept writes it: sealed (a journal written by hand is none, see below).
-		await writeJournal(join(repo.root, ".git"), {
-			version: 1,
-			state: "landed",
-			branch: repo.branch,
-			id: "x-1a2b3c",
-			path: repo.wt,
-			trunk: "main",
-			sha: head,
-			previous_trunk_sha: old,
-			proof_line: "Proof: agent/x",
-			proof: proofRecord,
-			checkout: repo.root,
-			consent: "confirmed",
-			done: ["landed", "checkout_moved", "noted"],
-			destroyed: [],
-			destroying: [{ pid: leader, started: processStart(leader) ?? "" }],
-			time: "now",
-		});
+		await writeJournal(
+			join(repo.root, ".git"),
+			journalOf(repo, head, old, {
+				state: "landed",
+				id: "x-1a2b3c",
+				done: ["landed", "checkout_moved", "noted"],
+				destroying: [{ pid: leader, started: processStart(leader) ?? "" }],
+			}),
+		);
 		return { repo, marker };
 	}
 
@@ -891,37 +872,8 @@ describe("accept: refs and checkouts an agent can rig", () => {
 		const head = (await repo.wtGit("rev-parse", "HEAD")).trim();
 		const old = await repo.sha("main");
 		await repo.git("merge", "-q", "--ff-only", head);
-		const proofRecord = {
-			version: 2,
-			head,
-			tree: "t",
-			branch: repo.branch,
-			config_digest: "d",
-			judgement: { trunk: { name: "main", sha: old }, scopes_changed: [], all_scopes_because: null, never_loosen: "checked", gate_changes: [] },
-			jobs: [],
-			standards: [],
-			time: "now",
-			duration_s: 0,
-			line: "Proof: agent/x",
-		};
 		// As accept writes it: sealed (a journal written by hand is none, see below).
-		await writeJournal(join(repo.root, ".git"), {
-			version: 1,
-			state: "landed",
-			branch: repo.branch,
-			id: null,
-			path: repo.wt,
-			trunk: "main",
-			sha: head,
-			previous_trunk_sha: old,
-			proof_line: "Proof: agent/x",
-			proof: proofRecord,
-			checkout: repo.root,
-			consent: "confirmed",
-			done: ["landed", "checkout_moved"],
-			destroyed: [],
-			time: "now",
-		});
+		await writeJournal(join(repo.root, ".git"), journalOf(repo, head, old, { state: "landed", id: null, done: ["landed", "checkout_moved"] }));
 		await repo.git("symbolic-ref", "refs/notes/discern", "refs/heads/main");
 		const resumed = await invokeVerb("accept", testContext(repo.root), { target: repo.branch });
 		expect(resumed.ok ? "" : resumed.error).toBe("partial_acceptance");

@@ -4,8 +4,6 @@ import { asVerb, fail, ok, type PlanItem, type Refusal } from "../../contract/en
 import { ref } from "../../contract/refer.ts";
 import { commitOf, provenAncestor } from "../../git/ancestry.ts";
 import type { RepositoryLocation } from "../../git/repository.ts";
-import { realPathOf } from "../../platform/files.ts";
-import type { Lock } from "../../platform/lock.ts";
 import { writeDenied } from "../../platform/write-denied.ts";
 import { consentSha } from "../../proof/consent-digits.ts";
 import { done } from "../../proof/done.ts";
@@ -17,10 +15,11 @@ import { firstLine } from "../../text/first-line.ts";
 import { plural } from "../../text/plural.ts";
 import { quoteName } from "../../text/terminal.ts";
 import { type ListedWorktree, listWorktrees } from "../../worktree/git-worktrees.ts";
-import { gateChangeSentence, type Landing, readLanding } from "./consent.ts";
+import { checkoutsOnTrunk, lockCheckouts } from "./checkouts.ts";
+import { gateChangeSentence, type Landing, readLanding, summaryLines } from "./consent.ts";
 import { finish, settleEarlier } from "./finish.ts";
 import { type Journal, readJournal, removeJournal, writeJournal } from "./journal.ts";
-import { checkoutProblem, fastForwardCheckout, filesInTheWay, isSymbolicBranch, noteRefProblem, operationOnTrunk, pinnedGit, staleRefLock } from "./land.ts";
+import { fastForwardCheckout, pinnedGit } from "./land.ts";
 import { type AcceptData, type AcceptInput, type AcceptResult, emptyData, landedData } from "./schema.ts";
 import { findTarget, type Target } from "./target.ts";
 
@@ -128,87 +127,6 @@ function catchUpHint(ctx: VerbContext, here: RepositoryLocation, target: Target,
 	const again = ref("accept", againArgs(ctx, here, target, confirmed));
 	if (here.location === "main") return say`In the worktree at ${quoteName(target.path)}, run ${ref("update")}, then ${ref("done")}; then run ${again} again.`;
 	return say`Run ${ref("update")}, then ${ref("done")}, then ${again}.`;
-}
-
-/** The one checkout with the trunk checked out (null: none), or why the trunk cannot move under the checkouts now. */
-type Checkouts =
-	| { ok: true; onTrunk: ListedWorktree | null }
-	| { ok: false; error: "dirty_worktree" | "locked" | "no_trunk" | "no_repository" | "write_denied"; message: string };
-
-async function checkoutsOnTrunk(here: RepositoryLocation, trunk: string, from: string, to: string): Promise<Checkouts> {
-	const entries = await listWorktrees(here.root, here.commonDir);
-	if (!entries) return { ok: false, error: "no_repository", message: "git could not list the worktrees" };
-	if ((await isSymbolicBranch(here.root, trunk)) !== false)
-		return {
-			ok: false,
-			error: "no_trunk",
-			message: `the trunk \`${clip(trunk)}\` is a symbolic ref to another branch (or git could not say): a trunk must be a branch of its own`,
-		};
-	// The note is written after the trunk moved: a notes ref it cannot be written to safely is refused while nothing has landed.
-	const notes = await noteRefProblem(here.root);
-	if (notes) return { ok: false, error: "write_denied", message: notes };
-	const lock = await staleRefLock(here.commonDir, trunk);
-	if (lock)
-		return { ok: false, error: "locked", message: `git's ref lock ${quoteName(lock)} exists (another git process is updating the trunk, or one died midway)` };
-	const live = entries.filter((entry) => !entry.bare && !entry.prunable);
-	for (const entry of live) {
-		if (!entry.gitDir) continue;
-		const busy = await operationOnTrunk(entry.gitDir, entry.branch, trunk);
-		if (busy)
-			return {
-				ok: false,
-				error: "dirty_worktree",
-				message: `the checkout at ${quoteName(entry.path)} is in the middle of ${busy} on the trunk \`${clip(trunk)}\``,
-			};
-	}
-	const onTrunk = live.filter((entry) => entry.branch === trunk);
-	if (onTrunk.length > 1) {
-		return {
-			ok: false,
-			error: "dirty_worktree",
-			message: `${plural(onTrunk.length, "checkout")} have the trunk \`${clip(trunk)}\` checked out (${onTrunk.map((entry) => quoteName(entry.path)).join(", ")}); only one can move with it`,
-		};
-	}
-	const checkout = onTrunk[0] ?? null;
-	if (checkout) {
-		const problem = await checkoutProblem(checkout.path, from, to);
-		if (problem) return { ok: false, error: "dirty_worktree", message: problem };
-		const blocked = await filesInTheWay(checkout.path, from, to);
-		if (blocked === null)
-			return { ok: false, error: "dirty_worktree", message: `git could not list what the landing adds to the checkout at ${quoteName(checkout.path)}` };
-		if (blocked.length > 0) {
-			const names = blocked.slice(0, 10).map(quoteName).join(", ");
-			return {
-				ok: false,
-				error: "dirty_worktree",
-				message: `the checkout at ${quoteName(checkout.path)} is on the trunk and has files (untracked or ignored) where the landing puts tracked ones: ${names}${blocked.length > 10 ? ` and ${blocked.length - 10} more` : ""}; landing would overwrite them`,
-			};
-		}
-	}
-	return { ok: true, onTrunk: checkout };
-}
-
-/** The checkout lock of every checkout whose files may move (unless it is where accept runs: the pipeline holds that one). */
-async function lockCheckouts(
-	here: RepositoryLocation,
-	entries: readonly ListedWorktree[],
-): Promise<{ ok: true; locks: Lock[] } | { ok: false; refusal: Refusal }> {
-	const locks: Lock[] = [];
-	const hereGitDir = await realPathOf(here.gitDir);
-	for (const entry of entries) {
-		if (!entry.gitDir || (await realPathOf(entry.gitDir)) === hereGitDir) continue;
-		const taken = takeLock(
-			"checkout",
-			{ root: entry.path, gitDir: entry.gitDir, commonDir: here.commonDir, location: entry.main ? "main" : "worktree" },
-			"accept",
-		);
-		if (!taken.ok) {
-			for (const lock of locks) lock.release();
-			return { ok: false, refusal: { ...taken.refusal, message: taken.refusal.message.replace(/^This checkout/, `The checkout at ${quoteName(entry.path)}`) } };
-		}
-		locks.push(taken.lock);
-	}
-	return { ok: true, locks };
 }
 
 function lockRefusal(refusal: Refusal, data: AcceptData): AcceptResult {
@@ -519,27 +437,6 @@ async function swap(ctx: VerbContext, here: RepositoryLocation, main: ListedWork
 async function currentProof(gitDir: string, head: string): Promise<ProofRecord | null> {
 	const proof = await readProof(gitDir);
 	return proof && proof.head === head ? proof : null;
-}
-
-function summaryLines(target: Target, trunk: string, trunkSha: string, head: string, landing: Landing, gateSentence: string | null): string[] {
-	const commits = landing.commits.slice(0, 10).map((commit) => `${commit.sha.slice(0, 7)} ${clip(commit.subject, 120)}`);
-	const files = landing.files.slice(0, 20).map(quoteName);
-	const lines = [
-		`Lands \`${clip(target.branch)}\` @ ${short(head)} on \`${clip(trunk)}\` (now ${short(trunkSha)}).`,
-		`Commits (${landing.commitsTotal}): ${commits.join("; ") || "none"}${landing.commitsTotal > commits.length ? "; …" : ""}`,
-		`Files (${landing.files.length}): ${files.join(", ") || "none"}${landing.files.length > files.length ? ", …" : ""}`,
-		`Scopes: ${landing.scopes.join(", ") || "none"}`,
-	];
-	if (gateSentence) lines.push(gateSentence);
-	if (landing.special.length > 0)
-		lines.push(
-			`Needs the owner whatever the scope: ${landing.special.map((entry) => `${quoteName(entry.path)} (${entry.kind === "submodule" ? "submodule pointer" : "symbolic link"})`).join(", ")}`,
-		);
-	if (landing.preAuthorized)
-		lines.push(
-			`Pre-authorized by the trunk's [acceptance]: ${landing.authorized.map((entry) => `${quoteName(entry.path)} (scope ${entry.scope})`).join(", ")}`,
-		);
-	return lines;
 }
 
 function awaitingConsent(

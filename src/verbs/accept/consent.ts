@@ -5,8 +5,10 @@ import { committedChanges, type TreeChange } from "../../git/tree-diff.ts";
 import { readCommittedConfig } from "../../proof/committed-config.ts";
 import { gateChanges } from "../../proof/gate-changes.ts";
 import { compileScopes } from "../../scopes/glob.ts";
+import { clip } from "../../text/clip.ts";
 import { noun, plural } from "../../text/plural.ts";
 import { quoteName } from "../../text/terminal.ts";
+import type { Target } from "./target.ts";
 
 /** What landing would bring to the trunk, and whether the trunk's own config lets it land without asking. */
 export interface Landing {
@@ -144,4 +146,30 @@ export function gateChangeSentence(changes: readonly string[]): string | null {
 	if (changes.length === 0) return null;
 	const shown = changes.slice(0, 8);
 	return `This branch changes the gate: ${shown.join(", ")}${changes.length > shown.length ? ` and ${changes.length - shown.length} more` : ""}.`;
+}
+
+/** What a landing puts on the trunk, a line each: the preview a person consents to, and the facts beside a refusal. */
+export function summaryLines(target: Target, trunk: string, trunkSha: string, head: string, landing: Landing, gateSentence: string | null): string[] {
+	const commits = landing.commits.slice(0, 10).map((commit) => `${commit.sha.slice(0, 7)} ${clip(commit.subject, 120)}`);
+	const files = landing.files.slice(0, 20).map(quoteName);
+	const lines = [
+		`Lands \`${clip(target.branch)}\` @ ${shortSha(head)} on \`${clip(trunk)}\` (now ${shortSha(trunkSha)}).`,
+		`Commits (${landing.commitsTotal}): ${commits.join("; ") || "none"}${landing.commitsTotal > commits.length ? "; …" : ""}`,
+		`Files (${landing.files.length}): ${files.join(", ") || "none"}${landing.files.length > files.length ? ", …" : ""}`,
+		`Scopes: ${landing.scopes.join(", ") || "none"}`,
+	];
+	if (gateSentence) lines.push(gateSentence);
+	if (landing.special.length > 0)
+		lines.push(
+			`Needs the owner whatever the scope: ${landing.special.map((entry) => `${quoteName(entry.path)} (${entry.kind === "submodule" ? "submodule pointer" : "symbolic link"})`).join(", ")}`,
+		);
+	if (landing.preAuthorized)
+		lines.push(
+			`Pre-authorized by the trunk's [acceptance]: ${landing.authorized.map((entry) => `${quoteName(entry.path)} (scope ${entry.scope})`).join(", ")}`,
+		);
+	return lines;
+}
+
+function shortSha(sha: string | null): string {
+	return sha ? sha.slice(0, 7) : "?";
 }

@@ -9,12 +9,12 @@ import { globalFlags } from "../../usage/verb-usage.ts";
 import type { HelpData } from "./schema.ts";
 
 /**
- * The answers for words that name no command: a verb discern does not know
- * (`discern stauts`), a family without its sub-command (`discern config`) or
- * with a mistyped one (`discern setup verfy`). They answer as the help verb
- * (`verb: "help"`), from the verbs and words they are handed, so
- * `discern stauts` (the CLI's command tree) and `discern help stauts` (this
- * verb, through the pipeline) say the same thing.
+ * The answers for words that name no command: a first word discern does not
+ * know (a typo such as `stauts`), a family typed without its sub-command
+ * (`config` alone) or with a mistyped one (`verfy` after `setup`). They
+ * answer as the help verb (`verb: "help"`), from the verbs and words they
+ * are handed, so the typo on its own (the CLI's command tree) and the typo
+ * asked of help (this verb, through the pipeline) say the same thing.
  */
 
 /** Verbs of the design that are not in this build yet; named so help can say so instead of "unknown". */

@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { DryRunFlag } from "../../contract/dry-run.ts";
+import type { Result } from "../../contract/envelope.ts";
 
 const text = (max: number, description: string) => v.optional(v.pipe(v.string(), v.maxLength(max), v.description(description)));
 
@@ -26,3 +27,5 @@ export const StartData = v.strictObject({
 	left_behind: v.optional(v.array(v.string())),
 });
 export type StartData = v.InferOutput<typeof StartData>;
+
+export type StartResult = Result<"start", StartData>;
