@@ -102,6 +102,11 @@ export function signalAll(targets: readonly number[], signal: NodeJS.Signals): v
 	}
 }
 
+/** Does the process group led by `groupLeader` still run anything (a zombie leader runs nothing; its group may)? */
+export function groupAlive(groupLeader: number): Promise<boolean> {
+	return anyAlive(groupLeader, []);
+}
+
 /** Is any live (non-zombie) member of the group, or any of `pids`, still running? */
 async function anyAlive(groupLeader: number, pids: readonly number[]): Promise<boolean> {
 	const table = await processTable();

@@ -5,7 +5,7 @@ import { generatedFiles, INSTRUCTIONS_FILE, isPointer, providersFor } from "../a
 import { ignoredHere } from "../agents/wiring.ts";
 import { git } from "../git/run.ts";
 import { exists, isInside } from "../platform/files.ts";
-import { shellCommand } from "../text/shell-quote.ts";
+import { pathArgument, shellCommand } from "../text/shell-quote.ts";
 
 /**
  * A person's own AGENTS.md / CLAUDE.md / GEMINI.md, where discern is about to
@@ -99,7 +99,7 @@ export async function planFolds(root: string, agents: readonly string[]): Promis
 
 function ignoredReason(path: string, target?: string): string {
 	const what = target ? `${path} links to ${target}, which git ignores` : `${path} is ignored by git`;
-	return `${what} (a checkout's own notes): left in place, not moved and not listed in [instructions].sources, so it stays private. Refresh will refuse to write ${path} over it: rename it (e.g. \`${shellCommand("mv", path, `${path.replace(/\.md$/i, "")}.local.md`)}\`, and ignore that name) or delete it, then run \`discern refresh\`.`;
+	return `${what} (a checkout's own notes): left in place, not moved and not listed in [instructions].sources, so it stays private. Refresh will refuse to write ${path} over it: rename it (e.g. \`${shellCommand("mv", pathArgument(path), pathArgument(`${path.replace(/\.md$/i, "")}.local.md`))}\`, and ignore that name) or delete it, then run \`discern refresh\`.`;
 }
 
 /** `docs/agents/instructions.md`, or `…-2.md` when that is taken. */

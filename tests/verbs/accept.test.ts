@@ -778,6 +778,31 @@ describe("accept", () => {
 		expect(await readFile(marker, "utf8")).toBe("x\n");
 	});
 
+	test("a destroy whose leader is a zombie while its group still runs has not ended: no second destroy beside it", async () => {
+		// The leader starts a process of its own group, then exits; `sh` became a `sleep` that never reaps it.
+		const parent = Bun.spawn(["sh", "-c", "setsid sh -c 'sleep 30 & exit 0' & echo $!; exec sleep 30"], { stdout: "pipe", stderr: "ignore" });
+		const reader = parent.stdout.getReader();
+		const leader = Number(new TextDecoder().decode((await reader.read()).value).trim());
+		reader.releaseLock();
+		try {
+			const state = () => readFileSync(`/proc/${leader}/stat`, "utf8").split(") ")[1]?.[0];
+			for (let tries = 0; tries < 100 && state() !== "Z"; tries++) await Bun.sleep(20);
+			expect(state()).toBe("Z");
+			const { repo, marker } = await killedDuringDestroy(leader);
+			const refused = await invokeVerb("accept", testContext(repo.root), { target: repo.branch });
+			expect(refused.ok ? "" : refused.error).toBe("locked");
+			expect(existsSync(marker)).toBe(false);
+		} finally {
+			try {
+				process.kill(-leader, "SIGKILL");
+			} catch {
+				// The group is gone already.
+			}
+			parent.kill(9);
+			await parent.exited;
+		}
+	});
+
 	test("a destroy an earlier accept started that is now a zombie (its parent never reaped it) has ended: accept finishes", async () => {
 		// `sh` starts the leader, then becomes a `sleep` that never waits: once the leader exits it stays a zombie.
 		const parent = Bun.spawn(["sh", "-c", "sleep 0.1 & echo $!; exec sleep 30"], { stdout: "pipe", stderr: "ignore" });

@@ -9,6 +9,7 @@ import type { RepositoryLocation } from "../../git/repository.ts";
 import { git } from "../../git/run.ts";
 import { realPathOf } from "../../platform/files.ts";
 import { processAlive } from "../../platform/lock.ts";
+import { groupAlive } from "../../platform/process-scan.ts";
 import { processStart } from "../../platform/process-start.ts";
 import { ProofRecord } from "../../proof/record.ts";
 import { clip } from "../../text/clip.ts";
@@ -86,8 +87,13 @@ export async function finish(
 	const wentOn = wtHead !== null && wtHead !== journal.sha && (await provenAncestor(root, wtHead, `refs/heads/${journal.trunk}`)) !== true ? wtHead : null;
 	if (pending("resources_destroyed") && !wentOn) {
 		// A destroy an earlier accept started (and was killed during) may still run: never start a second one beside it.
-		// A zombie keeps its start time but runs nothing (an init that never reaps leaves one behind a killed destroy): it has ended.
-		const running = (journal.destroying ?? []).filter((leader) => processAlive(leader.pid) && processStart(leader.pid) === leader.started);
+		// A destroy runs as long as its process group does: its leader may be a zombie (an init that never reaps) or gone while
+		// what it started still runs. A PID that now names another process is not the leader's.
+		const running: NonNullable<Journal["destroying"]> = [];
+		for (const leader of journal.destroying ?? []) {
+			const now = processStart(leader.pid);
+			if ((now === null || now === leader.started) && (processAlive(leader.pid) || (await groupAlive(leader.pid)))) running.push(leader);
+		}
 		if (running.length > 0) {
 			return fail(
 				"accept",

@@ -250,7 +250,7 @@ async function refusedMerge(ctx: VerbContext, repository: RepositoryLocation, he
 			"conflict",
 			`Merging \`${clip(data.from)}\` conflicts in ${conflicts.length > 0 ? names(conflicts) : "files git did not list"}. ${back ? "The merge was aborted: the branch is as it was." : "The merge could not be aborted: run `git merge --abort`."}`,
 			[
-				`Merge by hand (\`${shellCommand("git", "merge", data.from_sha ?? "")}\`), resolve ${conflicts.length > 0 ? names(conflicts, 3) : "the conflicts"}, commit, then continue; or ask the owner.`,
+				`Merge by hand (\`${shellCommand("git", "merge", data.from_sha ?? data.from)}\`), resolve ${conflicts.length > 0 ? names(conflicts, 3) : "the conflicts"}, commit, then continue; or ask the owner.`,
 				say`Then run ${ref("done")}.`,
 			],
 			{ data: { ...data, conflicts: conflicts.slice(0, CAP) } },
