@@ -19,6 +19,8 @@ export async function openRepository(ctx: VerbContext): Promise<Opened<{ reposit
 	// The pipeline located it already (src/invoke.ts): looking again would cost a git call.
 	if (ctx.repository) return { ok: true, repository: ctx.repository };
 	const located = await locateRepository(ctx.cwd, ctx.env);
+	// A repository git found but cannot name exactly: the folder is the problem, not its absence.
+	if (!located.found && located.unprintable) return { ok: false, refusal: folderRefusal(ctx.cwd, located.reason, ctx.surface) };
 	if (!located.found) {
 		return {
 			ok: false,

@@ -1,5 +1,6 @@
 import { lstat, readFile, realpath } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
+import { pointerValue } from "./printable-path.ts";
 
 /**
  * Find the repository around `cwd` by reading the file system the way git
@@ -27,7 +28,9 @@ export async function discoverRepository(cwd: string, env: Readonly<Record<strin
 		const stat = await lstat(dotGit).catch(() => null);
 		if (stat?.isDirectory()) return (await looksLikeGitDir(dotGit)) ? withCommonDir(dir, dotGit) : null;
 		if (stat?.isFile()) {
-			const pointer = /^gitdir: (.+)$/m.exec(await readFile(dotGit, "utf8").catch(() => ""))?.[1]?.trim();
+			// As git reads it: the file starts with `gitdir: `, and only the line ending after the path is dropped.
+			const text = pointerValue(await readFile(dotGit, "utf8").catch(() => ""));
+			const pointer = text.startsWith("gitdir: ") ? text.slice("gitdir: ".length) : "";
 			if (!pointer) return null;
 			const gitDir = await realpath(resolve(dir, pointer)).catch(() => null);
 			return gitDir && (await looksLikeGitDir(gitDir)) ? withCommonDir(dir, gitDir) : null;
@@ -46,7 +49,8 @@ async function looksLikeGitDir(path: string): Promise<boolean> {
 }
 
 async function withCommonDir(root: string, gitDir: string): Promise<DiscoveredRepository | null> {
-	const pointer = (await readFile(join(gitDir, "commondir"), "utf8").catch(() => null))?.trim();
+	const read = await readFile(join(gitDir, "commondir"), "utf8").catch(() => null);
+	const pointer = read === null ? null : pointerValue(read);
 	if (!pointer) {
 		// A bare-looking layout (core.bare, core.worktree) is git's to interpret.
 		return (await hasPlainConfig(gitDir)) ? { root, gitDir, commonDir: gitDir } : null;

@@ -1,7 +1,9 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { firstNonBlankLine } from "../text/first-line.ts";
+import { quoteName } from "../text/terminal.ts";
 import { discoverRepository } from "./discover.ts";
+import { answerLines, unprintablePath } from "./printable-path.ts";
 import { git } from "./run.ts";
 import { hiddenEntries, parsePorcelainV2, type WorkingState } from "./status.ts";
 
@@ -14,32 +16,42 @@ export interface RepositoryLocation {
 	location: "main" | "worktree";
 }
 
-export type LocateOutcome = { found: true; repository: RepositoryLocation } | { found: false; reason: string };
+/** `unprintable`: git found a repository, but one of its folders has a path git cannot print safely (printable-path.ts). */
+export type LocateOutcome = { found: true; repository: RepositoryLocation } | { found: false; reason: string; unprintable?: true };
 
 export async function locateRepository(cwd: string, env: Readonly<Record<string, string | undefined>> = process.env): Promise<LocateOutcome> {
 	const place = await stat(cwd).catch(() => null);
 	if (!place) return { found: false, reason: `${cwd} does not exist` };
 	if (!place.isDirectory()) return { found: false, reason: `${cwd} is not a directory` };
 	const discovered = await discoverRepository(cwd, env);
-	if (discovered) {
-		return { found: true, repository: { ...discovered, location: discovered.gitDir === discovered.commonDir ? "main" : "worktree" } };
-	}
+	if (discovered) return printable({ ...discovered, location: discovered.gitDir === discovered.commonDir ? "main" : "worktree" });
 	const result = await git(["rev-parse", "--path-format=absolute", "--show-toplevel", "--git-dir", "--git-common-dir"], cwd);
 	if (result.exitCode !== 0) {
 		const reason = firstNonBlankLine(result.stderr) ?? `git rev-parse exited ${result.exitCode}`;
 		return { found: false, reason };
 	}
-	const [root, gitDir, commonDir] = result.stdout.trim().split("\n");
+	// Three folders, one a line: any other count means a path holds a line break, and no split of the lines can be trusted.
+	const lines = answerLines(result.stdout);
+	const [root, gitDir, commonDir] = lines;
+	if (lines.length > 3) {
+		const reason = `the path of its work tree, git dir or common dir holds a line break (git printed ${lines.length} lines for 3 folders), and git prints paths as they are, one a line: rename or move it`;
+		return { found: false, reason, unprintable: true };
+	}
 	if (!root || !gitDir || !commonDir) return { found: false, reason: "not inside a work tree" };
-	return {
-		found: true,
-		repository: {
-			root,
-			gitDir,
-			commonDir,
-			location: resolve(gitDir) === resolve(commonDir) ? "main" : "worktree",
-		},
-	};
+	return printable({ root, gitDir, commonDir, location: resolve(gitDir) === resolve(commonDir) ? "main" : "worktree" });
+}
+
+/** The repository, unless one of its folders has a path git's answers cannot name exactly (a later rev-parse would misread it). */
+function printable(repository: RepositoryLocation): LocateOutcome {
+	for (const [what, path] of [
+		["its work tree", repository.root],
+		["its git dir", repository.gitDir],
+		["its common git dir", repository.commonDir],
+	] as const) {
+		const problem = unprintablePath(path);
+		if (problem) return { found: false, reason: `${what} ${quoteName(path)}: ${problem}`, unprintable: true };
+	}
+	return { found: true, repository };
 }
 
 /**

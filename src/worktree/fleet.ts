@@ -1,5 +1,6 @@
 import { lstat } from "node:fs/promises";
 import { loadConfig } from "../config/load.ts";
+import { unprintablePath } from "../git/printable-path.ts";
 import { git } from "../git/run.ts";
 import type { Trunk } from "../git/trunk.ts";
 import { configDigest, readLastDone, readLastRun } from "../jobs/last-run.ts";
@@ -176,6 +177,9 @@ async function distance(root: string, trunk: Trunk, head: string): Promise<{ ahe
 
 /** A worktree folder discern will not read or remove through: gone, or not a plain folder (a symlink may lead anywhere). */
 async function folderProblem(path: string, prunable: boolean): Promise<string | null> {
+	// git itself lists it whole (-z), but discern's own git reads there would name it one line at a time.
+	const unprintable = unprintablePath(path);
+	if (unprintable) return unprintable;
 	const info = await lstat(path).catch(() => null);
 	if (!info) return prunable ? "its folder is gone (git marks it prunable)" : "its folder is gone";
 	if (info.isSymbolicLink()) return "its folder is a symlink";

@@ -1,5 +1,6 @@
 import { readdir, readFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
+import { pointerValue } from "../git/printable-path.ts";
 import { git } from "../git/run.ts";
 
 /** One worktree as `git worktree list --porcelain -z` tells it, with its git admin dir. */
@@ -73,7 +74,8 @@ async function adminDirs(commonDir: string): Promise<Map<string, string>> {
 	const names = await readdir(base).catch(() => [] as string[]);
 	await Promise.all(
 		names.map(async (name) => {
-			const pointer = (await readFile(join(base, name, "gitdir"), "utf8").catch(() => "")).trim();
+			// As git reads it: only the line ending goes (a path may hold spaces at its end, or a line break inside).
+			const pointer = pointerValue(await readFile(join(base, name, "gitdir"), "utf8").catch(() => ""));
 			if (pointer) found.set(resolve(dirname(pointer)), join(base, name));
 		}),
 	);

@@ -5,6 +5,7 @@ import { quoteName } from "../../text/terminal.ts";
 import { nulSeparated } from "../nul-list.ts";
 import { verifiedTree } from "../object-check.ts";
 import { type ObjectReader, openObjectReader } from "../object-reader.ts";
+import { answerLines, unprintablePath } from "../printable-path.ts";
 import { complaint, git } from "../run.ts";
 import type { ChangedPath, WorkingState } from "../status.ts";
 import { conversionsOf, type Entry, entryOf, lfsPointers } from "./expected-content.ts";
@@ -201,13 +202,17 @@ async function openIn(
 	given: { located?: Captured; guess?: { location: Location; head: Promise<HeadReading> }; reader?: ObjectReader; asked?: () => void } = {},
 ): Promise<EvidenceOutcome> {
 	const label = name ?? root;
+	// git's answers name the folders one a line: a folder whose path it cannot print safely is never judged (a submodule's included).
+	const unprintable = unprintablePath(root);
+	if (unprintable) return { ok: false, reason: `${quoteName(label)}: ${unprintable}` };
 	const located = given.guess ? null : (given.located ?? (await locate(root, revision)));
 	const location = given.guess?.location ?? (located && locationOf(located));
 	if (!location) {
-		// The work tree and git dir without a commit: HEAD names none yet.
-		const [top, gitDir] = located?.stdout.trim().split("\n") ?? [];
-		return top && gitDir
-			? { ok: false, reason: "nothing is committed on this branch yet", unborn: true }
+		// The three folders, then the revision echoed back as git found no commit by it: HEAD names none yet. Any more lines: a path held a line break.
+		const lines = located ? answerLines(located.stdout) : [];
+		if (lines.length === 4 && lines[3] === `${revision}^{commit}`) return { ok: false, reason: "nothing is committed on this branch yet", unborn: true };
+		return lines.length > 5
+			? { ok: false, reason: `git names folders of ${quoteName(label)} whose paths hold a line break, so its answers cannot be read back exactly` }
 			: { ok: false, reason: `git cannot read ${quoteName(label)}` };
 	}
 	const { top, gitDir, commonDir, commit: sha } = location;

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import type { Captured } from "../../platform/process.ts";
 import type { ObjectReader, RawObject } from "../object-reader.ts";
+import { answerLines } from "../printable-path.ts";
 
 /**
  * The evidence's guess (evidence.ts, `openEvidenceIndex`): where the
@@ -19,8 +20,11 @@ export interface Location {
 
 /** The location in `locate`'s answer (`rev-parse --show-toplevel --absolute-git-dir --git-common-dir <rev>^{commit}`); null when it names none whole. */
 export function locationOf(located: Captured): Location | null {
-	const [top, gitDir, commonDir, commit] = located.stdout.trim().split("\n");
-	if (located.exitCode !== 0 || !top || !gitDir || !commonDir || !commit || !/^[0-9a-f]+$/.test(commit)) return null;
+	const lines = answerLines(located.stdout);
+	const [top, gitDir, commonDir, commit, ref] = lines;
+	// Four lines, and a fifth only as a ref (HEAD's, or none when git finds it ambiguous): a path holding a line break shifts the rest.
+	if (located.exitCode !== 0 || lines.length > 5 || (lines.length === 5 && !(ref === "HEAD" || ref?.startsWith("refs/")))) return null;
+	if (!top || !gitDir || !commonDir || !commit || !/^[0-9a-f]+$/.test(commit)) return null;
 	return { top, gitDir, commonDir, commit };
 }
 

@@ -5,6 +5,7 @@ import { readRegularFile } from "../../platform/files.ts";
 import type { Captured } from "../../platform/process.ts";
 import type { git } from "../run.ts";
 import type { ChangedPath } from "../status.ts";
+import { locationOf } from "./guess.ts";
 
 /**
  * What only git answers in a look of the evidence (evidence.ts): HEAD and
@@ -146,7 +147,8 @@ export function headOf(read: Captured, skip = 0): HeadReading {
 
 /** HEAD as `locate` read it, after the work tree, git dir and common dir. */
 export function headOfLocated(read: Captured): HeadReading {
-	return headOf(read, 3);
+	// Only an answer whose folders read back whole (guess.ts) has HEAD where it is counted to be.
+	return locationOf(read) ? headOf(read, 3) : { sha: null, ref: null };
 }
 
 /**

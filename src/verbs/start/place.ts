@@ -4,6 +4,7 @@ import type { DiscernConfig } from "../../config/schema.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { fail } from "../../contract/envelope.ts";
 import { ref } from "../../contract/refer.ts";
+import { unprintablePath } from "../../git/printable-path.ts";
 import type { RepositoryLocation } from "../../git/repository.ts";
 import { git, gitLine } from "../../git/run.ts";
 import { resolveTrunk } from "../../git/trunk.ts";
@@ -55,6 +56,9 @@ export async function worktreeParent(mainRoot: string, root: string): Promise<{ 
 	}
 	const path = real === null ? wanted : join(real, ...rest);
 	if (dirname(path) === path) return { ok: false, why: "is the filesystem root" };
+	// A worktree there would be one no later discern run could name exactly.
+	const unprintable = unprintablePath(path);
+	if (unprintable) return { ok: false, why: `is ${quoteName(path)}: ${unprintable}` };
 	if (isInside(realMain, path))
 		return { ok: false, why: `is inside the main checkout (${quoteName(realMain)}): its worktrees would show there as untracked files` };
 	if (real !== null && !(await lstat(real)).isDirectory()) return { ok: false, why: `leads to ${quoteName(real)}, which is not a folder` };
