@@ -84,7 +84,12 @@ export function hiddenEntries(output: string): string[] {
 	const hidden: string[] = [];
 	for (const entry of output.split("\0")) {
 		const tag = entry[0];
-		if (tag && entry[1] === " " && (tag === "S" || (tag >= "a" && tag <= "z"))) hidden.push(entry.slice(2));
+		if (tag && entry[1] === " " && isHiddenTag(tag)) hidden.push(entry.slice(2));
 	}
 	return hidden;
+}
+
+/** An `ls-files -v` tag of a file status looks away from: lowercase (assume-unchanged) or `S` (skip-worktree). */
+export function isHiddenTag(tag: string): boolean {
+	return tag === "S" || (tag >= "a" && tag <= "z");
 }

@@ -66,7 +66,7 @@ export async function readFleet(
 	const read = await mapBounded(
 		listed.filter((worktree) => !worktree.bare && !(options.linkedOnly && worktree.main)),
 		CONCURRENCY,
-		(worktree) => readOne(where.root, worktree, trunk),
+		(worktree) => readOne(where.root, where.commonDir, worktree, trunk),
 	);
 	const times = await commitTimes(
 		where.root,
@@ -113,7 +113,7 @@ async function markClaims(commonDir: string, fleet: FleetWorktree[]): Promise<vo
 	}
 }
 
-async function readOne(root: string, worktree: ListedWorktree, trunk: Trunk): Promise<FleetWorktree> {
+async function readOne(root: string, commonDir: string, worktree: ListedWorktree, trunk: Trunk): Promise<FleetWorktree> {
 	const gitDir = worktree.gitDir;
 	const [problem, task, proof, lastDone, lastRun] = await Promise.all([
 		folderProblem(worktree.path, worktree.prunable),
@@ -123,8 +123,8 @@ async function readOne(root: string, worktree: ListedWorktree, trunk: Trunk): Pr
 		gitDir ? readLastRun(gitDir) : null,
 	]);
 	const [work, config, counts] = await Promise.all([
-		// Judged with git's shortcuts pinned off, hidden files included: what drop and prune decide on.
-		problem ? null : readTreeWork(worktree.path),
+		// Judged by done's rules (tree-work.ts): what drop and prune decide on, and what status shows.
+		problem ? null : readTreeWork(worktree.path, commonDir),
 		problem ? null : loadConfig(worktree.path),
 		trunk.exists && trunk.name && worktree.head ? distance(root, trunk, worktree.head) : null,
 	]);

@@ -1,8 +1,11 @@
 import { lstat } from "node:fs/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { COMMITTED_IGNORE_RULES, foldersHolding, infoAttributes, strayAttributeFiles } from "../git/evidence/outside-the-tree.ts";
+import { ignoredFoldersAsker, unlistedEntries } from "../git/evidence/unlisted.ts";
+import { nulSeparated } from "../git/nul-list.ts";
 import { filesHiddenFromStatus } from "../git/repository.ts";
 import { git } from "../git/run.ts";
-import { parsePorcelainV2, type WorkingState } from "../git/status.ts";
+import { isHiddenTag, parsePorcelainV2, type WorkingState } from "../git/status.ts";
 
 /**
  * Settings a checkout's own config could use to make `git status` look
@@ -24,7 +27,11 @@ export const PINNED_STATUS = [
 ] as const;
 
 export interface TreeWork {
-	/** Branch, HEAD and the changes `git status` reports, with the settings above pinned. */
+	/**
+	 * Branch, HEAD and the changes `git status` reports with the settings
+	 * above pinned, its untracked files listed under done's rules, and what
+	 * else done refuses a tree for (see `readTreeWork`).
+	 */
 	working: WorkingState;
 	/**
 	 * Tracked files git is told not to look at (assume-unchanged,
@@ -37,33 +44,109 @@ export interface TreeWork {
 }
 
 /**
- * What removing a checkout would lose, judged with git's shortcuts pinned
- * off: the status, plus every hidden file whose content differs from the
- * index. Null when git could not answer (never read as clean).
+ * Whether a checkout is clean, judged by the rules `done`'s evidence
+ * (git/evidence/evidence.ts) applies, without hashing every committed file:
+ * `status`, `worktree list`, drop and prune say "clean" only where `done`
+ * and `accept` would not refuse the tree as dirty.
+ *
+ * - git's shortcuts pinned off (PINNED_STATUS), submodules looked into;
+ * - untracked files under the committed `.gitignore` rules only
+ *   (COMMITTED_IGNORE_RULES): a file hidden by `info/exclude` or a global
+ *   excludes file is a change, as it is to `done`;
+ * - tracked files hidden from status (assume-unchanged, skip-worktree)
+ *   whose content differs from the index;
+ * - what the evidence finds outside git's listing, by the same functions:
+ *   a FIFO, socket or nested `.git` (unlistedEntries), a `.gitignore` or
+ *   `.gitattributes` that is not committed yet is read, or `info/attributes`
+ *   converting files (contentTransformedFromOutside), each a change named
+ *   in parentheses as `done` names it.
+ *
+ * What only hashing shows (a file edited with its size and times put back,
+ * an index whose cached tree lies) stays `done`'s to find. `commonDir`: the
+ * repository's common git dir. Null when git could not answer (never read
+ * as clean).
  */
-export async function readTreeWork(path: string): Promise<TreeWork | null> {
-	// Every submodule looked into: `ignore = dirty` in .gitmodules (or diff.ignoreSubmodules) would hide its uncommitted work from a removal.
-	const status = await git(
-		[
-			...PINNED_STATUS,
-			"-c",
-			"diff.ignoreSubmodules=none",
-			"status",
-			"--porcelain=v2",
-			"--branch",
-			"-z",
-			"--untracked-files=normal",
-			"--ignore-submodules=none",
-		],
+export async function readTreeWork(path: string, commonDir: string): Promise<TreeWork | null> {
+	const run = (args: readonly string[]) => git([...PINNED_STATUS, ...args], path);
+	// Every submodule looked into: `ignore = dirty` in .gitmodules (or diff.ignoreSubmodules) would hide its uncommitted work.
+	const statusRead = git(
+		[...PINNED_STATUS, "-c", "diff.ignoreSubmodules=none", "status", "--porcelain=v2", "--branch", "-z", "--untracked-files=no", "--ignore-submodules=none"],
 		path,
 	);
-	if (status.exitCode !== 0) return null;
-	const working = parsePorcelainV2(status.stdout);
-	const flagged = await filesHiddenFromStatus(path);
-	if (flagged === null) return null;
-	const hidden = flagged.length === 0 ? [] : await hiddenWork(path, flagged);
+	// One listing: the index (tag, mode, blob) and the untracked files done counts, a new folder once as itself.
+	const listing = run(["ls-files", "-z", "-v", "-s", "--cached", "--others", "--directory", "--no-empty-directory", ...COMMITTED_IGNORE_RULES]).then((read) =>
+		read.exitCode === 0 ? indexListing(read.stdout) : null,
+	);
+	const info = infoAttributes(resolve(path, commonDir));
+	// The walk notes every .gitignore and .gitattributes: git is asked which are strays only when one is not tracked.
+	const ruleFiles: string[] = [];
+	const unlisted = listing.then((listed) =>
+		listed
+			? unlistedEntries(
+					path,
+					foldersHolding(listed.entries.map((entry) => entry.path)),
+					new Set(listed.entries.filter((entry) => entry.mode === "160000").map((entry) => entry.path)),
+					ignoredFoldersAsker(run),
+					(file) => void ruleFiles.push(file),
+				)
+			: null,
+	);
+	const strays = Promise.all([listing, unlisted]).then(([listed]) => {
+		const tracked = listed ? listed.entries.map((entry) => entry.path) : [];
+		const known = new Set(tracked);
+		return ruleFiles.some((file) => !known.has(file)) ? strayAttributeFiles(run, tracked) : [];
+	});
+	const outside = Promise.all([info, strays]).then(([fromInfo, fromStrays]) => [...fromInfo, ...fromStrays]);
+	// Submodules' own hidden files are only listed recursively: asked only where there are submodules.
+	const withSubmodules = listing.then((listed) => (listed?.entries.some((entry) => entry.mode === "160000") ? filesHiddenFromStatus(path) : []));
+	for (const pending of [outside, unlisted, withSubmodules]) void pending.catch(() => undefined);
+	const [status, listed] = await Promise.all([statusRead, listing]);
+	if (status.exitCode !== 0 || listed === null) {
+		await Promise.allSettled([outside, unlisted, withSubmodules]);
+		return null;
+	}
+	const [outsideNow, strange, submoduleFlags] = await Promise.all([outside, unlisted, withSubmodules]);
+	if (strange === null || submoduleFlags === null) return null;
+	const flagged = [...new Set([...listed.entries.filter((entry) => entry.hidden).map((entry) => entry.path), ...submoduleFlags])];
+	const hidden = flagged.length === 0 ? [] : await hiddenWork(path, flagged, new Map(listed.entries.map((entry) => [entry.path, entry])));
 	if (hidden === null) return null;
+	const state = parsePorcelainV2(status.stdout);
+	const untracked = new Set(listed.untracked);
+	const working: WorkingState = {
+		...state,
+		changes: [
+			...state.changes,
+			...listed.untracked.map((file) => ({ path: file, kind: "untracked" as const, staged: false })),
+			...strange.filter((file) => !untracked.has(file)).map((file) => ({ path: file, kind: "untracked" as const, staged: false })),
+			...outsideNow.map((problem) => ({ path: `(${problem})`, kind: "modified" as const, staged: false })),
+		],
+	};
 	return { working, hidden, clean: working.changes.length === 0 && hidden.length === 0 };
+}
+
+interface IndexEntry {
+	path: string;
+	mode: string;
+	blob: string;
+	/** assume-unchanged or skip-worktree: git's status looks away from it. */
+	hidden: boolean;
+}
+
+/** `ls-files -z -v -s --cached --others`: the index's entries (`H 100644 <blob> 0\t<path>`) and the untracked paths (`? <path>`). */
+function indexListing(output: string): { entries: IndexEntry[]; untracked: string[] } {
+	const entries: IndexEntry[] = [];
+	const untracked: string[] = [];
+	for (const record of nulSeparated(output)) {
+		if (record.startsWith("? ")) {
+			untracked.push(record.slice(2));
+			continue;
+		}
+		const tab = record.indexOf("\t");
+		if (tab < 0) continue;
+		const [tag = "", mode = "", blob = ""] = record.slice(0, tab).split(" ");
+		entries.push({ path: record.slice(tab + 1), mode, blob, hidden: isHiddenTag(tag) });
+	}
+	return { entries, untracked };
 }
 
 /**
@@ -72,15 +155,11 @@ export async function readTreeWork(path: string): Promise<TreeWork | null> {
  * absent (a sparse checkout's) loses nothing; one that cannot be compared
  * (a symlink, a folder, a path in a submodule) counts as work.
  */
-async function hiddenWork(root: string, flagged: readonly string[]): Promise<string[] | null> {
-	const staged = await git([...PINNED_STATUS, "ls-files", "-s", "-z", "--", ...flagged.map((path) => `:(literal)${path}`)], root);
-	if (staged.exitCode !== 0) return null;
+async function hiddenWork(root: string, flagged: readonly string[], index: ReadonlyMap<string, IndexEntry>): Promise<string[] | null> {
 	const blobs = new Map<string, string>();
-	for (const record of staged.stdout.split("\0")) {
-		const tab = record.indexOf("\t");
-		if (tab < 0) continue;
-		const [mode, blob] = record.slice(0, tab).split(" ");
-		if (mode?.startsWith("100") && blob) blobs.set(record.slice(tab + 1), blob);
+	for (const path of flagged) {
+		const entry = index.get(path);
+		if (entry?.mode.startsWith("100") && entry.blob) blobs.set(path, entry.blob);
 	}
 	const work: string[] = [];
 	const compare: string[] = [];

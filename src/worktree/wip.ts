@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { COMMITTED_IGNORE_RULES } from "../git/evidence/outside-the-tree.ts";
 import { nulSeparated } from "../git/nul-list.ts";
 import { git } from "../git/run.ts";
 import { firstNonBlankLine } from "../text/first-line.ts";
@@ -9,7 +10,9 @@ import { PINNED_STATUS } from "./tree-work.ts";
 
 /**
  * Uncommitted work of a checkout, as a commit object no branch points at:
- * tracked changes and untracked files (not ignored ones), staged in a
+ * tracked changes and untracked files (not those the `.gitignore` files
+ * ignore; those only info/exclude or a global excludes file hides are work,
+ * as done and tree-work.ts judge it), staged in a
  * temporary index so the checkout's own index is never touched. The
  * temporary index starts from HEAD's tree with no flags and no stat data,
  * and git's shortcuts are pinned off: every file's real content is read,
@@ -35,6 +38,17 @@ export async function snapshotWork(
 		if (read.exitCode !== 0) return failed("git read-tree", read);
 		const added = await git([...PINNED_STATUS, "add", "-A", "--", "."], path, { env: withIndex });
 		if (added.exitCode !== 0) return failed("git add", added);
+		// Untracked as done counts it (COMMITTED_IGNORE_RULES): what info/exclude or a global excludes file hid from `add -A` is work too.
+		const skipped = await git([...PINNED_STATUS, "ls-files", "-z", "--others", ...COMMITTED_IGNORE_RULES], path, { env: withIndex });
+		if (skipped.exitCode !== 0) return failed("git ls-files", skipped);
+		const excluded = nulSeparated(skipped.stdout);
+		if (excluded.length > 0) {
+			const forced = await git([...PINNED_STATUS, "--literal-pathspecs", "add", "-f", "--pathspec-from-file=-", "--pathspec-file-nul"], path, {
+				env: withIndex,
+				input: `${excluded.join("\0")}\0`,
+			});
+			if (forced.exitCode !== 0) return failed("git add", forced);
+		}
 		const tree = await git([...PINNED_STATUS, "write-tree"], path, { env: withIndex });
 		if (tree.exitCode !== 0) return failed("git write-tree", tree);
 		// A commit needs an author: discern's own when git has none configured here.

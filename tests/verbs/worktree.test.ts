@@ -459,6 +459,22 @@ describe("drop and prune see work hidden from a plain `git status`", () => {
 		expect(await r.git("show", `${wip}:hidden-1.txt`)).toBe("edited under skip-worktree");
 	});
 
+	test("a file hidden only by info/exclude: drop refuses, and --force saves it before the folder goes", async () => {
+		const r = await repo();
+		const path = await worktree(r, "excluded", { task: true, commits: 1 });
+		const exclude = join(r.root, ".git", "info", "exclude");
+		await mkdir(join(exclude, ".."), { recursive: true });
+		await writeFile(exclude, "notes.local\n");
+		await writeFile(join(path, "notes.local"), "precious\n");
+		const refused = await invokeVerb("worktree drop", ctxAt(r), { id: "excluded-a1b2c3" });
+		expect(refused).toMatchObject({ ok: false, error: "dirty_worktree" });
+		const forced = await invokeVerb("worktree drop", ctxAt(r), { id: "excluded-a1b2c3", force: true });
+		expect(forced.ok).toBe(true);
+		const wip = (await r.git("for-each-ref", "--format=%(refname)", "refs/discern/recovery")).split("\n").find((name) => name.endsWith("-wip"));
+		expect(wip).toBeString();
+		expect(await r.git("show", `${wip}:notes.local`)).toBe("precious\n");
+	});
+
 	test("prune keeps a landed worktree whose hidden file holds an edit", async () => {
 		const r = await repo();
 		const path = await worktree(r, "landedhidden", { task: true, commits: 1 });
@@ -492,18 +508,31 @@ describe("drop and prune see work hidden from a plain `git status`", () => {
 
 	test("prune says how many ignored files it deletes", async () => {
 		const r = await repo();
+		await r.write(".gitignore", "*.local\n.ignored-test\n");
+		await r.commitAll("ignore rules");
 		const path = await worktree(r, "ign", { task: true, commits: 1 });
 		await r.git("merge", "-q", "--ff-only", "agent/ign");
-		await writeFile(join(path, ".git-info-exclude-test"), "");
-		const exclude = join((await runGit(path, ["rev-parse", "--path-format=absolute", "--git-common-dir"])).trim(), "info", "exclude");
-		await mkdir(join(exclude, ".."), { recursive: true });
-		await writeFile(exclude, "*.local\n.git-info-exclude-test\n");
+		await writeFile(join(path, ".ignored-test"), "");
 		await writeFile(join(path, "a.local"), "x");
 		const preview = await invokeVerb("worktree prune", ctxAt(r), {});
 		expect(preview.message).toContain("2 ignored files or folders");
 		const done = await invokeVerb("worktree prune", ctxAt(r), { yes: true });
 		expect(dataOf<WorktreePruneData>(done).removed).toHaveLength(1);
 		expect(done.message).toContain("2 ignored files or folders");
+	});
+
+	test("a file hidden only by info/exclude is uncommitted work, as done judges it: prune keeps the worktree", async () => {
+		const r = await repo();
+		const path = await worktree(r, "excl", { task: true, commits: 1 });
+		await r.git("merge", "-q", "--ff-only", "agent/excl");
+		const exclude = join((await runGit(path, ["rev-parse", "--path-format=absolute", "--git-common-dir"])).trim(), "info", "exclude");
+		await mkdir(join(exclude, ".."), { recursive: true });
+		await writeFile(exclude, "notes.local\n");
+		await writeFile(join(path, "notes.local"), "precious\n");
+		const data = dataOf<WorktreePruneData>(await invokeVerb("worktree prune", ctxAt(r), { yes: true }));
+		expect(data.removed).toEqual([]);
+		expect(data.skipped.find((entry) => entry.path === path)?.reason).toContain("uncommitted");
+		expect(await readFile(join(path, "notes.local"), "utf8")).toBe("precious\n");
 	});
 });
 

@@ -2,7 +2,6 @@ import { lstat, mkdir, readdir, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { Captured } from "../../platform/process.ts";
 import { quoteName } from "../../text/terminal.ts";
-import { nulSeparated } from "../nul-list.ts";
 import { verifiedTree } from "../object-check.ts";
 import { type ObjectReader, openObjectReader } from "../object-reader.ts";
 import { answerLines, unprintablePath } from "../printable-path.ts";
@@ -23,11 +22,11 @@ import {
 	type RefReading,
 	stagedChanges,
 } from "./look-reads.ts";
-import { contentTransformedFromOutside, foldersHolding, IGNORED_BY_GITIGNORE } from "./outside-the-tree.ts";
+import { contentTransformedFromOutside, foldersHolding } from "./outside-the-tree.ts";
 import { privateFolder } from "./private-folders.ts";
 import { privateIndex } from "./private-index.ts";
 import { withPrivateStore } from "./private-store.ts";
-import { unlistedEntries } from "./unlisted.ts";
+import { ignoredFoldersAsker, unlistedEntries } from "./unlisted.ts";
 
 /**
  * Evidence that a folder holds exactly a commit's tree.
@@ -320,13 +319,7 @@ async function openIn(
 	// Every folder of the tree, those holding only a submodule too (the submodule itself is its own evidence's).
 	const folders = foldersHolding(entries.map((entry) => entry.path));
 	const submodulePaths = new Set(gitlinks.map((link) => link.path));
-	/** Which of some untracked folders the committed rules ignore (as the untracked listing reads them); null when git could not tell. */
-	const ignoredFolders = async (candidates: readonly string[]): Promise<Set<string> | null> => {
-		const listedIgnored = await run([...IGNORED_BY_GITIGNORE, ...candidates.map((path) => `:(literal)${path}`)]);
-		if (listedIgnored.exitCode !== 0 || listedIgnored.stderr.trim() !== "") return null;
-		const shown = new Set(nulSeparated(listedIgnored.stdout));
-		return new Set(candidates.filter((path) => shown.has(`${path}/`)));
-	};
+	const ignoredFolders = ignoredFoldersAsker(run);
 	/** The stat each file was last verified at; `differing`: those then found to differ from the commit. */
 	let verified = new Map<string, string>();
 	const differing = new Set<string>();

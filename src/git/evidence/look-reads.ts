@@ -6,6 +6,7 @@ import type { Captured } from "../../platform/process.ts";
 import type { git } from "../run.ts";
 import type { ChangedPath } from "../status.ts";
 import { locationOf } from "./guess.ts";
+import { COMMITTED_IGNORE_RULES } from "./outside-the-tree.ts";
 
 /**
  * What only git answers in a look of the evidence (evidence.ts): HEAD and
@@ -75,9 +76,8 @@ export type Run = (args: readonly string[]) => ReturnType<typeof git>;
 export function askGit(run: Run, head: Promise<HeadReading> | null, runStaged: Run): LookReads {
 	return {
 		head: head ?? run(["rev-parse", "HEAD", "--symbolic-full-name", "HEAD"]).then(headOf),
-		// Untracked is what the commit's own .gitignore files do not ignore: info/exclude and a global
-		// excludes file are local, and could hide code the jobs run (an uncommitted conftest.py).
-		untracked: run(["ls-files", "-z", "--others", "--exclude-per-directory=.gitignore"]),
+		// Untracked is what the commit's own .gitignore files do not ignore (see COMMITTED_IGNORE_RULES).
+		untracked: run(["ls-files", "-z", "--others", ...COMMITTED_IGNORE_RULES]),
 		staged: runStaged(["ls-files", "-s", "-z"]),
 	};
 }

@@ -28,12 +28,27 @@ type Git = (args: readonly string[], options?: { input?: string }) => ReturnType
  */
 export const IGNORED_BY_GITIGNORE = ["ls-files", "-z", "--others", "--ignored", "--directory", "--exclude-per-directory=.gitignore", "--"] as const;
 
-export async function contentTransformedFromOutside(run: Git, commonDir: string, tracked: readonly string[]): Promise<string[]> {
+/**
+ * The only rules under which an untracked file is not a change: the
+ * `.gitignore` files'. Never `info/exclude` or a global excludes file
+ * (core.excludesFile): they are local, and could hide code the jobs run (an
+ * uncommitted conftest.py). The evidence's untracked listing, and every
+ * cheaper judgement of a clean tree (worktree/tree-work.ts), use exactly these.
+ */
+export const COMMITTED_IGNORE_RULES = ["--exclude-per-directory=.gitignore"] as const;
+
+/** `tracked`: the tracked paths, or a promise of them (the listing starts at once either way). */
+export async function contentTransformedFromOutside(
+	run: Git,
+	commonDir: string,
+	tracked: readonly string[] | PromiseLike<readonly string[]>,
+): Promise<string[]> {
 	const [info, stray] = await Promise.all([infoAttributes(commonDir), strayAttributeFiles(run, tracked)]);
 	return [...info, ...stray];
 }
 
-async function infoAttributes(commonDir: string): Promise<string[]> {
+/** `$GIT_COMMON_DIR/info/attributes` assigning a transforming attribute, named. */
+export async function infoAttributes(commonDir: string): Promise<string[]> {
 	const path = join(commonDir, "info/attributes");
 	const names = transformingAttributes(await readFile(path, "utf8").catch(() => ""));
 	return names.length > 0 ? [`${quoteName(path)} sets ${names.map((name) => `\`${name}\``).join(", ")}`] : [];
@@ -54,8 +69,8 @@ async function infoAttributes(commonDir: string): Promise<string[]> {
  * (`.cargo/config.toml` can make `cargo test` run nothing), so only the
  * committed rules may make a folder the jobs' own.
  */
-async function strayAttributeFiles(run: Git, tracked: readonly string[]): Promise<string[]> {
-	const listed = await run([...IGNORED_BY_GITIGNORE, ":(glob)**/.gitattributes", ":(glob)**/.gitignore"]);
+export async function strayAttributeFiles(run: Git, trackedRead: readonly string[] | PromiseLike<readonly string[]>): Promise<string[]> {
+	const [listed, tracked] = await Promise.all([run([...IGNORED_BY_GITIGNORE, ":(glob)**/.gitattributes", ":(glob)**/.gitignore"]), trackedRead]);
 	// A folder git could not open (no read permission) is one it never looked in: a warning, with exit 0.
 	if (listed.exitCode !== 0 || listed.stderr.trim() !== "")
 		return [`git could not list the attribute and ignore files that are not committed${complaint(listed.stderr)}`];

@@ -1,6 +1,9 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { mapBounded } from "../../platform/bounded.ts";
+import { nulSeparated } from "../nul-list.ts";
+import type { git } from "../run.ts";
+import { IGNORED_BY_GITIGNORE } from "./outside-the-tree.ts";
 
 /**
  * What git's listing of untracked files never shows, yet a job can open by
@@ -15,13 +18,16 @@ import { mapBounded } from "../../platform/bounded.ts";
  *
  * `folders`: the tracked folders ("" for the root); `submodules`: the
  * submodules' paths (their insides are their own evidence's);
- * `ignored`: which of some untracked folders the committed rules ignore.
+ * `ignored`: which of some untracked folders the committed rules ignore;
+ * `noticed`: told of every `.gitignore` and `.gitattributes` met on the way
+ * (the folders walked are all those git reads such files in, but ignored ones).
  */
 export async function unlistedEntries(
 	root: string,
 	folders: ReadonlySet<string>,
 	submodules: ReadonlySet<string>,
 	ignored: (candidates: readonly string[]) => Promise<Set<string> | null>,
+	noticed?: (path: string) => void,
 ): Promise<string[] | null> {
 	const found: string[] = [];
 	const candidates: string[] = [];
@@ -30,6 +36,7 @@ export async function unlistedEntries(
 		if (typeof items === "string") return void found.push(items);
 		for (const item of items) {
 			const path = folder === "" ? item.name : `${folder}/${item.name}`;
+			if (noticed && RULE_FILES.has(item.name)) noticed(path);
 			if (item.name === ".git") {
 				if (folder !== "") found.push(path);
 			} else if (item.kind === "strange") found.push(path);
@@ -43,14 +50,14 @@ export async function unlistedEntries(
 		await mapBounded(
 			candidates.filter((path) => !skipped.has(path)),
 			READERS,
-			async (folder) => void found.push(...(await strangeBelow(root, folder))),
+			async (folder) => void found.push(...(await strangeBelow(root, folder, noticed))),
 		);
 	}
 	return found.sort();
 }
 
 /** Special entries and `.git` entries anywhere below `folder`, and what could not be looked through. */
-async function strangeBelow(root: string, folder: string): Promise<string[]> {
+async function strangeBelow(root: string, folder: string, noticed?: (path: string) => void): Promise<string[]> {
 	const found: string[] = [];
 	const pending = [folder];
 	for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
@@ -61,6 +68,7 @@ async function strangeBelow(root: string, folder: string): Promise<string[]> {
 		}
 		for (const item of items) {
 			const path = `${next}/${item.name}`;
+			if (noticed && RULE_FILES.has(item.name)) noticed(path);
 			if (item.name === ".git" || item.kind === "strange") found.push(path);
 			else if (item.kind === "folder") pending.push(path);
 		}
@@ -93,5 +101,18 @@ async function listed(root: string, folder: string): Promise<Item[] | string> {
 	}
 }
 
+/** The names of the files whose rules git reads from the work tree. */
+const RULE_FILES = new Set([".gitignore", ".gitattributes"]);
+
 /** Folders read at once. */
 const READERS = 8;
+
+/** Which of some untracked folders the committed rules ignore (as the untracked listing reads them), asked through `run`; null when git could not tell. */
+export function ignoredFoldersAsker(run: (args: readonly string[]) => ReturnType<typeof git>): (candidates: readonly string[]) => Promise<Set<string> | null> {
+	return async (candidates) => {
+		const listedIgnored = await run([...IGNORED_BY_GITIGNORE, ...candidates.map((path) => `:(literal)${path}`)]);
+		if (listedIgnored.exitCode !== 0 || listedIgnored.stderr.trim() !== "") return null;
+		const shown = new Set(nulSeparated(listedIgnored.stdout));
+		return new Set(candidates.filter((path) => shown.has(`${path}/`)));
+	};
+}

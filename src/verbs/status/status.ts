@@ -6,7 +6,7 @@ import { openRepository } from "../../config/open-project.ts";
 import { STAGES } from "../../config/schema.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, ok, type Result } from "../../contract/envelope.ts";
-import { aheadBehind, gitProblem, readWorkingState } from "../../git/repository.ts";
+import { aheadBehind, gitProblem } from "../../git/repository.ts";
 import { readBranchClues, resolveTrunk, type Trunk } from "../../git/trunk.ts";
 import { configDigest, readLastDone, readLastRun } from "../../jobs/last-run.ts";
 import { judgeProof } from "../../proof/checkout-state.ts";
@@ -18,6 +18,7 @@ import { hasLinkedWorktrees } from "../../worktree/git-worktrees.ts";
 import { toItem } from "../../worktree/item.ts";
 import { orphanedLedgers } from "../../worktree/ledger.ts";
 import { readTask } from "../../worktree/task.ts";
+import { readTreeWork } from "../../worktree/tree-work.ts";
 import { coachHint } from "./coach.ts";
 import { nextAction } from "./next.ts";
 import { MAX_LISTED_CHANGES, type StatusData } from "./schema.ts";
@@ -33,7 +34,13 @@ export async function status(ctx: VerbContext, _input: Record<string, never>): P
 	// The fleet costs processes per worktree: none are started when there is no linked worktree (a file-system look decides).
 	const fleetless = repository.location === "main" ? hasLinkedWorktrees(repository.commonDir).then((any) => !any) : Promise.resolve(true);
 	const task = repository.location === "worktree" ? readTask(repository.gitDir) : Promise.resolve(null);
-	const [working, config] = await Promise.all([readWorkingState(repository.root), loadConfig(repository.root, ctx.narrate), branches.catch(() => undefined)]);
+	// Clean as done judges it (tree-work.ts): a tree done and accept would refuse is never shown clean, its Proof never honored.
+	const [work, config] = await Promise.all([
+		readTreeWork(repository.root, repository.commonDir),
+		loadConfig(repository.root, ctx.narrate),
+		branches.catch(() => undefined),
+	]);
+	const working = work?.working ?? null;
 	const configured = config.state === "valid" ? config.config : null;
 	const trunk = await resolveTrunk(repository.root, configured?.repository.trunk, ctx.env.DISCERN_TRUNK, { branches });
 	const [counts, fleet, proof, lastRun, lastDone, taskRecord, stale] = await Promise.all([
@@ -45,7 +52,8 @@ export async function status(ctx: VerbContext, _input: Record<string, never>): P
 		task,
 		configured ? staleWiring(repository.root, configured, ctx.verbs).catch(() => []) : [],
 	]);
-	const changes = working?.changes ?? [];
+	// A hidden file holding work (assume-unchanged, skip-worktree) is a change git's own status does not show.
+	const changes = [...(working?.changes ?? []), ...(work?.hidden ?? []).map((path) => ({ path, kind: "modified" as const, staged: false }))];
 	const data: StatusData = {
 		location: repository.location,
 		root: repository.root,

@@ -332,7 +332,7 @@ async function carryOut(
 			data.resources.destroyed.length > 0
 				? ` Its resources were already destroyed (${data.resources.destroyed.join(", ")}); the worktree and its branch remain.`
 				: " The worktree and its branch remain.";
-		const work = await readTreeWork(target.path);
+		const work = await readTreeWork(target.path, commonDir);
 		if (!work?.clean) {
 			const what = !work
 				? "git could not tell whether it has uncommitted changes"

@@ -123,7 +123,7 @@ async function pruneOne(
 	if (!locked.ok) return { reason: "a discern run there holds its lock" };
 	try {
 		// Between the plan and now a person may have typed there: read it again.
-		const [work, task] = await Promise.all([readTreeWork(worktree.path), worktree.gitDir ? readTask(worktree.gitDir) : null]);
+		const [work, task] = await Promise.all([readTreeWork(worktree.path, repository.commonDir), worktree.gitDir ? readTask(worktree.gitDir) : null]);
 		const now = work?.working ?? null;
 		const again = whyKept(
 			{
@@ -152,7 +152,7 @@ async function pruneOne(
 				return { reason: `resources not destroyed: ${destroyed.failed.map((failure) => `${failure.name} (${failure.message})`).join("; ")}`, resources: true };
 		}
 		// The destroy commands ran for up to minutes: judged once more right before the folder goes.
-		const after = await readTreeWork(worktree.path);
+		const after = await readTreeWork(worktree.path, repository.commonDir);
 		if (!after?.clean || after.working.head !== worktree.head) {
 			const what = !after ? "git could not tell whether it is clean" : !after.clean ? "it has uncommitted changes" : "its HEAD moved";
 			return { reason: `${what} since its resources were destroyed (they are destroyed; the worktree stays)` };
