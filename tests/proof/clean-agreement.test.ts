@@ -148,4 +148,20 @@ describe("status and worktree list agree with done on what is clean", () => {
 		await writeFile(join(repo.root, ".git/info/attributes"), "*.py text eol=crlf\n");
 		await expectAllDirty(repo);
 	});
+
+	test("an edit inside a submodule whose .gitmodules says ignore = dirty", async () => {
+		const library = await makeWorktreeRepo({ files: { "lib.txt": "lib\n" } });
+		made.push(library);
+		const repo = await makeWorktreeRepo({ config: BASIC_CONFIG });
+		made.push(repo);
+		await repo.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", library.root, "lib");
+		await repo.git("config", "-f", ".gitmodules", "submodule.lib.ignore", "dirty");
+		await repo.commitAll("add lib, its edits ignored by status");
+		await repo.wtGit("merge", "-q", "main");
+		await repo.wtGit("-c", "protocol.file.allow=always", "submodule", "update", "-q", "--init");
+		expect((await invokeVerb("done", ctx(repo.wt))).ok).toBe(true);
+		await writeFile(join(repo.wt, "lib", "lib.txt"), "edited\n");
+		expect((await repo.wtGit("status", "--porcelain")).trim()).toBe("");
+		await expectAllDirty(repo);
+	});
 });
