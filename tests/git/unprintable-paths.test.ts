@@ -149,6 +149,18 @@ describe("a linked worktree at a path holding a line break", () => {
 		expect(status.worktrees?.map((item) => [item.path, item.problem])).toEqual([[linked, entry?.problem ?? ""]]);
 	});
 
+	test("accept from the main checkout refuses to land it, naming why", async () => {
+		await writeFile(join(linked, "work.txt"), "work\n");
+		await runGit(linked, ["add", "-A"]);
+		await runGit(linked, ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "work"]);
+		const trunk = await runGit(main, ["rev-parse", "main"]);
+		const result = await invokeVerb("accept", ctxIn(main), { target: "line-break", confirmed: true });
+		expectValidEnvelope("accept", result);
+		expect(result.ok ? null : result.error).toBe("unknown_target");
+		expect(result.message).toContain("line break");
+		expect(await runGit(main, ["rev-parse", "main"])).toBe(trunk);
+	});
+
 	test("done and status inside it refuse", async () => {
 		for (const verb of ["done", "status"] as const) {
 			const result = await invokeVerb(verb, ctxIn(linked));

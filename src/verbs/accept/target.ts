@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import type { VerbContext } from "../../contract/context.ts";
 import type { Refusal } from "../../contract/envelope.ts";
 import { ref } from "../../contract/refer.ts";
+import { unprintablePath } from "../../git/printable-path.ts";
 import { locateRepository, type RepositoryLocation } from "../../git/repository.ts";
 import { realPathOf } from "../../platform/files.ts";
 import { clip } from "../../text/clip.ts";
@@ -130,6 +131,18 @@ export async function findTarget(ctx: VerbContext, here: RepositoryLocation, wan
 				error: "detached_head",
 				message: `The worktree at ${clip(quoteName(entry.path))} has a detached HEAD: only a branch can land.`,
 				hints: ["Switch it to its branch (`git switch NAME`), then accept again."],
+			},
+		};
+	}
+	// git lists it whole (-z), but every git answer naming its folders afterwards would be read one line at a time.
+	const unprintable = unprintablePath(entry.path);
+	if (unprintable) {
+		return {
+			ok: false,
+			refusal: {
+				error: "unknown_target",
+				message: `discern will not land the worktree at ${clip(quoteName(entry.path))}: ${unprintable}. Nothing changed.`,
+				hints: [`Move it (\`git worktree move\`) to a path without control characters, then accept again.`],
 			},
 		};
 	}
