@@ -6,6 +6,7 @@ import { nulSeparated } from "../git/nul-list.ts";
 import { filesHiddenFromStatus } from "../git/repository.ts";
 import { git } from "../git/run.ts";
 import { isHiddenTag, parsePorcelainV2, type WorkingState } from "../git/status.ts";
+import { readRegularFile } from "../platform/files.ts";
 
 /**
  * Settings a checkout's own config could use to make `git status` look
@@ -58,7 +59,7 @@ export interface TreeWork {
  * - what the evidence finds outside git's listing, by the same functions:
  *   a FIFO, socket or nested `.git` (unlistedEntries), a `.gitignore` or
  *   `.gitattributes` that is not committed yet is read, or `info/attributes`
- *   converting files (contentTransformedFromOutside), each a change named
+ *   converting files (strayAttributeFiles, infoAttributes), each a change named
  *   in parentheses as `done` names it.
  *
  * What only hashing shows (a file edited with its size and times put back,
@@ -68,16 +69,32 @@ export interface TreeWork {
  */
 export async function readTreeWork(path: string, commonDir: string): Promise<TreeWork | null> {
 	const run = (args: readonly string[]) => git([...PINNED_STATUS, ...args], path);
+	const common = resolve(path, commonDir);
+	// git status lists untracked files under COMMITTED_IGNORE_RULES when no global excludes file is read and info/exclude
+	// holds no pattern (as the template's, comments only): its own walk then serves, else git lists them by those rules alone.
 	// Every submodule looked into: `ignore = dirty` in .gitmodules (or diff.ignoreSubmodules) would hide its uncommitted work.
 	const statusRead = git(
-		[...PINNED_STATUS, "-c", "diff.ignoreSubmodules=none", "status", "--porcelain=v2", "--branch", "-z", "--untracked-files=no", "--ignore-submodules=none"],
+		[
+			...PINNED_STATUS,
+			"-c",
+			"core.excludesFile=/dev/null",
+			"-c",
+			"diff.ignoreSubmodules=none",
+			"status",
+			"--porcelain=v2",
+			"--branch",
+			"-z",
+			"--untracked-files=normal",
+			"--ignore-submodules=none",
+		],
 		path,
 	);
-	// One listing: the index (tag, mode, blob) and the untracked files done counts, a new folder once as itself.
-	const listing = run(["ls-files", "-z", "-v", "-s", "--cached", "--others", "--directory", "--no-empty-directory", ...COMMITTED_IGNORE_RULES]).then((read) =>
-		read.exitCode === 0 ? indexListing(read.stdout) : null,
+	const othersRead = excludesLocally(common).then((local) =>
+		local ? run(["ls-files", "-z", "--others", "--directory", "--no-empty-directory", ...COMMITTED_IGNORE_RULES]) : null,
 	);
-	const info = infoAttributes(resolve(path, commonDir));
+	// The index: each entry's tag (hidden from status or not), mode and blob.
+	const listing = run(["ls-files", "-z", "-v", "-s", "--cached"]).then((read) => (read.exitCode === 0 ? indexListing(read.stdout) : null));
+	const info = infoAttributes(common);
 	// The walk notes every .gitignore and .gitattributes: git is asked which are strays only when one is not tracked.
 	const ruleFiles: string[] = [];
 	const unlisted = listing.then((listed) =>
@@ -100,8 +117,8 @@ export async function readTreeWork(path: string, commonDir: string): Promise<Tre
 	// Submodules' own hidden files are only listed recursively: asked only where there are submodules.
 	const withSubmodules = listing.then((listed) => (listed?.entries.some((entry) => entry.mode === "160000") ? filesHiddenFromStatus(path) : []));
 	for (const pending of [outside, unlisted, withSubmodules]) void pending.catch(() => undefined);
-	const [status, listed] = await Promise.all([statusRead, listing]);
-	if (status.exitCode !== 0 || listed === null) {
+	const [status, listed, others] = await Promise.all([statusRead, listing, othersRead]);
+	if (status.exitCode !== 0 || listed === null || (others && others.exitCode !== 0)) {
 		await Promise.allSettled([outside, unlisted, withSubmodules]);
 		return null;
 	}
@@ -111,12 +128,12 @@ export async function readTreeWork(path: string, commonDir: string): Promise<Tre
 	const hidden = flagged.length === 0 ? [] : await hiddenWork(path, flagged, new Map(listed.entries.map((entry) => [entry.path, entry])));
 	if (hidden === null) return null;
 	const state = parsePorcelainV2(status.stdout);
-	const untracked = new Set(listed.untracked);
+	const untracked = new Set(others ? nulSeparated(others.stdout) : state.changes.filter((change) => change.kind === "untracked").map((change) => change.path));
 	const working: WorkingState = {
 		...state,
 		changes: [
-			...state.changes,
-			...listed.untracked.map((file) => ({ path: file, kind: "untracked" as const, staged: false })),
+			...state.changes.filter((change) => change.kind !== "untracked"),
+			...[...untracked].map((file) => ({ path: file, kind: "untracked" as const, staged: false })),
 			...strange.filter((file) => !untracked.has(file)).map((file) => ({ path: file, kind: "untracked" as const, staged: false })),
 			...outsideNow.map((problem) => ({ path: `(${problem})`, kind: "modified" as const, staged: false })),
 		],
@@ -132,22 +149,33 @@ interface IndexEntry {
 	hidden: boolean;
 }
 
-/** `ls-files -z -v -s --cached --others`: the index's entries (`H 100644 <blob> 0\t<path>`) and the untracked paths (`? <path>`). */
-function indexListing(output: string): { entries: IndexEntry[]; untracked: string[] } {
+/** `ls-files -z -v -s --cached`: the index's entries (`H 100644 <blob> 0\t<path>`). */
+function indexListing(output: string): { entries: IndexEntry[] } {
 	const entries: IndexEntry[] = [];
-	const untracked: string[] = [];
 	for (const record of nulSeparated(output)) {
-		if (record.startsWith("? ")) {
-			untracked.push(record.slice(2));
-			continue;
-		}
 		const tab = record.indexOf("\t");
 		if (tab < 0) continue;
 		const [tag = "", mode = "", blob = ""] = record.slice(0, tab).split(" ");
 		entries.push({ path: record.slice(tab + 1), mode, blob, hidden: isHiddenTag(tag) });
 	}
-	return { entries, untracked };
+	return { entries };
 }
+
+/**
+ * Whether git's own status would hide untracked files by rules that are
+ * not committed: info/exclude holding any pattern (not only blank lines and
+ * comments). When it cannot be read as a plain file, assumed so.
+ */
+async function excludesLocally(commonDir: string): Promise<boolean> {
+	const path = join(commonDir, "info", "exclude");
+	if (!(await lstat(path).catch(() => null))) return false;
+	const text = readRegularFile(path, EXCLUDE_BYTES)?.toString("utf8");
+	if (text === undefined) return true;
+	return text.split("\n").some((line) => line.trim() !== "" && !line.startsWith("#"));
+}
+
+/** More than a hand-kept info/exclude holds; a larger one is listed around, not read. */
+const EXCLUDE_BYTES = 1024 * 1024;
 
 /**
  * The flagged files that hold work: present on disk and different from
