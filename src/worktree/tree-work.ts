@@ -141,6 +141,11 @@ export async function readTreeWork(path: string, commonDir: string): Promise<Tre
 	return { working, hidden, clean: working.changes.length === 0 && hidden.length === 0 };
 }
 
+/** The working state with the hidden files holding work among its changes (as modified): every change `done` would name. */
+export function everyChange(work: TreeWork): WorkingState {
+	return { ...work.working, changes: [...work.working.changes, ...work.hidden.map((path) => ({ path, kind: "modified" as const, staged: false }))] };
+}
+
 interface IndexEntry {
 	path: string;
 	mode: string;

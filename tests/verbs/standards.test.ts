@@ -181,6 +181,18 @@ describe("standards pin", () => {
 		expect(await readFile(join(r.root, "discern.toml"), "utf8")).toBe(CONFIG);
 	});
 
+	test("a file only info/exclude hides is a change, as done judges it: refused, nothing committed", async () => {
+		const r = await repo();
+		await writeFile(join(r.root, ".git", "info", "exclude"), "conftest.py\n");
+		await r.write("conftest.py", "import os\n");
+		const before = await head(r);
+		const refused = await run(r, "standards pin");
+		expect(refused.error).toBe("dirty_worktree");
+		expect(refused.message).toContain("conftest.py");
+		expect(await head(r)).toBe(before);
+		expect(await readFile(join(r.root, "discern.toml"), "utf8")).toBe(CONFIG);
+	});
+
 	test("refused on a dirty tree, and while a selected standard fails; nothing is written", async () => {
 		const dirty = await repo();
 		await dirty.write("notes.txt", "wip\n");

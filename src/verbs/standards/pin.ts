@@ -5,8 +5,8 @@ import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
 import { ref } from "../../contract/refer.ts";
 import { setKey } from "../../edit/toml.ts";
-import { readWorkingState } from "../../git/repository.ts";
 import { git } from "../../git/run.ts";
+import type { WorkingState } from "../../git/status.ts";
 import { failureSentence } from "../../jobs/execute.ts";
 import { planItems, planStandards } from "../../jobs/plan.ts";
 import { writeFileAtomic } from "../../platform/files.ts";
@@ -20,6 +20,7 @@ import { plural } from "../../text/plural.ts";
 import { endSentence } from "../../text/sentence.ts";
 import { shellCommand } from "../../text/shell-quote.ts";
 import { oneLine, quoteName } from "../../text/terminal.ts";
+import { everyChange, readTreeWork } from "../../worktree/tree-work.ts";
 import { carryProof, proofBefore } from "./carry-proof.ts";
 import type { StandardsData } from "./schema.ts";
 import { selectStandards } from "./select.ts";
@@ -63,7 +64,8 @@ export async function pinStandards<const Verb extends PinVerb>(ctx: VerbContext,
 	const { names } = selected;
 
 	// 1. A clean, committed tree on a branch: the pin's commit must hold discern.toml's change and nothing else.
-	const working = await readWorkingState(repository.root);
+	// Clean as done judges it (tree-work.ts): the Proof a pin carries over must be one done would honor on this tree.
+	const working = await judgedTree(repository);
 	if (!working)
 		return fail(
 			verb,
@@ -172,7 +174,7 @@ export async function pinStandards<const Verb extends PinVerb>(ctx: VerbContext,
 		);
 	}
 	// The measurements must have left the tree as committed: the pin's commit would otherwise describe another tree.
-	const after = await readWorkingState(repository.root);
+	const after = await judgedTree(repository);
 	if (!after || after.head !== working.head || after.branch !== working.branch || after.changes.length > 0) {
 		const what = !after
 			? "git could not report the tree"
@@ -298,4 +300,10 @@ function pinFailed<const Verb extends PinVerb>(
 	hint: string,
 ): Result<Verb, StandardsData> {
 	return fail(verb, "pin_failed", message, [hint], { data, ...(steps ? { steps } : {}) });
+}
+
+/** The tree's every change as done would name it (tree-work.ts); null when git could not tell. */
+async function judgedTree(repository: { root: string; commonDir: string }): Promise<WorkingState | null> {
+	const work = await readTreeWork(repository.root, repository.commonDir);
+	return work ? everyChange(work) : null;
 }

@@ -18,7 +18,7 @@ import { hasLinkedWorktrees } from "../../worktree/git-worktrees.ts";
 import { toItem } from "../../worktree/item.ts";
 import { orphanedLedgers } from "../../worktree/ledger.ts";
 import { readTask } from "../../worktree/task.ts";
-import { readTreeWork } from "../../worktree/tree-work.ts";
+import { everyChange, readTreeWork } from "../../worktree/tree-work.ts";
 import { coachHint } from "./coach.ts";
 import { nextAction } from "./next.ts";
 import { MAX_LISTED_CHANGES, type StatusData } from "./schema.ts";
@@ -40,7 +40,8 @@ export async function status(ctx: VerbContext, _input: Record<string, never>): P
 		loadConfig(repository.root, ctx.narrate),
 		branches.catch(() => undefined),
 	]);
-	const working = work?.working ?? null;
+	// A hidden file holding work (assume-unchanged, skip-worktree) is among the changes: git's own status does not show it.
+	const working = work ? everyChange(work) : null;
 	const configured = config.state === "valid" ? config.config : null;
 	const trunk = await resolveTrunk(repository.root, configured?.repository.trunk, ctx.env.DISCERN_TRUNK, { branches });
 	const [counts, fleet, proof, lastRun, lastDone, taskRecord, stale] = await Promise.all([
@@ -52,8 +53,7 @@ export async function status(ctx: VerbContext, _input: Record<string, never>): P
 		task,
 		configured ? staleWiring(repository.root, configured, ctx.verbs).catch(() => []) : [],
 	]);
-	// A hidden file holding work (assume-unchanged, skip-worktree) is a change git's own status does not show.
-	const changes = [...(working?.changes ?? []), ...(work?.hidden ?? []).map((path) => ({ path, kind: "modified" as const, staged: false }))];
+	const changes = working?.changes ?? [];
 	const data: StatusData = {
 		location: repository.location,
 		root: repository.root,
