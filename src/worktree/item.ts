@@ -10,7 +10,7 @@ export const WorktreeItem = v.strictObject({
 	path: v.string(),
 	main: v.pipe(v.boolean(), v.description("The main checkout (never dropped or pruned).")),
 	created_by_discern: v.pipe(v.boolean(), v.description("`start` made it.")),
-	clean: v.pipe(v.nullable(v.boolean()), v.description("No changes; null when git could not tell.")),
+	clean: v.pipe(v.nullable(v.boolean()), v.description("No changes, judged as `status` and `done` judge them; null when git could not tell.")),
 	ahead: v.pipe(v.nullable(v.number()), v.description("Commits not on the trunk; 0 means its work has landed.")),
 	behind: v.pipe(v.nullable(v.number()), v.description("Trunk commits it lacks.")),
 	proof: v.pipe(v.picklist(PROOF_STATES), v.description("Its Proof, judged as `status` judges one checkout.")),

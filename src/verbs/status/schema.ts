@@ -33,7 +33,12 @@ export const StatusData = v.strictObject({
 		source: v.picklist(TRUNK_SOURCES),
 		exists: v.boolean(),
 	}),
-	clean: v.pipe(v.nullable(v.boolean()), v.description("null when git could not tell: unknown is never clean.")),
+	clean: v.pipe(
+		v.nullable(v.boolean()),
+		v.description(
+			"Clean as `done` judges it: a file only info/exclude or a global excludes file hides, an edited assume-unchanged or skip-worktree file, a FIFO or nested .git is a change. null when git could not tell: unknown is never clean.",
+		),
+	),
 	changes: v.strictObject({
 		total: v.number(),
 		files: v.array(v.strictObject({ path: v.string(), kind: v.picklist(CHANGE_KINDS), staged: v.boolean() })),
