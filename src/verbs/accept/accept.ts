@@ -16,7 +16,7 @@ import { plural } from "../../text/plural.ts";
 import { quoteName } from "../../text/terminal.ts";
 import { type ListedWorktree, listWorktrees } from "../../worktree/git-worktrees.ts";
 import { checkoutsOnTrunk, lockCheckouts } from "./checkouts.ts";
-import { gateChangeSentence, type Landing, readLanding, summaryLines } from "./consent.ts";
+import { gateChangeSentence, type Landing, landingGateChanges, readLanding, steeringLines, summaryLines } from "./consent.ts";
 import { finish, settleEarlier } from "./finish.ts";
 import { type Journal, readJournal, removeJournal, writeJournal } from "./journal.ts";
 import { fastForwardCheckout, pinnedGit } from "./land.ts";
@@ -190,7 +190,7 @@ async function land(ctx: VerbContext, input: AcceptInput, here: RepositoryLocati
 	const given = input.confirmed ? "confirmed" : landing.preAuthorized ? "pre_authorized" : null;
 	const standing = await currentProof(target.location.gitDir, head);
 	const facts = { ...base, sha: head, trunk: trunk.name, previous_trunk_sha: trunkSha, proof_line: standing?.line ?? null };
-	const gateSentence = gateChangeSentence(standing?.judgement.gate_changes.length ? standing.judgement.gate_changes : landing.gateChanges);
+	const gateSentence = gateChangeSentence(landingGateChanges(standing?.judgement.gate_changes, landing));
 	const summary = summaryLines(target, trunk.name, trunkSha, head, landing, gateSentence);
 
 	if (input.dry_run) {
@@ -271,7 +271,7 @@ async function land(ctx: VerbContext, input: AcceptInput, here: RepositoryLocati
 		);
 	}
 	const proven = { ...facts, proof_line: proof.line };
-	const provenGate = gateChangeSentence(proof.judgement.gate_changes.length ? proof.judgement.gate_changes : landing.gateChanges);
+	const provenGate = gateChangeSentence(landingGateChanges(proof.judgement.gate_changes, landing));
 	const provenSummary = summaryLines(target, trunk.name, trunkSha, head, landing, provenGate);
 	const trunkNow = await commitOf(here.root, `refs/heads/${trunk.name}`);
 	if (proof.judgement.trunk.name !== trunk.name || proof.judgement.trunk.sha !== trunkSha || trunkNow !== trunkSha) {
@@ -457,6 +457,7 @@ function awaitingConsent(
 		[
 			line ? `Relay the Proof line to the owner verbatim: ${line}` : say`Run ${ref("done")} for a Proof, and relay its line to the owner.`,
 			...(gateSentence ? [`Tell the owner plainly: ${gateSentence}`] : []),
+			...steeringLines(landing),
 			say`Once the owner approves this landing, run ${ref("accept", { ...againArgs(ctx, here, target, true), ...(data.sha ? { sha: consentSha(data.sha) } : {}) })}.`,
 		],
 		{ data },

@@ -1,11 +1,14 @@
 import { parseConfig } from "../../config/load.ts";
 import { commitsBetween, type LoggedCommit } from "../../git/commit-log.ts";
-import { withObjectReader } from "../../git/object-reader.ts";
+import { readBlobs } from "../../git/object-check.ts";
+import { type ObjectReader, withObjectReader } from "../../git/object-reader.ts";
 import { committedChanges, type TreeChange } from "../../git/tree-diff.ts";
 import { readCommittedConfig } from "../../proof/committed-config.ts";
 import { gateChanges } from "../../proof/gate-changes.ts";
 import { compileScopes } from "../../scopes/glob.ts";
+import { steersAgents } from "../../scopes/steering.ts";
 import { clip } from "../../text/clip.ts";
+import { lineChanges } from "../../text/line-changes.ts";
 import { noun, plural } from "../../text/plural.ts";
 import { quoteName } from "../../text/terminal.ts";
 import type { Target } from "./target.ts";
@@ -25,13 +28,34 @@ export interface Landing {
 	authorized: { path: string; scope: string }[];
 	/** Submodule pointer and symbolic link changes: never pre-authorized, whatever their path. */
 	special: { path: string; kind: "submodule" | "symlink" }[];
-	/** How the branch changes the gate itself against the trunk's committed config (jobs, scopes). */
+	/** Changed files that steer agents (scopes/steering.ts): never pre-authorized, each shown with its changed lines. */
+	steering: SteeringChange[];
+	/** How the branch changes the gate itself against the trunk's committed config (jobs, scopes), and what steers agents. */
 	gateChanges: string[];
 	/** Why not, when not (for the message). */
 	why: string;
 }
 
+/** A changed file that steers agents, and what changed in it (bounded: see the limits below). */
+export interface SteeringChange {
+	path: string;
+	/** What reads it, in a few words. */
+	readBy: string;
+	change: "added" | "deleted" | "modified";
+	/** Its changed lines, `- ` removed and `+ ` added, the first few. */
+	lines: string[];
+	/** How many lines changed in all. */
+	total: number;
+	/** Why its lines are not shown, when they are not. */
+	unshown: string | null;
+}
+
 const CAP = 50;
+/** Steering files shown with their lines, and lines shown for each: the consent summary stays readable. */
+const STEERING_SHOWN = 4;
+const STEERING_LINES = 8;
+/** A blob larger than this is named, not compared line by line. */
+const STEERING_BYTES = 1 << 20;
 
 /**
  * Read what `head` would bring onto the trunk at `trunkSha`, and judge
@@ -42,25 +66,33 @@ const CAP = 50;
  * needs the owner: their effect is not the path they sit at.
  */
 export async function readLanding(root: string, trunkSha: string, head: string): Promise<Landing> {
-	// One object reader for the three reads of hashed objects below.
-	const [logged, diff, shown, branchShown] = await withObjectReader(root, undefined, (reader) =>
-		Promise.all([
+	// One object reader for the reads of hashed objects below.
+	const { logged, diff, shown, branchShown, trunkParsed, branchParsed, steering } = await withObjectReader(root, undefined, async (reader) => {
+		const [logged, diff, shown, branchShown] = await Promise.all([
 			commitsBetween(root, trunkSha, head),
 			// From hashed objects: git's own diff descends into trees it never re-hashes (git/tree-diff.ts).
 			committedChanges(root, trunkSha, head, { reader }),
 			readCommittedConfig(root, trunkSha, reader),
 			readCommittedConfig(root, head, reader),
-		]),
-	);
+		]);
+		const trunkParsed = shown.state === "read" ? parseConfig(shown.text) : null;
+		const branchParsed = branchShown.state === "read" ? parseConfig(branchShown.text) : null;
+		// The sources either config compiles into AGENTS.md: the trunk's now, the branch's once it lands.
+		const sources = [trunkParsed, branchParsed].flatMap((parsed) => (parsed?.ok ? parsed.config.instructions.sources : []));
+		const steering = typeof diff === "string" ? [] : await steeringChanges(reader, diff, sources);
+		return { logged, diff, shown, branchShown, trunkParsed, branchParsed, steering };
+	});
 	const commits = logged ?? [];
 	// A discern.toml git could not read leaves the landing untold (what it does to the gate unknown), never "absent".
 	const configsRead = shown.state !== "unreadable" && branchShown.state !== "unreadable";
 	const complete = logged !== null && typeof diff !== "string" && configsRead;
 	const { files, special } = typeof diff !== "string" ? filesOf(diff) : { files: [], special: [] };
-	const trunkParsed = shown.state === "read" ? parseConfig(shown.text) : null;
-	const branchParsed = branchShown.state === "read" ? parseConfig(branchShown.text) : null;
-	const changes = [...(trunkParsed?.ok && branchParsed?.ok ? gateChanges(trunkParsed.config, branchParsed.config) : []), ...ignoreRuleChanges(files)];
-	const base = { commits: commits.slice(0, CAP), commitsTotal: commits.length, files, complete, special, gateChanges: changes, authorized: [] };
+	const changes = [
+		...(trunkParsed?.ok && branchParsed?.ok ? gateChanges(trunkParsed.config, branchParsed.config) : []),
+		...steering.map((entry) => `what agents read: \`${quoteName(entry.path)}\` ${entry.change}`),
+		...ignoreRuleChanges(files),
+	];
+	const base = { commits: commits.slice(0, CAP), commitsTotal: commits.length, files, complete, special, steering, gateChanges: changes, authorized: [] };
 	if (!configsRead)
 		return {
 			...base,
@@ -101,6 +133,14 @@ export async function readLanding(root: string, trunkSha: string, head: string):
 			why: `${plural(special.length, "change")} ${special.length === 1 ? "is" : "are"} never pre-authorized, whatever the scope: ${named.join(", ")}${special.length > 3 ? ", …" : ""} — what a submodule pointer or a symbolic link brings in is not the path it sits at`,
 		};
 	}
+	if (steering.length > 0) {
+		const named = steering.slice(0, 3).map((entry) => `${quoteName(entry.path)} (${entry.readBy})`);
+		return {
+			...judged,
+			preAuthorized: false,
+			why: `${plural(steering.length, "changed file")} ${noun(steering.length, "steers", "steer")} agents, which only the owner may approve, whatever the scope: ${named.join(", ")}${steering.length > 3 ? ", …" : ""}`,
+		};
+	}
 	if (changes.length > 0)
 		return {
 			...judged,
@@ -129,6 +169,41 @@ function ignoreRuleChanges(files: readonly string[]): string[] {
 	return [`what the gate leaves to the jobs' environment (${changed.slice(0, 3).map(quoteName).join(", ")}${changed.length > 3 ? ", …" : ""})`];
 }
 
+/**
+ * The changed files that steer agents (scopes/steering.ts), each with its
+ * changed lines read from hashed blobs — the first few files, a few lines
+ * each. A rename is a deletion and an addition: both paths are asked about.
+ */
+async function steeringChanges(reader: ObjectReader, changes: readonly TreeChange[], sources: readonly string[]): Promise<SteeringChange[]> {
+	const found: SteeringChange[] = [];
+	for (const change of changes) {
+		const readBy = steersAgents(change.path, sources);
+		if (readBy === null) continue;
+		const kind = change.from === null ? "added" : change.to === null ? "deleted" : "modified";
+		const entry: SteeringChange = { path: change.path, readBy, change: kind, lines: [], total: 0, unshown: null };
+		entry.unshown = found.length < STEERING_SHOWN ? await readLines(reader, change, entry) : `only the first ${STEERING_SHOWN} are shown line by line`;
+		found.push(entry);
+	}
+	return found;
+}
+
+/** Fill `entry` with the changed lines of a regular file's two blobs; else say why they are not shown. */
+async function readLines(reader: ObjectReader, change: TreeChange, entry: SteeringChange): Promise<string | null> {
+	const regular = (mode: string | null) => mode === null || mode === "100644" || mode === "100755";
+	if (!regular(change.from) || !regular(change.to)) return "not a regular file on both sides";
+	const ids = [change.fromId, change.toId].filter((id): id is string => id !== null);
+	const blobs = await readBlobs(reader, ids);
+	if (typeof blobs === "string") return blobs;
+	if (blobs.some((bytes) => bytes.length > STEERING_BYTES)) return "too large to show here: read it in the branch";
+	const texts = blobs.map((bytes) => (bytes.includes(0) ? null : new TextDecoder().decode(bytes)));
+	if (texts.some((text) => text === null)) return "binary";
+	const [before, after] = change.fromId === null ? ["", texts[0] ?? ""] : [texts[0] ?? "", change.toId === null ? "" : (texts[1] ?? "")];
+	const { lines, total } = lineChanges(before, after, STEERING_LINES);
+	entry.lines = lines;
+	entry.total = total;
+	return null;
+}
+
 /** The changed paths, and those that are a submodule or a symbolic link on either side (never pre-authorized). */
 function filesOf(changes: readonly TreeChange[]): { files: string[]; special: Landing["special"] } {
 	const files: string[] = [];
@@ -139,6 +214,16 @@ function filesOf(changes: readonly TreeChange[]): { files: string[]; special: La
 		else if (from === "120000" || to === "120000") special.push({ path, kind: "symlink" });
 	}
 	return { files, special };
+}
+
+/**
+ * What the person consenting is told the branch changes: the Proof's gate
+ * changes and the landing's own (what steers agents, ignore rules), once
+ * each. The Proof judged the gate's config only; a landing's own findings
+ * must never hide behind a Proof that has something to say.
+ */
+export function landingGateChanges(proven: readonly string[] | undefined, landing: Landing): string[] {
+	return [...new Set([...(proven ?? []), ...landing.gateChanges])];
 }
 
 /** The gate changes as one plain sentence, or null when the branch leaves the gate alone. */
@@ -159,6 +244,7 @@ export function summaryLines(target: Target, trunk: string, trunkSha: string, he
 		`Scopes: ${landing.scopes.join(", ") || "none"}`,
 	];
 	if (gateSentence) lines.push(gateSentence);
+	lines.push(...steeringLines(landing));
 	if (landing.special.length > 0)
 		lines.push(
 			`Needs the owner whatever the scope: ${landing.special.map((entry) => `${quoteName(entry.path)} (${entry.kind === "submodule" ? "submodule pointer" : "symbolic link"})`).join(", ")}`,
@@ -167,6 +253,26 @@ export function summaryLines(target: Target, trunk: string, trunkSha: string, he
 		lines.push(
 			`Pre-authorized by the trunk's [acceptance]: ${landing.authorized.map((entry) => `${quoteName(entry.path)} (scope ${entry.scope})`).join(", ")}`,
 		);
+	return lines;
+}
+
+/**
+ * The files that steer agents and their changed lines, a line each, each
+ * content line led by its file's name (a line of the file cannot pass for
+ * a line of the summary): what the owner reads before consenting.
+ */
+export function steeringLines(landing: Landing): string[] {
+	if (landing.steering.length === 0) return [];
+	const named = landing.steering.slice(0, 10).map((entry) => `${quoteName(entry.path)} (${entry.change}; ${entry.readBy})`);
+	const lines = [`Steers agents, so needs the owner whatever the scope: ${named.join(", ")}${landing.steering.length > named.length ? ", …" : ""}`];
+	for (const entry of landing.steering.slice(0, STEERING_SHOWN)) {
+		const name = quoteName(entry.path);
+		if (entry.unshown !== null) lines.push(`${name}: lines not shown (${entry.unshown})`);
+		else {
+			lines.push(...entry.lines.map((line) => `${name} ${line}`));
+			if (entry.total > entry.lines.length) lines.push(`${name} … and ${plural(entry.total - entry.lines.length, "more changed line")}`);
+		}
+	}
 	return lines;
 }
 

@@ -1,0 +1,103 @@
+/**
+ * What steers agents: the files coding agents read as instructions, or load
+ * as tools, hooks and settings, on their own when they open the repository.
+ * A change to one changes what every later agent does, so it is never
+ * covered by `[acceptance].pre_authorized`, whatever scope a glob puts it
+ * in: the owner sees it and decides (SPEC §12). This is the one list; the
+ * accept consent (verbs/accept/consent.ts) asks it for every changed path.
+ *
+ * Matching is deliberately wide: names are compared without case (macOS
+ * and Windows checkouts open `Agents.md` as `AGENTS.md`, and some tools
+ * look names up that way), and a name or folder counts at any depth
+ * (agents read nested instruction files, and an editor opened on a
+ * sub-folder reads that folder's own settings). Asking the owner about one
+ * file too many costs a question; one too few lands an instruction unseen.
+ */
+
+interface SteeringRule {
+	/** Consecutive path segments, lower case: a file's name, or a folder and everything under it. */
+	segments: readonly string[];
+	/** "file": the path ends with the segments; "folder": the segments are a folder on the path (or the path itself). */
+	kind: "file" | "folder";
+	/** Only at the repository's root. */
+	rooted?: true;
+	/** What reads it, for the person deciding. */
+	readBy: string;
+}
+
+const file = (name: string, readBy: string): SteeringRule => ({ segments: name.split("/"), kind: "file", readBy });
+const folder = (name: string, readBy: string): SteeringRule => ({ segments: name.split("/"), kind: "folder", readBy });
+
+const RULES: readonly SteeringRule[] = [
+	// Instruction files, read at any depth as the agent walks towards the file it edits.
+	file("agents.md", "agent instructions (Codex, Copilot, Cursor, Gemini CLI, Zed, Jules, Amp and others)"),
+	file("agents.override.md", "agent instructions (Codex reads it before AGENTS.md)"),
+	file("agent.md", "agent instructions (Amp, Zed)"),
+	file("claude.md", "agent instructions (Claude Code)"),
+	file("claude.local.md", "agent instructions (Claude Code)"),
+	file("gemini.md", "agent instructions (Gemini CLI)"),
+	file(".cursorrules", "agent rules (Cursor, Zed)"),
+	file(".windsurfrules", "agent rules (Windsurf, Zed)"),
+	file(".rules", "agent rules (Zed)"),
+	file(".goosehints", "agent instructions (Goose)"),
+	file(".roomodes", "agent modes (Roo Code)"),
+	file("copilot-instructions.md", "agent instructions (GitHub Copilot reads .github/copilot-instructions.md)"),
+	// MCP servers, hooks and settings: what an agent may run, and what it runs without asking.
+	file(".mcp.json", "MCP servers (Claude Code, project scope)"),
+	file(".vscode/mcp.json", "MCP servers (VS Code, GitHub Copilot)"),
+	file(".vscode/settings.json", "Copilot chat settings: instruction files, MCP servers, tools approved without asking (VS Code)"),
+	file(".github/workflows/copilot-setup-steps.yml", "the setup steps run before the coding agent starts (GitHub Copilot)"),
+	file(".aider.conf.yml", "agent settings: files read, commands run (Aider)"),
+	// Folders whose every file an agent may load: rules, commands, sub-agents, hooks, MCP config.
+	folder(".claude", "agent settings, hooks, commands and sub-agents (Claude Code)"),
+	folder(".cursor", "agent rules, MCP servers and hooks (Cursor)"),
+	folder(".codex", "agent config and MCP servers (Codex)"),
+	folder(".gemini", "agent settings, MCP servers and commands (Gemini CLI)"),
+	folder(".clinerules", "agent rules (Cline)"),
+	folder(".windsurf", "agent rules and workflows (Windsurf)"),
+	folder(".roo", "agent rules (Roo Code)"),
+	folder(".kiro", "agent steering and hooks (Kiro)"),
+	folder(".junie", "agent guidelines (JetBrains Junie)"),
+	folder(".amazonq", "agent rules (Amazon Q)"),
+	folder(".continue", "agent rules and MCP servers (Continue)"),
+	folder(".github/instructions", "agent instructions (GitHub Copilot)"),
+	folder(".github/prompts", "agent prompts (GitHub Copilot)"),
+	folder(".github/chatmodes", "agent chat modes (GitHub Copilot)"),
+	folder(".github/agents", "custom agents (GitHub Copilot)"),
+	// discern's own config: the gate, the scopes, what is pre-authorized, the instructions compiled.
+	{ segments: ["discern.toml"], kind: "file", rooted: true, readBy: "discern's config: the gate, its scopes and what lands without asking" },
+];
+
+/**
+ * What a changed path steers, in a few words, or null when it steers no
+ * agent. `instructionSources` are the `[instructions].sources` of the configs
+ * in play (the trunk's and the branch's): each is compiled into AGENTS.md.
+ * A rename is a deletion and an addition: ask for both paths.
+ */
+export function steersAgents(path: string, instructionSources: readonly string[]): string | null {
+	const segments = path.toLowerCase().split("/");
+	for (const rule of RULES) if (matches(segments, rule)) return rule.readBy;
+	const lower = path.toLowerCase();
+	if (instructionSources.some((source) => normalSource(source) === lower)) return "compiled into AGENTS.md by `discern refresh` ([instructions].sources)";
+	return null;
+}
+
+function matches(segments: readonly string[], rule: SteeringRule): boolean {
+	const length = rule.segments.length;
+	// Where the rule's segments may end on the path: the last segment for a file; anywhere for a folder (the folder itself, or a file under it).
+	const ends = rule.kind === "file" ? [segments.length] : segments.map((_, index) => index + 1);
+	return ends.some((end) => {
+		const start = end - length;
+		if (start < 0 || (rule.rooted && start !== 0)) return false;
+		return rule.segments.every((segment, offset) => segments[start + offset] === segment);
+	});
+}
+
+/** A source as the tree names it: `./docs/x.md` and `docs//x.md` are `docs/x.md`. */
+function normalSource(source: string): string {
+	return source
+		.toLowerCase()
+		.split("/")
+		.filter((segment) => segment !== "" && segment !== ".")
+		.join("/");
+}
