@@ -1,5 +1,5 @@
 import type { DiscernConfig } from "../config/schema.ts";
-import { committedChanges } from "../git/tree-diff.ts";
+import { committedChanges, type TreeChange } from "../git/tree-diff.ts";
 import type { Trunk } from "../git/trunk.ts";
 import { type ChangedPaths, NO_TRUNK_REASON } from "../scopes/changed.ts";
 import { classify } from "../scopes/classify.ts";
@@ -10,6 +10,8 @@ export interface ScopesTouched {
 	touched: string[];
 	/** Set when every scope counted as changed, and why (fail open). */
 	allBecause: string | null;
+	/** The committed changes against the trunk, when they could be read (what steers agents is judged from them). */
+	changes: readonly TreeChange[] | null;
 }
 
 /**
@@ -30,25 +32,35 @@ export async function scopesTouched(
 	config: DiscernConfig,
 	given: Parameters<typeof committedChanges>[3] = {},
 ): Promise<ScopesTouched> {
-	if (Object.keys(config.scopes).length === 0) return { touched: [], allBecause: null };
 	if (trunk.name === branch) {
-		return { touched: Object.keys(config.scopes), allBecause: `this branch is the trunk \`${branch}\` itself: there is no branch diff to classify` };
+		const all = Object.keys(config.scopes);
+		return {
+			touched: all,
+			allBecause: all.length > 0 ? `this branch is the trunk \`${branch}\` itself: there is no branch diff to classify` : null,
+			changes: null,
+		};
 	}
 	const changed = await committedPaths(root, trunk, head, given);
+	if (Object.keys(config.scopes).length === 0) return { touched: [], allBecause: null, changes: changed.changes };
 	const classified = classify(changed.paths, compileScopes(config.scopes), changed.complete, changed.submodules);
 	const allBecause = !changed.complete
 		? (changed.reason ?? "git could not list the branch's changes")
 		: changed.submodules.length > 0
 			? `the ${noun(changed.submodules.length, "submodule")} ${changed.submodules.map((path) => `\`${path}\``).join(", ")} changed, and any path inside may belong to any scope`
 			: null;
-	return { touched: classified.touched, allBecause };
+	return { touched: classified.touched, allBecause, changes: changed.changes };
 }
 
 /** The branch's committed changes against the trunk, from hashed objects (git/tree-diff.ts), as the scope classifier takes them. */
-async function committedPaths(root: string, trunk: Trunk, head: string, given: Parameters<typeof committedChanges>[3]): Promise<ChangedPaths> {
-	if (!trunk.exists || !trunk.sha) return { paths: [], complete: false, reason: NO_TRUNK_REASON, submodules: [] };
+async function committedPaths(
+	root: string,
+	trunk: Trunk,
+	head: string,
+	given: Parameters<typeof committedChanges>[3],
+): Promise<ChangedPaths & { changes: TreeChange[] | null }> {
+	if (!trunk.exists || !trunk.sha) return { paths: [], complete: false, reason: NO_TRUNK_REASON, submodules: [], changes: null };
 	const changes = await committedChanges(root, trunk.sha, head, given);
-	if (typeof changes === "string") return { paths: [], complete: false, reason: changes, submodules: [] };
+	if (typeof changes === "string") return { paths: [], complete: false, reason: changes, submodules: [], changes: null };
 	const submodules = changes.filter((change) => change.from === "160000" || change.to === "160000").map((change) => change.path);
-	return { paths: changes.map((change) => change.path), complete: true, submodules };
+	return { paths: changes.map((change) => change.path), complete: true, submodules, changes };
 }

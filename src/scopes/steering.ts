@@ -1,3 +1,5 @@
+import { quoteName } from "../text/terminal.ts";
+
 /**
  * What steers agents: the files coding agents read as instructions, or load
  * as tools, hooks and settings, on their own when they open the repository.
@@ -67,6 +69,11 @@ const RULES: readonly SteeringRule[] = [
 	// discern's own config: the gate, the scopes, what is pre-authorized, the instructions compiled.
 	{ segments: ["discern.toml"], kind: "file", rooted: true, readBy: "discern's config: the gate, its scopes and what lands without asking" },
 ];
+
+/** How a gate change names a steering file: the Proof's judgement and accept's consent say it the same way. */
+export function steeringPhrase(path: string, change: "added" | "deleted" | "modified"): string {
+	return `what agents read: \`${quoteName(path)}\` ${change}`;
+}
 
 /**
  * What a changed path steers, in a few words, or null when it steers no

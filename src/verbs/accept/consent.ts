@@ -6,7 +6,7 @@ import { committedChanges, type TreeChange } from "../../git/tree-diff.ts";
 import { readCommittedConfig } from "../../proof/committed-config.ts";
 import { gateChanges } from "../../proof/gate-changes.ts";
 import { compileScopes } from "../../scopes/glob.ts";
-import { steersAgents } from "../../scopes/steering.ts";
+import { steeringPhrase, steersAgents } from "../../scopes/steering.ts";
 import { clip } from "../../text/clip.ts";
 import { lineChanges } from "../../text/line-changes.ts";
 import { noun, plural } from "../../text/plural.ts";
@@ -89,7 +89,7 @@ export async function readLanding(root: string, trunkSha: string, head: string):
 	const { files, special } = typeof diff !== "string" ? filesOf(diff) : { files: [], special: [] };
 	const changes = [
 		...(trunkParsed?.ok && branchParsed?.ok ? gateChanges(trunkParsed.config, branchParsed.config) : []),
-		...steering.map((entry) => `what agents read: \`${quoteName(entry.path)}\` ${entry.change}`),
+		...steering.map((entry) => steeringPhrase(entry.path, entry.change)),
 		...ignoreRuleChanges(files),
 	];
 	const base = { commits: commits.slice(0, CAP), commitsTotal: commits.length, files, complete, special, steering, gateChanges: changes, authorized: [] };
