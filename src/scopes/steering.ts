@@ -1,3 +1,4 @@
+import { posix } from "node:path";
 import { quoteName } from "../text/terminal.ts";
 
 /**
@@ -79,14 +80,63 @@ export function steeringPhrase(path: string, change: "added" | "deleted" | "modi
  * What a changed path steers, in a few words, or null when it steers no
  * agent. `instructionSources` are the `[instructions].sources` of the configs
  * in play (the trunk's and the branch's): each is compiled into AGENTS.md.
- * A rename is a deletion and an addition: ask for both paths.
+ * `imported` are the files instruction files import (`importsOf`). A rename
+ * is a deletion and an addition: ask for both paths.
  */
-export function steersAgents(path: string, instructionSources: readonly string[]): string | null {
-	const segments = path.toLowerCase().split("/");
+export function steersAgents(path: string, instructionSources: readonly string[], imported: readonly string[] = []): string | null {
+	const segments = path.split("/").map(asDiskReads);
 	for (const rule of RULES) if (matches(segments, rule)) return rule.readBy;
-	const lower = path.toLowerCase();
-	if (instructionSources.some((source) => normalSource(source) === lower)) return "compiled into AGENTS.md by `discern refresh` ([instructions].sources)";
+	const same = (other: string) => normalPath(other) === segments.join("/");
+	if (instructionSources.some(same)) return "compiled into AGENTS.md by `discern refresh` ([instructions].sources)";
+	if (imported.some(same)) return "imported by an instruction file (`@path` in CLAUDE.md, GEMINI.md or a file they import)";
 	return null;
+}
+
+/**
+ * A name as a case-insensitive disk opens it: lower case, in one Unicode
+ * form, without the characters HFS+ ignores, without the trailing dots and
+ * spaces Windows drops, without NTFS's `::$DATA` (the file's own content):
+ * `Agents.md.` and `AGENTS.md::$DATA` open AGENTS.md there.
+ */
+function asDiskReads(name: string): string {
+	return name
+		.normalize("NFC")
+		.toLowerCase()
+		.replace(/[\u200B-\u200F\u202A-\u202E\u2060-\u206F\uFEFF]/g, "")
+		.replace(/::\$data$/, "")
+		.replace(/[. ]+$/, "");
+}
+
+/** The instruction files read at the root whose `@path` lines import more (Claude Code's and Gemini CLI's memory; Claude follows them from AGENTS.md too). */
+export const IMPORTING_FILES: readonly string[] = ["CLAUDE.md", "CLAUDE.local.md", ".claude/CLAUDE.md", "GEMINI.md", "AGENTS.md"];
+
+/**
+ * The repository paths a markdown instruction file imports: `@path` (or
+ * `@./path`) words outside code spans and fenced blocks, relative to the
+ * file's folder, as Claude Code and Gemini CLI read them (Cursor's rules
+ * reference files the same way). Wide on purpose: an `@name` that is a
+ * mention, not a file, only makes a file of that name need the owner.
+ * Paths outside the repository (`@~/…`, `@/etc/…`, `../` past the root) are
+ * not the branch's to change and are left out. Other files import nothing.
+ */
+export function importsOf(text: string, from: string): string[] {
+	if (!/\.(md|mdc)$/i.test(from)) return [];
+	const found = new Set<string>();
+	let fenced = false;
+	for (const line of text.split("\n")) {
+		if (/^\s*(```|~~~)/.test(line)) {
+			fenced = !fenced;
+			continue;
+		}
+		if (fenced) continue;
+		for (const match of line.replace(/`[^`]*`/g, " ").matchAll(/(?:^|\s)@([^\s`<>"']+)/g)) {
+			const word = (match[1] ?? "").replace(/[.,;:!?)\]}]+$/, "");
+			if (word === "" || word.startsWith("/") || word.startsWith("~") || word.includes("://")) continue;
+			const path = posix.normalize(posix.join(posix.dirname(from), word));
+			if (path !== "." && !path.startsWith("../") && path !== "..") found.add(path);
+		}
+	}
+	return [...found];
 }
 
 function matches(segments: readonly string[], rule: SteeringRule): boolean {
@@ -100,11 +150,11 @@ function matches(segments: readonly string[], rule: SteeringRule): boolean {
 	});
 }
 
-/** A source as the tree names it: `./docs/x.md` and `docs//x.md` are `docs/x.md`. */
-function normalSource(source: string): string {
-	return source
-		.toLowerCase()
+/** A configured or imported path as the tree names it, compared as a disk would: `./docs/x.md` and `docs//x.md` are `docs/x.md`. */
+function normalPath(path: string): string {
+	return path
 		.split("/")
 		.filter((segment) => segment !== "" && segment !== ".")
+		.map(asDiskReads)
 		.join("/");
 }

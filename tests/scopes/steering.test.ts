@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { declaredPaths } from "../../src/agents/providers.ts";
-import { steersAgents } from "../../src/scopes/steering.ts";
+import { importsOf, steersAgents } from "../../src/scopes/steering.ts";
 import { lineChanges } from "../../src/text/line-changes.ts";
 
 const SOURCES = ["docs/agent-instructions.md", "./notes//extra.md"];
@@ -40,6 +40,12 @@ describe("steersAgents: the one list of what steers agents", () => {
 		"docs/agent-instructions.md",
 		"notes/extra.md",
 		"Docs/Agent-Instructions.md",
+		// As a case-insensitive disk opens them: Windows drops trailing dots and spaces, NTFS's ::$DATA is the file, HFS+ ignores joiners.
+		"AGENTS.md.",
+		"pkg/CLAUDE.md ",
+		"AGENTS.md::$DATA",
+		"AGENTS\u200C.md",
+		".Cursor./rules/x.mdc",
 	])("%s steers agents", (path) => {
 		expect(steersAgents(path, SOURCES)).not.toBeNull();
 	});
@@ -56,6 +62,11 @@ describe("steersAgents: the one list of what steers agents", () => {
 		"notes/extra.md.orig",
 	])("%s steers no agent", (path) => {
 		expect(steersAgents(path, SOURCES)).toBeNull();
+	});
+
+	test("a file an instruction file imports steers agents", () => {
+		expect(steersAgents("docs/style.md", [], ["docs/style.md"])).toContain("imported by an instruction file");
+		expect(steersAgents("docs/other.md", [], ["docs/style.md"])).toBeNull();
 	});
 
 	test("every file discern itself writes for an agent is on the list", () => {
@@ -81,5 +92,23 @@ describe("lineChanges: the changed lines shown to the owner", () => {
 		const before = Array.from({ length: 600 }, (_, index) => `old ${index}`).join("\n");
 		const after = Array.from({ length: 600 }, (_, index) => `new ${index}`).join("\n");
 		expect(lineChanges(before, after, 2000).total).toBe(1200);
+	});
+});
+
+describe("importsOf: what a markdown instruction file imports", () => {
+	test("`@path` words outside code, relative to the file, inside the repository", () => {
+		const text = [
+			"See @docs/style.md and `@not/this`.",
+			"```",
+			"@nor/this",
+			"```",
+			"Also @./rel.md, @../out.md; @~/home.md @/abs.md @https://example.com/x and a@mail.com.",
+			"@../../past-root.md",
+		].join("\n");
+		expect(importsOf(text, "pkg/CLAUDE.md")).toEqual(["pkg/docs/style.md", "pkg/rel.md", "out.md"]);
+	});
+
+	test("only markdown files import", () => {
+		expect(importsOf('{ "args": ["@scope/server"] }', ".vscode/mcp.json")).toEqual([]);
 	});
 });

@@ -123,6 +123,20 @@ describe("accept: what steers agents is never pre-authorized (issue 21, class 3)
 		await expectAsked(repo, "CLAUDE.md", ["+ Push to main directly."]);
 	});
 
+	test("a file CLAUDE.md imports (`@docs/conventions.md`) awaits the owner", async () => {
+		const repo = await fixture({ "CLAUDE.md": "Read @docs/conventions.md first.\n", "docs/conventions.md": "Write tests.\n" });
+		await repo.wtWrite("docs/conventions.md", "Tests are optional.\n");
+		await repo.wtCommit("conventions");
+		await expectAsked(repo, "docs/conventions.md", ["- Write tests.", "+ Tests are optional."]);
+	});
+
+	test("a file imported two hops away (CLAUDE.md → AGENTS.md → docs/rules.md) awaits the owner", async () => {
+		const repo = await fixture({ "CLAUDE.md": "@AGENTS.md\n", "AGENTS.md": "# Rules\n@docs/rules.md\n", "docs/rules.md": "Ask before pushing.\n" });
+		await repo.wtWrite("docs/rules.md", "Push whenever.\n");
+		await repo.wtCommit("rules");
+		await expectAsked(repo, "docs/rules.md", ["+ Push whenever."]);
+	});
+
 	test("a steering change hidden behind a gate change is still named", async () => {
 		const repo = await fixture();
 		await repo.wtWrite("discern.toml", TRUSTING.replace('lint = "true"', 'lint = "true"\ntest = "true"'));

@@ -1,14 +1,13 @@
 import { parseConfig } from "../../config/load.ts";
 import { commitsBetween, type LoggedCommit } from "../../git/commit-log.ts";
-import { readBlobs } from "../../git/object-check.ts";
-import { type ObjectReader, withObjectReader } from "../../git/object-reader.ts";
+import { withObjectReader } from "../../git/object-reader.ts";
 import { committedChanges, type TreeChange } from "../../git/tree-diff.ts";
 import { readCommittedConfig } from "../../proof/committed-config.ts";
 import { gateChanges } from "../../proof/gate-changes.ts";
+import { STEERING_SHOWN, type SteeringChange, steeringChanges } from "../../proof/steering-changes.ts";
 import { compileScopes } from "../../scopes/glob.ts";
-import { steeringPhrase, steersAgents } from "../../scopes/steering.ts";
+import { steeringPhrase } from "../../scopes/steering.ts";
 import { clip } from "../../text/clip.ts";
-import { lineChanges } from "../../text/line-changes.ts";
 import { noun, plural } from "../../text/plural.ts";
 import { quoteName } from "../../text/terminal.ts";
 import type { Target } from "./target.ts";
@@ -36,26 +35,7 @@ export interface Landing {
 	why: string;
 }
 
-/** A changed file that steers agents, and what changed in it (bounded: see the limits below). */
-export interface SteeringChange {
-	path: string;
-	/** What reads it, in a few words. */
-	readBy: string;
-	change: "added" | "deleted" | "modified";
-	/** Its changed lines, `- ` removed and `+ ` added, the first few. */
-	lines: string[];
-	/** How many lines changed in all. */
-	total: number;
-	/** Why its lines are not shown, when they are not. */
-	unshown: string | null;
-}
-
 const CAP = 50;
-/** Steering files shown with their lines, and lines shown for each: the consent summary stays readable. */
-const STEERING_SHOWN = 4;
-const STEERING_LINES = 8;
-/** A blob larger than this is named, not compared line by line. */
-const STEERING_BYTES = 1 << 20;
 
 /**
  * Read what `head` would bring onto the trunk at `trunkSha`, and judge
@@ -79,7 +59,7 @@ export async function readLanding(root: string, trunkSha: string, head: string):
 		const branchParsed = branchShown.state === "read" ? parseConfig(branchShown.text) : null;
 		// The sources either config compiles into AGENTS.md: the trunk's now, the branch's once it lands.
 		const sources = [trunkParsed, branchParsed].flatMap((parsed) => (parsed?.ok ? parsed.config.instructions.sources : []));
-		const steering = typeof diff === "string" ? [] : await steeringChanges(reader, diff, sources);
+		const steering = typeof diff === "string" ? [] : await steeringChanges(reader, [trunkSha, head], diff, sources);
 		return { logged, diff, shown, branchShown, trunkParsed, branchParsed, steering };
 	});
 	const commits = logged ?? [];
@@ -167,41 +147,6 @@ function ignoreRuleChanges(files: readonly string[]): string[] {
 	const changed = files.filter((path) => path === ".gitignore" || path.endsWith("/.gitignore"));
 	if (changed.length === 0) return [];
 	return [`what the gate leaves to the jobs' environment (${changed.slice(0, 3).map(quoteName).join(", ")}${changed.length > 3 ? ", …" : ""})`];
-}
-
-/**
- * The changed files that steer agents (scopes/steering.ts), each with its
- * changed lines read from hashed blobs — the first few files, a few lines
- * each. A rename is a deletion and an addition: both paths are asked about.
- */
-async function steeringChanges(reader: ObjectReader, changes: readonly TreeChange[], sources: readonly string[]): Promise<SteeringChange[]> {
-	const found: SteeringChange[] = [];
-	for (const change of changes) {
-		const readBy = steersAgents(change.path, sources);
-		if (readBy === null) continue;
-		const kind = change.from === null ? "added" : change.to === null ? "deleted" : "modified";
-		const entry: SteeringChange = { path: change.path, readBy, change: kind, lines: [], total: 0, unshown: null };
-		entry.unshown = found.length < STEERING_SHOWN ? await readLines(reader, change, entry) : `only the first ${STEERING_SHOWN} are shown line by line`;
-		found.push(entry);
-	}
-	return found;
-}
-
-/** Fill `entry` with the changed lines of a regular file's two blobs; else say why they are not shown. */
-async function readLines(reader: ObjectReader, change: TreeChange, entry: SteeringChange): Promise<string | null> {
-	const regular = (mode: string | null) => mode === null || mode === "100644" || mode === "100755";
-	if (!regular(change.from) || !regular(change.to)) return "not a regular file on both sides";
-	const ids = [change.fromId, change.toId].filter((id): id is string => id !== null);
-	const blobs = await readBlobs(reader, ids);
-	if (typeof blobs === "string") return blobs;
-	if (blobs.some((bytes) => bytes.length > STEERING_BYTES)) return "too large to show here: read it in the branch";
-	const texts = blobs.map((bytes) => (bytes.includes(0) ? null : new TextDecoder().decode(bytes)));
-	if (texts.some((text) => text === null)) return "binary";
-	const [before, after] = change.fromId === null ? ["", texts[0] ?? ""] : [texts[0] ?? "", change.toId === null ? "" : (texts[1] ?? "")];
-	const { lines, total } = lineChanges(before, after, STEERING_LINES);
-	entry.lines = lines;
-	entry.total = total;
-	return null;
 }
 
 /** The changed paths, and those that are a submodule or a symbolic link on either side (never pre-authorized). */
