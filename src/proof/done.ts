@@ -188,7 +188,11 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 	const [tree, notCommitted, scopes, proof, last] = await Promise.all([
 		reads.evidence.ok ? reads.evidence.index.tree : gitLine(["rev-parse", "--verify", "--quiet", `${head}^{tree}`], repository.root).then((line) => line ?? ""),
 		standalone ? null : configCheck,
-		scopesTouched(repository.root, trunk, branch, head, config, { reader, ...(trunk.sha ? { contained: () => contained(trunk.sha as string) } : {}) }),
+		scopesTouched(repository.root, trunk, branch, head, config, {
+			reader,
+			trunkConfig: authority.config,
+			...(trunk.sha ? { contained: () => contained(trunk.sha as string) } : {}),
+		}),
 		reads.early.proof,
 		reads.early.last,
 	]);

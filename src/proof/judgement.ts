@@ -1,9 +1,9 @@
 import type { DiscernConfig } from "../config/schema.ts";
-import type { TreeChange } from "../git/tree-diff.ts";
 import type { Trunk } from "../git/trunk.ts";
-import { steeringPhrase, steersAgents } from "../scopes/steering.ts";
+import { steeringPhrase } from "../scopes/steering.ts";
 import { gateChanges } from "./gate-changes.ts";
 import type { Judgement } from "./record.ts";
+import type { ScopesTouched } from "./scopes-touched.ts";
 import type { TrunkAuthority } from "./trunk-authority.ts";
 
 /**
@@ -14,7 +14,7 @@ import type { TrunkAuthority } from "./trunk-authority.ts";
 export function judgementOf(
 	trunk: Trunk,
 	branch: string,
-	scopes: { touched: string[]; allBecause: string | null; changes: readonly TreeChange[] | null },
+	scopes: Pick<ScopesTouched, "touched" | "allBecause" | "steering">,
 	authority: Pick<TrunkAuthority, "config">,
 	config: DiscernConfig,
 ): Judgement {
@@ -25,20 +25,11 @@ export function judgementOf(
 		scopes_changed: scopes.touched,
 		all_scopes_because: scopes.allBecause,
 		never_loosen: trunkConfig ? "checked" : "skipped",
-		gate_changes: [...(trunkConfig ? gateChanges(trunkConfig, config) : []), ...steeringChanges(scopes.changes, [authority.config, config])],
+		// The changed files that steer agents, a phrase each: the Proof line relayed to the owner names them, since
+		// passing jobs says nothing of what the next agent is told. discern.toml is left to `gateChanges`, key by key.
+		gate_changes: [
+			...(trunkConfig ? gateChanges(trunkConfig, config) : []),
+			...scopes.steering.filter((entry) => entry.path !== "discern.toml").map((entry) => steeringPhrase(entry.path, entry.change)),
+		],
 	};
-}
-
-/**
- * The changed files that steer agents (scopes/steering.ts), a phrase each:
- * the Proof line relayed to the owner names them, since passing jobs says
- * nothing of what the next agent will be told. discern.toml is left to
- * `gateChanges`, which says key by key what its change does.
- */
-function steeringChanges(changes: readonly TreeChange[] | null, configs: readonly (DiscernConfig | null)[]): string[] {
-	if (!changes) return [];
-	const sources = configs.flatMap((config) => config?.instructions.sources ?? []);
-	return changes
-		.filter((change) => change.path !== "discern.toml" && steersAgents(change.path, sources) !== null)
-		.map((change) => steeringPhrase(change.path, change.from === null ? "added" : change.to === null ? "deleted" : "modified"));
 }

@@ -43,18 +43,28 @@ export async function steeringChanges(
 	changes: readonly TreeChange[],
 	sources: readonly string[],
 ): Promise<SteeringChange[]> {
-	const named = changes.map((change) => change.path).filter((path) => steersAgents(path, sources) !== null);
-	const imported = await importedFiles(reader, commits, named);
 	const found: SteeringChange[] = [];
-	for (const change of changes) {
-		const readBy = steersAgents(change.path, sources, imported);
-		if (readBy === null) continue;
-		const kind = change.from === null ? "added" : change.to === null ? "deleted" : "modified";
+	for (const { change, readBy, kind } of await steeringPaths(reader, commits, changes, sources)) {
 		const entry: SteeringChange = { path: change.path, readBy, change: kind, lines: [], total: 0, unshown: null };
 		entry.unshown = found.length < STEERING_SHOWN ? await readLines(reader, change, entry) : `only the first ${STEERING_SHOWN} are shown line by line`;
 		found.push(entry);
 	}
 	return found;
+}
+
+/** The changes that steer agents, what reads each and how it changed, without their lines: what a Proof's judgement names. */
+export async function steeringPaths(
+	reader: ObjectReader,
+	commits: readonly string[],
+	changes: readonly TreeChange[],
+	sources: readonly string[],
+): Promise<{ change: TreeChange; readBy: string; kind: SteeringChange["change"] }[]> {
+	const named = changes.map((change) => change.path).filter((path) => steersAgents(path, sources) !== null);
+	const imported = await importedFiles(reader, commits, named);
+	return changes.flatMap((change) => {
+		const readBy = steersAgents(change.path, sources, imported);
+		return readBy === null ? [] : [{ change, readBy, kind: change.from === null ? "added" : change.to === null ? "deleted" : "modified" }];
+	});
 }
 
 /**

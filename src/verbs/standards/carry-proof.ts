@@ -80,7 +80,7 @@ export async function carryProof(
 	}
 	const [tree, scopes] = await Promise.all([
 		gitLine(["rev-parse", "--verify", "--quiet", `${head}^{tree}`], repository.root),
-		scopesTouched(repository.root, trunk, branch, head, config),
+		scopesTouched(repository.root, trunk, branch, head, config, { trunkConfig: authority.config }),
 	]);
 	// Rebuilt exactly as `done` builds it: the Proof carries over only while it judges the same.
 	const judgement = judgementOf(trunk, branch, scopes, authority, config);
