@@ -1,8 +1,9 @@
+import { posix } from "node:path";
 import { readCommittedFile } from "../git/committed-file.ts";
 import { readBlobs, verifiedRoot } from "../git/object-check.ts";
 import type { ObjectReader } from "../git/object-reader.ts";
 import type { TreeChange } from "../git/tree-diff.ts";
-import { IMPORTING_FILES, importsOf, steersAgents } from "../scopes/steering.ts";
+import { IMPORTING_FILES, importsOf, leadsToSteering, steersAgents } from "../scopes/steering.ts";
 import { lineChanges } from "../text/line-changes.ts";
 
 /** A changed file that steers agents, and what changed in it (bounded: see the limits below). */
@@ -79,15 +80,19 @@ async function importedFiles(reader: ObjectReader, commits: readonly string[], c
 		const root = await verifiedRoot(reader, commit);
 		if (typeof root === "string") continue;
 		const seen = new Set<string>();
-		let level = [...IMPORTING_FILES, ...changed];
+		// Links at the root by a steering name (CLAUDE.md → docs/agents.md, .claude → config/claude) are read through too.
+		const links = [...root.entries].filter(([name, entry]) => entry.mode === "120000" && leadsToSteering(name)).map(([name]) => name);
+		let level = [...IMPORTING_FILES, ...links, ...changed];
 		for (let depth = 0; depth <= IMPORT_DEPTH && level.length > 0; depth++) {
 			const next: string[] = [];
 			for (const path of level) {
 				if (seen.has(path) || seen.size >= IMPORT_READS) continue;
 				seen.add(path);
-				const bytes = await readCommittedFile(reader, root, path, IMPORT_BYTES);
-				if (!bytes || bytes.includes(0)) continue;
-				for (const target of importsOf(new TextDecoder().decode(bytes), path)) {
+				const read = await readCommittedFile(reader, root, path, IMPORT_BYTES);
+				if (!read || (read.kind === "file" && read.bytes.includes(0))) continue;
+				// A link (CLAUDE.md → docs/agents.md) is read through: the agent reads its target.
+				const targets = read.kind === "link" ? linkTarget(path, read.target) : importsOf(new TextDecoder().decode(read.bytes), path);
+				for (const target of targets) {
 					imported.add(target);
 					next.push(target);
 				}
@@ -96,6 +101,13 @@ async function importedFiles(reader: ObjectReader, commits: readonly string[], c
 		}
 	}
 	return [...imported];
+}
+
+/** Where a link inside the repository points, as a repository path; nothing for a target outside it. */
+function linkTarget(from: string, target: string): string[] {
+	if (target.startsWith("/")) return [];
+	const path = posix.normalize(posix.join(posix.dirname(from), target));
+	return path === "." || path === ".." || path.startsWith("../") ? [] : [path];
 }
 
 /** Fill `entry` with the changed lines of a regular file's two blobs; else say why they are not shown. */

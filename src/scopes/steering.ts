@@ -86,10 +86,23 @@ export function steeringPhrase(path: string, change: "added" | "deleted" | "modi
 export function steersAgents(path: string, instructionSources: readonly string[], imported: readonly string[] = []): string | null {
 	const segments = path.split("/").map(asDiskReads);
 	for (const rule of RULES) if (matches(segments, rule)) return rule.readBy;
-	const same = (other: string) => normalPath(other) === segments.join("/");
+	const normal = segments.join("/");
+	const same = (other: string) => normalPath(other) === normal;
 	if (instructionSources.some(same)) return "compiled into AGENTS.md by `discern refresh` ([instructions].sources)";
-	if (imported.some(same)) return "imported by an instruction file (`@path` in CLAUDE.md, GEMINI.md or a file they import)";
+	// An import or a link names a file, or a folder (a linked `.claude`): everything under it counts.
+	const under = (other: string) => same(other) || normal.startsWith(`${normalPath(other)}/`);
+	if (imported.some(under)) return "read through an instruction file's `@path` import or a link from a steering path";
 	return null;
+}
+
+/**
+ * Whether a name at the repository's root leads to what steers agents: it
+ * steers them itself, or it is the first folder of a rule (`.github`,
+ * `.vscode`). A link by such a name is followed: its target is read too.
+ */
+export function leadsToSteering(name: string): boolean {
+	const disk = asDiskReads(name);
+	return steersAgents(name, []) !== null || RULES.some((rule) => rule.segments[0] === disk);
 }
 
 /**

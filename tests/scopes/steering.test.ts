@@ -65,8 +65,11 @@ describe("steersAgents: the one list of what steers agents", () => {
 	});
 
 	test("a file an instruction file imports steers agents", () => {
-		expect(steersAgents("docs/style.md", [], ["docs/style.md"])).toContain("imported by an instruction file");
+		expect(steersAgents("docs/style.md", [], ["docs/style.md"])).toContain("`@path` import or a link");
 		expect(steersAgents("docs/other.md", [], ["docs/style.md"])).toBeNull();
+		// A linked folder (`.claude` → config/claude): everything under it.
+		expect(steersAgents("config/claude/settings.json", [], ["config/claude"])).not.toBeNull();
+		expect(steersAgents("config/claude-notes.md", [], ["config/claude"])).toBeNull();
 	});
 
 	test("every file discern itself writes for an agent is on the list", () => {
