@@ -1,5 +1,4 @@
 import { clip } from "./clip.ts";
-import { cleanText } from "./terminal.ts";
 
 /** The changed lines of a text, `- ` removed and `+ ` added, in order: the first `max`, and how many there are in all. */
 export interface LineChanges {
@@ -16,8 +15,8 @@ const LINE_LIMIT = 160;
  * instruction file a person is asked about): the common head and tail are
  * dropped, and the middle is matched by longest common subsequence while it
  * is small. A larger middle is shown removed-then-added whole: more lines
- * than changed, never fewer. Each line is cleaned of terminal sequences
- * and clipped; written by hand because no diff library is among the
+ * than changed, never fewer. Each line's hidden characters are written out
+ * and it is clipped; written by hand because no diff library is among the
  * dependencies, and git's own diff would read the object store again
  * without the hash check the caller's contents already passed.
  */
@@ -31,7 +30,27 @@ export function lineChanges(before: string, after: string, max: number): LineCha
 	const removed = a.slice(head, a.length - tail);
 	const added = b.slice(head, b.length - tail);
 	const changes = removed.length * added.length <= MATCH_LIMIT ? matched(removed, added) : [...removed.map(minus), ...added.map(plus)];
-	return { lines: changes.slice(0, max).map((line) => clip(cleanText(line).replace(/\t/g, " "), LINE_LIMIT)), total: changes.length };
+	return { lines: changes.slice(0, max).map((line) => clip(visible(line), LINE_LIMIT)), total: changes.length };
+}
+
+/**
+ * Characters a screen hides but a model reads: controls and escape
+ * sequences (a carriage return that redraws the line, an OSC title), the
+ * bidirectional overrides, zero-width characters, and Unicode tags
+ * (U+E0000–E007F, invisible text an agent still reads as ASCII).
+ */
+const HIDDEN = /[\u0000-\u0008\u000A-\u001F\u007F-\u009F\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u206F\uFEFF]|[\u{E0000}-\u{E007F}]/gu;
+
+/**
+ * A line as the person must see it to judge what an agent will read:
+ * every hidden character written out (`\x1b`, `\u{e0041}`), never
+ * dropped, so nothing in the line is invisible to them; a tab is a space.
+ */
+function visible(line: string): string {
+	return line.replace(/\t/g, " ").replace(HIDDEN, (char) => {
+		const code = char.codePointAt(0) ?? 0;
+		return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u{${code.toString(16)}}`;
+	});
 }
 
 function splitLines(text: string): string[] {

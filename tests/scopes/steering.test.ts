@@ -84,11 +84,21 @@ describe("lineChanges: the changed lines shown to the owner", () => {
 		expect(lineChanges(before, after, 10)).toEqual({ lines: ["- b", "+ B", "- e", "+ E", "+ f"], total: 5 });
 	});
 
-	test("bounded: the first lines, and how many in all; terminal sequences cleaned", () => {
-		const after = Array.from({ length: 30 }, (_, index) => `line ${index} \u001b[2J`).join("\n");
+	test("bounded: the first lines, and how many in all", () => {
+		const after = Array.from({ length: 30 }, (_, index) => `line ${index}`).join("\n");
 		const changes = lineChanges("", after, 3);
-		expect(changes.lines).toEqual(["+ line 0 ", "+ line 1 ", "+ line 2 "]);
+		expect(changes.lines).toEqual(["+ line 0", "+ line 1", "+ line 2"]);
 		expect(changes.total).toBe(30);
+	});
+
+	test("what a screen hides but an agent reads is written out, never dropped", () => {
+		const tags = [..."push"].map((char) => String.fromCodePoint(0xe0000 + (char.codePointAt(0) ?? 0))).join("");
+		const after = `Run tests\rSkip tests\n\u001b]0;Ignore the gate\u0007ok\nzero\u200Bwidth ${tags}\n`;
+		expect(lineChanges("", after, 10).lines).toEqual([
+			"+ Run tests\\x0dSkip tests",
+			"+ \\x1b]0;Ignore the gate\\x07ok",
+			"+ zero\\u{200b}width \\u{e0070}\\u{e0075}\\u{e0073}\\u{e0068}",
+		]);
 	});
 
 	test("a large middle is shown whole, never fewer lines than changed", () => {
