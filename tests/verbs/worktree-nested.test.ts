@@ -94,6 +94,11 @@ function dropData(result: AnyResult): WorktreeDropData {
 	return result.data as WorktreeDropData;
 }
 
+/** Each repository found, without where its commits are kept: what the assertions compare. */
+function judged(result: AnyResult): { path: string; kind: string; loses: string[] }[] {
+	return dropData(result).nested_repositories.map(({ path, kind, loses }) => ({ path, kind, loses }));
+}
+
 describe("worktree drop and repositories inside the worktree", () => {
 	test("--force refuses an untracked clone holding a commit only it has, names it, and changes nothing", async () => {
 		const r = await repo();
@@ -106,7 +111,7 @@ describe("worktree drop and repositories inside the worktree", () => {
 			expect(result).toMatchObject({ ok: false, error: "dirty_worktree" });
 			expect(result.message).toContain("scratch/lib (untracked");
 			expect(result.message).toContain("1 commit no remote-tracking branch holds");
-			expect(dropData(result).nested_repositories).toEqual([{ path: "scratch/lib", kind: "untracked", loses: ["1 commit no remote-tracking branch holds"] }]);
+			expect(judged(result)).toEqual([{ path: "scratch/lib", kind: "untracked", loses: ["1 commit no remote-tracking branch holds"] }]);
 			expect(result.ok ? "" : result.hints.join(" ")).toContain(`mv -n -- ${join(path, "scratch", "lib")} ${path}-lib`);
 			expect(result.ok ? "" : result.hints.join(" ")).toContain("`discern worktree drop clone-a1b2c3 --force`");
 		}
@@ -126,7 +131,7 @@ describe("worktree drop and repositories inside the worktree", () => {
 		const refused = await invokeVerb("worktree drop", r.ctx(), { id: "vendored-a1b2c3" });
 		expectValidEnvelope("worktree drop", refused);
 		expect(refused).toMatchObject({ ok: false, error: "dirty_worktree" });
-		expect(dropData(refused).nested_repositories).toEqual([{ path: "vendor/lib", kind: "ignored", loses: ["1 uncommitted change or untracked file"] }]);
+		expect(judged(refused)).toEqual([{ path: "vendor/lib", kind: "ignored", loses: ["1 uncommitted change or untracked file"] }]);
 		expect(refused.message).toContain("vendor/lib (ignored; 1 uncommitted change or untracked file)");
 		expect(await exists(join(lib, "notes.txt"))).toBe(true);
 		// Committed and pushed, it holds nothing that is not on its remote: the drop goes ahead and names what it deleted.
@@ -135,7 +140,7 @@ describe("worktree drop and repositories inside the worktree", () => {
 		const dropped = await invokeVerb("worktree drop", r.ctx(), { id: "vendored-a1b2c3" });
 		expectValidEnvelope("worktree drop", dropped);
 		expect(dropped.ok).toBe(true);
-		expect(dropData(dropped).nested_repositories).toEqual([{ path: "vendor/lib", kind: "ignored", loses: [] }]);
+		expect(judged(dropped)).toEqual([{ path: "vendor/lib", kind: "ignored", loses: [] }]);
 		expect(dropData(dropped).ignored).toEqual(["vendor/"]);
 		expect(dropped.message).toContain("1 ignored file or folder in it was deleted, not saved: vendor/.");
 		expect(await exists(path)).toBe(false);
@@ -148,7 +153,7 @@ describe("worktree drop and repositories inside the worktree", () => {
 		const forced = await invokeVerb("worktree drop", r.ctx(), { id: "unborn-a1b2c3", force: true });
 		expectValidEnvelope("worktree drop", forced);
 		expect(forced).toMatchObject({ ok: false, error: "dirty_worktree" });
-		expect(dropData(forced).nested_repositories).toEqual([{ path: "fresh", kind: "untracked", loses: ["1 uncommitted change or untracked file"] }]);
+		expect(judged(forced)).toEqual([{ path: "fresh", kind: "untracked", loses: ["1 uncommitted change or untracked file"] }]);
 		expect(await exists(join(untracked, "fresh", "notes.txt"))).toBe(true);
 
 		const ignored = await worktree(r, "unborn-ignored");
@@ -157,7 +162,7 @@ describe("worktree drop and repositories inside the worktree", () => {
 		const plain = await invokeVerb("worktree drop", r.ctx(), { id: "unborn-ignored-a1b2c3" });
 		expectValidEnvelope("worktree drop", plain);
 		expect(plain).toMatchObject({ ok: false, error: "dirty_worktree" });
-		expect(dropData(plain).nested_repositories).toEqual([{ path: "tmp/fresh", kind: "ignored", loses: ["1 uncommitted change or untracked file"] }]);
+		expect(judged(plain)).toEqual([{ path: "tmp/fresh", kind: "ignored", loses: ["1 uncommitted change or untracked file"] }]);
 		expect(await exists(join(ignored, "tmp", "fresh", "notes.txt"))).toBe(true);
 	});
 
@@ -180,15 +185,59 @@ describe("worktree drop and repositories inside the worktree", () => {
 		const refused = await invokeVerb("worktree drop", r.ctx(), { id: "sub-a1b2c3" });
 		expectValidEnvelope("worktree drop", refused);
 		expect(refused).toMatchObject({ ok: false, error: "dirty_worktree" });
-		expect(dropData(refused).nested_repositories).toEqual([{ path: "sub", kind: "submodule", loses: ["1 commit no remote-tracking branch holds"] }]);
+		expect(judged(refused)).toEqual([{ path: "sub", kind: "submodule", loses: ["1 commit no remote-tracking branch holds"] }]);
 		expect(refused.message).toContain("sub (submodule; 1 commit no remote-tracking branch holds)");
 		expect(await exists(join(sub, "work.txt"))).toBe(true);
 		await runGit(sub, ["push", "-q", "origin", "main"]);
 		const dropped = await invokeVerb("worktree drop", r.ctx(), { id: "sub-a1b2c3" });
 		expectValidEnvelope("worktree drop", dropped);
 		expect(dropped.ok).toBe(true);
-		expect(dropData(dropped).nested_repositories).toEqual([{ path: "sub", kind: "submodule", loses: [] }]);
+		expect(judged(dropped)).toEqual([{ path: "sub", kind: "submodule", loses: [] }]);
 		expect(await exists(path)).toBe(false);
+	});
+
+	test("a deinitialized submodule's repository under the worktree's git dir stops the drop, and still does once the folder is deleted by hand", async () => {
+		const r = await repo();
+		const upstream = await upstreamRepo();
+		await r.git(...FILE_PROTOCOL, "submodule", "add", "-q", upstream, "sub");
+		await r.commitAll("add the submodule");
+		const path = await worktree(r, "deinit");
+		await landOne(r, path, "deinit");
+		await runGit(path, [...FILE_PROTOCOL, "submodule", "update", "--init", "-q"]);
+		await runGit(join(path, "sub"), [...IDENTITY, "commit", "-q", "--allow-empty", "-m", "only in the submodule"]);
+		const gitDir = (await runGit(path, ["rev-parse", "--path-format=absolute", "--git-dir"])).trim();
+		await runGit(path, ["submodule", "deinit", "-q", "-f", "sub"]);
+		const refused = await invokeVerb("worktree drop", r.ctx(), { id: "deinit-a1b2c3" });
+		expectValidEnvelope("worktree drop", refused);
+		expect(refused).toMatchObject({ ok: false, error: "dirty_worktree" });
+		expect(dropData(refused).nested_repositories).toEqual([
+			{ path: "sub", kind: "submodule", git_dir: join(gitDir, "modules", "sub"), checked_out: false, loses: ["1 commit no remote-tracking branch holds"] },
+		]);
+		expect(refused.ok ? "" : refused.hints.join(" ")).toContain(`cp -a -- ${join(gitDir, "modules", "sub")} ${path}-sub.git`);
+		await rm(path, { recursive: true, force: true });
+		const forced = await invokeVerb("worktree drop", r.ctx(), { id: "deinit-a1b2c3", force: true });
+		expectValidEnvelope("worktree drop", forced);
+		expect(forced).toMatchObject({ ok: false, error: "dirty_worktree" });
+		expect(judged(forced)).toEqual([{ path: "sub", kind: "submodule", loses: ["1 commit no remote-tracking branch holds"] }]);
+		expect(await exists(join(gitDir, "modules", "sub", "HEAD"))).toBe(true);
+	});
+
+	test("a bare repository in an ignored folder, holding a commit only it has, stops the drop", async () => {
+		const r = await repo({ "README.md": "# fixture\n", ".gitignore": "cache/\n" });
+		const path = await worktree(r, "bare");
+		await landOne(r, path, "bare");
+		const mirror = join(path, "cache", "mirror.git");
+		await mkdir(mirror, { recursive: true });
+		await runGit(mirror, ["init", "-q", "--bare", "-b", "main"]);
+		const seed = await makeTempDir("discern-seed-");
+		made.push(seed);
+		await nestedRepo(seed);
+		await runGit(seed, ["push", "-q", mirror, "main"]);
+		const refused = await invokeVerb("worktree drop", r.ctx(), { id: "bare-a1b2c3" });
+		expectValidEnvelope("worktree drop", refused);
+		expect(refused).toMatchObject({ ok: false, error: "dirty_worktree" });
+		expect(judged(refused)).toEqual([{ path: "cache/mirror.git", kind: "ignored", loses: ["1 commit no remote-tracking branch holds"] }]);
+		expect(await exists(join(mirror, "HEAD"))).toBe(true);
 	});
 
 	test("with no repository inside, --force still drops, saves the work and names the ignored files it deleted", async () => {

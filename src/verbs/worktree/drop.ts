@@ -100,23 +100,22 @@ export async function worktreeDrop(ctx: VerbContext, input: Input): Promise<Drop
 			{ data: base() },
 		);
 	}
-	// Repositories inside it (a clone, a submodule, one in an ignored folder) go with the folder, and the saved work cannot hold them: judged before the rest, so the refusal names them.
-	if (!folderGone) {
-		const scan = await scanNested(target.path, target.gitDir);
-		if (!scan)
-			return fail(
-				"worktree drop",
-				"dirty_worktree",
-				`Worktree ${name} was not dropped: git could not list the files in it, so discern cannot tell what removing it would lose. Nothing was changed.`,
-				["Look at it yourself; `git worktree remove` removes it once you are sure."],
-				{ data: base() },
-			);
-		scanned = scan;
-		const blocking = blockingRepositories(scan, true);
-		if (blocking.length > 0) {
-			const refusal = nestedRefusal(target.path, blocking, say, input, `Worktree ${name} was not dropped`, " Nothing was changed.");
-			return { ...refusal, data: base() };
-		}
+	// Repositories inside it (a clone, a submodule, one in an ignored folder) go with the folder, and the saved work cannot hold them:
+	// judged before the rest, so the refusal names them. With its folder gone, its git dir still holds its submodules' repositories.
+	const scan = await scanNested(folderGone ? null : target.path, target.gitDir);
+	if (!scan)
+		return fail(
+			"worktree drop",
+			"dirty_worktree",
+			`Worktree ${name} was not dropped: git could not list the files in it, so discern cannot tell what removing it would lose. Nothing was changed.`,
+			["Look at it yourself; `git worktree remove` removes it once you are sure."],
+			{ data: base() },
+		);
+	scanned = scan;
+	const blocking = blockingRepositories(scan, true);
+	if (blocking.length > 0) {
+		const refusal = nestedRefusal(target.path, blocking, say, input, `Worktree ${name} was not dropped`, " Nothing was changed.");
+		return { ...refusal, data: base() };
 	}
 	if (!input.force) {
 		const refusal = unforced(target, trunk.name, say, input);

@@ -27,9 +27,14 @@ export function nestedRefusal(
 	tail: string,
 ): Refusal {
 	const named = describeBlocking(blocking);
+	// A checkout moves out whole; a submodule repository whose checkout is gone is copied out of the git dir.
 	const moves = blocking
 		.slice(0, MOVES_SHOWN)
-		.map((repository) => `\`${shellCommand("mv", "-n", "--", join(worktree, repository.path), `${worktree}-${basename(repository.path)}`)}\``);
+		.map((repository) =>
+			repository.checked_out
+				? `\`${shellCommand("mv", "-n", "--", join(worktree, repository.path), `${worktree}-${basename(repository.path)}`)}\``
+				: `\`${shellCommand("cp", "-a", "--", repository.git_dir, `${worktree}-${basename(repository.path)}.git`)}\``,
+		);
 	// An untracked one stops a drop whatever it holds; a submodule or an ignored one only while it holds something only there.
 	const settled = blocking.some((repository) => repository.kind !== "untracked");
 	const again = say`${ref("worktree drop", { id: input.id, ...(input.force ? { force: true } : {}) })}`;
