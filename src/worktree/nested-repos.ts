@@ -6,7 +6,8 @@ import { git } from "../git/run.ts";
 import { isInside, realPathOf } from "../platform/files.ts";
 import { plural } from "../text/plural.ts";
 import { quoteName } from "../text/terminal.ts";
-import { PINNED_STATUS, readTreeWork } from "./tree-work.ts";
+import { foreignWork } from "./foreign-work.ts";
+import { PINNED_STATUS } from "./tree-work.ts";
 
 /**
  * How a git repository sits inside a checkout: not known to it
@@ -67,6 +68,9 @@ export async function scanNested(root: string | null, adminDir: string | null): 
 	const walk: Walk = { doomed, judged: new Set(), scan: { repositories: [], ignored: [] } };
 	if (root && !(await scanInto(root, "", 0, walk))) return null;
 	if (adminDir) await scanModules(join(adminDir, "modules"), "", 0, walk);
+	// A wholly ignored folder is named once: what a repository inside it ignores is in it.
+	const folders = walk.scan.ignored.filter((name) => name.endsWith("/"));
+	walk.scan.ignored = walk.scan.ignored.filter((name) => !folders.some((folder) => folder !== name && name.startsWith(folder)));
 	return walk.scan;
 }
 
@@ -181,24 +185,23 @@ async function populatedGitlinks(dir: string, listing: string): Promise<string[]
 
 /**
  * What deleting the repository checked out at `at` loses: its uncommitted
- * work (read the way a worktree's is, shortcuts pinned off), and, when its
+ * work (read without its own configuration: foreign-work.ts), and, when its
  * objects live inside what is removed, its commits no remote-tracking
  * branch holds. Unreadable when git will not open it there.
  */
 async function losses(at: string, walk: Walk): Promise<{ loses: string[]; gitDir: string; readable: boolean }> {
-	const top = await git(["rev-parse", "--path-format=absolute", "--show-toplevel", "--git-common-dir"], at);
-	const [toplevel, common] = top.stdout.split("\n");
+	const top = await git(["rev-parse", "--path-format=absolute", "--show-toplevel", "--git-dir", "--git-common-dir"], at);
+	const [toplevel, gitDir, common] = top.stdout.split("\n");
 	// A `.git` git will not read here would send git to the enclosing checkout: judged as unreadable, never as clean.
-	if (top.exitCode !== 0 || !toplevel || !common || (await realPathOf(toplevel)) !== (await realPathOf(at)))
+	if (top.exitCode !== 0 || !toplevel || !gitDir || !common || (await realPathOf(toplevel)) !== (await realPathOf(at)))
 		return { loses: ["git cannot read it as a repository"], gitDir: join(at, ".git"), readable: false };
 	const loses: string[] = [];
-	const work = await readTreeWork(at);
-	if (!work) loses.push("git could not tell whether it has uncommitted changes");
-	else if (!work.clean)
-		loses.push(plural(work.working.changes.length + work.hidden.length, "uncommitted change or untracked file", "uncommitted changes or untracked files"));
-	const gitDir = await realPathOf(common);
-	walk.judged.add(gitDir);
-	loses.push(...(await commitLosses(at, gitDir, walk)));
+	const work = await foreignWork({ toplevel, gitDir, commonDir: common });
+	if (work === null) loses.push("git could not tell whether it has uncommitted changes");
+	else if (work > 0) loses.push(plural(work, "uncommitted change or untracked file", "uncommitted changes or untracked files"));
+	const objects = await realPathOf(common);
+	walk.judged.add(objects);
+	loses.push(...(await commitLosses(at, objects, walk)));
 	return { loses, gitDir: common, readable: true };
 }
 

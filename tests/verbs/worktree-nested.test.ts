@@ -128,7 +128,13 @@ describe("worktree drop and repositories inside the worktree", () => {
 		const lib = join(path, "vendor", "lib");
 		await pushedClone(lib);
 		await writeFile(join(lib, "notes.txt"), "edited, never committed\n");
+		// Anything in the worktree can write that repository's config: its filter drivers never run as the person dropping it.
+		const marker = join(r.root, "..", `${r.root.split("/").pop()}-filter-ran`);
+		made.push(marker);
+		await runGit(lib, ["config", "filter.spy.clean", `touch ${marker}; cat`]);
+		await writeFile(join(lib, ".git", "info", "attributes"), "* filter=spy\n");
 		const refused = await invokeVerb("worktree drop", r.ctx(), { id: "vendored-a1b2c3" });
+		expect(await exists(marker)).toBe(false);
 		expectValidEnvelope("worktree drop", refused);
 		expect(refused).toMatchObject({ ok: false, error: "dirty_worktree" });
 		expect(judged(refused)).toEqual([{ path: "vendor/lib", kind: "ignored", loses: ["1 uncommitted change or untracked file"] }]);
