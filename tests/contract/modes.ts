@@ -1024,6 +1024,19 @@ export const MODES: Mode[] = [
 		expectOk: false,
 		error: "dirty_worktree",
 	},
+	{
+		verb: "update",
+		mode: "refusal: an ignored file where the merge writes",
+		arrange: inTaskWorktree({}, BASIC_CONFIG, async (made) => {
+			await made.wtWrite(".gitignore", "*.local\n");
+			await made.wtCommit("ignore");
+			await made.wtWrite("app.local", "mine\n");
+			await made.git("mv", "README.md", "app.local");
+			await made.commitAll("trunk renames");
+		}),
+		expectOk: false,
+		error: "dirty_worktree",
+	},
 	{ verb: "update", mode: "refusal: main checkout", arrange: fromMain({}), expectOk: false, error: "not_in_worktree" },
 	{ verb: "update", mode: "refusal: unknown from", arrange: inTaskWorktree({ from: "nope" }), expectOk: false, error: "unknown_target" },
 	{ verb: "update", mode: "refusal: no repository", arrange: nowhere, expectOk: false, error: "no_repository" },
