@@ -20,6 +20,7 @@ export async function untrackedInTheWay(root: string, paths: readonly string[]):
 	const known = new Set(nulSeparated(tracked.stdout));
 	const found = new Set<string>();
 	const folders: string[] = [];
+	const unreadable: string[] = [];
 	// Paths share their parent folders: look at each folder once, not once per file the merge writes into it.
 	const seen = new Map<string, Awaited<ReturnType<typeof lstat>> | null>();
 	const look = async (path: string) => {
@@ -28,6 +29,11 @@ export async function untrackedInTheWay(root: string, paths: readonly string[]):
 	};
 	for (const path of paths) {
 		if (known.has(path)) continue;
+		// A name that is not UTF-8 reaches here with U+FFFD, which names another file: judged by git's listing instead.
+		if (path.includes("\uFFFD")) {
+			unreadable.push(path);
+			continue;
+		}
 		const parts = path.split("/");
 		for (let depth = 1; depth <= parts.length; depth++) {
 			const prefix = parts.slice(0, depth).join("/");
@@ -42,12 +48,24 @@ export async function untrackedInTheWay(root: string, paths: readonly string[]):
 			break;
 		}
 	}
-	if (folders.length > 0) {
-		const inside = await contentGitDoesNotTrack(root);
-		if (inside === null) return null;
-		for (const folder of folders) for (const entry of inside) if (entry.startsWith(`${folder}/`)) found.add(entry);
+	if (folders.length > 0 || unreadable.length > 0) {
+		const others = await contentGitDoesNotTrack(root);
+		if (others === null) return null;
+		for (const folder of folders) for (const entry of others) if (entry.startsWith(`${folder}/`)) found.add(entry);
+		for (const path of unreadable) for (const entry of others) if (inTheWayOf(path, entry)) found.add(entry);
 	}
 	return [...found].sort();
+}
+
+/**
+ * Whether an entry of git's listing of what it does not track is in the way of
+ * `path`, told from names alone (both decoded the same lossy way, so a match
+ * may be a false alarm, never a miss): the same path, a file where a folder
+ * of it must be, content inside it, or an untracked folder it would go into.
+ */
+function inTheWayOf(path: string, entry: string): boolean {
+	if (entry.endsWith("/")) return path.startsWith(entry) || entry.startsWith(`${path}/`);
+	return entry === path || path.startsWith(`${entry}/`) || entry.startsWith(`${path}/`);
 }
 
 /**

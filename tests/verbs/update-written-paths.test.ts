@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
-import { readFile, rm } from "node:fs/promises";
+import { readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { UpdateData } from "../../src/verbs/update/schema.ts";
 import { invokeVerb } from "../helpers/invoke.ts";
@@ -104,6 +104,26 @@ describe("update: a file git does not track, at any path the merge writes", () =
 		await repo.commitAll("add p/q");
 		await expectRefusedNaming(repo, ["p~HEAD"]);
 		expect(await readFile(join(repo.wt, "p~HEAD"), "utf8")).toBe("mine\n");
+	});
+
+	test("a name that is not UTF-8: an ignored file there is still found", async () => {
+		const repo = await fixture({ ".gitignore": "*.local\n" });
+		await repo.wtWrite("mine.txt", "ours\n");
+		await repo.wtCommit("ours: a merge commit, not a fast-forward");
+		// "café.local" in Latin-1: git's answer decodes it to U+FFFD, which names no file on disk.
+		const name = (dir: string) => Buffer.concat([Buffer.from(`${dir}/caf`), Buffer.from([0xe9]), Buffer.from(".local")]);
+		await writeFile(name(repo.wt), "SECRET=mine\n");
+		await writeFile(name(repo.root), "theirs\n");
+		await repo.git("add", "-f", "--", "*.local");
+		await repo.commitAll("add a Latin-1 name");
+		const result = await invokeVerb("update", testContext(repo.wt));
+		expectValidEnvelope("update", result);
+		expect(result).toMatchObject({ ok: false, error: "dirty_worktree" });
+		expect(await readFile(name(repo.wt), "utf8")).toBe("SECRET=mine\n");
+		// Moved aside, the name no longer blocks the merge.
+		await rename(name(repo.wt), join(repo.wt, "kept.local"));
+		expect((await invokeVerb("update", testContext(repo.wt))).ok).toBe(true);
+		expect(await readFile(name(repo.wt), "utf8")).toBe("theirs\n");
 	});
 
 	test("a clean merge beside untracked and ignored files still merges, and leaves them be", async () => {
