@@ -24,9 +24,12 @@ async function fixture(files: Record<string, string>): Promise<WorktreeRepo> {
 	return repo;
 }
 
-/** update refused before merging: nothing changed, each file named, the result valid against update's schema. */
+/** update (and its dry run) refused before merging: nothing changed, each file named, the result valid against update's schema. */
 async function expectRefusedNaming(repo: WorktreeRepo, paths: readonly string[]): Promise<void> {
 	const head = await repo.wtGit("rev-parse", "HEAD");
+	const dry = await invokeVerb("update", testContext(repo.wt), { dry_run: true });
+	expectValidEnvelope("update", dry);
+	expect(dry).toMatchObject({ ok: false, error: "dirty_worktree" });
 	const result = await invokeVerb("update", testContext(repo.wt));
 	expectValidEnvelope("update", result);
 	expect(result).toMatchObject({ ok: false, error: "dirty_worktree" });

@@ -137,24 +137,11 @@ export async function update(ctx: VerbContext, input: UpdateInput): Promise<Upda
 			data,
 			input.dry_run ? { dry_run: true, plan: [] } : {},
 		);
-	const ensure = ensurePlan(config);
-	if (input.dry_run) {
-		const plan: PlanItem[] = [
-			{
-				kind: "merge",
-				label: fromName,
-				disposition: "run",
-				note: `${fastForward ? "fast-forward" : "merge commit"}: ${plural(commits.length, "commit")}, ${plural(files.length, "file")}`,
-			},
-			...ensure.phases.flat().map((job): PlanItem => ({ kind: "ensure", label: job.label, disposition: "run", note: job.commands.join(" && ") })),
-		];
-		return ok("update", `Would merge ${plural(commits.length, "commit")} from \`${clip(fromName)}\`; nothing changed.`, data, { dry_run: true, plan });
-	}
-
 	// Every path the merge writes, told before it runs: git overwrites an ignored file there without a word (and,
 	// where the merge conflicts, `merge --abort` then deletes what it wrote), so refuse while nothing has changed.
 	// Refusing, not saving and restoring: a copy discern made would be one more place a person's .env could be
-	// left behind by an interrupted run, while a refusal loses nothing, whenever the process stops.
+	// left behind by an interrupted run, while a refusal loses nothing, whenever the process stops. A dry run
+	// refuses alike, so that what it says would happen is what happens.
 	const writes = await mergeWrites(root, fromSha);
 	if (writes.kind === "refused")
 		return fail("update", "conflict", `git refused the merge: ${clip(writes.reason)}. Nothing changed.`, ["Merge by hand with git, or ask the owner."], {
@@ -170,6 +157,20 @@ export async function update(ctx: VerbContext, input: UpdateInput): Promise<Upda
 			{ data },
 		);
 	if (inTheWay.length > 0) return inTheWayRefusal(ctx, inTheWay, data);
+
+	const ensure = ensurePlan(config);
+	if (input.dry_run) {
+		const plan: PlanItem[] = [
+			{
+				kind: "merge",
+				label: fromName,
+				disposition: "run",
+				note: `${fastForward ? "fast-forward" : "merge commit"}: ${plural(commits.length, "commit")}, ${plural(files.length, "file")}`,
+			},
+			...ensure.phases.flat().map((job): PlanItem => ({ kind: "ensure", label: job.label, disposition: "run", note: job.commands.join(" && ") })),
+		];
+		return ok("update", `Would merge ${plural(commits.length, "commit")} from \`${clip(fromName)}\`; nothing changed.`, data, { dry_run: true, plan });
+	}
 
 	// --no-overwrite-ignore: should a file appear after the check, a fast-forward refuses rather than writes over it.
 	const merged = await git(
