@@ -30,9 +30,10 @@ const doneModule = async () => {
 	if (!verb) throw new Error("unregistered verb done");
 	return verb.load();
 };
+// Hundreds of fixture repositories: on two busy cores their removal alone outlasts bun's 5 s hook limit.
 afterAll(async () => {
 	await Promise.all(cleanup.map((dir) => rm(dir, { recursive: true, force: true })));
-});
+}, 60_000);
 
 async function repo(options: Parameters<typeof makeRepo>[0] = {}) {
 	const made = await makeRepo(options);
