@@ -4,13 +4,14 @@ import { mkdir, readFile, rename, rm, symlink, writeFile } from "node:fs/promise
 import { dirname, join } from "node:path";
 import { processStart } from "../../src/platform/process-start.ts";
 import { invokeVerb } from "../helpers/invoke.ts";
-import { runGit, testContext } from "../helpers/repo.ts";
+import { makeRepo, runGit, testContext } from "../helpers/repo.ts";
 import { makeWorktreeRepo, type WorktreeRepo } from "../helpers/worktree.ts";
 
 const runGitIn = (cwd: string, ...args: string[]) => runGit(cwd, args);
 
 import { type Journal, readJournal, writeJournal } from "../../src/verbs/accept/journal.ts";
 import type { AcceptData } from "../../src/verbs/accept/schema.ts";
+import type { StartData } from "../../src/verbs/start/schema.ts";
 import { onlyJson, runDiscern } from "../helpers/cli.ts";
 
 const made: string[] = [];
@@ -822,6 +823,71 @@ describe("accept", () => {
 			parent.kill(9);
 			await parent.exited;
 		}
+	});
+});
+
+describe("accept: what the worktree's folder holds beyond its commits", () => {
+	/** A worktree made by `start` (which copies the main checkout's ignored `.env`), with a committed change to land. */
+	async function started(): Promise<{ root: string; wt: string; id: string; branch: string; git: (...args: string[]) => Promise<string> }> {
+		const repo = await makeRepo({
+			config: `${CONFIG}\n[acceptance]\npre_authorized = ["app"]\n`,
+			files: { "README.md": "# fixture\n", "src/a.ts": "export const a = 1;\n", ".gitignore": ".env\n*.local\nnode_modules/\n" },
+		});
+		made.push(repo.root, `${repo.root}.worktrees`);
+		await repo.write(".env", "API_URL=http://localhost\n");
+		const result = await invokeVerb("start", testContext(repo.root), { title: "env work" });
+		expect(result.ok).toBe(true);
+		const { path: wt, id, branch } = result.data as StartData;
+		await writeFile(join(wt, "src/b.ts"), "export const b = 2;\n");
+		await runGitIn(wt, "add", "-A");
+		await runGitIn(wt, "commit", "-q", "-m", "b");
+		return { root: repo.root, wt, id, branch, git: repo.git };
+	}
+
+	test("an env file start copied and the person edited since keeps the worktree (pre-authorized too), named, with its branch; the trunk lands", async () => {
+		const { root, wt, id, branch, git } = await started();
+		await writeFile(join(wt, ".env"), "API_URL=http://localhost\nAPI_KEY=only-here\n");
+		await writeFile(join(wt, "notes.local"), "my notes\n");
+		const head = (await runGitIn(wt, "rev-parse", "HEAD")).trim();
+		const preview = await invokeVerb("accept", testContext(wt), { dry_run: true });
+		expect(preview.plan?.find((item) => item.kind === "cleanup")).toMatchObject({ disposition: "skip" });
+		// Nobody is asked: every change is in a pre-authorized scope.
+		const result = await invokeVerb("accept", testContext(wt));
+		expect(result.ok).toBe(true);
+		expect((await git("rev-parse", "main")).trim()).toBe(head);
+		expect(data(result)).toMatchObject({ landed: true, consent: "pre_authorized", worktree_removed: false, branch_deleted: false });
+		expect(data(result).worktree_files.edited_env).toEqual([".env"]);
+		expect(data(result).worktree_files.ignored).toEqual([".env", "notes.local"]);
+		expect(result.message).toContain("was kept");
+		expect(result.message).toContain(".env");
+		expect(result.hints?.join("\n")).toContain(`discern worktree drop ${id}`);
+		expect(await readFile(join(wt, ".env"), "utf8")).toContain("API_KEY=only-here");
+		expect(await readFile(join(wt, "notes.local"), "utf8")).toBe("my notes\n");
+		expect((await git("branch", "--list", branch)).trim()).not.toBe("");
+		// The hint's command removes it once the person saved what they need.
+		const dropped = await invokeVerb("worktree drop", testContext(root), { id });
+		expect(dropped.ok).toBe(true);
+		expect(existsSync(wt)).toBe(false);
+	});
+
+	test("ignored files that go with the worktree are counted and named in the result; an env copy left as copied does not keep it", async () => {
+		const { wt } = await started();
+		await writeFile(join(wt, "notes.local"), "my notes\n");
+		await mkdir(join(wt, "node_modules", "pkg"), { recursive: true });
+		await writeFile(join(wt, "node_modules", "pkg", "index.js"), "\n");
+		const result = await invokeVerb("accept", testContext(wt), { confirmed: true });
+		expect(result.ok).toBe(true);
+		expect(data(result)).toMatchObject({ worktree_removed: true, branch_deleted: true });
+		expect(data(result).worktree_files).toEqual({
+			ignored: [".env", "node_modules/", "notes.local"],
+			ignored_count: 3,
+			untracked: [],
+			untracked_count: 0,
+			edited_env: [],
+		});
+		expect(result.message).toContain("3 ignored files or folders");
+		expect(result.message).toContain("notes.local");
+		expect(existsSync(wt)).toBe(false);
 	});
 });
 

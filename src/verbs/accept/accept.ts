@@ -15,6 +15,8 @@ import { firstLine } from "../../text/first-line.ts";
 import { plural } from "../../text/plural.ts";
 import { quoteName } from "../../text/terminal.ts";
 import { type ListedWorktree, listWorktrees } from "../../worktree/git-worktrees.ts";
+import { leftFiles } from "../../worktree/left-files.ts";
+import { readTask } from "../../worktree/task.ts";
 import { checkoutsOnTrunk, lockCheckouts } from "./checkouts.ts";
 import { gateChangeSentence, type Landing, readLanding, summaryLines } from "./consent.ts";
 import { finish, settleEarlier } from "./finish.ts";
@@ -106,6 +108,26 @@ async function resumeOrPreview(ctx: VerbContext, here: RepositoryLocation, main:
 		dry_run: true,
 		plan: left.map((step) => ({ kind: "step", label: step, disposition: "run" })),
 	});
+}
+
+/** The dry run's cleanup step: what the worktree's folder holds beyond its commits is named, and an edited env file keeps it. */
+async function cleanupStep(target: Target, mainPath: string): Promise<PlanItem> {
+	const files = await leftFiles(target.path, mainPath, await readTask(target.location.gitDir));
+	if (files && files.edited_env.length > 0)
+		return {
+			kind: "cleanup",
+			label: target.path,
+			disposition: "skip",
+			note: `the worktree stays with its resources and branch: ${files.edited_env.map(quoteName).join(", ")} edited there since start copied it, with no copy in the main checkout`,
+		};
+	const ignored =
+		files && files.ignored_count > 0 ? ` (deleting ${plural(files.ignored_count, "ignored file or folder", "ignored files or folders")} in it)` : "";
+	return {
+		kind: "cleanup",
+		label: target.path,
+		disposition: "run",
+		note: `destroy resources, remove the worktree${ignored}, delete the branch if it holds nothing more`,
+	};
 }
 
 function short(sha: string | null): string {
@@ -235,7 +257,7 @@ async function land(ctx: VerbContext, input: AcceptInput, here: RepositoryLocati
 					]
 				: []),
 			{ kind: "note", label: "refs/notes/discern", disposition: "run" },
-			{ kind: "cleanup", label: target.path, disposition: "run", note: "destroy resources, remove the worktree, delete the branch if it holds nothing more" },
+			await cleanupStep(target, main.path),
 		];
 		return ok(
 			"accept",
