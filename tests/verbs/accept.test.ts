@@ -12,7 +12,8 @@ const runGitIn = (cwd: string, ...args: string[]) => runGit(cwd, args);
 import { type Journal, readJournal, writeJournal } from "../../src/verbs/accept/journal.ts";
 import type { AcceptData } from "../../src/verbs/accept/schema.ts";
 import type { StartData } from "../../src/verbs/start/schema.ts";
-import { onlyJson, runDiscern } from "../helpers/cli.ts";
+import { ensureBinary, onlyJson, runDiscern } from "../helpers/cli.ts";
+import { processesWithCommandLine } from "../helpers/processes.ts";
 
 const made: string[] = [];
 afterAll(async () => {
@@ -824,6 +825,84 @@ describe("accept", () => {
 			await parent.exited;
 		}
 	});
+});
+
+describe("accept: an interrupted landing", () => {
+	/** A proven branch adding thousands of files: the main checkout's fast-forward writes them one by one, long enough to stop it halfway. */
+	async function bulky(): Promise<{ repo: WorktreeRepo; head: string; old: string }> {
+		const repo = await fixture(CONFIG, { id: "x-1a2b3c" });
+		const line = `${"x".repeat(200)}\n`;
+		for (let index = 0; index < 4000; index++) await repo.wtWrite(`bulk/${String(index).padStart(4, "0")}.txt`, line.repeat(4));
+		await repo.wtWrite("src/a.ts", "export const a = 2;\n");
+		await repo.wtCommit("many files");
+		expect((await invokeVerb("done", testContext(repo.wt))).ok).toBe(true);
+		return { repo, head: (await repo.wtGit("rev-parse", "HEAD")).trim(), old: await repo.sha("main") };
+	}
+
+	/** Wait until the landing has written its first file into the main checkout. */
+	async function midLanding(repo: WorktreeRepo, running: () => boolean): Promise<void> {
+		const started = Date.now();
+		while (!existsSync(join(repo.root, "bulk")) && Date.now() - started < 60_000 && running()) await Bun.sleep(1);
+		expect(existsSync(join(repo.root, "bulk"))).toBe(true);
+	}
+
+	/** The main checkout is exactly the trunk (index and files, nothing half-written, no lock), and the next accept lands or finishes it once. */
+	async function consistentThenLands(repo: WorktreeRepo, head: string, old: string): Promise<void> {
+		expect(existsSync(join(repo.root, ".git", "index.lock"))).toBe(false);
+		const trunk = await repo.sha("main");
+		expect([old, head]).toContain(trunk);
+		expect((await repo.git("status", "--porcelain", "--untracked-files=all")).trim()).toBe("");
+		expect((await repo.git("rev-parse", "HEAD")).trim()).toBe(trunk);
+		expect(existsSync(join(repo.root, "bulk", "0000.txt"))).toBe(trunk === head);
+		expect(await readFile(join(repo.root, "src/a.ts"), "utf8")).toBe(trunk === head ? "export const a = 2;\n" : "export const a = 1;\n");
+		const next = await invokeVerb("accept", testContext(repo.root), { target: repo.branch, confirmed: true });
+		expect(next.ok).toBe(true);
+		expect(await repo.sha("main")).toBe(head);
+		expect((await repo.git("status", "--porcelain", "--untracked-files=all")).trim()).toBe("");
+		expect(data(next)).toMatchObject({ landed: true, worktree_removed: true });
+		expect(await landings(repo)).toBe(1);
+	}
+
+	test("Ctrl-C (SIGINT to the process group) during the main checkout's fast-forward leaves it as it was or fully landed, and the next accept succeeds", async () => {
+		const binary = await ensureBinary();
+		const { repo, head, old } = await bulky();
+		const child = Bun.spawn([binary, "accept", "--target", repo.branch, "--confirmed", "--json"], {
+			cwd: repo.root,
+			env: { ...process.env, NO_COLOR: "1" },
+			stdin: "ignore",
+			stdout: "pipe",
+			stderr: "pipe",
+			// Its own process group, as a terminal's foreground job is: the signal goes to the whole group.
+			detached: true,
+		});
+		const output = Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()]);
+		await midLanding(repo, () => child.exitCode === null);
+		process.kill(-child.pid, "SIGINT");
+		expect(await child.exited).toBe(130);
+		const [stdout] = await output;
+		expect(onlyJson(stdout).ok).toBe(false);
+		await consistentThenLands(repo, head, old);
+	}, 120_000);
+
+	test("a fast-forward git killed halfway (SIGKILL: no clean-up of its own) is undone: the files it wrote go, the trunk's come back, its index lock goes", async () => {
+		const { repo, head, old } = await bulky();
+		let running = true;
+		const landing = invokeVerb("accept", testContext(repo.root), { target: repo.branch, confirmed: true }).finally(() => {
+			running = false;
+		});
+		await midLanding(repo, () => running);
+		const merging = await processesWithCommandLine(`--no-autostash ${head}`);
+		expect(merging.length).toBe(1);
+		for (const pid of merging) process.kill(pid, "SIGKILL");
+		// Killed outright, git leaves its index lock behind.
+		expect(existsSync(join(repo.root, ".git", "index.lock"))).toBe(true);
+		const result = await landing;
+		expect(result.ok ? "" : result.error).toBe("interrupted");
+		expect(result.message).toContain("nothing landed");
+		expect(result.message).toContain("put back");
+		expect(await repo.sha("main")).toBe(old);
+		await consistentThenLands(repo, head, old);
+	}, 120_000);
 });
 
 describe("accept: what the worktree's folder holds beyond its commits", () => {

@@ -19,9 +19,10 @@ import { leftFiles } from "../../worktree/left-files.ts";
 import { readTask } from "../../worktree/task.ts";
 import { checkoutsOnTrunk, lockCheckouts } from "./checkouts.ts";
 import { gateChangeSentence, type Landing, readLanding, summaryLines } from "./consent.ts";
+import { fastForwardCheckout } from "./fast-forward.ts";
 import { finish, settleEarlier } from "./finish.ts";
 import { type Journal, readJournal, removeJournal, writeJournal } from "./journal.ts";
-import { fastForwardCheckout, pinnedGit } from "./land.ts";
+import { pinnedGit } from "./land.ts";
 import { type AcceptData, type AcceptInput, type AcceptResult, emptyData, landedData } from "./schema.ts";
 import { findTarget, type Target } from "./target.ts";
 
@@ -416,8 +417,12 @@ async function swap(ctx: VerbContext, here: RepositoryLocation, main: ListedWork
 	const denied = await journalWrite(() => writeJournal(here.commonDir, journal));
 	if (denied) return fail("accept", denied.error, denied.message, denied.hints, { data: s.data });
 	let problem: string | null;
-	if (s.checkout) problem = await fastForwardCheckout(s.checkout.path, s.head, ctx.env);
-	else {
+	let killed = false;
+	if (s.checkout) {
+		const failed = await fastForwardCheckout(s.checkout.path, s.trunkSha, s.head, ctx.env);
+		problem = failed?.problem ?? null;
+		killed = failed?.killed ?? false;
+	} else {
 		// The trunk ref itself, never a ref it was made to point to since it was checked; hooks off.
 		const swapped = await pinnedGit(["update-ref", "--no-deref", "-m", "discern accept", ref_, s.head, s.trunkSha], here.root);
 		problem = swapped.exitCode === 0 ? null : firstLine(swapped.stderr) || `git update-ref exited ${swapped.exitCode}`;
@@ -436,15 +441,19 @@ async function swap(ctx: VerbContext, here: RepositoryLocation, main: ListedWork
 				{ data: s.data },
 			);
 		}
-		const lockish = problem !== null && /\.lock\b|unable to create|cannot lock/i.test(problem);
+		const lockish = !killed && problem !== null && /\.lock\b|unable to create|cannot lock/i.test(problem);
 		const stray = s.checkout ? await pinnedGit(["diff-index", "--cached", "--quiet", s.trunkSha, "--"], s.checkout.path) : null;
 		const left = stray && stray.exitCode !== 0 ? ` The index of that checkout no longer matches the trunk: check it with \`git status\` there.` : "";
 		return fail(
 			"accept",
-			lockish ? "locked" : "dirty_worktree",
+			killed ? "interrupted" : lockish ? "locked" : "dirty_worktree",
 			`The trunk \`${clip(s.trunk)}\` could not be moved${where}${why}. It is still at ${short(s.trunkSha)}: nothing landed.${left}`,
 			[
-				lockish ? "If no git process is running, remove the stale `.lock` file git names." : "Fix what git names in that checkout.",
+				killed
+					? "git was stopped by a signal from outside discern; nothing is left to fix unless the message names something."
+					: lockish
+						? "If no git process is running, remove the stale `.lock` file git names."
+						: "Fix what git names in that checkout.",
 				say`Then run ${ref("accept", s.again)} again.`,
 			],
 			{ data: s.data },

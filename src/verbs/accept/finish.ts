@@ -81,6 +81,8 @@ export async function finish(
 		else await mark("noted");
 	}
 	if (keepWorktree) return keptResult(ctx, here, mainPath, journal, failed);
+	// A signal (Ctrl-C) that came while the trunk moved is acted on once it has: the landing stays, the cleanup waits for the next accept.
+	if (ctx.signal.aborted && failed.length === 0) failed.push("accept was interrupted (by a signal) once the trunk had moved, so the cleanup did not start");
 	// The journal's path is checked again against git's list: a folder swapped (for a symlink into another worktree, say)
 	// since the landing is never read, run in or removed as this worktree.
 	const place = pending("worktree_removed") ? await journalWorktree(ctx, here, mainPath, journal) : ({ state: "gone" } as const);

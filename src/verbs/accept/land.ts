@@ -221,18 +221,3 @@ export async function filesInTheWay(checkout: string, from: string, to: string):
 	}
 	return [...blocked].sort();
 }
-
-/**
- * Land by fast-forwarding the checkout that has the trunk checked out:
- * `git merge --ff-only` holds the index lock across the file update and
- * moves HEAD (the trunk) with its own old-value check, so a `git commit`
- * there can never record the old index on top of the landing. Hooks off,
- * no autostash. Null on success, else git's first line.
- */
-export async function fastForwardCheckout(checkout: string, to: string, env: Readonly<Record<string, string | undefined>>): Promise<string | null> {
-	const merged = await pinnedGit(["-c", "merge.autoStash=false", "merge", "--ff-only", "--no-edit", "--no-stat", "--quiet", "--no-autostash", to], checkout, {
-		// The trunk's reflog says who moved it, as the compare-and-swap's `-m` does.
-		env: { ...env, GIT_REFLOG_ACTION: "discern accept" },
-	});
-	return merged.exitCode === 0 ? null : firstLine(merged.stderr) || `git merge exited ${merged.exitCode}`;
-}
