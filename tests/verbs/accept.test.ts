@@ -863,25 +863,65 @@ describe("accept: an interrupted landing", () => {
 		expect(await landings(repo)).toBe(1);
 	}
 
-	test("Ctrl-C (SIGINT to the process group) during the main checkout's fast-forward leaves it as it was or fully landed, and the next accept succeeds", async () => {
+	/** The built binary's accept from the main checkout, in its own process group (as a terminal's foreground job is), Ctrl-C'd once `ready` says so. */
+	async function ctrlC(repo: WorktreeRepo, args: string[], ready: (running: () => boolean) => Promise<void>): Promise<{ code: number; stdout: string }> {
 		const binary = await ensureBinary();
-		const { repo, head, old } = await bulky();
-		const child = Bun.spawn([binary, "accept", "--target", repo.branch, "--confirmed", "--json"], {
+		const child = Bun.spawn([binary, "accept", "--target", repo.branch, ...args, "--json"], {
 			cwd: repo.root,
 			env: { ...process.env, NO_COLOR: "1" },
 			stdin: "ignore",
 			stdout: "pipe",
 			stderr: "pipe",
-			// Its own process group, as a terminal's foreground job is: the signal goes to the whole group.
 			detached: true,
 		});
 		const output = Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()]);
-		await midLanding(repo, () => child.exitCode === null);
+		await ready(() => child.exitCode === null);
+		// The signal goes to the whole group, as a terminal sends it.
 		process.kill(-child.pid, "SIGINT");
-		expect(await child.exited).toBe(130);
+		const code = await child.exited;
 		const [stdout] = await output;
+		return { code, stdout };
+	}
+
+	test("Ctrl-C (SIGINT to the process group) during the main checkout's fast-forward leaves it as it was or fully landed, and the next accept succeeds", async () => {
+		const { repo, head, old } = await bulky();
+		const { code, stdout } = await ctrlC(repo, ["--confirmed"], (running) => midLanding(repo, running));
+		expect(code).toBe(130);
 		expect(onlyJson(stdout).ok).toBe(false);
 		await consistentThenLands(repo, head, old);
+	}, 120_000);
+
+	test("Ctrl-C while a resumed accept moves the main checkout's files after the trunk: they finish moving, and the next accept finishes", async () => {
+		const { repo, head, old } = await bulky();
+		// An earlier accept moved the trunk and was stopped before the checkout's files followed it.
+		await repo.git("update-ref", "-m", "discern accept", "refs/heads/main", head, old);
+		await writeJournal(join(repo.root, ".git"), journalOf(repo, head, old, { state: "landed", id: "x-1a2b3c", done: ["landed"] }));
+		await ctrlC(repo, [], (running) => midLanding(repo, running));
+		await consistentThenLands(repo, head, old);
+	}, 120_000);
+
+	test("Ctrl-C while accept removes the worktree never leaves half of it: it is removed whole (or kept whole)", async () => {
+		const { repo, head, old } = await bulky();
+		await repo.git("merge", "-q", "--ff-only", head);
+		await writeJournal(
+			join(repo.root, ".git"),
+			journalOf(repo, head, old, { state: "landed", id: null, done: ["landed", "checkout_moved", "noted", "resources_destroyed"] }),
+		);
+		await ctrlC(repo, [], async (running) => {
+			// git deletes the worktree's files one by one: the first one gone, it is under way.
+			const started = Date.now();
+			while (existsSync(join(repo.wt, "bulk", "0000.txt")) && Date.now() - started < 60_000 && running()) await Bun.sleep(1);
+			expect(existsSync(join(repo.wt, "bulk", "0000.txt"))).toBe(false);
+		});
+		const listed = await repo.git("worktree", "list", "--porcelain");
+		if (existsSync(repo.wt)) {
+			expect(listed).toContain(repo.wt);
+			expect((await repo.wtGit("status", "--porcelain", "--untracked-files=all")).trim()).toBe("");
+		} else expect(listed).not.toContain(repo.wt);
+		const next = await invokeVerb("accept", testContext(repo.root), { target: repo.branch });
+		if (existsSync(repo.wt) || (await readJournal(join(repo.root, ".git"), repo.branch))) expect(next.ok).toBe(true);
+		expect(existsSync(repo.wt)).toBe(false);
+		expect(await repo.sha("main")).toBe(head);
 	}, 120_000);
 
 	test("a fast-forward git killed halfway (SIGKILL: no clean-up of its own) is undone: the files it wrote go, the trunk's come back, its index lock goes", async () => {

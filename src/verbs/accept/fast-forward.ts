@@ -125,6 +125,8 @@ async function undoFastForward(
 		const restored = await pinnedGit(["checkout-index", "-f", "-u", "-z", "--stdin"], checkout, { input: `${restore.join("\0")}\0` });
 		if (restored.exitCode !== 0) return `the files could not all be put back: ${clip(firstLine(restored.stderr) || `exit ${restored.exitCode}`)}`;
 	}
+	// The entries put back carry no stat data: git looks at those files once more, and records that they match.
+	await pinnedGit(["update-index", "-q", "--refresh"], checkout);
 	const [cached, files] = await Promise.all([
 		pinnedGit(["diff-index", "--cached", "--quiet", from, "--"], checkout),
 		pinnedGit(["diff-files", "--quiet"], checkout),

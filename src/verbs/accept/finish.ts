@@ -151,7 +151,8 @@ export async function finish(
 			// Kept: reported below.
 		} else if (wtPath) {
 			// Never --force: a worktree holding anything git would lose stays, and the step is reported.
-			const removed = await pinnedGit(["worktree", "remove", wtPath], mainPath);
+			// In a process group of its own: a Ctrl-C never leaves half a folder (which git then refuses to remove as modified).
+			const removed = await pinnedGit(["worktree", "remove", wtPath], mainPath, { ownGroup: true });
 			if (removed.exitCode !== 0) {
 				const untracked = files && files.untracked_count > 0 ? ` (untracked: ${listed(files.untracked, files.untracked_count)})` : "";
 				failed.push(`the worktree could not be removed: ${clip(firstLine(removed.stderr) || `exit ${removed.exitCode}`)}${untracked}`);

@@ -72,7 +72,8 @@ export async function moveCheckout(path: string, from: string, to: string): Prom
 	const hidden = await filesHiddenFromStatus(path);
 	if (hidden === null || hidden.length > 0)
 		return `the files of the checkout at ${clip(quoteName(path))} did not follow the trunk: git is told to ignore changes to some of its tracked files (assume-unchanged or skip-worktree)`;
-	const moved = await pinnedGit(["read-tree", "-m", "-u", from, to], path);
+	// In a process group of its own, as the landing's merge (fast-forward.ts): a Ctrl-C does not stop it halfway through the files.
+	const moved = await pinnedGit(["read-tree", "-m", "-u", from, to], path, { ownGroup: true });
 	return moved.exitCode === 0
 		? null
 		: `the files of the checkout at ${clip(quoteName(path))} did not follow the trunk: ${clip(firstLine(moved.stderr) || `exit ${moved.exitCode}`)}`;
