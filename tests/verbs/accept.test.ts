@@ -924,6 +924,21 @@ describe("accept: an interrupted landing", () => {
 		expect(await repo.sha("main")).toBe(head);
 	}, 120_000);
 
+	test("a signal that came before the trunk moved stops the landing whole: nothing lands, nothing is removed", async () => {
+		const repo = await fixture(CONFIG, { id: "x-1a2b3c" });
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		expect((await invokeVerb("done", testContext(repo.wt))).ok).toBe(true);
+		const before = await snapshot(repo);
+		const stopped = new AbortController();
+		stopped.abort("SIGINT");
+		const result = await invokeVerb("accept", testContext(repo.root, { signal: stopped.signal }), { target: repo.branch, confirmed: true });
+		expect(result.ok ? "" : result.error).toBe("interrupted");
+		expect(result.message).toContain("Nothing landed");
+		expect(await snapshot(repo)).toBe(before);
+		expect(await readJournal(join(repo.root, ".git"), repo.branch)).toBeNull();
+	});
+
 	test("a fast-forward git killed halfway (SIGKILL: no clean-up of its own) is undone: the files it wrote go, the trunk's come back, its index lock goes", async () => {
 		const { repo, head, old } = await bulky();
 		let running = true;

@@ -397,6 +397,16 @@ async function swap(ctx: VerbContext, here: RepositoryLocation, main: ListedWork
 			{ data: s.data },
 		);
 	}
+	// The last moment a signal (Ctrl-C, a cancelled call) can stop the landing whole: once the trunk moves, it finishes first.
+	if (ctx.signal.aborted) {
+		return fail(
+			"accept",
+			"interrupted",
+			`Accept was interrupted before the trunk \`${clip(s.trunk)}\` moved. Nothing landed.`,
+			[say`Run ${ref("accept", s.again)} again when you are ready.`],
+			{ data: s.data },
+		);
+	}
 	const journal: Journal = {
 		version: 1,
 		state: "landing",
