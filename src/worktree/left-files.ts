@@ -49,8 +49,14 @@ export async function leftFiles(worktree: string, mainRoot: string, task: TaskRe
 	if (ignored.exitCode !== 0 || untracked.exitCode !== 0) return null;
 	const ignoredNames = nulSeparated(ignored.stdout).sort();
 	const untrackedNames = nulSeparated(untracked.stdout).sort();
+	const copies = task?.env_copies ?? [];
+	// A copy committed since is in the commits: nothing of it is lost with the folder.
+	const tracked = copies.length > 0 ? await git([...PINNED_STATUS, "ls-files", "-z", "--", ...copies.map((copy) => `:(literal)${copy.path}`)], worktree) : null;
+	if (tracked && tracked.exitCode !== 0) return null;
+	const committed = new Set(nulSeparated(tracked?.stdout ?? ""));
 	const edited: string[] = [];
-	for (const copy of task?.env_copies ?? []) {
+	for (const copy of copies) {
+		if (committed.has(copy.path)) continue;
 		const now = await fileHash(join(worktree, copy.path));
 		if (now === null || now === copy.sha256) continue;
 		if ((await fileHash(join(mainRoot, copy.path))) === now) continue;

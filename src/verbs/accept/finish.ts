@@ -215,7 +215,7 @@ export async function finish(
 		...(data.worktree_removed ? [`The worktree is gone: work continues in the main checkout, ${mainPath}.`] : []),
 		...(keptFor.length > 0
 			? [
-					say`Save what you need from ${keptFor.map((path) => quoteName(join(journal.path, path))).join(", ")} (into the main checkout's copy, say), then remove the worktree with ${ref("worktree drop", { id: journal.id ?? journal.path })}: its resources and branch go with it.`,
+					say`Save what you need from ${keptFor.map((path) => quoteName(join(journal.path, path))).join(", ")} (into the main checkout's copy, say), then remove the worktree from the main checkout (${quoteName(mainPath)}) with ${ref("worktree drop", { id: journal.id ?? journal.path })}: its resources and branch go with it.`,
 				]
 			: []),
 		...(gateSentence ? [`Tell the owner plainly: ${gateSentence}`] : []),
