@@ -1004,6 +1004,25 @@ describe("accept: what the worktree's folder holds beyond its commits", () => {
 		expect(existsSync(wt)).toBe(false);
 	});
 
+	test("an untracked file in the worktree stops its removal, and the result names it", async () => {
+		const repo = await fixture();
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		const head = (await repo.wtGit("rev-parse", "HEAD")).trim();
+		const old = await repo.sha("main");
+		await repo.git("merge", "-q", "--ff-only", head);
+		await writeJournal(
+			join(repo.root, ".git"),
+			journalOf(repo, head, old, { state: "landed", id: null, done: ["landed", "checkout_moved", "noted", "resources_destroyed"] }),
+		);
+		await repo.wtWrite("draft.txt", "not committed\n");
+		const result = await invokeVerb("accept", testContext(repo.root), { target: repo.branch });
+		expect(result.ok ? "" : result.error).toBe("partial_acceptance");
+		expect(result.message).toContain("draft.txt");
+		expect(data(result).worktree_files).toMatchObject({ untracked: ["draft.txt"], untracked_count: 1 });
+		expect(await readFile(join(repo.wt, "draft.txt"), "utf8")).toBe("not committed\n");
+	});
+
 	test("ignored files that go with the worktree are counted and named in the result; an env copy left as copied does not keep it", async () => {
 		const { wt } = await started();
 		await writeFile(join(wt, "notes.local"), "my notes\n");

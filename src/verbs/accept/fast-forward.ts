@@ -59,7 +59,7 @@ export async function fastForwardCheckout(
 	const killed = merged.killedBy !== undefined;
 	if (!written) return { problem: `${problem}; git could not list what the landing writes, so the checkout's files were not restored`, killed };
 	const left = await undoFastForward(checkout, from, to, written, { started, lock: index && !lockBefore ? `${index}.lock` : null, killed });
-	return { problem: left ? `${problem}; ${left}` : `${problem}; the checkout's files were put back as the trunk has them`, killed };
+	return { problem: left ? `${problem}; ${left}` : `${problem}; the checkout's index and files were put back as the trunk has them`, killed };
 }
 
 /**
