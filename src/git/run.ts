@@ -16,6 +16,8 @@ export interface GitOptions {
 	input?: string;
 	/** Run the repository's hooks: a merge or commit a person would make, a new worktree's checkout. */
 	hooks?: boolean;
+	/** In a process group of its own: a terminal's Ctrl-C does not stop it halfway (platform/process.ts). */
+	ownGroup?: boolean;
 }
 
 export function git(args: readonly string[], cwd: string, options: GitOptions = {}): Promise<Captured> {
@@ -46,6 +48,7 @@ function spawnOptions(cwd: string, options: GitOptions): CaptureOptions {
 		},
 		...(options.signal ? { signal: options.signal } : {}),
 		...(options.input !== undefined ? { input: options.input } : {}),
+		...(options.ownGroup ? { ownGroup: true } : {}),
 	};
 }
 

@@ -1,7 +1,6 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { nulSeparated } from "../git/nul-list.ts";
 import { git } from "../git/run.ts";
 import { firstNonBlankLine } from "../text/first-line.ts";
 import type { ProcessEnv } from "./env.ts";
@@ -49,10 +48,4 @@ export async function snapshotWork(
 	} finally {
 		await rm(dir, { recursive: true, force: true }).catch(() => undefined);
 	}
-}
-
-/** How many ignored files and folders (a wholly ignored folder counts once) a checkout holds: what removing it loses for good. */
-export async function ignoredCount(path: string): Promise<number | null> {
-	const listed = await git(["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"], path);
-	return listed.exitCode === 0 ? nulSeparated(listed.stdout).length : null;
 }

@@ -30,9 +30,10 @@ const doneModule = async () => {
 	if (!verb) throw new Error("unregistered verb done");
 	return verb.load();
 };
+// Hundreds of fixture repositories: on two busy cores their removal alone outlasts bun's 5 s hook limit.
 afterAll(async () => {
 	await Promise.all(cleanup.map((dir) => rm(dir, { recursive: true, force: true })));
-});
+}, 60_000);
 
 async function repo(options: Parameters<typeof makeRepo>[0] = {}) {
 	const made = await makeRepo(options);
@@ -1021,6 +1022,19 @@ export const MODES: Mode[] = [
 		verb: "update",
 		mode: "refusal: dirty",
 		arrange: inTaskWorktree({}, BASIC_CONFIG, (made) => made.wtWrite("work.txt", "dirty\n")),
+		expectOk: false,
+		error: "dirty_worktree",
+	},
+	{
+		verb: "update",
+		mode: "refusal: an ignored file where the merge writes",
+		arrange: inTaskWorktree({}, BASIC_CONFIG, async (made) => {
+			await made.wtWrite(".gitignore", "*.local\n");
+			await made.wtCommit("ignore");
+			await made.wtWrite("app.local", "mine\n");
+			await made.git("mv", "README.md", "app.local");
+			await made.commitAll("trunk renames");
+		}),
 		expectOk: false,
 		error: "dirty_worktree",
 	},

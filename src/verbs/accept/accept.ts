@@ -15,11 +15,14 @@ import { firstLine } from "../../text/first-line.ts";
 import { plural } from "../../text/plural.ts";
 import { quoteName } from "../../text/terminal.ts";
 import { type ListedWorktree, listWorktrees } from "../../worktree/git-worktrees.ts";
+import { leftFiles } from "../../worktree/left-files.ts";
+import { readTask } from "../../worktree/task.ts";
 import { checkoutsOnTrunk, lockCheckouts } from "./checkouts.ts";
 import { gateChangeSentence, type Landing, landingGateChanges, readLanding, steeringLines, summaryLines } from "./consent.ts";
+import { fastForwardCheckout } from "./fast-forward.ts";
 import { finish, settleEarlier } from "./finish.ts";
 import { type Journal, readJournal, removeJournal, writeJournal } from "./journal.ts";
-import { fastForwardCheckout, pinnedGit } from "./land.ts";
+import { pinnedGit } from "./land.ts";
 import { type AcceptData, type AcceptInput, type AcceptResult, emptyData, landedData } from "./schema.ts";
 import { findTarget, type Target } from "./target.ts";
 
@@ -106,6 +109,26 @@ async function resumeOrPreview(ctx: VerbContext, here: RepositoryLocation, main:
 		dry_run: true,
 		plan: left.map((step) => ({ kind: "step", label: step, disposition: "run" })),
 	});
+}
+
+/** The dry run's cleanup step: what the worktree's folder holds beyond its commits is named, and an edited env file keeps it. */
+async function cleanupStep(target: Target, mainPath: string): Promise<PlanItem> {
+	const files = await leftFiles(target.path, mainPath, await readTask(target.location.gitDir));
+	if (files && files.edited_env.length > 0)
+		return {
+			kind: "cleanup",
+			label: target.path,
+			disposition: "skip",
+			note: `the worktree stays with its resources and branch: ${files.edited_env.map(quoteName).join(", ")} edited there since start copied it, with no copy in the main checkout`,
+		};
+	const ignored =
+		files && files.ignored_count > 0 ? ` (deleting ${plural(files.ignored_count, "ignored file or folder", "ignored files or folders")} in it)` : "";
+	return {
+		kind: "cleanup",
+		label: target.path,
+		disposition: "run",
+		note: `destroy resources, remove the worktree${ignored}, delete the branch if it holds nothing more`,
+	};
 }
 
 function short(sha: string | null): string {
@@ -235,7 +258,7 @@ async function land(ctx: VerbContext, input: AcceptInput, here: RepositoryLocati
 					]
 				: []),
 			{ kind: "note", label: "refs/notes/discern", disposition: "run" },
-			{ kind: "cleanup", label: target.path, disposition: "run", note: "destroy resources, remove the worktree, delete the branch if it holds nothing more" },
+			await cleanupStep(target, main.path),
 		];
 		return ok(
 			"accept",
@@ -374,6 +397,16 @@ async function swap(ctx: VerbContext, here: RepositoryLocation, main: ListedWork
 			{ data: s.data },
 		);
 	}
+	// The last moment a signal (Ctrl-C, a cancelled call) can stop the landing whole: once the trunk moves, it finishes first.
+	if (ctx.signal.aborted) {
+		return fail(
+			"accept",
+			"interrupted",
+			`Accept was interrupted before the trunk \`${clip(s.trunk)}\` moved. Nothing landed.`,
+			[say`Run ${ref("accept", s.again)} again when you are ready.`],
+			{ data: s.data },
+		);
+	}
 	const journal: Journal = {
 		version: 1,
 		state: "landing",
@@ -394,8 +427,12 @@ async function swap(ctx: VerbContext, here: RepositoryLocation, main: ListedWork
 	const denied = await journalWrite(() => writeJournal(here.commonDir, journal));
 	if (denied) return fail("accept", denied.error, denied.message, denied.hints, { data: s.data });
 	let problem: string | null;
-	if (s.checkout) problem = await fastForwardCheckout(s.checkout.path, s.head, ctx.env);
-	else {
+	let killed = false;
+	if (s.checkout) {
+		const failed = await fastForwardCheckout(s.checkout.path, s.trunkSha, s.head, ctx.env);
+		problem = failed?.problem ?? null;
+		killed = failed?.killed ?? false;
+	} else {
 		// The trunk ref itself, never a ref it was made to point to since it was checked; hooks off.
 		const swapped = await pinnedGit(["update-ref", "--no-deref", "-m", "discern accept", ref_, s.head, s.trunkSha], here.root);
 		problem = swapped.exitCode === 0 ? null : firstLine(swapped.stderr) || `git update-ref exited ${swapped.exitCode}`;
@@ -414,15 +451,19 @@ async function swap(ctx: VerbContext, here: RepositoryLocation, main: ListedWork
 				{ data: s.data },
 			);
 		}
-		const lockish = problem !== null && /\.lock\b|unable to create|cannot lock/i.test(problem);
+		const lockish = !killed && problem !== null && /\.lock\b|unable to create|cannot lock/i.test(problem);
 		const stray = s.checkout ? await pinnedGit(["diff-index", "--cached", "--quiet", s.trunkSha, "--"], s.checkout.path) : null;
 		const left = stray && stray.exitCode !== 0 ? ` The index of that checkout no longer matches the trunk: check it with \`git status\` there.` : "";
 		return fail(
 			"accept",
-			lockish ? "locked" : "dirty_worktree",
+			killed ? "interrupted" : lockish ? "locked" : "dirty_worktree",
 			`The trunk \`${clip(s.trunk)}\` could not be moved${where}${why}. It is still at ${short(s.trunkSha)}: nothing landed.${left}`,
 			[
-				lockish ? "If no git process is running, remove the stale `.lock` file git names." : "Fix what git names in that checkout.",
+				killed
+					? "git was stopped by a signal from outside discern; nothing is left to fix unless the message names something."
+					: lockish
+						? "If no git process is running, remove the stale `.lock` file git names."
+						: "Fix what git names in that checkout.",
 				say`Then run ${ref("accept", s.again)} again.`,
 			],
 			{ data: s.data },

@@ -22,7 +22,7 @@ import { removeWorktree } from "../../worktree/git-worktrees.ts";
 import { randomTail, type TailSource, worktreeId, worktreePort } from "../../worktree/id.ts";
 import { type Ledger, writeLedger } from "../../worktree/ledger.ts";
 import { destroyResourcesDetailed } from "../../worktree/resources.ts";
-import { writeTask } from "../../worktree/task.ts";
+import { type TaskRecord, writeTask } from "../../worktree/task.ts";
 import { expandTokens, tokenTable, unknownTokens } from "../../worktree/tokens.ts";
 import { branchExists, isRegistered, mainCheckout, missingFolders, resolveBase, worktreeParent } from "./place.ts";
 import type { StartData, StartInput, StartResult } from "./schema.ts";
@@ -189,7 +189,7 @@ async function create(ctx: VerbContext, run: Creation, running?: RunningBinary):
 
 		const gitDir = await gitLine(["rev-parse", "--path-format=absolute", "--git-dir"], data.path);
 		if (!gitDir) throw new StartStepError("git cannot read the new worktree's admin dir");
-		await writeTask(gitDir, {
+		const task: TaskRecord = {
 			version: 1,
 			id: data.id,
 			title: data.title,
@@ -199,12 +199,15 @@ async function create(ctx: VerbContext, run: Creation, running?: RunningBinary):
 			from: run.from,
 			created_at: new Date().toISOString(),
 			created_by: "discern",
-		});
+		};
+		await writeTask(gitDir, task);
 		checkpoint();
 
 		// The one environment of a worktree's commands (worktree/env.ts), recorded by its spec in the ledger.
 		const spec = envSpecFor(config.worktree, { mainRoot: repository.root, dir: data.path, id: data.id });
-		await copyEnvFiles(repository.root, data.path, config.worktree.env_files);
+		// What was copied, and its hash, joins the task record: accept tells an edit made in the worktree since by it.
+		const copies = await copyEnvFiles(repository.root, data.path, config.worktree.env_files);
+		if (copies.length > 0) await writeTask(gitDir, { ...task, env_copies: copies });
 		const { env: commandEnv } = await worktreeCommandEnv(ctx.env, spec);
 		checkpoint();
 

@@ -1,5 +1,3 @@
-import { lstat } from "node:fs/promises";
-import { join } from "node:path";
 import { openProject } from "../../config/open-project.ts";
 import type { DiscernConfig } from "../../config/schema.ts";
 import type { VerbContext } from "../../contract/context.ts";
@@ -7,9 +5,10 @@ import { asVerb, fail, ok, type PlanItem } from "../../contract/envelope.ts";
 import { ref } from "../../contract/refer.ts";
 import { commitOf, provenAncestor } from "../../git/ancestry.ts";
 import { commitsBetween } from "../../git/commit-log.ts";
+import { mergeWrites } from "../../git/merge-writes.ts";
 import { nulSeparated } from "../../git/nul-list.ts";
 import { filesHiddenFromStatus, type RepositoryLocation, readWorkingState } from "../../git/repository.ts";
-import { git, gitLine } from "../../git/run.ts";
+import { git } from "../../git/run.ts";
 import { executePlan, failureSentence } from "../../jobs/execute.ts";
 import type { GatePlan } from "../../jobs/plan.ts";
 import { writeDenied } from "../../platform/write-denied.ts";
@@ -17,10 +16,11 @@ import { trunkAuthority } from "../../proof/trunk-authority.ts";
 import { clip } from "../../text/clip.ts";
 import { firstLine } from "../../text/first-line.ts";
 import { plural } from "../../text/plural.ts";
-import { shellCommand } from "../../text/shell-quote.ts";
+import { pathArgument, shellCommand } from "../../text/shell-quote.ts";
 import { quoteName } from "../../text/terminal.ts";
 import { checkoutCommandEnv, EnvFileRefused } from "../../worktree/env.ts";
 import { readTask } from "../../worktree/task.ts";
+import { untrackedInTheWay } from "../../worktree/untracked-in-the-way.ts";
 import type { UpdateData, UpdateInput, UpdateResult } from "./schema.ts";
 
 const CAP = 50;
@@ -137,6 +137,27 @@ export async function update(ctx: VerbContext, input: UpdateInput): Promise<Upda
 			data,
 			input.dry_run ? { dry_run: true, plan: [] } : {},
 		);
+	// Every path the merge writes, told before it runs: git overwrites an ignored file there without a word (and,
+	// where the merge conflicts, `merge --abort` then deletes what it wrote), so refuse while nothing has changed.
+	// Refusing, not saving and restoring: a copy discern made would be one more place a person's .env could be
+	// left behind by an interrupted run, while a refusal loses nothing, whenever the process stops. A dry run
+	// refuses alike, so that what it says would happen is what happens.
+	const writes = await mergeWrites(root, fromSha);
+	if (writes.kind === "refused")
+		return fail("update", "conflict", `git refused the merge: ${clip(writes.reason)}. Nothing changed.`, ["Merge by hand with git, or ask the owner."], {
+			data,
+		});
+	const inTheWay = await untrackedInTheWay(root, writes.paths);
+	if (inTheWay === null)
+		return fail(
+			"update",
+			"dirty_worktree",
+			"git could not list the files the worktree holds beside the tracked ones, so discern cannot tell whether the merge would overwrite untracked or ignored files. Nothing changed.",
+			["Run `git status` and repair the repository, then update again."],
+			{ data },
+		);
+	if (inTheWay.length > 0) return inTheWayRefusal(ctx, inTheWay, data);
+
 	const ensure = ensurePlan(config);
 	if (input.dry_run) {
 		const plan: PlanItem[] = [
@@ -151,30 +172,21 @@ export async function update(ctx: VerbContext, input: UpdateInput): Promise<Upda
 		return ok("update", `Would merge ${plural(commits.length, "commit")} from \`${clip(fromName)}\`; nothing changed.`, data, { dry_run: true, plan });
 	}
 
-	// git overwrites ignored files at paths the merge adds, and `merge --abort` deletes them: refuse first.
-	const inTheWay = await untrackedInTheWay(root, head, fromSha);
-	if (inTheWay === null)
-		return fail(
-			"update",
-			"dirty_worktree",
-			"git could not list the files the merge would add, so discern cannot tell whether it would overwrite untracked or ignored files. Nothing changed.",
-			["Run `git status` and repair the repository, then update again."],
-			{ data },
-		);
-	if (inTheWay.length > 0) {
-		return fail(
-			"update",
-			"dirty_worktree",
-			`The merge would write over ${plural(inTheWay.length, "file")} git does not track here (untracked or ignored, e.g. a copied .env): ${names(inTheWay)}. Nothing changed.`,
-			[
-				say`Move ${inTheWay.length === 1 ? "it" : "them"} out of the way (keep a copy: ignored files often hold local settings or secrets), run ${ref("update")} again, then restore what you still need.`,
-			],
-			{ data },
-		);
-	}
-
+	// --no-overwrite-ignore: should a file appear after the check, a fast-forward refuses rather than writes over it.
 	const merged = await git(
-		["merge", "--no-edit", "--ff", "--no-squash", "--commit", "--no-autostash", "-m", `Merge ${fromName} into ${branch}`, fromSha],
+		[
+			...writes.mergeArgs,
+			"merge",
+			"--no-edit",
+			"--ff",
+			"--no-squash",
+			"--commit",
+			"--no-autostash",
+			"--no-overwrite-ignore",
+			"-m",
+			`Merge ${fromName} into ${branch}`,
+			fromSha,
+		],
 		root,
 		{ hooks: true },
 	);
@@ -285,34 +297,20 @@ export function overwrittenFiles(output: string): string[] {
 	return [...new Set(files)];
 }
 
-/**
- * Paths the merge would add (new on the incoming side since the merge base)
- * where something untracked or ignored sits in the worktree now: the path
- * itself, or a parent of it that is not a folder. Null when git could not say.
- */
-async function untrackedInTheWay(root: string, head: string, incoming: string): Promise<string[] | null> {
-	const base = await gitLine(["merge-base", head, incoming], root);
-	if (!base) return [];
-	const [added, tracked] = await Promise.all([
-		git(["diff", "--name-only", "-z", "--no-renames", "--diff-filter=A", base, incoming, "--"], root),
-		git(["ls-files", "-z"], root),
-	]);
-	if (added.exitCode !== 0 || tracked.exitCode !== 0) return null;
-	const known = new Set(nulSeparated(tracked.stdout));
-	const found = new Set<string>();
-	for (const path of nulSeparated(added.stdout)) {
-		if (known.has(path)) continue;
-		const parts = path.split("/");
-		for (let depth = 1; depth <= parts.length; depth++) {
-			const prefix = parts.slice(0, depth).join("/");
-			const info = await lstat(join(root, prefix)).catch(() => null);
-			if (!info) break;
-			if (depth < parts.length && info.isDirectory()) continue;
-			if (!known.has(prefix)) found.add(prefix);
-			break;
-		}
-	}
-	return [...found].sort();
+/** The files the merge would write over, named, and how to keep them. */
+function inTheWayRefusal(ctx: VerbContext, inTheWay: readonly string[], data: UpdateData): UpdateResult {
+	const { say } = ctx;
+	const first = (inTheWay[0] ?? "").replace(/\/$/, "");
+	const one = inTheWay.length === 1;
+	return fail(
+		"update",
+		"dirty_worktree",
+		`The merge would write over ${plural(inTheWay.length, "file")} git does not track here (untracked or ignored, e.g. a copied .env): ${names(inTheWay)}. Nothing changed.`,
+		[
+			say`Move ${one ? "it" : "them"} out of the way and keep ${one ? "it" : "them"} (ignored files often hold local settings or secrets): from the worktree's root, e.g. \`${shellCommand("mv", pathArgument(first), pathArgument(`${first}.kept`))}\`${one ? "" : " for each"}; run ${ref("update")} again, then bring back what you still need.`,
+		],
+		{ data },
+	);
 }
 
 /** The env of `setup.ensure` after a merge: the worktree's command env (see worktree/env.ts). */
