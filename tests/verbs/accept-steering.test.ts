@@ -197,7 +197,7 @@ describe("accept: what steers agents is never pre-authorized (issue 21, class 3)
 	});
 
 	test("a change that steers no agent still lands pre-authorized", async () => {
-		const repo = await fixture({ "pkg/AGENTS.md": "# pkg\n" });
+		const repo = await fixture({ "pkg/AGENTS.md": "# pkg\n", "CLAUDE.md": "Ask @octocat. Read @docs/style.md.\n", "docs/style.md": "Short names.\n" });
 		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
 		await repo.wtWrite("docs/guide.md", "# AGENTS.md is documented here\n");
 		await repo.wtCommit("code");
