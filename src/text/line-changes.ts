@@ -1,3 +1,4 @@
+import { diffArrays } from "diff";
 import { clip } from "./clip.ts";
 
 /** The changed lines of a text, `- ` removed and `+ ` added, in order: the first `max`, and how many there are in all. */
@@ -6,31 +7,32 @@ export interface LineChanges {
 	total: number;
 }
 
-/** Past this many cells the middle is shown as removed-then-added whole, not matched line by line. */
-const MATCH_LIMIT = 250_000;
+/** Past this many edits the changed middle is shown removed-then-added whole: more lines than changed, never fewer. */
+const MAX_EDITS = 2_000;
 const LINE_LIMIT = 160;
 
 /**
  * Which lines changed between two versions of a small text file (an
- * instruction file a person is asked about): the common head and tail are
- * dropped, and the middle is matched by longest common subsequence while it
- * is small. A larger middle is shown removed-then-added whole: more lines
- * than changed, never fewer. Each line's hidden characters are written out
- * and it is clipped; written by hand because no diff library is among the
- * dependencies, and git's own diff would read the object store again
- * without the hash check the caller's contents already passed.
+ * instruction file a person is asked about), matched line by line by
+ * jsdiff (Myers' algorithm) while the edit is small. Each line's hidden
+ * characters are written out and it is clipped. The texts are the ones the
+ * caller read and checked; nothing is read again.
  */
 export function lineChanges(before: string, after: string, max: number): LineChanges {
 	const a = splitLines(before);
 	const b = splitLines(after);
+	const parts = diffArrays(a, b, { maxEditLength: MAX_EDITS });
+	const changes = parts ? parts.flatMap((part) => (part.added ? part.value.map(plus) : part.removed ? part.value.map(minus) : [])) : wholeMiddle(a, b);
+	return { lines: changes.slice(0, max).map((line) => clip(visible(line), LINE_LIMIT)), total: changes.length };
+}
+
+/** The lines between the common head and tail, removed then added: for an edit too large to match. */
+function wholeMiddle(a: readonly string[], b: readonly string[]): string[] {
 	let head = 0;
 	while (head < a.length && head < b.length && a[head] === b[head]) head++;
 	let tail = 0;
 	while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
-	const removed = a.slice(head, a.length - tail);
-	const added = b.slice(head, b.length - tail);
-	const changes = removed.length * added.length <= MATCH_LIMIT ? matched(removed, added) : [...removed.map(minus), ...added.map(plus)];
-	return { lines: changes.slice(0, max).map((line) => clip(visible(line), LINE_LIMIT)), total: changes.length };
+	return [...a.slice(head, a.length - tail).map(minus), ...b.slice(head, b.length - tail).map(plus)];
 }
 
 /**
@@ -62,26 +64,3 @@ function splitLines(text: string): string[] {
 
 const minus = (line: string) => `- ${line}`;
 const plus = (line: string) => `+ ${line}`;
-
-/** Lines only in `a` (removed) and only in `b` (added), interleaved in order, by a longest common subsequence. */
-function matched(a: readonly string[], b: readonly string[]): string[] {
-	const width = b.length + 1;
-	// lengths[i * width + j]: the longest common subsequence of a[i..] and b[j..].
-	const lengths = new Uint32Array((a.length + 1) * width);
-	for (let i = a.length - 1; i >= 0; i--)
-		for (let j = b.length - 1; j >= 0; j--)
-			lengths[i * width + j] =
-				a[i] === b[j] ? (lengths[(i + 1) * width + j + 1] ?? 0) + 1 : Math.max(lengths[(i + 1) * width + j] ?? 0, lengths[i * width + j + 1] ?? 0);
-	const out: string[] = [];
-	let [i, j] = [0, 0];
-	while (i < a.length && j < b.length) {
-		if (a[i] === b[j]) {
-			i++;
-			j++;
-		} else if ((lengths[(i + 1) * width + j] ?? 0) >= (lengths[i * width + j + 1] ?? 0)) out.push(minus(a[i++] ?? ""));
-		else out.push(plus(b[j++] ?? ""));
-	}
-	while (i < a.length) out.push(minus(a[i++] ?? ""));
-	while (j < b.length) out.push(plus(b[j++] ?? ""));
-	return out;
-}
