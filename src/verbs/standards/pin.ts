@@ -3,10 +3,11 @@ import { openProject } from "../../config/open-project.ts";
 import type { DiscernConfig } from "../../config/schema.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
-import { ref } from "../../contract/refer.ts";
+import { ref, type VerbRef } from "../../contract/refer.ts";
 import { setKey } from "../../edit/toml.ts";
+import { gitWithHooks, HOOKS } from "../../git/hooked.ts";
 import { readWorkingState } from "../../git/repository.ts";
-import { git } from "../../git/run.ts";
+import { gitLine } from "../../git/run.ts";
 import { failureSentence } from "../../jobs/execute.ts";
 import { planItems, planStandards } from "../../jobs/plan.ts";
 import { writeFileAtomic } from "../../platform/files.ts";
@@ -241,9 +242,24 @@ export async function pinStandards<const Verb extends PinVerb>(ctx: VerbContext,
 	const body = changes
 		.map((change) => `- standards.${change.name}.limit: ${change.before} → ${change.after} (measured ${change.value}, margin ${change.margin})`)
 		.join("\n");
-	const committed = await git(["commit", "--quiet", "--only", "-m", `Pin standards: ${listed.join(", ")}`, "-m", body, "--", CONFIG_FILE], repository.root, {
-		hooks: true,
-	});
+	// The commit runs the repository's commit hooks: like a job, bounded by [gate].timeout, nothing they start left running.
+	const committed = await gitWithHooks(
+		["commit", "--quiet", "--only", "-m", `Pin standards: ${listed.join(", ")}`, "-m", body, "--", CONFIG_FILE],
+		repository.root,
+		{
+			timeoutS: config.gate.timeout,
+			hooks: HOOKS.commit,
+			signal: ctx.signal,
+		},
+	);
+	if (committed.stalled || committed.interrupted)
+		return stoppedCommit(
+			ctx,
+			verb,
+			{ root: repository.root, measured: working.head, stalled: committed.stalled, restore: async () => void (await write(original)), again },
+			data,
+			steps,
+		);
 	if (committed.exitCode !== 0) {
 		await write(original);
 		// git's advice (`hint:` lines) says nothing about why; a hook's own words do.
@@ -288,6 +304,50 @@ export async function pinStandards<const Verb extends PinVerb>(ctx: VerbContext,
 				: say`${carried.why} Run ${ref("done")} for a Proof of the new commit.`,
 		],
 	});
+}
+
+/**
+ * A pin's commit git did not finish: a hook ran past the time limit, or the run was interrupted, and git was stopped
+ * with everything it started. Stopped before the commit, discern.toml is put back; after it (a post-commit hook), the
+ * commit stays, unverified, for a person to look at.
+ */
+async function stoppedCommit<const Verb extends PinVerb>(
+	ctx: VerbContext,
+	verb: Verb,
+	stop: { root: string; measured: string; stalled: string | undefined; restore: () => Promise<void>; again: VerbRef },
+	data: StandardsData,
+	steps: Result<Verb, StandardsData>["steps"],
+): Promise<Result<Verb, StandardsData>> {
+	const { say } = ctx;
+	const code = stop.stalled ? "pin_failed" : "interrupted";
+	const why = stop.stalled ?? "the run was interrupted";
+	const stopped = { ...data, interrupted: !stop.stalled };
+	const at = await gitLine(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], stop.root);
+	if (at !== stop.measured)
+		return fail(
+			verb,
+			code,
+			`git committed the pin, but ${why}. No Proof was carried over; the commit stays as it is for you to inspect.`,
+			[
+				stop.stalled
+					? "Make the hook finish in time (or raise [gate].timeout, which bounds it); review the commit, keep it or undo it yourself."
+					: "Review the commit; keep it or undo it yourself.",
+				say`Then run ${ref("done")}: it runs the gate on what is really committed.`,
+			],
+			{ data: { ...stopped, ...(at ? { commit: at } : {}), proof: null }, ...(steps ? { steps } : {}) },
+		);
+	await stop.restore();
+	return fail(
+		verb,
+		code,
+		`git could not commit the pin: ${why}; discern.toml is back as it was.`,
+		[
+			stop.stalled
+				? say`Make the hook finish in time (or raise [gate].timeout, which bounds it), then run ${stop.again} again.`
+				: say`Run ${stop.again} again when you are ready.`,
+		],
+		{ data: stopped, ...(steps ? { steps } : {}) },
+	);
 }
 
 function pinFailed<const Verb extends PinVerb>(

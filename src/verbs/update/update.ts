@@ -5,6 +5,7 @@ import { asVerb, fail, ok, type PlanItem } from "../../contract/envelope.ts";
 import { ref } from "../../contract/refer.ts";
 import { commitOf, provenAncestor } from "../../git/ancestry.ts";
 import { commitsBetween } from "../../git/commit-log.ts";
+import { gitWithHooks, HOOKS } from "../../git/hooked.ts";
 import { mergeWrites } from "../../git/merge-writes.ts";
 import { nulSeparated } from "../../git/nul-list.ts";
 import { filesHiddenFromStatus, type RepositoryLocation, readWorkingState } from "../../git/repository.ts";
@@ -173,7 +174,8 @@ export async function update(ctx: VerbContext, input: UpdateInput): Promise<Upda
 	}
 
 	// --no-overwrite-ignore: should a file appear after the check, a fast-forward refuses rather than writes over it.
-	const merged = await git(
+	// The merge runs the repository's merge hooks: like a job, bounded by [gate].timeout, nothing they start left running.
+	const merged = await gitWithHooks(
 		[
 			...writes.mergeArgs,
 			"merge",
@@ -188,8 +190,9 @@ export async function update(ctx: VerbContext, input: UpdateInput): Promise<Upda
 			fromSha,
 		],
 		root,
-		{ hooks: true },
+		{ timeoutS: config.gate.timeout, hooks: HOOKS.merge, signal: ctx.signal },
 	);
+	if (merged.stalled || merged.interrupted) return stoppedMerge(ctx, root, head, data, merged.stalled, ensure.phases.length > 0);
 	if (merged.exitCode !== 0) return refusedMerge(ctx, repository, head, data, merged.stdout + merged.stderr);
 	const after = await commitOf(root, "HEAD");
 	const result: UpdateData = { ...data, head: after, merged: after !== head, fast_forward: after === fromSha };
@@ -245,6 +248,48 @@ function ensurePlan(config: DiscernConfig): GatePlan {
 		skipped: [],
 		failFast: true,
 	};
+}
+
+/**
+ * A merge git did not finish: a hook ran past the time limit, or the run was
+ * interrupted, and git was stopped with everything it started. Stopped before
+ * the merge commit (pre-merge-commit, commit-msg) it leaves the merged files in
+ * the index and checkout, with or without MERGE_HEAD: undone, so the branch is
+ * as it was (the tree was committed before). Stopped after (post-merge), the
+ * merge stands but setup.ensure does not run.
+ */
+async function stoppedMerge(
+	ctx: VerbContext,
+	root: string,
+	head: string,
+	data: UpdateData,
+	stalled: string | undefined,
+	ensures: boolean,
+): Promise<UpdateResult> {
+	const { say } = ctx;
+	const code = stalled ? "gate_failed" : "interrupted";
+	const why = stalled ?? "the run was interrupted";
+	const hint = stalled ? "Make the hook finish in time (or raise [gate].timeout, which bounds it). " : "";
+	const after = await commitOf(root, "HEAD");
+	if (after !== null && after !== head) {
+		return fail(
+			"update",
+			code,
+			`Merged \`${clip(data.from)}\`, but ${why}${ensures ? "; setup.ensure did not run" : ""}.`,
+			[say`${hint}${ensures ? "Run the ensure commands yourself, then run" : "Run"} ${ref("done")} on the merged result.`],
+			{ data: { ...data, head: after, merged: true, fast_forward: after === data.from_sha } },
+		);
+	}
+	const pending = await git(["rev-parse", "-q", "--verify", "MERGE_HEAD"], root);
+	const undone = await git(pending.exitCode === 0 ? ["merge", "--abort"] : ["reset", "--quiet", "--merge"], root);
+	const clean = undone.exitCode === 0 && (await git(["status", "--porcelain", "--untracked-files=no"], root)).stdout === "";
+	return fail(
+		"update",
+		code,
+		`Merging \`${clip(data.from)}\` stopped: ${why}. ${clean ? "The merge was undone: the branch is as it was." : "The merge could not be undone: run `git merge --abort` (or `git reset --merge`)."}`,
+		[say`${hint}Run ${ref("update")} again${stalled ? "" : " when you are ready"}.`],
+		{ data },
+	);
 }
 
 /** A merge git refused or stopped: abort what it began, and say why in its own words. */
