@@ -1,3 +1,5 @@
+import { spare, unspare } from "./spared.ts";
+
 /**
  * The one place that starts processes for their output. Commands are always
  * argument arrays: nothing here goes through a shell.
@@ -30,8 +32,14 @@ export const NOT_STARTED = 127;
 export async function capture(argv: readonly string[], options: CaptureOptions): Promise<Captured> {
 	const child = start(argv, options);
 	if ("failed" in child) return { exitCode: NOT_STARTED, stdout: "", stderr: child.failed };
-	const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
-	return child.signalCode ? { exitCode, stdout, stderr, killedBy: String(child.signalCode) } : { exitCode, stdout, stderr };
+	// Its own session makes it look like a job's leftover to a sweep running beside it (an MCP server's parallel calls).
+	if (options.ownGroup) spare(child.pid);
+	try {
+		const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+		return child.signalCode ? { exitCode, stdout, stderr, killedBy: String(child.signalCode) } : { exitCode, stdout, stderr };
+	} finally {
+		if (options.ownGroup) unspare(child.pid);
+	}
 }
 
 function start(argv: readonly string[], options: CaptureOptions): Bun.Subprocess<"ignore" | Blob, "pipe", "pipe"> | { failed: string } {
