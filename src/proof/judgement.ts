@@ -1,8 +1,8 @@
 import type { DiscernConfig } from "../config/schema.ts";
 import type { Trunk } from "../git/trunk.ts";
+import type { ResolvedTrunk } from "../trunk/resolve.ts";
 import { gateChanges } from "./gate-changes.ts";
 import type { Judgement } from "./record.ts";
-import type { TrunkAuthority } from "./trunk-authority.ts";
 
 /**
  * What a Proof is judged against besides the tree (see `Judgement` in
@@ -13,7 +13,7 @@ export function judgementOf(
 	trunk: Trunk,
 	branch: string,
 	scopes: { touched: string[]; allBecause: string | null },
-	authority: Pick<TrunkAuthority, "config">,
+	authority: Pick<ResolvedTrunk, "config">,
 	config: DiscernConfig,
 ): Judgement {
 	// Compared with itself, never-loosen proves nothing: the branch is its own trunk here.
