@@ -186,6 +186,7 @@ export async function planInstructions(root: string, config: DiscernConfig, verb
 			});
 		sources.push({ path: source, text: read.text });
 	}
+	// Without DISCERN_TRUNK: the briefing is a committed file, the same whoever's environment compiles it.
 	const { trunk } = await resolveTrunk(root, config.repository.trunk, undefined);
 	const after = compileInstructions(config, trunk.name, sources, verbs);
 	if (current.text !== null && !isGenerated(current.text)) {

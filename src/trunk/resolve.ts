@@ -13,8 +13,8 @@ import { type TrunkCandidate, type TrunkVote, trunkCandidates } from "./candidat
  *
  * 1. `DISCERN_TRUNK`: the person's word for this process.
  * 2. The committed `[repository].trunk`: what the discern.toml committed on
- *    the branches git points at says. Those branches (origin/HEAD's target,
- *    `main`, `master`, the ones that exist) each have their committed
+ *    the branches git points at says. Those branches (`main`, `master`,
+ *    origin/HEAD's target, the ones that exist) each have their committed
  *    discern.toml read; each `[repository].trunk` found is a vote. One name
  *    voted for is the trunk. Several (a decoy that names itself beside the
  *    real trunk) are a contest: the one this checkout's discern.toml also
@@ -70,6 +70,9 @@ interface CommittedRead {
 	failed?: boolean;
 }
 
+/** The names a trunk usually has: a branch of one of them is a voter whatever points at it. */
+const USUAL = ["main", "master"];
+
 export async function resolveTrunk(root: string, configured: string | undefined, fromEnv: string | undefined, early: TrunkReads = {}): Promise<ResolvedTrunk> {
 	const clues = await (early.branches ?? readBranchClues(root));
 	// init.defaultBranch is asked only when the answer needs it (git's clues, or every candidate): each git call is a process start.
@@ -123,7 +126,8 @@ export async function resolveTrunk(root: string, configured: string | undefined,
 		if (fromEnv) return await finish(trunkNamed(clues, fromEnv, "env"), false, []);
 
 		// 2. The votes of the committed discern.tomls on the branches git points at.
-		const voters = [clues.originHead, "main", "master"]
+		// main and master first: in a contest this checkout does not settle, a file in .git (origin/HEAD) does not get the first word.
+		const voters = [...USUAL, clues.originHead]
 			.filter((name, index, all): name is string => name !== null && all.indexOf(name) === index && clues.localBranches.has(name))
 			.map((name) => trunkNamed(clues, name, "config"));
 		const ballots = await Promise.all(voters.map(async (voter) => ({ voter, read: await read(voter) })));
@@ -155,9 +159,6 @@ export async function resolveTrunk(root: string, configured: string | undefined,
 		await ownReader?.close();
 	}
 }
-
-/** The names a trunk usually has: a branch of one of them is a voter whatever points at it. */
-const USUAL = ["main", "master"];
 
 /**
  * A branch's discern.toml at the commit the branch list named (never by the

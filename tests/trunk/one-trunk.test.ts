@@ -68,21 +68,23 @@ describe("a decoy origin/HEAD", () => {
 		expect(await r.sha("decoy")).toBe(decoyBefore);
 	});
 
-	test("status, done, accept, update and standards pin report the same trunk: the one main's committed discern.toml names", async () => {
+	test("status, worktree list, done, accept, update and standards pin report the same trunk: the one main's committed discern.toml names", async () => {
 		const r = await decoyRepo();
 		const status = await json(["status"], r.wt);
+		const list = await json(["worktree", "list"], r.root);
 		const done = await json(["done"], r.wt);
 		const accept = await json(["accept", "--dry-run"], r.wt);
 		const update = await json(["update", "--dry-run"], r.wt);
 		const pin = await json(["standards", "pin", "--dry-run"], r.wt);
 		const reported = {
 			status: (status.result.data?.trunk as { name?: string } | undefined)?.name,
+			"worktree list": list.result.data?.trunk,
 			done: (done.result.data?.proof as { trunk?: { name?: string } } | null | undefined)?.trunk?.name,
 			accept: accept.result.data?.trunk,
 			update: update.result.data?.from,
 			pin: pin.result.data?.trunk,
 		};
-		expect(reported).toEqual({ status: "main", done: "main", accept: "main", update: "main", pin: "main" });
+		expect(reported).toEqual({ status: "main", "worktree list": "main", done: "main", accept: "main", update: "main", pin: "main" });
 		// done says the committed discern.tomls disagree, and judged against main's (the decoy's floor of 1 is not the bar).
 		expect((done.result.hints as string[]).join(" ")).toContain("Committed discern.tomls disagree on the trunk: `decoy`'s names `decoy`");
 	});
@@ -115,5 +117,21 @@ describe("a verb that commits refuses on any branch a trunk candidate names", ()
 		expect(result.error).toBe("awaiting_consent");
 		expect(result.message).toContain("init.defaultBranch");
 		expect(await r.sha(r.branch)).toBe(before);
+	});
+
+	test("accept never lands, then deletes, a branch origin/HEAD names as the trunk", async () => {
+		const r = await makeWorktreeRepo({ config: CONFIG });
+		made.push(r);
+		await r.wtWrite("work.txt", "work\n");
+		await r.wtCommit("the task's work");
+		expect((await json(["done"], r.wt)).result.ok).toBe(true);
+		await r.git("update-ref", `refs/remotes/origin/${r.branch}`, r.branch);
+		await r.git("symbolic-ref", "refs/remotes/origin/HEAD", `refs/remotes/origin/${r.branch}`);
+		const [main, task] = [await r.sha("main"), await r.sha(r.branch)];
+		const { exitCode, result } = await json(["accept", "--confirmed"], r.wt);
+		expect(exitCode).toBe(1);
+		expect(result.error).toBe("no_trunk");
+		expect(result.message).toContain("origin/HEAD");
+		expect([await r.sha("main"), await r.sha(r.branch)]).toEqual([main, task]);
 	});
 });
