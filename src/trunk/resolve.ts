@@ -74,15 +74,20 @@ interface CommittedRead {
 const USUAL = ["main", "master"];
 
 export async function resolveTrunk(root: string, configured: string | undefined, fromEnv: string | undefined, early: TrunkReads = {}): Promise<ResolvedTrunk> {
-	const clues = await (early.branches ?? readBranchClues(root));
+	// The object reader starts beside the branch list (a repository almost always has a main or master to read): its process
+	// start overlaps the list's instead of following it. Not with DISCERN_TRUNK, whose answer reads at most one discern.toml.
+	let ownReader: ObjectReader | undefined = fromEnv || early.reader ? undefined : openObjectReader(root);
+	const clues = await (early.branches ?? readBranchClues(root)).catch(async (error: unknown) => {
+		await ownReader?.close();
+		throw error;
+	});
 	// init.defaultBranch is asked only when the answer needs it (git's clues, or every candidate): each git call is a process start.
 	let initRead: Promise<string | null> | undefined = early.initDefault;
 	const initDefault = () => {
 		initRead ??= readInitDefault(root);
 		return initRead;
 	};
-	// Likewise the object reader: opened on the first discern.toml to read, closed before the answer.
-	let ownReader: ObjectReader | undefined;
+	// Else opened on the first discern.toml to read; closed before the answer.
 	const reader = () => {
 		if (early.reader) return early.reader;
 		ownReader ??= openObjectReader(root);
