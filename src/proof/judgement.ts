@@ -1,10 +1,10 @@
 import type { DiscernConfig } from "../config/schema.ts";
 import type { Trunk } from "../git/trunk.ts";
 import { steeringPhrase } from "../scopes/steering.ts";
+import type { ResolvedTrunk } from "../trunk/resolve.ts";
 import { gateChanges } from "./gate-changes.ts";
 import type { Judgement } from "./record.ts";
 import type { ScopesTouched } from "./scopes-touched.ts";
-import type { TrunkAuthority } from "./trunk-authority.ts";
 
 /**
  * What a Proof is judged against besides the tree (see `Judgement` in
@@ -15,7 +15,7 @@ export function judgementOf(
 	trunk: Trunk,
 	branch: string,
 	scopes: Pick<ScopesTouched, "touched" | "allBecause" | "steering">,
-	authority: Pick<TrunkAuthority, "config">,
+	authority: Pick<ResolvedTrunk, "config">,
 	config: DiscernConfig,
 ): Judgement {
 	// Compared with itself, never-loosen proves nothing: the branch is its own trunk here.

@@ -202,6 +202,11 @@ const trunkMoves = async (made: Awaited<ReturnType<typeof makeWorktreeRepo>>) =>
 	await made.write("work.txt", "trunk\n");
 	await made.commitAll("trunk");
 };
+/** origin/HEAD (a file any agent can write) pointed at the task's branch: update must not commit a merge on it. */
+const originHeadNamesTask = async (made: Awaited<ReturnType<typeof makeWorktreeRepo>>) => {
+	await made.git("update-ref", `refs/remotes/origin/${made.branch}`, made.branch);
+	await made.git("symbolic-ref", "refs/remotes/origin/HEAD", `refs/remotes/origin/${made.branch}`);
+};
 const lockedWorktree = async (made: Awaited<ReturnType<typeof makeWorktreeRepo>>) => {
 	const gitDir = (await made.wtGit("rev-parse", "--path-format=absolute", "--git-dir")).trim();
 	await mkdir(join(gitDir, "discern"), { recursive: true });
@@ -1039,6 +1044,13 @@ export const MODES: Mode[] = [
 		error: "dirty_worktree",
 	},
 	{ verb: "update", mode: "refusal: main checkout", arrange: fromMain({}), expectOk: false, error: "not_in_worktree" },
+	{
+		verb: "update",
+		mode: "refusal: a branch origin/HEAD names as the trunk",
+		arrange: inTaskWorktree({}, BASIC_CONFIG, originHeadNamesTask),
+		expectOk: false,
+		error: "awaiting_consent",
+	},
 	{ verb: "update", mode: "refusal: unknown from", arrange: inTaskWorktree({ from: "nope" }), expectOk: false, error: "unknown_target" },
 	{ verb: "update", mode: "refusal: no repository", arrange: nowhere, expectOk: false, error: "no_repository" },
 	{ verb: "update", mode: "refusal: no project", arrange: noProject, expectOk: false, error: "no_project" },

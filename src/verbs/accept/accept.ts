@@ -8,12 +8,13 @@ import { writeDenied } from "../../platform/write-denied.ts";
 import { consentSha } from "../../proof/consent-digits.ts";
 import { done } from "../../proof/done.ts";
 import { type ProofRecord, readProof } from "../../proof/record.ts";
-import { trunkAuthority } from "../../proof/trunk-authority.ts";
 import { takeLock } from "../../state/verb-lock.ts";
 import { clip } from "../../text/clip.ts";
 import { firstLine } from "../../text/first-line.ts";
 import { plural } from "../../text/plural.ts";
 import { quoteName } from "../../text/terminal.ts";
+import { candidateNamed } from "../../trunk/candidates.ts";
+import { resolveTrunk } from "../../trunk/resolve.ts";
 import { type ListedWorktree, listWorktrees } from "../../worktree/git-worktrees.ts";
 import { leftFiles } from "../../worktree/left-files.ts";
 import { readTask } from "../../worktree/task.ts";
@@ -163,7 +164,7 @@ async function land(ctx: VerbContext, input: AcceptInput, here: RepositoryLocati
 	const targetCtx: VerbContext = { ...ctx, cwd: target.path, repository: target.location };
 	const project = await openProject(targetCtx);
 	if (!project.ok) return asVerb("accept", project.refusal);
-	const authority = await trunkAuthority(target.path, project.config, ctx.env.DISCERN_TRUNK);
+	const authority = await resolveTrunk(target.path, project.config.repository.trunk, ctx.env.DISCERN_TRUNK);
 	const { trunk } = authority;
 	if (!trunk.name || !trunk.exists || !trunk.sha) {
 		return fail(
@@ -181,6 +182,17 @@ async function land(ctx: VerbContext, input: AcceptInput, here: RepositoryLocati
 			`This worktree is on the trunk \`${clip(trunk.name)}\` itself: there is nothing to land.`,
 			["Work on a branch of its own, then accept it."],
 			{ data: base },
+		);
+	}
+	// A branch anything else names as the trunk (origin/HEAD, a committed discern.toml, …) is never landed and deleted as a task's.
+	const named = candidateNamed(await authority.candidates(), target.branch);
+	if (named) {
+		return fail(
+			"accept",
+			"no_trunk",
+			`This worktree's branch \`${clip(target.branch)}\` is named as the trunk by ${named.namedBy.join(", ")}: it is not a task's branch to land on \`${clip(trunk.name)}\` and delete.`,
+			["Work on a branch of its own, then accept it; or settle which branch is the trunk (DISCERN_TRUNK, [repository].trunk on the trunk)."],
+			{ data: { ...base, trunk: trunk.name } },
 		);
 	}
 	const trunkSha = trunk.sha;

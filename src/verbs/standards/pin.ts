@@ -13,7 +13,6 @@ import { planItems, planStandards } from "../../jobs/plan.ts";
 import { writeFileAtomic } from "../../platform/files.ts";
 import { writeDenied } from "../../platform/write-denied.ts";
 import { configNotCommitted } from "../../proof/committed-config.ts";
-import { trunkAuthority } from "../../proof/trunk-authority.ts";
 import { measureStandards, tightenedLimit } from "../../standards/measure.ts";
 import { failing } from "../../standards/verdict.ts";
 import { clip } from "../../text/clip.ts";
@@ -21,6 +20,8 @@ import { plural } from "../../text/plural.ts";
 import { endSentence } from "../../text/sentence.ts";
 import { shellCommand } from "../../text/shell-quote.ts";
 import { oneLine, quoteName } from "../../text/terminal.ts";
+import { candidateNamed } from "../../trunk/candidates.ts";
+import { resolveTrunk } from "../../trunk/resolve.ts";
 import { carryProof, proofBefore } from "./carry-proof.ts";
 import type { StandardsData } from "./schema.ts";
 import { selectStandards } from "./select.ts";
@@ -55,7 +56,7 @@ interface Change {
 export async function pinStandards<const Verb extends PinVerb>(ctx: VerbContext, verb: Verb, input: PinInput): Promise<Result<Verb, StandardsData>> {
 	const { say } = ctx;
 	const again = ref("standards pin", input.names && input.names.length > 0 ? { names: input.names } : {});
-	const empty: StandardsData = { standards: [], interrupted: false };
+	let empty: StandardsData = { standards: [], interrupted: false };
 	const opened = await openProject(ctx);
 	if (!opened.ok) return asVerb(verb, opened.refusal);
 	const { repository, config, configBytes } = opened;
@@ -90,14 +91,20 @@ export async function pinStandards<const Verb extends PinVerb>(ctx: VerbContext,
 			{ data: empty },
 		);
 	// A pin commits. On the trunk that commit would land without the owner's consent: it belongs on a task's branch.
-	// The trunk is the one `done` judges against (trunkAuthority), never one this branch's discern.toml picks for itself.
-	const authority = trunkAuthority(repository.root, config, ctx.env.DISCERN_TRUNK);
-	const { trunk } = await authority;
-	if (trunk.name !== null && working.branch === trunk.name) {
+	// Not only the trunk every verb resolves: any branch anything names as the trunk (a decoy origin/HEAD must not make the real one fair game).
+	const authority = resolveTrunk(repository.root, config.repository.trunk, ctx.env.DISCERN_TRUNK);
+	const { trunk, candidates } = await authority;
+	empty = { ...empty, trunk: trunk.name };
+	const named = candidateNamed(await candidates(), working.branch);
+	if (named) {
+		const which =
+			named.branch === trunk.name
+				? `This is the trunk \`${clip(trunk.name)}\``
+				: `This branch \`${clip(named.branch)}\` is named as the trunk by ${named.namedBy.join(", ")} (discern's trunk is \`${clip(trunk.name ?? "?")}\`)`;
 		return fail(
 			verb,
 			"awaiting_consent",
-			`This is the trunk \`${trunk.name}\`: a pin commits, and a commit on the trunk lands without the owner's consent.`,
+			`${which}: a pin commits, and a commit on the trunk lands without the owner's consent.`,
 			[
 				say`Pin on a task's branch: ${ref("start", { title: "pin standards" })}, run ${again} there, then land it with ${ref("accept")} once the owner consents.`,
 			],
@@ -152,7 +159,7 @@ export async function pinStandards<const Verb extends PinVerb>(ctx: VerbContext,
 		if (proposed !== null && standard && value !== null) changes.push({ name, before: limit, after: proposed, value, margin: standard.margin });
 		return { name, verdict, value, limit, ...(proposed !== null ? { proposed } : {}) };
 	});
-	const data: StandardsData = { standards: readings, interrupted: report.interrupted };
+	const data: StandardsData = { standards: readings, interrupted: report.interrupted, trunk: trunk.name };
 	if (report.interrupted) {
 		return fail(
 			verb,

@@ -13,12 +13,13 @@ import { git } from "../../git/run.ts";
 import { executePlan, failureSentence } from "../../jobs/execute.ts";
 import type { GatePlan } from "../../jobs/plan.ts";
 import { writeDenied } from "../../platform/write-denied.ts";
-import { trunkAuthority } from "../../proof/trunk-authority.ts";
 import { clip } from "../../text/clip.ts";
 import { firstLine } from "../../text/first-line.ts";
 import { plural } from "../../text/plural.ts";
 import { pathArgument, shellCommand } from "../../text/shell-quote.ts";
 import { quoteName } from "../../text/terminal.ts";
+import { candidateNamed } from "../../trunk/candidates.ts";
+import { resolveTrunk } from "../../trunk/resolve.ts";
 import { checkoutCommandEnv, EnvFileRefused } from "../../worktree/env.ts";
 import { readTask } from "../../worktree/task.ts";
 import { untrackedInTheWay } from "../../worktree/untracked-in-the-way.ts";
@@ -70,6 +71,23 @@ export async function update(ctx: VerbContext, input: UpdateInput): Promise<Upda
 	}
 	const head = working.head;
 	const branch = working.branch;
+	// A merge commits on this branch. On the trunk, or a branch anything names as the trunk, that commit would land without consent.
+	const { trunk, candidates } = await resolveTrunk(root, config.repository.trunk, ctx.env.DISCERN_TRUNK);
+	const named = candidateNamed(await candidates(), branch);
+	if (named) {
+		const which =
+			named.branch === trunk.name
+				? `This worktree is on the trunk \`${clip(branch)}\``
+				: `This worktree's branch \`${clip(branch)}\` is named as the trunk by ${named.namedBy.join(", ")} (discern's trunk is \`${clip(trunk.name ?? "?")}\`)`;
+		return fail(
+			"update",
+			"awaiting_consent",
+			`${which}: a merge commits on it, and a commit on the trunk lands without the owner's consent. Nothing changed.`,
+			[
+				say`Work on a task's own branch: ${ref("start", { title: "TITLE" })}; or settle which branch is the trunk (DISCERN_TRUNK, [repository].trunk on the trunk).`,
+			],
+		);
+	}
 
 	let fromName: string;
 	let fromSha: string | null;
@@ -83,7 +101,6 @@ export async function update(ctx: VerbContext, input: UpdateInput): Promise<Upda
 				say`Name a branch or commit, or run ${ref("update")} to merge the trunk.`,
 			]);
 	} else {
-		const { trunk } = await trunkAuthority(root, config, ctx.env.DISCERN_TRUNK);
 		if (!trunk.name || !trunk.exists)
 			return fail("update", "no_trunk", "There is no trunk branch to merge.", ["Create the trunk branch, or set [repository].trunk in discern.toml."]);
 		trunkName = trunk.name;
