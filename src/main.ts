@@ -4,6 +4,7 @@ import { isatty } from "node:tty";
 import { runCli } from "./cli/run.ts";
 import { ENDING_SIGNALS, type EndingSignal, EXIT, signalExit } from "./contract/exit-codes.ts";
 import { standardErr, standardOut, writeStdout } from "./platform/streams.ts";
+import { workingFolder } from "./platform/working-folder.ts";
 
 const controller = new AbortController();
 let endedBy: EndingSignal | undefined;
@@ -25,7 +26,7 @@ for (const signal of ENDING_SIGNALS) {
 // stream costs milliseconds that a short command like `status` should not pay.
 let output = "";
 const exitCode = await runCli(process.argv.slice(2), {
-	cwd: process.cwd(),
+	cwd: workingFolder(process.env),
 	env: process.env,
 	isTTY: isatty(1),
 	stderrIsTTY: isatty(2),

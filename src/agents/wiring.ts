@@ -5,10 +5,10 @@ import { isRecord } from "../contract/record.ts";
 import type { KnownVerbs } from "../contract/refer.ts";
 import { mergeJsonPath, readJsonc, removeJsonPath, setJsonPath } from "../edit/jsonc.ts";
 import { git } from "../git/run.ts";
-import { resolveTrunk } from "../git/trunk.ts";
 import { resolveInside, WriteDeniedError } from "../platform/files.ts";
 import { plural } from "../text/plural.ts";
 import { pathArgument, shellCommand } from "../text/shell-quote.ts";
+import { resolveTrunk } from "../trunk/resolve.ts";
 import { type ChosenCommand, commandLine, commandResolves, hookServer } from "./command.ts";
 import { compileInstructions, type InstructionSource, isGenerated } from "./instructions.ts";
 import {
@@ -186,7 +186,8 @@ export async function planInstructions(root: string, config: DiscernConfig, verb
 			});
 		sources.push({ path: source, text: read.text });
 	}
-	const trunk = await resolveTrunk(root, config.repository.trunk, undefined);
+	// Without DISCERN_TRUNK: the briefing is a committed file, the same whoever's environment compiles it.
+	const { trunk } = await resolveTrunk(root, config.repository.trunk, undefined);
 	const after = compileInstructions(config, trunk.name, sources, verbs);
 	if (current.text !== null && !isGenerated(current.text)) {
 		if (await ignoredHere(root, path)) return refused(path, "instructions", null, privateFile(path));

@@ -1,6 +1,7 @@
 import type { VerbContext } from "../contract/context.ts";
 import type { Refusal } from "../contract/envelope.ts";
 import { ref, type Say, type Surface } from "../contract/refer.ts";
+import { mainCheckoutNear } from "../git/nearest-checkout.ts";
 import { locateRepository, type RepositoryLocation } from "../git/repository.ts";
 import { folderProblem } from "../platform/folder.ts";
 import { clip } from "../text/clip.ts";
@@ -15,7 +16,7 @@ export type Opened<T> = ({ ok: true } & T) | { ok: false; refusal: Refusal };
 
 export async function openRepository(ctx: VerbContext): Promise<Opened<{ repository: RepositoryLocation }>> {
 	const unusable = await folderProblem(ctx.cwd);
-	if (unusable) return { ok: false, refusal: folderRefusal(ctx.cwd, unusable, ctx.surface) };
+	if (unusable) return { ok: false, refusal: folderRefusal(ctx.cwd, unusable, ctx.surface, await mainCheckoutNear(ctx.cwd, ctx.env)) };
 	// The pipeline located it already (src/invoke.ts): looking again would cost a git call.
 	if (ctx.repository) return { ok: true, repository: ctx.repository };
 	const located = await locateRepository(ctx.cwd, ctx.env);
@@ -44,13 +45,29 @@ export async function openRepository(ctx: VerbContext): Promise<Opened<{ reposit
 
 /**
  * The folder itself is the problem (missing, a file, a symlink loop, a name
- * that is not UTF-8): say that, not "not a git repository".
+ * that is not UTF-8): say that, not "not a git repository". A folder that is
+ * gone was often a task's worktree that `accept` removed while a shell stood
+ * in it: the main checkout it belonged to, when one is near, is where to go.
  */
-export function folderRefusal(cwd: string, problem: string, surface: Surface): Refusal {
+export function folderRefusal(cwd: string, problem: string, surface: Surface, mainCheckout: string | null = null): Refusal {
+	const elsewhereHint = elsewhere(
+		surface,
+		"Pass --cwd DIR naming a folder inside a git checkout.",
+		"Pass an absolute `path` naming a folder inside a git checkout.",
+	);
 	return {
 		error: "no_repository",
 		message: `discern cannot work in ${quoteName(cwd)}: ${endSentence(clip(problem))}`,
-		hints: [elsewhere(surface, "Pass --cwd DIR naming a folder inside a git checkout.", "Pass an absolute `path` naming a folder inside a git checkout.")],
+		hints: mainCheckout
+			? [
+					elsewhere(
+						surface,
+						`The main checkout is ${quoteName(mainCheckout)}: \`${shellCommand("cd", mainCheckout)}\`.`,
+						`The main checkout is ${quoteName(mainCheckout)}: pass it as \`path\`.`,
+					),
+					elsewhereHint,
+				]
+			: [elsewhereHint],
 	};
 }
 

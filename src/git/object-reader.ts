@@ -29,7 +29,7 @@ export interface RawObject {
  * names). git starts at once, so its start overlaps whatever the caller
  * reads meanwhile.
  */
-export function openObjectReader(cwd: string, options: Omit<GitOptions, "input" | "hooks"> = {}): ObjectReader {
+export function openObjectReader(cwd: string, options: Omit<GitOptions, "input"> = {}): ObjectReader {
 	const child = gitPiped(["cat-file", "--batch"], cwd, options);
 	if (!child) return { fetch: async (ids) => ids.map(() => null), close: async () => undefined };
 	// Answers come in the order asked: each waiting request takes the next one.

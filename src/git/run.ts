@@ -14,24 +14,30 @@ export interface GitOptions {
 	env?: Readonly<Record<string, string | undefined>>;
 	optionalLocks?: boolean;
 	input?: string;
-	/** Run the repository's hooks: a merge or commit a person would make, a new worktree's checkout. */
-	hooks?: boolean;
+	/** In a process group of its own: a terminal's Ctrl-C does not stop it halfway (platform/process.ts). */
+	ownGroup?: boolean;
 }
 
 export function git(args: readonly string[], cwd: string, options: GitOptions = {}): Promise<Captured> {
-	return heard(args, cwd, capture(gitArgv(args, options), spawnOptions(cwd, options)));
+	return heard(args, cwd, capture(gitArgv(args, false), spawnOptions(cwd, options)));
 }
 
 /** git kept running to answer requests on its stdin (`cat-file --batch`); null when it could not start. */
 export function gitPiped(args: readonly string[], cwd: string, options: Omit<GitOptions, "input"> = {}): ReturnType<typeof startPiped> {
-	return startPiped(gitArgv(args, options), spawnOptions(cwd, options));
+	return startPiped(gitArgv(args, false), spawnOptions(cwd, options));
 }
 
-function gitArgv(args: readonly string[], options: GitOptions): string[] {
-	return [gitProgram(), ...QUIET, ...(options.hooks ? [] : NO_HOOKS), ...args];
+/**
+ * git's command line; `hooks`: the repository's hooks may run. Only
+ * git/hooked.ts asks for them, as it runs such git like a job: a hook is the
+ * checkout's code, and may leave processes behind.
+ */
+export function gitArgv(args: readonly string[], hooks: boolean): string[] {
+	return [gitProgram(), ...QUIET, ...(hooks ? [] : NO_HOOKS), ...args];
 }
 
-function spawnOptions(cwd: string, options: GitOptions): CaptureOptions {
+/** Where and with what environment every git call runs. */
+export function spawnOptions(cwd: string, options: GitOptions): CaptureOptions {
 	return {
 		cwd,
 		// Optional locks stay off unless asked for: a read must not rewrite the user's index behind their back.
@@ -46,11 +52,12 @@ function spawnOptions(cwd: string, options: GitOptions): CaptureOptions {
 		},
 		...(options.signal ? { signal: options.signal } : {}),
 		...(options.input !== undefined ? { input: options.input } : {}),
+		...(options.ownGroup ? { ownGroup: true } : {}),
 	};
 }
 
 /** Tell the listener (--verbose) of a call once it ends. */
-function heard<T extends { exitCode: number }>(args: readonly string[], cwd: string, call: Promise<T>): Promise<T> {
+export function heard<T extends { exitCode: number }>(args: readonly string[], cwd: string, call: Promise<T>): Promise<T> {
 	const listener = watcher;
 	if (!listener) return call;
 	const started = performance.now();

@@ -2,11 +2,13 @@ import { provenAncestor } from "./ancestry.ts";
 import { FOLDER, parseTreeObject, readObjects, verifiedRoot } from "./object-check.ts";
 import { type ObjectReader, withObjectReader } from "./object-reader.ts";
 
-/** One path two commits hold differently, with its mode on each side (null: absent). */
+/** One path two commits hold differently, with its mode and object id on each side (null: absent). */
 export interface TreeChange {
 	path: string;
 	from: string | null;
 	to: string | null;
+	fromId: string | null;
+	toId: string | null;
 }
 
 type Entries = Map<string, { mode: string; id: string }>;
@@ -71,7 +73,10 @@ export async function changedBetween(reader: ObjectReader, fromCommit: string, t
 				const [xFolder, yFolder] = [x?.mode === FOLDER, y?.mode === FOLDER];
 				if (xFolder || yFolder) next.push({ prefix: `${path}/`, from: xFolder ? (x?.id ?? null) : null, to: yFolder ? (y?.id ?? null) : null });
 				// A file on one side and a folder on the other: the file's change too.
-				if ((x && !xFolder) || (y && !yFolder)) changes.push({ path, from: x && !xFolder ? x.mode : null, to: y && !yFolder ? y.mode : null });
+				if ((x && !xFolder) || (y && !yFolder)) {
+					const [before, after] = [x && !xFolder ? x : null, y && !yFolder ? y : null];
+					changes.push({ path, from: before?.mode ?? null, to: after?.mode ?? null, fromId: before?.id ?? null, toId: after?.id ?? null });
+				}
 			}
 		}
 		level = next;

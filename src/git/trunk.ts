@@ -51,39 +51,27 @@ export function originHeadBranch(symref: string | undefined): string | null {
 	return symref?.startsWith("refs/remotes/origin/") ? symref.slice("refs/remotes/origin/".length) : null;
 }
 
-/**
- * Decide the trunk with as few git calls as the answer needs: each one is a
- * process start, and `status` runs this on every call. `init.defaultBranch`
- * is read only when neither DISCERN_TRUNK, the config nor origin/HEAD decide.
- */
-export async function resolveTrunk(
-	cwd: string,
-	configured: string | undefined,
-	fromEnv: string | undefined,
-	early: { branches?: Promise<BranchClues>; initDefault?: Promise<string | null> } = {},
-): Promise<Trunk> {
-	const clues = await (early.branches ?? readBranchClues(cwd));
-	if (fromEnv || configured || clues.originHead) return decideTrunk({ ...clues, initDefault: null }, configured, fromEnv);
-	return decideTrunk({ ...clues, initDefault: await (early.initDefault ?? readInitDefault(cwd)) }, configured, fromEnv);
-}
-
 /** `init.defaultBranch`, or null. Callers that will likely need it start it early, beside other reads. */
 export async function readInitDefault(cwd: string): Promise<string | null> {
 	const result = await git(["config", "--get", "init.defaultBranch"], cwd);
 	return result.exitCode === 0 ? result.stdout.trim() || null : null;
 }
 
+/** The branch `name` as a trunk named by `source`: whether it exists, and its commit. */
+export function trunkNamed(clues: Pick<TrunkClues, "localBranches">, name: string, source: TrunkSource): Trunk {
+	const sha = clues.localBranches.get(name);
+	return sha ? { name, source, exists: true, sha } : { name, source, exists: false };
+}
+
 /**
- * The landing branch: `DISCERN_TRUNK`, then `[repository].trunk`, then
- * `origin/HEAD`, then `init.defaultBranch`, then an existing `main` or `master`.
+ * What git's own clues name, in order: `origin/HEAD`, then
+ * `init.defaultBranch` when it exists, then an existing `main` or `master`,
+ * then `init.defaultBranch` even when it does not exist yet. Only
+ * src/trunk/resolve.ts asks, after `DISCERN_TRUNK` and the committed
+ * `[repository].trunk` had their say.
  */
-export function decideTrunk(clues: TrunkClues, configured: string | undefined, fromEnv: string | undefined): Trunk {
-	const pick = (name: string, source: TrunkSource): Trunk => {
-		const sha = clues.localBranches.get(name);
-		return sha ? { name, source, exists: true, sha } : { name, source, exists: false };
-	};
-	if (fromEnv) return pick(fromEnv, "env");
-	if (configured) return pick(configured, "config");
+export function decideTrunk(clues: TrunkClues): Trunk {
+	const pick = (name: string, source: TrunkSource): Trunk => trunkNamed(clues, name, source);
 	if (clues.originHead) return pick(clues.originHead, "origin_head");
 	if (clues.initDefault && clues.localBranches.has(clues.initDefault)) return pick(clues.initDefault, "init_default");
 	for (const name of ["main", "master"]) if (clues.localBranches.has(name)) return pick(name, "existing_branch");

@@ -3,10 +3,10 @@ import { openProject } from "../config/open-project.ts";
 import type { VerbContext } from "../contract/context.ts";
 import { asVerb, fail, ok, type Result } from "../contract/envelope.ts";
 import type { RenderOptions, VerbModule } from "../contract/verb.ts";
-import { resolveTrunk } from "../git/trunk.ts";
 import { diagnosticLines, joinLines, planLines, stepLines } from "../render/result-lines.ts";
 import { plural } from "../text/plural.ts";
 import { quoteName } from "../text/terminal.ts";
+import { resolveTrunk } from "../trunk/resolve.ts";
 import { executePlan, failureSentence, ranLabels } from "./execute.ts";
 import type { InnerLoopVerb, InnerLoopWords } from "./inner-loop-verb.ts";
 import { configDigest, writeLastRun } from "./last-run.ts";
@@ -46,7 +46,10 @@ async function innerLoop<const Verb extends InnerLoopVerb>(
 			{ dry_run: true, plan: planItems(plan) },
 		);
 	}
-	const [trunk, before] = await Promise.all([resolveTrunk(repository.root, config.repository.trunk, ctx.env.DISCERN_TRUNK), snapshotTree(repository.root)]);
+	const [trunk, before] = await Promise.all([
+		resolveTrunk(repository.root, config.repository.trunk, ctx.env.DISCERN_TRUNK).then((resolved) => resolved.trunk),
+		snapshotTree(repository.root),
+	]);
 	const execution = await executePlan(ctx, repository, trunk.name, plan);
 	const modified = pathsChanged(before, await snapshotTree(repository.root));
 	const { report, steps, diagnostics, durationS, leftovers } = execution;

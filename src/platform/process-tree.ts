@@ -1,5 +1,6 @@
 import { allPids, canListChildren, childrenOf, environValue, type ProcStat, readStat, stillRunning, subtreeOf } from "./proc.ts";
 import { killTreeByScan, processesCarrying, signalAll } from "./process-scan.ts";
+import { isSpared } from "./spared.ts";
 import { holdSubreaper, reap, releaseSubreaper } from "./subreaper.ts";
 
 /**
@@ -178,7 +179,7 @@ function lookAtAdopted(): { found: ProcStat[]; seen: boolean } {
 	for (const pid of childrenOf("self")) {
 		if (live.has(pid)) continue;
 		const stat = readStat(pid);
-		if (!stat || stat.session === ownSession) continue;
+		if (!stat || stat.session === ownSession || isSpared(stat)) continue;
 		seen = true;
 		if (stat.zombie) reap(pid);
 		else found.push(stat);
@@ -229,7 +230,9 @@ async function sweepAdopted(ended: readonly JobTree[]): Promise<boolean> {
 		const events = treeEvents;
 		const look = lookAtAdopted();
 		sawAny ||= look.seen;
-		const targets = look.found.filter((stat) => !live.has(stat.session) && !live.has(stat.group) && (live.size === 0 || provablyEnded(stat)));
+		const targets = look.found.filter(
+			(stat) => !live.has(stat.session) && !live.has(stat.group) && !isSpared(stat) && (live.size === 0 || provablyEnded(stat)),
+		);
 		if (targets.length === 0) {
 			quiet++;
 			clear = look.seen ? 0 : clear + 1;

@@ -1,3 +1,5 @@
+import { spare, unspare } from "./spared.ts";
+
 /**
  * The one place that starts processes for their output. Commands are always
  * argument arrays: nothing here goes through a shell.
@@ -6,6 +8,8 @@ export interface Captured {
 	exitCode: number;
 	stdout: string;
 	stderr: string;
+	/** The signal that ended the process, when one did (its exit code is then 128+n). */
+	killedBy?: string;
 }
 
 export interface CaptureOptions {
@@ -14,6 +18,12 @@ export interface CaptureOptions {
 	signal?: AbortSignal;
 	/** Written to the child's stdin (closed otherwise). */
 	input?: string;
+	/**
+	 * A process group of its own (setsid): a terminal's Ctrl-C, sent to the
+	 * foreground group, does not reach it. For a write that must not stop
+	 * halfway; the caller decides when to act on its own signal.
+	 */
+	ownGroup?: boolean;
 }
 
 /** Exit code used when the executable could not be started at all. */
@@ -22,8 +32,14 @@ export const NOT_STARTED = 127;
 export async function capture(argv: readonly string[], options: CaptureOptions): Promise<Captured> {
 	const child = start(argv, options);
 	if ("failed" in child) return { exitCode: NOT_STARTED, stdout: "", stderr: child.failed };
-	const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
-	return { exitCode, stdout, stderr };
+	// Its own session makes it look like a job's leftover to a sweep running beside it (an MCP server's parallel calls).
+	if (options.ownGroup) spare(child.pid);
+	try {
+		const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+		return child.signalCode ? { exitCode, stdout, stderr, killedBy: String(child.signalCode) } : { exitCode, stdout, stderr };
+	} finally {
+		if (options.ownGroup) unspare(child.pid);
+	}
 }
 
 function start(argv: readonly string[], options: CaptureOptions): Bun.Subprocess<"ignore" | Blob, "pipe", "pipe"> | { failed: string } {
@@ -53,6 +69,7 @@ function spawned<In extends "ignore" | "pipe" | Blob>(
 			stdout: "pipe",
 			stderr: "pipe",
 			...(options.signal ? { signal: options.signal } : {}),
+			...(options.ownGroup ? { detached: true } : {}),
 		});
 	} catch (error) {
 		return { failed: error instanceof Error ? error.message : String(error) };

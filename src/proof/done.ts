@@ -21,6 +21,7 @@ import { loosenings } from "../standards/never-loosen.ts";
 import { plural } from "../text/plural.ts";
 import { endSentence } from "../text/sentence.ts";
 import { quoteName } from "../text/terminal.ts";
+import { type ResolvedTrunk, resolveTrunk } from "../trunk/resolve.ts";
 import { committedConfigProblem } from "./committed-config.ts";
 import { DoneData, type DoneInput } from "./done-schema.ts";
 import { judgementOf } from "./judgement.ts";
@@ -28,7 +29,6 @@ import { summaryOf } from "./line.ts";
 import { type ProofRecord, readProof, sameJudgement } from "./record.ts";
 import { base, type DoneResult, runGate } from "./run-gate.ts";
 import { scopesTouched } from "./scopes-touched.ts";
-import { type TrunkAuthority, trunkAuthority } from "./trunk-authority.ts";
 import { trunkWatchOf } from "./trunk-watch.ts";
 
 /**
@@ -47,10 +47,10 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	const firstLook = Promise.withResolvers<void>();
 	const evidenceOpened = openEvidenceIndex(repository.root, "HEAD", { reader, discovered: repository, asked: firstLook.resolve });
 	const branches = readBranchClues(repository.root);
-	// init.defaultBranch names the trunk only when neither DISCERN_TRUNK nor origin/HEAD does: asked then, once the branches are
-	// read and git's first look is under way (starting a process holds up the one thread that starts the look's).
-	const initDefault = Promise.all([branches, Promise.race([firstLook.promise, evidenceOpened])]).then(([clues]) =>
-		ctx.env.DISCERN_TRUNK || clues.originHead ? null : readInitDefault(repository.root),
+	// init.defaultBranch is one of the branches whose committed discern.toml names the trunk (unless DISCERN_TRUNK does): asked
+	// once the branches are read and git's first look is under way (starting a process holds up the one thread that starts the look's).
+	const initDefault = Promise.all([branches, Promise.race([firstLook.promise, evidenceOpened])]).then(() =>
+		ctx.env.DISCERN_TRUNK ? null : readInitDefault(repository.root),
 	);
 	// Without a config nothing more is asked: the started reads end, and the evidence's private folder goes.
 	// Settled, never rejected: a read that failed must not skip closing the evidence (its private folder) nor hide the refusal's own cause.
@@ -67,7 +67,7 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	const { config, bytes: configBytes } = load;
 	// Jobs will likely run: the subreaper's libc loads beside the reads instead of before the first job.
 	void preloadSubreaper();
-	const authorityRead = trunkAuthority(repository.root, config, ctx.env.DISCERN_TRUNK, branches, initDefault, reader);
+	const authorityRead = resolveTrunk(repository.root, config.repository.trunk, ctx.env.DISCERN_TRUNK, { branches, initDefault, reader });
 	// Reads of files that only a later step consults, started now: the git reads above are the long wait.
 	const early = {
 		proof: standalone ? null : readProof(repository.gitDir),
@@ -105,7 +105,7 @@ interface Reads {
 	/** Ends the reader and the evidence (see `GateRun.release`). */
 	release: () => Promise<void>;
 	/** The trunk, and the branch list it was decided from (the baseline of the trunk's watch: `trunkWatchOf`). */
-	trunkReads: Promise<[TrunkAuthority, BranchClues]>;
+	trunkReads: Promise<[ResolvedTrunk, BranchClues]>;
 	/** Started with the reads above, awaited where they are needed. */
 	early: {
 		proof: Promise<ProofRecord | null> | null;
@@ -188,7 +188,11 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 	const [tree, notCommitted, scopes, proof, last] = await Promise.all([
 		reads.evidence.ok ? reads.evidence.index.tree : gitLine(["rev-parse", "--verify", "--quiet", `${head}^{tree}`], repository.root).then((line) => line ?? ""),
 		standalone ? null : configCheck,
-		scopesTouched(repository.root, trunk, branch, head, config, { reader, ...(trunk.sha ? { contained: () => contained(trunk.sha as string) } : {}) }),
+		scopesTouched(repository.root, trunk, branch, head, config, {
+			reader,
+			trunkConfig: authority.config,
+			...(trunk.sha ? { contained: () => contained(trunk.sha as string) } : {}),
+		}),
 		reads.early.proof,
 		reads.early.last,
 	]);
@@ -254,6 +258,7 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 			? [`Only this branch's own discern.toml names the trunk \`${trunk.name ?? "?"}\`; set DISCERN_TRUNK or commit discern.toml on the trunk.`]
 			: []),
 		...localTrunkWarning(trunk, clues),
+		...contestedTrunkWarning(trunk, authority.contested),
 	];
 
 	// 2. An unchanged tree judged the same way: reuse its Proof, or refuse to repeat a red run.
@@ -351,6 +356,20 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 	} finally {
 		await tidied;
 	}
+}
+
+/**
+ * Committed discern.tomls that name different trunks (a decoy branch naming
+ * itself beside the real trunk): the trunk was chosen by this checkout's
+ * discern.toml or by order, and the Proof is judged against it. Said on every
+ * run until DISCERN_TRUNK settles it or the decoy goes.
+ */
+function contestedTrunkWarning(trunk: Trunk, contested: ResolvedTrunk["contested"]): string[] {
+	if (contested.length === 0) return [];
+	const others = contested.map((vote) => `\`${vote.branch}\`'s names \`${vote.names}\``).join(", ");
+	return [
+		`Committed discern.tomls disagree on the trunk: ${others}; the Proof is judged against \`${trunk.name ?? "?"}\`. If that is not the trunk, set DISCERN_TRUNK, and remove the branch that names the wrong one.`,
+	];
 }
 
 /**

@@ -1,8 +1,10 @@
 import type { DiscernConfig } from "../config/schema.ts";
 import type { Trunk } from "../git/trunk.ts";
+import { steeringPhrase } from "../scopes/steering.ts";
+import type { ResolvedTrunk } from "../trunk/resolve.ts";
 import { gateChanges } from "./gate-changes.ts";
 import type { Judgement } from "./record.ts";
-import type { TrunkAuthority } from "./trunk-authority.ts";
+import type { ScopesTouched } from "./scopes-touched.ts";
 
 /**
  * What a Proof is judged against besides the tree (see `Judgement` in
@@ -12,8 +14,8 @@ import type { TrunkAuthority } from "./trunk-authority.ts";
 export function judgementOf(
 	trunk: Trunk,
 	branch: string,
-	scopes: { touched: string[]; allBecause: string | null },
-	authority: Pick<TrunkAuthority, "config">,
+	scopes: Pick<ScopesTouched, "touched" | "allBecause" | "steering">,
+	authority: Pick<ResolvedTrunk, "config">,
 	config: DiscernConfig,
 ): Judgement {
 	// Compared with itself, never-loosen proves nothing: the branch is its own trunk here.
@@ -23,6 +25,11 @@ export function judgementOf(
 		scopes_changed: scopes.touched,
 		all_scopes_because: scopes.allBecause,
 		never_loosen: trunkConfig ? "checked" : "skipped",
-		gate_changes: trunkConfig ? gateChanges(trunkConfig, config) : [],
+		// The changed files that steer agents, a phrase each: the Proof line relayed to the owner names them, since
+		// passing jobs says nothing of what the next agent is told. discern.toml is left to `gateChanges`, key by key.
+		gate_changes: [
+			...(trunkConfig ? gateChanges(trunkConfig, config) : []),
+			...scopes.steering.filter((entry) => entry.path !== "discern.toml").map((entry) => steeringPhrase(entry.path, entry.change)),
+		],
 	};
 }

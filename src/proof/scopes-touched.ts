@@ -1,15 +1,19 @@
 import type { DiscernConfig } from "../config/schema.ts";
+import { withObjectReader } from "../git/object-reader.ts";
 import { committedChanges } from "../git/tree-diff.ts";
 import type { Trunk } from "../git/trunk.ts";
 import { type ChangedPaths, NO_TRUNK_REASON } from "../scopes/changed.ts";
 import { classify } from "../scopes/classify.ts";
 import { compileScopes } from "../scopes/glob.ts";
 import { noun } from "../text/plural.ts";
+import { type SteeringChange, steeringPaths } from "./steering-changes.ts";
 
 export interface ScopesTouched {
 	touched: string[];
 	/** Set when every scope counted as changed, and why (fail open). */
 	allBecause: string | null;
+	/** The committed changes that steer agents (proof/steering-changes.ts), when the changes could be read. */
+	steering: { path: string; change: SteeringChange["change"] }[];
 }
 
 /**
@@ -28,27 +32,47 @@ export async function scopesTouched(
 	branch: string,
 	head: string,
 	config: DiscernConfig,
-	given: Parameters<typeof committedChanges>[3] = {},
+	given: Parameters<typeof committedChanges>[3] & { trunkConfig?: DiscernConfig | null } = {},
 ): Promise<ScopesTouched> {
-	if (Object.keys(config.scopes).length === 0) return { touched: [], allBecause: null };
 	if (trunk.name === branch) {
-		return { touched: Object.keys(config.scopes), allBecause: `this branch is the trunk \`${branch}\` itself: there is no branch diff to classify` };
+		const all = Object.keys(config.scopes);
+		return {
+			touched: all,
+			allBecause: all.length > 0 ? `this branch is the trunk \`${branch}\` itself: there is no branch diff to classify` : null,
+			steering: [],
+		};
 	}
 	const changed = await committedPaths(root, trunk, head, given);
+	// What steers agents, judged as accept's consent judges it: the trunk's and the branch's sources, imports followed.
+	const sources = [given.trunkConfig, config].flatMap((each) => each?.instructions.sources ?? []);
+	const { changes } = changed;
+	const steering =
+		changes && trunk.sha
+			? (await withObjectReader(root, given.reader, (reader) => steeringPaths(reader, [trunk.sha as string, head], changes, sources))).map((entry) => ({
+					path: entry.change.path,
+					change: entry.kind,
+				}))
+			: [];
+	if (Object.keys(config.scopes).length === 0) return { touched: [], allBecause: null, steering };
 	const classified = classify(changed.paths, compileScopes(config.scopes), changed.complete, changed.submodules);
 	const allBecause = !changed.complete
 		? (changed.reason ?? "git could not list the branch's changes")
 		: changed.submodules.length > 0
 			? `the ${noun(changed.submodules.length, "submodule")} ${changed.submodules.map((path) => `\`${path}\``).join(", ")} changed, and any path inside may belong to any scope`
 			: null;
-	return { touched: classified.touched, allBecause };
+	return { touched: classified.touched, allBecause, steering };
 }
 
 /** The branch's committed changes against the trunk, from hashed objects (git/tree-diff.ts), as the scope classifier takes them. */
-async function committedPaths(root: string, trunk: Trunk, head: string, given: Parameters<typeof committedChanges>[3]): Promise<ChangedPaths> {
-	if (!trunk.exists || !trunk.sha) return { paths: [], complete: false, reason: NO_TRUNK_REASON, submodules: [] };
+async function committedPaths(
+	root: string,
+	trunk: Trunk,
+	head: string,
+	given: Parameters<typeof committedChanges>[3],
+): Promise<ChangedPaths & { changes: Exclude<Awaited<ReturnType<typeof committedChanges>>, string> | null }> {
+	if (!trunk.exists || !trunk.sha) return { paths: [], complete: false, reason: NO_TRUNK_REASON, submodules: [], changes: null };
 	const changes = await committedChanges(root, trunk.sha, head, given);
-	if (typeof changes === "string") return { paths: [], complete: false, reason: changes, submodules: [] };
+	if (typeof changes === "string") return { paths: [], complete: false, reason: changes, submodules: [], changes: null };
 	const submodules = changes.filter((change) => change.from === "160000" || change.to === "160000").map((change) => change.path);
-	return { paths: changes.map((change) => change.path), complete: true, submodules };
+	return { paths: changes.map((change) => change.path), complete: true, submodules, changes };
 }

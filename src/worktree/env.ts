@@ -4,6 +4,7 @@ import { git } from "../git/run.ts";
 import { resolveInside, WriteDeniedError } from "../platform/files.ts";
 import { mainCheckoutOf } from "./git-worktrees.ts";
 import { worktreePort } from "./id.ts";
+import { fileHash } from "./left-files.ts";
 
 /**
  * The one environment every command run for a worktree gets — a resource's
@@ -136,9 +137,11 @@ async function envFilePath(root: string, file: string): Promise<string> {
  * Copy the main checkout's untracked env files into a new worktree (mode
  * 0600): a fresh checkout lacks them, and the project's own tools read them
  * there. A tracked one is in the checkout already; one already there stays.
+ * Each copy comes back with the sha256 of what was copied: the task record
+ * keeps it, so that removing the worktree later can tell an edit made there.
  */
-export async function copyEnvFiles(mainRoot: string, worktree: string, files: readonly string[]): Promise<string[]> {
-	const copied: string[] = [];
+export async function copyEnvFiles(mainRoot: string, worktree: string, files: readonly string[]): Promise<{ path: string; sha256: string }[]> {
+	const copied: { path: string; sha256: string }[] = [];
 	for (const file of files) {
 		const source = await envFilePath(mainRoot, file);
 		const found = await lstat(source).catch(() => null);
@@ -156,7 +159,8 @@ export async function copyEnvFiles(mainRoot: string, worktree: string, files: re
 		await mkdir(dirname(target), { recursive: true });
 		await copyFile(source, target);
 		await chmod(target, 0o600);
-		copied.push(file);
+		const sha256 = await fileHash(target);
+		if (sha256) copied.push({ path: file, sha256 });
 	}
 	return copied;
 }

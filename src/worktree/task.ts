@@ -20,6 +20,13 @@ export const TaskRecord = v.object({
 	from: v.string(),
 	created_at: v.string(),
 	created_by: v.literal("discern"),
+	/**
+	 * The env files `start` copied from the main checkout, each with the
+	 * sha256 of what it copied: what `accept` compares with before the
+	 * worktree's folder goes (an edit made there since is a person's).
+	 * Absent in records written before it was kept.
+	 */
+	env_copies: v.optional(v.array(v.object({ path: v.string(), sha256: v.string() }))),
 });
 export type TaskRecord = v.InferOutput<typeof TaskRecord>;
 

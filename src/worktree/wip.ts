@@ -64,9 +64,3 @@ export async function snapshotWork(
 		await rm(dir, { recursive: true, force: true }).catch(() => undefined);
 	}
 }
-
-/** How many ignored files and folders (a wholly ignored folder counts once) a checkout holds: what removing it loses for good. */
-export async function ignoredCount(path: string): Promise<number | null> {
-	const listed = await git(["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"], path);
-	return listed.exitCode === 0 ? nulSeparated(listed.stdout).length : null;
-}

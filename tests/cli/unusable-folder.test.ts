@@ -103,3 +103,57 @@ describe("a --cwd that is a loop of symbolic links", () => {
 		expect(result.message).toContain("loop of symbolic links");
 	});
 });
+
+/**
+ * `accept` run inside a task's worktree removes it: the shell then stands in
+ * a folder that is gone, and the process has no working folder at all. Every
+ * verb still answers with its envelope, pointing at the main checkout.
+ * (From source: the compiled binary's runtime stops before any of discern
+ * runs there — see docs/loop.md.)
+ */
+describe("a working folder deleted under the caller", () => {
+	const VERBS = ["status", "done", "accept", "update", "start", "worktree list", "doctor", "prepare", "map", "setup"];
+
+	/** A repository with a task worktree in the sibling folder start uses, removed while the shell stands in it. */
+	function standInRemovedWorktree(command: string): string {
+		return [
+			"git init -q deleted-main",
+			"git -C deleted-main -c user.name=t -c user.email=t@t commit -q --allow-empty -m x",
+			"git -C deleted-main worktree add -q ../deleted-main.worktrees/task -b task 2>/dev/null",
+			"cd deleted-main.worktrees/task",
+			"git -C ../../deleted-main worktree remove ../deleted-main.worktrees/task",
+			command,
+		].join(" && ");
+	}
+
+	afterAll(async () => {
+		await rm(join(dir, "deleted-main"), { recursive: true, force: true });
+		await rm(join(dir, "deleted-main.worktrees"), { recursive: true, force: true });
+	});
+
+	test.each(VERBS)("%s --json: a no_repository envelope naming the main checkout, exit 1", async (verb) => {
+		await rm(join(dir, "deleted-main"), { recursive: true, force: true });
+		const run = await inShell(standInRemovedWorktree(`$DISCERN ${verb} --json`));
+		expect(run.stderr).toBe("");
+		expect(run.exitCode).toBe(1);
+		const result = onlyJson(run.stdout) as unknown as AnyResult;
+		expectValidEnvelope(verb, result);
+		expect(result.ok ? null : result.error).toBe("no_repository");
+		expect(result.message).toContain(`${dir}/deleted-main.worktrees/task`);
+		expect(result.hints?.[0]).toBe(`The main checkout is ${dir}/deleted-main: \`cd ${dir}/deleted-main\`.`);
+	});
+
+	test("in text, and without PWD: still a refusal, never the runtime's own error", async () => {
+		await rm(join(dir, "deleted-main"), { recursive: true, force: true });
+		const text = await inShell(standInRemovedWorktree("$DISCERN status"));
+		expect(text.exitCode).toBe(1);
+		expect(text.stdout).toContain("it does not exist");
+		expect(text.stdout).toContain(`cd ${dir}/deleted-main`);
+		await rm(join(dir, "deleted-main"), { recursive: true, force: true });
+		const unnamed = await inShell(standInRemovedWorktree("env -u PWD $DISCERN status --json"));
+		expect(unnamed.exitCode).toBe(1);
+		const result = onlyJson(unnamed.stdout) as unknown as AnyResult;
+		expectValidEnvelope("status", result);
+		expect(result.ok ? null : result.error).toBe("no_repository");
+	});
+});

@@ -30,9 +30,10 @@ const doneModule = async () => {
 	if (!verb) throw new Error("unregistered verb done");
 	return verb.load();
 };
+// Hundreds of fixture repositories: on two busy cores their removal alone outlasts bun's 5 s hook limit.
 afterAll(async () => {
 	await Promise.all(cleanup.map((dir) => rm(dir, { recursive: true, force: true })));
-});
+}, 60_000);
 
 async function repo(options: Parameters<typeof makeRepo>[0] = {}) {
 	const made = await makeRepo(options);
@@ -200,6 +201,11 @@ const fromMain = (input: Record<string, unknown>, arrange?: Parameters<typeof wo
 const trunkMoves = async (made: Awaited<ReturnType<typeof makeWorktreeRepo>>) => {
 	await made.write("work.txt", "trunk\n");
 	await made.commitAll("trunk");
+};
+/** origin/HEAD (a file any agent can write) pointed at the task's branch: update must not commit a merge on it. */
+const originHeadNamesTask = async (made: Awaited<ReturnType<typeof makeWorktreeRepo>>) => {
+	await made.git("update-ref", `refs/remotes/origin/${made.branch}`, made.branch);
+	await made.git("symbolic-ref", "refs/remotes/origin/HEAD", `refs/remotes/origin/${made.branch}`);
 };
 const lockedWorktree = async (made: Awaited<ReturnType<typeof makeWorktreeRepo>>) => {
 	const gitDir = (await made.wtGit("rev-parse", "--path-format=absolute", "--git-dir")).trim();
@@ -1024,7 +1030,27 @@ export const MODES: Mode[] = [
 		expectOk: false,
 		error: "dirty_worktree",
 	},
+	{
+		verb: "update",
+		mode: "refusal: an ignored file where the merge writes",
+		arrange: inTaskWorktree({}, BASIC_CONFIG, async (made) => {
+			await made.wtWrite(".gitignore", "*.local\n");
+			await made.wtCommit("ignore");
+			await made.wtWrite("app.local", "mine\n");
+			await made.git("mv", "README.md", "app.local");
+			await made.commitAll("trunk renames");
+		}),
+		expectOk: false,
+		error: "dirty_worktree",
+	},
 	{ verb: "update", mode: "refusal: main checkout", arrange: fromMain({}), expectOk: false, error: "not_in_worktree" },
+	{
+		verb: "update",
+		mode: "refusal: a branch origin/HEAD names as the trunk",
+		arrange: inTaskWorktree({}, BASIC_CONFIG, originHeadNamesTask),
+		expectOk: false,
+		error: "awaiting_consent",
+	},
 	{ verb: "update", mode: "refusal: unknown from", arrange: inTaskWorktree({ from: "nope" }), expectOk: false, error: "unknown_target" },
 	{ verb: "update", mode: "refusal: no repository", arrange: nowhere, expectOk: false, error: "no_repository" },
 	{ verb: "update", mode: "refusal: no project", arrange: noProject, expectOk: false, error: "no_project" },

@@ -40,25 +40,24 @@ describe("decideTrunk", () => {
 		initDefault,
 	});
 
-	test("env, then config, then origin/HEAD, then init.defaultBranch, then main/master", () => {
-		expect(decideTrunk(clues(["main"]), "dev", "rel")).toEqual({ name: "rel", source: "env", exists: false });
-		expect(decideTrunk(clues(["dev"]), "dev", undefined)).toEqual({ name: "dev", source: "config", exists: true, sha: "sha-of-dev" });
-		expect(decideTrunk(clues(["main", "trunk"], "trunk"), undefined, undefined).name).toBe("trunk");
-		expect(decideTrunk(clues(["main", "stable"], null, "stable"), undefined, undefined)).toEqual({
+	// DISCERN_TRUNK and the committed [repository].trunk come first: src/trunk/resolve.ts asks these clues only after them (tests/trunk/).
+	test("git's clues: origin/HEAD, then init.defaultBranch, then main/master", () => {
+		expect(decideTrunk(clues(["main", "trunk"], "trunk")).name).toBe("trunk");
+		expect(decideTrunk(clues(["main", "stable"], null, "stable"))).toEqual({
 			name: "stable",
 			source: "init_default",
 			exists: true,
 			sha: "sha-of-stable",
 		});
-		expect(decideTrunk(clues(["master"]), undefined, undefined)).toEqual({ name: "master", source: "existing_branch", exists: true, sha: "sha-of-master" });
+		expect(decideTrunk(clues(["master"]))).toEqual({ name: "master", source: "existing_branch", exists: true, sha: "sha-of-master" });
 	});
 
 	test("an init.defaultBranch without a branch loses to an existing main", () => {
-		expect(decideTrunk(clues(["main"], null, "trunk"), undefined, undefined).name).toBe("main");
+		expect(decideTrunk(clues(["main"], null, "trunk")).name).toBe("main");
 	});
 
 	test("nothing to go on", () => {
-		expect(decideTrunk(clues([]), undefined, undefined)).toEqual({ name: null, source: "none", exists: false });
-		expect(decideTrunk(clues([], null, "main"), undefined, undefined)).toEqual({ name: "main", source: "init_default", exists: false });
+		expect(decideTrunk(clues([]))).toEqual({ name: null, source: "none", exists: false });
+		expect(decideTrunk(clues([], null, "main"))).toEqual({ name: "main", source: "init_default", exists: false });
 	});
 });

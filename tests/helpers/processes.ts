@@ -90,3 +90,17 @@ export async function zombieChildren(): Promise<number[]> {
 	}
 	return zombies;
 }
+
+/**
+ * Shell lines (for a hook or a job) that start `command` in a session of its own, orphaned (a double fork), and end
+ * only once it runs as `command` (its pid in `flag`, its command line showing the last word of `command`): a test of
+ * what finds such a process must not race its setsid (the kill of the group alone would pass) nor its exec (a scan of
+ * /proc that reads it mid-exec can miss it). Neither argument holds a single quote.
+ */
+export function detachedDaemon(command: string, flag: string): string {
+	const word = command.split(" ").at(-1) ?? command;
+	return [
+		`( setsid sh -c 'echo $$ > "$0"; exec ${command}' '${flag}' </dev/null >/dev/null 2>&1 & )`,
+		`until [ -s '${flag}' ] && grep -q -- '${word}' "/proc/$(cat '${flag}')/cmdline" 2>/dev/null; do sleep 0.02; done`,
+	].join("\n");
+}

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { runDiscern } from "../helpers/cli.ts";
 import { invokeVerb } from "../helpers/invoke.ts";
 import { connectInMemory } from "../helpers/mcp.ts";
-import { makeRepo, type TestRepo } from "../helpers/repo.ts";
+import { makeRepo, makeTempDir, type TestRepo } from "../helpers/repo.ts";
 
 const made: TestRepo[] = [];
 afterEach(async () => {
@@ -77,6 +77,28 @@ describe("the logbook", () => {
 		expect(run.exitCode).toBe(0);
 		expect(run.stderr).toBe("");
 		expect(JSON.parse(run.stdout).ok).toBe(true);
+	});
+
+	test("a logbook folder or month file that is a link out of the git dir is not written through", async () => {
+		const r = await repo('[jobs]\ntest = "true"\n');
+		const outside = await makeTempDir("discern-logbook-outside-");
+		try {
+			await mkdir(join(r.root, ".git", "discern"), { recursive: true });
+			await symlink(outside, join(r.root, ".git", "discern", "logbook"));
+			const run = await runDiscern(["status", "--json"], { cwd: r.root });
+			expect(run.exitCode).toBe(0);
+			expect(await readdir(outside)).toEqual([]);
+			// The folder is real, the month's file a link to a person's file.
+			await rm(join(r.root, ".git", "discern", "logbook"));
+			await mkdir(join(r.root, ".git", "discern", "logbook"));
+			const month = `${new Date().toISOString().slice(0, 7)}.jsonl`;
+			await writeFile(join(outside, "notes.txt"), "mine\n");
+			await symlink(join(outside, "notes.txt"), join(r.root, ".git", "discern", "logbook", month));
+			expect((await runDiscern(["status", "--json"], { cwd: r.root })).exitCode).toBe(0);
+			expect(await readFile(join(outside, "notes.txt"), "utf8")).toBe("mine\n");
+		} finally {
+			await rm(outside, { recursive: true, force: true });
+		}
 	});
 });
 

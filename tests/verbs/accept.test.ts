@@ -4,14 +4,16 @@ import { mkdir, readFile, rename, rm, symlink, writeFile } from "node:fs/promise
 import { dirname, join } from "node:path";
 import { processStart } from "../../src/platform/process-start.ts";
 import { invokeVerb } from "../helpers/invoke.ts";
-import { runGit, testContext } from "../helpers/repo.ts";
+import { makeRepo, runGit, testContext } from "../helpers/repo.ts";
 import { makeWorktreeRepo, type WorktreeRepo } from "../helpers/worktree.ts";
 
 const runGitIn = (cwd: string, ...args: string[]) => runGit(cwd, args);
 
 import { type Journal, readJournal, writeJournal } from "../../src/verbs/accept/journal.ts";
 import type { AcceptData } from "../../src/verbs/accept/schema.ts";
-import { onlyJson, runDiscern } from "../helpers/cli.ts";
+import type { StartData } from "../../src/verbs/start/schema.ts";
+import { ensureBinary, onlyJson, runDiscern } from "../helpers/cli.ts";
+import { processesWithCommandLine } from "../helpers/processes.ts";
 
 const made: string[] = [];
 afterAll(async () => {
@@ -822,6 +824,227 @@ describe("accept", () => {
 			parent.kill(9);
 			await parent.exited;
 		}
+	});
+});
+
+describe("accept: an interrupted landing", () => {
+	/** A proven branch adding thousands of files: the main checkout's fast-forward writes them one by one, long enough to stop it halfway. */
+	async function bulky(): Promise<{ repo: WorktreeRepo; head: string; old: string }> {
+		const repo = await fixture(CONFIG, { id: "x-1a2b3c" });
+		const line = `${"x".repeat(200)}\n`;
+		for (let index = 0; index < 4000; index++) await repo.wtWrite(`bulk/${String(index).padStart(4, "0")}.txt`, line.repeat(4));
+		await repo.wtWrite("src/a.ts", "export const a = 2;\n");
+		await repo.wtCommit("many files");
+		expect((await invokeVerb("done", testContext(repo.wt))).ok).toBe(true);
+		return { repo, head: (await repo.wtGit("rev-parse", "HEAD")).trim(), old: await repo.sha("main") };
+	}
+
+	/** Wait until the landing has written its first file into the main checkout. */
+	async function midLanding(repo: WorktreeRepo, running: () => boolean): Promise<void> {
+		const started = Date.now();
+		while (!existsSync(join(repo.root, "bulk")) && Date.now() - started < 60_000 && running()) await Bun.sleep(1);
+		expect(existsSync(join(repo.root, "bulk"))).toBe(true);
+	}
+
+	/** The main checkout is exactly the trunk (index and files, nothing half-written, no lock), and the next accept lands or finishes it once. */
+	async function consistentThenLands(repo: WorktreeRepo, head: string, old: string): Promise<void> {
+		expect(existsSync(join(repo.root, ".git", "index.lock"))).toBe(false);
+		const trunk = await repo.sha("main");
+		expect([old, head]).toContain(trunk);
+		expect((await repo.git("status", "--porcelain", "--untracked-files=all")).trim()).toBe("");
+		expect((await repo.git("rev-parse", "HEAD")).trim()).toBe(trunk);
+		expect(existsSync(join(repo.root, "bulk", "0000.txt"))).toBe(trunk === head);
+		expect(await readFile(join(repo.root, "src/a.ts"), "utf8")).toBe(trunk === head ? "export const a = 2;\n" : "export const a = 1;\n");
+		const next = await invokeVerb("accept", testContext(repo.root), { target: repo.branch, confirmed: true });
+		expect(next.ok).toBe(true);
+		expect(await repo.sha("main")).toBe(head);
+		expect((await repo.git("status", "--porcelain", "--untracked-files=all")).trim()).toBe("");
+		expect(data(next)).toMatchObject({ landed: true, worktree_removed: true });
+		expect(await landings(repo)).toBe(1);
+	}
+
+	/** The built binary's accept from the main checkout, in its own process group (as a terminal's foreground job is), Ctrl-C'd once `ready` says so. */
+	async function ctrlC(repo: WorktreeRepo, args: string[], ready: (running: () => boolean) => Promise<void>): Promise<{ code: number; stdout: string }> {
+		const binary = await ensureBinary();
+		const child = Bun.spawn([binary, "accept", "--target", repo.branch, ...args, "--json"], {
+			cwd: repo.root,
+			env: { ...process.env, NO_COLOR: "1" },
+			stdin: "ignore",
+			stdout: "pipe",
+			stderr: "pipe",
+			detached: true,
+		});
+		const output = Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()]);
+		await ready(() => child.exitCode === null);
+		try {
+			// The signal goes to the whole group, as a terminal sends it.
+			process.kill(-child.pid, "SIGINT");
+		} catch {
+			// It ended first: what it left is judged all the same.
+		}
+		const code = await child.exited;
+		const [stdout] = await output;
+		return { code, stdout };
+	}
+
+	test("Ctrl-C (SIGINT to the process group) during the main checkout's fast-forward leaves it as it was or fully landed, and the next accept succeeds", async () => {
+		const { repo, head, old } = await bulky();
+		const { code, stdout } = await ctrlC(repo, ["--confirmed"], (running) => midLanding(repo, running));
+		expect(code).toBe(130);
+		expect(onlyJson(stdout).ok).toBe(false);
+		await consistentThenLands(repo, head, old);
+	}, 120_000);
+
+	test("Ctrl-C while a resumed accept moves the main checkout's files after the trunk: they finish moving, and the next accept finishes", async () => {
+		const { repo, head, old } = await bulky();
+		// An earlier accept moved the trunk and was stopped before the checkout's files followed it.
+		await repo.git("update-ref", "-m", "discern accept", "refs/heads/main", head, old);
+		await writeJournal(join(repo.root, ".git"), journalOf(repo, head, old, { state: "landed", id: "x-1a2b3c", done: ["landed"] }));
+		await ctrlC(repo, [], (running) => midLanding(repo, running));
+		await consistentThenLands(repo, head, old);
+	}, 120_000);
+
+	test("Ctrl-C while accept removes the worktree never leaves half of it: it is removed whole (or kept whole)", async () => {
+		const { repo, head, old } = await bulky();
+		await repo.git("merge", "-q", "--ff-only", head);
+		await writeJournal(
+			join(repo.root, ".git"),
+			journalOf(repo, head, old, { state: "landed", id: null, done: ["landed", "checkout_moved", "noted", "resources_destroyed"] }),
+		);
+		await ctrlC(repo, [], async (running) => {
+			// git deletes the worktree's files one by one: the first one gone, it is under way.
+			const started = Date.now();
+			while (existsSync(join(repo.wt, "bulk", "0000.txt")) && Date.now() - started < 60_000 && running()) await Bun.sleep(1);
+			expect(existsSync(join(repo.wt, "bulk", "0000.txt"))).toBe(false);
+		});
+		const listed = await repo.git("worktree", "list", "--porcelain");
+		if (existsSync(repo.wt)) {
+			expect(listed).toContain(repo.wt);
+			expect((await repo.wtGit("status", "--porcelain", "--untracked-files=all")).trim()).toBe("");
+		} else expect(listed).not.toContain(repo.wt);
+		const next = await invokeVerb("accept", testContext(repo.root), { target: repo.branch });
+		if (existsSync(repo.wt) || (await readJournal(join(repo.root, ".git"), repo.branch))) expect(next.ok).toBe(true);
+		expect(existsSync(repo.wt)).toBe(false);
+		expect(await repo.sha("main")).toBe(head);
+	}, 120_000);
+
+	test("a signal that came before the trunk moved stops the landing whole: nothing lands, nothing is removed", async () => {
+		const repo = await fixture(CONFIG, { id: "x-1a2b3c" });
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		expect((await invokeVerb("done", testContext(repo.wt))).ok).toBe(true);
+		const before = await snapshot(repo);
+		const stopped = new AbortController();
+		stopped.abort("SIGINT");
+		const result = await invokeVerb("accept", testContext(repo.root, { signal: stopped.signal }), { target: repo.branch, confirmed: true });
+		expect(result.ok ? "" : result.error).toBe("interrupted");
+		expect(result.message).toContain("Nothing landed");
+		expect(await snapshot(repo)).toBe(before);
+		expect(await readJournal(join(repo.root, ".git"), repo.branch)).toBeNull();
+	});
+
+	test("a fast-forward git killed halfway (SIGKILL: no clean-up of its own) is undone: the files it wrote go, the trunk's come back, its index lock goes", async () => {
+		const { repo, head, old } = await bulky();
+		let running = true;
+		const landing = invokeVerb("accept", testContext(repo.root), { target: repo.branch, confirmed: true }).finally(() => {
+			running = false;
+		});
+		await midLanding(repo, () => running);
+		const merging = await processesWithCommandLine(`--no-autostash ${head}`);
+		expect(merging.length).toBe(1);
+		for (const pid of merging) process.kill(pid, "SIGKILL");
+		// Killed outright, git leaves its index lock behind.
+		expect(existsSync(join(repo.root, ".git", "index.lock"))).toBe(true);
+		const result = await landing;
+		expect(result.ok ? "" : result.error).toBe("interrupted");
+		expect(result.message).toContain("nothing landed");
+		expect(result.message).toContain("put back");
+		expect(await repo.sha("main")).toBe(old);
+		await consistentThenLands(repo, head, old);
+	}, 120_000);
+});
+
+describe("accept: what the worktree's folder holds beyond its commits", () => {
+	/** A worktree made by `start` (which copies the main checkout's ignored `.env`), with a committed change to land. */
+	async function started(): Promise<{ root: string; wt: string; id: string; branch: string; git: (...args: string[]) => Promise<string> }> {
+		const repo = await makeRepo({
+			config: `${CONFIG}\n[acceptance]\npre_authorized = ["app"]\n`,
+			files: { "README.md": "# fixture\n", "src/a.ts": "export const a = 1;\n", ".gitignore": ".env\n*.local\nnode_modules/\n" },
+		});
+		made.push(repo.root, `${repo.root}.worktrees`);
+		await repo.write(".env", "API_URL=http://localhost\n");
+		const result = await invokeVerb("start", testContext(repo.root), { title: "env work" });
+		expect(result.ok).toBe(true);
+		const { path: wt, id, branch } = result.data as StartData;
+		await writeFile(join(wt, "src/b.ts"), "export const b = 2;\n");
+		await runGitIn(wt, "add", "-A");
+		await runGitIn(wt, "commit", "-q", "-m", "b");
+		return { root: repo.root, wt, id, branch, git: repo.git };
+	}
+
+	test("an env file start copied and the person edited since keeps the worktree (pre-authorized too), named, with its branch; the trunk lands", async () => {
+		const { root, wt, id, branch, git } = await started();
+		await writeFile(join(wt, ".env"), "API_URL=http://localhost\nAPI_KEY=only-here\n");
+		await writeFile(join(wt, "notes.local"), "my notes\n");
+		const head = (await runGitIn(wt, "rev-parse", "HEAD")).trim();
+		const preview = await invokeVerb("accept", testContext(wt), { dry_run: true });
+		expect(preview.plan?.find((item) => item.kind === "cleanup")).toMatchObject({ disposition: "skip" });
+		// Nobody is asked: every change is in a pre-authorized scope.
+		const result = await invokeVerb("accept", testContext(wt));
+		expect(result.ok).toBe(true);
+		expect((await git("rev-parse", "main")).trim()).toBe(head);
+		expect(data(result)).toMatchObject({ landed: true, consent: "pre_authorized", worktree_removed: false, branch_deleted: false });
+		expect(data(result).worktree_files.edited_env).toEqual([".env"]);
+		expect(data(result).worktree_files.ignored).toEqual([".env", "notes.local"]);
+		expect(result.message).toContain("was kept");
+		expect(result.message).toContain(".env");
+		expect(result.hints?.join("\n")).toContain(`discern worktree drop ${id}`);
+		expect(await readFile(join(wt, ".env"), "utf8")).toContain("API_KEY=only-here");
+		expect(await readFile(join(wt, "notes.local"), "utf8")).toBe("my notes\n");
+		expect((await git("branch", "--list", branch)).trim()).not.toBe("");
+		// The hint's command removes it once the person saved what they need.
+		const dropped = await invokeVerb("worktree drop", testContext(root), { id });
+		expect(dropped.ok).toBe(true);
+		expect(existsSync(wt)).toBe(false);
+	});
+
+	test("an untracked file in the worktree stops its removal, and the result names it", async () => {
+		const repo = await fixture();
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		const head = (await repo.wtGit("rev-parse", "HEAD")).trim();
+		const old = await repo.sha("main");
+		await repo.git("merge", "-q", "--ff-only", head);
+		await writeJournal(
+			join(repo.root, ".git"),
+			journalOf(repo, head, old, { state: "landed", id: null, done: ["landed", "checkout_moved", "noted", "resources_destroyed"] }),
+		);
+		await repo.wtWrite("draft.txt", "not committed\n");
+		const result = await invokeVerb("accept", testContext(repo.root), { target: repo.branch });
+		expect(result.ok ? "" : result.error).toBe("partial_acceptance");
+		expect(result.message).toContain("draft.txt");
+		expect(data(result).worktree_files).toMatchObject({ untracked: ["draft.txt"], untracked_count: 1 });
+		expect(await readFile(join(repo.wt, "draft.txt"), "utf8")).toBe("not committed\n");
+	});
+
+	test("ignored files that go with the worktree are counted and named in the result; an env copy left as copied does not keep it", async () => {
+		const { wt } = await started();
+		await writeFile(join(wt, "notes.local"), "my notes\n");
+		await mkdir(join(wt, "node_modules", "pkg"), { recursive: true });
+		await writeFile(join(wt, "node_modules", "pkg", "index.js"), "\n");
+		const result = await invokeVerb("accept", testContext(wt), { confirmed: true });
+		expect(result.ok).toBe(true);
+		expect(data(result)).toMatchObject({ worktree_removed: true, branch_deleted: true });
+		expect(data(result).worktree_files).toEqual({
+			ignored: [".env", "node_modules/", "notes.local"],
+			ignored_count: 3,
+			untracked: [],
+			untracked_count: 0,
+			edited_env: [],
+		});
+		expect(result.message).toContain("3 ignored files or folders");
+		expect(result.message).toContain("notes.local");
+		expect(existsSync(wt)).toBe(false);
 	});
 });
 

@@ -326,17 +326,20 @@ describe("a pin on the trunk", () => {
 		const renamed = await repo(`[repository]\ntrunk = "develop"\n\n${CONFIG}`, "main");
 		const again = await run(renamed, "standards pin");
 		expect(again.error).toBe("awaiting_consent");
-		expect(again.message).toContain("This is the trunk `main`");
+		expect(again.message).toContain("This branch `main` is named as the trunk by its name (discern's trunk is `develop`)");
 		expect(await head(renamed)).toBe(await renamed.git("rev-parse", "main").then((line) => line.trim()));
 		expect(await renamed.git("log", "--format=%s")).toBe("initial\n");
 	});
 
-	test("a branch whose discern.toml names itself the trunk still pins: it is not the trunk done judges against", async () => {
+	test("a branch whose discern.toml names itself the trunk is refused too: whatever names a branch the trunk, a pin does not commit there", async () => {
 		const r = await repo();
 		await r.write("discern.toml", `[repository]\ntrunk = "feature"\n\n${CONFIG}`);
 		await r.git("commit", "-q", "-am", "this branch names itself the trunk");
+		const before = await head(r);
 		const result = await run(r, "standards pin");
-		expect(result.ok).toBe(true);
+		expect(result.error).toBe("awaiting_consent");
+		expect(result.message).toContain("This branch `feature` is named as the trunk by this checkout's [repository].trunk (discern's trunk is `main`)");
+		expect(await head(r)).toBe(before);
 	});
 });
 

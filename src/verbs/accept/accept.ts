@@ -8,18 +8,22 @@ import { writeDenied } from "../../platform/write-denied.ts";
 import { consentSha } from "../../proof/consent-digits.ts";
 import { done } from "../../proof/done.ts";
 import { type ProofRecord, readProof } from "../../proof/record.ts";
-import { trunkAuthority } from "../../proof/trunk-authority.ts";
 import { takeLock } from "../../state/verb-lock.ts";
 import { clip } from "../../text/clip.ts";
 import { firstLine } from "../../text/first-line.ts";
 import { plural } from "../../text/plural.ts";
 import { quoteName } from "../../text/terminal.ts";
+import { candidateNamed } from "../../trunk/candidates.ts";
+import { resolveTrunk } from "../../trunk/resolve.ts";
 import { type ListedWorktree, listWorktrees } from "../../worktree/git-worktrees.ts";
+import { leftFiles } from "../../worktree/left-files.ts";
+import { readTask } from "../../worktree/task.ts";
 import { checkoutsOnTrunk, lockCheckouts } from "./checkouts.ts";
-import { gateChangeSentence, type Landing, readLanding, summaryLines } from "./consent.ts";
+import { gateChangeSentence, type Landing, landingGateChanges, readLanding, steeringLines, summaryLines } from "./consent.ts";
+import { fastForwardCheckout } from "./fast-forward.ts";
 import { finish, settleEarlier } from "./finish.ts";
 import { type Journal, readJournal, removeJournal, writeJournal } from "./journal.ts";
-import { fastForwardCheckout, pinnedGit } from "./land.ts";
+import { pinnedGit } from "./land.ts";
 import { type AcceptData, type AcceptInput, type AcceptResult, emptyData, landedData } from "./schema.ts";
 import { findTarget, type Target } from "./target.ts";
 
@@ -108,6 +112,26 @@ async function resumeOrPreview(ctx: VerbContext, here: RepositoryLocation, main:
 	});
 }
 
+/** The dry run's cleanup step: what the worktree's folder holds beyond its commits is named, and an edited env file keeps it. */
+async function cleanupStep(target: Target, mainPath: string): Promise<PlanItem> {
+	const files = await leftFiles(target.path, mainPath, await readTask(target.location.gitDir));
+	if (files && files.edited_env.length > 0)
+		return {
+			kind: "cleanup",
+			label: target.path,
+			disposition: "skip",
+			note: `the worktree stays with its resources and branch: ${files.edited_env.map(quoteName).join(", ")} edited there since start copied it, with no copy in the main checkout`,
+		};
+	const ignored =
+		files && files.ignored_count > 0 ? ` (deleting ${plural(files.ignored_count, "ignored file or folder", "ignored files or folders")} in it)` : "";
+	return {
+		kind: "cleanup",
+		label: target.path,
+		disposition: "run",
+		note: `destroy resources, remove the worktree${ignored}, delete the branch if it holds nothing more`,
+	};
+}
+
 function short(sha: string | null): string {
 	return sha ? sha.slice(0, 7) : "?";
 }
@@ -140,7 +164,7 @@ async function land(ctx: VerbContext, input: AcceptInput, here: RepositoryLocati
 	const targetCtx: VerbContext = { ...ctx, cwd: target.path, repository: target.location };
 	const project = await openProject(targetCtx);
 	if (!project.ok) return asVerb("accept", project.refusal);
-	const authority = await trunkAuthority(target.path, project.config, ctx.env.DISCERN_TRUNK);
+	const authority = await resolveTrunk(target.path, project.config.repository.trunk, ctx.env.DISCERN_TRUNK);
 	const { trunk } = authority;
 	if (!trunk.name || !trunk.exists || !trunk.sha) {
 		return fail(
@@ -158,6 +182,17 @@ async function land(ctx: VerbContext, input: AcceptInput, here: RepositoryLocati
 			`This worktree is on the trunk \`${clip(trunk.name)}\` itself: there is nothing to land.`,
 			["Work on a branch of its own, then accept it."],
 			{ data: base },
+		);
+	}
+	// A branch anything else names as the trunk (origin/HEAD, a committed discern.toml, …) is never landed and deleted as a task's.
+	const named = candidateNamed(await authority.candidates(), target.branch);
+	if (named) {
+		return fail(
+			"accept",
+			"no_trunk",
+			`This worktree's branch \`${clip(target.branch)}\` is named as the trunk by ${named.namedBy.join(", ")}: it is not a task's branch to land on \`${clip(trunk.name)}\` and delete.`,
+			["Work on a branch of its own, then accept it; or settle which branch is the trunk (DISCERN_TRUNK, [repository].trunk on the trunk)."],
+			{ data: { ...base, trunk: trunk.name } },
 		);
 	}
 	const trunkSha = trunk.sha;
@@ -190,7 +225,7 @@ async function land(ctx: VerbContext, input: AcceptInput, here: RepositoryLocati
 	const given = input.confirmed ? "confirmed" : landing.preAuthorized ? "pre_authorized" : null;
 	const standing = await currentProof(target.location.gitDir, head);
 	const facts = { ...base, sha: head, trunk: trunk.name, previous_trunk_sha: trunkSha, proof_line: standing?.line ?? null };
-	const gateSentence = gateChangeSentence(standing?.judgement.gate_changes.length ? standing.judgement.gate_changes : landing.gateChanges);
+	const gateSentence = gateChangeSentence(landingGateChanges(standing?.judgement.gate_changes, landing));
 	const summary = summaryLines(target, trunk.name, trunkSha, head, landing, gateSentence);
 
 	if (input.dry_run) {
@@ -235,7 +270,7 @@ async function land(ctx: VerbContext, input: AcceptInput, here: RepositoryLocati
 					]
 				: []),
 			{ kind: "note", label: "refs/notes/discern", disposition: "run" },
-			{ kind: "cleanup", label: target.path, disposition: "run", note: "destroy resources, remove the worktree, delete the branch if it holds nothing more" },
+			await cleanupStep(target, main.path),
 		];
 		return ok(
 			"accept",
@@ -271,7 +306,7 @@ async function land(ctx: VerbContext, input: AcceptInput, here: RepositoryLocati
 		);
 	}
 	const proven = { ...facts, proof_line: proof.line };
-	const provenGate = gateChangeSentence(proof.judgement.gate_changes.length ? proof.judgement.gate_changes : landing.gateChanges);
+	const provenGate = gateChangeSentence(landingGateChanges(proof.judgement.gate_changes, landing));
 	const provenSummary = summaryLines(target, trunk.name, trunkSha, head, landing, provenGate);
 	const trunkNow = await commitOf(here.root, `refs/heads/${trunk.name}`);
 	if (proof.judgement.trunk.name !== trunk.name || proof.judgement.trunk.sha !== trunkSha || trunkNow !== trunkSha) {
@@ -374,6 +409,16 @@ async function swap(ctx: VerbContext, here: RepositoryLocation, main: ListedWork
 			{ data: s.data },
 		);
 	}
+	// The last moment a signal (Ctrl-C, a cancelled call) can stop the landing whole: once the trunk moves, it finishes first.
+	if (ctx.signal.aborted) {
+		return fail(
+			"accept",
+			"interrupted",
+			`Accept was interrupted before the trunk \`${clip(s.trunk)}\` moved. Nothing landed.`,
+			[say`Run ${ref("accept", s.again)} again when you are ready.`],
+			{ data: s.data },
+		);
+	}
 	const journal: Journal = {
 		version: 1,
 		state: "landing",
@@ -394,8 +439,12 @@ async function swap(ctx: VerbContext, here: RepositoryLocation, main: ListedWork
 	const denied = await journalWrite(() => writeJournal(here.commonDir, journal));
 	if (denied) return fail("accept", denied.error, denied.message, denied.hints, { data: s.data });
 	let problem: string | null;
-	if (s.checkout) problem = await fastForwardCheckout(s.checkout.path, s.head, ctx.env);
-	else {
+	let killed = false;
+	if (s.checkout) {
+		const failed = await fastForwardCheckout(s.checkout.path, s.trunkSha, s.head, ctx.env);
+		problem = failed?.problem ?? null;
+		killed = failed?.killed ?? false;
+	} else {
 		// The trunk ref itself, never a ref it was made to point to since it was checked; hooks off.
 		const swapped = await pinnedGit(["update-ref", "--no-deref", "-m", "discern accept", ref_, s.head, s.trunkSha], here.root);
 		problem = swapped.exitCode === 0 ? null : firstLine(swapped.stderr) || `git update-ref exited ${swapped.exitCode}`;
@@ -414,15 +463,19 @@ async function swap(ctx: VerbContext, here: RepositoryLocation, main: ListedWork
 				{ data: s.data },
 			);
 		}
-		const lockish = problem !== null && /\.lock\b|unable to create|cannot lock/i.test(problem);
+		const lockish = !killed && problem !== null && /\.lock\b|unable to create|cannot lock/i.test(problem);
 		const stray = s.checkout ? await pinnedGit(["diff-index", "--cached", "--quiet", s.trunkSha, "--"], s.checkout.path) : null;
 		const left = stray && stray.exitCode !== 0 ? ` The index of that checkout no longer matches the trunk: check it with \`git status\` there.` : "";
 		return fail(
 			"accept",
-			lockish ? "locked" : "dirty_worktree",
+			killed ? "interrupted" : lockish ? "locked" : "dirty_worktree",
 			`The trunk \`${clip(s.trunk)}\` could not be moved${where}${why}. It is still at ${short(s.trunkSha)}: nothing landed.${left}`,
 			[
-				lockish ? "If no git process is running, remove the stale `.lock` file git names." : "Fix what git names in that checkout.",
+				killed
+					? "git was stopped by a signal from outside discern; nothing is left to fix unless the message names something."
+					: lockish
+						? "If no git process is running, remove the stale `.lock` file git names."
+						: "Fix what git names in that checkout.",
 				say`Then run ${ref("accept", s.again)} again.`,
 			],
 			{ data: s.data },
@@ -457,6 +510,7 @@ function awaitingConsent(
 		[
 			line ? `Relay the Proof line to the owner verbatim: ${line}` : say`Run ${ref("done")} for a Proof, and relay its line to the owner.`,
 			...(gateSentence ? [`Tell the owner plainly: ${gateSentence}`] : []),
+			...steeringLines(landing),
 			say`Once the owner approves this landing, run ${ref("accept", { ...againArgs(ctx, here, target, true), ...(data.sha ? { sha: consentSha(data.sha) } : {}) })}.`,
 		],
 		{ data },

@@ -4,7 +4,9 @@ import { withObjectReader } from "../../git/object-reader.ts";
 import { committedChanges, type TreeChange } from "../../git/tree-diff.ts";
 import { readCommittedConfig } from "../../proof/committed-config.ts";
 import { gateChanges } from "../../proof/gate-changes.ts";
+import { STEERING_SHOWN, type SteeringChange, steeringChanges } from "../../proof/steering-changes.ts";
 import { compileScopes } from "../../scopes/glob.ts";
+import { steeringPhrase } from "../../scopes/steering.ts";
 import { clip } from "../../text/clip.ts";
 import { noun, plural } from "../../text/plural.ts";
 import { quoteName } from "../../text/terminal.ts";
@@ -25,7 +27,9 @@ export interface Landing {
 	authorized: { path: string; scope: string }[];
 	/** Submodule pointer and symbolic link changes: never pre-authorized, whatever their path. */
 	special: { path: string; kind: "submodule" | "symlink" }[];
-	/** How the branch changes the gate itself against the trunk's committed config (jobs, scopes). */
+	/** Changed files that steer agents (scopes/steering.ts): never pre-authorized, each shown with its changed lines. */
+	steering: SteeringChange[];
+	/** How the branch changes the gate itself against the trunk's committed config (jobs, scopes), and what steers agents. */
 	gateChanges: string[];
 	/** Why not, when not (for the message). */
 	why: string;
@@ -42,25 +46,33 @@ const CAP = 50;
  * needs the owner: their effect is not the path they sit at.
  */
 export async function readLanding(root: string, trunkSha: string, head: string): Promise<Landing> {
-	// One object reader for the three reads of hashed objects below.
-	const [logged, diff, shown, branchShown] = await withObjectReader(root, undefined, (reader) =>
-		Promise.all([
+	// One object reader for the reads of hashed objects below.
+	const { logged, diff, shown, branchShown, trunkParsed, branchParsed, steering } = await withObjectReader(root, undefined, async (reader) => {
+		const [logged, diff, shown, branchShown] = await Promise.all([
 			commitsBetween(root, trunkSha, head),
 			// From hashed objects: git's own diff descends into trees it never re-hashes (git/tree-diff.ts).
 			committedChanges(root, trunkSha, head, { reader }),
 			readCommittedConfig(root, trunkSha, reader),
 			readCommittedConfig(root, head, reader),
-		]),
-	);
+		]);
+		const trunkParsed = shown.state === "read" ? parseConfig(shown.text) : null;
+		const branchParsed = branchShown.state === "read" ? parseConfig(branchShown.text) : null;
+		// The sources either config compiles into AGENTS.md: the trunk's now, the branch's once it lands.
+		const sources = [trunkParsed, branchParsed].flatMap((parsed) => (parsed?.ok ? parsed.config.instructions.sources : []));
+		const steering = typeof diff === "string" ? [] : await steeringChanges(reader, [trunkSha, head], diff, sources);
+		return { logged, diff, shown, branchShown, trunkParsed, branchParsed, steering };
+	});
 	const commits = logged ?? [];
 	// A discern.toml git could not read leaves the landing untold (what it does to the gate unknown), never "absent".
 	const configsRead = shown.state !== "unreadable" && branchShown.state !== "unreadable";
 	const complete = logged !== null && typeof diff !== "string" && configsRead;
 	const { files, special } = typeof diff !== "string" ? filesOf(diff) : { files: [], special: [] };
-	const trunkParsed = shown.state === "read" ? parseConfig(shown.text) : null;
-	const branchParsed = branchShown.state === "read" ? parseConfig(branchShown.text) : null;
-	const changes = [...(trunkParsed?.ok && branchParsed?.ok ? gateChanges(trunkParsed.config, branchParsed.config) : []), ...ignoreRuleChanges(files)];
-	const base = { commits: commits.slice(0, CAP), commitsTotal: commits.length, files, complete, special, gateChanges: changes, authorized: [] };
+	const changes = [
+		...(trunkParsed?.ok && branchParsed?.ok ? gateChanges(trunkParsed.config, branchParsed.config) : []),
+		...steering.map((entry) => steeringPhrase(entry.path, entry.change)),
+		...ignoreRuleChanges(files),
+	];
+	const base = { commits: commits.slice(0, CAP), commitsTotal: commits.length, files, complete, special, steering, gateChanges: changes, authorized: [] };
 	if (!configsRead)
 		return {
 			...base,
@@ -99,6 +111,14 @@ export async function readLanding(root: string, trunkSha: string, head: string):
 			...judged,
 			preAuthorized: false,
 			why: `${plural(special.length, "change")} ${special.length === 1 ? "is" : "are"} never pre-authorized, whatever the scope: ${named.join(", ")}${special.length > 3 ? ", …" : ""} — what a submodule pointer or a symbolic link brings in is not the path it sits at`,
+		};
+	}
+	if (steering.length > 0) {
+		const named = steering.slice(0, 3).map((entry) => `${quoteName(entry.path)} (${entry.readBy})`);
+		return {
+			...judged,
+			preAuthorized: false,
+			why: `${plural(steering.length, "changed file")} ${noun(steering.length, "steers", "steer")} agents, which only the owner may approve, whatever the scope: ${named.join(", ")}${steering.length > 3 ? ", …" : ""}`,
 		};
 	}
 	if (changes.length > 0)
@@ -141,6 +161,16 @@ function filesOf(changes: readonly TreeChange[]): { files: string[]; special: La
 	return { files, special };
 }
 
+/**
+ * What the person consenting is told the branch changes: the Proof's gate
+ * changes and the landing's own (what steers agents, ignore rules), once
+ * each. The Proof judged the gate's config only; a landing's own findings
+ * must never hide behind a Proof that has something to say.
+ */
+export function landingGateChanges(proven: readonly string[] | undefined, landing: Landing): string[] {
+	return [...new Set([...(proven ?? []), ...landing.gateChanges])];
+}
+
 /** The gate changes as one plain sentence, or null when the branch leaves the gate alone. */
 export function gateChangeSentence(changes: readonly string[]): string | null {
 	if (changes.length === 0) return null;
@@ -159,6 +189,7 @@ export function summaryLines(target: Target, trunk: string, trunkSha: string, he
 		`Scopes: ${landing.scopes.join(", ") || "none"}`,
 	];
 	if (gateSentence) lines.push(gateSentence);
+	lines.push(...steeringLines(landing));
 	if (landing.special.length > 0)
 		lines.push(
 			`Needs the owner whatever the scope: ${landing.special.map((entry) => `${quoteName(entry.path)} (${entry.kind === "submodule" ? "submodule pointer" : "symbolic link"})`).join(", ")}`,
@@ -167,6 +198,26 @@ export function summaryLines(target: Target, trunk: string, trunkSha: string, he
 		lines.push(
 			`Pre-authorized by the trunk's [acceptance]: ${landing.authorized.map((entry) => `${quoteName(entry.path)} (scope ${entry.scope})`).join(", ")}`,
 		);
+	return lines;
+}
+
+/**
+ * The files that steer agents and their changed lines, a line each, each
+ * content line led by its file's name (a line of the file cannot pass for
+ * a line of the summary): what the owner reads before consenting.
+ */
+export function steeringLines(landing: Landing): string[] {
+	if (landing.steering.length === 0) return [];
+	const named = landing.steering.slice(0, 10).map((entry) => `${quoteName(entry.path)} (${entry.change}; ${entry.readBy})`);
+	const lines = [`Steers agents, so needs the owner whatever the scope: ${named.join(", ")}${landing.steering.length > named.length ? ", …" : ""}`];
+	for (const entry of landing.steering.slice(0, STEERING_SHOWN)) {
+		const name = quoteName(entry.path);
+		if (entry.unshown !== null) lines.push(`${name}: lines not shown (${entry.unshown})`);
+		else {
+			lines.push(...entry.lines.map((line) => `${name} ${line}`));
+			if (entry.total > entry.lines.length) lines.push(`${name} … and ${plural(entry.total - entry.lines.length, "more changed line")}`);
+		}
+	}
 	return lines;
 }
 

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { lstat, stat } from "node:fs/promises";
+import { join } from "node:path";
 import * as v from "valibot";
 import type { VerbContext } from "../../contract/context.ts";
 import { fail, ok } from "../../contract/envelope.ts";
@@ -14,10 +15,13 @@ import { processStart } from "../../platform/process-start.ts";
 import { ProofRecord } from "../../proof/record.ts";
 import { clip } from "../../text/clip.ts";
 import { firstLine } from "../../text/first-line.ts";
+import { plural } from "../../text/plural.ts";
 import { shellCommand } from "../../text/shell-quote.ts";
 import { quoteName } from "../../text/terminal.ts";
 import { listWorktrees } from "../../worktree/git-worktrees.ts";
+import { type LeftFiles, leftFiles, noLeftFiles } from "../../worktree/left-files.ts";
 import { destroyResources } from "../../worktree/resources.ts";
+import { readTask } from "../../worktree/task.ts";
 import { gateChangeSentence } from "./consent.ts";
 import { type AcceptStep, type Journal, removeJournal, writeJournal } from "./journal.ts";
 import { moveCheckout, NOTE_REF, pinnedGit, proofNote, writeNote } from "./land.ts";
@@ -77,6 +81,8 @@ export async function finish(
 		else await mark("noted");
 	}
 	if (keepWorktree) return keptResult(ctx, here, mainPath, journal, failed);
+	// A signal (Ctrl-C) that came while the trunk moved is acted on once it has: the landing stays, the cleanup waits for the next accept.
+	if (ctx.signal.aborted && failed.length === 0) failed.push("accept was interrupted (by a signal) once the trunk had moved, so the cleanup did not start");
 	// The journal's path is checked again against git's list: a folder swapped (for a symlink into another worktree, say)
 	// since the landing is never read, run in or removed as this worktree.
 	const place = pending("worktree_removed") ? await journalWorktree(ctx, here, mainPath, journal) : ({ state: "gone" } as const);
@@ -85,7 +91,14 @@ export async function finish(
 	// The worktree went on past what landed (a commit after the Proof): it is kept with its resources and branch.
 	const wtHead = wtPath ? await commitOf(wtPath, "HEAD") : null;
 	const wentOn = wtHead !== null && wtHead !== journal.sha && (await provenAncestor(root, wtHead, `refs/heads/${journal.trunk}`)) !== true ? wtHead : null;
-	if (pending("resources_destroyed") && !wentOn) {
+	// What the folder holds beyond its commits, looked at before anything of it is destroyed: an env file edited there
+	// since start copied it (and copied nowhere else) keeps the worktree whole, with its resources and branch.
+	const task = place.state === "here" && place.gitDir ? await readTask(place.gitDir) : null;
+	const look = async () => (wtPath ? await leftFiles(wtPath, mainPath, task) : noLeftFiles());
+	let files: LeftFiles | null = wtPath && pending("worktree_removed") && !wentOn ? await look() : noLeftFiles();
+	if (files === null) failed.push("git could not list the untracked and ignored files of the worktree, so it was not removed");
+	let keptFor = files?.edited_env ?? [];
+	if (pending("resources_destroyed") && !wentOn && keptFor.length === 0) {
 		// A destroy an earlier accept started (and was killed during) may still run: never start a second one beside it.
 		// A destroy runs as long as its process group does: its leader may be a zombie (an init that never reaps) or gone while
 		// what it started still runs. A PID that now names another process is not the leader's.
@@ -127,15 +140,27 @@ export async function finish(
 			} else await mark("resources_destroyed");
 		} else await mark("resources_destroyed");
 	}
-	if (pending("worktree_removed") && !wentOn) {
-		if (wtPath) {
+	if (pending("worktree_removed") && !wentOn && keptFor.length === 0) {
+		// The destroy commands ran for up to minutes: what the folder holds is read again right before it goes.
+		if (wtPath && journal.done.includes("resources_destroyed")) {
+			files = await look();
+			if (files === null) failed.push("git could not list the untracked and ignored files of the worktree, so it was not removed");
+			keptFor = files?.edited_env ?? [];
+		}
+		if (failed.length > 0 || keptFor.length > 0) {
+			// Kept: reported below.
+		} else if (wtPath) {
 			// Never --force: a worktree holding anything git would lose stays, and the step is reported.
-			const removed = await pinnedGit(["worktree", "remove", wtPath], mainPath);
-			if (removed.exitCode !== 0) failed.push(`the worktree could not be removed: ${clip(firstLine(removed.stderr) || `exit ${removed.exitCode}`)}`);
-			else await mark("worktree_removed");
+			// In a process group of its own: a Ctrl-C never leaves half a folder (which git then refuses to remove as modified).
+			const removed = await pinnedGit(["worktree", "remove", wtPath], mainPath, { ownGroup: true });
+			if (removed.exitCode !== 0) {
+				const untracked = files && files.untracked_count > 0 ? ` (untracked: ${listed(files.untracked, files.untracked_count)})` : "";
+				failed.push(`the worktree could not be removed: ${clip(firstLine(removed.stderr) || `exit ${removed.exitCode}`)}${untracked}`);
+			} else await mark("worktree_removed");
 		} else await mark("worktree_removed");
 	}
-	if (pending("branch_deleted")) {
+	// A kept worktree keeps its branch checked out: deleting the branch would leave it on none.
+	if (pending("branch_deleted") && keptFor.length === 0) {
 		// A branch made a symbolic ref (to the trunk, say) is never deleted: git would delete what it points to.
 		const symbolic = await git(["symbolic-ref", "-q", `refs/heads/${journal.branch}`], root);
 		const tip = symbolic.exitCode === 0 ? null : symbolic.exitCode === 1 ? await branchTip(root, journal.branch) : undefined;
@@ -156,11 +181,20 @@ export async function finish(
 		worktree_removed: journal.done.includes("worktree_removed"),
 		branch_deleted: journal.done.includes("branch_deleted"),
 		resources: { destroyed: journal.destroyed, failed: resourcesFailed },
+		worktree_files: files ?? noLeftFiles(),
 		consent: resumed ? ("resumed" as const) : journal.consent,
 	};
+	const removedWith =
+		data.worktree_removed && files && files.ignored_count > 0
+			? ` Deleted with the worktree: ${plural(files.ignored_count, "ignored file or folder", "ignored files or folders")} (${listed(files.ignored, files.ignored_count)}).`
+			: "";
+	const keptSentence =
+		keptFor.length > 0
+			? ` The worktree at ${quoteName(journal.path)} was kept, with its ${journal.done.includes("resources_destroyed") ? "branch (its resources were destroyed)" : "resources and branch"}: ${keptFor.map(quoteName).join(", ")} ${keptFor.length === 1 ? "was" : "were"} edited there since start copied ${keptFor.length === 1 ? "it" : "them"}, and the main checkout holds no copy of the edit.`
+			: "";
 	const parsed = v.safeParse(ProofRecord, journal.proof);
 	const gateSentence = parsed.success ? gateChangeSentence(parsed.output.judgement.gate_changes) : null;
-	const landedSentence = `Landed \`${clip(journal.branch)}\` @ ${journal.sha.slice(0, 7)} on \`${clip(journal.trunk)}\` (was ${journal.previous_trunk_sha.slice(0, 7)}).`;
+	const landedSentence = `Landed \`${clip(journal.branch)}\` @ ${journal.sha.slice(0, 7)} on \`${clip(journal.trunk)}\` (was ${journal.previous_trunk_sha.slice(0, 7)}).${keptSentence}`;
 	if (failed.length > 0) {
 		const remaining = (Object.keys(WHAT) as AcceptStep[]).filter((step) => !journal.done.includes(step));
 		return fail(
@@ -179,6 +213,11 @@ export async function finish(
 	const hints = [
 		`Relay the Proof line verbatim: ${journal.proof_line}`,
 		...(data.worktree_removed ? [`The worktree is gone: work continues in the main checkout, ${mainPath}.`] : []),
+		...(keptFor.length > 0
+			? [
+					say`Save what you need from ${keptFor.map((path) => quoteName(join(journal.path, path))).join(", ")} (into the main checkout's copy, say), then remove the worktree from the main checkout (${quoteName(mainPath)}) with ${ref("worktree drop", { id: journal.id ?? journal.path })}: its resources and branch go with it.`,
+				]
+			: []),
 		...(gateSentence ? [`Tell the owner plainly: ${gateSentence}`] : []),
 		...(wentOn
 			? [
@@ -192,7 +231,7 @@ export async function finish(
 			: []),
 		...(branchKept ? [`The branch \`${clip(journal.branch)}\` was kept: it holds commits beyond what landed (tip ${branchKept.slice(0, 7)}).`] : []),
 	];
-	return ok("accept", `${landedSentence} ${journal.proof_line}${gateSentence ? ` ${gateSentence}` : ""}`, data, { hints });
+	return ok("accept", `${landedSentence} ${journal.proof_line}${gateSentence ? ` ${gateSentence}` : ""}${removedWith}`, data, { hints });
 }
 
 /**
@@ -244,7 +283,7 @@ async function journalWorktree(
 	here: RepositoryLocation,
 	mainPath: string,
 	journal: Journal,
-): Promise<{ state: "here"; path: string } | { state: "gone" } | { state: "unsure"; why: string }> {
+): Promise<{ state: "here"; path: string; gitDir: string | null } | { state: "gone" } | { state: "unsure"; why: string }> {
 	const entries = await listWorktrees(mainPath, here.commonDir);
 	if (entries === null) return { state: "unsure", why: "git could not list the worktrees" };
 	const mine = entries.filter((entry) => !entry.main && !entry.bare && entry.branch === journal.branch);
@@ -254,7 +293,7 @@ async function journalWorktree(
 		if ((await realPathOf(entry.path)) !== wanted) continue;
 		if (!(await isDirectory(entry.path)) && !(await lstat(journal.path).catch(() => null))) return { state: "gone" };
 		const opened = (await lstat(journal.path).catch(() => null))?.isSymbolicLink() ? null : await opensAsListed(entry, journal.path, here.commonDir, ctx.env);
-		if (opened) return { state: "here", path: journal.path };
+		if (opened) return { state: "here", path: journal.path, gitDir: entry.gitDir };
 		return {
 			state: "unsure",
 			why: `the folder at ${quoteName(journal.path)} no longer opens as the worktree of \`${clip(journal.branch)}\` git lists there (it was moved, replaced or switched): it was not removed`,
@@ -280,4 +319,10 @@ async function branchTip(root: string, branch: string): Promise<string | null | 
 /** What a result says of a landing an earlier accept made (its journal): landed, where, with which Proof and note. */
 function resumedData(mainPath: string, journal: Journal) {
 	return { ...landedData(mainPath, journal), note_ref: journal.done.includes("noted") ? NOTE_REF : null, consent: "resumed" as const };
+}
+
+/** Names as a sentence lists them, quoted, with how many more there are. */
+function listed(names: readonly string[], count: number): string {
+	const shown = names.slice(0, 10).map(quoteName).join(", ");
+	return count > 10 ? `${shown} and ${count - 10} more` : shown;
 }

@@ -72,7 +72,8 @@ export async function moveCheckout(path: string, from: string, to: string): Prom
 	const hidden = await filesHiddenFromStatus(path);
 	if (hidden === null || hidden.length > 0)
 		return `the files of the checkout at ${clip(quoteName(path))} did not follow the trunk: git is told to ignore changes to some of its tracked files (assume-unchanged or skip-worktree)`;
-	const moved = await pinnedGit(["read-tree", "-m", "-u", from, to], path);
+	// In a process group of its own, as the landing's merge (fast-forward.ts): a Ctrl-C does not stop it halfway through the files.
+	const moved = await pinnedGit(["read-tree", "-m", "-u", from, to], path, { ownGroup: true });
 	return moved.exitCode === 0
 		? null
 		: `the files of the checkout at ${clip(quoteName(path))} did not follow the trunk: ${clip(firstLine(moved.stderr) || `exit ${moved.exitCode}`)}`;
@@ -220,19 +221,4 @@ export async function filesInTheWay(checkout: string, from: string, to: string):
 		for (const folder of nulSeparated(ignored.stdout)) if (!before.has(folder)) blocked.add(`${folder}/`);
 	}
 	return [...blocked].sort();
-}
-
-/**
- * Land by fast-forwarding the checkout that has the trunk checked out:
- * `git merge --ff-only` holds the index lock across the file update and
- * moves HEAD (the trunk) with its own old-value check, so a `git commit`
- * there can never record the old index on top of the landing. Hooks off,
- * no autostash. Null on success, else git's first line.
- */
-export async function fastForwardCheckout(checkout: string, to: string, env: Readonly<Record<string, string | undefined>>): Promise<string | null> {
-	const merged = await pinnedGit(["-c", "merge.autoStash=false", "merge", "--ff-only", "--no-edit", "--no-stat", "--quiet", "--no-autostash", to], checkout, {
-		// The trunk's reflog says who moved it, as the compare-and-swap's `-m` does.
-		env: { ...env, GIT_REFLOG_ACTION: "discern accept" },
-	});
-	return merged.exitCode === 0 ? null : firstLine(merged.stderr) || `git merge exited ${merged.exitCode}`;
 }

@@ -31,6 +31,19 @@ export const AcceptData = v.strictObject({
 	worktree_removed: v.boolean(),
 	branch_deleted: v.boolean(),
 	resources: v.strictObject({ destroyed: v.array(v.string()), failed: v.array(v.string()) }),
+	worktree_files: v.pipe(
+		v.strictObject({
+			ignored: v.pipe(v.array(v.string()), v.description("Ignored files and folders in the worktree (deleted with it when it was removed); the first 100.")),
+			ignored_count: v.number(),
+			untracked: v.pipe(v.array(v.string()), v.description("Untracked files git does not ignore (they stop the removal); the first 100.")),
+			untracked_count: v.number(),
+			edited_env: v.pipe(
+				v.array(v.string()),
+				v.description("Env files start copied that were edited in the worktree since, with no copy in the main checkout: the worktree was kept for them."),
+			),
+		}),
+		v.description("What the worktree held beyond its commits when accept came to remove it."),
+	),
 	main_path: v.string(),
 	consent: v.picklist(["confirmed", "pre_authorized", "asked", "none", "resumed"]),
 	remaining: v.optional(v.array(v.string())),
@@ -51,6 +64,7 @@ export function emptyData(mainPath: string): AcceptData {
 		worktree_removed: false,
 		branch_deleted: false,
 		resources: { destroyed: [], failed: [] },
+		worktree_files: { ignored: [], ignored_count: 0, untracked: [], untracked_count: 0, edited_env: [] },
 		main_path: mainPath,
 		consent: "none",
 	};

@@ -11,11 +11,11 @@ import { isRecord } from "../../contract/record.ts";
 import { ref, type Say, type Surface } from "../../contract/refer.ts";
 import { gitProblem, type RepositoryLocation, readWorkingState } from "../../git/repository.ts";
 import { git } from "../../git/run.ts";
-import { resolveTrunk } from "../../git/trunk.ts";
 import { findExecutable } from "../../platform/process.ts";
 import { clip } from "../../text/clip.ts";
 import { shellCommand } from "../../text/shell-quote.ts";
 import { oneLine } from "../../text/terminal.ts";
+import { resolveTrunk } from "../../trunk/resolve.ts";
 import { firstExecutable } from "./first-executable.ts";
 import type { Check } from "./schema.ts";
 
@@ -81,7 +81,7 @@ export async function checkIdentity(ctx: VerbContext, root: string): Promise<Che
 
 export async function checkTrunk(ctx: VerbContext, root: string, config: ConfigLoad): Promise<Check> {
 	const configured = config.state === "valid" ? config.config.repository.trunk : undefined;
-	const trunk = await resolveTrunk(root, configured, ctx.env.DISCERN_TRUNK);
+	const { trunk } = await resolveTrunk(root, configured, ctx.env.DISCERN_TRUNK);
 	const title = "trunk branch exists";
 	if (trunk.name && trunk.exists) return { id: "trunk", title, state: "ok", detail: `${trunk.name} (from ${trunk.source.replaceAll("_", " ")})` };
 	if (!trunk.name) {

@@ -3,6 +3,7 @@ import { loadConfig } from "../../config/load.ts";
 import { folderRefusal } from "../../config/open-project.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { fail, ok, type Result } from "../../contract/envelope.ts";
+import { mainCheckoutNear } from "../../git/nearest-checkout.ts";
 import { locateRepository } from "../../git/repository.ts";
 import { folderProblem } from "../../platform/folder.ts";
 import { clip } from "../../text/clip.ts";
@@ -52,7 +53,7 @@ export async function doctor(ctx: VerbContext, input: v.InferOutput<typeof Docto
 	}
 	const data: DoctorData = { checks, summary: tally(checks) };
 	if (unusable) {
-		const refusal = folderRefusal(ctx.cwd, unusable, ctx.surface);
+		const refusal = folderRefusal(ctx.cwd, unusable, ctx.surface, await mainCheckoutNear(ctx.cwd, ctx.env));
 		return fail("doctor", refusal.error, refusal.message, refusal.hints, { data });
 	}
 	if (!located.found) {

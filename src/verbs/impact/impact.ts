@@ -3,13 +3,13 @@ import { openProject } from "../../config/open-project.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
 import { ref } from "../../contract/refer.ts";
-import { resolveTrunk } from "../../git/trunk.ts";
 import { changedPaths, NO_TRUNK_REASON } from "../../scopes/changed.ts";
 import { classify } from "../../scopes/classify.ts";
 import { compileScopes } from "../../scopes/glob.ts";
 import { clip, clipList } from "../../text/clip.ts";
 import { noun, plural } from "../../text/plural.ts";
 import { nearest } from "../../text/suggest.ts";
+import { resolveTrunk } from "../../trunk/resolve.ts";
 import { CODE_MARKER, type ImpactData, type ImpactInput, MAX_LISTED_PATHS } from "./schema.ts";
 
 /** Which configured scopes the branch and the working tree touch. Read-only. */
@@ -36,7 +36,7 @@ export async function impact(ctx: VerbContext, input: v.InferOutput<typeof Impac
 		);
 	}
 
-	const trunk = await resolveTrunk(repository.root, config.repository.trunk, ctx.env.DISCERN_TRUNK);
+	const { trunk } = await resolveTrunk(repository.root, config.repository.trunk, ctx.env.DISCERN_TRUNK);
 	const changes = await changedPaths(repository.root, trunk.exists && trunk.name ? `refs/heads/${trunk.name}` : null, { signal: ctx.signal });
 	// Say which trunk is missing rather than the generic "no trunk is known".
 	const reason =

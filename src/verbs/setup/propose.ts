@@ -5,7 +5,6 @@ import { openRepository } from "../../config/open-project.ts";
 import { AGENTS } from "../../config/schema.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import type { Refusal } from "../../contract/envelope.ts";
-import { resolveTrunk } from "../../git/trunk.ts";
 import { openMapFolder } from "../../pages/map-folder.ts";
 import { MAP_README_PATH } from "../../pages/map-skeleton.ts";
 import { exists } from "../../platform/files.ts";
@@ -16,6 +15,7 @@ import { type Fold, planFolds } from "../../setup/instructions.ts";
 import { renderConfig } from "../../setup/render-config.ts";
 import { clip } from "../../text/clip.ts";
 import { nearest } from "../../text/suggest.ts";
+import { resolveTrunk } from "../../trunk/resolve.ts";
 import type { SetupData } from "./schema.ts";
 
 /**
@@ -50,7 +50,7 @@ export async function propose(ctx: VerbContext, agentList: string | undefined): 
 	const root = opened.repository.root;
 	const [proposal, trunk, configExists, ignoreFile] = await Promise.all([
 		detectStack(root),
-		resolveTrunk(root, undefined, ctx.env.DISCERN_TRUNK),
+		resolveTrunk(root, undefined, ctx.env.DISCERN_TRUNK).then((resolved) => resolved.trunk),
 		exists(join(root, CONFIG_FILE)),
 		ignoreFileState(root),
 	]);

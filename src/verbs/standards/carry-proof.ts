@@ -9,9 +9,9 @@ import { judgementOf } from "../../proof/judgement.ts";
 import { proofLine } from "../../proof/line.ts";
 import { type ProofRecord, readProof, sameJudgement, writeProof } from "../../proof/record.ts";
 import { scopesTouched } from "../../proof/scopes-touched.ts";
-import type { TrunkAuthority } from "../../proof/trunk-authority.ts";
 import { loosenings } from "../../standards/never-loosen.ts";
 import { failing, verdictOf } from "../../standards/verdict.ts";
+import type { ResolvedTrunk } from "../../trunk/resolve.ts";
 
 /** The Proof of the commit a pin starts from, when `done` would honor it as it stands. */
 export async function proofBefore(
@@ -19,7 +19,7 @@ export async function proofBefore(
 	config: DiscernConfig,
 	head: string,
 	branch: string,
-	authority: Promise<TrunkAuthority>,
+	authority: Promise<ResolvedTrunk>,
 ): Promise<ProofRecord | null> {
 	const [proof, last, tree, { trunk }] = await Promise.all([
 		readProof(repository.gitDir),
@@ -61,7 +61,7 @@ export async function carryProof(
 	head: string,
 	branch: string,
 	before: ProofRecord | null,
-	authority: TrunkAuthority,
+	authority: ResolvedTrunk,
 	changes: readonly { name: string; after: number }[],
 ): Promise<Carried> {
 	if (!before) return { line: null, why: "The previous commit had no honored Proof to carry over." };
@@ -80,7 +80,7 @@ export async function carryProof(
 	}
 	const [tree, scopes] = await Promise.all([
 		gitLine(["rev-parse", "--verify", "--quiet", `${head}^{tree}`], repository.root),
-		scopesTouched(repository.root, trunk, branch, head, config),
+		scopesTouched(repository.root, trunk, branch, head, config, { trunkConfig: authority.config }),
 	]);
 	// Rebuilt exactly as `done` builds it: the Proof carries over only while it judges the same.
 	const judgement = judgementOf(trunk, branch, scopes, authority, config);

@@ -3,16 +3,16 @@ import { openProject } from "../../config/open-project.ts";
 import type { DiscernConfig } from "../../config/schema.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
-import { ref } from "../../contract/refer.ts";
+import { ref, type VerbRef } from "../../contract/refer.ts";
 import { setKey } from "../../edit/toml.ts";
-import { git } from "../../git/run.ts";
+import { gitWithHooks, HOOKS } from "../../git/hooked.ts";
+import { gitLine } from "../../git/run.ts";
 import type { WorkingState } from "../../git/status.ts";
 import { failureSentence } from "../../jobs/execute.ts";
 import { planItems, planStandards } from "../../jobs/plan.ts";
 import { writeFileAtomic } from "../../platform/files.ts";
 import { writeDenied } from "../../platform/write-denied.ts";
 import { configNotCommitted } from "../../proof/committed-config.ts";
-import { trunkAuthority } from "../../proof/trunk-authority.ts";
 import { measureStandards, tightenedLimit } from "../../standards/measure.ts";
 import { failing } from "../../standards/verdict.ts";
 import { clip } from "../../text/clip.ts";
@@ -20,6 +20,8 @@ import { plural } from "../../text/plural.ts";
 import { endSentence } from "../../text/sentence.ts";
 import { shellCommand } from "../../text/shell-quote.ts";
 import { oneLine, quoteName } from "../../text/terminal.ts";
+import { candidateNamed } from "../../trunk/candidates.ts";
+import { resolveTrunk } from "../../trunk/resolve.ts";
 import { everyChange, readTreeWork } from "../../worktree/tree-work.ts";
 import { carryProof, proofBefore } from "./carry-proof.ts";
 import type { StandardsData } from "./schema.ts";
@@ -55,7 +57,7 @@ interface Change {
 export async function pinStandards<const Verb extends PinVerb>(ctx: VerbContext, verb: Verb, input: PinInput): Promise<Result<Verb, StandardsData>> {
 	const { say } = ctx;
 	const again = ref("standards pin", input.names && input.names.length > 0 ? { names: input.names } : {});
-	const empty: StandardsData = { standards: [], interrupted: false };
+	let empty: StandardsData = { standards: [], interrupted: false };
 	const opened = await openProject(ctx);
 	if (!opened.ok) return asVerb(verb, opened.refusal);
 	const { repository, config, configBytes } = opened;
@@ -91,14 +93,20 @@ export async function pinStandards<const Verb extends PinVerb>(ctx: VerbContext,
 			{ data: empty },
 		);
 	// A pin commits. On the trunk that commit would land without the owner's consent: it belongs on a task's branch.
-	// The trunk is the one `done` judges against (trunkAuthority), never one this branch's discern.toml picks for itself.
-	const authority = trunkAuthority(repository.root, config, ctx.env.DISCERN_TRUNK);
-	const { trunk } = await authority;
-	if (trunk.name !== null && working.branch === trunk.name) {
+	// Not only the trunk every verb resolves: any branch anything names as the trunk (a decoy origin/HEAD must not make the real one fair game).
+	const authority = resolveTrunk(repository.root, config.repository.trunk, ctx.env.DISCERN_TRUNK);
+	const { trunk, candidates } = await authority;
+	empty = { ...empty, trunk: trunk.name };
+	const named = candidateNamed(await candidates(), working.branch);
+	if (named) {
+		const which =
+			named.branch === trunk.name
+				? `This is the trunk \`${clip(trunk.name)}\``
+				: `This branch \`${clip(named.branch)}\` is named as the trunk by ${named.namedBy.join(", ")} (discern's trunk is \`${clip(trunk.name ?? "?")}\`)`;
 		return fail(
 			verb,
 			"awaiting_consent",
-			`This is the trunk \`${trunk.name}\`: a pin commits, and a commit on the trunk lands without the owner's consent.`,
+			`${which}: a pin commits, and a commit on the trunk lands without the owner's consent.`,
 			[
 				say`Pin on a task's branch: ${ref("start", { title: "pin standards" })}, run ${again} there, then land it with ${ref("accept")} once the owner consents.`,
 			],
@@ -153,7 +161,7 @@ export async function pinStandards<const Verb extends PinVerb>(ctx: VerbContext,
 		if (proposed !== null && standard && value !== null) changes.push({ name, before: limit, after: proposed, value, margin: standard.margin });
 		return { name, verdict, value, limit, ...(proposed !== null ? { proposed } : {}) };
 	});
-	const data: StandardsData = { standards: readings, interrupted: report.interrupted };
+	const data: StandardsData = { standards: readings, interrupted: report.interrupted, trunk: trunk.name };
 	if (report.interrupted) {
 		return fail(
 			verb,
@@ -243,9 +251,24 @@ export async function pinStandards<const Verb extends PinVerb>(ctx: VerbContext,
 	const body = changes
 		.map((change) => `- standards.${change.name}.limit: ${change.before} → ${change.after} (measured ${change.value}, margin ${change.margin})`)
 		.join("\n");
-	const committed = await git(["commit", "--quiet", "--only", "-m", `Pin standards: ${listed.join(", ")}`, "-m", body, "--", CONFIG_FILE], repository.root, {
-		hooks: true,
-	});
+	// The commit runs the repository's commit hooks: like a job, bounded by [gate].timeout, nothing they start left running.
+	const committed = await gitWithHooks(
+		["commit", "--quiet", "--only", "-m", `Pin standards: ${listed.join(", ")}`, "-m", body, "--", CONFIG_FILE],
+		repository.root,
+		{
+			timeoutS: config.gate.timeout,
+			hooks: HOOKS.commit,
+			signal: ctx.signal,
+		},
+	);
+	if (committed.stalled || committed.interrupted)
+		return stoppedCommit(
+			ctx,
+			verb,
+			{ root: repository.root, measured: working.head, stalled: committed.stalled, restore: async () => void (await write(original)), again },
+			data,
+			steps,
+		);
 	if (committed.exitCode !== 0) {
 		await write(original);
 		// git's advice (`hint:` lines) says nothing about why; a hook's own words do.
@@ -290,6 +313,50 @@ export async function pinStandards<const Verb extends PinVerb>(ctx: VerbContext,
 				: say`${carried.why} Run ${ref("done")} for a Proof of the new commit.`,
 		],
 	});
+}
+
+/**
+ * A pin's commit git did not finish: a hook ran past the time limit, or the run was interrupted, and git was stopped
+ * with everything it started. Stopped before the commit, discern.toml is put back; after it (a post-commit hook), the
+ * commit stays, unverified, for a person to look at.
+ */
+async function stoppedCommit<const Verb extends PinVerb>(
+	ctx: VerbContext,
+	verb: Verb,
+	stop: { root: string; measured: string; stalled: string | undefined; restore: () => Promise<void>; again: VerbRef },
+	data: StandardsData,
+	steps: Result<Verb, StandardsData>["steps"],
+): Promise<Result<Verb, StandardsData>> {
+	const { say } = ctx;
+	const code = stop.stalled ? "pin_failed" : "interrupted";
+	const why = stop.stalled ?? "the run was interrupted";
+	const stopped = { ...data, interrupted: !stop.stalled };
+	const at = await gitLine(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], stop.root);
+	if (at !== stop.measured)
+		return fail(
+			verb,
+			code,
+			`git committed the pin, but ${why}. No Proof was carried over; the commit stays as it is for you to inspect.`,
+			[
+				stop.stalled
+					? "Make the hook finish in time (or raise [gate].timeout, which bounds it); review the commit, keep it or undo it yourself."
+					: "Review the commit; keep it or undo it yourself.",
+				say`Then run ${ref("done")}: it runs the gate on what is really committed.`,
+			],
+			{ data: { ...stopped, ...(at ? { commit: at } : {}), proof: null }, ...(steps ? { steps } : {}) },
+		);
+	await stop.restore();
+	return fail(
+		verb,
+		code,
+		`git could not commit the pin: ${why}; discern.toml is back as it was.`,
+		[
+			stop.stalled
+				? say`Make the hook finish in time (or raise [gate].timeout, which bounds it), then run ${stop.again} again.`
+				: say`Run ${stop.again} again when you are ready.`,
+		],
+		{ data: stopped, ...(steps ? { steps } : {}) },
+	);
 }
 
 function pinFailed<const Verb extends PinVerb>(

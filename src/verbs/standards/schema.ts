@@ -28,5 +28,7 @@ export const StandardsData = v.strictObject({
 	commit: v.optional(v.string()),
 	proof: v.optional(v.nullable(v.string())),
 	interrupted: v.boolean(),
+	// A pin: the trunk every verb resolves (src/trunk/resolve.ts). A pin never commits on it, nor on any branch named as the trunk.
+	trunk: v.optional(v.nullable(v.string())),
 });
 export type StandardsData = v.InferOutput<typeof StandardsData>;

@@ -3,12 +3,12 @@ import { openProject } from "../../config/open-project.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
 import { ref } from "../../contract/refer.ts";
-import { resolveTrunk } from "../../git/trunk.ts";
 import { failureSentence } from "../../jobs/execute.ts";
 import { planItems, planStandards } from "../../jobs/plan.ts";
 import { measureStandards, tightenedLimit } from "../../standards/measure.ts";
 import { failing } from "../../standards/verdict.ts";
 import { plural } from "../../text/plural.ts";
+import { resolveTrunk } from "../../trunk/resolve.ts";
 import { pinStandards } from "./pin.ts";
 import type { StandardsData, StandardsInput } from "./schema.ts";
 import { selectStandards } from "./select.ts";
@@ -48,7 +48,7 @@ export async function standards(ctx: VerbContext, input: v.InferOutput<typeof St
 			{ dry_run: true, plan: planItems(planStandards(config, names)) },
 		);
 	}
-	const trunk = await resolveTrunk(repository.root, config.repository.trunk, ctx.env.DISCERN_TRUNK);
+	const { trunk } = await resolveTrunk(repository.root, config.repository.trunk, ctx.env.DISCERN_TRUNK);
 	const measured = await measureStandards(ctx, repository, trunk.name, config, names);
 	const { report, steps, leftovers } = measured.execution;
 	const readings: StandardsData["standards"] = measured.readings.map(({ name, verdict, value, limit }) => {

@@ -7,10 +7,10 @@ import { ref } from "../../contract/refer.ts";
 import { unprintablePath } from "../../git/printable-path.ts";
 import type { RepositoryLocation } from "../../git/repository.ts";
 import { git, gitLine } from "../../git/run.ts";
-import { resolveTrunk } from "../../git/trunk.ts";
 import { isInside, realPathOf } from "../../platform/files.ts";
 import { clip } from "../../text/clip.ts";
 import { quoteName } from "../../text/terminal.ts";
+import { resolveTrunk } from "../../trunk/resolve.ts";
 import { listWorktrees, mainCheckoutOf } from "../../worktree/git-worktrees.ts";
 import type { StartResult } from "./schema.ts";
 
@@ -90,7 +90,7 @@ export async function resolveBase(ctx: VerbContext, repository: RepositoryLocati
 			};
 		return { ok: true, sha, from };
 	}
-	const trunk = await resolveTrunk(repository.root, config.repository.trunk, ctx.env.DISCERN_TRUNK);
+	const { trunk } = await resolveTrunk(repository.root, config.repository.trunk, ctx.env.DISCERN_TRUNK);
 	if (!trunk.name || !trunk.exists) {
 		const named = trunk.name ? `The trunk ${quoteName(trunk.name)} has no commit here` : "No trunk could be decided";
 		return {

@@ -8,6 +8,7 @@ import type { DiscernConfig } from "../../config/schema.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, type Diagnostic, fail, ok, type PlanItem, type Step } from "../../contract/envelope.ts";
 import { ref } from "../../contract/refer.ts";
+import { gitWithHooks, HOOKS } from "../../git/hooked.ts";
 import type { RepositoryLocation } from "../../git/repository.ts";
 import { git, gitLine } from "../../git/run.ts";
 import { openLedger } from "../../jobs/leftovers.ts";
@@ -22,7 +23,7 @@ import { removeWorktree } from "../../worktree/git-worktrees.ts";
 import { randomTail, type TailSource, worktreeId, worktreePort } from "../../worktree/id.ts";
 import { type Ledger, writeLedger } from "../../worktree/ledger.ts";
 import { destroyResourcesDetailed } from "../../worktree/resources.ts";
-import { writeTask } from "../../worktree/task.ts";
+import { type TaskRecord, writeTask } from "../../worktree/task.ts";
 import { expandTokens, tokenTable, unknownTokens } from "../../worktree/tokens.ts";
 import { branchExists, isRegistered, mainCheckout, missingFolders, resolveBase, worktreeParent } from "./place.ts";
 import type { StartData, StartInput, StartResult } from "./schema.ts";
@@ -168,7 +169,7 @@ async function create(ctx: VerbContext, run: Creation, running?: RunningBinary):
 	const made: Made = { folders: [], worktree: false, branch: false, ledger: false, config };
 	const steps: Step[] = [];
 	const diagnostics: Diagnostic[] = [];
-	let failed: { code: FailureCode; what: string } | null = null;
+	let failed: { code: FailureCode; what: string; hook?: true } | null = null;
 	// Each step checks the signal after it ends: an interrupt during a git call is honoured once it returns.
 	const checkpoint = () => {
 		if (ctx.signal.aborted) throw new StartInterrupted();
@@ -178,18 +179,25 @@ async function create(ctx: VerbContext, run: Creation, running?: RunningBinary):
 		checkpoint();
 		made.folders = await missingFolders(dirname(data.path));
 		if (made.folders.length > 0) await mkdir(dirname(data.path), { recursive: true });
-		const added = await git(["worktree", "add", "--quiet", "-b", data.branch, "--", data.path, data.base], repository.root, { hooks: true });
+		// The checkout runs the post-checkout hook: like a job, bounded by [gate].timeout, nothing it starts left running.
+		const added = await gitWithHooks(["worktree", "add", "--quiet", "-b", data.branch, "--", data.path, data.base], repository.root, {
+			timeoutS: config.gate.timeout,
+			hooks: HOOKS.checkout,
+			signal: ctx.signal,
+		});
 		// A failed add may still have made the branch (deleted only while at the base) or registered the
 		// worktree; a folder git did not register is not ours to remove.
 		made.branch = true;
 		made.worktree = added.exitCode === 0 || (await isRegistered(repository, data.path));
+		checkpoint();
+		if (added.stalled) throw new HookStalled(added.stalled);
 		if (added.exitCode !== 0)
 			throw new StartStepError(`git worktree add failed: ${clip(oneLine(firstGitLine(added.stderr)) || `exit ${added.exitCode}`, 500)}`);
 		checkpoint();
 
 		const gitDir = await gitLine(["rev-parse", "--path-format=absolute", "--git-dir"], data.path);
 		if (!gitDir) throw new StartStepError("git cannot read the new worktree's admin dir");
-		await writeTask(gitDir, {
+		const task: TaskRecord = {
 			version: 1,
 			id: data.id,
 			title: data.title,
@@ -199,12 +207,15 @@ async function create(ctx: VerbContext, run: Creation, running?: RunningBinary):
 			from: run.from,
 			created_at: new Date().toISOString(),
 			created_by: "discern",
-		});
+		};
+		await writeTask(gitDir, task);
 		checkpoint();
 
 		// The one environment of a worktree's commands (worktree/env.ts), recorded by its spec in the ledger.
 		const spec = envSpecFor(config.worktree, { mainRoot: repository.root, dir: data.path, id: data.id });
-		await copyEnvFiles(repository.root, data.path, config.worktree.env_files);
+		// What was copied, and its hash, joins the task record: accept tells an edit made in the worktree since by it.
+		const copies = await copyEnvFiles(repository.root, data.path, config.worktree.env_files);
+		if (copies.length > 0) await writeTask(gitDir, { ...task, env_copies: copies });
 		const { env: commandEnv } = await worktreeCommandEnv(ctx.env, spec);
 		checkpoint();
 
@@ -264,6 +275,7 @@ async function create(ctx: VerbContext, run: Creation, running?: RunningBinary):
 		}
 	} catch (error) {
 		if (error instanceof StartInterrupted) failed = { code: "interrupted", what: "the run was interrupted" };
+		else if (error instanceof HookStalled) failed = { code: "gate_failed", what: error.message, hook: true };
 		else if (error instanceof StartStepError) failed = { code: "write_denied", what: error.message };
 		else if (error instanceof EnvFileRefused) failed = { code: "invalid_config", what: error.message };
 		else {
@@ -287,11 +299,13 @@ async function create(ctx: VerbContext, run: Creation, running?: RunningBinary):
 		const hints: [string, ...string[]] =
 			failed.code === "interrupted"
 				? [clean ? say`Nothing is left of this start; run ${ref("start")} again when you are ready.` : say`Run ${ref("start")} again when you are ready.`]
-				: failed.code === "gate_failed"
-					? [say`Read the diagnostics (each names the command that failed), fix discern.toml or the environment, then run ${ref("start")} again.`]
-					: failed.code === "invalid_config"
-						? [say`Fix [worktree].env_files in discern.toml, then run ${ref("start")} again.`]
-						: [say`The message quotes why; fix that (permissions, disk, a lock git left), then run ${ref("start")} again.`];
+				: failed.hook
+					? [say`Make the hook finish in time (or raise [gate].timeout, which bounds it), then run ${ref("start")} again.`]
+					: failed.code === "gate_failed"
+						? [say`Read the diagnostics (each names the command that failed), fix discern.toml or the environment, then run ${ref("start")} again.`]
+						: failed.code === "invalid_config"
+							? [say`Fix [worktree].env_files in discern.toml, then run ${ref("start")} again.`]
+							: [say`The message quotes why; fix that (permissions, disk, a lock git left), then run ${ref("start")} again.`];
 		if (!clean) hints.push("Remove what was left behind by hand (the message names it) before starting again.");
 		return fail("start", failed.code, message, hints, { data: { ...data, rolled_back: clean, left_behind: rollback.leftBehind }, steps, diagnostics });
 	}
@@ -325,6 +339,11 @@ async function wireAgents(ctx: VerbContext, config: DiscernConfig, path: string,
 /** The signal fired between two steps: rolled back and reported as interrupted. */
 class StartInterrupted extends Error {
 	override readonly name = "StartInterrupted";
+}
+
+/** git's checkout hook ran past the time limit (its message says which): rolled back and reported as the project's command failing. */
+class HookStalled extends Error {
+	override readonly name = "HookStalled";
 }
 
 /** A step of the start that failed in an expected way (git refused): rolled back and reported, not a crash. */

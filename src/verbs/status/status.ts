@@ -7,12 +7,13 @@ import { STAGES } from "../../config/schema.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, ok, type Result } from "../../contract/envelope.ts";
 import { aheadBehind, gitProblem } from "../../git/repository.ts";
-import { readBranchClues, resolveTrunk, type Trunk } from "../../git/trunk.ts";
+import { readBranchClues, type Trunk } from "../../git/trunk.ts";
 import { configDigest, readLastDone, readLastRun } from "../../jobs/last-run.ts";
 import { judgeProof } from "../../proof/checkout-state.ts";
 import { readProof } from "../../proof/record.ts";
 import { clip } from "../../text/clip.ts";
 import { quoteName } from "../../text/terminal.ts";
+import { resolveTrunk } from "../../trunk/resolve.ts";
 import { readFleet } from "../../worktree/fleet.ts";
 import { hasLinkedWorktrees } from "../../worktree/git-worktrees.ts";
 import { toItem } from "../../worktree/item.ts";
@@ -43,7 +44,7 @@ export async function status(ctx: VerbContext, _input: Record<string, never>): P
 	// A hidden file holding work (assume-unchanged, skip-worktree) is among the changes: git's own status does not show it.
 	const working = work ? everyChange(work) : null;
 	const configured = config.state === "valid" ? config.config : null;
-	const trunk = await resolveTrunk(repository.root, configured?.repository.trunk, ctx.env.DISCERN_TRUNK, { branches });
+	const { trunk } = await resolveTrunk(repository.root, configured?.repository.trunk, ctx.env.DISCERN_TRUNK, { branches });
 	const [counts, fleet, proof, lastRun, lastDone, taskRecord, stale] = await Promise.all([
 		countAgainstTrunk(repository.root, trunk, working?.head ?? null),
 		fleetless.then((none) => (none ? [] : readFleet(repository, trunk, { linkedOnly: true }))),

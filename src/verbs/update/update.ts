@@ -1,5 +1,3 @@
-import { lstat } from "node:fs/promises";
-import { join } from "node:path";
 import { openProject } from "../../config/open-project.ts";
 import type { DiscernConfig } from "../../config/schema.ts";
 import type { VerbContext } from "../../contract/context.ts";
@@ -7,20 +5,24 @@ import { asVerb, fail, ok, type PlanItem } from "../../contract/envelope.ts";
 import { ref } from "../../contract/refer.ts";
 import { commitOf, provenAncestor } from "../../git/ancestry.ts";
 import { commitsBetween } from "../../git/commit-log.ts";
+import { gitWithHooks, HOOKS } from "../../git/hooked.ts";
+import { mergeWrites } from "../../git/merge-writes.ts";
 import { nulSeparated } from "../../git/nul-list.ts";
 import { filesHiddenFromStatus, type RepositoryLocation, readWorkingState } from "../../git/repository.ts";
-import { git, gitLine } from "../../git/run.ts";
+import { git } from "../../git/run.ts";
 import { executePlan, failureSentence } from "../../jobs/execute.ts";
 import type { GatePlan } from "../../jobs/plan.ts";
 import { writeDenied } from "../../platform/write-denied.ts";
-import { trunkAuthority } from "../../proof/trunk-authority.ts";
 import { clip } from "../../text/clip.ts";
 import { firstLine } from "../../text/first-line.ts";
 import { plural } from "../../text/plural.ts";
-import { shellCommand } from "../../text/shell-quote.ts";
+import { pathArgument, shellCommand } from "../../text/shell-quote.ts";
 import { quoteName } from "../../text/terminal.ts";
+import { candidateNamed } from "../../trunk/candidates.ts";
+import { resolveTrunk } from "../../trunk/resolve.ts";
 import { checkoutCommandEnv, EnvFileRefused } from "../../worktree/env.ts";
 import { readTask } from "../../worktree/task.ts";
+import { untrackedInTheWay } from "../../worktree/untracked-in-the-way.ts";
 import type { UpdateData, UpdateInput, UpdateResult } from "./schema.ts";
 
 const CAP = 50;
@@ -69,6 +71,23 @@ export async function update(ctx: VerbContext, input: UpdateInput): Promise<Upda
 	}
 	const head = working.head;
 	const branch = working.branch;
+	// A merge commits on this branch. On the trunk, or a branch anything names as the trunk, that commit would land without consent.
+	const { trunk, candidates } = await resolveTrunk(root, config.repository.trunk, ctx.env.DISCERN_TRUNK);
+	const named = candidateNamed(await candidates(), branch);
+	if (named) {
+		const which =
+			named.branch === trunk.name
+				? `This worktree is on the trunk \`${clip(branch)}\``
+				: `This worktree's branch \`${clip(branch)}\` is named as the trunk by ${named.namedBy.join(", ")} (discern's trunk is \`${clip(trunk.name ?? "?")}\`)`;
+		return fail(
+			"update",
+			"awaiting_consent",
+			`${which}: a merge commits on it, and a commit on the trunk lands without the owner's consent. Nothing changed.`,
+			[
+				say`Work on a task's own branch: ${ref("start", { title: "TITLE" })}; or settle which branch is the trunk (DISCERN_TRUNK, [repository].trunk on the trunk).`,
+			],
+		);
+	}
 
 	let fromName: string;
 	let fromSha: string | null;
@@ -82,7 +101,6 @@ export async function update(ctx: VerbContext, input: UpdateInput): Promise<Upda
 				say`Name a branch or commit, or run ${ref("update")} to merge the trunk.`,
 			]);
 	} else {
-		const { trunk } = await trunkAuthority(root, config, ctx.env.DISCERN_TRUNK);
 		if (!trunk.name || !trunk.exists)
 			return fail("update", "no_trunk", "There is no trunk branch to merge.", ["Create the trunk branch, or set [repository].trunk in discern.toml."]);
 		trunkName = trunk.name;
@@ -137,6 +155,27 @@ export async function update(ctx: VerbContext, input: UpdateInput): Promise<Upda
 			data,
 			input.dry_run ? { dry_run: true, plan: [] } : {},
 		);
+	// Every path the merge writes, told before it runs: git overwrites an ignored file there without a word (and,
+	// where the merge conflicts, `merge --abort` then deletes what it wrote), so refuse while nothing has changed.
+	// Refusing, not saving and restoring: a copy discern made would be one more place a person's .env could be
+	// left behind by an interrupted run, while a refusal loses nothing, whenever the process stops. A dry run
+	// refuses alike, so that what it says would happen is what happens.
+	const writes = await mergeWrites(root, fromSha);
+	if (writes.kind === "refused")
+		return fail("update", "conflict", `git refused the merge: ${clip(writes.reason)}. Nothing changed.`, ["Merge by hand with git, or ask the owner."], {
+			data,
+		});
+	const inTheWay = await untrackedInTheWay(root, writes.paths);
+	if (inTheWay === null)
+		return fail(
+			"update",
+			"dirty_worktree",
+			"git could not list the files the worktree holds beside the tracked ones, so discern cannot tell whether the merge would overwrite untracked or ignored files. Nothing changed.",
+			["Run `git status` and repair the repository, then update again."],
+			{ data },
+		);
+	if (inTheWay.length > 0) return inTheWayRefusal(ctx, inTheWay, data);
+
 	const ensure = ensurePlan(config);
 	if (input.dry_run) {
 		const plan: PlanItem[] = [
@@ -151,33 +190,26 @@ export async function update(ctx: VerbContext, input: UpdateInput): Promise<Upda
 		return ok("update", `Would merge ${plural(commits.length, "commit")} from \`${clip(fromName)}\`; nothing changed.`, data, { dry_run: true, plan });
 	}
 
-	// git overwrites ignored files at paths the merge adds, and `merge --abort` deletes them: refuse first.
-	const inTheWay = await untrackedInTheWay(root, head, fromSha);
-	if (inTheWay === null)
-		return fail(
-			"update",
-			"dirty_worktree",
-			"git could not list the files the merge would add, so discern cannot tell whether it would overwrite untracked or ignored files. Nothing changed.",
-			["Run `git status` and repair the repository, then update again."],
-			{ data },
-		);
-	if (inTheWay.length > 0) {
-		return fail(
-			"update",
-			"dirty_worktree",
-			`The merge would write over ${plural(inTheWay.length, "file")} git does not track here (untracked or ignored, e.g. a copied .env): ${names(inTheWay)}. Nothing changed.`,
-			[
-				say`Move ${inTheWay.length === 1 ? "it" : "them"} out of the way (keep a copy: ignored files often hold local settings or secrets), run ${ref("update")} again, then restore what you still need.`,
-			],
-			{ data },
-		);
-	}
-
-	const merged = await git(
-		["merge", "--no-edit", "--ff", "--no-squash", "--commit", "--no-autostash", "-m", `Merge ${fromName} into ${branch}`, fromSha],
+	// --no-overwrite-ignore: should a file appear after the check, a fast-forward refuses rather than writes over it.
+	// The merge runs the repository's merge hooks: like a job, bounded by [gate].timeout, nothing they start left running.
+	const merged = await gitWithHooks(
+		[
+			...writes.mergeArgs,
+			"merge",
+			"--no-edit",
+			"--ff",
+			"--no-squash",
+			"--commit",
+			"--no-autostash",
+			"--no-overwrite-ignore",
+			"-m",
+			`Merge ${fromName} into ${branch}`,
+			fromSha,
+		],
 		root,
-		{ hooks: true },
+		{ timeoutS: config.gate.timeout, hooks: HOOKS.merge, signal: ctx.signal },
 	);
+	if (merged.stalled || merged.interrupted) return stoppedMerge(ctx, root, head, data, merged.stalled, ensure.phases.length > 0);
 	if (merged.exitCode !== 0) return refusedMerge(ctx, repository, head, data, merged.stdout + merged.stderr);
 	const after = await commitOf(root, "HEAD");
 	const result: UpdateData = { ...data, head: after, merged: after !== head, fast_forward: after === fromSha };
@@ -235,6 +267,48 @@ function ensurePlan(config: DiscernConfig): GatePlan {
 	};
 }
 
+/**
+ * A merge git did not finish: a hook ran past the time limit, or the run was
+ * interrupted, and git was stopped with everything it started. Stopped before
+ * the merge commit (pre-merge-commit, commit-msg) it leaves the merged files in
+ * the index and checkout, with or without MERGE_HEAD: undone, so the branch is
+ * as it was (the tree was committed before). Stopped after (post-merge), the
+ * merge stands but setup.ensure does not run.
+ */
+async function stoppedMerge(
+	ctx: VerbContext,
+	root: string,
+	head: string,
+	data: UpdateData,
+	stalled: string | undefined,
+	ensures: boolean,
+): Promise<UpdateResult> {
+	const { say } = ctx;
+	const code = stalled ? "gate_failed" : "interrupted";
+	const why = stalled ?? "the run was interrupted";
+	const hint = stalled ? "Make the hook finish in time (or raise [gate].timeout, which bounds it). " : "";
+	const after = await commitOf(root, "HEAD");
+	if (after !== null && after !== head) {
+		return fail(
+			"update",
+			code,
+			`Merged \`${clip(data.from)}\`, but ${why}${ensures ? "; setup.ensure did not run" : ""}.`,
+			[say`${hint}${ensures ? "Run the ensure commands yourself, then run" : "Run"} ${ref("done")} on the merged result.`],
+			{ data: { ...data, head: after, merged: true, fast_forward: after === data.from_sha } },
+		);
+	}
+	const pending = await git(["rev-parse", "-q", "--verify", "MERGE_HEAD"], root);
+	const undone = await git(pending.exitCode === 0 ? ["merge", "--abort"] : ["reset", "--quiet", "--merge"], root);
+	const clean = undone.exitCode === 0 && (await git(["status", "--porcelain", "--untracked-files=no"], root)).stdout === "";
+	return fail(
+		"update",
+		code,
+		`Merging \`${clip(data.from)}\` stopped: ${why}. ${clean ? "The merge was undone: the branch is as it was." : "The merge could not be undone: run `git merge --abort` (or `git reset --merge`)."}`,
+		[say`${hint}Run ${ref("update")} again${stalled ? "" : " when you are ready"}.`],
+		{ data },
+	);
+}
+
 /** A merge git refused or stopped: abort what it began, and say why in its own words. */
 async function refusedMerge(ctx: VerbContext, repository: RepositoryLocation, head: string, data: UpdateData, output: string): Promise<UpdateResult> {
 	const { say } = ctx;
@@ -285,34 +359,20 @@ export function overwrittenFiles(output: string): string[] {
 	return [...new Set(files)];
 }
 
-/**
- * Paths the merge would add (new on the incoming side since the merge base)
- * where something untracked or ignored sits in the worktree now: the path
- * itself, or a parent of it that is not a folder. Null when git could not say.
- */
-async function untrackedInTheWay(root: string, head: string, incoming: string): Promise<string[] | null> {
-	const base = await gitLine(["merge-base", head, incoming], root);
-	if (!base) return [];
-	const [added, tracked] = await Promise.all([
-		git(["diff", "--name-only", "-z", "--no-renames", "--diff-filter=A", base, incoming, "--"], root),
-		git(["ls-files", "-z"], root),
-	]);
-	if (added.exitCode !== 0 || tracked.exitCode !== 0) return null;
-	const known = new Set(nulSeparated(tracked.stdout));
-	const found = new Set<string>();
-	for (const path of nulSeparated(added.stdout)) {
-		if (known.has(path)) continue;
-		const parts = path.split("/");
-		for (let depth = 1; depth <= parts.length; depth++) {
-			const prefix = parts.slice(0, depth).join("/");
-			const info = await lstat(join(root, prefix)).catch(() => null);
-			if (!info) break;
-			if (depth < parts.length && info.isDirectory()) continue;
-			if (!known.has(prefix)) found.add(prefix);
-			break;
-		}
-	}
-	return [...found].sort();
+/** The files the merge would write over, named, and how to keep them. */
+function inTheWayRefusal(ctx: VerbContext, inTheWay: readonly string[], data: UpdateData): UpdateResult {
+	const { say } = ctx;
+	const first = (inTheWay[0] ?? "").replace(/\/$/, "");
+	const one = inTheWay.length === 1;
+	return fail(
+		"update",
+		"dirty_worktree",
+		`The merge would write over ${plural(inTheWay.length, "file")} git does not track here (untracked or ignored, e.g. a copied .env): ${names(inTheWay)}. Nothing changed.`,
+		[
+			say`Move ${one ? "it" : "them"} out of the way and keep ${one ? "it" : "them"} (ignored files often hold local settings or secrets): from the worktree's root, e.g. \`${shellCommand("mv", pathArgument(first), pathArgument(`${first}.kept`))}\`${one ? "" : " for each"}; run ${ref("update")} again, then bring back what you still need.`,
+		],
+		{ data },
+	);
 }
 
 /** The env of `setup.ensure` after a merge: the worktree's command env (see worktree/env.ts). */

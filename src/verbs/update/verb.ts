@@ -7,7 +7,7 @@ export const updateVerb = defineVerb({
 	title: "Update: merge the trunk into this worktree's branch",
 	summary: "Merge the trunk (or --from REF) into this worktree's branch, never a rebase; then run [worktree].setup.ensure.",
 	mcpDescription:
-		"Call it when discern_done or discern_accept says the trunk moved: merges the trunk (or `from`) into this worktree's branch, never a rebase, then runs the project's setup.ensure. Re-read the files in `data.overlap`: this branch changed them too. Refuses the main checkout (not_in_worktree) and uncommitted tracked changes (dirty_worktree). A conflict is aborted, the branch left as it was (conflict, naming the files). `dry_run: true` lists what would come in.",
+		"Call it when discern_done or discern_accept says the trunk moved: merges the trunk (or `from`) into this worktree's branch, never a rebase, then runs the project's setup.ensure. Re-read the files in `data.overlap`: this branch changed them too. Refuses the main checkout (not_in_worktree), uncommitted tracked changes, untracked or ignored files at any path the merge would write (dirty_worktree, naming them), and a branch named as the trunk (awaiting_consent). A conflict is aborted, the branch left as it was (conflict, naming the files). `dry_run: true` lists what would come in.",
 	mcpGuide: { step: "iterate", text: "discern_update merges the trunk in when it moved (never a rebase)." },
 	group: "Daily loop",
 	input: UpdateInput,
@@ -19,6 +19,7 @@ export const updateVerb = defineVerb({
 		"not_in_worktree",
 		"dirty_worktree",
 		"detached_head",
+		"awaiting_consent",
 		"no_trunk",
 		"unknown_target",
 		"conflict",

@@ -7,7 +7,7 @@ import { ref, type Say } from "../../contract/refer.ts";
 import { git } from "../../git/run.ts";
 import { killLeftovers } from "../../jobs/leftovers.ts";
 import { exists, isInside } from "../../platform/files.ts";
-import { clip } from "../../text/clip.ts";
+import { clip, clipList } from "../../text/clip.ts";
 import { plural } from "../../text/plural.ts";
 import { shellCommand } from "../../text/shell-quote.ts";
 import { oneLine, quoteName } from "../../text/terminal.ts";
@@ -16,9 +16,11 @@ import { createRef, deleteBranchAt, listWorktrees, removeWorktree } from "../../
 import { isWorktreeId } from "../../worktree/id.ts";
 import { toItem } from "../../worktree/item.ts";
 import { readLedger } from "../../worktree/ledger.ts";
+import { blockingRepositories, type NestedScan, scanNested } from "../../worktree/nested-repos.ts";
 import { destroyResources } from "../../worktree/resources.ts";
 import { readTreeWork } from "../../worktree/tree-work.ts";
-import { ignoredCount, snapshotWork } from "../../worktree/wip.ts";
+import { snapshotWork } from "../../worktree/wip.ts";
+import { nestedRefusal } from "./nested-refusal.ts";
 import { openFleet } from "./open.ts";
 import type { WorktreeDropData, WorktreeDropInput } from "./schema.ts";
 import { checkedOutElsewhere, didYouMean, findTargets, knownNames, lockTarget, recoveryRef } from "./target.ts";
@@ -55,12 +57,15 @@ export async function worktreeDrop(ctx: VerbContext, input: Input): Promise<Drop
 		return fail("worktree drop", "invalid_arguments", "The main checkout is never dropped: it holds the repository itself.", [
 			say`Name a linked worktree; ${ref("worktree list")} shows them.`,
 		]);
+	let scanned: NestedScan = { repositories: [], ignored: [] };
 	const base = (): WorktreeDropData => ({
 		worktree: toItem(target),
 		recovery_ref: null,
 		removed: false,
 		branch_deleted: false,
 		resources: { destroyed: [], failed: [] },
+		nested_repositories: scanned.repositories,
+		ignored: scanned.ignored,
 	});
 	const name = clip(quoteName(target.id ?? target.branch ?? target.path));
 
@@ -95,6 +100,23 @@ export async function worktreeDrop(ctx: VerbContext, input: Input): Promise<Drop
 			{ data: base() },
 		);
 	}
+	// Repositories inside it (a clone, a submodule, one in an ignored folder) go with the folder, and the saved work cannot hold them:
+	// judged before the rest, so the refusal names them. With its folder gone, its git dir still holds its submodules' repositories.
+	const scan = await scanNested(folderGone ? null : target.path, target.gitDir);
+	if (!scan)
+		return fail(
+			"worktree drop",
+			"dirty_worktree",
+			`Worktree ${name} was not dropped: git could not list the files in it, so discern cannot tell what removing it would lose. Nothing was changed.`,
+			["Look at it yourself; `git worktree remove` removes it once you are sure."],
+			{ data: base() },
+		);
+	scanned = scan;
+	const blocking = blockingRepositories(scan, true);
+	if (blocking.length > 0) {
+		const refusal = nestedRefusal(target.path, blocking, say, input, `Worktree ${name} was not dropped`, " Nothing was changed.");
+		return { ...refusal, data: base() };
+	}
 	if (!input.force) {
 		const refusal = unforced(target, trunk.name, say, input);
 		if (refusal) return { ...refusal, data: base() };
@@ -106,7 +128,7 @@ export async function worktreeDrop(ctx: VerbContext, input: Input): Promise<Drop
 	const wip = dirty ? wipName : null;
 	const others = checkedOutElsewhere(fleet, target);
 	const keepBranch = others.length > 0 ? `it is also checked out in ${others.map((other) => quoteName(other.path)).join(", ")}` : null;
-	const ignored = folderGone ? null : await ignoredCount(target.path);
+	const ignored = scanned.ignored;
 	const plan: PlanItem[] = [
 		{ kind: "save", label: saved ?? "(no commit to save)", disposition: saved ? "run" : "skip", ...(target.head ? { note: target.head } : {}) },
 		...(wip ? [{ kind: "save", label: wip, disposition: "run" as const, note: "uncommitted changes and untracked files" }] : []),
@@ -115,7 +137,7 @@ export async function worktreeDrop(ctx: VerbContext, input: Input): Promise<Drop
 			kind: "remove",
 			label: target.path,
 			disposition: "run",
-			...(folderGone ? { note: "folder gone: git's record only" } : ignored ? { note: `${plural(ignored, "ignored file")} lost` } : {}),
+			...(folderGone ? { note: "folder gone: git's record only" } : ignored.length > 0 ? { note: `ignored, lost: ${clip(clipList(ignored, 10), 400)}` } : {}),
 		},
 		{
 			kind: "delete-branch",
@@ -127,7 +149,7 @@ export async function worktreeDrop(ctx: VerbContext, input: Input): Promise<Drop
 	if (input.dry_run)
 		return ok(
 			"worktree drop",
-			`Would drop worktree ${name}${saved ? `, saving its tip as ${saved} first` : ""}${wip ? ` and its uncommitted work as ${wip}` : ""}.${ignored ? ` ${plural(ignored, "ignored file or folder", "ignored files or folders")} in it would be lost.` : ""}`,
+			`Would drop worktree ${name}${saved ? `, saving its tip as ${saved} first` : ""}${wip ? ` and its uncommitted work as ${wip}` : ""}.${ignoredNote(ignored, "would")}`,
 			base(),
 			{ dry_run: true, plan },
 		);
@@ -139,7 +161,7 @@ export async function worktreeDrop(ctx: VerbContext, input: Input): Promise<Drop
 			ctx,
 			{ root: repository.root, commonDir: repository.commonDir },
 			target,
-			{ saved, wip, wipName, folderGone, keepBranch, ignored, force: input.force === true },
+			{ saved, wip, wipName, folderGone, keepBranch, force: input.force === true, input },
 			base(),
 			name,
 		);
@@ -193,6 +215,8 @@ async function dropOrphan(ctx: VerbContext, input: Input, root: string, commonDi
 		removed: false,
 		branch_deleted: false,
 		resources: { destroyed: [], failed: [] },
+		nested_repositories: [],
+		ignored: [],
 	};
 	const what = `Worktree ${clip(quoteName(input.id))} is gone, but its resource ledger still lists ${plural(pending.length, "resource")}${pending.length > 0 ? ` (${pending.join(", ")})` : ""}`;
 	if (!input.force) {
@@ -257,7 +281,7 @@ interface DropPlan {
 	folderGone: boolean;
 	force: boolean;
 	keepBranch: string | null;
-	ignored: number | null;
+	input: Input;
 }
 
 async function carryOut(
@@ -303,9 +327,6 @@ async function carryOut(
 		}
 		wipNote = ` Its uncommitted work is saved as ${wip}: restore it with \`${shellCommand("git", "restore", `--source=${wip}`, "--", ".")}\` in a checkout of the branch.`;
 	}
-	const lostNote = plan.ignored
-		? ` ${plural(plan.ignored, "ignored file or folder", "ignored files or folders")} in it ${plan.ignored === 1 ? "was" : "were"} not saved.`
-		: "";
 	// What a killed `start` or gate left running there: recorded in its state dir, stopped before its folder goes.
 	const stopped = target.gitDir ? await killLeftovers(target.gitDir).catch(() => [] as string[]) : [];
 	if (target.id) {
@@ -332,6 +353,23 @@ async function carryOut(
 			data.resources.destroyed.length > 0
 				? ` Its resources were already destroyed (${data.resources.destroyed.join(", ")}); the worktree and its branch remain.`
 				: " The worktree and its branch remain.";
+		// A repository made in it meanwhile stops the removal before any snapshot: `git add` would record it as a bare pointer.
+		const scan = await scanNested(target.path, target.gitDir);
+		const blocking = scan ? blockingRepositories(scan, true) : [];
+		if (!scan)
+			return fail(
+				"worktree drop",
+				"dirty_worktree",
+				`Worktree ${name} was not removed: git could not list the files in it, so discern cannot tell what removing it would lose.${destroyedNote}`,
+				["Look at it yourself; `git worktree remove` removes it once you are sure."],
+				{ data },
+			);
+		data.nested_repositories = scan.repositories;
+		data.ignored = scan.ignored;
+		if (blocking.length > 0) {
+			const refusal = nestedRefusal(target.path, blocking, ctx.say, plan.input, `Worktree ${name} was not removed`, `${wipNote}${destroyedNote}`);
+			return { ...refusal, data };
+		}
 		const work = await readTreeWork(target.path, commonDir);
 		if (!work?.clean) {
 			const what = !work
@@ -393,7 +431,7 @@ async function carryOut(
 			: saved
 				? ` Its tip is also saved as ${saved}.`
 				: "";
-	return ok("worktree drop", `Dropped worktree ${name}.${restore}${wipNote}${lostNote}`, data, hints.length > 0 ? { hints } : {});
+	return ok("worktree drop", `Dropped worktree ${name}.${restore}${wipNote}${ignoredNote(data.ignored, "did")}`, data, hints.length > 0 ? { hints } : {});
 }
 
 /** A worktree whose folder is gone: remove git's admin files for it (what `git worktree prune` does for this one only). */
@@ -405,4 +443,17 @@ async function forgetWorktree(root: string, commonDir: string, target: FleetWork
 	await rm(admin, { recursive: true, force: true });
 	const listed = await listWorktrees(root, commonDir);
 	return listed && !listed.some((entry) => entry.path === target.path) ? { ok: true } : { ok: false, reason: "git still lists it" };
+}
+
+/** The ignored files that go with the folder, named (clipped): nothing saves them. */
+function ignoredNote(ignored: readonly string[], when: "would" | "did"): string {
+	if (ignored.length === 0) return "";
+	const were = when === "would" ? "would be" : ignored.length === 1 ? "was" : "were";
+	return ` ${plural(ignored.length, "ignored file or folder", "ignored files or folders")} in it ${were} deleted, not saved: ${clip(
+		clipList(
+			ignored.map((path) => quoteName(path)),
+			10,
+		),
+		400,
+	)}.`;
 }

@@ -4,7 +4,8 @@ import type { VerbContext } from "../../contract/context.ts";
 import type { Refusal } from "../../contract/envelope.ts";
 import { ref } from "../../contract/refer.ts";
 import type { RepositoryLocation } from "../../git/repository.ts";
-import { resolveTrunk, type Trunk } from "../../git/trunk.ts";
+import type { Trunk } from "../../git/trunk.ts";
+import { resolveTrunk } from "../../trunk/resolve.ts";
 import { type FleetWorktree, readFleet } from "../../worktree/fleet.ts";
 
 export interface OpenedFleet {
@@ -23,7 +24,7 @@ export async function openFleet(ctx: VerbContext, where: "anywhere" | "main" = "
 	const { repository } = opened;
 	if (where === "main" && repository.location !== "main") return { ok: false, refusal: notMain(ctx, repository) };
 	const config = await loadConfig(repository.root, ctx.narrate);
-	const trunk = await resolveTrunk(repository.root, config.state === "valid" ? config.config.repository.trunk : undefined, ctx.env.DISCERN_TRUNK);
+	const { trunk } = await resolveTrunk(repository.root, config.state === "valid" ? config.config.repository.trunk : undefined, ctx.env.DISCERN_TRUNK);
 	const fleet = await readFleet(repository, trunk);
 	return { ok: true, repository, trunk, fleet: fleet ?? [], listed: fleet !== null };
 }

@@ -3,15 +3,15 @@ import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type PlanItem, type Result } from "../../contract/envelope.ts";
 import { ref } from "../../contract/refer.ts";
 import { provenAncestor } from "../../git/ancestry.ts";
-import { clip } from "../../text/clip.ts";
+import { clip, clipList } from "../../text/clip.ts";
 import { plural } from "../../text/plural.ts";
 import { oneLine } from "../../text/terminal.ts";
 import { type FleetWorktree, hasLanded } from "../../worktree/fleet.ts";
 import { deleteBranchAt, removeWorktree } from "../../worktree/git-worktrees.ts";
+import { blockingRepositories, describeBlocking, type NestedScan, scanNested } from "../../worktree/nested-repos.ts";
 import { destroyResources } from "../../worktree/resources.ts";
 import { readTask } from "../../worktree/task.ts";
 import { readTreeWork } from "../../worktree/tree-work.ts";
-import { ignoredCount } from "../../worktree/wip.ts";
 import { openFleet } from "./open.ts";
 import type { WorktreePruneData, WorktreePruneInput } from "./schema.ts";
 import { checkedOutElsewhere, lockTarget } from "./target.ts";
@@ -31,23 +31,28 @@ export async function worktreePrune(ctx: VerbContext, input: v.InferOutput<typeo
 	const linked = fleet.filter((worktree) => !worktree.main);
 	const chosen: FleetWorktree[] = [];
 	const data: WorktreePruneData = { removed: [], skipped: [], would_remove: [] };
+	// Ignored files (build output, a local .env) go with the folder: the plan names them.
+	const ignoredAt: string[][] = [];
 	for (const worktree of linked) {
 		const reason = whyKept(worktree, trunk.name);
-		if (reason) data.skipped.push({ ...named(worktree), reason });
-		else chosen.push(worktree);
+		const scan = reason ? null : await scanNested(worktree.path, worktree.gitDir);
+		const kept = reason ?? nestedReason(scan);
+		if (kept) data.skipped.push({ ...named(worktree), reason: kept });
+		else {
+			chosen.push(worktree);
+			ignoredAt.push(scan?.ignored ?? []);
+		}
 	}
 	data.would_remove = chosen.map((worktree) => worktree.path);
-	// Ignored files (build output, a local .env) go with the folder: the plan says how many.
-	const ignoredAt = await Promise.all(chosen.map((worktree) => ignoredCount(worktree.path)));
-	const ignoredTotal = ignoredAt.reduce<number>((sum, count) => sum + (count ?? 0), 0);
+	const ignoredTotal = ignoredAt.reduce<number>((sum, ignored) => sum + ignored.length, 0);
 	const plan: PlanItem[] = [
 		...chosen.map((worktree, index): PlanItem => {
-			const ignored = ignoredAt[index];
+			const ignored = ignoredAt[index] ?? [];
 			return {
 				kind: "remove",
 				label: worktree.path,
 				disposition: "run",
-				note: `${worktree.branch ?? "detached"}: landed and clean${ignored ? `; ${plural(ignored, "ignored file or folder", "ignored files or folders")} deleted with it` : ""}`,
+				note: `${worktree.branch ?? "detached"}: landed and clean${ignored.length > 0 ? `; ignored, deleted with it: ${clip(clipList(ignored, 10), 400)}` : ""}`,
 			};
 		}),
 		...data.skipped.map((skipped): PlanItem => ({ kind: "remove", label: skipped.path, disposition: "skip", note: skipped.reason })),
@@ -78,7 +83,7 @@ export async function worktreePrune(ctx: VerbContext, input: v.InferOutput<typeo
 		}
 	}
 	data.would_remove = [];
-	const message = `Removed ${plural(data.removed.length, "worktree")}${data.skipped.length > 0 ? `; kept ${data.skipped.length}` : ""}.${lost.length > 0 ? ` Deleted with them: ${lost.join("; ")}.` : ""}`;
+	const message = `Removed ${plural(data.removed.length, "worktree")}${data.skipped.length > 0 ? `; kept ${data.skipped.length}` : ""}.${lost.length > 0 ? ` Deleted with them, not saved: ${lost.join("; ")}.` : ""}`;
 	if (failedResources > 0) {
 		return fail(
 			"worktree prune",
@@ -157,10 +162,15 @@ async function pruneOne(
 			const what = !after ? "git could not tell whether it is clean" : !after.clean ? "it has uncommitted changes" : "its HEAD moved";
 			return { reason: `${what} since its resources were destroyed (they are destroyed; the worktree stays)` };
 		}
-		const ignored = await ignoredCount(worktree.path);
+		// A repository made in it meanwhile (a clone in an ignored folder, a submodule's new commit) stops it here too.
+		const scan = await scanNested(worktree.path, worktree.gitDir);
+		const nested = nestedReason(scan);
+		if (nested) return { reason: `${nested} (its resources are destroyed; the worktree stays)` };
 		const removed = await removeWorktree(repository.root, worktree.path);
 		if (!removed.ok) return { reason: `git could not remove it: ${clip(oneLine(removed.reason))}` };
-		if (ignored) lost.push(`${plural(ignored, "ignored file or folder", "ignored files or folders")} in ${worktree.path}`);
+		const ignored = scan?.ignored ?? [];
+		if (ignored.length > 0)
+			lost.push(`${plural(ignored.length, "ignored file or folder", "ignored files or folders")} in ${worktree.path} (${clip(clipList(ignored, 10), 400)})`);
 		// Landed work only: the branch holds nothing the trunk lacks, and it is deleted only while it still points at that tip.
 		// A branch another worktree has checked out stays: deleting it would leave that one on a missing branch.
 		if (worktree.branch && worktree.head && !branchInUse) await deleteBranchAt(repository.root, worktree.branch, worktree.head);
@@ -168,6 +178,14 @@ async function pruneOne(
 	} finally {
 		if (locked.ok) locked.lock.release();
 	}
+}
+
+/** Why the repositories inside a worktree keep it; null when none would lose anything. */
+function nestedReason(scan: NestedScan | null): string | null {
+	if (!scan) return "git could not list the files in it, so discern cannot tell what removing it would lose";
+	const blocking = blockingRepositories(scan, true);
+	if (blocking.length === 0) return null;
+	return `it holds ${plural(blocking.length, "git repository", "git repositories")} that removing it would lose: ${clip(clipList(describeBlocking(blocking), 10), 1000)}`;
 }
 
 function named(worktree: FleetWorktree): { path: string; branch: string | null; id: string | null } {

@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { OrphanedLedger, WorktreeItem } from "../../worktree/item.ts";
+import { NestedRepository } from "../../worktree/nested-repos.ts";
 
 const DryRun = v.optional(v.pipe(v.boolean(), v.description("Show what would happen; change nothing.")));
 
@@ -50,6 +51,13 @@ export const WorktreeDropData = v.strictObject({
 	removed: v.boolean(),
 	branch_deleted: v.boolean(),
 	resources: v.strictObject({ destroyed: v.array(v.string()), failed: Failed }),
+	nested_repositories: v.pipe(
+		v.array(NestedRepository),
+		v.description(
+			"Git repositories inside the worktree (untracked, ignored, submodules). Drop refuses while one would lose something, and while one is untracked: the saved work cannot hold a repository.",
+		),
+	),
+	ignored: v.pipe(v.array(v.string()), v.description("Ignored files and folders in it (a wholly ignored folder once): deleted with it, never saved.")),
 });
 export type WorktreeDropData = v.InferOutput<typeof WorktreeDropData>;
 

@@ -1,0 +1,147 @@
+import { randomUUID } from "node:crypto";
+import { closeSync, fstatSync, mkdtempSync, openSync, readSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Captured, NOT_STARTED } from "./process.ts";
+import { type JobTree, openTreeKeeper } from "./process-tree.ts";
+
+/**
+ * A command that runs code discern does not own (git with the repository's
+ * hooks), run the way a gate runs a job, yet answered like `capture`:
+ * - it leads its own session and process group, and is a tree of the
+ *   process-tree keeper (subreaper, or the token scan): what it leaves
+ *   running is killed once it exits, a `setsid` daemon included;
+ * - its output goes to files, never to pipes: a background child that
+ *   inherited stdout cannot keep discern waiting for an end of file. The
+ *   files are unlinked as soon as they are open, so nothing is left on disk
+ *   even if discern is killed;
+ * - a time limit and the caller's signal stop the whole tree (TERM, a grace,
+ *   then KILL).
+ */
+export interface ContainedOptions {
+	cwd: string;
+	env: Readonly<Record<string, string | undefined>>;
+	/** Seconds; 0: no limit. */
+	timeoutS: number;
+	signal?: AbortSignal;
+	/** How long a TERMed tree gets before it is KILLed. */
+	graceMs?: number;
+	/** false: find leftovers by scanning /proc for the run's token, not as a subreaper (the fallback of platforms without prctl; tests). */
+	subreaper?: boolean;
+}
+
+export interface Contained extends Captured {
+	/** The time limit ran out: the whole tree was stopped. */
+	timedOut: boolean;
+	/** The caller's signal fired while it ran: the whole tree was stopped. */
+	interrupted: boolean;
+}
+
+/** The environment key of the per-run token, distinct from a job's: discern run as a job keeps its job's token for its own sweep. */
+export const CONTAINED_TOKEN_KEY = "DISCERN_CONTAINED_TOKEN";
+
+/** As a gate job's (jobs/runner.ts): long enough for git to remove its lock files on TERM. */
+const GRACE_MS = 2000;
+
+/** How much of each stream is read back: its head and tail past this (a merge's diffstat can be long; messages are at its ends). */
+const OUTPUT_LIMIT_BYTES = 1024 * 1024;
+
+export async function runContained(argv: readonly string[], options: ContainedOptions): Promise<Contained> {
+	if (options.signal?.aborted) return { exitCode: NOT_STARTED, stdout: "", stderr: "interrupted before it started", timedOut: false, interrupted: true };
+	const files = openOutputFiles();
+	if ("failed" in files) return { exitCode: NOT_STARTED, stdout: "", stderr: files.failed, timedOut: false, interrupted: false };
+	const trees = await openTreeKeeper(options.subreaper === undefined ? {} : { subreaper: options.subreaper });
+	try {
+		const token = { key: CONTAINED_TOKEN_KEY, value: randomUUID() };
+		let child: ReturnType<typeof Bun.spawn>;
+		try {
+			child = Bun.spawn([...argv], {
+				cwd: options.cwd,
+				env: { ...definedOnly(options.env), [token.key]: token.value },
+				stdin: "ignore",
+				stdout: files.stdout,
+				stderr: files.stderr,
+				// setsid(): its own session and group, so one signal reaches everything that stayed in it.
+				detached: true,
+			});
+		} catch (error) {
+			return { exitCode: NOT_STARTED, stdout: "", stderr: error instanceof Error ? error.message : String(error), timedOut: false, interrupted: false };
+		}
+		const tree: JobTree = { leader: child.pid, token };
+		trees.started(tree);
+		let timedOut = false;
+		let interrupted = false;
+		let stopping: Promise<void> | undefined;
+		const stop = () => {
+			stopping ??= trees.kill(tree, options.graceMs ?? GRACE_MS);
+		};
+		const timer =
+			options.timeoutS > 0
+				? setTimeout(() => {
+						if (stopping) return;
+						timedOut = true;
+						stop();
+					}, options.timeoutS * 1000)
+				: undefined;
+		const onAbort = () => {
+			if (stopping) return;
+			interrupted = true;
+			stop();
+		};
+		options.signal?.addEventListener("abort", onAbort);
+		let exitCode: number;
+		try {
+			exitCode = await child.exited;
+		} finally {
+			if (timer) clearTimeout(timer);
+			options.signal?.removeEventListener("abort", onAbort);
+			await stopping;
+			// Its group now, what left the group (setsid, a double fork) in the sweep.
+			trees.ended(tree);
+			await trees.sweep();
+		}
+		const killedBy = child.signalCode ? { killedBy: String(child.signalCode) } : {};
+		return { exitCode, stdout: readBack(files.stdout), stderr: readBack(files.stderr), ...killedBy, timedOut, interrupted };
+	} finally {
+		trees.close();
+		closeSync(files.stdout);
+		closeSync(files.stderr);
+	}
+}
+
+/** Two files for stdout and stderr, already unlinked: open descriptors only. */
+function openOutputFiles(): { stdout: number; stderr: number } | { failed: string } {
+	let dir: string | undefined;
+	const opened: number[] = [];
+	try {
+		dir = mkdtempSync(join(tmpdir(), "discern-run-"));
+		for (const name of ["stdout", "stderr"]) opened.push(openSync(join(dir, name), "w+", 0o600));
+		const [stdout, stderr] = opened as [number, number];
+		return { stdout, stderr };
+	} catch (error) {
+		for (const fd of opened) closeSync(fd);
+		return { failed: `discern could not make a file for git's output: ${error instanceof Error ? error.message : String(error)}` };
+	} finally {
+		if (dir) rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+/** What was written through `fd`, whole up to the limit, else its head and tail. */
+function readBack(fd: number): string {
+	const { size } = fstatSync(fd);
+	if (size <= OUTPUT_LIMIT_BYTES) return read(fd, 0, size);
+	const half = OUTPUT_LIMIT_BYTES / 2;
+	return `${read(fd, 0, half)}\n[… ${size - 2 * half} bytes left out …]\n${read(fd, size - half, half)}`;
+}
+
+function read(fd: number, position: number, length: number): string {
+	const buffer = Buffer.alloc(length);
+	const got = readSync(fd, buffer, 0, length, position);
+	return buffer.toString("utf8", 0, got);
+}
+
+function definedOnly(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+	const out: Record<string, string> = {};
+	for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
+	return out;
+}

@@ -1,0 +1,173 @@
+import { posix } from "node:path";
+import { quoteName } from "../text/terminal.ts";
+
+/**
+ * What steers agents: the files coding agents read as instructions, or load
+ * as tools, hooks and settings, on their own when they open the repository.
+ * A change to one changes what every later agent does, so it is never
+ * covered by `[acceptance].pre_authorized`, whatever scope a glob puts it
+ * in: the owner sees it and decides (SPEC §12). This is the one list; the
+ * accept consent (verbs/accept/consent.ts) asks it for every changed path.
+ *
+ * Matching is deliberately wide: names are compared without case (macOS
+ * and Windows checkouts open `Agents.md` as `AGENTS.md`, and some tools
+ * look names up that way), and a name or folder counts at any depth
+ * (agents read nested instruction files, and an editor opened on a
+ * sub-folder reads that folder's own settings). Asking the owner about one
+ * file too many costs a question; one too few lands an instruction unseen.
+ */
+
+interface SteeringRule {
+	/** Consecutive path segments, lower case: a file's name, or a folder and everything under it. */
+	segments: readonly string[];
+	/** "file": the path ends with the segments; "folder": the segments are a folder on the path (or the path itself). */
+	kind: "file" | "folder";
+	/** Only at the repository's root. */
+	rooted?: true;
+	/** What reads it, for the person deciding. */
+	readBy: string;
+}
+
+const file = (name: string, readBy: string): SteeringRule => ({ segments: name.split("/"), kind: "file", readBy });
+const folder = (name: string, readBy: string): SteeringRule => ({ segments: name.split("/"), kind: "folder", readBy });
+
+const RULES: readonly SteeringRule[] = [
+	// Instruction files, read at any depth as the agent walks towards the file it edits.
+	file("agents.md", "agent instructions: Codex, Copilot, Cursor, Gemini CLI, Zed, Jules, Amp and others"),
+	file("agents.override.md", "agent instructions: Codex reads it before AGENTS.md"),
+	file("agent.md", "agent instructions: Amp, Zed"),
+	file("claude.md", "agent instructions: Claude Code"),
+	file("claude.local.md", "agent instructions: Claude Code"),
+	file("gemini.md", "agent instructions: Gemini CLI"),
+	file(".cursorrules", "agent rules: Cursor, Zed"),
+	file(".windsurfrules", "agent rules: Windsurf, Zed"),
+	file(".rules", "agent rules: Zed"),
+	file(".goosehints", "agent instructions: Goose"),
+	file(".roomodes", "agent modes: Roo Code"),
+	file("copilot-instructions.md", "agent instructions: GitHub Copilot"),
+	// MCP servers, hooks and settings: what an agent may run, and what it runs without asking.
+	file(".mcp.json", "MCP servers: Claude Code's project scope"),
+	file(".vscode/mcp.json", "MCP servers: VS Code, GitHub Copilot"),
+	file(".vscode/settings.json", "VS Code's Copilot settings: instruction files, MCP servers, tools run without asking"),
+	file(".github/workflows/copilot-setup-steps.yml", "GitHub Copilot's setup steps, run before its coding agent starts"),
+	file(".aider.conf.yml", "Aider's settings: files read, commands run"),
+	// Folders whose every file an agent may load: rules, commands, sub-agents, hooks, MCP config.
+	folder(".claude", "agent settings, hooks, commands and sub-agents: Claude Code"),
+	folder(".cursor", "agent rules, MCP servers and hooks: Cursor"),
+	folder(".codex", "agent config and MCP servers: Codex"),
+	folder(".gemini", "agent settings, MCP servers and commands: Gemini CLI"),
+	folder(".clinerules", "agent rules: Cline"),
+	folder(".windsurf", "agent rules and workflows: Windsurf"),
+	folder(".roo", "agent rules: Roo Code"),
+	folder(".kiro", "agent steering and hooks: Kiro"),
+	folder(".junie", "agent guidelines: JetBrains Junie"),
+	folder(".amazonq", "agent rules: Amazon Q"),
+	folder(".continue", "agent rules and MCP servers: Continue"),
+	folder(".github/instructions", "agent instructions: GitHub Copilot"),
+	folder(".github/prompts", "agent prompts: GitHub Copilot"),
+	folder(".github/chatmodes", "agent chat modes: GitHub Copilot"),
+	folder(".github/agents", "custom agents: GitHub Copilot"),
+	// discern's own config: the gate, the scopes, what is pre-authorized, the instructions compiled.
+	{ segments: ["discern.toml"], kind: "file", rooted: true, readBy: "discern's config: the gate, its scopes and what lands without asking" },
+];
+
+/** How a gate change names a steering file: the Proof's judgement and accept's consent say it the same way. */
+export function steeringPhrase(path: string, change: "added" | "deleted" | "modified"): string {
+	return `what agents read: \`${quoteName(path)}\` ${change}`;
+}
+
+/**
+ * What a changed path steers, in a few words, or null when it steers no
+ * agent. `instructionSources` are the `[instructions].sources` of the configs
+ * in play (the trunk's and the branch's): each is compiled into AGENTS.md.
+ * `imported` are the files instruction files import (`importsOf`). A rename
+ * is a deletion and an addition: ask for both paths.
+ */
+export function steersAgents(path: string, instructionSources: readonly string[], imported: readonly string[] = []): string | null {
+	const segments = path.split("/").map(asDiskReads);
+	for (const rule of RULES) if (matches(segments, rule)) return rule.readBy;
+	const normal = segments.join("/");
+	const same = (other: string) => normalPath(other) === normal;
+	if (instructionSources.some(same)) return "compiled into AGENTS.md by `discern refresh` ([instructions].sources)";
+	// An import or a link names a file, or a folder (a linked `.claude`): everything under it counts.
+	const under = (other: string) => same(other) || normal.startsWith(`${normalPath(other)}/`);
+	if (imported.some(under)) return "read through an instruction file's `@path` import or a link from a steering path";
+	return null;
+}
+
+/**
+ * Whether a name at the repository's root leads to what steers agents: it
+ * steers them itself, or it is the first folder of a rule (`.github`,
+ * `.vscode`). A link by such a name is followed: its target is read too.
+ */
+export function leadsToSteering(name: string): boolean {
+	const disk = asDiskReads(name);
+	return steersAgents(name, []) !== null || RULES.some((rule) => rule.segments[0] === disk);
+}
+
+/**
+ * A name as a case-insensitive disk opens it: lower case, in one Unicode
+ * form, without the characters HFS+ ignores, without the trailing dots and
+ * spaces Windows drops, without NTFS's `::$DATA` (the file's own content):
+ * `Agents.md.` and `AGENTS.md::$DATA` open AGENTS.md there.
+ */
+function asDiskReads(name: string): string {
+	return name
+		.normalize("NFC")
+		.toLowerCase()
+		.replace(/[\u200B-\u200F\u202A-\u202E\u2060-\u206F\uFEFF]/g, "")
+		.replace(/::\$data$/, "")
+		.replace(/[. ]+$/, "");
+}
+
+/** The instruction files read at the root whose `@path` lines import more (Claude Code's and Gemini CLI's memory; Claude follows them from AGENTS.md too). */
+export const IMPORTING_FILES: readonly string[] = ["CLAUDE.md", "CLAUDE.local.md", ".claude/CLAUDE.md", "GEMINI.md", "AGENTS.md"];
+
+/**
+ * The repository paths a markdown instruction file imports: `@path` (or
+ * `@./path`) words outside code spans and fenced blocks, relative to the
+ * file's folder, as Claude Code and Gemini CLI read them (Cursor's rules
+ * reference files the same way). Wide on purpose: an `@name` that is a
+ * mention, not a file, only makes a file of that name need the owner.
+ * Paths outside the repository (`@~/…`, `@/etc/…`, `../` past the root) are
+ * not the branch's to change and are left out. Other files import nothing.
+ */
+export function importsOf(text: string, from: string): string[] {
+	if (!/\.(md|mdc)$/i.test(from)) return [];
+	const found = new Set<string>();
+	let fenced = false;
+	for (const line of text.split("\n")) {
+		if (/^\s*(```|~~~)/.test(line)) {
+			fenced = !fenced;
+			continue;
+		}
+		if (fenced) continue;
+		for (const match of line.replace(/`[^`]*`/g, " ").matchAll(/(?:^|\s)@([^\s`<>"']+)/g)) {
+			const word = (match[1] ?? "").replace(/[.,;:!?)\]}]+$/, "");
+			if (word === "" || word.startsWith("/") || word.startsWith("~") || word.includes("://")) continue;
+			const path = posix.normalize(posix.join(posix.dirname(from), word));
+			if (path !== "." && !path.startsWith("../") && path !== "..") found.add(path);
+		}
+	}
+	return [...found];
+}
+
+function matches(segments: readonly string[], rule: SteeringRule): boolean {
+	const length = rule.segments.length;
+	// Where the rule's segments may end on the path: the last segment for a file; anywhere for a folder (the folder itself, or a file under it).
+	const ends = rule.kind === "file" ? [segments.length] : segments.map((_, index) => index + 1);
+	return ends.some((end) => {
+		const start = end - length;
+		if (start < 0 || (rule.rooted && start !== 0)) return false;
+		return rule.segments.every((segment, offset) => segments[start + offset] === segment);
+	});
+}
+
+/** A configured or imported path as the tree names it, compared as a disk would: `./docs/x.md` and `docs//x.md` are `docs/x.md`. */
+function normalPath(path: string): string {
+	return path
+		.split("/")
+		.filter((segment) => segment !== "" && segment !== ".")
+		.map(asDiskReads)
+		.join("/");
+}

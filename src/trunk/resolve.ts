@@ -1,0 +1,183 @@
+import { parseConfig } from "../config/load.ts";
+import type { DiscernConfig } from "../config/schema.ts";
+import { type ObjectReader, openObjectReader } from "../git/object-reader.ts";
+import { type BranchClues, decideTrunk, readBranchClues, readInitDefault, type Trunk, trunkNamed } from "../git/trunk.ts";
+import { readCommittedConfig } from "../proof/committed-config.ts";
+import { clip } from "../text/clip.ts";
+import { type TrunkCandidate, type TrunkVote, trunkCandidates } from "./candidates.ts";
+
+/**
+ * The trunk, for every verb: the one place discern decides which branch work
+ * lands on. Nothing else reads origin/HEAD, init.defaultBranch or
+ * `[repository].trunk` to name a trunk. The order, first answer wins:
+ *
+ * 1. `DISCERN_TRUNK`: the person's word for this process.
+ * 2. The committed `[repository].trunk`: what the discern.toml committed on
+ *    the branches git points at says. Those branches (`main`, `master`,
+ *    origin/HEAD's target, the ones that exist) each have their committed
+ *    discern.toml read; each `[repository].trunk` found is a vote. One name
+ *    voted for is the trunk. Several (a decoy that names itself beside the
+ *    real trunk) are a contest: the one this checkout's discern.toml also
+ *    names wins, else the first in that order, and the result lists the
+ *    others in `contested`. A trunk only origin/HEAD's branch voted for,
+ *    beside a `main` or `master`, keeps the source `origin_head`, so that
+ *    `done` says where it came from.
+ * 3. Git's own clues, when no committed discern.toml names a trunk:
+ *    origin/HEAD, init.defaultBranch, an existing `main` or `master`.
+ * 4. This checkout's `[repository].trunk` when nothing else names a trunk
+ *    with a committed discern.toml (before discern.toml is committed
+ *    anywhere): `namedByBranch` says so.
+ *
+ * origin/HEAD and init.defaultBranch are files an agent can write, and a
+ * branch's own discern.toml is what `done` judges, so none of them alone
+ * picks the trunk while a committed discern.toml names one; this
+ * checkout's config only breaks a tie, never adds a vote (a branch naming
+ * itself the trunk would otherwise be its own judge). Verbs that commit
+ * refuse on every branch any of these names (see candidates.ts), whichever
+ * wins here.
+ */
+export interface ResolvedTrunk {
+	trunk: Trunk;
+	/** The trunk's committed discern.toml, when it can be read. */
+	config: DiscernConfig | null;
+	/** Why the trunk's config could not be read (the never-loosen check is then skipped, loudly). */
+	unreadable?: string;
+	/** True when the trunk commits a discern.toml that does not validate: its standards cannot be compared, whatever the branch declares. */
+	invalid?: boolean;
+	/** Set when git could not read the trunk's commit or its discern.toml: nothing may be judged against it. */
+	failed?: string;
+	/** True when only this checkout's own config named the trunk. */
+	namedByBranch: boolean;
+	/** Other trunks that committed discern.tomls name (branch → the trunk its discern.toml names), when they disagree. */
+	contested: TrunkVote[];
+	/** Every branch anything above names as the trunk, the winner first: a verb that commits refuses on each (candidates.ts). Read on demand (it asks git for init.defaultBranch). */
+	candidates: () => Promise<TrunkCandidate[]>;
+}
+
+export interface TrunkReads {
+	/** The branch list, when a caller started it already. */
+	branches?: Promise<BranchClues>;
+	/** init.defaultBranch, when a caller started it already. */
+	initDefault?: Promise<string | null>;
+	/** An open object reader to read the committed discern.tomls through. */
+	reader?: ObjectReader;
+}
+
+interface CommittedRead {
+	config: DiscernConfig | null;
+	reason?: string;
+	invalid?: boolean;
+	failed?: boolean;
+}
+
+/** The names a trunk usually has: a branch of one of them is a voter whatever points at it. */
+const USUAL = ["main", "master"];
+
+export async function resolveTrunk(root: string, configured: string | undefined, fromEnv: string | undefined, early: TrunkReads = {}): Promise<ResolvedTrunk> {
+	// The object reader starts beside the branch list (a repository almost always has a main or master to read): its process
+	// start overlaps the list's instead of following it. Not with DISCERN_TRUNK, whose answer reads at most one discern.toml.
+	let ownReader: ObjectReader | undefined = fromEnv || early.reader ? undefined : openObjectReader(root);
+	const clues = await (early.branches ?? readBranchClues(root)).catch(async (error: unknown) => {
+		await ownReader?.close();
+		throw error;
+	});
+	// init.defaultBranch is asked only when the answer needs it (git's clues, or every candidate): each git call is a process start.
+	let initRead: Promise<string | null> | undefined = early.initDefault;
+	const initDefault = () => {
+		initRead ??= readInitDefault(root);
+		return initRead;
+	};
+	// Else opened on the first discern.toml to read; closed before the answer.
+	const reader = () => {
+		if (early.reader) return early.reader;
+		ownReader ??= openObjectReader(root);
+		return ownReader;
+	};
+	// One read per commit, whichever names lead to it.
+	const reads = new Map<string, Promise<CommittedRead>>();
+	const read = (trunk: Trunk): Promise<CommittedRead> | null => {
+		if (!trunk.sha) return null;
+		let started = reads.get(trunk.sha);
+		if (!started) {
+			started = committedConfig(root, trunk, reader());
+			reads.set(trunk.sha, started);
+		}
+		return started;
+	};
+	let votes: TrunkVote[] = [];
+	const finish = async (trunk: Trunk, namedByBranch: boolean, contested: TrunkVote[]): Promise<ResolvedTrunk> => {
+		const committed = trunk.exists ? await read(trunk) : null;
+		let listed: Promise<TrunkCandidate[]> | undefined;
+		const candidates = () => {
+			listed ??= initDefault().then((init) =>
+				trunkCandidates({ trunk: trunk.name, votes, originHead: clues.originHead, initDefault: init, configured, fromEnv }),
+			);
+			return listed;
+		};
+		if (committed?.config) return { trunk, config: committed.config, namedByBranch, contested, candidates };
+		return {
+			trunk,
+			candidates,
+			config: null,
+			unreadable: committed?.reason ?? (trunk.name ? `the trunk \`${clip(trunk.name)}\` does not exist` : "there is no trunk branch to compare with"),
+			namedByBranch,
+			contested,
+			...(committed?.invalid ? { invalid: true } : {}),
+			...(committed?.failed ? { failed: committed.reason ?? "git could not read the trunk" } : {}),
+		};
+	};
+	try {
+		// 1. The person's word.
+		if (fromEnv) return await finish(trunkNamed(clues, fromEnv, "env"), false, []);
+
+		// 2. The votes of the committed discern.tomls on the branches git points at.
+		// main and master first: in a contest this checkout does not settle, a file in .git (origin/HEAD) does not get the first word.
+		const voters = [...USUAL, clues.originHead]
+			.filter((name, index, all): name is string => name !== null && all.indexOf(name) === index && clues.localBranches.has(name))
+			.map((name) => trunkNamed(clues, name, "config"));
+		const ballots = await Promise.all(voters.map(async (voter) => ({ voter, read: await read(voter) })));
+		// A discern.toml git could not read is an unknown vote, never an abstention: it might have named another trunk.
+		const unread = ballots.find((ballot) => ballot.read?.failed);
+		if (unread) return await finish(unread.voter, false, []);
+		votes = ballots.flatMap(({ voter, read: committed }) => {
+			const names = committed?.config?.repository.trunk;
+			return names && voter.name ? [{ branch: voter.name, names }] : [];
+		});
+		const named = [...new Set(votes.map((vote) => vote.names))];
+		if (named.length > 0) {
+			const winner = configured && named.includes(configured) ? configured : (named[0] as string);
+			const contested = named.length > 1 ? votes.filter((vote) => vote.names !== winner) : [];
+			// Named only by the discern.toml of the branch origin/HEAD points at, beside a `main` or `master`: origin/HEAD led there,
+			// and the result says so as it does for origin/HEAD itself (done's warning), since an agent can point it at its own branch.
+			const onlyOriginHead = votes.filter((vote) => vote.names === winner).every((vote) => vote.branch === clues.originHead && !USUAL.includes(vote.branch));
+			return await finish(trunkNamed(clues, winner, onlyOriginHead ? "origin_head" : "config"), false, contested);
+		}
+
+		// 3. git's clues; 4. this checkout's own word when no clue has a committed discern.toml to stand on.
+		const clue = decideTrunk({ ...clues, initDefault: clues.originHead ? null : await initDefault() });
+		const clueRead = clue.exists ? await read(clue) : null;
+		if (configured && configured !== clue.name && !clueRead?.failed && !clueRead?.config && !clueRead?.invalid) {
+			return await finish(trunkNamed(clues, configured, "config"), true, []);
+		}
+		return await finish(clue, false, []);
+	} finally {
+		await ownReader?.close();
+	}
+}
+
+/**
+ * A branch's discern.toml at the commit the branch list named (never by the
+ * branch's name: a ref moved since, by a job or anyone, would have the judgement
+ * compare with another commit than the one it records).
+ */
+async function committedConfig(root: string, trunk: Trunk, reader: ObjectReader): Promise<CommittedRead> {
+	const branch = trunk.name ?? "";
+	if (!trunk.sha) return { config: null, reason: `the trunk \`${clip(branch)}\` has no commit` };
+	const read = await readCommittedConfig(root, trunk.sha, reader);
+	if (read.state === "unreadable") return { config: null, reason: `${read.reason} (the trunk \`${clip(branch)}\`)`, failed: true };
+	if (read.state === "absent") return { config: null, reason: `the trunk \`${clip(branch)}\` has no committed discern.toml` };
+	const parsed = parseConfig(read.text);
+	return parsed.ok
+		? { config: parsed.config }
+		: { config: null, reason: `the trunk \`${clip(branch)}\`'s committed discern.toml does not validate`, invalid: true };
+}

@@ -1,0 +1,127 @@
+import { describe, expect, test } from "bun:test";
+import { declaredPaths } from "../../src/agents/providers.ts";
+import { importsOf, steersAgents } from "../../src/scopes/steering.ts";
+import { lineChanges } from "../../src/text/line-changes.ts";
+
+const SOURCES = ["docs/agent-instructions.md", "./notes//extra.md"];
+
+describe("steersAgents: the one list of what steers agents", () => {
+	test.each([
+		"AGENTS.md",
+		"pkg/deep/AGENTS.md",
+		"pkg/Agents.md",
+		"AGENTS.override.md",
+		"CLAUDE.md",
+		"apps/web/claude.local.md",
+		"GEMINI.md",
+		".github/copilot-instructions.md",
+		".github/instructions/ts.instructions.md",
+		".github/prompts/release.prompt.md",
+		".github/chatmodes/plan.chatmode.md",
+		".github/workflows/copilot-setup-steps.yml",
+		".mcp.json",
+		".vscode/mcp.json",
+		"apps/web/.vscode/mcp.json",
+		".vscode/settings.json",
+		".cursor/rules/x.mdc",
+		".cursor/mcp.json",
+		".cursor",
+		"pkg/.cursor/rules/y.mdc",
+		".codex/config.toml",
+		".gemini/settings.json",
+		".claude/settings.json",
+		".claude/commands/ship.md",
+		".cursorrules",
+		".windsurfrules",
+		".clinerules",
+		".clinerules/01-style.md",
+		".windsurf/rules/x.md",
+		"discern.toml",
+		"docs/agent-instructions.md",
+		"notes/extra.md",
+		"Docs/Agent-Instructions.md",
+		// As a case-insensitive disk opens them: Windows drops trailing dots and spaces, NTFS's ::$DATA is the file, HFS+ ignores joiners.
+		"AGENTS.md.",
+		"pkg/CLAUDE.md ",
+		"AGENTS.md::$DATA",
+		"AGENTS\u200C.md",
+		".Cursor./rules/x.mdc",
+	])("%s steers agents", (path) => {
+		expect(steersAgents(path, SOURCES)).not.toBeNull();
+	});
+
+	test.each([
+		"README.md",
+		"src/agents/providers.ts",
+		"docs/AGENTS-guide.md",
+		"docs/agents.md.bak",
+		"packages/x/discern.toml",
+		".github/workflows/ci.yml",
+		".vscode/launch.json",
+		"docs/claude/notes.md",
+		"notes/extra.md.orig",
+	])("%s steers no agent", (path) => {
+		expect(steersAgents(path, SOURCES)).toBeNull();
+	});
+
+	test("a file an instruction file imports steers agents", () => {
+		expect(steersAgents("docs/style.md", [], ["docs/style.md"])).toContain("`@path` import or a link");
+		expect(steersAgents("docs/other.md", [], ["docs/style.md"])).toBeNull();
+		// A linked folder (`.claude` → config/claude): everything under it.
+		expect(steersAgents("config/claude/settings.json", [], ["config/claude"])).not.toBeNull();
+		expect(steersAgents("config/claude-notes.md", [], ["config/claude"])).toBeNull();
+	});
+
+	test("every file discern itself writes for an agent is on the list", () => {
+		for (const path of declaredPaths()) expect([path, steersAgents(path, [])]).not.toEqual([path, null]);
+	});
+});
+
+describe("lineChanges: the changed lines shown to the owner", () => {
+	test("common lines are left out; removed and added lines are in order", () => {
+		const before = "a\nb\nc\nd\ne\n";
+		const after = "a\nB\nc\nd\nE\nf\n";
+		expect(lineChanges(before, after, 10)).toEqual({ lines: ["- b", "+ B", "- e", "+ E", "+ f"], total: 5 });
+	});
+
+	test("bounded: the first lines, and how many in all", () => {
+		const after = Array.from({ length: 30 }, (_, index) => `line ${index}`).join("\n");
+		const changes = lineChanges("", after, 3);
+		expect(changes.lines).toEqual(["+ line 0", "+ line 1", "+ line 2"]);
+		expect(changes.total).toBe(30);
+	});
+
+	test("what a screen hides but an agent reads is written out, never dropped", () => {
+		const tags = [..."push"].map((char) => String.fromCodePoint(0xe0000 + (char.codePointAt(0) ?? 0))).join("");
+		const after = `Run tests\rSkip tests\n\u001b]0;Ignore the gate\u0007ok\nzero\u200Bwidth ${tags}\n`;
+		expect(lineChanges("", after, 10).lines).toEqual([
+			"+ Run tests\\x0dSkip tests",
+			"+ \\x1b]0;Ignore the gate\\x07ok",
+			"+ zero\\u{200b}width \\u{e0070}\\u{e0075}\\u{e0073}\\u{e0068}",
+		]);
+	});
+
+	test("a large middle is shown whole, never fewer lines than changed", () => {
+		const before = Array.from({ length: 600 }, (_, index) => `old ${index}`).join("\n");
+		const after = Array.from({ length: 600 }, (_, index) => `new ${index}`).join("\n");
+		expect(lineChanges(before, after, 2000).total).toBe(1200);
+	});
+});
+
+describe("importsOf: what a markdown instruction file imports", () => {
+	test("`@path` words outside code, relative to the file, inside the repository", () => {
+		const text = [
+			"See @docs/style.md and `@not/this`.",
+			"```",
+			"@nor/this",
+			"```",
+			"Also @./rel.md, @../out.md; @~/home.md @/abs.md @https://example.com/x and a@mail.com.",
+			"@../../past-root.md",
+		].join("\n");
+		expect(importsOf(text, "pkg/CLAUDE.md")).toEqual(["pkg/docs/style.md", "pkg/rel.md", "out.md"]);
+	});
+
+	test("only markdown files import", () => {
+		expect(importsOf('{ "args": ["@scope/server"] }', ".vscode/mcp.json")).toEqual([]);
+	});
+});
