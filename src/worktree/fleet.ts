@@ -124,7 +124,7 @@ async function readOne(root: string, commonDir: string, worktree: ListedWorktree
 	]);
 	const [work, config, counts] = await Promise.all([
 		// Judged by done's rules (tree-work.ts): what drop and prune decide on, and what status shows.
-		problem ? null : readTreeWork(worktree.path, commonDir),
+		problem ? null : readTreeWork(worktree.path, commonDir, gitDir),
 		problem ? null : loadConfig(worktree.path),
 		trunk.exists && trunk.name && worktree.head ? distance(root, trunk, worktree.head) : null,
 	]);

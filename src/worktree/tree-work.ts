@@ -2,6 +2,7 @@ import { lstat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { COMMITTED_IGNORE_RULES, foldersHolding, infoAttributes, strayAttributeFiles } from "../git/evidence/outside-the-tree.ts";
 import { ignoredFoldersAsker, unlistedEntries } from "../git/evidence/unlisted.ts";
+import { type IndexEntry, readIndexEntries } from "../git/index-entries.ts";
 import { nulSeparated } from "../git/nul-list.ts";
 import { filesHiddenFromStatus } from "../git/repository.ts";
 import { git } from "../git/run.ts";
@@ -64,10 +65,11 @@ export interface TreeWork {
  *
  * What only hashing shows (a file edited with its size and times put back,
  * an index whose cached tree lies) stays `done`'s to find. `commonDir`: the
- * repository's common git dir. Null when git could not answer (never read
- * as clean).
+ * repository's common git dir; `gitDir`: the checkout's own, where git reads
+ * its index (read in-process then, saving a process: status's budget). Null
+ * when git could not answer (never read as clean).
  */
-export async function readTreeWork(path: string, commonDir: string): Promise<TreeWork | null> {
+export async function readTreeWork(path: string, commonDir: string, gitDir?: string | null): Promise<TreeWork | null> {
 	const run = (args: readonly string[]) => git([...PINNED_STATUS, ...args], path);
 	const common = resolve(path, commonDir);
 	// git status lists untracked files under COMMITTED_IGNORE_RULES when no global excludes file is read and info/exclude
@@ -92,8 +94,13 @@ export async function readTreeWork(path: string, commonDir: string): Promise<Tre
 	const othersRead = excludesLocally(common).then((local) =>
 		local ? run(["ls-files", "-z", "--others", "--directory", "--no-empty-directory", ...COMMITTED_IGNORE_RULES]) : null,
 	);
-	// The index: each entry's tag (hidden from status or not), mode and blob.
-	const listing = run(["ls-files", "-z", "-v", "-s", "--cached"]).then((read) => (read.exitCode === 0 ? indexListing(read.stdout) : null));
+	// The index: each entry's path, mode, blob and whether status looks away from it. Read in-process when the caller names the git
+	// dir git reads it from and it is the plainest kind (index-entries.ts); else, and whenever an entry is hidden, as git lists it.
+	const plain = gitDir && process.env.GIT_INDEX_FILE === undefined ? readIndexEntries(gitDir) : null;
+	const listing =
+		plain && !plain.some((entry) => entry.hidden)
+			? Promise.resolve({ entries: plain })
+			: run(["ls-files", "-z", "-v", "-s", "--cached"]).then((read) => (read.exitCode === 0 ? indexListing(read.stdout) : null));
 	const info = infoAttributes(common);
 	// The walk notes every .gitignore and .gitattributes: git is asked which are strays only when one is not tracked.
 	const ruleFiles: string[] = [];
@@ -144,14 +151,6 @@ export async function readTreeWork(path: string, commonDir: string): Promise<Tre
 /** The working state with the hidden files holding work among its changes (as modified): every change `done` would name. */
 export function everyChange(work: TreeWork): WorkingState {
 	return { ...work.working, changes: [...work.working.changes, ...work.hidden.map((path) => ({ path, kind: "modified" as const, staged: false }))] };
-}
-
-interface IndexEntry {
-	path: string;
-	mode: string;
-	blob: string;
-	/** assume-unchanged or skip-worktree: git's status looks away from it. */
-	hidden: boolean;
 }
 
 /** `ls-files -z -v -s --cached`: the index's entries (`H 100644 <blob> 0\t<path>`). */

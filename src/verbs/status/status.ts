@@ -37,7 +37,7 @@ export async function status(ctx: VerbContext, _input: Record<string, never>): P
 	const task = repository.location === "worktree" ? readTask(repository.gitDir) : Promise.resolve(null);
 	// Clean as done judges it (tree-work.ts): a tree done and accept would refuse is never shown clean, its Proof never honored.
 	const [work, config] = await Promise.all([
-		readTreeWork(repository.root, repository.commonDir),
+		readTreeWork(repository.root, repository.commonDir, repository.gitDir),
 		loadConfig(repository.root, ctx.narrate),
 		branches.catch(() => undefined),
 	]);
