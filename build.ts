@@ -27,6 +27,12 @@ async function compile(outfile: string, target?: string): Promise<void> {
 			// The binary runs inside other people's repositories: never pick up their bunfig or .env.
 			autoloadBunfig: false,
 			autoloadDotenv: false,
+			// Any embedded runtime flag makes the executable start where its working folder was deleted (accept
+			// removes the worktree a shell may stand in): without one, Bun 1.4's standalone start-up reads the
+			// working folder before any of discern runs and exits with its own one-line error. With one, discern
+			// runs, finds the folder gone, and answers with its envelope (platform/working-folder.ts). This flag
+			// is chosen for doing nothing else: discern uses no deprecated runtime API.
+			execArgv: ["--no-deprecation"],
 		},
 	});
 	if (!result.success) {

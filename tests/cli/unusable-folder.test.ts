@@ -3,9 +3,10 @@ import { existsSync, symlinkSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { AnyResult } from "../../src/contract/envelope.ts";
+import { shellWord } from "../../src/text/shell-quote.ts";
 import { doctor } from "../../src/verbs/doctor/doctor.ts";
 import { status } from "../../src/verbs/status/status.ts";
-import { onlyJson, REPO_ROOT } from "../helpers/cli.ts";
+import { ensureBinary, onlyJson, REPO_ROOT } from "../helpers/cli.ts";
 import { makeTempDir, testContext } from "../helpers/repo.ts";
 import { expectValidEnvelope } from "../helpers/schema.ts";
 
@@ -107,9 +108,9 @@ describe("a --cwd that is a loop of symbolic links", () => {
 /**
  * `accept` run inside a task's worktree removes it: the shell then stands in
  * a folder that is gone, and the process has no working folder at all. Every
- * verb still answers with its envelope, pointing at the main checkout.
- * (From source: the compiled binary's runtime stops before any of discern
- * runs there — see docs/loop.md.)
+ * verb still answers with its envelope, pointing at the main checkout,
+ * from source and from the built binary (whose runtime, built without an
+ * embedded flag, stopped before any of discern ran: build.ts).
  */
 describe("a working folder deleted under the caller", () => {
 	const VERBS = ["status", "done", "accept", "update", "start", "worktree list", "doctor", "prepare", "map", "setup"];
@@ -140,6 +141,17 @@ describe("a working folder deleted under the caller", () => {
 		expectValidEnvelope(verb, result);
 		expect(result.ok ? null : result.error).toBe("no_repository");
 		expect(result.message).toContain(`${dir}/deleted-main.worktrees/task`);
+		expect(result.hints?.[0]).toBe(`The main checkout is ${dir}/deleted-main: \`cd ${dir}/deleted-main\`.`);
+	});
+
+	test("the built binary answers too", async () => {
+		await rm(join(dir, "deleted-main"), { recursive: true, force: true });
+		const binary = await ensureBinary();
+		const run = await inShell(standInRemovedWorktree(`${shellWord(binary)} status --json`));
+		expect(run.stderr).toBe("");
+		expect(run.exitCode).toBe(1);
+		const result = onlyJson(run.stdout) as unknown as AnyResult;
+		expectValidEnvelope("status", result);
 		expect(result.hints?.[0]).toBe(`The main checkout is ${dir}/deleted-main: \`cd ${dir}/deleted-main\`.`);
 	});
 
