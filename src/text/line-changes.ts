@@ -45,7 +45,7 @@ const HIDDEN = /[\u0000-\u0008\u000A-\u001F\u007F-\u009F\u00AD\u200B-\u200F\u202
 
 /**
  * A line as the person must see it to judge what an agent will read:
- * every hidden character written out (`\x1b`, `\u{e0041}`), never
+ * every hidden character written out (`\x0d`, `\u{e0041}`), never
  * dropped, so nothing in the line is invisible to them; a tab is a space.
  */
 function visible(line: string): string {
