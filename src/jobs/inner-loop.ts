@@ -47,7 +47,7 @@ async function innerLoop<const Verb extends InnerLoopVerb>(
 		);
 	}
 	const [trunk, before] = await Promise.all([
-		resolveTrunk(repository.root, config.repository.trunk, ctx.env.DISCERN_TRUNK).then((resolved) => resolved.trunk),
+		resolveTrunk(repository.root, config.repository.trunk, ctx.env.DISCERN_TRUNK, { location: repository }).then((resolved) => resolved.trunk),
 		snapshotTree(repository.root),
 	]);
 	const execution = await executePlan(ctx, repository, trunk.name, plan);

@@ -67,7 +67,7 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	const { config, bytes: configBytes } = load;
 	// Jobs will likely run: the subreaper's libc loads beside the reads instead of before the first job.
 	void preloadSubreaper();
-	const authorityRead = resolveTrunk(repository.root, config.repository.trunk, ctx.env.DISCERN_TRUNK, { branches, initDefault, reader });
+	const authorityRead = resolveTrunk(repository.root, config.repository.trunk, ctx.env.DISCERN_TRUNK, { branches, initDefault, reader, location: repository });
 	// Reads of files that only a later step consults, started now: the git reads above are the long wait.
 	const early = {
 		proof: standalone ? null : readProof(repository.gitDir),

@@ -14,6 +14,7 @@ import { pathsChanged, snapshotOf } from "../jobs/tree-state.ts";
 import { writeDenied } from "../platform/write-denied.ts";
 import { readingsOf, standardDiagnostics } from "../standards/readings.ts";
 import { failing } from "../standards/verdict.ts";
+import { shellCommand } from "../text/shell-quote.ts";
 import { quoteName } from "../text/terminal.ts";
 import type { DoneData } from "./done-schema.ts";
 import { proofLine, summaryOf } from "./line.ts";
@@ -49,10 +50,11 @@ export const base = (standalone: boolean): DoneData => ({
 function trunkMovedDuringRun(ctx: VerbContext, run: GateRun, ran: { steps: Step[]; durationS: number; warnings: string[] }): DoneResult {
 	const { say } = ctx;
 	const name = run.trunk.name ?? "the trunk";
+	const merge = run.trunk.name ? shellCommand("git", "merge", run.trunk.name) : "git merge TRUNK";
 	const next =
 		run.repository.location === "worktree"
 			? say`Run ${ref("update")} to merge it in, then ${ref("done")} again.`
-			: say`Merge \`${name}\` into this branch (\`git merge ${name}\`), then run ${ref("done")} again.`;
+			: say`Merge \`${name}\` into this branch (\`${merge}\`), then run ${ref("done")} again.`;
 	return fail(
 		"done",
 		"behind_trunk",

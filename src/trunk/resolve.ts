@@ -1,3 +1,5 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { parseConfig } from "../config/load.ts";
 import type { DiscernConfig } from "../config/schema.ts";
 import { type ObjectReader, openObjectReader } from "../git/object-reader.ts";
@@ -13,9 +15,13 @@ import { type TrunkCandidate, type TrunkVote, trunkCandidates } from "./candidat
  *
  * 1. `DISCERN_TRUNK`: the person's word for this process.
  * 2. The committed `[repository].trunk`: what the discern.toml committed on
- *    the branches git points at says. Those branches (`main`, `master`,
- *    origin/HEAD's target, the ones that exist) each have their committed
- *    discern.toml read; each `[repository].trunk` found is a vote. One name
+ *    the branches git points at says. Those branches (the branch the main
+ *    checkout has checked out, `main`, `master`, origin/HEAD's target, the
+ *    ones that exist) each have their committed discern.toml read; each
+ *    `[repository].trunk` found is a vote. The main checkout's branch votes
+ *    (judged from a linked worktree: never the branch being judged) so that
+ *    a trunk with another name (`develop`) is heard beside a decoy `main` an
+ *    agent made; `accept` lands nothing while votes disagree. One name
  *    voted for is the trunk. Several (a decoy that names itself beside the
  *    real trunk) are a contest: the one this checkout's discern.toml also
  *    names wins, else the first in that order, and the result lists the
@@ -61,6 +67,11 @@ export interface TrunkReads {
 	initDefault?: Promise<string | null>;
 	/** An open object reader to read the committed discern.tomls through. */
 	reader?: ObjectReader;
+	/**
+	 * Where the checkout's git dirs are, when the caller knows them: from a linked worktree, the shared dir's HEAD is the
+	 * main checkout's branch, a voter. Without them (or in the main checkout itself) that branch does not vote.
+	 */
+	location?: { gitDir: string; commonDir: string };
 }
 
 interface CommittedRead {
@@ -131,8 +142,10 @@ export async function resolveTrunk(root: string, configured: string | undefined,
 		if (fromEnv) return await finish(trunkNamed(clues, fromEnv, "env"), false, []);
 
 		// 2. The votes of the committed discern.tomls on the branches git points at.
-		// main and master first: in a contest this checkout does not settle, a file in .git (origin/HEAD) does not get the first word.
-		const voters = [...USUAL, clues.originHead]
+		// The main checkout's branch, main and master first: in a contest this checkout does not settle, a file in .git
+		// (origin/HEAD) does not get the first word.
+		const mainBranch = early.location && early.location.gitDir !== early.location.commonDir ? await mainCheckoutBranch(early.location.commonDir) : null;
+		const voters = [mainBranch, ...USUAL, clues.originHead]
 			.filter((name, index, all): name is string => name !== null && all.indexOf(name) === index && clues.localBranches.has(name))
 			.map((name) => trunkNamed(clues, name, "config"));
 		const ballots = await Promise.all(voters.map(async (voter) => ({ voter, read: await read(voter) })));
@@ -163,6 +176,17 @@ export async function resolveTrunk(root: string, configured: string | undefined,
 	} finally {
 		await ownReader?.close();
 	}
+}
+
+/**
+ * The branch the main checkout has checked out (its HEAD in the shared git
+ * dir), or null when it is detached or cannot be read. A file an agent can
+ * write too, like every ref: it adds a voter, never decides alone.
+ */
+async function mainCheckoutBranch(commonDir: string): Promise<string | null> {
+	const head = await readFile(join(commonDir, "HEAD"), "utf8").catch(() => "");
+	const match = /^ref: refs\/heads\/(.+)\n?$/.exec(head);
+	return match?.[1] ?? null;
 }
 
 /**

@@ -135,3 +135,83 @@ describe("a verb that commits refuses on any branch a trunk candidate names", ()
 		expect([await r.sha("main"), await r.sha(r.branch)]).toEqual([main, task]);
 	});
 });
+
+/** A trunk whose committed discern.toml pre-authorizes every path: a decoy that wins the trunk lands without anyone asked. */
+function authorizing(trunk: string): string {
+	return `[repository]\ntrunk = "${trunk}"\n\n[jobs]\ntest = "true"\n\n[scopes.everything]\npaths = ["**"]\n\n[acceptance]\npre_authorized = ["everything"]\n`;
+}
+
+describe("a decoy trunk an agent makes never receives a landing", () => {
+	test("a branch beside the trunk whose committed discern.toml the task also names: accept refuses the contest, nothing lands", async () => {
+		const r = await makeWorktreeRepo({ config: authorizing("main") });
+		made.push(r);
+		// In its worktree, the agent names `master` the trunk, commits, and makes that branch at its own commit.
+		await r.wtWrite("discern.toml", authorizing("master"));
+		await r.wtWrite("work.txt", "work\n");
+		await r.wtCommit("name master the trunk");
+		await r.wtGit("branch", "master", "HEAD");
+		await r.wtWrite("more.txt", "more\n");
+		await r.wtCommit("the task's work");
+		expect((await json(["done"], r.wt)).result.ok).toBe(true);
+		const before = [await r.sha("main"), await r.sha("master")];
+		const { exitCode, result } = await json(["accept"], r.wt);
+		expect(exitCode).toBe(1);
+		expect(result.error).toBe("no_trunk");
+		expect(result.message).toContain("disagree on the trunk");
+		expect([await r.sha("main"), await r.sha("master")]).toEqual(before);
+	});
+
+	test("a trunk named develop and a decoy main that names itself: accept from the main checkout refuses, nothing lands", async () => {
+		const r = await makeWorktreeRepo({ config: authorizing("develop"), branch: "develop" });
+		made.push(r);
+		await r.git("switch", "-q", "-c", "main");
+		await r.write("discern.toml", authorizing("main"));
+		await r.commitAll("a decoy main that names itself");
+		await r.git("switch", "-q", "develop");
+		await r.wtWrite("work.txt", "work\n");
+		await r.wtCommit("the task's work");
+		expect((await json(["done"], r.wt)).result.ok).toBe(true);
+		const before = [await r.sha("develop"), await r.sha("main")];
+		const { exitCode, result } = await json(["accept", "--target", r.branch], r.root);
+		expect(exitCode).toBe(1);
+		expect(result.error).toBe("no_trunk");
+		expect(result.message).toContain("`develop`");
+		expect([await r.sha("develop"), await r.sha("main")]).toEqual(before);
+	});
+
+	test("a trunk named develop and origin/HEAD pointed at a decoy that names itself: the worktree's verbs name develop, accept lands nothing", async () => {
+		const r = await makeWorktreeRepo({ config: authorizing("develop"), branch: "develop" });
+		made.push(r);
+		await r.git("switch", "-q", "-c", "decoy");
+		await r.write("discern.toml", authorizing("decoy"));
+		await r.commitAll("a decoy that names itself");
+		await r.git("switch", "-q", "develop");
+		await r.git("update-ref", "refs/remotes/origin/decoy", "decoy");
+		await r.git("symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/decoy");
+		const status = await json(["status"], r.wt);
+		expect((status.result.data?.trunk as { name?: string } | undefined)?.name).toBe("develop");
+		await r.wtWrite("work.txt", "work\n");
+		await r.wtCommit("the task's work");
+		const before = [await r.sha("develop"), await r.sha("decoy")];
+		const accept = await json(["accept"], r.wt);
+		expect(accept.result.data?.trunk).toBe("develop");
+		expect(accept.result.error).toBe("no_trunk");
+		expect([await r.sha("develop"), await r.sha("decoy")]).toEqual(before);
+	});
+});
+
+describe("a trunk name in a printed command", () => {
+	test("status's git merge for a main checkout behind a trunk with shell words in its name is quoted", async () => {
+		const trunk = "t;touch${IFS}PWNED;#";
+		const r = await makeWorktreeRepo({ config: CONFIG.replace('trunk = "main"', `trunk = '${trunk}'`) });
+		made.push(r);
+		await r.git("branch", trunk, "main");
+		await r.git("switch", "-q", trunk);
+		await r.write("trunk.txt", "trunk moves\n");
+		await r.commitAll("the trunk moves");
+		await r.git("switch", "-q", "main");
+		const run = await runDiscern(["status", "--json"], { cwd: r.root, env: { DISCERN_TRUNK: trunk } });
+		const result = onlyJson(run.stdout) as { data?: { next?: { action?: string } } };
+		expect(result.data?.next?.action).toBe(`git merge 't;touch\${IFS}PWNED;#'`);
+	});
+});

@@ -164,7 +164,7 @@ async function land(ctx: VerbContext, input: AcceptInput, here: RepositoryLocati
 	const targetCtx: VerbContext = { ...ctx, cwd: target.path, repository: target.location };
 	const project = await openProject(targetCtx);
 	if (!project.ok) return asVerb("accept", project.refusal);
-	const authority = await resolveTrunk(target.path, project.config.repository.trunk, ctx.env.DISCERN_TRUNK);
+	const authority = await resolveTrunk(target.path, project.config.repository.trunk, ctx.env.DISCERN_TRUNK, { location: target.location });
 	const { trunk } = authority;
 	if (!trunk.name || !trunk.exists || !trunk.sha) {
 		return fail(
@@ -192,6 +192,20 @@ async function land(ctx: VerbContext, input: AcceptInput, here: RepositoryLocati
 			"no_trunk",
 			`This worktree's branch \`${clip(target.branch)}\` is named as the trunk by ${named.namedBy.join(", ")}: it is not a task's branch to land on \`${clip(trunk.name)}\` and delete.`,
 			["Work on a branch of its own, then accept it; or settle which branch is the trunk (DISCERN_TRUNK, [repository].trunk on the trunk)."],
+			{ data: { ...base, trunk: trunk.name } },
+		);
+	}
+	// Committed discern.tomls that name different trunks: the branch that won may be a decoy an agent made beside the real
+	// trunk (its own discern.toml pre-authorizing everything). Nothing lands until a person settles it.
+	if (authority.contested.length > 0) {
+		const votes = [...authority.contested.map((vote) => `\`${clip(vote.branch)}\`'s names \`${clip(vote.names)}\``)].join(", ");
+		return fail(
+			"accept",
+			"no_trunk",
+			`The committed discern.tomls disagree on the trunk: discern would land on \`${clip(trunk.name)}\`, but ${votes}. Nothing landed.`,
+			[
+				"Delete the branch that is not the trunk (or make its [repository].trunk agree), or name the trunk for this run with the DISCERN_TRUNK environment variable.",
+			],
 			{ data: { ...base, trunk: trunk.name } },
 		);
 	}

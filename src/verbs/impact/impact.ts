@@ -36,7 +36,7 @@ export async function impact(ctx: VerbContext, input: v.InferOutput<typeof Impac
 		);
 	}
 
-	const { trunk } = await resolveTrunk(repository.root, config.repository.trunk, ctx.env.DISCERN_TRUNK);
+	const { trunk } = await resolveTrunk(repository.root, config.repository.trunk, ctx.env.DISCERN_TRUNK, { location: repository });
 	const changes = await changedPaths(repository.root, trunk.exists && trunk.name ? `refs/heads/${trunk.name}` : null, { signal: ctx.signal });
 	// Say which trunk is missing rather than the generic "no trunk is known".
 	const reason =

@@ -94,7 +94,7 @@ export async function pinStandards<const Verb extends PinVerb>(ctx: VerbContext,
 		);
 	// A pin commits. On the trunk that commit would land without the owner's consent: it belongs on a task's branch.
 	// Not only the trunk every verb resolves: any branch anything names as the trunk (a decoy origin/HEAD must not make the real one fair game).
-	const authority = resolveTrunk(repository.root, config.repository.trunk, ctx.env.DISCERN_TRUNK);
+	const authority = resolveTrunk(repository.root, config.repository.trunk, ctx.env.DISCERN_TRUNK, { location: repository });
 	const { trunk, candidates } = await authority;
 	empty = { ...empty, trunk: trunk.name };
 	const named = candidateNamed(await candidates(), working.branch);

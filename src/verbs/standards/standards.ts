@@ -48,7 +48,7 @@ export async function standards(ctx: VerbContext, input: v.InferOutput<typeof St
 			{ dry_run: true, plan: planItems(planStandards(config, names)) },
 		);
 	}
-	const { trunk } = await resolveTrunk(repository.root, config.repository.trunk, ctx.env.DISCERN_TRUNK);
+	const { trunk } = await resolveTrunk(repository.root, config.repository.trunk, ctx.env.DISCERN_TRUNK, { location: repository });
 	const measured = await measureStandards(ctx, repository, trunk.name, config, names);
 	const { report, steps, leftovers } = measured.execution;
 	const readings: StandardsData["standards"] = measured.readings.map(({ name, verdict, value, limit }) => {

@@ -90,7 +90,7 @@ export async function resolveBase(ctx: VerbContext, repository: RepositoryLocati
 			};
 		return { ok: true, sha, from };
 	}
-	const { trunk } = await resolveTrunk(repository.root, config.repository.trunk, ctx.env.DISCERN_TRUNK);
+	const { trunk } = await resolveTrunk(repository.root, config.repository.trunk, ctx.env.DISCERN_TRUNK, { location: repository });
 	if (!trunk.name || !trunk.exists) {
 		const named = trunk.name ? `The trunk ${quoteName(trunk.name)} has no commit here` : "No trunk could be decided";
 		return {

@@ -1,6 +1,7 @@
 import { ref, type SurfaceWords } from "../../contract/refer.ts";
 import { clip } from "../../text/clip.ts";
 import { plural } from "../../text/plural.ts";
+import { shellCommand } from "../../text/shell-quote.ts";
 import { oneLine, quoteName } from "../../text/terminal.ts";
 import type { OrphanedLedger, WorktreeItem } from "../../worktree/item.ts";
 import type { StatusData } from "./schema.ts";
@@ -78,7 +79,10 @@ export function nextAction(words: Words, facts: Omit<StatusData, "next">, config
 		const lacks = `The trunk has ${plural(facts.behind ?? 0, "commit")} this branch lacks`;
 		return facts.location === "worktree"
 			? { action: act`${ref("update")}`, reason: say`${lacks}: merge it in (never a rebase), then run ${ref("done")} again.` }
-			: { action: `git merge ${facts.trunk.name ?? "TRUNK"}`, reason: `${lacks}: merge it, commit, then run the gate again.` };
+			: {
+					action: facts.trunk.name ? shellCommand("git", "merge", facts.trunk.name) : "git merge TRUNK",
+					reason: `${lacks}: merge it, commit, then run the gate again.`,
+				};
 	}
 	if (facts.proof.state === "honored") {
 		const proof = facts.proof.line ?? "A Proof covers this commit";

@@ -72,7 +72,7 @@ export async function update(ctx: VerbContext, input: UpdateInput): Promise<Upda
 	const head = working.head;
 	const branch = working.branch;
 	// A merge commits on this branch. On the trunk, or a branch anything names as the trunk, that commit would land without consent.
-	const { trunk, candidates } = await resolveTrunk(root, config.repository.trunk, ctx.env.DISCERN_TRUNK);
+	const { trunk, candidates } = await resolveTrunk(root, config.repository.trunk, ctx.env.DISCERN_TRUNK, { location: repository });
 	const named = candidateNamed(await candidates(), branch);
 	if (named) {
 		const which =

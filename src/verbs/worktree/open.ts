@@ -24,7 +24,9 @@ export async function openFleet(ctx: VerbContext, where: "anywhere" | "main" = "
 	const { repository } = opened;
 	if (where === "main" && repository.location !== "main") return { ok: false, refusal: notMain(ctx, repository) };
 	const config = await loadConfig(repository.root, ctx.narrate);
-	const { trunk } = await resolveTrunk(repository.root, config.state === "valid" ? config.config.repository.trunk : undefined, ctx.env.DISCERN_TRUNK);
+	const { trunk } = await resolveTrunk(repository.root, config.state === "valid" ? config.config.repository.trunk : undefined, ctx.env.DISCERN_TRUNK, {
+		location: repository,
+	});
 	const fleet = await readFleet(repository, trunk);
 	return { ok: true, repository, trunk, fleet: fleet ?? [], listed: fleet !== null };
 }
