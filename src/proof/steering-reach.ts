@@ -37,17 +37,19 @@ export async function steeringReach(reader: ObjectReader, commits: readonly stri
 	}
 	// What exists on either side, files and the folders above them, compared as a disk would.
 	const known = new Set<string>();
+	const files = new Set<string>();
 	for (const records of trees)
 		for (const { path } of records) {
 			const normal = normalPath(path);
 			known.add(normal);
+			files.add(normal);
 			for (let cut = normal.lastIndexOf("/"); cut > 0; cut = normal.lastIndexOf("/", cut - 1)) {
 				const folder = normal.slice(0, cut);
 				if (known.has(folder)) break;
 				known.add(folder);
 			}
 		}
-	const exists = (path: string) => known.has(normalPath(path));
+	const exists: Exists = { path: (path) => known.has(normalPath(path)), file: (path) => files.has(normalPath(path)) };
 	const reached = new Map<string, Reached>();
 	for (const [index, records] of trees.entries()) {
 		const incomplete = await followTree(reader, records, sources, exists, reached);
@@ -61,7 +63,7 @@ async function followTree(
 	reader: ObjectReader,
 	records: readonly TreeRecord[],
 	sources: readonly string[],
-	exists: (path: string) => boolean,
+	exists: Exists,
 	reached: Map<string, Reached>,
 ): Promise<string | null> {
 	const byPath = [...records]
@@ -98,12 +100,32 @@ async function followTree(
 	return null;
 }
 
-/** What one file or link names: a link's target, a settings file's paths, a text file's `@` imports. A binary file names nothing. */
-function namedBy(record: TreeRecord, content: Uint8Array, exists: (path: string) => boolean): string[] {
+/** Whether a repository path is on the trunk's or the branch's tree: any path, or a file (not a folder). */
+interface Exists {
+	path: (path: string) => boolean;
+	file: (path: string) => boolean;
+}
+
+/**
+ * What one file or link names: a link's target; a settings file's paths;
+ * a prose file's `@` imports; a script's (a hook's, an MCP server's) words
+ * that name files of either tree — what it runs or reads in turn. A
+ * script's words that name a folder are left out: `eslint src` lints the
+ * folder, it does not run it. A binary file names nothing.
+ */
+function namedBy(record: TreeRecord, content: Uint8Array, exists: Exists): string[] {
 	const text = new TextDecoder().decode(content);
 	if (record.mode === "120000") return linkTarget(record.path, text);
 	if (content.includes(0)) return [];
-	return isSettingsFile(record.path) && !isGateConfig(record.path) ? pathsNamedIn(text, record.path, exists) : importsOf(text, record.path);
+	if (isSettingsFile(record.path)) return isGateConfig(record.path) ? [] : pathsNamedIn(text, record.path, exists.path);
+	if (!text.startsWith("#!") && isProse(record.path)) return importsOf(text, record.path);
+	return pathsNamedIn(text, record.path, exists.file, { everyWord: true });
+}
+
+/** Instructions written for an agent to read (markdown, plain text, rules files without an extension), not a script it runs (a `#!` line makes one of any name). */
+function isProse(path: string): boolean {
+	const name = posix.basename(path).toLowerCase();
+	return /\.(md|mdc|markdown|txt|rules)$/.test(name) || !name.slice(1).includes(".");
 }
 
 /**

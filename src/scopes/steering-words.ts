@@ -20,12 +20,13 @@ import { isRecord } from "../contract/record.ts";
  * `${workspaceFolder}/`, any `$NAME/`) are dropped: wide on purpose.
  *
  * `exists` answers for a repository path compared as a disk would
- * (scopes/steering.ts `normalPath`).
+ * (scopes/steering.ts `normalPath`). With `everyWord`, the whole text is
+ * read as one command line: a script's words (proof/steering-reach.ts).
  */
-export function pathsNamedIn(text: string, from: string, exists: (path: string) => boolean): string[] {
+export function pathsNamedIn(text: string, from: string, exists: (path: string) => boolean, options: { everyWord?: boolean } = {}): string[] {
 	const found = new Set<string>();
 	const bases = folderChain(posix.dirname(from));
-	for (const value of settingsStrings(text, from)) {
+	for (const value of options.everyWord ? [text] : settingsStrings(text, from)) {
 		for (const word of shellWords(value)) {
 			const path = rootRelative(word);
 			if (path === null) continue;

