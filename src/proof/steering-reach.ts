@@ -35,21 +35,7 @@ export async function steeringReach(reader: ObjectReader, commits: readonly stri
 		if (typeof tree === "string") return { reached: [], incomplete: `git could not read the tree of ${commit.slice(0, 7)} (${tree})` };
 		trees.push(tree.records);
 	}
-	// What exists on either side, files and the folders above them, compared as a disk would.
-	const known = new Set<string>();
-	const files = new Set<string>();
-	for (const records of trees)
-		for (const { path } of records) {
-			const normal = normalPath(path);
-			known.add(normal);
-			files.add(normal);
-			for (let cut = normal.lastIndexOf("/"); cut > 0; cut = normal.lastIndexOf("/", cut - 1)) {
-				const folder = normal.slice(0, cut);
-				if (known.has(folder)) break;
-				known.add(folder);
-			}
-		}
-	const exists: Exists = { path: (path) => known.has(normalPath(path)), file: (path) => files.has(normalPath(path)) };
+	const exists = existence(trees);
 	const reached = new Map<string, Reached>();
 	for (const [index, records] of trees.entries()) {
 		const incomplete = await followTree(reader, records, sources, exists, reached);
@@ -66,10 +52,12 @@ async function followTree(
 	exists: Exists,
 	reached: Map<string, Reached>,
 ): Promise<string | null> {
-	const byPath = [...records]
-		.map((record) => ({ record, normal: normalPath(record.path) }))
-		.sort((a, b) => (a.normal < b.normal ? -1 : a.normal > b.normal ? 1 : 0));
-	const under = (path: string) => recordsUnder(byPath, normalPath(path));
+	// Sorted by the disk's names once something is reached: most trees reach nothing.
+	let byPath: { record: TreeRecord; normal: string }[] | null = null;
+	const under = (path: string) => {
+		byPath ??= records.map((record) => ({ record, normal: normalPath(record.path) })).sort((a, b) => (a.normal < b.normal ? -1 : a.normal > b.normal ? 1 : 0));
+		return recordsUnder(byPath, normalPath(path));
+	};
 	const read = new Set<string>();
 	let bytes = 0;
 	let level = records.filter((record) => (record.mode === "120000" ? leadsToSteering(record.path) : steersAgents(record.path, sources) !== null));
@@ -98,6 +86,34 @@ async function followTree(
 		level = next;
 	}
 	return null;
+}
+
+/**
+ * What exists on either side, files and the folders above them, compared
+ * as a disk would; the sets are made when a settings file or script is
+ * first read, not before.
+ */
+function existence(trees: readonly (readonly TreeRecord[])[]): Exists {
+	let sets: { known: Set<string>; files: Set<string> } | null = null;
+	const made = () => {
+		if (sets) return sets;
+		const known = new Set<string>();
+		const files = new Set<string>();
+		for (const records of trees)
+			for (const { path } of records) {
+				const normal = normalPath(path);
+				known.add(normal);
+				files.add(normal);
+				for (let cut = normal.lastIndexOf("/"); cut > 0; cut = normal.lastIndexOf("/", cut - 1)) {
+					const folder = normal.slice(0, cut);
+					if (known.has(folder)) break;
+					known.add(folder);
+				}
+			}
+		sets = { known, files };
+		return sets;
+	};
+	return { path: (path) => made().known.has(normalPath(path)), file: (path) => made().files.has(normalPath(path)) };
 }
 
 /** Whether a repository path is on the trunk's or the branch's tree: any path, or a file (not a folder). */

@@ -105,7 +105,8 @@ export interface Reached {
  */
 export function steersAgents(path: string, instructionSources: readonly string[], reached: readonly Reached[] = []): string | null {
 	const segments = path.split("/").map(asDiskReads);
-	for (const rule of RULES) if (matches(segments, rule)) return rule.readBy;
+	if (segments.some((segment) => RULE_NAMES.has(segment))) for (const rule of RULES) if (matches(segments, rule)) return rule.readBy;
+	if (instructionSources.length === 0 && reached.length === 0) return null;
 	const normal = segments.join("/");
 	const same = (other: string) => normalPath(other) === normal;
 	if (instructionSources.some(same)) return "compiled into AGENTS.md by `discern refresh` ([instructions].sources)";
@@ -144,6 +145,19 @@ export function leadsToSteering(path: string): boolean {
  * open AGENTS.md there. Wider than any one disk on purpose.
  */
 export function asDiskReads(name: string): string {
+	const known = folded.get(name);
+	if (known !== undefined) return known;
+	const disk = foldName(name);
+	// Whole trees are judged name by name (proof/steering-reach.ts), and names repeat: fold each once.
+	if (folded.size >= FOLDED_KEPT) folded.clear();
+	folded.set(name, disk);
+	return disk;
+}
+
+const folded = new Map<string, string>();
+const FOLDED_KEPT = 1 << 16;
+
+function foldName(name: string): string {
 	return name
 		.replace(/[\u200B-\u200F\u202A-\u202E\u2060-\u206F\uFEFF]/g, "")
 		.normalize("NFKC")
@@ -188,14 +202,15 @@ export function importsOf(text: string, from: string): string[] {
 
 function matches(segments: readonly string[], rule: SteeringRule): boolean {
 	const length = rule.segments.length;
-	// Where the rule's segments may end on the path: the last segment for a file; anywhere for a folder (the folder itself, or a file under it).
-	const ends = rule.kind === "file" ? [segments.length] : segments.map((_, index) => index + 1);
-	return ends.some((end) => {
-		const start = end - length;
-		if (start < 0 || (rule.rooted && start !== 0)) return false;
-		return rule.segments.every((segment, offset) => segments[start + offset] === segment);
-	});
+	const at = (start: number) => start >= 0 && (!rule.rooted || start === 0) && rule.segments.every((segment, offset) => segments[start + offset] === segment);
+	// A file's segments end the path; a folder's may sit anywhere on it (the folder itself, or a file under it).
+	if (rule.kind === "file") return at(segments.length - length);
+	for (let start = 0; start + length <= segments.length; start++) if (at(start)) return true;
+	return false;
 }
+
+/** Every name a rule is made of: a path none of whose names is one matches no rule (most of a tree, checked quickly). */
+const RULE_NAMES = new Set(RULES.flatMap((rule) => rule.segments));
 
 /** A configured or imported path as the tree names it, compared as a disk would: `./docs/x.md` and `docs//x.md` are `docs/x.md`. */
 export function normalPath(path: string): string {
