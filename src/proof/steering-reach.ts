@@ -77,10 +77,11 @@ async function followTree(
 			const content = blobs[index] ?? new Uint8Array();
 			bytes += content.length;
 			if (bytes > REACH_BYTES) return `the files named from steering files hold more than ${REACH_BYTES >> 20} MiB`;
-			for (const target of namedBy(record, content, exists)) {
+			const { paths, into } = namedBy(record, content, exists);
+			for (const target of paths) {
 				const key = normalPath(target);
 				if (!reached.has(key)) reached.set(key, { path: target, via: record.path });
-				next.push(...under(target));
+				next.push(...under(target).filter((found) => into || normalPath(found.path) === key));
 			}
 		}
 		level = next;
@@ -123,19 +124,24 @@ interface Exists {
 }
 
 /**
- * What one file or link names: a link's target; a settings file's paths;
- * a prose file's `@` imports; a script's (a hook's, an MCP server's) words
- * that name files of either tree — what it runs or reads in turn. A
- * script's words that name a folder are left out: `eslint src` lints the
- * folder, it does not run it. A binary file names nothing.
+ * What one file or link names, and whether what is under a folder it names
+ * is read in turn. A link's target and a prose file's `@` imports stand for
+ * steering files (a linked `.claude/commands`), so their folders are read
+ * through. A settings file's paths, and a script's (a hook's, an MCP
+ * server's) words that name files of either tree, are what it runs or
+ * reads: a folder so named steers agents whole, but its files are not read
+ * for what they name in turn (a server's folder is code, not instructions;
+ * reading it would soon pass the bound for nothing). A script's words that
+ * name a folder are left out: `eslint src` lints the folder, it does not
+ * run it. A binary file names nothing.
  */
-function namedBy(record: TreeRecord, content: Uint8Array, exists: Exists): string[] {
+function namedBy(record: TreeRecord, content: Uint8Array, exists: Exists): { paths: string[]; into: boolean } {
 	const text = new TextDecoder().decode(content);
-	if (record.mode === "120000") return linkTarget(record.path, text);
-	if (content.includes(0)) return [];
-	if (isSettingsFile(record.path)) return isGateConfig(record.path) ? [] : pathsNamedIn(text, record.path, exists.path);
-	if (!text.startsWith("#!") && isProse(record.path)) return importsOf(text, record.path);
-	return pathsNamedIn(text, record.path, exists.file, { everyWord: true });
+	if (record.mode === "120000") return { paths: linkTarget(record.path, text), into: true };
+	if (content.includes(0)) return { paths: [], into: false };
+	if (isSettingsFile(record.path)) return { paths: isGateConfig(record.path) ? [] : pathsNamedIn(text, record.path, exists.path), into: false };
+	if (!text.startsWith("#!") && isProse(record.path)) return { paths: importsOf(text, record.path), into: true };
+	return { paths: pathsNamedIn(text, record.path, exists.file, { everyWord: true }), into: false };
 }
 
 /** Instructions written for an agent to read (markdown, plain text, rules files without an extension), not a script it runs (a `#!` line makes one of any name). */

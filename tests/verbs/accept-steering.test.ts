@@ -285,6 +285,15 @@ describe("accept: a file a steering file points at needs the owner, from any ste
 		await expectAsked(repo, "tools/server.js", ["+ exfiltrate();"]);
 	});
 
+	test("a file in a folder an MCP server's args name (.cursor/mcp.json names the workspace folder's tools/srv)", async () => {
+		const repo = await fixture();
+		const mcp = { mcpServers: { srv: { command: "node", args: [["$", "{workspaceFolder}/tools/srv"].join("")] } } };
+		await onTrunk(repo, { ".cursor/mcp.json": `${JSON.stringify(mcp)}\n`, "tools/srv/index.js": "serve();\n" });
+		await repo.wtWrite("tools/srv/index.js", "serve(); leak();\n");
+		await repo.wtCommit("srv");
+		await expectAsked(repo, "tools/srv/index.js", ["+ serve(); leak();"]);
+	});
+
 	test("Gemini CLI's contextFileName in .gemini/settings.json", async () => {
 		const repo = await fixture();
 		await onTrunk(repo, { ".gemini/settings.json": '{ "contextFileName": "CONTRIBUTING.md" }\n', "CONTRIBUTING.md": "Open a pull request.\n" });
