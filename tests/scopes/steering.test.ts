@@ -147,7 +147,8 @@ describe("importsOf: what a markdown instruction file imports", () => {
 		expect(importsOf(text, "pkg/CLAUDE.md")).toEqual(["pkg/docs/style.md", "pkg/rel.md", "out.md"]);
 	});
 
-	test("only markdown files import", () => {
+	test("any text file imports, not only markdown; a settings file names its paths otherwise", () => {
+		expect(importsOf("Follow @docs/rules.md\n", ".cursorrules")).toEqual(["docs/rules.md"]);
 		expect(importsOf('{ "args": ["@scope/server"] }', ".vscode/mcp.json")).toEqual([]);
 	});
 });
