@@ -1,4 +1,8 @@
+import { lstat } from "node:fs/promises";
+import { join } from "node:path";
+import { readRegularFile } from "../platform/files.ts";
 import { type Captured, type CaptureOptions, capture } from "../platform/process.ts";
+import { discoverRepository } from "./discover.ts";
 
 /**
  * The programs a repository's own configuration names stay unstarted when
@@ -12,7 +16,8 @@ import { type Captured, type CaptureOptions, capture } from "../platform/process
  * drop, prune, accept, update), such a command would run outside any
  * sandbox the agent had. So, before a git command that can start one, the
  * repository's configuration is read once (one `git config` per
- * repository and environment, kept for the run) and every such key the
+ * repository and environment, kept for the run; none when its files
+ * plainly mention no such key) and every such key the
  * repository's own scopes (local, worktree, or a file they include) set is
  * given back, on the command's own configuration, the value the person's
  * scopes give it (system, global, `GIT_CONFIG_*`): Git LFS installed in
@@ -178,11 +183,13 @@ export function personSettings(argv: (args: readonly string[]) => string[], cwd:
 	const key = [cwd, ...CONFIG_ENV.map((name) => env[name] ?? "\u0001")].join("\0");
 	const known = cache.get(key);
 	if (known) return known;
-	const reading = capture(argv(["config", "--includes", "--show-scope", "-z", "--get-regexp", PROGRAM_KEYS]), {
-		cwd,
-		env,
-		...(options.signal ? { signal: options.signal } : {}),
-	}).then((read): PersonSettings | Captured => {
+	const reading = mentionsNoProgram(cwd, env).then(async (plain): Promise<PersonSettings | Captured> => {
+		if (plain) return { env: {} };
+		const read = await capture(argv(["config", "--includes", "--show-scope", "-z", "--get-regexp", PROGRAM_KEYS]), {
+			cwd,
+			env,
+			...(options.signal ? { signal: options.signal } : {}),
+		});
 		// 1: no key matched.
 		if (read.exitCode === 1 && read.stdout === "") return { env: {} };
 		if (read.exitCode !== 0) return { ...read, stderr: read.stderr || `git config exited ${read.exitCode}` };
@@ -194,4 +201,41 @@ export function personSettings(argv: (args: readonly string[]) => string[], cwd:
 		if (!("env" in read) && cache.get(key) === reading) cache.delete(key);
 	});
 	return reading;
+}
+
+/**
+ * What a configuration file must mention, with whitespace removed and
+ * lower-cased, before it can set a key of {@link PROGRAM_KEYS} or include
+ * another file: a section header (`[filter "x"]`, `[filter.x]`, `[merge
+ * "x"]`, `[gpg]`, `[include]`, `[includeIf …]`) or the key's own name.
+ * git accepts nothing between `[` and a section's name, nor a key split
+ * over lines; a mention in a comment or a value only costs the read.
+ */
+const MENTIONS = ["[filter", "[merge", "[include", "[gpg", "attributesfile", "gpgsign"];
+
+/** More than any hand-kept configuration holds; a larger file is read by git. */
+const CONFIG_BYTES = 1024 * 1024;
+
+/**
+ * Whether the repository around `cwd`, found as git finds it
+ * (git/discover.ts: the plain layouts only), has configuration files that
+ * plainly set no program key: then git need not be asked. Anything else
+ * (git's environment naming the repository, a file that is not a plain
+ * regular file, a mention) is false, and git reads the configuration.
+ */
+async function mentionsNoProgram(cwd: string, env: Readonly<Record<string, string | undefined>>): Promise<boolean> {
+	const found = await discoverRepository(cwd, env).catch(() => null);
+	if (!found) return false;
+	const files = [join(found.commonDir, "config"), join(found.gitDir, "config.worktree"), join(found.commonDir, "config.worktree")];
+	for (const [at, file] of files.entries()) {
+		const info = await lstat(file).catch(() => null);
+		if (!info && at > 0) continue;
+		if (!info?.isFile()) return false;
+		const bytes = readRegularFile(file, CONFIG_BYTES);
+		if (!bytes) return false;
+		// latin1: one character per byte, so no byte sequence lower-cases into an ASCII letter it was not.
+		const text = bytes.toString("latin1").toLowerCase().replace(/\s+/g, "");
+		if (MENTIONS.some((mention) => text.includes(mention))) return false;
+	}
+	return true;
 }

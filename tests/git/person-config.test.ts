@@ -112,6 +112,31 @@ describe("a clean filter the repository's config names never runs", () => {
 		await discern(repo.root, "worktree", "list");
 		await expectNeverRan(marker);
 	});
+	test("a filter in the worktree's own config.worktree", async () => {
+		const { repo, marker, plant, discern } = await planted();
+		await repo.wtWrite(".gitattributes", "* filter=pw\n");
+		await repo.wtCommit("attributes");
+		await repo.wtGit("config", "extensions.worktreeConfig", "true");
+		await repo.wtGit("config", "--worktree", "filter.pw.clean", plant("worktree"));
+		await touch(join(repo.wt, "README.md"));
+		await discern(repo.wt, "status");
+		await discern(repo.root, "worktree", "list");
+		await expectNeverRan(marker);
+	});
+
+	test("a filter under a section name in capitals (git reads section names in any case)", async () => {
+		const { repo, marker, plant, discern } = await planted();
+		await repo.wtWrite(".gitattributes", "* filter=up\n");
+		await repo.wtCommit("attributes");
+		// The fixture's own `commit.gpgsign = false` would have git read the configuration anyway.
+		await repo.git("config", "--unset", "commit.gpgsign");
+		await writeFile(join(repo.root, ".git", "config"), `[FILTER "up"]\n\tCLEAN = "${plant("capitals")}"\n`, { flag: "a" });
+		expect((await repo.wtGit("config", "--get", "filter.up.clean")).trim()).toBe(plant("capitals"));
+		await touch(join(repo.wt, "README.md"));
+		await discern(repo.wt, "status");
+		await discern(repo.root, "worktree", "list");
+		await expectNeverRan(marker);
+	});
 });
 
 describe("accept's fast-forward in the main checkout", () => {
