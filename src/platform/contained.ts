@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { closeSync, fstatSync, mkdtempSync, openSync, readSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { closeSync } from "node:fs";
+import { openOutputFiles, readBack } from "./output-files.ts";
 import { type Captured, NOT_STARTED } from "./process.ts";
 import { type JobTree, openTreeKeeper } from "./process-tree.ts";
 
@@ -101,43 +100,19 @@ export async function runContained(argv: readonly string[], options: ContainedOp
 			await trees.sweep();
 		}
 		const killedBy = child.signalCode ? { killedBy: String(child.signalCode) } : {};
-		return { exitCode, stdout: readBack(files.stdout), stderr: readBack(files.stderr), ...killedBy, timedOut, interrupted };
+		return {
+			exitCode,
+			stdout: readBack(files.stdout, OUTPUT_LIMIT_BYTES),
+			stderr: readBack(files.stderr, OUTPUT_LIMIT_BYTES),
+			...killedBy,
+			timedOut,
+			interrupted,
+		};
 	} finally {
 		trees.close();
 		closeSync(files.stdout);
 		closeSync(files.stderr);
 	}
-}
-
-/** Two files for stdout and stderr, already unlinked: open descriptors only. */
-function openOutputFiles(): { stdout: number; stderr: number } | { failed: string } {
-	let dir: string | undefined;
-	const opened: number[] = [];
-	try {
-		dir = mkdtempSync(join(tmpdir(), "discern-run-"));
-		for (const name of ["stdout", "stderr"]) opened.push(openSync(join(dir, name), "w+", 0o600));
-		const [stdout, stderr] = opened as [number, number];
-		return { stdout, stderr };
-	} catch (error) {
-		for (const fd of opened) closeSync(fd);
-		return { failed: `discern could not make a file for git's output: ${error instanceof Error ? error.message : String(error)}` };
-	} finally {
-		if (dir) rmSync(dir, { recursive: true, force: true });
-	}
-}
-
-/** What was written through `fd`, whole up to the limit, else its head and tail. */
-function readBack(fd: number): string {
-	const { size } = fstatSync(fd);
-	if (size <= OUTPUT_LIMIT_BYTES) return read(fd, 0, size);
-	const half = OUTPUT_LIMIT_BYTES / 2;
-	return `${read(fd, 0, half)}\n[… ${size - 2 * half} bytes left out …]\n${read(fd, size - half, half)}`;
-}
-
-function read(fd: number, position: number, length: number): string {
-	const buffer = Buffer.alloc(length);
-	const got = readSync(fd, buffer, 0, length, position);
-	return buffer.toString("utf8", 0, got);
 }
 
 function definedOnly(env: Readonly<Record<string, string | undefined>>): Record<string, string> {

@@ -887,6 +887,54 @@ describe("accept: an interrupted landing", () => {
 		return { code, stdout };
 	}
 
+	/** The built binary's accept, started as ctrlC starts it, its whole group SIGKILLed once the landing is under way; `alsoGit` kills the landing's git too. */
+	async function killedMidLanding(repo: WorktreeRepo, head: string, alsoGit: boolean): Promise<void> {
+		const binary = await ensureBinary();
+		const child = Bun.spawn([binary, "accept", "--target", repo.branch, "--confirmed", "--json"], {
+			cwd: repo.root,
+			// git's progress shows at once, not after 2 s: a git whose output is discern's pipe writes to it mid-checkout.
+			env: { ...process.env, NO_COLOR: "1", GIT_PROGRESS_DELAY: "0" },
+			stdin: "ignore",
+			stdout: "pipe",
+			stderr: "pipe",
+			detached: true,
+		});
+		await midLanding(repo, () => child.exitCode === null);
+		// The journal names the landing's git a moment after it started (until then a lock it left is named, not removed).
+		const started = Date.now();
+		while (alsoGit && !(await readJournal(join(repo.root, ".git"), repo.branch))?.landing_git && Date.now() - started < 10_000) await Bun.sleep(1);
+		const merging = alsoGit ? await processesWithCommandLine(`--no-autostash ${head}`) : [];
+		process.kill(-child.pid, "SIGKILL");
+		for (const pid of merging) process.kill(pid, "SIGKILL");
+		await child.exited;
+		// The landing's git has a session of its own: it may still be writing.
+		const killed = Date.now();
+		while ((await processesWithCommandLine(`--no-autostash ${head}`)).length > 0 && Date.now() - killed < 60_000) await Bun.sleep(20);
+	}
+
+	test("SIGKILL to accept's process group during the fast-forward: git, writing to no pipe of discern's, finishes the landing; the next accept finishes it", async () => {
+		const { repo, head, old } = await bulky();
+		await killedMidLanding(repo, head, false);
+		expect(await repo.sha("main")).toBe(head);
+		await consistentThenLands(repo, head, old);
+	}, 120_000);
+
+	test("a landing killed outright with its git (SIGKILL to both): the next accept puts back what it wrote, then lands", async () => {
+		const { repo, head, old } = await bulky();
+		// A person's untracked and ignored files elsewhere in the checkout are never touched by the undo.
+		await writeFile(join(repo.root, "notes.txt"), "mine\n");
+		await killedMidLanding(repo, head, true);
+		expect(await repo.sha("main")).toBe(old);
+		expect(existsSync(join(repo.root, "bulk"))).toBe(true);
+		const next = await invokeVerb("accept", testContext(repo.root), { target: repo.branch, confirmed: true });
+		expect(next.message).not.toContain("would be overwritten");
+		expect(next.ok).toBe(true);
+		expect(await repo.sha("main")).toBe(head);
+		expect((await repo.git("status", "--porcelain")).trim()).toBe("?? notes.txt");
+		expect(await readFile(join(repo.root, "notes.txt"), "utf8")).toBe("mine\n");
+		expect(await landings(repo)).toBe(1);
+	}, 120_000);
+
 	test("Ctrl-C (SIGINT to the process group) during the main checkout's fast-forward leaves it as it was or fully landed, and the next accept succeeds", async () => {
 		const { repo, head, old } = await bulky();
 		const { code, stdout } = await ctrlC(repo, ["--confirmed"], (running) => midLanding(repo, running));
