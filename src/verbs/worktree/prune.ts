@@ -166,7 +166,11 @@ async function pruneOne(
 		const scan = await scanNested(worktree.path, worktree.gitDir);
 		const nested = nestedReason(scan);
 		if (nested) return { reason: `${nested} (its resources are destroyed; the worktree stays)` };
-		const removed = await removeWorktree(repository.root, worktree.path);
+		const removed = await removeWorktree(
+			repository.root,
+			worktree.path,
+			worktree.gitDir ? { commonDir: repository.commonDir, admin: worktree.gitDir } : undefined,
+		);
 		if (!removed.ok) return { reason: `git could not remove it: ${clip(oneLine(removed.reason))}` };
 		const ignored = scan?.ignored ?? [];
 		if (ignored.length > 0)
