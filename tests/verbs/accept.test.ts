@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
-import { mkdir, readFile, rename, rm, symlink, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, rename, rm, symlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { processStart } from "../../src/platform/process-start.ts";
 import { invokeVerb } from "../helpers/invoke.ts";
-import { makeRepo, runGit, testContext } from "../helpers/repo.ts";
+import { makeRepo, makeTempDir, runGit, testContext } from "../helpers/repo.ts";
 import { makeWorktreeRepo, type WorktreeRepo } from "../helpers/worktree.ts";
 
 const runGitIn = (cwd: string, ...args: string[]) => runGit(cwd, args);
@@ -1010,6 +1010,31 @@ describe("accept: an interrupted landing", () => {
 		expect(await repo.sha("main")).toBe(old);
 		await consistentThenLands(repo, head, old);
 	}, 120_000);
+});
+
+describe("accept: a git that fails is git failing", () => {
+	test("git failing (or killed) while accept lists the hidden files of the checkout on the trunk is said as such, never as files git is told to ignore", async () => {
+		const repo = await fixture();
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		expect((await invokeVerb("done", testContext(repo.wt))).ok).toBe(true);
+		// A git on the binary's PATH whose \`ls-files -v\` (the hidden-files listing) dies as a killed git would; every other call is git's own.
+		const bin = await makeTempDir("discern-git-");
+		made.push(bin);
+		const real = Bun.which("git") ?? "/usr/bin/git";
+		await writeFile(join(bin, "git"), `#!/bin/sh\ncase " $* " in *" ls-files -v "*) kill -9 $$ ;; esac\nexec '${real}' "$@"\n`);
+		await chmod(join(bin, "git"), 0o755);
+		const before = await snapshot(repo);
+		const ran = await runDiscern(["accept", "--target", repo.branch, "--confirmed", "--json"], {
+			cwd: repo.root,
+			env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ""}` },
+		});
+		const result = onlyJson(ran.stdout);
+		expect(result.ok).toBe(false);
+		expect(String(result.message)).not.toContain("told to ignore changes");
+		expect(String(result.message)).toContain("git could not list the tracked files");
+		expect(await snapshot(repo)).toBe(before);
+	});
 });
 
 describe("accept: what the worktree's folder holds beyond its commits", () => {
