@@ -197,15 +197,20 @@ export async function undoKilledLanding(
 	else if (index && lock)
 		return `git's index lock ${quoteName(`${index}.lock`)} is held (another git process may be running there, or the landing's git was killed), so the checkout's files were not restored`;
 	const paths = [...written.before.keys(), ...written.added];
-	const landed = await pinnedGit(["ls-tree", "-z", "--full-tree", to, "--", ...paths.map((path) => `:(literal)${path}`)], checkout);
+	const landed = await pinnedGit(["ls-tree", "-r", "-z", "--full-tree", to], checkout);
 	if (landed.exitCode !== 0) return "git could not read the landed commit, so the checkout's files were not restored";
+	const wanted = new Set(paths);
 	const toObject = new Map<string, string>();
-	for (const line of nulSeparated(landed.stdout)) toObject.set(line.slice(line.indexOf("\t") + 1), line.split(" ")[2]?.split("\t")[0] ?? "");
+	for (const line of nulSeparated(landed.stdout)) {
+		const path = line.slice(line.indexOf("\t") + 1);
+		if (wanted.has(path)) toObject.set(path, line.split(" ")[2]?.split("\t")[0] ?? "");
+	}
 	// What each path holds now: the landing's content (`to`'s), or something else.
 	const present: string[] = [];
 	for (const path of paths) {
 		const found = await lstat(join(checkout, path)).catch(() => null);
-		if (found?.isFile()) present.push(path);
+		// A name with a line break cannot go through --stdin-paths: never judged the landing's, so kept.
+		if (found?.isFile() && !path.includes("\n")) present.push(path);
 	}
 	const hashed = present.length > 0 ? await pinnedGit(["hash-object", "--stdin-paths"], checkout, { input: `${present.join("\n")}\n` }) : null;
 	if (hashed && hashed.exitCode !== 0) return "git could not read the checkout's files, so they were not restored";
