@@ -14,7 +14,7 @@ import { type GitOptions, gitArgv, heard, spawnOptions, withPersonSettings } fro
  * gate job (platform/contained.ts): its own process group, its output in
  * files, a time limit, and whatever it leaves running killed once it exits.
  */
-export interface HookedGitOptions extends Pick<GitOptions, "signal" | "env">, Pick<ContainedOptions, "graceMs" | "subreaper"> {
+export interface HookedGitOptions extends Pick<GitOptions, "signal" | "env">, Pick<ContainedOptions, "graceMs" | "subreaper" | "finishOnSignalMs"> {
 	/**
 	 * Seconds git and its hooks may take; 0: no limit. The verbs pass
 	 * `[gate].timeout` (600 s unless set): the bound a project already gives
@@ -57,6 +57,7 @@ export async function gitWithHooks(args: readonly string[], cwd: string, options
 				timeoutS: options.timeoutS,
 				...(options.signal ? { signal: options.signal } : {}),
 				...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
+				...(options.finishOnSignalMs !== undefined ? { finishOnSignalMs: options.finishOnSignalMs } : {}),
 				...(options.subreaper !== undefined ? { subreaper: options.subreaper } : {}),
 			}),
 		).then((done): Contained => ("timedOut" in done ? done : { ...done, timedOut: false, interrupted: false })),

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { closeSync, fstatSync, mkdtempSync, openSync, readSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { closeSync } from "node:fs";
+import { openOutputFiles, readBack } from "./output-files.ts";
 import { type Captured, NOT_STARTED } from "./process.ts";
+import { descendantsOf, signalAll } from "./process-scan.ts";
 import { type JobTree, openTreeKeeper } from "./process-tree.ts";
 
 /**
@@ -26,6 +26,15 @@ export interface ContainedOptions {
 	signal?: AbortSignal;
 	/** How long a TERMed tree gets before it is KILLed. */
 	graceMs?: number;
+	/**
+	 * Set: the caller's signal does not stop the leader (git) at once. What it
+	 * started (its hooks, and what they started) is stopped, again and again
+	 * as it starts more, while git gets up to this many ms to finish its own
+	 * writes (a merge stopped halfway leaves a checkout half written: one that
+	 * ran its course, or stopped where a hook failed, can be undone whole);
+	 * then the whole tree is stopped. The result still says `interrupted`.
+	 */
+	finishOnSignalMs?: number;
 	/** false: find leftovers by scanning /proc for the run's token, not as a subreaper (the fallback of platforms without prctl; tests). */
 	subreaper?: boolean;
 }
@@ -42,6 +51,9 @@ export const CONTAINED_TOKEN_KEY = "DISCERN_CONTAINED_TOKEN";
 
 /** As a gate job's (jobs/runner.ts): long enough for git to remove its lock files on TERM. */
 const GRACE_MS = 2000;
+
+/** How often an interrupted leader's descendants are stopped while it finishes. */
+const CHILD_SWEEP_MS = 20;
 
 /** How much of each stream is read back: its head and tail past this (a merge's diffstat can be long; messages are at its ends). */
 const OUTPUT_LIMIT_BYTES = 1024 * 1024;
@@ -83,17 +95,32 @@ export async function runContained(argv: readonly string[], options: ContainedOp
 						stop();
 					}, options.timeoutS * 1000)
 				: undefined;
+		let finishing: ReturnType<typeof setTimeout> | undefined;
 		const onAbort = () => {
 			if (stopping) return;
 			interrupted = true;
-			stop();
+			if (options.finishOnSignalMs === undefined) stop();
+			else if (!finishing) {
+				finishing = setTimeout(stop, options.finishOnSignalMs);
+				void stopChildren(child.pid);
+			}
+		};
+		// The leader's descendants (hooks), TERMed every few ms until the leader exits: git carries on without them.
+		let leaderDone = false;
+		const stopChildren = async (leader: number) => {
+			while (!leaderDone && !stopping) {
+				signalAll(await descendantsOf(leader), "SIGTERM");
+				await Bun.sleep(CHILD_SWEEP_MS);
+			}
 		};
 		options.signal?.addEventListener("abort", onAbort);
 		let exitCode: number;
 		try {
 			exitCode = await child.exited;
 		} finally {
+			leaderDone = true;
 			if (timer) clearTimeout(timer);
+			if (finishing) clearTimeout(finishing);
 			options.signal?.removeEventListener("abort", onAbort);
 			await stopping;
 			// Its group now, what left the group (setsid, a double fork) in the sweep.
@@ -101,43 +128,19 @@ export async function runContained(argv: readonly string[], options: ContainedOp
 			await trees.sweep();
 		}
 		const killedBy = child.signalCode ? { killedBy: String(child.signalCode) } : {};
-		return { exitCode, stdout: readBack(files.stdout), stderr: readBack(files.stderr), ...killedBy, timedOut, interrupted };
+		return {
+			exitCode,
+			stdout: readBack(files.stdout, OUTPUT_LIMIT_BYTES),
+			stderr: readBack(files.stderr, OUTPUT_LIMIT_BYTES),
+			...killedBy,
+			timedOut,
+			interrupted,
+		};
 	} finally {
 		trees.close();
 		closeSync(files.stdout);
 		closeSync(files.stderr);
 	}
-}
-
-/** Two files for stdout and stderr, already unlinked: open descriptors only. */
-function openOutputFiles(): { stdout: number; stderr: number } | { failed: string } {
-	let dir: string | undefined;
-	const opened: number[] = [];
-	try {
-		dir = mkdtempSync(join(tmpdir(), "discern-run-"));
-		for (const name of ["stdout", "stderr"]) opened.push(openSync(join(dir, name), "w+", 0o600));
-		const [stdout, stderr] = opened as [number, number];
-		return { stdout, stderr };
-	} catch (error) {
-		for (const fd of opened) closeSync(fd);
-		return { failed: `discern could not make a file for git's output: ${error instanceof Error ? error.message : String(error)}` };
-	} finally {
-		if (dir) rmSync(dir, { recursive: true, force: true });
-	}
-}
-
-/** What was written through `fd`, whole up to the limit, else its head and tail. */
-function readBack(fd: number): string {
-	const { size } = fstatSync(fd);
-	if (size <= OUTPUT_LIMIT_BYTES) return read(fd, 0, size);
-	const half = OUTPUT_LIMIT_BYTES / 2;
-	return `${read(fd, 0, half)}\n[… ${size - 2 * half} bytes left out …]\n${read(fd, size - half, half)}`;
-}
-
-function read(fd: number, position: number, length: number): string {
-	const buffer = Buffer.alloc(length);
-	const got = readSync(fd, buffer, 0, length, position);
-	return buffer.toString("utf8", 0, got);
 }
 
 function definedOnly(env: Readonly<Record<string, string | undefined>>): Record<string, string> {

@@ -46,7 +46,7 @@ async function processTable(): Promise<ProcessInfo[] | null> {
 }
 
 /** Live descendants of `root` by parent links, whatever their process group. */
-async function descendantsOf(root: number): Promise<number[]> {
+export async function descendantsOf(root: number): Promise<number[]> {
 	const table = await processTable();
 	if (!table) return [];
 	const children = new Map<number, number[]>();

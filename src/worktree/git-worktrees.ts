@@ -2,6 +2,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { pointerValue } from "../git/printable-path.ts";
 import { git } from "../git/run.ts";
+import { clearDropping, markDropping } from "./dropping.ts";
 
 /** One worktree as `git worktree list --porcelain -z` tells it, with its git admin dir. */
 export interface ListedWorktree {
@@ -129,8 +130,27 @@ export async function deleteBranchAt(cwd: string, name: string, sha: string): Pr
 	return result.exitCode === 0 ? { ok: true } : { ok: false, reason: result.stderr.trim() || `git update-ref exited ${result.exitCode}` };
 }
 
-/** `git worktree remove --force PATH`: removes the folder and git's admin files for it. */
-export async function removeWorktree(cwd: string, path: string): Promise<{ ok: true } | { ok: false; reason: string }> {
-	const result = await git(["worktree", "remove", "--force", resolve(path)], cwd);
-	return result.exitCode === 0 ? { ok: true } : { ok: false, reason: result.stderr.trim() || `git worktree remove exited ${result.exitCode}` };
+/**
+ * `git worktree remove --force PATH`: removes the folder and git's admin
+ * files for it. git runs in a session of its own, its output in files
+ * (platform/process.ts): a terminal's Ctrl-C, or discern killed, does not
+ * stop it halfway through the folder. `mark` (the shared git dir and the
+ * worktree's admin dir): the removal is marked as started first
+ * (worktree/dropping.ts), so that a folder left half-deleted anyway can be
+ * finished by a later drop.
+ */
+export async function removeWorktree(
+	cwd: string,
+	path: string,
+	mark?: { commonDir: string; admin: string },
+): Promise<{ ok: true } | { ok: false; reason: string; killedBy?: string }> {
+	if (mark) await markDropping(mark.commonDir, mark.admin, resolve(path)).catch(() => undefined);
+	const result = await git(["worktree", "remove", "--force", resolve(path)], cwd, { ownGroup: true });
+	if (result.exitCode === 0) {
+		if (mark) await clearDropping(mark.commonDir, mark.admin).catch(() => undefined);
+		return { ok: true };
+	}
+	const reason =
+		result.stderr.trim() || (result.killedBy ? `git worktree remove was killed (${result.killedBy})` : `git worktree remove exited ${result.exitCode}`);
+	return result.killedBy ? { ok: false, reason, killedBy: result.killedBy } : { ok: false, reason };
 }

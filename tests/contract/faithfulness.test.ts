@@ -24,6 +24,8 @@ const NOT_EXERCISED: Readonly<Record<string, readonly string[]>> = {
 	accept: ["no_project", "no_trunk", "not_in_worktree", "unchanged_tree_rerun", "write_denied", "interrupted"],
 	// update: no trunk branch at all (a fresh repository); an unwritable state folder and an interrupted ensure run are the gate runner's (tests/proof, tests/jobs).
 	update: ["no_trunk", "write_denied", "interrupted"],
+	// worktree drop: a removal whose git is stopped by a signal midway (tests/verbs/worktree.test.ts, "stopped while git removes the folder").
+	"worktree drop": ["interrupted"],
 };
 
 describe("every verb's core output parses with its registry envelope", () => {

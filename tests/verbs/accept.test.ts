@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
-import { mkdir, readFile, rename, rm, symlink, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, rename, rm, symlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { processStart } from "../../src/platform/process-start.ts";
 import { invokeVerb } from "../helpers/invoke.ts";
-import { makeRepo, runGit, testContext } from "../helpers/repo.ts";
+import { makeRepo, makeTempDir, runGit, testContext } from "../helpers/repo.ts";
 import { expectValidEnvelope } from "../helpers/schema.ts";
 import { makeWorktreeRepo, type WorktreeRepo } from "../helpers/worktree.ts";
 
@@ -888,6 +888,54 @@ describe("accept: an interrupted landing", () => {
 		return { code, stdout };
 	}
 
+	/** The built binary's accept, started as ctrlC starts it, its whole group SIGKILLed once the landing is under way; `alsoGit` kills the landing's git too. */
+	async function killedMidLanding(repo: WorktreeRepo, head: string, alsoGit: boolean): Promise<void> {
+		const binary = await ensureBinary();
+		const child = Bun.spawn([binary, "accept", "--target", repo.branch, "--confirmed", "--json"], {
+			cwd: repo.root,
+			// git's progress shows at once, not after 2 s: a git whose output is discern's pipe writes to it mid-checkout.
+			env: { ...process.env, NO_COLOR: "1", GIT_PROGRESS_DELAY: "0" },
+			stdin: "ignore",
+			stdout: "pipe",
+			stderr: "pipe",
+			detached: true,
+		});
+		await midLanding(repo, () => child.exitCode === null);
+		// The journal names the landing's git a moment after it started (until then a lock it left is named, not removed).
+		const started = Date.now();
+		while (alsoGit && !(await readJournal(join(repo.root, ".git"), repo.branch))?.landing_git && Date.now() - started < 10_000) await Bun.sleep(1);
+		const merging = alsoGit ? await processesWithCommandLine(`--no-autostash ${head}`) : [];
+		process.kill(-child.pid, "SIGKILL");
+		for (const pid of merging) process.kill(pid, "SIGKILL");
+		await child.exited;
+		// The landing's git has a session of its own: it may still be writing.
+		const killed = Date.now();
+		while ((await processesWithCommandLine(`--no-autostash ${head}`)).length > 0 && Date.now() - killed < 60_000) await Bun.sleep(20);
+	}
+
+	test("SIGKILL to accept's process group during the fast-forward: git, writing to no pipe of discern's, finishes the landing; the next accept finishes it", async () => {
+		const { repo, head, old } = await bulky();
+		await killedMidLanding(repo, head, false);
+		expect(await repo.sha("main")).toBe(head);
+		await consistentThenLands(repo, head, old);
+	}, 120_000);
+
+	test("a landing killed outright with its git (SIGKILL to both): the next accept puts back what it wrote, then lands", async () => {
+		const { repo, head, old } = await bulky();
+		// A person's untracked and ignored files elsewhere in the checkout are never touched by the undo.
+		await writeFile(join(repo.root, "notes.txt"), "mine\n");
+		await killedMidLanding(repo, head, true);
+		expect(await repo.sha("main")).toBe(old);
+		expect(existsSync(join(repo.root, "bulk"))).toBe(true);
+		const next = await invokeVerb("accept", testContext(repo.root), { target: repo.branch, confirmed: true });
+		expect(next.message).not.toContain("would be overwritten");
+		expect(next.ok).toBe(true);
+		expect(await repo.sha("main")).toBe(head);
+		expect((await repo.git("status", "--porcelain")).trim()).toBe("?? notes.txt");
+		expect(await readFile(join(repo.root, "notes.txt"), "utf8")).toBe("mine\n");
+		expect(await landings(repo)).toBe(1);
+	}, 120_000);
+
 	test("Ctrl-C (SIGINT to the process group) during the main checkout's fast-forward leaves it as it was or fully landed, and the next accept succeeds", async () => {
 		const { repo, head, old } = await bulky();
 		const { code, stdout } = await ctrlC(repo, ["--confirmed"], (running) => midLanding(repo, running));
@@ -963,6 +1011,31 @@ describe("accept: an interrupted landing", () => {
 		expect(await repo.sha("main")).toBe(old);
 		await consistentThenLands(repo, head, old);
 	}, 120_000);
+});
+
+describe("accept: a git that fails is git failing", () => {
+	test("git failing (or killed) while accept lists the hidden files of the checkout on the trunk is said as such, never as files git is told to ignore", async () => {
+		const repo = await fixture();
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		expect((await invokeVerb("done", testContext(repo.wt))).ok).toBe(true);
+		// A git on the binary's PATH whose \`ls-files -v\` (the hidden-files listing) dies as a killed git would; every other call is git's own.
+		const bin = await makeTempDir("discern-git-");
+		made.push(bin);
+		const real = Bun.which("git") ?? "/usr/bin/git";
+		await writeFile(join(bin, "git"), `#!/bin/sh\ncase " $* " in *" ls-files -v "*) kill -9 $$ ;; esac\nexec '${real}' "$@"\n`);
+		await chmod(join(bin, "git"), 0o755);
+		const before = await snapshot(repo);
+		const ran = await runDiscern(["accept", "--target", repo.branch, "--confirmed", "--json"], {
+			cwd: repo.root,
+			env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ""}` },
+		});
+		const result = onlyJson(ran.stdout);
+		expect(result.ok).toBe(false);
+		expect(String(result.message)).not.toContain("told to ignore changes");
+		expect(String(result.message)).toContain("git could not list the tracked files");
+		expect(await snapshot(repo)).toBe(before);
+	});
 });
 
 describe("accept: what the worktree's folder holds beyond its commits", () => {

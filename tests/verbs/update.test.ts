@@ -1,11 +1,13 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
-import { readFile, rm } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { UpdateData } from "../../src/verbs/update/schema.ts";
 import { overwrittenFiles } from "../../src/verbs/update/update.ts";
 import { worktreePort } from "../../src/worktree/id.ts";
+import { ensureBinary, onlyJson } from "../helpers/cli.ts";
 import { invokeVerb } from "../helpers/invoke.ts";
+import { processesWithCommandLine } from "../helpers/processes.ts";
 import { BASIC_CONFIG, testContext } from "../helpers/repo.ts";
 import { makeWorktreeRepo, type WorktreeRepo } from "../helpers/worktree.ts";
 
@@ -146,4 +148,102 @@ describe("update: untracked and ignored files, a rewritten trunk, ensure's env",
 			"error: The following untracked working tree files would be overwritten by merge:\n\ta.txt\n\tdir/b.txt\nPlease move or remove them before you merge.\nAborting\n";
 		expect(overwrittenFiles(output)).toEqual(["a.txt", "dir/b.txt"]);
 	});
+});
+
+describe("update: interrupted during the merge", () => {
+	/** A trunk commit writing thousands of files: the merge writes them one by one, long enough to stop it halfway. */
+	async function bulky(ownCommit: boolean): Promise<{ repo: WorktreeRepo; head: string }> {
+		const repo = await fixture();
+		const line = `${"x".repeat(200)}\n`;
+		for (let index = 0; index < 4000; index++) await repo.write(`bulk/${String(index).padStart(4, "0")}.txt`, line.repeat(4));
+		await repo.write("README.md", "one\ntwo\nthree\nfour\nfive\nSIX\n");
+		await repo.commitAll("many files");
+		if (ownCommit) {
+			await repo.wtWrite("mine.ts", "export const mine = 1;\n");
+			await repo.wtCommit("own work");
+		}
+		// A person's untracked and ignored files elsewhere in the worktree: the undo never touches them.
+		await repo.wtWrite("notes.txt", "my notes\n");
+		await repo.wtWrite("local.secret", "token\n");
+		const exclude = join(repo.root, ".git", "info", "exclude");
+		await writeFile(exclude, `${existsSync(exclude) ? await readFile(exclude, "utf8") : ""}local.secret\n`);
+		return { repo, head: (await repo.wtGit("rev-parse", "HEAD")).trim() };
+	}
+
+	/** The built binary's update, in its own process group (a terminal's foreground job), Ctrl-C'd once the merge has written its first file. */
+	async function ctrlCMidMerge(repo: WorktreeRepo): Promise<{ code: number; stdout: string }> {
+		const binary = await ensureBinary();
+		const child = Bun.spawn([binary, "update", "--json"], {
+			cwd: repo.wt,
+			env: { ...process.env, NO_COLOR: "1" },
+			stdin: "ignore",
+			stdout: "pipe",
+			stderr: "pipe",
+			detached: true,
+		});
+		const output = Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()]);
+		const started = Date.now();
+		while (!existsSync(join(repo.wt, "bulk")) && Date.now() - started < 60_000 && child.exitCode === null) await Bun.sleep(1);
+		expect(existsSync(join(repo.wt, "bulk"))).toBe(true);
+		try {
+			process.kill(-child.pid, "SIGINT");
+		} catch {
+			// It ended first: what it left is judged all the same.
+		}
+		const code = await child.exited;
+		return { code, stdout: (await output)[0] };
+	}
+
+	for (const [kind, ownCommit] of [
+		["fast-forward", false],
+		["merge commit", true],
+	] as const) {
+		test(`Ctrl-C mid-merge (${kind}): the merge is undone whole, the branch as it was, a person's files kept; update then merges`, async () => {
+			const { repo, head } = await bulky(ownCommit);
+			const { code, stdout } = await ctrlCMidMerge(repo);
+			expect(code).toBe(130);
+			const result = onlyJson(stdout);
+			expect(result).toMatchObject({ ok: false, error: "interrupted" });
+			expect(String(result.message)).toContain("The merge was undone: the branch is as it was.");
+			expect((await repo.wtGit("rev-parse", "HEAD")).trim()).toBe(head);
+			expect(await repo.wtGit("rev-parse", "-q", "--verify", "MERGE_HEAD").catch(() => "")).toBe("");
+			expect((await repo.wtGit("status", "--porcelain", "--untracked-files=all")).trim()).toBe("?? notes.txt");
+			expect(existsSync(join(repo.wt, "bulk"))).toBe(false);
+			expect(await readFile(join(repo.wt, "README.md"), "utf8")).toBe("one\ntwo\nthree\nfour\nfive\nsix\n");
+			expect(await readFile(join(repo.wt, "notes.txt"), "utf8")).toBe("my notes\n");
+			expect(await readFile(join(repo.wt, "local.secret"), "utf8")).toBe("token\n");
+			const again = await invokeVerb("update", testContext(repo.wt));
+			expect(again.ok).toBe(true);
+			expect(existsSync(join(repo.wt, "bulk", "3999.txt"))).toBe(true);
+		}, 60_000);
+	}
+});
+
+describe("update: its merge's git killed outright", () => {
+	test("a merge git SIGKILLed halfway (its index lock left, files half written) is undone: the branch and worktree as they were", async () => {
+		const repo = await makeWorktreeRepo({ config: BASIC_CONFIG, files: { "README.md": "one\n" } });
+		made.push(...repo.cleanupDirs);
+		for (let index = 0; index < 4000; index++) await repo.write(`bulk/${String(index).padStart(4, "0")}.txt`, `${"y".repeat(800)}\n`);
+		await repo.write("README.md", "two\n");
+		await repo.commitAll("many files");
+		await repo.wtWrite("notes.txt", "my notes\n");
+		const head = (await repo.wtGit("rev-parse", "HEAD")).trim();
+		const trunk = await repo.sha("main");
+		let running = true;
+		const update = invokeVerb("update", testContext(repo.wt)).finally(() => {
+			running = false;
+		});
+		const started = Date.now();
+		while (!existsSync(join(repo.wt, "bulk")) && Date.now() - started < 60_000 && running) await Bun.sleep(1);
+		const merging = await processesWithCommandLine(`--no-overwrite-ignore -m Merge main into ${repo.branch} ${trunk}`);
+		expect(merging.length).toBe(1);
+		for (const pid of merging) process.kill(pid, "SIGKILL");
+		const result = await update;
+		expect(result).toMatchObject({ ok: false, error: "interrupted" });
+		expect(result.message).toContain("The merge was undone: the branch is as it was.");
+		expect((await repo.wtGit("rev-parse", "HEAD")).trim()).toBe(head);
+		expect((await repo.wtGit("status", "--porcelain", "--untracked-files=all")).trim()).toBe("?? notes.txt");
+		expect(existsSync(join(repo.wt, "bulk"))).toBe(false);
+		expect(await readFile(join(repo.wt, "README.md"), "utf8")).toBe("one\n");
+	}, 60_000);
 });

@@ -1,11 +1,14 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, readdirSync } from "node:fs";
 import { mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { AnyResult } from "../../src/contract/envelope.ts";
 import { simpleCommands } from "../../src/text/shell-words.ts";
 import type { WorktreeDropData, WorktreeListData, WorktreePruneData, WorktreeTeardownData } from "../../src/verbs/worktree/schema.ts";
 import { worktreePort } from "../../src/worktree/id.ts";
+import { ensureBinary } from "../helpers/cli.ts";
 import { invokeVerb } from "../helpers/invoke.ts";
+import { processesWithCommandLine } from "../helpers/processes.ts";
 import { BASIC_CONFIG, makeRepo, runGit, type TestRepo } from "../helpers/repo.ts";
 
 const made: string[] = [];
@@ -624,4 +627,92 @@ describe("drop judges the worktree again after the destroy commands ran", () => 
 		const wip = (await r.git("for-each-ref", "--format=%(refname)", "refs/discern/recovery")).split("\n").find((name) => name.endsWith("-wip"));
 		expect(await r.git("show", `${wip}:late.txt`)).toBe("late\n");
 	});
+});
+
+describe("worktree drop: stopped while git removes the folder", () => {
+	/** A worktree holding thousands of files (committed, landed): git deletes them one by one, long enough to stop it halfway. */
+	async function bulky(r: TestRepo, name: string): Promise<string> {
+		const path = await worktree(r, name, { task: true });
+		// git deletes the folder's entries in the order the file system lists them, `.git` among them: enough
+		// folders of files come after it that a removal stopped just after `.git` went leaves most of them.
+		for (let folder = 0; folder < 200; folder++) {
+			const entries = readdirSync(path);
+			if (folder >= 40 && entries.length - entries.indexOf(".git") > 20) break;
+			await mkdir(join(path, `t${folder}`));
+			for (let index = 0; index < 100; index++) await writeFile(join(path, `t${folder}`, `${index}.txt`), `${"z".repeat(400)}\n`);
+		}
+		await runGit(path, ["add", "-A"]);
+		await runGit(path, ["commit", "-q", "-m", "bulk"]);
+		await r.git("merge", "-q", "--ff-only", `agent/${name}`);
+		return path;
+	}
+
+	/** Wait until git has deleted the worktree's `.git` file (the first thing it removes): the removal is under way. */
+	async function midRemoval(path: string, running: () => boolean): Promise<void> {
+		const started = Date.now();
+		while (existsSync(join(path, ".git")) && Date.now() - started < 60_000 && running()) await Bun.sleep(1);
+		expect(existsSync(join(path, ".git"))).toBe(false);
+	}
+
+	test("Ctrl-C (SIGINT to the process group) during drop: git, in a session of its own, removes the folder whole", async () => {
+		const r = await repo();
+		const path = await bulky(r, "big");
+		await writeFile(join(r.root, "mine.txt"), "a person's file\n");
+		const child = Bun.spawn([await ensureBinary(), "worktree", "drop", "big-a1b2c3", "--json"], {
+			cwd: r.root,
+			env: { ...process.env, NO_COLOR: "1" },
+			stdin: "ignore",
+			stdout: "pipe",
+			stderr: "pipe",
+			detached: true,
+		});
+		const output = Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()]);
+		await midRemoval(path, () => child.exitCode === null);
+		try {
+			process.kill(-child.pid, "SIGINT");
+		} catch {
+			// It ended first: what it left is judged all the same.
+		}
+		await child.exited;
+		await output;
+		// git was not stopped: the folder is gone whole, and git lists it no more.
+		const started = Date.now();
+		while ((await processesWithCommandLine(`worktree remove --force ${path}`)).length > 0 && Date.now() - started < 60_000) await Bun.sleep(20);
+		expect(existsSync(path)).toBe(false);
+		expect(await r.git("worktree", "list", "--porcelain")).not.toContain(path);
+		expect(await readFile(join(r.root, "mine.txt"), "utf8")).toBe("a person's file\n");
+	}, 60_000);
+
+	test("a removal killed halfway anyway (its git SIGKILLed): interrupted, and the next drop finishes it; a folder without its .git file and no mark is never deleted", async () => {
+		const r = await repo();
+		const path = await bulky(r, "half");
+		let running = true;
+		const dropping = invokeVerb("worktree drop", ctxAt(r), { id: "half-a1b2c3" }).finally(() => {
+			running = false;
+		});
+		// Found as soon as it starts (a scan takes a while), killed once it has begun deleting.
+		let removing: number[] = [];
+		const started = Date.now();
+		while (removing.length === 0 && running && Date.now() - started < 60_000) removing = await processesWithCommandLine(`worktree remove --force ${path}`);
+		expect(removing.length).toBe(1);
+		await midRemoval(path, () => running);
+		for (const pid of removing) process.kill(pid, "SIGKILL");
+		const stopped = await dropping;
+		expect(stopped).toMatchObject({ ok: false, error: "interrupted" });
+		expect(existsSync(path)).toBe(true);
+		const finished = await invokeVerb("worktree drop", ctxAt(r), { id: "half-a1b2c3" });
+		expect(finished).toMatchObject({ ok: true });
+		expect(dataOf<WorktreeDropData>(finished)).toMatchObject({ removed: true, branch_deleted: true });
+		expect(existsSync(path)).toBe(false);
+		expect(await r.git("worktree", "list", "--porcelain")).not.toContain(path);
+
+		// A `.git` file deleted by hand: nothing says a drop was under way, so the folder (and what it holds) stays.
+		const other = await worktree(r, "byhand", { task: true });
+		await writeFile(join(other, "notes.txt"), "mine\n");
+		await rm(join(other, ".git"));
+		const refused = await invokeVerb("worktree drop", ctxAt(r), { id: "byhand-a1b2c3", force: true });
+		expect(refused).toMatchObject({ ok: false, error: "write_denied" });
+		expect(refused.ok ? "" : refused.hints.join(" ")).toContain("git worktree prune");
+		expect(await readFile(join(other, "notes.txt"), "utf8")).toBe("mine\n");
+	}, 60_000);
 });

@@ -4,6 +4,7 @@ import { asVerb, fail, ok, type PlanItem, type Refusal } from "../../contract/en
 import { ref } from "../../contract/refer.ts";
 import { commitOf, provenAncestor } from "../../git/ancestry.ts";
 import type { RepositoryLocation } from "../../git/repository.ts";
+import { processStart } from "../../platform/process-start.ts";
 import { writeDenied } from "../../platform/write-denied.ts";
 import { consentSha } from "../../proof/consent-digits.ts";
 import { done } from "../../proof/done.ts";
@@ -21,7 +22,7 @@ import { keptReasons } from "../../worktree/person-files.ts";
 import { readTask } from "../../worktree/task.ts";
 import { checkoutsOnTrunk, lockCheckouts } from "./checkouts.ts";
 import { gateChangeSentence, type Landing, landingGateChanges, readLanding, steeringLines, summaryLines } from "./consent.ts";
-import { fastForwardCheckout } from "./fast-forward.ts";
+import { fastForwardCheckout, undoKilledLanding, writtenPaths } from "./fast-forward.ts";
 import { finish, settleEarlier } from "./finish.ts";
 import { type Journal, readJournal, removeJournal, writeJournal } from "./journal.ts";
 import { pinnedGit } from "./land.ts";
@@ -67,6 +68,24 @@ export async function accept(ctx: VerbContext, input: AcceptInput): Promise<Acce
 					earlier = outcome.sentence;
 				}
 			} else if (!input.dry_run) {
+				// A landing killed halfway (its git too): what it wrote in the checkout on the trunk goes before anything else.
+				if (journal.checkout && trunkNow === journal.previous_trunk_sha) {
+					const left = await undoKilledLanding(journal.checkout, journal.previous_trunk_sha, journal.sha, {
+						started: Date.parse(journal.time),
+						newFolders: journal.landing_new_folders ?? [],
+						git: journal.landing_git ?? null,
+					});
+					if (left)
+						return fail(
+							"accept",
+							"dirty_worktree",
+							`An earlier accept of \`${clip(journal.branch)}\` was stopped while it moved the files of the checkout at ${quoteName(journal.checkout)}, and they could not all be put back: ${left}. The trunk \`${clip(journal.trunk)}\` is still at ${short(trunkNow)}: nothing landed.`,
+							[
+								ctx.say`Fix what the message names in that checkout (\`git status\` there), then run ${ref("accept", againArgs(ctx, here, target, !!input.confirmed))} again.`,
+							],
+							{ data: emptyData(found.main.path) },
+						);
+				}
 				const removed = await journalWrite(() => removeJournal(here.commonDir, target.branch));
 				if (removed) return fail("accept", removed.error, removed.message, removed.hints, { data: emptyData(found.main.path) });
 			}
@@ -245,7 +264,7 @@ async function land(ctx: VerbContext, input: AcceptInput, here: RepositoryLocati
 
 	if (input.dry_run) {
 		// The refusals the landing itself would meet, predicted from the checkouts as they are now.
-		const blockers = await checkoutsOnTrunk(here, trunk.name, trunkSha, head);
+		const blockers = await checkoutsOnTrunk(here, trunk.name, trunkSha, head, ctx.signal);
 		if (!blockers.ok) {
 			return fail(
 				"accept",
@@ -361,7 +380,7 @@ async function land(ctx: VerbContext, input: AcceptInput, here: RepositoryLocati
 	);
 	if (!locked.ok) return lockRefusal(locked.refusal, proven);
 	try {
-		const blockers = await checkoutsOnTrunk(here, trunk.name, trunkSha, head);
+		const blockers = await checkoutsOnTrunk(here, trunk.name, trunkSha, head, ctx.signal);
 		if (!blockers.ok) {
 			const hint =
 				blockers.error === "dirty_worktree"
@@ -434,6 +453,8 @@ async function swap(ctx: VerbContext, here: RepositoryLocation, main: ListedWork
 			{ data: s.data },
 		);
 	}
+	// What the landing writes, read before the journal that keeps its new folders for a later accept (see undoKilledLanding).
+	const written = s.checkout ? await writtenPaths(s.checkout.path, s.trunkSha, s.head) : null;
 	const journal: Journal = {
 		version: 1,
 		state: "landing",
@@ -449,6 +470,7 @@ async function swap(ctx: VerbContext, here: RepositoryLocation, main: ListedWork
 		consent: s.given ?? "asked",
 		done: [],
 		destroyed: [],
+		...(written ? { landing_new_folders: written.newFolders } : {}),
 		time: new Date().toISOString(),
 	};
 	const denied = await journalWrite(() => writeJournal(here.commonDir, journal));
@@ -456,7 +478,13 @@ async function swap(ctx: VerbContext, here: RepositoryLocation, main: ListedWork
 	let problem: string | null;
 	let killed = false;
 	if (s.checkout) {
-		const failed = await fastForwardCheckout(s.checkout.path, s.trunkSha, s.head, ctx.env);
+		// The landing's git is recorded as soon as it starts: a later accept judges by it whether the index lock it left is stale.
+		let recording: Promise<unknown> = Promise.resolve();
+		const failed = await fastForwardCheckout(s.checkout.path, s.trunkSha, s.head, ctx.env, written, (pid) => {
+			const started = processStart(pid);
+			if (started) recording = writeJournal(here.commonDir, { ...journal, landing_git: { pid, started } }).catch(() => undefined);
+		});
+		await recording;
 		problem = failed?.problem ?? null;
 		killed = failed?.killed ?? false;
 	} else {

@@ -19,9 +19,9 @@ import { checkoutProblem, filesInTheWay, isSymbolicBranch, noteRefProblem, opera
 /** The one checkout with the trunk checked out (null: none), or why the trunk cannot move under the checkouts now. */
 export type Checkouts =
 	| { ok: true; onTrunk: ListedWorktree | null }
-	| { ok: false; error: "dirty_worktree" | "locked" | "no_trunk" | "no_repository" | "write_denied"; message: string };
+	| { ok: false; error: "dirty_worktree" | "locked" | "no_trunk" | "no_repository" | "write_denied" | "interrupted"; message: string };
 
-export async function checkoutsOnTrunk(here: RepositoryLocation, trunk: string, from: string, to: string): Promise<Checkouts> {
+export async function checkoutsOnTrunk(here: RepositoryLocation, trunk: string, from: string, to: string, signal?: AbortSignal): Promise<Checkouts> {
 	const entries = await listWorktrees(here.root, here.commonDir);
 	if (!entries) return { ok: false, error: "no_repository", message: "git could not list the worktrees" };
 	if ((await isSymbolicBranch(here.root, trunk)) !== false)
@@ -57,8 +57,8 @@ export async function checkoutsOnTrunk(here: RepositoryLocation, trunk: string, 
 	}
 	const checkout = onTrunk[0] ?? null;
 	if (checkout) {
-		const problem = await checkoutProblem(checkout.path, from, to);
-		if (problem) return { ok: false, error: "dirty_worktree", message: problem };
+		const problem = await checkoutProblem(checkout.path, from, to, signal);
+		if (problem) return { ok: false, error: problem.interrupted ? "interrupted" : "dirty_worktree", message: problem.message };
 		const blocked = await filesInTheWay(checkout.path, from, to);
 		if (blocked === null)
 			return { ok: false, error: "dirty_worktree", message: `git could not list what the landing adds to the checkout at ${quoteName(checkout.path)}` };

@@ -1,8 +1,10 @@
-import { lstat, rm } from "node:fs/promises";
+import { lstat, readFile, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { commitOf } from "../../git/ancestry.ts";
 import { nulSeparated } from "../../git/nul-list.ts";
 import { realPathOf, removeEmptyFolders } from "../../platform/files.ts";
+import { processAlive } from "../../platform/lock.ts";
+import { processStart } from "../../platform/process-start.ts";
 import { clip } from "../../text/clip.ts";
 import { firstLine } from "../../text/first-line.ts";
 import { plural } from "../../text/plural.ts";
@@ -16,7 +18,7 @@ import { pinnedGit } from "./land.ts";
 const CLOCK_SLACK_MS = 2_000;
 
 /** What the landing writes in the checkout: every path that differs between the trunk and the proven commit. */
-interface Written {
+export interface Written {
 	/** Path → its `ls-tree` line at `from` (mode, type, object): what the checkout held there. */
 	before: Map<string, string>;
 	/** Paths the trunk did not track at `from`: the landing creates them. */
@@ -45,14 +47,17 @@ export async function fastForwardCheckout(
 	from: string,
 	to: string,
 	env: Readonly<Record<string, string | undefined>>,
+	written: Written | null,
+	onStart?: (pid: number) => void,
 ): Promise<{ problem: string; killed: boolean } | null> {
-	const [written, index] = await Promise.all([writtenPaths(checkout, from, to), indexPath(checkout, env)]);
+	const index = await indexPath(checkout, env);
 	const lockBefore = index ? await lstat(`${index}.lock`).catch(() => null) : null;
 	const started = Date.now();
 	const merged = await pinnedGit(["-c", "merge.autoStash=false", "merge", "--ff-only", "--no-edit", "--no-stat", "--quiet", "--no-autostash", to], checkout, {
 		// The trunk's reflog says who moved it, as the compare-and-swap's `-m` does.
 		env: { ...env, GIT_REFLOG_ACTION: "discern accept" },
 		ownGroup: true,
+		...(onStart ? { onStart } : {}),
 	});
 	if (merged.exitCode === 0) return null;
 	const problem = firstLine(merged.stderr) || (merged.killedBy ? `git merge was killed (${merged.killedBy})` : `git merge exited ${merged.exitCode}`);
@@ -137,8 +142,8 @@ async function undoFastForward(
 	return null;
 }
 
-/** The paths the landing writes, read before it starts; null when git could not say. */
-async function writtenPaths(checkout: string, from: string, to: string): Promise<Written | null> {
+/** The paths the landing writes, read before it starts (and before the journal, which keeps its new folders); null when git could not say. */
+export async function writtenPaths(checkout: string, from: string, to: string): Promise<Written | null> {
 	const [diff, tree] = await Promise.all([
 		pinnedGit(["diff", "--name-only", "-z", "--no-renames", from, to, "--"], checkout),
 		pinnedGit(["ls-tree", "-r", "-z", "--full-tree", from], checkout),
@@ -159,6 +164,109 @@ async function writtenPaths(checkout: string, from: string, to: string): Promise
 		}
 	}
 	return { before, added, newFolders: [...newFolders] };
+}
+
+/**
+ * Put back what a landing killed outright left in the checkout (the accept
+ * journal says one started from `from` towards `to` at `started`, and the
+ * trunk is still at `from`): a later accept, in another process, so git's
+ * own state and the files are the only witnesses. A file is the landing's
+ * only when its content is `to`'s: such a file the trunk tracked at `from`
+ * gets `from`'s content again, one it did not is removed (with the folders
+ * the journal says the landing made, once empty); a tracked file the
+ * landing deleted comes back. Anything else there (a person's edit since,
+ * or a file git left half-written) is kept and named. Null when the
+ * checkout is as the trunk has it, else what is left.
+ */
+export async function undoKilledLanding(
+	checkout: string,
+	from: string,
+	to: string,
+	landing: { started: number; newFolders: readonly string[]; git: { pid: number; started: string } | null },
+): Promise<string | null> {
+	const head = await commitOf(checkout, "HEAD");
+	if (head !== from) return `the checkout's HEAD is at ${head ? head.slice(0, 7) : "?"} now, so its files were left as they are`;
+	const written = await writtenPaths(checkout, from, to);
+	if (!written) return "git could not list what the landing writes, so the checkout's files were not restored";
+	const newFolders = landing.newFolders;
+	const index = await indexPath(checkout, {});
+	const lock = index ? await lstat(`${index}.lock`).catch(() => null) : null;
+	// The landing's git left it when killed outright: its own, once that git no longer runs (a PID now another process's is not it).
+	const gitGone = landing.git !== null && (!processAlive(landing.git.pid) || processStart(landing.git.pid) !== landing.git.started);
+	if (index && lock && gitGone && lock.mtimeMs >= landing.started - CLOCK_SLACK_MS) await rm(`${index}.lock`, { force: true });
+	else if (index && lock)
+		return `git's index lock ${quoteName(`${index}.lock`)} is held (another git process may be running there, or the landing's git was killed), so the checkout's files were not restored`;
+	const paths = [...written.before.keys(), ...written.added];
+	const landed = await pinnedGit(["ls-tree", "-r", "-z", "--full-tree", to], checkout);
+	if (landed.exitCode !== 0) return "git could not read the landed commit, so the checkout's files were not restored";
+	const wanted = new Set(paths);
+	const toObject = new Map<string, string>();
+	for (const line of nulSeparated(landed.stdout)) {
+		const path = line.slice(line.indexOf("\t") + 1);
+		if (wanted.has(path)) toObject.set(path, line.split(" ")[2]?.split("\t")[0] ?? "");
+	}
+	// What each path holds now: the landing's content (`to`'s), or something else.
+	const present: string[] = [];
+	for (const path of paths) {
+		const found = await lstat(join(checkout, path)).catch(() => null);
+		// A name with a line break cannot go through --stdin-paths: never judged the landing's, so kept.
+		if (found?.isFile() && !path.includes("\n")) present.push(path);
+	}
+	const hashed = present.length > 0 ? await pinnedGit(["hash-object", "--stdin-paths"], checkout, { input: `${present.join("\n")}\n` }) : null;
+	if (hashed && hashed.exitCode !== 0) return "git could not read the checkout's files, so they were not restored";
+	const hashes = hashed ? hashed.stdout.split("\n") : [];
+	const isLandings = new Set(present.filter((path, at) => toObject.get(path) === hashes[at]));
+	// The file git was writing when it was killed holds the start of `to`'s content, written since the landing began.
+	for (const path of present) {
+		const object = toObject.get(path);
+		if (isLandings.has(path) || !object || !(await partlyWritten(join(checkout, path), object, landing.started, checkout))) continue;
+		isLandings.add(path);
+	}
+	const kept: string[] = [];
+	const restore: string[] = [];
+	const root = await realPathOf(checkout);
+	for (const path of written.added) {
+		if (isLandings.has(path)) await rm(join(root, path), { force: true });
+		else if (await lstat(join(root, path)).catch(() => null)) kept.push(path);
+	}
+	for (const folder of [...newFolders].sort((a, b) => b.length - a.length)) await removeEmptyFolders(root, join(root, folder, "-"));
+	for (const [path, line] of written.before) {
+		if (line.startsWith("160000 ")) continue;
+		const found = await lstat(join(root, path)).catch(() => null);
+		if (found === null || isLandings.has(path)) restore.push(path);
+		else if (found.isDirectory()) await removeEmptyFolders(root, join(root, path, "-"));
+	}
+	// The index first (the landing's git may have written it just before it died), then the files from it.
+	const entries = [
+		...written.added.map((path) => `0 ${"0".repeat(from.length)}\t${path}`),
+		...[...written.before].map(([path, line]) => `${line.slice(0, line.indexOf("\t"))}\t${path}`),
+	];
+	const indexed = await pinnedGit(["update-index", "-z", "--index-info"], checkout, { input: `${entries.join("\0")}\0` });
+	if (indexed.exitCode !== 0) return `the index could not be put back: ${clip(firstLine(indexed.stderr) || `exit ${indexed.exitCode}`)}`;
+	if (restore.length > 0) {
+		const restored = await pinnedGit(["checkout-index", "-f", "-u", "-z", "--stdin"], checkout, { input: `${restore.join("\0")}\0` });
+		if (restored.exitCode !== 0) return `the files could not all be put back: ${clip(firstLine(restored.stderr) || `exit ${restored.exitCode}`)}`;
+	}
+	await pinnedGit(["update-index", "-q", "--refresh"], checkout);
+	if (kept.length > 0)
+		return `${plural(kept.length, "file")} where the landing adds one ${kept.length === 1 ? "holds" : "hold"} other content than it writes and ${kept.length === 1 ? "was" : "were"} kept (${kept.slice(0, 10).map(quoteName).join(", ")})`;
+	const [cached, files] = await Promise.all([
+		pinnedGit(["diff-index", "--cached", "--quiet", from, "--"], checkout),
+		pinnedGit(["diff-files", "--quiet"], checkout),
+	]);
+	if (cached.exitCode !== 0 || files.exitCode !== 0) return "the checkout's index or files still differ from the trunk: check them with `git status` there";
+	return null;
+}
+
+/** Whether the file at `path`, changed since `since`, holds a start of the blob `object` (a write cut short). */
+async function partlyWritten(path: string, object: string, since: number, checkout: string): Promise<boolean> {
+	const found = await lstat(path).catch(() => null);
+	if (!found?.isFile() || found.mtimeMs < since - CLOCK_SLACK_MS) return false;
+	const blob = await pinnedGit(["cat-file", "blob", object], checkout);
+	if (blob.exitCode !== 0) return false;
+	const bytes = await readFile(path).catch(() => null);
+	const whole = Buffer.from(blob.stdout, "utf8");
+	return bytes !== null && bytes.length < whole.length && whole.subarray(0, bytes.length).equals(bytes);
 }
 
 /** Where the checkout's index is (`<git dir>/index`, or what GIT_INDEX_FILE names); null when git could not say. */

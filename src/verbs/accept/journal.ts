@@ -36,6 +36,13 @@ export const Journal = v.object({
 	destroyed: v.array(v.string()),
 	/** The destroy commands started (pid and start time): while one still runs, no second destroy starts. */
 	destroying: v.optional(v.array(v.object({ pid: v.number(), started: v.string() }))),
+	/**
+	 * The folders a landing through `checkout` makes (absent before it): a later
+	 * accept that finds the landing killed halfway removes them once empty.
+	 */
+	landing_new_folders: v.optional(v.array(v.string())),
+	/** The landing's git (pid and start time): once it no longer runs, the index lock it left is stale. */
+	landing_git: v.optional(v.object({ pid: v.number(), started: v.string() })),
 	time: v.string(),
 });
 export type Journal = v.InferOutput<typeof Journal>;

@@ -35,7 +35,13 @@ export function pinnedGit(args: readonly string[], cwd: string, options: Paramet
  * dry run of the two-tree move must pass (no untracked or ignored file in
  * the way). Asked before the trunk moves, so a refusal changes nothing.
  */
-export async function checkoutProblem(path: string, from: string, to: string): Promise<string | null> {
+export async function checkoutProblem(path: string, from: string, to: string, signal?: AbortSignal): Promise<{ interrupted: boolean; message: string } | null> {
+	const problem = await checkoutProblemSentence(path, from, to);
+	// A git killed by the same Ctrl-C that aborted the signal answers like a failing one: the signal says which it was.
+	return problem ? { interrupted: signal?.aborted === true, message: problem } : null;
+}
+
+async function checkoutProblemSentence(path: string, from: string, to: string): Promise<string | null> {
 	const [status, hidden, trial] = await Promise.all([
 		pinnedGit(["status", "--porcelain=v2", "-z", "--untracked-files=no", "--ignore-submodules=none"], path),
 		filesHiddenFromStatus(path),
@@ -50,8 +56,9 @@ export async function checkoutProblem(path: string, from: string, to: string): P
 			.join(", ");
 		return `the checkout at ${clip(quoteName(path))} is on the trunk and has uncommitted changes to tracked files (${names}${changes.length > 10 ? ` and ${changes.length - 10} more` : ""})`;
 	}
-	if (hidden === null || hidden.length > 0)
-		return `the checkout at ${clip(quoteName(path))} is on the trunk and git is told to ignore changes to some of its tracked files`;
+	// Null is git failing (or killed), not a finding: never reported as hidden files.
+	if (hidden === null) return `git could not list the tracked files of the checkout at ${clip(quoteName(path))} (it failed or was stopped)`;
+	if (hidden.length > 0) return `the checkout at ${clip(quoteName(path))} is on the trunk and git is told to ignore changes to some of its tracked files`;
 	if (trial.exitCode !== 0)
 		return `the checkout at ${clip(quoteName(path))} is on the trunk and its files cannot follow it: ${clip(firstLine(trial.stderr) || `git read-tree exited ${trial.exitCode}`)}`;
 	return null;
@@ -70,7 +77,9 @@ export async function moveCheckout(path: string, from: string, to: string): Prom
 	}
 	// A tracked file git is told not to look at could hold an edit read-tree would overwrite.
 	const hidden = await filesHiddenFromStatus(path);
-	if (hidden === null || hidden.length > 0)
+	if (hidden === null)
+		return `the files of the checkout at ${clip(quoteName(path))} did not follow the trunk: git could not list its tracked files (it failed or was stopped)`;
+	if (hidden.length > 0)
 		return `the files of the checkout at ${clip(quoteName(path))} did not follow the trunk: git is told to ignore changes to some of its tracked files (assume-unchanged or skip-worktree)`;
 	// In a process group of its own, as the landing's merge (fast-forward.ts): a Ctrl-C does not stop it halfway through the files.
 	const moved = await pinnedGit(["read-tree", "-m", "-u", from, to], path, { ownGroup: true });

@@ -10,6 +10,7 @@ import { mergeWrites } from "../../git/merge-writes.ts";
 import { nulSeparated } from "../../git/nul-list.ts";
 import { filesHiddenFromStatus, type RepositoryLocation, readWorkingState } from "../../git/repository.ts";
 import { git } from "../../git/run.ts";
+import { type MergeStart, missingFolders, undoMerge } from "../../git/undo-merge.ts";
 import { executePlan, failureSentence } from "../../jobs/execute.ts";
 import type { GatePlan } from "../../jobs/plan.ts";
 import { writeDenied } from "../../platform/write-denied.ts";
@@ -190,6 +191,8 @@ export async function update(ctx: VerbContext, input: UpdateInput): Promise<Upda
 		return ok("update", `Would merge ${plural(commits.length, "commit")} from \`${clip(fromName)}\`; nothing changed.`, data, { dry_run: true, plan });
 	}
 
+	// What the merge writes, kept to put the worktree back whole should it be interrupted (git/undo-merge.ts).
+	const start: MergeStart = { head, paths: writes.paths, newFolders: await missingFolders(root, writes.paths), started: Date.now() };
 	// --no-overwrite-ignore: should a file appear after the check, a fast-forward refuses rather than writes over it.
 	// The merge runs the repository's merge hooks: like a job, bounded by [gate].timeout, nothing they start left running.
 	const merged = await gitWithHooks(
@@ -207,9 +210,12 @@ export async function update(ctx: VerbContext, input: UpdateInput): Promise<Upda
 			fromSha,
 		],
 		root,
-		{ timeoutS: config.gate.timeout, hooks: HOOKS.merge, signal: ctx.signal },
+		// A signal lets git finish (bounded): a merge stopped halfway leaves the worktree half written, a finished one is undone whole.
+		{ timeoutS: config.gate.timeout, hooks: HOOKS.merge, signal: ctx.signal, finishOnSignalMs: FINISH_ON_SIGNAL_MS },
 	);
-	if (merged.stalled || merged.interrupted) return stoppedMerge(ctx, root, head, data, merged.stalled, ensure.phases.length > 0);
+	// A git killed from outside (no signal of ours) stopped as abruptly: its half-written checkout is undone alike.
+	const killed = merged.killedBy && !merged.stalled && !merged.interrupted ? `git merge was killed (${merged.killedBy})` : undefined;
+	if (merged.stalled || merged.interrupted || killed) return stoppedMerge(ctx, root, start, data, merged.stalled, ensure.phases.length > 0, killed);
 	if (merged.exitCode !== 0) return refusedMerge(ctx, repository, head, data, merged.stdout + merged.stderr);
 	const after = await commitOf(root, "HEAD");
 	const result: UpdateData = { ...data, head: after, merged: after !== head, fast_forward: after === fromSha };
@@ -267,28 +273,33 @@ function ensurePlan(config: DiscernConfig): GatePlan {
 	};
 }
 
+/** How long an interrupted merge gets to finish before it is stopped (and undone whatever point it reached). */
+const FINISH_ON_SIGNAL_MS = 30_000;
+
 /**
- * A merge git did not finish: a hook ran past the time limit, or the run was
- * interrupted, and git was stopped with everything it started. Stopped before
- * the merge commit (pre-merge-commit, commit-msg) it leaves the merged files in
- * the index and checkout, with or without MERGE_HEAD: undone, so the branch is
- * as it was (the tree was committed before). Stopped after (post-merge), the
- * merge stands but setup.ensure does not run.
+ * A merge that did not run its course. Interrupted (Ctrl-C, a cancelled
+ * call): git was let finish, and the merge is undone whole, whatever point
+ * it reached (git/undo-merge.ts): the branch is as it was. A hook ran past
+ * the time limit and git was stopped with everything it started: stopped
+ * before the merge commit (pre-merge-commit, commit-msg), the merge is
+ * undone alike; stopped after (post-merge), the merge stands but
+ * setup.ensure does not run.
  */
 async function stoppedMerge(
 	ctx: VerbContext,
 	root: string,
-	head: string,
+	start: MergeStart,
 	data: UpdateData,
 	stalled: string | undefined,
 	ensures: boolean,
+	killed?: string,
 ): Promise<UpdateResult> {
 	const { say } = ctx;
 	const code = stalled ? "gate_failed" : "interrupted";
-	const why = stalled ?? "the run was interrupted";
+	const why = stalled ?? killed ?? "the run was interrupted";
 	const hint = stalled ? "Make the hook finish in time (or raise [gate].timeout, which bounds it). " : "";
 	const after = await commitOf(root, "HEAD");
-	if (after !== null && after !== head) {
+	if (stalled && after !== null && after !== start.head) {
 		return fail(
 			"update",
 			code,
@@ -297,14 +308,23 @@ async function stoppedMerge(
 			{ data: { ...data, head: after, merged: true, fast_forward: after === data.from_sha } },
 		);
 	}
-	const pending = await git(["rev-parse", "-q", "--verify", "MERGE_HEAD"], root);
-	const undone = await git(pending.exitCode === 0 ? ["merge", "--abort"] : ["reset", "--quiet", "--merge"], root);
-	const clean = undone.exitCode === 0 && (await git(["status", "--porcelain", "--untracked-files=no"], root)).stdout === "";
+	const left = await undoMerge(root, start);
+	if (left === null)
+		return fail(
+			"update",
+			code,
+			`Merging \`${clip(data.from)}\` stopped: ${why}. The merge was undone: the branch is as it was.`,
+			[say`${hint}Run ${ref("update")} again${stalled ? "" : " when you are ready"}.`],
+			{ data },
+		);
 	return fail(
 		"update",
 		code,
-		`Merging \`${clip(data.from)}\` stopped: ${why}. ${clean ? "The merge was undone: the branch is as it was." : "The merge could not be undone: run `git merge --abort` (or `git reset --merge`)."}`,
-		[say`${hint}Run ${ref("update")} again${stalled ? "" : " when you are ready"}.`],
+		`Merging \`${clip(data.from)}\` stopped: ${why}. The merge could not be undone whole: ${left}.`,
+		[
+			`\`git status\` in the worktree shows what the merge left; the branch was at ${start.head.slice(0, 7)} before it (\`${shellCommand("git", "reset", "--keep", start.head)}\` moves it back, keeping local changes; \`${shellCommand("git", "checkout", start.head, "--", ".")}\` then puts back its tracked files).`,
+			say`Then run ${ref("update")} again.`,
+		],
 		{ data },
 	);
 }

@@ -1,4 +1,4 @@
-import { rm } from "node:fs/promises";
+import { lstat, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type * as v from "valibot";
 import type { VerbContext } from "../../contract/context.ts";
@@ -11,6 +11,7 @@ import { clip, clipList } from "../../text/clip.ts";
 import { plural } from "../../text/plural.ts";
 import { shellCommand } from "../../text/shell-quote.ts";
 import { oneLine, quoteName } from "../../text/terminal.ts";
+import { clearDropping, wasDropping } from "../../worktree/dropping.ts";
 import type { FleetWorktree } from "../../worktree/fleet.ts";
 import { createRef, deleteBranchAt, listWorktrees, removeWorktree } from "../../worktree/git-worktrees.ts";
 import { isWorktreeId } from "../../worktree/id.ts";
@@ -72,8 +73,12 @@ export async function worktreeDrop(ctx: VerbContext, input: Input): Promise<Drop
 	});
 	const name = clip(quoteName(target.id ?? target.branch ?? target.path));
 
+	// A folder an earlier drop (or prune) was removing when it was stopped: git deleted its `.git` file and part of the rest.
+	// Its work was judged and saved then: this drop finishes it (the rest of the folder, git's record, the branch).
+	const noGitFile = (await exists(target.path)) && !(await lstat(join(target.path, ".git")).catch(() => null));
+	const halfRemoved = noGitFile && target.gitDir !== null && (await wasDropping(repository.commonDir, target.gitDir, target.path));
 	// Everything that would stop the removal, before anything is destroyed.
-	const folderGone = target.problem !== null && !(await exists(target.path));
+	const folderGone = halfRemoved || (target.problem !== null && !(await exists(target.path)));
 	if (target.locked) {
 		return fail(
 			"worktree drop",
@@ -83,16 +88,20 @@ export async function worktreeDrop(ctx: VerbContext, input: Input): Promise<Drop
 			{ data: base() },
 		);
 	}
-	if (!target.gitDir || (target.problem && !folderGone)) {
+	if (!target.gitDir || (target.problem && !folderGone) || (noGitFile && !halfRemoved)) {
 		return fail(
 			"worktree drop",
 			"write_denied",
-			`discern will not remove worktree ${name}: ${target.problem ?? "git's admin files do not name it"}. Nothing was changed.`,
-			["Look at it yourself; `git worktree remove` removes it once you are sure."],
+			`discern will not remove worktree ${name}: ${target.problem ?? (noGitFile ? "its folder has no `.git` file, and nothing says a drop was removing it" : "git's admin files do not name it")}. Nothing was changed.`,
+			[
+				noGitFile
+					? `Its folder ${quoteName(target.path)} has no \`.git\` file, so git can no longer remove it: look at it yourself, \`git worktree prune\` clears git's record of it, and the folder is yours to delete once you are sure.`
+					: "Look at it yourself; `git worktree remove` removes it once you are sure.",
+			],
 			{ data: base() },
 		);
 	}
-	if (folderGone && !input.force) {
+	if (folderGone && !input.force && !halfRemoved) {
 		return fail(
 			"worktree drop",
 			"dirty_worktree",
@@ -126,7 +135,7 @@ export async function worktreeDrop(ctx: VerbContext, input: Input): Promise<Drop
 			...editedEnvRefusal(target.path, repository.root, editedEnv, say, input, `Worktree ${name} was not dropped`, " Nothing was changed."),
 			data: base(),
 		};
-	if (!input.force) {
+	if (!input.force && !halfRemoved) {
 		const refusal = unforced(target, trunk.name, say, input);
 		if (refusal) return { ...refusal, data: base() };
 	}
@@ -146,7 +155,13 @@ export async function worktreeDrop(ctx: VerbContext, input: Input): Promise<Drop
 			kind: "remove",
 			label: target.path,
 			disposition: "run",
-			...(folderGone ? { note: "folder gone: git's record only" } : ignored.length > 0 ? { note: `ignored, lost: ${clip(clipList(ignored, 10), 400)}` } : {}),
+			...(halfRemoved
+				? { note: "an earlier removal was stopped halfway: the rest of its folder and git's record" }
+				: folderGone
+					? { note: "folder gone: git's record only" }
+					: ignored.length > 0
+						? { note: `ignored, lost: ${clip(clipList(ignored, 10), 400)}` }
+						: {}),
 		},
 		{
 			kind: "delete-branch",
@@ -170,7 +185,7 @@ export async function worktreeDrop(ctx: VerbContext, input: Input): Promise<Drop
 			ctx,
 			{ root: repository.root, commonDir: repository.commonDir },
 			target,
-			{ saved, wip, wipName, folderGone, keepBranch, force: input.force === true, input },
+			{ saved, wip, wipName, folderGone, halfRemoved, keepBranch, force: input.force === true, input },
 			base(),
 			name,
 		);
@@ -289,6 +304,8 @@ interface DropPlan {
 	/** Where uncommitted work goes: `wip` when there was some at the plan, this name when some appears later. */
 	wipName: string;
 	folderGone: boolean;
+	/** The folder is what an earlier, stopped removal left (no `.git` file): the rest of it goes before git's record. */
+	halfRemoved: boolean;
 	force: boolean;
 	keepBranch: string | null;
 	input: Input;
@@ -421,15 +438,26 @@ async function carryOut(
 			wipNote = ` Its uncommitted work is saved as ${savedAs}: restore it with \`${shellCommand("git", "restore", `--source=${savedAs}`, "--", ".")}\` in a checkout of the branch.`;
 		}
 	}
-	const removed = plan.folderGone ? await forgetWorktree(root, commonDir, target) : await removeWorktree(root, target.path);
-	if (!removed.ok)
+	const removed = plan.halfRemoved
+		? await finishRemoval(root, commonDir, target)
+		: plan.folderGone
+			? await forgetWorktree(root, commonDir, target)
+			: await removeWorktree(root, target.path, target.gitDir ? { commonDir, admin: target.gitDir } : undefined);
+	if (!removed.ok) {
+		// git runs in a session of its own: a signal stops it only when sent to it (or discern's whole session) on purpose.
+		const stopped = ("killedBy" in removed && removed.killedBy !== undefined) || ctx.signal.aborted;
 		return fail(
 			"worktree drop",
-			"write_denied",
+			stopped ? "interrupted" : "write_denied",
 			`git could not remove worktree ${name}: ${clip(oneLine(removed.reason))}.${wipNote}`,
-			["Check for files git cannot delete there, then run this again."],
+			[
+				stopped
+					? ctx.say`Run ${ref("worktree drop", { id: plan.input.id, ...(plan.force ? { force: true } : {}) })} again: it finishes the removal.`
+					: "Check for files git cannot delete there, then run this again.",
+			],
 			{ data },
 		);
+	}
 	data.removed = true;
 	const hints: string[] = [...stopped];
 	if (target.branch && target.head) {
@@ -448,6 +476,20 @@ async function carryOut(
 				? ` Its tip is also saved as ${saved}.`
 				: "";
 	return ok("worktree drop", `Dropped worktree ${name}.${restore}${wipNote}${ignoredNote(data.ignored, "did")}`, data, hints.length > 0 ? { hints } : {});
+}
+
+/** What an earlier removal stopped halfway left: the rest of the folder (its mark checked again), then git's record and the mark. */
+async function finishRemoval(root: string, commonDir: string, target: FleetWorktree): Promise<{ ok: true } | { ok: false; reason: string }> {
+	if (!target.gitDir || !(await wasDropping(commonDir, target.gitDir, target.path))) return { ok: false, reason: "no mark of an earlier removal names it" };
+	if (await lstat(join(target.path, ".git")).catch(() => null)) return { ok: false, reason: "its `.git` file is back" };
+	try {
+		await rm(target.path, { recursive: true, force: true });
+	} catch (error) {
+		return { ok: false, reason: `the rest of its folder could not be deleted: ${error instanceof Error ? error.message : String(error)}` };
+	}
+	const forgot = await forgetWorktree(root, commonDir, target);
+	if (forgot.ok) await clearDropping(commonDir, target.gitDir).catch(() => undefined);
+	return forgot;
 }
 
 /** A worktree whose folder is gone: remove git's admin files for it (what `git worktree prune` does for this one only). */

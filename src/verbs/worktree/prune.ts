@@ -166,7 +166,11 @@ async function pruneOne(
 		const person = await personFiles(worktree.path, worktree.gitDir, repository.root, task, true);
 		const keeps = personReason(person);
 		if (keeps) return { reason: `${keeps} (its resources are destroyed; the worktree stays)` };
-		const removed = await removeWorktree(repository.root, worktree.path);
+		const removed = await removeWorktree(
+			repository.root,
+			worktree.path,
+			worktree.gitDir ? { commonDir: repository.commonDir, admin: worktree.gitDir } : undefined,
+		);
 		if (!removed.ok) return { reason: `git could not remove it: ${clip(oneLine(removed.reason))}` };
 		const ignored = person?.scan.ignored ?? [];
 		if (ignored.length > 0)

@@ -83,6 +83,7 @@ export const worktreeDropVerb = defineVerb({
 		"provisioned_resources",
 		"locked",
 		"write_denied",
+		"interrupted",
 	] as const,
 	extras: ["plan"],
 	lock: "repository",
