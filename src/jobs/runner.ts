@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { ProgressEvent } from "../contract/context.ts";
@@ -318,12 +318,14 @@ function tailOf(fd: number): string {
  * again, so that the run ends with its result rather than a crash.
  */
 function openLog(path: string): number {
+	// "w+", except that a link put in the log's place is refused, never written through (state/dir.ts).
+	const flags = constants.O_RDWR | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
 	try {
-		return openSync(path, "w+", 0o600);
+		return openSync(path, flags, 0o600);
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
 		mkdirSync(dirname(path), { recursive: true });
-		return openSync(path, "w+", 0o600);
+		return openSync(path, flags, 0o600);
 	}
 }
 
