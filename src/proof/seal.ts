@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { lstat, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { link, lstat, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
 import { readRegularFile } from "../platform/files.ts";
 import { stateFolder, stateFolderToRead } from "../state/dir.ts";
@@ -72,15 +72,20 @@ async function proofKey(commonDir: string, create: boolean): Promise<Buffer | nu
 	let key = folder === null ? null : await readKey(join(folder, KEY_FILE));
 	if (!key && create) {
 		const path = join(stateFolder(commonDir, [], { create: true }) as string, KEY_FILE);
-		// Created exclusively: two first runs at once agree on one key.
+		// Created exclusively and whole (written aside, then linked into place): two first runs at once (a gate's
+		// seal and its running-jobs record) agree on one key, and neither reads the other's key half-written.
 		const fresh = `${randomBytes(32).toString("hex")}\n`;
-		const made = await writeFile(path, fresh, { mode: 0o600, flag: "wx" }).then(
-			() => true,
-			(error: unknown) => {
-				if ((error as { code?: string }).code !== "EEXIST") throw named(error, path);
-				return false;
-			},
-		);
+		const temporary = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+		const made = await writeFile(temporary, fresh, { mode: 0o600, flag: "wx" })
+			.then(() => link(temporary, path))
+			.then(
+				() => true,
+				(error: unknown) => {
+					if ((error as { code?: string }).code !== "EEXIST") throw named(error, path);
+					return false;
+				},
+			)
+			.finally(() => rm(temporary, { force: true }).catch(() => undefined));
 		key = await readKey(path);
 		if (!key && !made) {
 			// Something unusable is there: replace it whole, never write into it.
