@@ -8,6 +8,7 @@ import { sealer } from "../../src/proof/seal.ts";
 import { type Journal, readJournal, writeJournal } from "../../src/verbs/accept/journal.ts";
 import { readTask, writeTask } from "../../src/worktree/task.ts";
 import { onlyJson, runDiscern } from "../helpers/cli.ts";
+import { invokeVerb } from "../helpers/invoke.ts";
 import { makeRepo, makeTempDir, type TestRepo } from "../helpers/repo.ts";
 import { expectValidEnvelope } from "../helpers/schema.ts";
 
@@ -164,6 +165,32 @@ describe("a `discern` state folder that is a link", () => {
 		await Bun.$`mv ${join(gitDir, "discern")} ${outside}`.quiet();
 		await symlink(outside, join(gitDir, "discern"));
 		expect(await readProof(gitDir)).toBeNull();
+	});
+	test("`uninstall`: a state folder swapped for a link after the plan (while the person confirms) is not deleted through", async () => {
+		const r = await repo();
+		expect((await runJson("test", r.root)).envelope.ok).toBe(true);
+		const victim = await personsFolder();
+		await mkdir(join(victim, "runs"));
+		await writeFile(join(victim, "runs/keep.txt"), "the person's\n");
+		await writeFile(join(victim, "last-run.json"), "the person's\n");
+		const aside = await makeTempDir("discern-aside-");
+		cleanup.push(aside);
+		const result = await invokeVerb(
+			"uninstall",
+			r.ctx({
+				confirm: async () => {
+					await Bun.$`mv ${join(r.root, ".git/discern")} ${join(aside, "discern")}`.quiet();
+					await symlink(victim, join(r.root, ".git/discern"));
+					return true;
+				},
+			}),
+			{},
+		);
+		expectValidEnvelope("uninstall", result);
+		expect(result.ok).toBe(false);
+		if (!result.ok) expect(result.error).toBe("write_denied");
+		expect(await readFile(join(victim, "runs/keep.txt"), "utf8")).toBe("the person's\n");
+		expect(await readFile(join(victim, "last-run.json"), "utf8")).toBe("the person's\n");
 	});
 });
 

@@ -10,7 +10,7 @@ import { asVerb, fail, ok, type PlanItem, type Result } from "../../contract/env
 import { ref } from "../../contract/refer.ts";
 import { removeEmptyFolders, resolveInside, WriteDeniedError, writeFileAtomic } from "../../platform/files.ts";
 import { writeDenied } from "../../platform/write-denied.ts";
-import { listStateFolder, statePath } from "../../state/dir.ts";
+import { listStateFolder, stateFolder, statePath } from "../../state/dir.ts";
 import { plural } from "../../text/plural.ts";
 import { hasLinkedWorktrees, listWorktrees } from "../../worktree/git-worktrees.ts";
 import { readTask } from "../../worktree/task.ts";
@@ -130,8 +130,11 @@ export async function uninstall(ctx: VerbContext, input: v.InferOutput<typeof Un
 	const done: string[] = [];
 	for (const file of changing) {
 		try {
-			if ("full" in file) await rm(file.full, { recursive: true, force: true });
-			else if ("to" in file) await carryOutUnfold(root, file);
+			if ("full" in file) {
+				// The state folder checked again as it is now (a link made since the plan is refused, never deleted through).
+				stateFolder(commonDir, [], { create: false });
+				await rm(file.full, { recursive: true, force: true });
+			} else if ("to" in file) await carryOutUnfold(root, file);
 			else await carryOut(root, file);
 			done.push(file.path);
 		} catch (error) {
