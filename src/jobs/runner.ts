@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { ProgressEvent } from "../contract/context.ts";
 import type { Step } from "../contract/envelope.ts";
 import { type JobTree, openTreeKeeper, type TreeKeeper } from "../platform/process-tree.ts";
 import { programOutsideWorkTrees } from "../platform/trusted-program.ts";
+import { remakeFolder } from "../state/dir.ts";
 import { capLog, watchLog } from "./log-cap.ts";
 import type { GatePlan, PlannedJob } from "./plan.ts";
 
@@ -104,7 +105,7 @@ export const TOKEN_KEY = "DISCERN_JOB_TOKEN";
  * discern's memory does not grow with a job's output).
  */
 export async function runPlan(plan: Pick<GatePlan, "phases" | "failFast">, options: RunOptions): Promise<RunReport> {
-	mkdirSync(options.logDir, { recursive: true });
+	remakeFolder(options.logDir);
 	const grace = options.graceMs ?? DEFAULT_GRACE_MS;
 	const total = plan.phases.reduce((sum, phase) => sum + phase.length, 0);
 	const runs: JobRun[] = [];
@@ -324,7 +325,8 @@ function openLog(path: string): number {
 		return openSync(path, flags, 0o600);
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-		mkdirSync(dirname(path), { recursive: true });
+		// Made again as it was, never through a link a job put in its place (`runs` linked to a person's folder).
+		remakeFolder(dirname(path));
 		return openSync(path, flags, 0o600);
 	}
 }

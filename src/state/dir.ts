@@ -1,5 +1,5 @@
 import { lstatSync, mkdirSync, readdirSync, rmSync, type Stats } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { errorCode } from "../platform/error-code.ts";
 import { readRegularFile, writeFileAtomic } from "../platform/files.ts";
 import { LINK_CODE } from "../platform/write-denied.ts";
@@ -132,6 +132,29 @@ export function removeStateFile(root: string, relative: string): void {
 	if (folder === null) return;
 	const path = join(folder, name);
 	if (lstatOrNull(path)?.isFile()) rmSync(path, { force: true });
+}
+
+/**
+ * Make a folder again that was there (a run's log folder a job removed),
+ * with its missing parents, one at a time and never through a link: each
+ * part up to the first one that exists is checked as it is found or made.
+ */
+export function remakeFolder(path: string): void {
+	const found = lstatOrNull(path);
+	if (found) {
+		if (found.isSymbolicLink() || !found.isDirectory()) throw refused(path, found, true);
+		return;
+	}
+	const parent = dirname(path);
+	if (parent !== path) remakeFolder(parent);
+	try {
+		mkdirSync(path, { mode: 0o700 });
+	} catch (error) {
+		if (errorCode(error) !== "EEXIST") throw error;
+	}
+	const made = lstatOrNull(path);
+	if (!made) throw Object.assign(new Error(`${path} could not be made`), { code: "ENOENT", path });
+	if (made.isSymbolicLink() || !made.isDirectory()) throw refused(path, made, true);
 }
 
 /** Where a lock goes (`<root>/discern/<name>`), its folder made and checked: for `acquireLock`, which is synchronous. */

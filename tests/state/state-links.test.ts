@@ -81,6 +81,19 @@ describe("a `runs` folder that is a link (hostile review A, F1)", () => {
 		});
 	}
 
+	test("a job that swaps `runs` for a link mid-run: no later job's log is written where it leads", async () => {
+		const victim = await personsFolder();
+		const r = await makeRepo({
+			config: `[jobs.swap]\nstage = "fix"\nrun = "rm -rf .git/discern/runs && ln -s '${victim}' .git/discern/runs"\n[jobs.lint]\nstage = "check"\nrun = "echo checked"\n`,
+		});
+		repos.push(r);
+		const { exitCode, envelope } = await runJson("prepare", r.root);
+		expect(exitCode).not.toBe(70);
+		expect(envelope.ok).toBe(false);
+		expect(envelope.error).toBe("write_denied");
+		await expectUntouched(victim);
+	});
+
 	test("`start` (in the main checkout) refuses with write_denied and rolls back; nothing where the link leads is touched", async () => {
 		const r = await repo();
 		const victim = await personsFolder();
