@@ -54,7 +54,7 @@ export function stateFolder(root: string, parts: readonly string[], options: { c
 		let found = lstatOrNull(here);
 		if (!found && options.create) {
 			try {
-				mkdirSync(here, { mode: 0o700 });
+				mkdirSync(here);
 			} catch (error) {
 				if (errorCode(error) !== "EEXIST") throw error;
 			}
@@ -148,7 +148,7 @@ export function remakeFolder(path: string): void {
 	const parent = dirname(path);
 	if (parent !== path) remakeFolder(parent);
 	try {
-		mkdirSync(path, { mode: 0o700 });
+		mkdirSync(path);
 	} catch (error) {
 		if (errorCode(error) !== "EEXIST") throw error;
 	}
