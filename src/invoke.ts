@@ -3,6 +3,7 @@ import { type AnyResult, asVerb, fail } from "./contract/envelope.ts";
 import { type SurfaceWords, wordsFor } from "./contract/refer.ts";
 import type { LooseVerb, VerbModule } from "./contract/verb.ts";
 import { readHeadFiles } from "./git/head-files.ts";
+import { forgetPersonSettings } from "./git/person-config.ts";
 import { locateRepository, type RepositoryLocation } from "./git/repository.ts";
 import { writeCrashReport } from "./platform/crash-report.ts";
 import { recordInLogbook } from "./state/logbook-record.ts";
@@ -37,6 +38,8 @@ export async function invoke(
 	loaded?: VerbModule<string, unknown, unknown>,
 ): Promise<Invoked> {
 	const startedAt = new Date();
+	// What git's configuration said is read again for each run (an MCP server lives across many).
+	forgetPersonSettings();
 	let module: VerbModule<string, unknown, unknown> | null = loaded ?? null;
 	let repository: RepositoryLocation | undefined;
 	// Where the run started, for the logbook: read before the core can move HEAD.

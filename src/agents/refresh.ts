@@ -9,8 +9,10 @@ import { WriteDeniedError, writeFileAtomic } from "../platform/files.ts";
 import { writeDenied } from "../platform/write-denied.ts";
 import { plural } from "../text/plural.ts";
 import { type ChosenCommand, chooseCommand, type RunningBinary } from "./command.ts";
+import { INSTRUCTIONS_FILE } from "./providers.ts";
 import type { RefreshData, RefreshInput } from "./refresh-schema.ts";
 import { blockingOf, planWiring, type WiringFile } from "./wiring.ts";
+import { lastWritten, recordWritten, textHash } from "./written-record.ts";
 
 type RefreshResult = Result<"refresh", RefreshData>;
 
@@ -26,7 +28,9 @@ export async function refresh(ctx: VerbContext, input: v.InferOutput<typeof Refr
 	if (!opened.ok) return asVerb("refresh", opened.refusal);
 	const { repository, config } = opened;
 	const server = chooseCommand(ctx.env, running);
-	const files = await planWiring(repository.root, config, { env: ctx.env, mode: "write", server, verbs: ctx.verbs });
+	// What refresh last wrote to AGENTS.md here: an untracked one holding anything else is a person's edit, never overwritten.
+	const written = await lastWritten(repository.gitDir, INSTRUCTIONS_FILE);
+	const files = await planWiring(repository.root, config, { env: ctx.env, mode: "write", server, verbs: ctx.verbs, lastWritten: written });
 	const data: RefreshData = {
 		files: files.map((file) => ({ path: file.path, action: file.action })),
 		command: config.project.agents.length > 0 ? { command: server.command, args: server.args, why: server.why } : null,
@@ -67,6 +71,7 @@ export async function refresh(ctx: VerbContext, input: v.InferOutput<typeof Refr
 			}
 			// An existing file keeps its mode (a 0600 .mcp.json stays private), as `config set` keeps discern.toml's.
 			await writeFileAtomic(repository.root, file.path, file.after, { keepMode: true });
+			if (file.kind === "instructions") await recordWritten(repository.gitDir, file.path, file.after);
 		} catch (error) {
 			const refusal =
 				error instanceof WriteDeniedError
@@ -76,6 +81,9 @@ export async function refresh(ctx: VerbContext, input: v.InferOutput<typeof Refr
 			return fail("refresh", "write_denied", `${file.path} could not be written: ${refusal.message}`, refusal.hints as [string, ...string[]], { data });
 		}
 	}
+	// An AGENTS.md already as refresh compiles it is discern's text: recorded, so a later edit of it is told from a config change.
+	const instructions = files.find((file) => file.kind === "instructions" && file.action === "unchanged");
+	if (instructions && textHash(instructions.after) !== written) await recordWritten(repository.gitDir, instructions.path, instructions.after);
 	if (raced.length > 0) {
 		const wrote = changing.filter((file) => !raced.includes(file.path));
 		return fail(

@@ -28,6 +28,7 @@ import {
 	type ServerCommand,
 } from "./providers.ts";
 import { readEntry } from "./targets.ts";
+import { textHash } from "./written-record.ts";
 
 export type FileAction = (typeof FILE_ACTIONS)[number];
 export type WiringKind = "instructions" | "pointer" | "mcp" | "hook";
@@ -76,6 +77,12 @@ export interface WiringOptions {
 	server: ChosenCommand | ServerCommand;
 	/** The verbs of this build (`ctx.verbs`): AGENTS.md's briefing names them. */
 	verbs: KnownVerbs;
+	/**
+	 * When writing: the hash of what refresh last wrote to AGENTS.md in this
+	 * checkout (written-record.ts), null for no record. An untracked AGENTS.md
+	 * holding anything else is a person's edit and is not overwritten.
+	 */
+	lastWritten?: string | null;
 }
 
 /** A placeholder server for checks: only whether an entry is there and well formed is judged. */
@@ -87,7 +94,7 @@ export const CHECK_SERVER: ServerCommand = { command: "discern", args: ["mcp"] }
  */
 export async function planWiring(root: string, config: DiscernConfig, options: WiringOptions): Promise<WiringFile[]> {
 	const providers = providersFor(config.project.agents);
-	const files: WiringFile[] = [await planInstructions(root, config, options.verbs, options.mode)];
+	const files: WiringFile[] = [await planInstructions(root, config, options.verbs, options.mode, options.lastWritten)];
 	for (const provider of providers) {
 		if (provider.pointer) files.push(await planPointer(root, provider));
 		files.push(await planMcp(root, provider, options));
@@ -148,7 +155,13 @@ function refused(path: string, kind: WiringKind, agent: Agent | null, blocked: B
 	return { path, kind, agent, action: "update", after: "", blocked };
 }
 
-export async function planInstructions(root: string, config: DiscernConfig, verbs: KnownVerbs, mode: WiringOptions["mode"] = "check"): Promise<WiringFile> {
+export async function planInstructions(
+	root: string,
+	config: DiscernConfig,
+	verbs: KnownVerbs,
+	mode: WiringOptions["mode"] = "check",
+	lastWritten?: string | null,
+): Promise<WiringFile> {
 	const path = INSTRUCTIONS_FILE;
 	const current = await readTarget(root, path);
 	if (!current.ok) return refused(path, "instructions", null, current.blocked);
@@ -197,21 +210,28 @@ export async function planInstructions(root: string, config: DiscernConfig, verb
 			fix: `Move it to a source (\`${shellCommand("git", "mv", pathArgument(path), "docs/agent-instructions.md")}\`) and list that file in [instructions].sources in discern.toml: refresh then compiles it into ${path} after discern's own briefing.`,
 		});
 	}
-	// The header says discern's, but someone is editing it now: uncommitted changes against HEAD are not overwritten.
-	if (mode === "write" && current.text !== null && current.text !== after && (await editedSinceHead(root, path, current.text))) {
-		return refused(path, "instructions", null, {
-			error: "write_denied",
-			reason: `${path} has uncommitted changes (someone is editing it; refresh would overwrite them)`,
-			fix: `Move what you added to a file listed in [instructions].sources, then drop the edits (\`${shellCommand("git", "checkout", "--", path)}\`) or commit ${path} as it is.`,
-		});
+	if (mode === "write" && current.text !== null && current.text !== after) {
+		const head = await committedText(root, path);
+		// The header says discern's, but someone is editing it now: uncommitted changes against HEAD are not overwritten.
+		if (head !== null && head !== current.text)
+			return refused(path, "instructions", null, {
+				error: "write_denied",
+				reason: `${path} has uncommitted changes (someone is editing it; refresh would overwrite them)`,
+				fix: `Move what you added to a file listed in [instructions].sources, then drop the edits (\`${shellCommand("git", "checkout", "--", path)}\`) or commit ${path} as it is.`,
+			});
+		// Not tracked, so git holds no copy: what refresh last wrote here is the original, and anything else is a person's edit,
+		// kept as uninstall keeps it ("changed since"). Without a record, discern cannot tell: it keeps the file too.
+		if (head === null && lastWritten !== undefined && textHash(current.text) !== lastWritten)
+			return refused(path, "instructions", null, {
+				error: "write_denied",
+				reason:
+					lastWritten === null
+						? `${path} is not committed, and discern has no record of writing what it holds now (it may hold edits of yours, which refresh would overwrite with no copy anywhere)`
+						: `${path} changed since discern last wrote it, and it is not committed (refresh would overwrite the edit, with no copy anywhere)`,
+				fix: `${path} is generated: edits belong in a file listed in [instructions].sources in discern.toml, which refresh compiles into it. Move what you added there (or save a copy), then delete ${path} (\`${shellCommand("rm", "--", pathArgument(path))}\`) so refresh writes it afresh.`,
+			});
 	}
 	return decided(path, "instructions", null, current.text, after);
-}
-
-/** Does the file differ from HEAD's version of it (false when HEAD has none: a file refresh wrote and nobody committed yet)? */
-async function editedSinceHead(root: string, path: string, text: string): Promise<boolean> {
-	const head = await committedText(root, path);
-	return head !== null && head !== text;
 }
 
 /** What HEAD holds at `path`, as text; null when it holds nothing there. */

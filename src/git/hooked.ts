@@ -3,7 +3,7 @@ import { isAbsolute, join } from "node:path";
 import { type Contained, type ContainedOptions, runContained } from "../platform/contained.ts";
 import { capture } from "../platform/process.ts";
 import { quoteName } from "../text/terminal.ts";
-import { type GitOptions, gitArgv, heard, spawnOptions } from "./run.ts";
+import { type GitOptions, gitArgv, heard, spawnOptions, withPersonSettings } from "./run.ts";
 
 /**
  * git that runs the repository's hooks: a new worktree's checkout, a merge,
@@ -46,18 +46,20 @@ export type HookName = (typeof HOOKS)[keyof typeof HOOKS][number];
 const NO_AUTO_MAINTENANCE = ["-c", "maintenance.auto=false", "-c", "gc.auto=0"];
 
 export async function gitWithHooks(args: readonly string[], cwd: string, options: HookedGitOptions): Promise<HookedGit> {
-	const spawn = spawnOptions(cwd, options);
+	// The hooks run, as the verb means them to; a filter, merge driver or signing program only the repository's config names does not.
 	const ran = await heard(
 		args,
 		cwd,
-		runContained(gitArgv([...NO_AUTO_MAINTENANCE, ...args], true), {
-			cwd,
-			env: spawn.env ?? process.env,
-			timeoutS: options.timeoutS,
-			...(options.signal ? { signal: options.signal } : {}),
-			...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
-			...(options.subreaper !== undefined ? { subreaper: options.subreaper } : {}),
-		}),
+		withPersonSettings(args, cwd, options, (spawn) =>
+			runContained(gitArgv([...NO_AUTO_MAINTENANCE, ...args], true), {
+				cwd,
+				env: spawn.env ?? process.env,
+				timeoutS: options.timeoutS,
+				...(options.signal ? { signal: options.signal } : {}),
+				...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
+				...(options.subreaper !== undefined ? { subreaper: options.subreaper } : {}),
+			}),
+		).then((done): Contained => ("timedOut" in done ? done : { ...done, timedOut: false, interrupted: false })),
 	);
 	if (!ran.timedOut) return ran;
 	const present = await presentHooks(cwd, options.hooks);

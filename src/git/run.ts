@@ -1,6 +1,7 @@
 import { type Captured, type CaptureOptions, capture, startPiped } from "../platform/process.ts";
 import { programOutsideWorkTrees } from "../platform/trusted-program.ts";
 import { firstNonBlankLine } from "../text/first-line.ts";
+import { mayStartPrograms, personSettings } from "./person-config.ts";
 
 /**
  * Every git call goes through here: argument arrays only, a stable
@@ -19,7 +20,31 @@ export interface GitOptions {
 }
 
 export function git(args: readonly string[], cwd: string, options: GitOptions = {}): Promise<Captured> {
-	return heard(args, cwd, capture(gitArgv(args, false), spawnOptions(cwd, options)));
+	return heard(
+		args,
+		cwd,
+		withPersonSettings(args, cwd, options, (spawn) => capture(gitArgv(args, false), spawn)),
+	);
+}
+
+/**
+ * Start `run` with the spawn options of `cwd` and `options`, plus, for a
+ * command that may start a program its configuration names, the settings
+ * that keep the repository's own such programs from starting
+ * (git/person-config.ts). When the configuration cannot be read, git's
+ * failure is the answer and nothing runs.
+ */
+export async function withPersonSettings<T>(
+	args: readonly string[],
+	cwd: string,
+	options: GitOptions,
+	run: (spawn: CaptureOptions) => Promise<T>,
+): Promise<T | Captured> {
+	const spawn = spawnOptions(cwd, options);
+	if (!mayStartPrograms(args)) return run(spawn);
+	const settings = await personSettings((read) => gitArgv(read, false), cwd, spawn);
+	if (!("env" in settings)) return settings;
+	return run({ ...spawn, env: { ...spawn.env, ...settings.env } });
 }
 
 /** git kept running to answer requests on its stdin (`cat-file --batch`); null when it could not start. */
@@ -45,6 +70,9 @@ export function spawnOptions(cwd: string, options: GitOptions): CaptureOptions {
 			...(options.env ?? process.env),
 			GIT_TERMINAL_PROMPT: "0",
 			GIT_PAGER: "cat",
+			// No editor, whatever `core.editor` or `sequence.editor` the repository names: `:` is git's "do not start one".
+			GIT_EDITOR: ":",
+			GIT_SEQUENCE_EDITOR: ":",
 			LC_ALL: "C",
 			GIT_OPTIONAL_LOCKS: options.optionalLocks ? "1" : "0",
 			GIT_NO_LAZY_FETCH: "1",

@@ -2,6 +2,35 @@
  * Parse `git status --porcelain=v2 --branch -z`: branch, HEAD, and every
  * changed path with what happened to it.
  */
+/**
+ * The settings every judgement of "is this tree the commit?" runs git with:
+ * done's evidence (git/evidence/evidence.ts) and the clean that `status`,
+ * `worktree list`, drop and prune show (worktree/tree-work.ts), so that no
+ * view calls a tree clean that done refuses. Each is something a
+ * checkout's own configuration (which a job or an agent can write) could
+ * use to make git look away or see converted bytes: an fsmonitor hook,
+ * untracked cache and stat shortcuts, a sparse checkout, ignored mode bits,
+ * line-ending and case conversions, attributes from outside the tree.
+ */
+export const JUDGED_SETTINGS = [
+	"core.fsmonitor=false",
+	"core.untrackedCache=false",
+	"core.ignoreStat=false",
+	"core.checkStat=default",
+	"core.trustctime=true",
+	"core.sparseCheckout=false",
+	"core.fileMode=true",
+	"core.symlinks=true",
+	"core.autocrlf=false",
+	"core.eol=lf",
+	"core.safecrlf=false",
+	"core.ignoreCase=false",
+	// The private index whole, in the private folder: a split index keeps part of it beside the repository's.
+	"core.splitIndex=false",
+	"core.attributesFile=/dev/null",
+	"status.showUntrackedFiles=all",
+].flatMap((setting) => ["-c", setting]);
+
 export const CHANGE_KINDS = ["modified", "added", "deleted", "renamed", "copied", "type_changed", "conflicted", "untracked", "unreadable"] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
 

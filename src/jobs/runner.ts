@@ -4,6 +4,7 @@ import { stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { ProgressEvent } from "../contract/context.ts";
 import type { Step } from "../contract/envelope.ts";
+import { forgetPersonSettings } from "../git/person-config.ts";
 import { type JobTree, openTreeKeeper, type TreeKeeper } from "../platform/process-tree.ts";
 import { programOutsideWorkTrees } from "../platform/trusted-program.ts";
 import { remakeFolder } from "../state/dir.ts";
@@ -155,6 +156,8 @@ export async function runPlan(plan: Pick<GatePlan, "phases" | "failFast">, optio
 				}),
 			);
 			runs.push(...phaseRuns);
+			// A job can have written the repository's configuration: git's next command reads it again (git/person-config.ts).
+			forgetPersonSettings();
 			const check = !failed && !options.signal.aborted ? options.afterPhase : undefined;
 			// The check looks while the leftovers are swept. A sweep that found anything left behind (alive or just
 			// reaped) means a process may have edited the tree after it was looked at: then it looks again, once
@@ -168,6 +171,7 @@ export async function runPlan(plan: Pick<GatePlan, "phases" | "failFast">, optio
 		await cancelAll();
 		await sweep();
 		trees.close();
+		forgetPersonSettings();
 	}
 	return { runs, failed, stoppedBy, interrupted: options.signal.aborted };
 }

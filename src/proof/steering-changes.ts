@@ -1,10 +1,9 @@
-import { posix } from "node:path";
-import { readCommittedFile } from "../git/committed-file.ts";
-import { readBlobs, verifiedRoot } from "../git/object-check.ts";
+import { readBlobs } from "../git/object-check.ts";
 import type { ObjectReader } from "../git/object-reader.ts";
 import type { TreeChange } from "../git/tree-diff.ts";
-import { IMPORTING_FILES, importsOf, leadsToSteering, steersAgents } from "../scopes/steering.ts";
+import { steersAgents } from "../scopes/steering.ts";
 import { lineChanges } from "../text/line-changes.ts";
+import { steeringReach } from "./steering-reach.ts";
 
 /** A changed file that steers agents, and what changed in it (bounded: see the limits below). */
 export interface SteeringChange {
@@ -25,18 +24,15 @@ export const STEERING_SHOWN = 4;
 const STEERING_LINES = 8;
 /** A blob larger than this is named, not compared line by line. */
 const STEERING_BYTES = 1 << 20;
-/** How far `@path` imports are followed (Claude Code stops at 5 hops), and how many files are read per commit. */
-const IMPORT_DEPTH = 5;
-const IMPORT_READS = 64;
-const IMPORT_BYTES = 256 * 1024;
 
 /**
  * The changed files that steer agents (scopes/steering.ts), each with its
  * changed lines read from hashed blobs — the first few files, a few lines
  * each. A rename is a deletion and an addition: both paths are asked about.
- * Besides the list and `sources`, a file an instruction file imports
- * (`@docs/style.md` in CLAUDE.md) on either side steers the agent that
- * follows the import, as much as the file that names it.
+ * Besides the list and `sources`, a file a steering file names on either
+ * side (an `@docs/style.md` import, a link's target, a hook's script: see
+ * proof/steering-reach.ts) steers the agent that follows it, as much as
+ * the file that names it.
  */
 export async function steeringChanges(
 	reader: ObjectReader,
@@ -53,61 +49,25 @@ export async function steeringChanges(
 	return found;
 }
 
-/** The changes that steer agents, what reads each and how it changed, without their lines: what a Proof's judgement names. */
+/**
+ * The changes that steer agents, what reads each and how it changed, without
+ * their lines: what a Proof's judgement names. When what steering files
+ * name could not all be followed (proof/steering-reach.ts), every other
+ * change may steer an agent too, and is named so: never silently short.
+ */
 export async function steeringPaths(
 	reader: ObjectReader,
 	commits: readonly string[],
 	changes: readonly TreeChange[],
 	sources: readonly string[],
 ): Promise<{ change: TreeChange; readBy: string; kind: SteeringChange["change"] }[]> {
-	const named = changes.map((change) => change.path).filter((path) => steersAgents(path, sources) !== null);
-	const imported = await importedFiles(reader, commits, named);
+	const { reached, incomplete } = await steeringReach(reader, commits, sources);
 	return changes.flatMap((change) => {
-		const readBy = steersAgents(change.path, sources, imported);
+		const readBy =
+			steersAgents(change.path, sources, reached) ??
+			(incomplete === null ? null : `perhaps read by agents: discern stopped following what steering files name (${incomplete})`);
 		return readBy === null ? [] : [{ change, readBy, kind: change.from === null ? "added" : change.to === null ? "deleted" : "modified" }];
 	});
-}
-
-/**
- * Every file the instruction files import, on each commit: from the root
- * ones agents always read and the changed steering files, `@path` imports
- * followed a few hops, read from hashed objects. Bounded; what is not read
- * is not followed (the files named directly still count).
- */
-async function importedFiles(reader: ObjectReader, commits: readonly string[], changed: readonly string[]): Promise<string[]> {
-	const imported = new Set<string>();
-	for (const commit of commits) {
-		const root = await verifiedRoot(reader, commit);
-		if (typeof root === "string") continue;
-		const seen = new Set<string>();
-		// Links at the root by a steering name (CLAUDE.md → docs/agents.md, .claude → config/claude) are read through too.
-		const links = [...root.entries].filter(([name, entry]) => entry.mode === "120000" && leadsToSteering(name)).map(([name]) => name);
-		let level = [...IMPORTING_FILES, ...links, ...changed];
-		for (let depth = 0; depth <= IMPORT_DEPTH && level.length > 0; depth++) {
-			const next: string[] = [];
-			for (const path of level) {
-				if (seen.has(path) || seen.size >= IMPORT_READS) continue;
-				seen.add(path);
-				const read = await readCommittedFile(reader, root, path, IMPORT_BYTES);
-				if (!read || (read.kind === "file" && read.bytes.includes(0))) continue;
-				// A link (CLAUDE.md → docs/agents.md) is read through: the agent reads its target.
-				const targets = read.kind === "link" ? linkTarget(path, read.target) : importsOf(new TextDecoder().decode(read.bytes), path);
-				for (const target of targets) {
-					imported.add(target);
-					next.push(target);
-				}
-			}
-			level = next;
-		}
-	}
-	return [...imported];
-}
-
-/** Where a link inside the repository points, as a repository path; nothing for a target outside it. */
-function linkTarget(from: string, target: string): string[] {
-	if (target.startsWith("/")) return [];
-	const path = posix.normalize(posix.join(posix.dirname(from), target));
-	return path === "." || path === ".." || path.startsWith("../") ? [] : [path];
 }
 
 /** Fill `entry` with the changed lines of a regular file's two blobs; else say why they are not shown. */

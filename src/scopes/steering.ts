@@ -45,12 +45,21 @@ const RULES: readonly SteeringRule[] = [
 	file(".goosehints", "agent instructions: Goose"),
 	file(".roomodes", "agent modes: Roo Code"),
 	file("copilot-instructions.md", "agent instructions: GitHub Copilot"),
+	file("qwen.md", "agent instructions: Qwen Code"),
+	file("crush.md", "agent instructions: Crush"),
+	file("warp.md", "agent instructions: Warp's agent"),
+	file(".idx/airules.md", "agent rules: Firebase Studio (Project IDX) Gemini"),
 	// MCP servers, hooks and settings: what an agent may run, and what it runs without asking.
 	file(".mcp.json", "MCP servers: Claude Code's project scope"),
 	file(".vscode/mcp.json", "MCP servers: VS Code, GitHub Copilot"),
 	file(".vscode/settings.json", "VS Code's Copilot settings: instruction files, MCP servers, tools run without asking"),
 	file(".github/workflows/copilot-setup-steps.yml", "GitHub Copilot's setup steps, run before its coding agent starts"),
 	file(".aider.conf.yml", "Aider's settings: files read, commands run"),
+	file(".crush.json", "agent settings, MCP servers and context files: Crush"),
+	file("crush.json", "agent settings, MCP servers and context files: Crush"),
+	file("opencode.json", "agent settings, MCP servers and instruction files: opencode"),
+	file("opencode.jsonc", "agent settings, MCP servers and instruction files: opencode"),
+	file(".zed/settings.json", "Zed's project settings: its agent's context servers and tools"),
 	// Folders whose every file an agent may load: rules, commands, sub-agents, hooks, MCP config.
 	folder(".claude", "agent settings, hooks, commands and sub-agents: Claude Code"),
 	folder(".cursor", "agent rules, MCP servers and hooks: Cursor"),
@@ -63,6 +72,11 @@ const RULES: readonly SteeringRule[] = [
 	folder(".junie", "agent guidelines: JetBrains Junie"),
 	folder(".amazonq", "agent rules: Amazon Q"),
 	folder(".continue", "agent rules and MCP servers: Continue"),
+	folder(".opencode", "agent commands, modes, plugins and tools: opencode"),
+	folder(".augment", "agent rules and guidelines: Augment Code"),
+	folder(".trae/rules", "agent rules: Trae"),
+	folder(".qwen", "agent settings, MCP servers and commands: Qwen Code"),
+	folder(".crush", "agent settings and context: Crush"),
 	folder(".github/instructions", "agent instructions: GitHub Copilot"),
 	folder(".github/prompts", "agent prompts: GitHub Copilot"),
 	folder(".github/chatmodes", "agent chat modes: GitHub Copilot"),
@@ -76,64 +90,98 @@ export function steeringPhrase(path: string, change: "added" | "deleted" | "modi
 	return `what agents read: \`${quoteName(path)}\` ${change}`;
 }
 
+/** A path an agent reads or runs because a steering file names it (an `@` import, a link, a path in its settings), and that file. */
+export interface Reached {
+	path: string;
+	via: string;
+}
+
 /**
  * What a changed path steers, in a few words, or null when it steers no
  * agent. `instructionSources` are the `[instructions].sources` of the configs
  * in play (the trunk's and the branch's): each is compiled into AGENTS.md.
- * `imported` are the files instruction files import (`importsOf`). A rename
- * is a deletion and an addition: ask for both paths.
+ * `reached` are the paths steering files name (proof/steering-reach.ts). A
+ * rename is a deletion and an addition: ask for both paths.
  */
-export function steersAgents(path: string, instructionSources: readonly string[], imported: readonly string[] = []): string | null {
+export function steersAgents(path: string, instructionSources: readonly string[], reached: readonly Reached[] = []): string | null {
 	const segments = path.split("/").map(asDiskReads);
-	for (const rule of RULES) if (matches(segments, rule)) return rule.readBy;
+	if (segments.some((segment) => RULE_NAMES.has(segment))) for (const rule of RULES) if (matches(segments, rule)) return rule.readBy;
+	if (instructionSources.length === 0 && reached.length === 0) return null;
 	const normal = segments.join("/");
 	const same = (other: string) => normalPath(other) === normal;
 	if (instructionSources.some(same)) return "compiled into AGENTS.md by `discern refresh` ([instructions].sources)";
-	// An import or a link names a file, or a folder (a linked `.claude`): everything under it counts.
+	// A steering file names a file, or a folder (a linked `.claude`): everything under it counts.
 	const under = (other: string) => same(other) || normal.startsWith(`${normalPath(other)}/`);
-	if (imported.some(under)) return "read through an instruction file's `@path` import or a link from a steering path";
+	const by = reached.find((entry) => under(entry.path));
+	if (by) return `named by \`${quoteName(by.via)}\` (an \`@\` import, a link or a path in its settings): agents read or run it`;
 	return null;
 }
 
 /**
- * Whether a name at the repository's root leads to what steers agents: it
- * steers them itself, or it is the first folder of a rule (`.github`,
- * `.vscode`). A link by such a name is followed: its target is read too.
+ * Whether a symbolic link at `path` leads to what steers agents: it steers
+ * them itself, or it stands for the first folders of a rule (`.github`,
+ * `pkg/.vscode`, `.github/workflows`). Its target is then read as that.
  */
-export function leadsToSteering(name: string): boolean {
-	const disk = asDiskReads(name);
-	return steersAgents(name, []) !== null || RULES.some((rule) => rule.segments[0] === disk);
+export function leadsToSteering(path: string): boolean {
+	if (steersAgents(path, []) !== null) return true;
+	const segments = path.split("/").map(asDiskReads);
+	return RULES.some((rule) => {
+		for (let take = 1; take < rule.segments.length; take++) {
+			const start = segments.length - take;
+			if (start < 0 || (rule.rooted && start !== 0)) continue;
+			if (rule.segments.slice(0, take).every((segment, offset) => segments[start + offset] === segment)) return true;
+		}
+		return false;
+	});
 }
 
 /**
- * A name as a case-insensitive disk opens it: lower case, in one Unicode
- * form, without the characters HFS+ ignores, without the trailing dots and
- * spaces Windows drops, without NTFS's `::$DATA` (the file's own content):
- * `Agents.md.` and `AGENTS.md::$DATA` open AGENTS.md there.
+ * A name as a case-insensitive disk opens it: case-folded (upper then
+ * lower case, so `ſ` is `s` and the Kelvin sign is `k`, as APFS and NTFS
+ * fold them), in one Unicode form with compatibility characters folded too
+ * (NFKC: `ﬁ` is `fi`), without the characters HFS+ ignores, without the
+ * trailing dots and spaces Windows drops, without NTFS's `::$DATA` (the
+ * file's own content): `Agents.md.`, `AGENTſ.md` and `AGENTS.md::$DATA`
+ * open AGENTS.md there. Wider than any one disk on purpose.
  */
-function asDiskReads(name: string): string {
+export function asDiskReads(name: string): string {
+	const known = folded.get(name);
+	if (known !== undefined) return known;
+	const disk = foldName(name);
+	// Whole trees are judged name by name (proof/steering-reach.ts), and names repeat: fold each once.
+	if (folded.size >= FOLDED_KEPT) folded.clear();
+	folded.set(name, disk);
+	return disk;
+}
+
+const folded = new Map<string, string>();
+const FOLDED_KEPT = 1 << 16;
+
+function foldName(name: string): string {
 	return name
-		.normalize("NFC")
-		.toLowerCase()
 		.replace(/[\u200B-\u200F\u202A-\u202E\u2060-\u206F\uFEFF]/g, "")
+		.normalize("NFKC")
+		.toUpperCase()
+		.toLowerCase()
+		.normalize("NFKC")
 		.replace(/::\$data$/, "")
 		.replace(/[. ]+$/, "");
 }
 
-/** The instruction files read at the root whose `@path` lines import more (Claude Code's and Gemini CLI's memory; Claude follows them from AGENTS.md too). */
-export const IMPORTING_FILES: readonly string[] = ["CLAUDE.md", "CLAUDE.local.md", ".claude/CLAUDE.md", "GEMINI.md", "AGENTS.md"];
-
 /**
- * The repository paths a markdown instruction file imports: `@path` (or
+ * The repository paths an instruction file imports: `@path` (or
  * `@./path`) words outside code spans and fenced blocks, relative to the
  * file's folder, as Claude Code and Gemini CLI read them (Cursor's rules
  * reference files the same way). Wide on purpose: an `@name` that is a
  * mention, not a file, only makes a file of that name need the owner.
  * Paths outside the repository (`@~/…`, `@/etc/…`, `../` past the root) are
- * not the branch's to change and are left out. Other files import nothing.
+ * not the branch's to change and are left out. Any text file is read so,
+ * not only markdown (`.cursorrules`, `.goosehints` and rules without an
+ * extension import the same way); settings files name paths otherwise
+ * (scopes/steering-words.ts) and import nothing here.
  */
 export function importsOf(text: string, from: string): string[] {
-	if (!/\.(md|mdc)$/i.test(from)) return [];
+	if (isSettingsFile(from)) return [];
 	const found = new Set<string>();
 	let fenced = false;
 	for (const line of text.split("\n")) {
@@ -154,20 +202,26 @@ export function importsOf(text: string, from: string): string[] {
 
 function matches(segments: readonly string[], rule: SteeringRule): boolean {
 	const length = rule.segments.length;
-	// Where the rule's segments may end on the path: the last segment for a file; anywhere for a folder (the folder itself, or a file under it).
-	const ends = rule.kind === "file" ? [segments.length] : segments.map((_, index) => index + 1);
-	return ends.some((end) => {
-		const start = end - length;
-		if (start < 0 || (rule.rooted && start !== 0)) return false;
-		return rule.segments.every((segment, offset) => segments[start + offset] === segment);
-	});
+	const at = (start: number) => start >= 0 && (!rule.rooted || start === 0) && rule.segments.every((segment, offset) => segments[start + offset] === segment);
+	// A file's segments end the path; a folder's may sit anywhere on it (the folder itself, or a file under it).
+	if (rule.kind === "file") return at(segments.length - length);
+	for (let start = 0; start + length <= segments.length; start++) if (at(start)) return true;
+	return false;
 }
 
+/** Every name a rule is made of: a path none of whose names is one matches no rule (most of a tree, checked quickly). */
+const RULE_NAMES = new Set(RULES.flatMap((rule) => rule.segments));
+
 /** A configured or imported path as the tree names it, compared as a disk would: `./docs/x.md` and `docs//x.md` are `docs/x.md`. */
-function normalPath(path: string): string {
+export function normalPath(path: string): string {
 	return path
 		.split("/")
 		.filter((segment) => segment !== "" && segment !== ".")
 		.map(asDiskReads)
 		.join("/");
+}
+
+/** A JSON, JSONC, TOML or YAML file: it names paths in its values (scopes/steering-words.ts), not by `@` imports. */
+export function isSettingsFile(path: string): boolean {
+	return /\.(json|jsonc|json5|toml|ya?ml)$/i.test(path) || /(^|\/)\.roomodes$/i.test(path);
 }

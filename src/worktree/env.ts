@@ -2,9 +2,9 @@ import { chmod, copyFile, lstat, mkdir, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { git } from "../git/run.ts";
 import { resolveInside, WriteDeniedError } from "../platform/files.ts";
+import { fileHash } from "./file-hash.ts";
 import { mainCheckoutOf } from "./git-worktrees.ts";
 import { worktreePort } from "./id.ts";
-import { fileHash } from "./left-files.ts";
 
 /**
  * The one environment every command run for a worktree gets — a resource's

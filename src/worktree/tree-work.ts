@@ -6,27 +6,18 @@ import { type IndexEntry, readIndexEntries } from "../git/index-entries.ts";
 import { nulSeparated } from "../git/nul-list.ts";
 import { filesHiddenFromStatus } from "../git/repository.ts";
 import { git } from "../git/run.ts";
-import { isHiddenTag, parsePorcelainV2, type WorkingState } from "../git/status.ts";
+import { isHiddenTag, JUDGED_SETTINGS, parsePorcelainV2, type WorkingState } from "../git/status.ts";
 import { readRegularFile } from "../platform/files.ts";
 
 /**
- * Settings a checkout's own config could use to make `git status` look
- * away (an fsmonitor hook that reports nothing, a stale untracked cache,
- * stat shortcuts): pinned for every judgement that decides whether a
- * worktree may be removed. The same list as src/git/evidence/evidence.ts.
+ * The settings every judgement of whether a worktree is clean runs git
+ * with, the very list done's evidence uses (git/status.ts): a setting the
+ * checkout's own config could use to make `git status` look away (an
+ * fsmonitor hook, a stale untracked cache, stat shortcuts, ignored mode
+ * bits, a sparse checkout, converted line endings, attributes from outside
+ * the tree) cannot make a tree look clean here that done refuses.
  */
-export const PINNED_STATUS = [
-	"-c",
-	"core.fsmonitor=false",
-	"-c",
-	"core.untrackedCache=false",
-	"-c",
-	"core.ignoreStat=false",
-	"-c",
-	"core.checkStat=default",
-	"-c",
-	"core.trustctime=true",
-] as const;
+export const PINNED_STATUS = JUDGED_SETTINGS;
 
 export interface TreeWork {
 	/**
@@ -51,12 +42,13 @@ export interface TreeWork {
  * `status`, `worktree list`, drop and prune say "clean" only where `done`
  * and `accept` would not refuse the tree as dirty.
  *
- * - git's shortcuts pinned off (PINNED_STATUS), submodules looked into;
+ * - the settings done judges under pinned (PINNED_STATUS), submodules looked into;
  * - untracked files under the committed `.gitignore` rules only
  *   (COMMITTED_IGNORE_RULES): a file hidden by `info/exclude` or a global
  *   excludes file is a change, as it is to `done`;
  * - tracked files hidden from status (assume-unchanged, skip-worktree)
- *   whose content differs from the index;
+ *   whose content differs from the index, or that are missing from disk
+ *   (a sparse checkout's: done counts them as deleted);
  * - what the evidence finds outside git's listing, by the same functions:
  *   a FIFO, socket or nested `.git` (unlistedEntries), a `.gitignore` or
  *   `.gitattributes` that is not committed yet is read, or `info/attributes`
@@ -182,10 +174,11 @@ async function excludesLocally(commonDir: string): Promise<boolean> {
 const EXCLUDE_BYTES = 1024 * 1024;
 
 /**
- * The flagged files that hold work: present on disk and different from
- * their index entry (hashed with the path's own filters). A file that is
- * absent (a sparse checkout's) loses nothing; one that cannot be compared
- * (a symlink, a folder, a path in a submodule) counts as work.
+ * The flagged files that hold work: different from their index entry on
+ * disk (hashed under the judged settings), or absent — a sparse checkout's
+ * file missing from disk is one done counts as deleted, so the tree is not
+ * the commit. One that cannot be compared (a symlink, a folder, a path in a
+ * submodule) counts as work.
  */
 async function hiddenWork(root: string, flagged: readonly string[], index: ReadonlyMap<string, IndexEntry>): Promise<string[] | null> {
 	const blobs = new Map<string, string>();
@@ -197,8 +190,8 @@ async function hiddenWork(root: string, flagged: readonly string[], index: Reado
 	const compare: string[] = [];
 	for (const path of flagged) {
 		const info = await lstat(join(root, path)).catch(() => null);
-		if (!info) continue;
-		if (info.isFile() && blobs.has(path) && !path.includes("\n")) compare.push(path);
+		if (!info) work.push(path);
+		else if (info.isFile() && blobs.has(path) && !path.includes("\n")) compare.push(path);
 		else work.push(path);
 	}
 	if (compare.length > 0) {

@@ -45,7 +45,6 @@ describe("readIndexEntries", () => {
 	});
 
 	test("a SHA-256 repository", async () => {
-		const r = await repo();
 		const other = await makeRepo({ commit: false });
 		made.push(other);
 		await other.git("init", "-q", "--object-format=sha256", "sha");

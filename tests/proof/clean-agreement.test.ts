@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdir, rm, utimes, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { chmod, mkdir, rm, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { AnyResult } from "../../src/contract/envelope.ts";
 import type { StatusData } from "../../src/verbs/status/schema.ts";
@@ -161,6 +162,36 @@ describe("status and worktree list agree with done on what is clean", () => {
 		await repo.wtGit("-c", "protocol.file.allow=always", "submodule", "update", "-q", "--init");
 		expect((await invokeVerb("done", ctx(repo.wt))).ok).toBe(true);
 		await writeFile(join(repo.wt, "lib", "lib.txt"), "edited\n");
+		expect((await repo.wtGit("status", "--porcelain")).trim()).toBe("");
+		await expectAllDirty(repo);
+	});
+
+	test("an executable bit flipped under the checkout's own core.fileMode = false", async () => {
+		const repo = await proven();
+		await repo.wtGit("config", "core.fileMode", "false");
+		await chmod(join(repo.wt, "src/lib.py"), 0o755);
+		expect((await repo.wtGit("status", "--porcelain")).trim()).toBe("");
+		await expectAllDirty(repo);
+	});
+
+	test("a tracked file a sparse checkout removed from disk", async () => {
+		const repo = await proven();
+		await repo.wtGit("sparse-checkout", "set", "--no-cone", "/*", "!/README.md");
+		expect(existsSync(join(repo.wt, "README.md"))).toBe(false);
+		expect((await repo.wtGit("status", "--porcelain")).trim()).toBe("");
+		const here = await expectAllDirty(repo);
+		expect(here.changes.files.map((file) => file.path)).toContain("README.md");
+	});
+
+	test("an edit a clean filter named through core.attributesFile hides", async () => {
+		const repo = await proven();
+		const scratchDir = await makeTempDir("discern-attrs-");
+		scratch.push(scratchDir);
+		await writeFile(join(scratchDir, "attrs"), "README.md filter=liar\n");
+		await repo.wtGit("config", "core.attributesFile", join(scratchDir, "attrs"));
+		await repo.wtGit("config", "filter.liar.clean", "git show HEAD:README.md");
+		// Same size, so only the content differs; the filter prints the committed blob instead.
+		await repo.wtWrite("README.md", "# fixturE\n");
 		expect((await repo.wtGit("status", "--porcelain")).trim()).toBe("");
 		await expectAllDirty(repo);
 	});

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { declaredPaths } from "../../src/agents/providers.ts";
-import { importsOf, steersAgents } from "../../src/scopes/steering.ts";
+import { importsOf, leadsToSteering, steersAgents } from "../../src/scopes/steering.ts";
+import { pathsNamedIn } from "../../src/scopes/steering-words.ts";
 import { lineChanges } from "../../src/text/line-changes.ts";
 
 const SOURCES = ["docs/agent-instructions.md", "./notes//extra.md"];
@@ -46,6 +47,25 @@ describe("steersAgents: the one list of what steers agents", () => {
 		"AGENTS.md::$DATA",
 		"AGENTS\u200C.md",
 		".Cursor./rules/x.mdc",
+		// Agent files of more tools (hostile review B, finding 6).
+		"QWEN.md",
+		"pkg/CRUSH.md",
+		"CRUSH.md",
+		".crush.json",
+		"WARP.md",
+		"opencode.json",
+		".opencode/command/ship.md",
+		".zed/settings.json",
+		".augment/rules/style.md",
+		".trae/rules/project_rules.md",
+		".idx/airules.md",
+		".qwen/settings.json",
+		// Case-folded as APFS and NTFS fold it (finding 7): the long s is an s, a fullwidth name its ASCII one.
+		"AGENT\u017F.md",
+		"pkg/AGENT\u017F.md",
+		".cur\u017For/rules/x.mdc",
+		".cur\u017For/mcp.json",
+		"\uFF21\uFF27\uFF25\uFF2E\uFF34\uFF33.md",
 	])("%s steers agents", (path) => {
 		expect(steersAgents(path, SOURCES)).not.toBeNull();
 	});
@@ -64,12 +84,18 @@ describe("steersAgents: the one list of what steers agents", () => {
 		expect(steersAgents(path, SOURCES)).toBeNull();
 	});
 
-	test("a file an instruction file imports steers agents", () => {
-		expect(steersAgents("docs/style.md", [], ["docs/style.md"])).toContain("`@path` import or a link");
-		expect(steersAgents("docs/other.md", [], ["docs/style.md"])).toBeNull();
+	test("a file a steering file names steers agents, and says which file names it", () => {
+		expect(steersAgents("docs/style.md", [], [{ path: "docs/style.md", via: "CLAUDE.md" }])).toContain("named by `CLAUDE.md`");
+		expect(steersAgents("docs/other.md", [], [{ path: "docs/style.md", via: "CLAUDE.md" }])).toBeNull();
 		// A linked folder (`.claude` → config/claude): everything under it.
-		expect(steersAgents("config/claude/settings.json", [], ["config/claude"])).not.toBeNull();
-		expect(steersAgents("config/claude-notes.md", [], ["config/claude"])).toBeNull();
+		expect(steersAgents("config/claude/settings.json", [], [{ path: "config/claude", via: ".claude" }])).not.toBeNull();
+		expect(steersAgents("config/claude-notes.md", [], [{ path: "config/claude", via: ".claude" }])).toBeNull();
+	});
+
+	test("a link stands for what steers agents when its name starts a rule's folders", () => {
+		for (const path of [".github", "pkg/.vscode", ".github/workflows", ".claude/commands", "pkg/AGENTS.md", ".trae"])
+			expect([path, leadsToSteering(path)]).toEqual([path, true]);
+		for (const path of ["docs", "src/github", ".githubx"]) expect([path, leadsToSteering(path)]).toEqual([path, false]);
 	});
 
 	test("every file discern itself writes for an agent is on the list", () => {
@@ -121,7 +147,55 @@ describe("importsOf: what a markdown instruction file imports", () => {
 		expect(importsOf(text, "pkg/CLAUDE.md")).toEqual(["pkg/docs/style.md", "pkg/rel.md", "out.md"]);
 	});
 
-	test("only markdown files import", () => {
+	test("any text file imports, not only markdown; a settings file names its paths otherwise", () => {
+		expect(importsOf("Follow @docs/rules.md\n", ".cursorrules")).toEqual(["docs/rules.md"]);
 		expect(importsOf('{ "args": ["@scope/server"] }', ".vscode/mcp.json")).toEqual([]);
+	});
+});
+
+/** VS Code's project-root variable, spelled out (not a template placeholder). */
+const WORKSPACE_RUN = ["$", "{workspaceFolder}/bin/run.js"].join("");
+
+describe("pathsNamedIn: the paths an agent's settings file names", () => {
+	const tree = new Set([
+		"scripts/hook.sh",
+		"scripts",
+		"tools/server.js",
+		"tools",
+		"CONTRIBUTING.md",
+		"apps/web/bin/run.js",
+		"apps/web/bin",
+		"apps/web",
+		"apps",
+		"docs/ai",
+		"docs",
+	]);
+	const exists = (path: string) => tree.has(path);
+
+	test("a Claude Code hook's command, with the project-root variable and quotes", () => {
+		const settings = JSON.stringify({
+			hooks: { PreToolUse: [{ hooks: [{ type: "command", command: '"$CLAUDE_PROJECT_DIR"/scripts/hook.sh --fast && npx x' }] }] },
+		});
+		expect(pathsNamedIn(settings, ".claude/settings.json", exists)).toEqual(["scripts/hook.sh"]);
+	});
+
+	test("an MCP server's command and args, in JSON with comments", () => {
+		const mcp = '{\n  // local server\n  "mcpServers": { "x": { "command": "node", "args": ["./tools/server.js", "--flag=1",], }, },\n}';
+		expect(pathsNamedIn(mcp, ".mcp.json", exists)).toEqual(["tools/server.js"]);
+		expect(pathsNamedIn(JSON.stringify({ servers: { x: { command: WORKSPACE_RUN } } }), "apps/web/.vscode/mcp.json", exists)).toEqual(["apps/web/bin/run.js"]);
+	});
+
+	test("Gemini CLI's contextFileName, Codex's TOML, a YAML file by a token scan, and path keys", () => {
+		expect(pathsNamedIn('{ "contextFileName": ["CONTRIBUTING.md"] }', ".gemini/settings.json", exists)).toEqual(["CONTRIBUTING.md"]);
+		expect(pathsNamedIn('[mcp_servers.x]\ncommand = "node"\nargs = ["tools/server.js"]\n', ".codex/config.toml", exists)).toEqual(["tools/server.js"]);
+		expect(pathsNamedIn("read:\n  - CONTRIBUTING.md\nlint-cmd: 'sh scripts/hook.sh'\n", ".aider.conf.yml", exists)).toEqual([
+			"CONTRIBUTING.md",
+			"scripts/hook.sh",
+		]);
+		expect(pathsNamedIn('{ "chat.instructionsFilesLocations": { "docs/ai": true } }', ".vscode/settings.json", exists)).toEqual(["docs/ai"]);
+	});
+
+	test("words that name nothing in the tree, or outside it, are left out", () => {
+		expect(pathsNamedIn('{ "command": "npx", "args": ["-y", "/etc/passwd", "~/x", "../out", "https://example.com/tools"] }', ".mcp.json", exists)).toEqual([]);
 	});
 });

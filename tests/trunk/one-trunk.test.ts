@@ -202,7 +202,7 @@ describe("a decoy trunk an agent makes never receives a landing", () => {
 
 describe("a trunk name in a printed command", () => {
 	test("status's git merge for a main checkout behind a trunk with shell words in its name is quoted", async () => {
-		const trunk = "t;touch${IFS}PWNED;#";
+		const trunk = "t;touch$" + "{IFS}PWNED;#";
 		const r = await makeWorktreeRepo({ config: CONFIG.replace('trunk = "main"', `trunk = '${trunk}'`) });
 		made.push(r);
 		await r.git("branch", trunk, "main");

@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import { processStart } from "../../src/platform/process-start.ts";
 import { invokeVerb } from "../helpers/invoke.ts";
 import { makeRepo, runGit, testContext } from "../helpers/repo.ts";
+import { expectValidEnvelope } from "../helpers/schema.ts";
 import { makeWorktreeRepo, type WorktreeRepo } from "../helpers/worktree.ts";
 
 const runGitIn = (cwd: string, ...args: string[]) => runGit(cwd, args);
@@ -969,7 +970,7 @@ describe("accept: what the worktree's folder holds beyond its commits", () => {
 	async function started(): Promise<{ root: string; wt: string; id: string; branch: string; git: (...args: string[]) => Promise<string> }> {
 		const repo = await makeRepo({
 			config: `${CONFIG}\n[acceptance]\npre_authorized = ["app"]\n`,
-			files: { "README.md": "# fixture\n", "src/a.ts": "export const a = 1;\n", ".gitignore": ".env\n*.local\nnode_modules/\n" },
+			files: { "README.md": "# fixture\n", "src/a.ts": "export const a = 1;\n", ".gitignore": ".env\n*.local\nnode_modules/\nscratch/\n" },
 		});
 		made.push(repo.root, `${repo.root}.worktrees`);
 		await repo.write(".env", "API_URL=http://localhost\n");
@@ -1002,10 +1003,58 @@ describe("accept: what the worktree's folder holds beyond its commits", () => {
 		expect(await readFile(join(wt, ".env"), "utf8")).toContain("API_KEY=only-here");
 		expect(await readFile(join(wt, "notes.local"), "utf8")).toBe("my notes\n");
 		expect((await git("branch", "--list", branch)).trim()).not.toBe("");
-		// The hint's command removes it once the person saved what they need.
+		// The hint's command removes it once the person saved what they need (into the main checkout's copy).
+		await writeFile(join(root, ".env"), await readFile(join(wt, ".env")));
 		const dropped = await invokeVerb("worktree drop", testContext(root), { id });
 		expect(dropped.ok).toBe(true);
 		expect(existsSync(wt)).toBe(false);
+	});
+
+	/** A repository made inside the worktree's ignored `scratch/`, with a commit that exists nowhere else. */
+	async function scratchRepository(wt: string): Promise<string> {
+		const scratch = join(wt, "scratch");
+		await mkdir(scratch, { recursive: true });
+		await runGitIn(scratch, "init", "-q");
+		await writeFile(join(scratch, "idea.txt"), "only here\n");
+		await runGitIn(scratch, "add", "-A");
+		await runGitIn(scratch, "-c", "user.name=T", "-c", "user.email=t@e", "commit", "-q", "-m", "only here");
+		return (await runGitIn(scratch, "rev-parse", "HEAD")).trim();
+	}
+
+	test("an ignored nested repository holding a commit only it has keeps the worktree, named, as drop and prune keep it (--confirmed from the main checkout)", async () => {
+		const { root, wt, id, branch, git } = await started();
+		const only = await scratchRepository(wt);
+		const head = (await runGitIn(wt, "rev-parse", "HEAD")).trim();
+		const preview = await invokeVerb("accept", testContext(root), { target: id, dry_run: true });
+		expect(preview.plan?.find((item) => item.kind === "cleanup")).toMatchObject({ disposition: "skip" });
+		expect(preview.plan?.find((item) => item.kind === "cleanup")?.note).toContain("scratch");
+		const result = await invokeVerb("accept", testContext(root), { target: id, confirmed: true });
+		expectValidEnvelope("accept", result);
+		expect(result.ok).toBe(true);
+		expect((await git("rev-parse", "main")).trim()).toBe(head);
+		expect(data(result)).toMatchObject({ landed: true, worktree_removed: false, branch_deleted: false });
+		expect(data(result).worktree_files.nested_repositories).toMatchObject([
+			{ path: "scratch", kind: "ignored", loses: ["1 commit no remote-tracking branch holds"] },
+		]);
+		expect(result.message).toContain("was kept");
+		expect(result.message).toContain("scratch");
+		expect(result.message).not.toContain("Deleted with the worktree");
+		expect(result.hints?.join("\n")).toContain("mv -n");
+		expect(result.hints?.join("\n")).toContain(`discern worktree drop ${id}`);
+		expect((await runGitIn(join(wt, "scratch"), "rev-parse", "HEAD")).trim()).toBe(only);
+		expect((await git("branch", "--list", branch)).trim()).not.toBe("");
+	});
+
+	test("an ignored nested repository holding a commit only it has keeps the worktree on a pre-authorized accept too", async () => {
+		const { wt, git } = await started();
+		const only = await scratchRepository(wt);
+		const result = await invokeVerb("accept", testContext(wt));
+		expectValidEnvelope("accept", result);
+		expect(result.ok).toBe(true);
+		expect(data(result)).toMatchObject({ landed: true, consent: "pre_authorized", worktree_removed: false });
+		expect(result.message).toContain("scratch");
+		expect((await runGitIn(join(wt, "scratch"), "rev-parse", "HEAD")).trim()).toBe(only);
+		expect((await git("worktree", "list")).includes(wt)).toBe(true);
 	});
 
 	test("an untracked file in the worktree stops its removal, and the result names it", async () => {
@@ -1041,6 +1090,7 @@ describe("accept: what the worktree's folder holds beyond its commits", () => {
 			untracked: [],
 			untracked_count: 0,
 			edited_env: [],
+			nested_repositories: [],
 		});
 		expect(result.message).toContain("3 ignored files or folders");
 		expect(result.message).toContain("notes.local");

@@ -268,6 +268,37 @@ describe("refresh", () => {
 		expect(files(await run(r, "refresh"))["AGENTS.md"]).toBe("unchanged");
 	});
 
+	test("an untracked generated AGENTS.md a person added a note to is kept (write_denied, naming where edits belong), never overwritten", async () => {
+		const r = await repo({ config: config('["codex"]') });
+		expect((await run(r, "refresh")).ok).toBe(true);
+		const edited = `${await read(r, "AGENTS.md")}PERSON NOTE\n`;
+		await r.write("AGENTS.md", edited);
+		const refused = await run(r, "refresh");
+		expect(refused.ok ? "" : refused.error).toBe("write_denied");
+		expect(refused.message).toContain("AGENTS.md changed since discern last wrote it");
+		expect(refused.hints?.join(" ")).toContain("[instructions].sources");
+		expect(await read(r, "AGENTS.md")).toBe(edited);
+		// A config change does not make the edit discern's: it is still kept.
+		await r.write("discern.toml", config('["codex", "gemini"]'));
+		expect((await run(r, "refresh")).ok).toBe(false);
+		expect(await read(r, "AGENTS.md")).toBe(edited);
+		// Deleted (once the note is saved where it belongs), refresh writes it afresh.
+		await rm(join(r.root, "AGENTS.md"));
+		expect((await run(r, "refresh")).ok).toBe(true);
+		expect(await read(r, "AGENTS.md")).not.toContain("PERSON NOTE");
+	});
+
+	test("an untracked generated AGENTS.md discern wrote is still brought up to date when the config changes", async () => {
+		const r = await repo({ config: config('["codex"]') });
+		expect((await run(r, "refresh")).ok).toBe(true);
+		const before = await read(r, "AGENTS.md");
+		await r.write("discern.toml", config('["codex", "gemini"]'));
+		const again = await run(r, "refresh");
+		expect(again.ok).toBe(true);
+		expect(files(again)["AGENTS.md"]).toBe("update");
+		expect(await read(r, "AGENTS.md")).not.toBe(before);
+	});
+
 	test(".codex/config.toml keeps its comments and other tables", async () => {
 		const toml = '# Codex settings\nmodel = "o3" # the model\n\n[mcp_servers.other]\ncommand = "other"   # aligned\nargs = []\n';
 		const r = await repo({ config: config('["codex"]'), files: { ".codex/config.toml": toml } });

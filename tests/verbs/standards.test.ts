@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmod, readFile, writeFile } from "node:fs/promises";
+import { chmod, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { DoneData } from "../../src/proof/done-schema.ts";
 import { tightenedLimit } from "../../src/standards/measure.ts";
@@ -137,6 +137,20 @@ describe("standards pin", () => {
 		expect(await r.git("status", "--porcelain")).toBe("");
 		expect(data.proof).toBeNull();
 		expect(result.hints?.join(" ")).toContain("Run `discern done` for a Proof of the new commit.");
+	});
+
+	test("the pin commit is not signed by a program the repository's own config names", async () => {
+		const r = await repo();
+		const marker = join(r.root, "..", `${r.root.split("/").at(-1)}-PWNED`);
+		const program = join(r.root, ".git", "planted-gpg");
+		await writeFile(program, `#!/bin/sh\necho gpg >> '${marker}'\nexit 1\n`, { mode: 0o755 });
+		await r.git("config", "commit.gpgSign", "true");
+		await r.git("config", "gpg.program", program);
+		const result = await run(r, "standards pin");
+		const ran = await readFile(marker, "utf8").catch(() => "never ran");
+		await rm(marker, { force: true });
+		expect(ran).toBe("never ran");
+		expect(result.ok).toBe(true);
 	});
 
 	test("names pin only those", async () => {

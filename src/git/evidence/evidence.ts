@@ -6,7 +6,7 @@ import { verifiedTree } from "../object-check.ts";
 import { type ObjectReader, openObjectReader } from "../object-reader.ts";
 import { answerLines, unprintablePath } from "../printable-path.ts";
 import { complaint, git } from "../run.ts";
-import type { ChangedPath, WorkingState } from "../status.ts";
+import { type ChangedPath, JUDGED_SETTINGS, type WorkingState } from "../status.ts";
 import { conversionsOf, type Entry, entryOf, lfsPointers } from "./expected-content.ts";
 import { type Checkout, fingerprint, verify } from "./file-check.ts";
 import { guessLocation, type Location, locationOf, primedWith, sameLocation } from "./guess.ts";
@@ -58,24 +58,8 @@ import { ignoredFoldersAsker, unlistedEntries } from "./unlisted.ts";
  * own index must hold the commit's tree too: jobs that ask git for the list
  * of files read it.
  */
-const PINNED = [
-	"core.fsmonitor=false",
-	"core.untrackedCache=false",
-	"core.ignoreStat=false",
-	"core.checkStat=default",
-	"core.trustctime=true",
-	"core.sparseCheckout=false",
-	"core.fileMode=true",
-	"core.symlinks=true",
-	"core.autocrlf=false",
-	"core.eol=lf",
-	"core.safecrlf=false",
-	"core.ignoreCase=false",
-	// The private index whole, in the private folder: a split index keeps part of it beside the repository's.
-	"core.splitIndex=false",
-	"core.attributesFile=/dev/null",
-	"status.showUntrackedFiles=all",
-].flatMap((setting) => ["-c", setting]);
+/** The settings every judgement of a tree runs git with, shared with status and worktree list (git/status.ts). */
+const PINNED = JUDGED_SETTINGS;
 
 export interface EvidenceIndex {
 	/** The commit the files are judged against (what `revision` named when the index was opened). */

@@ -16,7 +16,8 @@ import { quoteName } from "../../text/terminal.ts";
 import { candidateNamed } from "../../trunk/candidates.ts";
 import { resolveTrunk } from "../../trunk/resolve.ts";
 import { type ListedWorktree, listWorktrees } from "../../worktree/git-worktrees.ts";
-import { leftFiles } from "../../worktree/left-files.ts";
+import { keptFor, leftFiles } from "../../worktree/left-files.ts";
+import { keptReasons } from "../../worktree/person-files.ts";
 import { readTask } from "../../worktree/task.ts";
 import { checkoutsOnTrunk, lockCheckouts } from "./checkouts.ts";
 import { gateChangeSentence, type Landing, landingGateChanges, readLanding, steeringLines, summaryLines } from "./consent.ts";
@@ -114,13 +115,13 @@ async function resumeOrPreview(ctx: VerbContext, here: RepositoryLocation, main:
 
 /** The dry run's cleanup step: what the worktree's folder holds beyond its commits is named, and an edited env file keeps it. */
 async function cleanupStep(target: Target, mainPath: string): Promise<PlanItem> {
-	const files = await leftFiles(target.path, mainPath, await readTask(target.location.gitDir));
-	if (files && files.edited_env.length > 0)
+	const files = await leftFiles(target.path, target.location.gitDir, mainPath, await readTask(target.location.gitDir));
+	if (files && keptFor(files))
 		return {
 			kind: "cleanup",
 			label: target.path,
 			disposition: "skip",
-			note: `the worktree stays with its resources and branch: ${files.edited_env.map(quoteName).join(", ")} edited there since start copied it, with no copy in the main checkout`,
+			note: `the worktree stays with its resources and branch: ${keptReasons({ edited_env: files.edited_env, repositories: files.nested_repositories }).join("; ")}`,
 		};
 	const ignored =
 		files && files.ignored_count > 0 ? ` (deleting ${plural(files.ignored_count, "ignored file or folder", "ignored files or folders")} in it)` : "";

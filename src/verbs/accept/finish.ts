@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { lstat, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import * as v from "valibot";
 import type { VerbContext } from "../../contract/context.ts";
 import { fail, ok } from "../../contract/envelope.ts";
@@ -19,7 +19,8 @@ import { plural } from "../../text/plural.ts";
 import { shellCommand } from "../../text/shell-quote.ts";
 import { quoteName } from "../../text/terminal.ts";
 import { listWorktrees } from "../../worktree/git-worktrees.ts";
-import { type LeftFiles, leftFiles, noLeftFiles } from "../../worktree/left-files.ts";
+import { keptFor, type LeftFiles, leftFiles, noLeftFiles } from "../../worktree/left-files.ts";
+import { keptReasons } from "../../worktree/person-files.ts";
 import { destroyResources } from "../../worktree/resources.ts";
 import { readTask } from "../../worktree/task.ts";
 import { gateChangeSentence } from "./consent.ts";
@@ -92,13 +93,14 @@ export async function finish(
 	const wtHead = wtPath ? await commitOf(wtPath, "HEAD") : null;
 	const wentOn = wtHead !== null && wtHead !== journal.sha && (await provenAncestor(root, wtHead, `refs/heads/${journal.trunk}`)) !== true ? wtHead : null;
 	// What the folder holds beyond its commits, looked at before anything of it is destroyed: an env file edited there
-	// since start copied it (and copied nowhere else) keeps the worktree whole, with its resources and branch.
+	// since start copied it (and copied nowhere else), or a repository inside it holding commits or changes only it has,
+	// keeps the worktree whole, with its resources and branch (person-files.ts: drop and prune judge it the same way).
 	const task = place.state === "here" && place.gitDir ? await readTask(place.gitDir) : null;
-	const look = async () => (wtPath ? await leftFiles(wtPath, mainPath, task) : noLeftFiles());
+	const look = async () => (wtPath ? await leftFiles(wtPath, place.state === "here" ? place.gitDir : null, mainPath, task) : noLeftFiles());
 	let files: LeftFiles | null = wtPath && pending("worktree_removed") && !wentOn ? await look() : noLeftFiles();
 	if (files === null) failed.push("git could not list the untracked and ignored files of the worktree, so it was not removed");
-	let keptFor = files?.edited_env ?? [];
-	if (pending("resources_destroyed") && !wentOn && keptFor.length === 0) {
+	let kept = keptFor(files);
+	if (pending("resources_destroyed") && !wentOn && !kept) {
 		// A destroy an earlier accept started (and was killed during) may still run: never start a second one beside it.
 		// A destroy runs as long as its process group does: its leader may be a zombie (an init that never reaps) or gone while
 		// what it started still runs. A PID that now names another process is not the leader's.
@@ -140,14 +142,14 @@ export async function finish(
 			} else await mark("resources_destroyed");
 		} else await mark("resources_destroyed");
 	}
-	if (pending("worktree_removed") && !wentOn && keptFor.length === 0) {
+	if (pending("worktree_removed") && !wentOn && !kept) {
 		// The destroy commands ran for up to minutes: what the folder holds is read again right before it goes.
 		if (wtPath && journal.done.includes("resources_destroyed")) {
 			files = await look();
 			if (files === null) failed.push("git could not list the untracked and ignored files of the worktree, so it was not removed");
-			keptFor = files?.edited_env ?? [];
+			kept = keptFor(files);
 		}
-		if (failed.length > 0 || keptFor.length > 0) {
+		if (failed.length > 0 || kept) {
 			// Kept: reported below.
 		} else if (wtPath) {
 			// Never --force: a worktree holding anything git would lose stays, and the step is reported.
@@ -160,7 +162,7 @@ export async function finish(
 		} else await mark("worktree_removed");
 	}
 	// A kept worktree keeps its branch checked out: deleting the branch would leave it on none.
-	if (pending("branch_deleted") && keptFor.length === 0) {
+	if (pending("branch_deleted") && !kept) {
 		// A branch made a symbolic ref (to the trunk, say) is never deleted: git would delete what it points to.
 		const symbolic = await git(["symbolic-ref", "-q", `refs/heads/${journal.branch}`], root);
 		const tip = symbolic.exitCode === 0 ? null : symbolic.exitCode === 1 ? await branchTip(root, journal.branch) : undefined;
@@ -188,9 +190,12 @@ export async function finish(
 		data.worktree_removed && files && files.ignored_count > 0
 			? ` Deleted with the worktree: ${plural(files.ignored_count, "ignored file or folder", "ignored files or folders")} (${listed(files.ignored, files.ignored_count)}).`
 			: "";
+	const editedEnv = kept ? (files?.edited_env ?? []) : [];
+	const repositories = kept ? (files?.nested_repositories ?? []) : [];
+	const keptWhy = keptReasons({ edited_env: editedEnv, repositories });
 	const keptSentence =
-		keptFor.length > 0
-			? ` The worktree at ${quoteName(journal.path)} was kept, with its ${journal.done.includes("resources_destroyed") ? "branch (its resources were destroyed)" : "resources and branch"}: ${keptFor.map(quoteName).join(", ")} ${keptFor.length === 1 ? "was" : "were"} edited there since start copied ${keptFor.length === 1 ? "it" : "them"}, and the main checkout holds no copy of the edit.`
+		keptWhy.length > 0
+			? ` The worktree at ${quoteName(journal.path)} was kept, with its ${journal.done.includes("resources_destroyed") ? "branch (its resources were destroyed)" : "resources and branch"}: ${keptWhy.join("; ")}.`
 			: "";
 	const parsed = v.safeParse(ProofRecord, journal.proof);
 	const gateSentence = parsed.success ? gateChangeSentence(parsed.output.judgement.gate_changes) : null;
@@ -213,9 +218,19 @@ export async function finish(
 	const hints = [
 		`Relay the Proof line verbatim: ${journal.proof_line}`,
 		...(data.worktree_removed ? [`The worktree is gone: work continues in the main checkout, ${mainPath}.`] : []),
-		...(keptFor.length > 0
+		...(editedEnv.length > 0
 			? [
-					say`Save what you need from ${keptFor.map((path) => quoteName(join(journal.path, path))).join(", ")} (into the main checkout's copy, say), then remove the worktree from the main checkout (${quoteName(mainPath)}) with ${ref("worktree drop", { id: journal.id ?? journal.path })}: its resources and branch go with it.`,
+					say`Save what you need from ${editedEnv.map((path) => quoteName(join(journal.path, path))).join(", ")} (into the main checkout's copy, say), then remove the worktree from the main checkout (${quoteName(mainPath)}) with ${ref("worktree drop", { id: journal.id ?? journal.path })}: its resources and branch go with it.`,
+				]
+			: []),
+		...(repositories.length > 0
+			? [
+					say`Move ${repositories.length === 1 ? "the repository" : "the repositories"} out of the worktree (${repositories
+						.slice(0, 3)
+						.map((repository) => `\`${shellCommand("mv", "-n", "--", join(journal.path, repository.path), `${journal.path}-${basename(repository.path)}`)}\``)
+						.join(
+							"; ",
+						)}${repositories.length > 3 ? "; …" : ""}), or push its commits and commit or discard its changes; then remove the worktree from the main checkout (${quoteName(mainPath)}) with ${ref("worktree drop", { id: journal.id ?? journal.path })}: its resources and branch go with it.`,
 				]
 			: []),
 		...(gateSentence ? [`Tell the owner plainly: ${gateSentence}`] : []),

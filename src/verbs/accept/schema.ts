@@ -2,6 +2,7 @@ import * as v from "valibot";
 import { DryRunFlag } from "../../contract/dry-run.ts";
 import type { Result } from "../../contract/envelope.ts";
 import { CONSENT_DIGITS } from "../../proof/consent-digits.ts";
+import { NestedRepository } from "../../worktree/nested-repos.ts";
 import type { Journal } from "./journal.ts";
 
 export const AcceptInput = v.strictObject({
@@ -41,6 +42,12 @@ export const AcceptData = v.strictObject({
 				v.array(v.string()),
 				v.description("Env files start copied that were edited in the worktree since, with no copy in the main checkout: the worktree was kept for them."),
 			),
+			nested_repositories: v.pipe(
+				v.array(NestedRepository),
+				v.description(
+					"Git repositories inside the worktree holding something only they have (commits no remote-tracking branch holds, uncommitted changes): the worktree was kept for them, as worktree drop and prune keep it.",
+				),
+			),
 		}),
 		v.description("What the worktree held beyond its commits when accept came to remove it."),
 	),
@@ -64,7 +71,7 @@ export function emptyData(mainPath: string): AcceptData {
 		worktree_removed: false,
 		branch_deleted: false,
 		resources: { destroyed: [], failed: [] },
-		worktree_files: { ignored: [], ignored_count: 0, untracked: [], untracked_count: 0, edited_env: [] },
+		worktree_files: { ignored: [], ignored_count: 0, untracked: [], untracked_count: 0, edited_env: [], nested_repositories: [] },
 		main_path: mainPath,
 		consent: "none",
 	};

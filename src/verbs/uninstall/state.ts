@@ -38,6 +38,7 @@ const NOTES: Readonly<Record<string, string>> = {
 	"last-done.json": "the last done verdict",
 	runs: "job logs of the last runs",
 	"running-jobs.json": "a record of running jobs",
+	"generated.json": "what refresh last wrote to AGENTS.md here",
 	resources: "resource ledgers: none left",
 };
 

@@ -16,11 +16,12 @@ import { createRef, deleteBranchAt, listWorktrees, removeWorktree } from "../../
 import { isWorktreeId } from "../../worktree/id.ts";
 import { toItem } from "../../worktree/item.ts";
 import { readLedger } from "../../worktree/ledger.ts";
-import { blockingRepositories, type NestedScan, scanNested } from "../../worktree/nested-repos.ts";
+import type { NestedScan } from "../../worktree/nested-repos.ts";
+import { personFiles } from "../../worktree/person-files.ts";
 import { destroyResources } from "../../worktree/resources.ts";
 import { readTreeWork } from "../../worktree/tree-work.ts";
 import { snapshotWork } from "../../worktree/wip.ts";
-import { nestedRefusal } from "./nested-refusal.ts";
+import { editedEnvRefusal, nestedRefusal } from "./nested-refusal.ts";
 import { openFleet } from "./open.ts";
 import type { WorktreeDropData, WorktreeDropInput } from "./schema.ts";
 import { checkedOutElsewhere, didYouMean, findTargets, knownNames, lockTarget, recoveryRef } from "./target.ts";
@@ -58,6 +59,7 @@ export async function worktreeDrop(ctx: VerbContext, input: Input): Promise<Drop
 			say`Name a linked worktree; ${ref("worktree list")} shows them.`,
 		]);
 	let scanned: NestedScan = { repositories: [], ignored: [] };
+	let editedEnv: string[] = [];
 	const base = (): WorktreeDropData => ({
 		worktree: toItem(target),
 		recovery_ref: null,
@@ -66,6 +68,7 @@ export async function worktreeDrop(ctx: VerbContext, input: Input): Promise<Drop
 		resources: { destroyed: [], failed: [] },
 		nested_repositories: scanned.repositories,
 		ignored: scanned.ignored,
+		edited_env: editedEnv,
 	});
 	const name = clip(quoteName(target.id ?? target.branch ?? target.path));
 
@@ -102,8 +105,9 @@ export async function worktreeDrop(ctx: VerbContext, input: Input): Promise<Drop
 	}
 	// Repositories inside it (a clone, a submodule, one in an ignored folder) go with the folder, and the saved work cannot hold them:
 	// judged before the rest, so the refusal names them. With its folder gone, its git dir still holds its submodules' repositories.
-	const scan = await scanNested(folderGone ? null : target.path, target.gitDir);
-	if (!scan)
+	// An env file edited there since start copied it is judged here too, as accept and prune judge it (person-files.ts).
+	const person = await personFiles(folderGone ? null : target.path, target.gitDir, repository.root, target.task, true);
+	if (!person)
 		return fail(
 			"worktree drop",
 			"dirty_worktree",
@@ -111,12 +115,17 @@ export async function worktreeDrop(ctx: VerbContext, input: Input): Promise<Drop
 			["Look at it yourself; `git worktree remove` removes it once you are sure."],
 			{ data: base() },
 		);
-	scanned = scan;
-	const blocking = blockingRepositories(scan, true);
-	if (blocking.length > 0) {
-		const refusal = nestedRefusal(target.path, blocking, say, input, `Worktree ${name} was not dropped`, " Nothing was changed.");
+	scanned = person.scan;
+	editedEnv = person.edited_env;
+	if (person.repositories.length > 0) {
+		const refusal = nestedRefusal(target.path, person.repositories, say, input, `Worktree ${name} was not dropped`, " Nothing was changed.");
 		return { ...refusal, data: base() };
 	}
+	if (editedEnv.length > 0)
+		return {
+			...editedEnvRefusal(target.path, repository.root, editedEnv, say, input, `Worktree ${name} was not dropped`, " Nothing was changed."),
+			data: base(),
+		};
 	if (!input.force) {
 		const refusal = unforced(target, trunk.name, say, input);
 		if (refusal) return { ...refusal, data: base() };
@@ -217,6 +226,7 @@ async function dropOrphan(ctx: VerbContext, input: Input, root: string, commonDi
 		resources: { destroyed: [], failed: [] },
 		nested_repositories: [],
 		ignored: [],
+		edited_env: [],
 	};
 	const what = `Worktree ${clip(quoteName(input.id))} is gone, but its resource ledger still lists ${plural(pending.length, "resource")}${pending.length > 0 ? ` (${pending.join(", ")})` : ""}`;
 	if (!input.force) {
@@ -354,9 +364,9 @@ async function carryOut(
 				? ` Its resources were already destroyed (${data.resources.destroyed.join(", ")}); the worktree and its branch remain.`
 				: " The worktree and its branch remain.";
 		// A repository made in it meanwhile stops the removal before any snapshot: `git add` would record it as a bare pointer.
-		const scan = await scanNested(target.path, target.gitDir);
-		const blocking = scan ? blockingRepositories(scan, true) : [];
-		if (!scan)
+		// So does an env file edited meanwhile.
+		const person = await personFiles(target.path, target.gitDir, root, target.task, true);
+		if (!person)
 			return fail(
 				"worktree drop",
 				"dirty_worktree",
@@ -364,12 +374,18 @@ async function carryOut(
 				["Look at it yourself; `git worktree remove` removes it once you are sure."],
 				{ data },
 			);
-		data.nested_repositories = scan.repositories;
-		data.ignored = scan.ignored;
-		if (blocking.length > 0) {
-			const refusal = nestedRefusal(target.path, blocking, ctx.say, plan.input, `Worktree ${name} was not removed`, `${wipNote}${destroyedNote}`);
+		data.nested_repositories = person.scan.repositories;
+		data.ignored = person.scan.ignored;
+		data.edited_env = person.edited_env;
+		if (person.repositories.length > 0) {
+			const refusal = nestedRefusal(target.path, person.repositories, ctx.say, plan.input, `Worktree ${name} was not removed`, `${wipNote}${destroyedNote}`);
 			return { ...refusal, data };
 		}
+		if (person.edited_env.length > 0)
+			return {
+				...editedEnvRefusal(target.path, root, person.edited_env, ctx.say, plan.input, `Worktree ${name} was not removed`, `${wipNote}${destroyedNote}`),
+				data,
+			};
 		const work = await readTreeWork(target.path, commonDir);
 		if (!work?.clean) {
 			const what = !work

@@ -8,7 +8,7 @@ import { plural } from "../../text/plural.ts";
 import { oneLine } from "../../text/terminal.ts";
 import { type FleetWorktree, hasLanded } from "../../worktree/fleet.ts";
 import { deleteBranchAt, removeWorktree } from "../../worktree/git-worktrees.ts";
-import { blockingRepositories, describeBlocking, type NestedScan, scanNested } from "../../worktree/nested-repos.ts";
+import { keptReasons, type PersonFiles, personFiles } from "../../worktree/person-files.ts";
 import { destroyResources } from "../../worktree/resources.ts";
 import { readTask } from "../../worktree/task.ts";
 import { readTreeWork } from "../../worktree/tree-work.ts";
@@ -35,12 +35,12 @@ export async function worktreePrune(ctx: VerbContext, input: v.InferOutput<typeo
 	const ignoredAt: string[][] = [];
 	for (const worktree of linked) {
 		const reason = whyKept(worktree, trunk.name);
-		const scan = reason ? null : await scanNested(worktree.path, worktree.gitDir);
-		const kept = reason ?? nestedReason(scan);
+		const person = reason ? null : await personFiles(worktree.path, worktree.gitDir, repository.root, worktree.task, true);
+		const kept = reason ?? personReason(person);
 		if (kept) data.skipped.push({ ...named(worktree), reason: kept });
 		else {
 			chosen.push(worktree);
-			ignoredAt.push(scan?.ignored ?? []);
+			ignoredAt.push(person?.scan.ignored ?? []);
 		}
 	}
 	data.would_remove = chosen.map((worktree) => worktree.path);
@@ -162,13 +162,13 @@ async function pruneOne(
 			const what = !after ? "git could not tell whether it is clean" : !after.clean ? "it has uncommitted changes" : "its HEAD moved";
 			return { reason: `${what} since its resources were destroyed (they are destroyed; the worktree stays)` };
 		}
-		// A repository made in it meanwhile (a clone in an ignored folder, a submodule's new commit) stops it here too.
-		const scan = await scanNested(worktree.path, worktree.gitDir);
-		const nested = nestedReason(scan);
-		if (nested) return { reason: `${nested} (its resources are destroyed; the worktree stays)` };
+		// A repository made in it meanwhile (a clone in an ignored folder, a submodule's new commit), or an env file edited, stops it here too.
+		const person = await personFiles(worktree.path, worktree.gitDir, repository.root, task, true);
+		const keeps = personReason(person);
+		if (keeps) return { reason: `${keeps} (its resources are destroyed; the worktree stays)` };
 		const removed = await removeWorktree(repository.root, worktree.path);
 		if (!removed.ok) return { reason: `git could not remove it: ${clip(oneLine(removed.reason))}` };
-		const ignored = scan?.ignored ?? [];
+		const ignored = person?.scan.ignored ?? [];
 		if (ignored.length > 0)
 			lost.push(`${plural(ignored.length, "ignored file or folder", "ignored files or folders")} in ${worktree.path} (${clip(clipList(ignored, 10), 400)})`);
 		// Landed work only: the branch holds nothing the trunk lacks, and it is deleted only while it still points at that tip.
@@ -180,12 +180,14 @@ async function pruneOne(
 	}
 }
 
-/** Why the repositories inside a worktree keep it; null when none would lose anything. */
-function nestedReason(scan: NestedScan | null): string | null {
-	if (!scan) return "git could not list the files in it, so discern cannot tell what removing it would lose";
-	const blocking = blockingRepositories(scan, true);
-	if (blocking.length === 0) return null;
-	return `it holds ${plural(blocking.length, "git repository", "git repositories")} that removing it would lose: ${clip(clipList(describeBlocking(blocking), 10), 1000)}`;
+/**
+ * Why what a person has in a worktree keeps it (person-files.ts: a nested repository holding something only it has,
+ * an env file edited since start copied it), as accept and drop judge it; null when nothing would be lost.
+ */
+function personReason(person: PersonFiles | null): string | null {
+	if (!person) return "git could not list the files in it, so discern cannot tell what removing it would lose";
+	const reasons = keptReasons(person);
+	return reasons.length > 0 ? reasons.join("; ") : null;
 }
 
 function named(worktree: FleetWorktree): { path: string; branch: string | null; id: string | null } {

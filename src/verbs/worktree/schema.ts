@@ -58,6 +58,12 @@ export const WorktreeDropData = v.strictObject({
 		),
 	),
 	ignored: v.pipe(v.array(v.string()), v.description("Ignored files and folders in it (a wholly ignored folder once): deleted with it, never saved.")),
+	edited_env: v.pipe(
+		v.array(v.string()),
+		v.description(
+			"Env files start copied into it that were edited there since, with no copy in the main checkout. Drop refuses while there is one, with --force too: an env file holds secrets, never saved into a git commit.",
+		),
+	),
 });
 export type WorktreeDropData = v.InferOutput<typeof WorktreeDropData>;
 

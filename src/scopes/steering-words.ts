@@ -1,0 +1,129 @@
+import { posix } from "node:path";
+import { parse as parseJsonc } from "jsonc-parser";
+import { parse as parseToml } from "smol-toml";
+import { isRecord } from "../contract/record.ts";
+
+/**
+ * The repository paths an agent's settings file names: a Claude Code hook's
+ * command (`"$CLAUDE_PROJECT_DIR"/scripts/hook.sh`), an MCP server's
+ * `command` and `args` (`node tools/server.js`), Gemini CLI's
+ * `contextFileName`, Codex's `config.toml`, an opencode `instructions`
+ * list. Rather than one reader per tool, every string a JSON, JSONC, TOML or
+ * YAML steering file holds is split into words as a shell would, and each
+ * word that names a file or folder of the trunk's or the branch's tree is
+ * what an agent reads or runs. A word that names nothing there (`npx`,
+ * `true`, a flag) is left out, so only real paths count.
+ *
+ * Words are read from the repository's root and from each folder above the
+ * file (`${workspaceFolder}` of `apps/web/.vscode/mcp.json` is `apps/web`),
+ * after a leading `./` and project-root variables (`$CLAUDE_PROJECT_DIR/`,
+ * `${workspaceFolder}/`, any `$NAME/`) are dropped: wide on purpose.
+ *
+ * `exists` answers for a repository path compared as a disk would
+ * (scopes/steering.ts `normalPath`). With `everyWord`, the whole text is
+ * read as one command line: a script's words (proof/steering-reach.ts).
+ */
+export function pathsNamedIn(text: string, from: string, exists: (path: string) => boolean, options: { everyWord?: boolean } = {}): string[] {
+	const found = new Set<string>();
+	const bases = folderChain(posix.dirname(from));
+	for (const value of options.everyWord ? [text] : settingsStrings(text, from)) {
+		for (const word of shellWords(value)) {
+			const path = rootRelative(word);
+			if (path === null) continue;
+			for (const base of bases) {
+				const joined = posix.normalize(posix.join(base, path)).replace(/\/+$/, "");
+				if (joined === "." || joined === ".." || joined.startsWith("../") || joined.startsWith("/")) continue;
+				if (exists(joined)) found.add(joined);
+			}
+		}
+	}
+	return [...found];
+}
+
+/**
+ * Every string of a settings file, by the project's own parsers: JSON and
+ * JSONC by jsonc-parser (which reads past errors), TOML by smol-toml. A
+ * TOML file that does not parse, and YAML (no YAML library is a
+ * dependency), are read as a plain token scan instead: every word of the
+ * text, quotes and YAML's `key:` and `- ` marks dropped. Object keys that
+ * hold a `/` count too: VS Code's `chat.instructionsFilesLocations` names
+ * folders by its keys.
+ */
+function settingsStrings(text: string, from: string): string[] {
+	const name = from.toLowerCase();
+	if (/\.(json|jsonc|json5)$/.test(name)) return stringsOf(parseJsonc(text, [], { allowTrailingComma: true, disallowComments: false }));
+	if (name.endsWith(".toml")) {
+		try {
+			return stringsOf(parseToml(text));
+		} catch {
+			return tokenScan(text);
+		}
+	}
+	return tokenScan(text);
+}
+
+function stringsOf(value: unknown): string[] {
+	const found: string[] = [];
+	const walk = (node: unknown) => {
+		if (typeof node === "string") found.push(node);
+		else if (Array.isArray(node)) for (const item of node) walk(item);
+		else if (isRecord(node))
+			for (const [key, item] of Object.entries(node)) {
+				if (key.includes("/")) found.push(key);
+				walk(item);
+			}
+	};
+	walk(value);
+	return found;
+}
+
+/** A YAML (or unparsable) file's words: a token scan, not a parser; wider than the values alone. */
+function tokenScan(text: string): string[] {
+	return text
+		.split(/[\s,[\]{}#]+/)
+		.map((word) => word.replace(/^-+$/, "").replace(/:$/, ""))
+		.filter((word) => word !== "");
+}
+
+/**
+ * A string split as a shell splits a command line, and at `=` and `,`
+ * (`--config=tools/x.json`): blanks and operators separate words, quotes
+ * join (`"$CLAUDE_PROJECT_DIR"/x.sh` is one word) and are dropped.
+ */
+export function shellWords(value: string): string[] {
+	return value
+		.split(/[\s;|&()<>=,]+/)
+		.map((word) => word.replace(/["'`]/g, ""))
+		.filter((word) => word !== "");
+}
+
+/**
+ * A word as a path from the project's root, or null when it names nothing
+ * inside the repository (absolute, home, a URL). Windows separators are
+ * read as `/`; a leading `./` and project-root variables are dropped.
+ */
+export function rootRelative(word: string): string | null {
+	let path = word.replace(/\\/g, "/");
+	for (;;) {
+		const stripped = path
+			.replace(/^\$\{[^}]*\}\//, "")
+			.replace(/^\$[A-Za-z_][A-Za-z0-9_]*\//, "")
+			.replace(/^%[A-Za-z_][A-Za-z0-9_]*%\//, "")
+			.replace(/^\.\/+/, "");
+		if (stripped === path) break;
+		path = stripped;
+	}
+	path = path.replace(/\/+$/, "");
+	if (path === "" || path === "." || path.startsWith("/") || path.startsWith("~") || path.startsWith("$") || path.includes("://")) return null;
+	return path;
+}
+
+/** A folder and each folder above it, the deepest first, the root (".") last. */
+function folderChain(folder: string): string[] {
+	const chain: string[] = [];
+	for (let at = folder; ; at = posix.dirname(at)) {
+		chain.push(at);
+		if (at === "." || at === "/" || at === "") break;
+	}
+	return chain;
+}
