@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, lstatSync } from "node:fs";
 import { mkdir, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { lastWritten, recordWritten } from "../../src/agents/written-record.ts";
 import { newRunDir, pruneRuns } from "../../src/jobs/run-folders.ts";
 import { readProof } from "../../src/proof/record.ts";
 import { sealer } from "../../src/proof/seal.ts";
@@ -236,6 +237,19 @@ describe("a state file that is a link (hostile review A, F9)", () => {
 		expect(await readTask(gitDir)).toBeNull();
 		await expect(writeTask(gitDir, { ...task, id: "y" })).rejects.toMatchObject({ code: "ESTATELINK" });
 		expect(JSON.parse(await readFile(join(outside, "task.json"), "utf8")).id).toBe("x");
+	});
+});
+
+describe("refresh's record of what it wrote (discern/generated.json)", () => {
+	test("a `discern` link, even to a folder inside the git dir, is neither written nor read through", async () => {
+		const r = await repo();
+		const gitDir = join(r.root, ".git");
+		await mkdir(join(gitDir, "elsewhere"));
+		await writeFile(join(gitDir, "elsewhere/generated.json"), JSON.stringify({ version: 1, files: { "AGENTS.md": "planted" } }));
+		await symlink(join(gitDir, "elsewhere"), join(gitDir, "discern"));
+		expect(await lastWritten(gitDir, "AGENTS.md")).toBeNull();
+		await recordWritten(gitDir, "AGENTS.md", "text");
+		expect(JSON.parse(await readFile(join(gitDir, "elsewhere/generated.json"), "utf8")).files).toEqual({ "AGENTS.md": "planted" });
 	});
 });
 
