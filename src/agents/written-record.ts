@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { lstat, readFile } from "node:fs/promises";
 import * as v from "valibot";
-import { resolveInside, writeFileAtomic } from "../platform/files.ts";
+import { writeStateFile } from "../state/dir.ts";
+import { readStateJson } from "../state/json-file.ts";
 
 /**
  * What `refresh` last wrote to each generated file of a checkout (its
@@ -12,7 +12,7 @@ import { resolveInside, writeFileAtomic } from "../platform/files.ts";
  * file. Without it, an untracked AGENTS.md with a note added by hand would
  * be overwritten by the next refresh, with no copy anywhere.
  */
-const RECORD = "discern/generated.json";
+const RECORD = "generated.json";
 
 const Written = v.object({ version: v.literal(1), files: v.record(v.string(), v.string()) });
 
@@ -29,16 +29,10 @@ export async function lastWritten(gitDir: string, path: string): Promise<string 
 /** Record that refresh wrote `text` at `path`. Best effort: a record that cannot be written only makes the next refresh keep the file (never lose an edit). */
 export async function recordWritten(gitDir: string, path: string, text: string): Promise<void> {
 	const files = { ...(await readRecord(gitDir)), [path]: textHash(text) };
-	await writeFileAtomic(gitDir, RECORD, `${JSON.stringify({ version: 1, files }, null, "\t")}\n`).catch(() => undefined);
+	// Through no link (state/dir.ts), as every state file.
+	await writeStateFile(gitDir, RECORD, `${JSON.stringify({ version: 1, files }, null, "\t")}\n`).catch(() => undefined);
 }
 
 async function readRecord(gitDir: string): Promise<Record<string, string>> {
-	try {
-		const at = await resolveInside(gitDir, RECORD);
-		if (!(await lstat(at).catch(() => null))?.isFile()) return {};
-		const parsed = v.safeParse(Written, JSON.parse(await readFile(at, "utf8")));
-		return parsed.success ? parsed.output.files : {};
-	} catch {
-		return {};
-	}
+	return (await readStateJson(gitDir, RECORD, Written))?.files ?? {};
 }

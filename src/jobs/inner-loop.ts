@@ -3,6 +3,7 @@ import { openProject } from "../config/open-project.ts";
 import type { VerbContext } from "../contract/context.ts";
 import { asVerb, fail, ok, type Result } from "../contract/envelope.ts";
 import type { RenderOptions, VerbModule } from "../contract/verb.ts";
+import { writeDenied } from "../platform/write-denied.ts";
 import { diagnosticLines, joinLines, planLines, stepLines } from "../render/result-lines.ts";
 import { plural } from "../text/plural.ts";
 import { quoteName } from "../text/terminal.ts";
@@ -50,7 +51,15 @@ async function innerLoop<const Verb extends InnerLoopVerb>(
 		resolveTrunk(repository.root, config.repository.trunk, ctx.env.DISCERN_TRUNK, { location: repository }).then((resolved) => resolved.trunk),
 		snapshotTree(repository.root),
 	]);
-	const execution = await executePlan(ctx, repository, trunk.name, plan);
+	let execution: Awaited<ReturnType<typeof executePlan>>;
+	try {
+		execution = await executePlan(ctx, repository, trunk.name, plan);
+	} catch (error) {
+		// Its state folder blocked (a file, or a link discern does not follow: state/dir.ts) is a refusal naming it, not a crash.
+		const refusal = writeDenied(error, "the run's logs");
+		if (refusal) return asVerb(verb, refusal);
+		throw error;
+	}
 	const modified = pathsChanged(before, await snapshotTree(repository.root));
 	const { report, steps, diagnostics, durationS, leftovers } = execution;
 	// An interrupted run failed no stage: nobody's check said no.

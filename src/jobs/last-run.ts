@@ -1,9 +1,6 @@
-import { mkdir } from "node:fs/promises";
-import { join } from "node:path";
 import * as v from "valibot";
-import { writeFileAtomic } from "../platform/files.ts";
-import { stateDir } from "../state/dir.ts";
-import { readJsonFile } from "../state/json-file.ts";
+import { writeStateFile } from "../state/dir.ts";
+import { readStateJson } from "../state/json-file.ts";
 import { FAILED_STAGES } from "./schema.ts";
 
 export const LastRun = v.object({
@@ -20,9 +17,9 @@ export const LastRun = v.object({
 export type LastRun = v.InferOutput<typeof LastRun>;
 
 /** The last run of any gate verb (what `status` reports). */
-export const readLastRun = (gitDir: string) => readJsonFile(join(stateDir(gitDir), "last-run.json"), LastRun);
+export const readLastRun = (gitDir: string) => readStateJson(gitDir, "last-run.json", LastRun);
 /** The last `done`: kept apart so that a `prepare` in between does not lift the unchanged-tree guard. */
-export const readLastDone = (gitDir: string) => readJsonFile(join(stateDir(gitDir), "last-done.json"), LastRun);
+export const readLastDone = (gitDir: string) => readStateJson(gitDir, "last-done.json", LastRun);
 
 /**
  * Record a run for `status`; a `done` on the committed tree also becomes
@@ -31,13 +28,9 @@ export const readLastDone = (gitDir: string) => readJsonFile(join(stateDir(gitDi
  * stopped by tree drift may have been disturbed from outside.
  */
 export async function writeLastRun(gitDir: string, run: LastRun, options: { verdict?: boolean } = {}): Promise<void> {
-	await mkdir(stateDir(gitDir), { recursive: true });
 	const text = `${JSON.stringify(run, null, 2)}\n`;
 	const verdict = run.verb === "done" && !run.standalone && options.verdict !== false;
-	await Promise.all([
-		writeFileAtomic(stateDir(gitDir), "last-run.json", text),
-		verdict ? writeFileAtomic(stateDir(gitDir), "last-done.json", text) : undefined,
-	]);
+	await Promise.all([writeStateFile(gitDir, "last-run.json", text), verdict ? writeStateFile(gitDir, "last-done.json", text) : undefined]);
 }
 
 export function configDigest(configText: string): string {

@@ -1,6 +1,6 @@
 import { lstat, mkdir, readdir, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { stateDir } from "../state/dir.ts";
+import { stateFolder, stateFolderToRead } from "../state/dir.ts";
 
 /** How many runs' outputs to keep. */
 const KEPT_RUNS = 5;
@@ -17,10 +17,11 @@ export const RUNS_BUDGET_BYTES = 64 * 1024 * 1024;
  * while its run is under way, off the path to its first job).
  */
 export async function newRunDir(gitDir: string, verb: string, options: { prune?: boolean } = {}): Promise<string> {
-	const runs = join(stateDir(gitDir), "runs");
-	await mkdir(runs, { recursive: true });
+	// `discern/runs`, each folder checked: a link there (to a person's folder) is refused, never written into (state/dir.ts).
+	const runs = stateFolder(gitDir, ["runs"], { create: true }) as string;
 	const dir = join(runs, `${new Date().toISOString().replace(/[:.]/g, "-")}-${verb}-${process.pid}`);
-	await mkdir(dir, { recursive: true });
+	// Made here, not found: a name taken already (a link put there) fails rather than being written through.
+	await mkdir(dir);
 	if (options.prune !== false) await pruneRuns(dir);
 	return dir;
 }
@@ -30,16 +31,23 @@ export async function newRunDir(gitDir: string, verb: string, options: { prune?:
  * first, never `current` (the run in progress, or just ended). Housekeeping:
  * what cannot be read or removed is left as it is. `weighCurrent: false`:
  * the current run counts for nothing yet (its logs are still written).
+ *
+ * Only real folders in a real `runs` folder go: a `runs` that became a link
+ * meanwhile is not looked into, and an entry that is a link, or a file, is
+ * not a run discern made and stays (a recursive removal removes a link
+ * inside a run as a link, never what it leads to).
  */
 export async function pruneRuns(current: string, options: { weighCurrent?: boolean } = {}): Promise<void> {
 	const runs = dirname(current);
+	// `current` is `<git dir>/discern/runs/<run>` (newRunDir): every folder from the git dir down is checked again.
+	if (stateFolderToRead(dirname(dirname(runs)), ["runs"]) !== runs) return;
 	const names = (await readdir(runs).catch(() => [])).sort().reverse();
 	let total = options.weighCurrent === false ? 0 : await entryBytes(current);
 	let kept = 1;
 	let full = false;
 	for (const name of names) {
 		const path = join(runs, name);
-		if (path === current) continue;
+		if (path === current || !(await lstat(path).catch(() => null))?.isDirectory()) continue;
 		const bytes: number = full ? 0 : await entryBytes(path);
 		full ||= kept >= KEPT_RUNS || total + bytes > RUNS_BUDGET_BYTES;
 		if (full) {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { ProgressEvent } from "../contract/context.ts";
@@ -7,6 +7,7 @@ import type { Step } from "../contract/envelope.ts";
 import { forgetPersonSettings } from "../git/person-config.ts";
 import { type JobTree, openTreeKeeper, type TreeKeeper } from "../platform/process-tree.ts";
 import { programOutsideWorkTrees } from "../platform/trusted-program.ts";
+import { remakeFolder } from "../state/dir.ts";
 import { capLog, watchLog } from "./log-cap.ts";
 import type { GatePlan, PlannedJob } from "./plan.ts";
 
@@ -105,7 +106,7 @@ export const TOKEN_KEY = "DISCERN_JOB_TOKEN";
  * discern's memory does not grow with a job's output).
  */
 export async function runPlan(plan: Pick<GatePlan, "phases" | "failFast">, options: RunOptions): Promise<RunReport> {
-	mkdirSync(options.logDir, { recursive: true });
+	remakeFolder(options.logDir);
 	const grace = options.graceMs ?? DEFAULT_GRACE_MS;
 	const total = plan.phases.reduce((sum, phase) => sum + phase.length, 0);
 	const runs: JobRun[] = [];
@@ -322,12 +323,15 @@ function tailOf(fd: number): string {
  * again, so that the run ends with its result rather than a crash.
  */
 function openLog(path: string): number {
+	// "w+", except that a link put in the log's place is refused, never written through (state/dir.ts).
+	const flags = constants.O_RDWR | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
 	try {
-		return openSync(path, "w+", 0o600);
+		return openSync(path, flags, 0o600);
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-		mkdirSync(dirname(path), { recursive: true });
-		return openSync(path, "w+", 0o600);
+		// Made again as it was, never through a link a job put in its place (`runs` linked to a person's folder).
+		remakeFolder(dirname(path));
+		return openSync(path, flags, 0o600);
 	}
 }
 

@@ -14,12 +14,16 @@ export function writeDenied(error: unknown, what: string): Refusal | null {
 	const path = "path" in error && typeof error.path === "string" ? quoteName(error.path) : "its state folder";
 	return {
 		error: "write_denied",
-		message: `discern cannot write ${what} at ${path} (${code}: ${STATE_ERRORS.get(code)}).`,
+		message: `discern cannot write ${what} at ${path} (${code === LINK_CODE ? "" : `${code}: `}${STATE_ERRORS.get(code)}).`,
 		hints: [`Move or remove what is at ${path} (discern keeps its state under the git dir, in \`discern/\`), then run this again.`],
 	};
 }
 
+/** Not an errno: the code of the error thrown for a symbolic link on a state path (state/dir.ts), which is never followed. */
+export const LINK_CODE = "ESTATELINK";
+
 const STATE_ERRORS = new Map([
+	[LINK_CODE, "a symbolic link, which discern never follows out of the git dir"],
 	["ENOTDIR", "a file is where a folder should be"],
 	["EISDIR", "a folder is where a file should be"],
 	["EEXIST", "something is already there"],

@@ -1,9 +1,6 @@
-import { mkdir, readFile, rm } from "node:fs/promises";
-import { join } from "node:path";
 import * as v from "valibot";
 import { isRecord } from "../contract/record.ts";
-import { writeFileAtomic } from "../platform/files.ts";
-import { stateDir } from "../state/dir.ts";
+import { readStateFile, removeStateFile, writeStateFile } from "../state/dir.ts";
 import { sealer, sealHolds } from "./seal.ts";
 
 /**
@@ -43,11 +40,14 @@ export const ProofRecord = v.object({
 });
 export type ProofRecord = v.InferOutput<typeof ProofRecord>;
 
+/** `<git dir>/discern/proof.json`, through no link (state/dir.ts). */
+const PROOF_FILE = "proof.json";
+
 /** The Proof marker, only when its seal holds (see seal.ts): a marker written by hand reads as none. */
 export async function readProof(gitDir: string): Promise<ProofRecord | null> {
 	let raw: unknown;
 	try {
-		raw = JSON.parse(await readFile(join(stateDir(gitDir), "proof.json"), "utf8"));
+		raw = JSON.parse(readStateFile(gitDir, PROOF_FILE) ?? "null");
 	} catch {
 		return null;
 	}
@@ -60,11 +60,10 @@ export async function readProof(gitDir: string): Promise<ProofRecord | null> {
 
 /** `sealing`: the sealer asked for earlier (see `sealer`); asked here otherwise. */
 export async function writeProof(gitDir: string, proof: ProofRecord, sealing: Promise<(content: string) => string> = sealer(gitDir)): Promise<void> {
-	await mkdir(stateDir(gitDir), { recursive: true });
 	const seal = (await sealing)(JSON.stringify(proof));
-	await writeFileAtomic(stateDir(gitDir), "proof.json", `${JSON.stringify({ ...proof, seal }, null, 2)}\n`);
+	await writeStateFile(gitDir, PROOF_FILE, `${JSON.stringify({ ...proof, seal }, null, 2)}\n`);
 }
 
 export async function removeProof(gitDir: string): Promise<void> {
-	await rm(join(stateDir(gitDir), "proof.json"), { force: true });
+	removeStateFile(gitDir, PROOF_FILE);
 }

@@ -1,6 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { lstat, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { link, lstat, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
+import { readRegularFile } from "../platform/files.ts";
+import { stateFolder, stateFolderToRead } from "../state/dir.ts";
 
 /**
  * A Proof marker is a file in the git admin dir, which anything running as
@@ -16,7 +18,7 @@ import { isAbsolute, join, resolve } from "node:path";
  * the trunk by hand. It makes a forged Proof a deliberate act that has to
  * reach past discern, never a file edit.
  */
-const KEY_FILE = join("discern", "proof-key");
+const KEY_FILE = "proof-key";
 
 /** The seal of `content`; null only when reading (`create: false`) and no usable key exists. Writing throws rather than return null. */
 export async function sealOf(gitDir: string, content: string, options: { create: boolean }): Promise<string | null> {
@@ -65,19 +67,25 @@ async function commonDirOf(gitDir: string): Promise<string> {
  */
 async function proofKey(commonDir: string, create: boolean): Promise<Buffer | null> {
 	// Read every time, never cached: a long-running `discern mcp` must stop honouring a key that was deleted or replaced.
-	const path = join(commonDir, KEY_FILE);
-	let key = await readKey(path);
+	// In `<common dir>/discern/`, reached through no link (state/dir.ts): a key elsewhere is no key, and none is made there.
+	const folder = stateFolderToRead(commonDir, []);
+	let key = folder === null ? null : await readKey(join(folder, KEY_FILE));
 	if (!key && create) {
-		await mkdir(join(commonDir, "discern"), { recursive: true });
-		// Created exclusively: two first runs at once agree on one key.
+		const path = join(stateFolder(commonDir, [], { create: true }) as string, KEY_FILE);
+		// Created exclusively and whole (written aside, then linked into place): two first runs at once (a gate's
+		// seal and its running-jobs record) agree on one key, and neither reads the other's key half-written.
 		const fresh = `${randomBytes(32).toString("hex")}\n`;
-		const made = await writeFile(path, fresh, { mode: 0o600, flag: "wx" }).then(
-			() => true,
-			(error: unknown) => {
-				if ((error as { code?: string }).code !== "EEXIST") throw named(error, path);
-				return false;
-			},
-		);
+		const temporary = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+		const made = await writeFile(temporary, fresh, { mode: 0o600, flag: "wx" })
+			.then(() => link(temporary, path))
+			.then(
+				() => true,
+				(error: unknown) => {
+					if ((error as { code?: string }).code !== "EEXIST") throw named(error, path);
+					return false;
+				},
+			)
+			.finally(() => rm(temporary, { force: true }).catch(() => undefined));
 		key = await readKey(path);
 		if (!key && !made) {
 			// Something unusable is there: replace it whole, never write into it.
@@ -91,9 +99,8 @@ async function proofKey(commonDir: string, create: boolean): Promise<Buffer | nu
 
 /** The key in a regular file of 64 hex digits; null for anything else (missing, a folder, a symlink, malformed, unreadable). */
 async function readKey(path: string): Promise<Buffer | null> {
-	const info = await lstat(path).catch(() => null);
-	if (!info?.isFile()) return null;
-	const hex = (await readFile(path, "utf8").catch(() => null))?.trim() ?? "";
+	// Opened without following a link, and only a regular file.
+	const hex = readRegularFile(path, 4096)?.toString("utf8").trim() ?? "";
 	return /^[0-9a-f]{64}$/.test(hex) ? Buffer.from(hex, "hex") : null;
 }
 

@@ -1,8 +1,8 @@
 import { constants } from "node:fs";
-import { mkdir, open } from "node:fs/promises";
-import { join, relative } from "node:path";
+import { open } from "node:fs/promises";
+import { basename, join } from "node:path";
 import type { AnyResult } from "../contract/envelope.ts";
-import { resolveInside } from "../platform/files.ts";
+import { stateFolder } from "./dir.ts";
 
 /**
  * The logbook: one JSON line per verb run, in the shared git dir. Metadata
@@ -46,14 +46,12 @@ export function entryFor(result: AnyResult, facts: { surface: "cli" | "mcp"; sta
 /** Append one entry; any failure is swallowed (reported on stderr by the caller if it wants). */
 export async function appendEntry(commonDir: string, entry: LogbookEntry): Promise<boolean> {
 	try {
-		const path = relative(commonDir, logbookPath(commonDir, new Date(entry.time)));
-		// The git dir is the repository's to shape, not a path to follow: a logbook folder or file that is a
-		// link leading elsewhere is not written through (before the folder is made, and again after).
-		await resolveInside(commonDir, path);
-		await mkdir(join(commonDir, "discern", "logbook"), { recursive: true });
-		const target = await resolveInside(commonDir, path);
-		// One write of one line with O_APPEND: concurrent writers do not interleave. O_NOFOLLOW: a link put
-		// there since the check is refused by the kernel.
+		// The git dir is the repository's to shape, not a path to follow: a `discern` or logbook folder that is a
+		// link is not written through (state/dir.ts checks each folder as it makes it).
+		const folder = stateFolder(commonDir, ["logbook"], { create: true }) as string;
+		const target = join(folder, basename(logbookPath(commonDir, new Date(entry.time))));
+		// One write of one line with O_APPEND: concurrent writers do not interleave. O_NOFOLLOW: a link in
+		// the file's place is refused by the kernel.
 		const file = await open(target, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
 		try {
 			await file.write(`${JSON.stringify(entry)}\n`);

@@ -1,11 +1,10 @@
-import { join } from "node:path";
 import type { Refusal } from "../contract/envelope.ts";
 import type { LockKind } from "../contract/verb.ts";
 import type { RepositoryLocation } from "../git/repository.ts";
 import { acquireLock, type Lock } from "../platform/lock.ts";
 import { writeDenied } from "../platform/write-denied.ts";
 import { oneLine } from "../text/terminal.ts";
-import { stateDir } from "./dir.ts";
+import { stateLockPath } from "./dir.ts";
 
 /**
  * The locks a verb declares (`lock` in its definition), taken by the
@@ -16,9 +15,9 @@ import { stateDir } from "./dir.ts";
 export type Locked = { ok: true; lock: Lock } | { ok: false; refusal: Refusal };
 
 export function takeLock(kind: LockKind, repository: RepositoryLocation, verb: string): Locked {
-	const checkout = lockAt(join(stateDir(repository.gitDir), "lock"), verb, "This checkout", "its checkout lock");
+	const checkout = lockAt(repository.gitDir, "lock", verb, "This checkout", "its checkout lock");
 	if (kind === "checkout" || !checkout.ok) return checkout;
-	const shared = lockAt(join(stateDir(repository.commonDir), "repository.lock"), verb, "This repository", "the repository lock");
+	const shared = lockAt(repository.commonDir, "repository.lock", verb, "This repository", "the repository lock");
 	if (shared.ok)
 		return {
 			ok: true,
@@ -33,10 +32,11 @@ export function takeLock(kind: LockKind, repository: RepositoryLocation, verb: s
 	return shared;
 }
 
-function lockAt(path: string, verb: string, what: string, label: string): Locked {
+/** `<root>/discern/<name>`: its folder made and checked first (state/dir.ts), so a `discern` link is refused here, before any verb writes. */
+function lockAt(root: string, name: string, verb: string, what: string, label: string): Locked {
 	let outcome: ReturnType<typeof acquireLock>;
 	try {
-		outcome = acquireLock(path, verb);
+		outcome = acquireLock(stateLockPath(root, name), verb);
 	} catch (error) {
 		const refusal = writeDenied(error, label);
 		if (refusal) return { ok: false, refusal };

@@ -1,8 +1,8 @@
-import { readdir, readFile, rm } from "node:fs/promises";
+import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
-import { errorCode } from "../platform/error-code.ts";
-import { realPathOf, writeFileAtomic } from "../platform/files.ts";
+import { readRegularFile, realPathOf } from "../platform/files.ts";
+import { listStateFolder, removeStateFile, stateFolder, statePath, writeStateFile } from "../state/dir.ts";
 import { isWorktreeId } from "./id.ts";
 
 /**
@@ -51,40 +51,43 @@ export const Ledger = v.object({
 });
 export type Ledger = v.InferOutput<typeof Ledger>;
 
-/** `<commonDir>/discern/resources/<id>.json`, relative to the common dir. */
+/** `<commonDir>/discern/resources/<id>.json`, relative to the state folder; reached through no link (state/dir.ts). */
 function ledgerFile(id: string): string {
 	// The id names a file: refuse anything that could step out of the folder.
 	if (!isWorktreeId(id)) throw new Error(`not a worktree id: ${JSON.stringify(id)}`);
-	return join("discern", "resources", `${id}.json`);
+	return `${RESOURCES}/${id}.json`;
 }
 
+const RESOURCES = "resources";
+
 export function ledgerPath(commonDir: string, id: string): string {
-	return join(commonDir, ledgerFile(id));
+	return statePath(commonDir, ledgerFile(id));
 }
 
 /** The ledger, null when there is none; throws when one is there but unreadable (never read as "nothing to destroy"). */
 export async function readLedger(commonDir: string, id: string): Promise<Ledger | null> {
-	let text: string;
-	try {
-		text = await readFile(ledgerPath(commonDir, id), "utf8");
-	} catch (error) {
-		if (errorCode(error) === "ENOENT") return null;
-		throw error;
-	}
-	return v.parse(Ledger, JSON.parse(text));
+	// A link on the way, or in the ledger's place, is not followed: it throws here (unknown resources, not none).
+	ledgerFile(id); // Checks the id.
+	const folder = stateFolder(commonDir, [RESOURCES], { create: false });
+	if (folder === null) return null;
+	const path = join(folder, `${id}.json`);
+	if (!lstatSync(path, { throwIfNoEntry: false })) return null;
+	const bytes = readRegularFile(path, 16 * 1024 * 1024);
+	if (bytes === null) throw Object.assign(new Error(`${path} is not a ledger file discern can read`), { code: "EEXIST", path });
+	return v.parse(Ledger, JSON.parse(bytes.toString("utf8")));
 }
 
 export async function writeLedger(commonDir: string, ledger: Ledger): Promise<void> {
-	await writeFileAtomic(commonDir, ledgerFile(ledger.id), `${JSON.stringify(ledger, null, 2)}\n`, { mode: 0o600 });
+	await writeStateFile(commonDir, ledgerFile(ledger.id), `${JSON.stringify(ledger, null, 2)}\n`, { mode: 0o600 });
 }
 
 export async function removeLedger(commonDir: string, id: string): Promise<void> {
-	await rm(ledgerPath(commonDir, id), { force: true });
+	removeStateFile(commonDir, ledgerFile(id));
 }
 
 /** Every ledger in the common dir (ids only): what `worktree list` and `status` compare with the worktrees that exist. */
 export async function ledgerIds(commonDir: string): Promise<string[]> {
-	const names = await readdir(join(commonDir, "discern", "resources")).catch(() => [] as string[]);
+	const names = listStateFolder(commonDir, [RESOURCES]);
 	return names
 		.filter((name) => name.endsWith(".json"))
 		.map((name) => name.slice(0, -".json".length))

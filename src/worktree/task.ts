@@ -1,7 +1,6 @@
-import { join } from "node:path";
 import * as v from "valibot";
-import { writeFileAtomic } from "../platform/files.ts";
-import { readJsonFile } from "../state/json-file.ts";
+import { writeStateFile } from "../state/dir.ts";
+import { readStateJson } from "../state/json-file.ts";
 
 /**
  * The task a worktree was started for, kept in the worktree's own git admin
@@ -30,17 +29,13 @@ export const TaskRecord = v.object({
 });
 export type TaskRecord = v.InferOutput<typeof TaskRecord>;
 
-const TASK_FILE = join("discern", "task.json");
-
-export function taskPath(worktreeGitDir: string): string {
-	return join(worktreeGitDir, TASK_FILE);
-}
+const TASK_FILE = "task.json";
 
 export async function writeTask(worktreeGitDir: string, task: TaskRecord): Promise<string> {
-	return writeFileAtomic(worktreeGitDir, TASK_FILE, `${JSON.stringify(task, null, 2)}\n`, { mode: 0o600 });
+	return writeStateFile(worktreeGitDir, TASK_FILE, `${JSON.stringify(task, null, 2)}\n`, { mode: 0o600 });
 }
 
 /** The worktree's task, or null when it has none (not started by discern) or it is unreadable. */
 export function readTask(worktreeGitDir: string): Promise<TaskRecord | null> {
-	return readJsonFile(taskPath(worktreeGitDir), TaskRecord);
+	return readStateJson(worktreeGitDir, TASK_FILE, TaskRecord);
 }

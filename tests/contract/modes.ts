@@ -41,6 +41,13 @@ async function repo(options: Parameters<typeof makeRepo>[0] = {}) {
 	return made;
 }
 
+/** A folder outside every repository, for a state folder that is a link to lead to. */
+async function outside(): Promise<string> {
+	const dir = await makeTempDir("discern-outside-");
+	cleanup.push(dir);
+	return dir;
+}
+
 async function notARepo(): Promise<VerbContext> {
 	const dir = await makeTempDir();
 	cleanup.push(dir);
@@ -437,6 +444,18 @@ export const MODES: Mode[] = [
 		expectOk: false,
 		error: "locked",
 	},
+	{
+		verb: "worktree teardown",
+		mode: "refusal: its state folder a link",
+		arrange: async () => {
+			const { made, path, gitDir } = await withWorktree("task", { ledger: "ok" });
+			await rm(join(gitDir, "discern"), { recursive: true, force: true });
+			await symlink(await outside(), join(gitDir, "discern"));
+			return { ctx: made.ctx({ cwd: path }), input: {} };
+		},
+		expectOk: false,
+		error: "write_denied",
+	},
 	{ verb: "worktree teardown", mode: "refusal: no repository", arrange: nowhere, expectOk: false, error: "no_repository" },
 	{ verb: "worktree ensure", mode: "runs the ensure commands", arrange: withConfig(`${BASIC_CONFIG}${ENSURE("true")}`), expectOk: true },
 	{ verb: "worktree ensure", mode: "dry-run", arrange: withConfig(`${BASIC_CONFIG}${ENSURE("true")}`, { dry_run: true }), expectOk: true, dryRun: true },
@@ -581,6 +600,18 @@ export const MODES: Mode[] = [
 		},
 		expectOk: false,
 		error: "locked",
+	},
+	{
+		verb: "worktree prune",
+		mode: "refusal: the state folder a link",
+		arrange: async () => {
+			const { made } = await withWorktree("task", { commits: 1, landed: true });
+			await rm(join(made.root, ".git", "discern"), { recursive: true, force: true });
+			await symlink(await outside(), join(made.root, ".git", "discern"));
+			return { ctx: made.ctx(), input: { yes: true } };
+		},
+		expectOk: false,
+		error: "write_denied",
 	},
 	{ verb: "worktree prune", mode: "refusal: no repository", arrange: nowhere, expectOk: false, error: "no_repository" },
 	{ verb: "status", mode: "the fleet: a landed worktree to prune", arrange: inMain({ commits: 1, landed: true }, {}), expectOk: true },

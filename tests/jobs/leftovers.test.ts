@@ -2,7 +2,9 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { killLeftovers } from "../../src/jobs/leftovers.ts";
+import { killLeftovers, writeRunningJobs } from "../../src/jobs/leftovers.ts";
+import { TOKEN_KEY } from "../../src/jobs/runner.ts";
+import { sealer } from "../../src/proof/seal.ts";
 import { REPO_ROOT, runDiscern } from "../helpers/cli.ts";
 import { processesWithCommandLine, processesWithEnv, survivors, survivorsByCommandLine, TAG } from "../helpers/processes.ts";
 import { makeRepo, type TestRepo } from "../helpers/repo.ts";
@@ -90,14 +92,22 @@ describe("after discern was SIGKILLed mid-run", () => {
 });
 
 describe("telling a dead run's processes from the machine's others", () => {
-	async function ledgerFor(r: TestRepo, record: unknown): Promise<void> {
-		await mkdir(join(r.root, ".git/discern"), { recursive: true });
-		await writeFile(join(r.root, LEDGER), JSON.stringify(record));
+	type Record = Parameters<typeof writeRunningJobs>[1];
+	/** A record as discern writes it: sealed with the repository's key. */
+	async function ledgerFor(r: TestRepo, record: Record): Promise<void> {
+		const gitDir = join(r.root, ".git");
+		await writeRunningJobs(gitDir, record, await sealer(gitDir));
 	}
 
-	async function bystander(marker: string): Promise<{ pid: number; start: number }> {
+	/** A `setsid sleep`; `token`: it carries a job token, as a job's leader does. */
+	async function bystander(marker: string, token?: string): Promise<{ pid: number; start: number }> {
 		// Its own session, as a job leader's would be: the session is what a record would match.
-		const child = Bun.spawn(["setsid", "sleep", marker], { stdin: "ignore", stdout: "ignore", stderr: "ignore" });
+		const child = Bun.spawn(["setsid", "sleep", marker], {
+			stdin: "ignore",
+			stdout: "ignore",
+			stderr: "ignore",
+			env: { ...process.env, ...(token ? { [TOKEN_KEY]: token } : {}) },
+		});
 		started.push(child);
 		const deadline = Date.now() + 5000;
 		while ((await processesWithCommandLine(`sleep ${marker}`)).length === 0 && Date.now() < deadline) await Bun.sleep(20);
@@ -120,7 +130,7 @@ describe("telling a dead run's processes from the machine's others", () => {
 	test("the same leader, still itself: its session is killed", async () => {
 		const r = await makeRepo({});
 		made.push(r);
-		const leader = await bystander(`1234.${TAG}962`);
+		const leader = await bystander(`1234.${TAG}962`, "gone-1");
 		await ledgerFor(r, { version: 1, owner: deadOwner, token_prefix: "gone", leaders: [leader] });
 		const notices = await killLeftovers(join(r.root, ".git"));
 		expect(notices).toHaveLength(1);
@@ -137,6 +147,30 @@ describe("telling a dead run's processes from the machine's others", () => {
 		expect(await killLeftovers(join(r.root, ".git"))).toEqual([]);
 		expect(await processesWithCommandLine(`sleep 1234.${TAG}963`)).toEqual([leader.pid]);
 		expect(existsSync(join(r.root, LEDGER))).toBe(true);
+	});
+
+	test("a sealed record naming a session where nothing carries its token kills nothing there (a person's setsid sleep)", async () => {
+		const r = await makeRepo({});
+		made.push(r);
+		const person = await bystander(`1234.${TAG}965`);
+		await ledgerFor(r, { version: 1, owner: deadOwner, token_prefix: "gone", leaders: [person] });
+		expect(await killLeftovers(join(r.root, ".git"))).toEqual([]);
+		expect(await processesWithCommandLine(`sleep 1234.${TAG}965`)).toEqual([person.pid]);
+		expect(existsSync(join(r.root, LEDGER))).toBe(false);
+	});
+
+	test("a record written by hand (no seal) makes `discern test` kill nothing: a person's setsid sleep survives", async () => {
+		const r = await makeRepo({ config: `[jobs.test]\nstage = "test"\nrun = "true"\n` });
+		made.push(r);
+		// Even carrying a token the forged record names: without the seal the record is no record.
+		const person = await bystander(`1234.${TAG}966`, "x-1");
+		await mkdir(join(r.root, ".git/discern"), { recursive: true });
+		await writeFile(join(r.root, LEDGER), JSON.stringify({ version: 1, owner: { pid: 999999, start: 1 }, token_prefix: "x", leaders: [person] }));
+		const run = await runDiscern(["test", "--json"], { cwd: r.root });
+		expect(run.exitCode).toBe(0);
+		expect((JSON.parse(run.stdout) as { hints: string[] }).hints.some((hint) => hint.includes("was killed before"))).toBe(false);
+		expect(await processesWithCommandLine(`sleep 1234.${TAG}966`)).toEqual([person.pid]);
+		expect(existsSync(join(r.root, LEDGER))).toBe(false);
 	});
 
 	test("a damaged record is dropped without killing anything", async () => {

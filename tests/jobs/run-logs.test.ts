@@ -160,7 +160,10 @@ describe("the runs folder", () => {
 
 describe("pruning while a run is under way", () => {
 	test("weighs only older runs: a log still being written (its size mid-write) pushes none of them out; the run's end weighs it", async () => {
-		const runs = await mkdtemp(join(tmpdir(), "discern-runs-"));
+		// Where runs always are, `<git dir>/discern/runs`: pruning checks each folder from the git dir down.
+		const gitDir = await mkdtemp(join(tmpdir(), "discern-runs-"));
+		const runs = join(gitDir, "discern", "runs");
+		await mkdir(runs, { recursive: true });
 		try {
 			// Sparse files: their apparent size is what a run folder weighs, without writing it.
 			const run = async (name: string, megabytes: number) => {
@@ -177,7 +180,7 @@ describe("pruning while a run is under way", () => {
 			await pruneRuns(current);
 			expect(await readdir(runs)).toEqual(["2026-01-01T00-00-03-000Z-done-1"]);
 		} finally {
-			await rm(runs, { recursive: true, force: true });
+			await rm(gitDir, { recursive: true, force: true });
 		}
 	});
 });

@@ -1,9 +1,7 @@
-import { mkdir, readdir, readFile, rm } from "node:fs/promises";
-import { join } from "node:path";
 import * as v from "valibot";
 import { isRecord } from "../../contract/record.ts";
-import { writeFileAtomic } from "../../platform/files.ts";
 import { sealHolds, sealOf } from "../../proof/seal.ts";
+import { listStateFolder, readStateFile, removeStateFile, writeStateFile } from "../../state/dir.ts";
 
 /**
  * What an accept has done so far, in the shared git dir
@@ -47,9 +45,8 @@ export const Journal = v.object({
 });
 export type Journal = v.InferOutput<typeof Journal>;
 
-function folder(commonDir: string): string {
-	return join(commonDir, "discern", "accept");
-}
+/** `<common dir>/discern/accept/`, reached through no link (state/dir.ts). */
+const FOLDER = "accept";
 
 /** A file name for a branch: every character outside a safe set escaped, so `/` and `..` stay inside the folder. */
 export function journalName(branch: string): string {
@@ -69,7 +66,7 @@ export async function readJournal(commonDir: string, branch: string): Promise<Jo
 }
 
 export async function readJournals(commonDir: string): Promise<Journal[]> {
-	const names = await readdir(folder(commonDir)).catch(() => []);
+	const names = listStateFolder(commonDir, [FOLDER]);
 	const journals = await Promise.all(names.filter((name) => name.endsWith(".json")).map((name) => readSealed(commonDir, name)));
 	return journals.filter((journal): journal is Journal => journal !== null);
 }
@@ -78,7 +75,7 @@ export async function readJournals(commonDir: string): Promise<Journal[]> {
 async function readSealed(commonDir: string, name: string): Promise<Journal | null> {
 	let raw: unknown;
 	try {
-		raw = JSON.parse(await readFile(join(folder(commonDir), name), "utf8"));
+		raw = JSON.parse(readStateFile(commonDir, `${FOLDER}/${name}`) ?? "null");
 	} catch {
 		return null;
 	}
@@ -90,12 +87,11 @@ async function readSealed(commonDir: string, name: string): Promise<Journal | nu
 }
 
 export async function writeJournal(commonDir: string, journal: Journal): Promise<void> {
-	await mkdir(folder(commonDir), { recursive: true });
 	const name = journalName(journal.branch);
 	const seal = await sealOf(commonDir, sealed(name, JSON.stringify(journal)), { create: true });
-	await writeFileAtomic(folder(commonDir), name, `${JSON.stringify({ ...journal, seal }, null, 2)}\n`);
+	await writeStateFile(commonDir, `${FOLDER}/${name}`, `${JSON.stringify({ ...journal, seal }, null, 2)}\n`);
 }
 
 export async function removeJournal(commonDir: string, branch: string): Promise<void> {
-	await rm(join(folder(commonDir), journalName(branch)), { force: true });
+	removeStateFile(commonDir, `${FOLDER}/${journalName(branch)}`);
 }

@@ -152,7 +152,14 @@ export async function pinStandards<const Verb extends PinVerb>(ctx: VerbContext,
 
 	// 2. Measure (and learn, meanwhile, whether the commit's Proof is honored: it can only carry over if it is).
 	const before = proofBefore(repository, config, working.head, working.branch, authority);
-	const measured = await measureStandards(ctx, repository, (await authority).trunk.name, config, names);
+	let measured: Awaited<ReturnType<typeof measureStandards>>;
+	try {
+		measured = await measureStandards(ctx, repository, (await authority).trunk.name, config, names);
+	} catch (error) {
+		const refusal = writeDenied(error, "the run's logs");
+		if (refusal) return asVerb(verb, refusal);
+		throw error;
+	}
 	const { report, steps, leftovers } = measured.execution;
 	const changes: Change[] = [];
 	const readings: StandardsData["standards"] = measured.readings.map(({ name, verdict, value, limit }) => {

@@ -5,6 +5,7 @@ import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
 import { ref } from "../../contract/refer.ts";
 import { failureSentence } from "../../jobs/execute.ts";
 import { planItems, planStandards } from "../../jobs/plan.ts";
+import { writeDenied } from "../../platform/write-denied.ts";
 import { measureStandards, tightenedLimit } from "../../standards/measure.ts";
 import { failing } from "../../standards/verdict.ts";
 import { plural } from "../../text/plural.ts";
@@ -49,7 +50,14 @@ export async function standards(ctx: VerbContext, input: v.InferOutput<typeof St
 		);
 	}
 	const { trunk } = await resolveTrunk(repository.root, config.repository.trunk, ctx.env.DISCERN_TRUNK, { location: repository });
-	const measured = await measureStandards(ctx, repository, trunk.name, config, names);
+	let measured: Awaited<ReturnType<typeof measureStandards>>;
+	try {
+		measured = await measureStandards(ctx, repository, trunk.name, config, names);
+	} catch (error) {
+		const refusal = writeDenied(error, "the run's logs");
+		if (refusal) return asVerb("standards", refusal);
+		throw error;
+	}
 	const { report, steps, leftovers } = measured.execution;
 	const readings: StandardsData["standards"] = measured.readings.map(({ name, verdict, value, limit }) => {
 		const standard = config.standards[name];

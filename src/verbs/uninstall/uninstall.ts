@@ -1,4 +1,4 @@
-import { readdir, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import type * as v from "valibot";
 import { planUnwiring, type UnwiringFile } from "../../agents/unwiring.ts";
@@ -10,6 +10,7 @@ import { asVerb, fail, ok, type PlanItem, type Result } from "../../contract/env
 import { ref } from "../../contract/refer.ts";
 import { removeEmptyFolders, resolveInside, WriteDeniedError, writeFileAtomic } from "../../platform/files.ts";
 import { writeDenied } from "../../platform/write-denied.ts";
+import { listStateFolder, stateFolder, statePath } from "../../state/dir.ts";
 import { plural } from "../../text/plural.ts";
 import { hasLinkedWorktrees, listWorktrees } from "../../worktree/git-worktrees.ts";
 import { readTask } from "../../worktree/task.ts";
@@ -65,8 +66,8 @@ export async function uninstall(ctx: VerbContext, input: v.InferOutput<typeof Un
 		);
 	}
 
-	const resources = join(commonDir, "discern", "resources");
-	const ledgers = (await readdir(resources).catch(() => [] as string[])).filter((name) => name.endsWith(".json"));
+	const resources = statePath(commonDir, "resources");
+	const ledgers = listStateFolder(commonDir, ["resources"]).filter((name) => name.endsWith(".json"));
 	if (ledgers.length > 0) {
 		data.resources = ledgers.map((name) => join(resources, name));
 		return fail(
@@ -129,8 +130,11 @@ export async function uninstall(ctx: VerbContext, input: v.InferOutput<typeof Un
 	const done: string[] = [];
 	for (const file of changing) {
 		try {
-			if ("full" in file) await rm(file.full, { recursive: true, force: true });
-			else if ("to" in file) await carryOutUnfold(root, file);
+			if ("full" in file) {
+				// The state folder checked again as it is now (a link made since the plan is refused, never deleted through).
+				stateFolder(commonDir, [], { create: false });
+				await rm(file.full, { recursive: true, force: true });
+			} else if ("to" in file) await carryOutUnfold(root, file);
 			else await carryOut(root, file);
 			done.push(file.path);
 		} catch (error) {
