@@ -19,9 +19,9 @@ import { type TrunkCandidate, type TrunkVote, trunkCandidates } from "./candidat
  *    checkout has checked out, `main`, `master`, origin/HEAD's target, the
  *    ones that exist) each have their committed discern.toml read; each
  *    `[repository].trunk` found is a vote. The main checkout's branch votes
- *    (judged from a linked worktree: never the branch being judged) so that
- *    a trunk with another name (`develop`) is heard beside a decoy `main` an
- *    agent made; `accept` lands nothing while votes disagree. One name
+ *    so that a trunk with another name (`develop`) is heard beside a decoy
+ *    `main` an agent made, in the main checkout and in every worktree alike;
+ *    `accept` lands nothing while votes disagree. One name
  *    voted for is the trunk. Several (a decoy that names itself beside the
  *    real trunk) are a contest: the one this checkout's discern.toml also
  *    names wins, else the first in that order, and the result lists the
@@ -56,6 +56,12 @@ export interface ResolvedTrunk {
 	namedByBranch: boolean;
 	/** Other trunks that committed discern.tomls name (branch → the trunk its discern.toml names), when they disagree. */
 	contested: TrunkVote[];
+	/**
+	 * The person's side names this trunk: DISCERN_TRUNK, the main checkout has it checked out, or the discern.toml
+	 * committed on the main checkout's branch names it. Not when only files an agent can make decided it (origin/HEAD,
+	 * init.defaultBranch, a branch naming itself): pre-authorized scopes then grant nothing (accept asks).
+	 */
+	personNamed: boolean;
 	/** Every branch anything above names as the trunk, the winner first: a verb that commits refuses on each (candidates.ts). Read on demand (it asks git for init.defaultBranch). */
 	candidates: () => Promise<TrunkCandidate[]>;
 }
@@ -68,8 +74,8 @@ export interface TrunkReads {
 	/** An open object reader to read the committed discern.tomls through. */
 	reader?: ObjectReader;
 	/**
-	 * Where the checkout's git dirs are, when the caller knows them: from a linked worktree, the shared dir's HEAD is the
-	 * main checkout's branch, a voter. Without them (or in the main checkout itself) that branch does not vote.
+	 * Where the checkout's git dirs are, when the caller knows them: the shared dir's HEAD is the main checkout's branch,
+	 * a voter, and what `personNamed` is judged by. Without them that branch does not vote.
 	 */
 	location?: { gitDir: string; commonDir: string };
 }
@@ -116,6 +122,9 @@ export async function resolveTrunk(root: string, configured: string | undefined,
 		return started;
 	};
 	let votes: TrunkVote[] = [];
+	let mainBranch: string | null = null;
+	const personNames = (name: string | null, source: Trunk["source"]) =>
+		name !== null && (source === "env" || name === mainBranch || votes.some((vote) => vote.branch === mainBranch && vote.names === name));
 	const finish = async (trunk: Trunk, namedByBranch: boolean, contested: TrunkVote[]): Promise<ResolvedTrunk> => {
 		const committed = trunk.exists ? await read(trunk) : null;
 		let listed: Promise<TrunkCandidate[]> | undefined;
@@ -125,10 +134,12 @@ export async function resolveTrunk(root: string, configured: string | undefined,
 			);
 			return listed;
 		};
-		if (committed?.config) return { trunk, config: committed.config, namedByBranch, contested, candidates };
+		const personNamed = personNames(trunk.name, trunk.source);
+		if (committed?.config) return { trunk, config: committed.config, namedByBranch, contested, candidates, personNamed };
 		return {
 			trunk,
 			candidates,
+			personNamed,
 			config: null,
 			unreadable: committed?.reason ?? (trunk.name ? `the trunk \`${clip(trunk.name)}\` does not exist` : "there is no trunk branch to compare with"),
 			namedByBranch,
@@ -144,7 +155,7 @@ export async function resolveTrunk(root: string, configured: string | undefined,
 		// 2. The votes of the committed discern.tomls on the branches git points at.
 		// The main checkout's branch, main and master first: in a contest this checkout does not settle, a file in .git
 		// (origin/HEAD) does not get the first word.
-		const mainBranch = early.location && early.location.gitDir !== early.location.commonDir ? await mainCheckoutBranch(early.location.commonDir) : null;
+		mainBranch = early.location ? await mainCheckoutBranch(early.location.commonDir) : null;
 		const voters = [mainBranch, ...USUAL, clues.originHead]
 			.filter((name, index, all): name is string => name !== null && all.indexOf(name) === index && clues.localBranches.has(name))
 			.map((name) => trunkNamed(clues, name, "config"));

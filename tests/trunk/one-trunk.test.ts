@@ -215,3 +215,86 @@ describe("a trunk name in a printed command", () => {
 		expect(result.data?.next?.action).toBe(`git merge 't;touch\${IFS}PWNED;#'`);
 	});
 });
+
+/** A trunk's config without [repository].trunk: the trunk is then whatever the branches and git's clues say. */
+function unnamed(preAuthorized: string): string {
+	return `[jobs]\ntest = "true"\n\n[scopes.everything]\npaths = ["**"]\n\n[scopes.docs]\npaths = ["docs/**"]\n\n[acceptance]\npre_authorized = ["${preAuthorized}"]\n`;
+}
+
+describe("pre-authorized scopes grant something only on a trunk the person's side names", () => {
+	test("origin/HEAD pointed at a decoy carrying its own grant: accept asks, nothing lands", async () => {
+		const r = await makeWorktreeRepo({ config: unnamed("docs") });
+		made.push(r);
+		await r.wtWrite("discern.toml", unnamed("everything"));
+		await r.wtCommit("a grant of everything");
+		await r.wtGit("branch", "decoy", "HEAD");
+		await r.git("update-ref", "refs/remotes/origin/decoy", "decoy");
+		await r.git("symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/decoy");
+		await r.wtWrite("src/x.py", "evil = 1\n");
+		await r.wtCommit("code");
+		expect((await json(["done"], r.wt)).result.ok).toBe(true);
+		const before = [await r.sha("main"), await r.sha("decoy")];
+		const { exitCode, result } = await json(["accept"], r.wt);
+		expect(exitCode).toBe(1);
+		expect(result.error).toBe("awaiting_consent");
+		expect(result.message).toContain("origin/HEAD");
+		expect([await r.sha("main"), await r.sha("decoy")]).toEqual(before);
+	});
+
+	test("a branch master that names itself beside a main that names nothing: accept from the main checkout asks", async () => {
+		const r = await makeWorktreeRepo({ config: unnamed("docs") });
+		made.push(r);
+		await r.git("switch", "-q", "-c", "master");
+		await r.write("discern.toml", `[repository]\ntrunk = "master"\n\n${unnamed("everything")}`);
+		await r.commitAll("master names itself and grants everything");
+		await r.git("switch", "-q", "main");
+		await r.wtGit("merge", "-q", "master", "-m", "take master");
+		await r.wtWrite("src/x.py", "evil = 1\n");
+		await r.wtCommit("code");
+		const before = [await r.sha("main"), await r.sha("master")];
+		const { result } = await json(["accept", "--target", r.branch], r.root);
+		expect(result.error).toBe("awaiting_consent");
+		expect([await r.sha("main"), await r.sha("master")]).toEqual(before);
+	});
+
+	test("the main checkout on the trunk it names: a docs change still lands without asking", async () => {
+		const r = await makeWorktreeRepo({ config: unnamed("docs") });
+		made.push(r);
+		await r.wtWrite("docs/a.md", "docs\n");
+		await r.wtCommit("docs");
+		const { result } = await json(["accept"], r.wt);
+		expect(result.ok).toBe(true);
+		expect((result.data as { consent?: string }).consent).toBe("pre_authorized");
+	});
+});
+
+describe("the main checkout's branch is heard in the main checkout too", () => {
+	test("on develop, which names itself, beside an old main that names nothing: status, start and the worktree agree on develop", async () => {
+		const r = await makeWorktreeRepo({ config: CONFIG.replace('trunk = "main"', 'trunk = "develop"'), branch: "develop" });
+		made.push(r);
+		await r.git("branch", "main", "develop");
+		await r.git("switch", "-q", "main");
+		await r.write("discern.toml", CONFIG.replace('trunk = "main"\n', ""));
+		await r.commitAll("an old main without a trunk");
+		await r.git("switch", "-q", "develop");
+		const here = await json(["status"], r.root);
+		expect((here.result.data?.trunk as { name?: string }).name).toBe("develop");
+		const there = await json(["status"], r.wt);
+		expect((there.result.data?.trunk as { name?: string }).name).toBe("develop");
+	});
+
+	test("a contested trunk: the worktree's status says so instead of sending it to accept", async () => {
+		const r = await makeWorktreeRepo({ config: CONFIG });
+		made.push(r);
+		await r.wtWrite("discern.toml", CONFIG.replace('trunk = "main"', 'trunk = "master"'));
+		await r.wtCommit("name master the trunk");
+		await r.wtGit("branch", "master", "HEAD");
+		await r.wtWrite("more.txt", "more\n");
+		await r.wtCommit("the task's work");
+		expect((await json(["done"], r.wt)).result.ok).toBe(true);
+		const { result } = await json(["status"], r.wt);
+		const data = result.data as { trunk: { contested?: unknown[] }; next: { action: string } };
+		expect(data.trunk.contested?.length).toBeGreaterThan(0);
+		expect(data.next.action).toBe("ask a person to settle which branch is the trunk");
+	});
+});

@@ -4,6 +4,7 @@ import { asVerb, fail, ok, type PlanItem, type Refusal } from "../../contract/en
 import { ref } from "../../contract/refer.ts";
 import { commitOf, provenAncestor } from "../../git/ancestry.ts";
 import type { RepositoryLocation } from "../../git/repository.ts";
+import type { Trunk } from "../../git/trunk.ts";
 import { processStart } from "../../platform/process-start.ts";
 import { writeDenied } from "../../platform/write-denied.ts";
 import { consentSha } from "../../proof/consent-digits.ts";
@@ -255,7 +256,7 @@ async function land(ctx: VerbContext, input: AcceptInput, here: RepositoryLocati
 			{ data: { ...base, sha: head, trunk: trunk.name, previous_trunk_sha: trunkSha } },
 		);
 	}
-	const landing = await readLanding(target.path, trunkSha, head);
+	const landing = standingConsentOnly(await readLanding(target.path, trunkSha, head), authority.personNamed, trunk);
 	const given = input.confirmed ? "confirmed" : landing.preAuthorized ? "pre_authorized" : null;
 	const standing = await currentProof(target.location.gitDir, head);
 	const facts = { ...base, sha: head, trunk: trunk.name, previous_trunk_sha: trunkSha, proof_line: standing?.line ?? null };
@@ -558,4 +559,34 @@ function awaitingConsent(
 		],
 		{ data },
 	);
+}
+
+/**
+ * Pre-authorized scopes are the owner's standing consent, and only on a trunk
+ * the owner's side names: the main checkout has it checked out, the discern.toml
+ * committed on the main checkout's branch names it, or DISCERN_TRUNK does. A trunk
+ * only origin/HEAD, init.defaultBranch or a branch naming itself chose (files an
+ * agent can make) may be a decoy carrying its own grant: then accept asks.
+ */
+function standingConsentOnly(landing: Landing, personNamed: boolean, trunk: Trunk): Landing {
+	if (!landing.preAuthorized || personNamed) return landing;
+	return {
+		...landing,
+		preAuthorized: false,
+		authorized: [],
+		why: `the trunk \`${clip(trunk.name ?? "")}\` was chosen by ${trunkSourceWords(trunk.source)}, not by the main checkout's branch or its committed discern.toml, so its pre-authorized scopes grant nothing`,
+	};
+}
+
+function trunkSourceWords(source: Trunk["source"]): string {
+	switch (source) {
+		case "origin_head":
+			return "origin/HEAD";
+		case "init_default":
+			return "init.defaultBranch";
+		case "existing_branch":
+			return "its name alone";
+		default:
+			return "a committed discern.toml on a branch other than the main checkout's";
+	}
 }

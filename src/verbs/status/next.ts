@@ -84,6 +84,14 @@ export function nextAction(words: Words, facts: Omit<StatusData, "next">, config
 					reason: `${lacks}: merge it, commit, then run the gate again.`,
 				};
 	}
+	const contested = facts.trunk.contested ?? [];
+	if (contested.length > 0) {
+		const votes = contested.map((vote) => `\`${clip(vote.branch)}\`'s names \`${clip(vote.names)}\``).join(", ");
+		return {
+			action: "ask a person to settle which branch is the trunk",
+			reason: `Committed discern.tomls disagree on the trunk: discern takes \`${clip(facts.trunk.name ?? "")}\`, but ${votes}. Nothing lands until a person deletes the wrong one or names the trunk with DISCERN_TRUNK.`,
+		};
+	}
 	if (facts.proof.state === "honored") {
 		const proof = facts.proof.line ?? "A Proof covers this commit";
 		return facts.location === "worktree"

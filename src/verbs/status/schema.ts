@@ -32,6 +32,12 @@ export const StatusData = v.strictObject({
 		name: v.nullable(v.string()),
 		source: v.picklist(TRUNK_SOURCES),
 		exists: v.boolean(),
+		contested: v.pipe(
+			v.optional(v.array(v.strictObject({ branch: v.string(), names: v.string() }))),
+			v.description(
+				"Set when committed discern.tomls disagree on the trunk: each other branch and the trunk its discern.toml names. accept lands nothing until a person settles it.",
+			),
+		),
 	}),
 	clean: v.pipe(
 		v.nullable(v.boolean()),

@@ -44,7 +44,7 @@ export async function status(ctx: VerbContext, _input: Record<string, never>): P
 	// A hidden file holding work (assume-unchanged, skip-worktree) is among the changes: git's own status does not show it.
 	const working = work ? everyChange(work) : null;
 	const configured = config.state === "valid" ? config.config : null;
-	const { trunk } = await resolveTrunk(repository.root, configured?.repository.trunk, ctx.env.DISCERN_TRUNK, { branches, location: repository });
+	const { trunk, contested } = await resolveTrunk(repository.root, configured?.repository.trunk, ctx.env.DISCERN_TRUNK, { branches, location: repository });
 	const [counts, fleet, proof, lastRun, lastDone, taskRecord, stale] = await Promise.all([
 		countAgainstTrunk(repository.root, trunk, working?.head ?? null),
 		fleetless.then((none) => (none ? [] : readFleet(repository, trunk, { linkedOnly: true }))),
@@ -65,7 +65,7 @@ export async function status(ctx: VerbContext, _input: Record<string, never>): P
 		},
 		branch: working?.branch ?? null,
 		head: working?.head ? working.head.slice(0, 7) : null,
-		trunk: { name: trunk.name, source: trunk.source, exists: trunk.exists },
+		trunk: { name: trunk.name, source: trunk.source, exists: trunk.exists, ...(contested.length > 0 ? { contested } : {}) },
 		clean: working ? changes.length === 0 : null,
 		changes: {
 			total: changes.length,
