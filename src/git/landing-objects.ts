@@ -1,5 +1,6 @@
 import { lstat, readlink } from "node:fs/promises";
 import { join } from "node:path";
+import { quoteName } from "../text/terminal.ts";
 import { blobId, hashFile, objectId } from "./blob-id.ts";
 import type { ObjectReader } from "./object-reader.ts";
 import { git } from "./run.ts";
@@ -63,11 +64,11 @@ export async function verifiedLandingBlobs(reader: ObjectReader, from: string, t
 			ok: false,
 			problem: `the object store holds other bytes than ${bad.length === 1 ? "its id names" : "their ids name"} under ${bad
 				.slice(0, 10)
-				.map((object) => `blob ${object.id.slice(0, 12)} (${JSON.stringify(object.path)})`)
+				.map((object) => `blob ${object.id.slice(0, 12)} (${quoteName(object.path)})`)
 				.join(", ")}${bad.length > 10 ? ` and ${bad.length - 10} more` : ""}`,
 			objects: bad,
 		};
-	if (unread) return { ok: false, problem: `git could not read the blob ${unread.slice(0, 12)} (${JSON.stringify(pathOf.get(unread) ?? "")})`, objects: [] };
+	if (unread) return { ok: false, problem: `git could not read the blob ${unread.slice(0, 12)} (${quoteName(pathOf.get(unread) ?? "")})`, objects: [] };
 	return { ok: true, files };
 }
 
