@@ -27,6 +27,7 @@ import { fastForwardCheckout, undoKilledLanding, writtenPaths } from "./fast-for
 import { finish, settleEarlier } from "./finish.ts";
 import { type Journal, readJournal, removeJournal, writeJournal } from "./journal.ts";
 import { pinnedGit } from "./land.ts";
+import { landingBlobs, writtenFilesProblem } from "./landing-bytes.ts";
 import { type AcceptData, type AcceptInput, type AcceptResult, emptyData, landedData } from "./schema.ts";
 import { findTarget, type Target } from "./target.ts";
 
@@ -275,6 +276,9 @@ async function land(ctx: VerbContext, input: AcceptInput, here: RepositoryLocati
 				{ data: { ...facts, consent: given ?? "none" } },
 			);
 		}
+		const bytes = await landingBlobs(here.root, trunkSha, head, ctx.env);
+		if (!bytes.ok)
+			return storeRefusal(ctx, here, target, main.path, bytes.problem, { ...facts, consent: given ?? "none" }, { dryRun: true, confirmed: !!input.confirmed });
 		const plan: PlanItem[] = [
 			{
 				kind: "consent",
@@ -454,6 +458,10 @@ async function swap(ctx: VerbContext, here: RepositoryLocation, main: ListedWork
 			{ data: s.data },
 		);
 	}
+	// Every blob the landing writes, read from the object store and hashed, before anything moves: bytes rewritten
+	// there since the gate ran (a loose object, a pack, an alternate store) never reach a checkout or the trunk.
+	const bytes = await landingBlobs(here.root, s.trunkSha, s.head, ctx.env);
+	if (!bytes.ok) return storeRefusal(ctx, here, target, main.path, bytes.problem, s.data, { dryRun: false, confirmed: s.given === "confirmed" });
 	// What the landing writes, read before the journal that keeps its new folders for a later accept (see undoKilledLanding).
 	const written = s.checkout ? await writtenPaths(s.checkout.path, s.trunkSha, s.head) : null;
 	const journal: Journal = {
@@ -527,7 +535,33 @@ async function swap(ctx: VerbContext, here: RepositoryLocation, main: ListedWork
 	}
 	const landed: Journal = { ...journal, state: "landed", done: s.checkout ? ["landed", "checkout_moved"] : ["landed"] };
 	await writeJournal(here.commonDir, landed).catch(() => undefined);
-	return finish(ctx, here, main.path, landed, false);
+	// The store could change between the check and git's read of it: the files git wrote are read back too.
+	// Not as landed: the cleanup stops there, and the worktree (which holds the proven files) stays.
+	const unlike = s.checkout ? await writtenFilesProblem(s.checkout.path, bytes.files) : null;
+	return finish(ctx, here, main.path, landed, false, false, unlike ? [unlike] : []);
+}
+
+/** The object store does not hold what the proven commit names: nothing lands (or, in a dry run, would). */
+function storeRefusal(
+	ctx: VerbContext,
+	here: RepositoryLocation,
+	target: Target,
+	mainPath: string,
+	problem: string,
+	data: AcceptData,
+	{ dryRun, confirmed }: { dryRun: boolean; confirmed: boolean },
+): AcceptResult {
+	const { say } = ctx;
+	return fail(
+		"accept",
+		"gate_failed",
+		`${dryRun ? "Accept would refuse" : "Nothing landed"}: ${clip(problem, 1000)}. A checkout git writes from these objects would hold other files than were proven.${dryRun ? " Nothing changed." : ""}`,
+		[
+			`Run \`git fsck\` in the main checkout (${quoteName(mainPath)}): it names the object files that do not hash to their ids. Something rewrote them after the gate ran (an agent's job, a disk): find out what, and restore them (from a clone or a backup) before landing.`,
+			say`Then run ${ref("accept", againArgs(ctx, here, target, confirmed))} again.`,
+		],
+		{ data },
+	);
 }
 
 /** The Proof marker when it is for exactly `head` (done decides whether it is still current). */

@@ -26,6 +26,7 @@ import { readTask } from "../../worktree/task.ts";
 import { gateChangeSentence } from "./consent.ts";
 import { type AcceptStep, type Journal, removeJournal, writeJournal } from "./journal.ts";
 import { moveCheckout, NOTE_REF, pinnedGit, proofNote, writeNote } from "./land.ts";
+import { landingBlobs, writtenFilesProblem } from "./landing-bytes.ts";
 import { type AcceptResult, landedData } from "./schema.ts";
 import { opensAsListed } from "./target.ts";
 
@@ -50,10 +51,12 @@ export async function finish(
 	start: Journal,
 	resumed: boolean,
 	keepWorktree = false,
+	/** What the landing itself left wrong (files not as landed): the cleanup stops before it starts. */
+	landingProblems: readonly string[] = [],
 ): Promise<AcceptResult> {
 	const { say } = ctx;
 	let journal = start;
-	const failed: string[] = [];
+	const failed: string[] = [...landingProblems];
 	let resourcesFailed: string[] = [];
 	let branchKept: string | null = null;
 	let branchSymbolic: string | null = null;
@@ -72,8 +75,13 @@ export async function finish(
 	}
 	if (pending("checkout_moved")) {
 		const problem = journal.checkout ? await moveCheckout(journal.checkout, journal.previous_trunk_sha, journal.sha) : null;
+		// Files written from the store again: read back against what landed, as a first landing's are.
+		const unlike = journal.checkout && !problem ? await resumedFilesProblem(ctx, root, journal, journal.checkout) : null;
 		if (problem) failed.push(problem);
-		else await mark("checkout_moved");
+		else {
+			await mark("checkout_moved");
+			if (unlike) failed.push(unlike);
+		}
 	}
 	if (pending("noted")) {
 		const proof = v.safeParse(ProofRecord, journal.proof);
@@ -272,6 +280,14 @@ async function keptResult(ctx: VerbContext, here: RepositoryLocation, mainPath: 
 		`An earlier accept landed \`${clip(journal.branch)}\` @ ${journal.sha.slice(0, 7)} on \`${clip(journal.trunk)}\` (its Proof note is written); the worktree went on since, so it was kept.`,
 		data,
 	);
+}
+
+/** Why the files a resumed move wrote into `checkout` are not what landed (or its blobs do not hash to their ids), or null. */
+async function resumedFilesProblem(ctx: VerbContext, root: string, journal: Journal, checkout: string): Promise<string | null> {
+	const bytes = await landingBlobs(root, journal.previous_trunk_sha, journal.sha, ctx.env);
+	if (!bytes.ok)
+		return `the files of the checkout at ${quoteName(checkout)} may not be what landed: ${clip(bytes.problem, 1000)}; run \`git fsck\` there, and restore the files from the worktree, which was kept`;
+	return writtenFilesProblem(checkout, bytes.files);
 }
 
 /** Finish an earlier landing whose worktree went on; the journal closes unless something failed. */
