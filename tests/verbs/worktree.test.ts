@@ -57,6 +57,14 @@ async function worktree(r: TestRepo, name: string, options: { task?: boolean | R
 
 const ctxAt = (r: TestRepo, cwd = r.root) => r.ctx({ cwd });
 
+/** A repository whose discern.toml (committed) places worktrees where `worktree` makes them: a stopped removal is finished only there. */
+async function repoPlacing(): Promise<TestRepo> {
+	const r = await repo();
+	await writeFile(join(r.root, "discern.toml"), `${BASIC_CONFIG}\n[worktree]\nroot = ${JSON.stringify(`${r.root}.wt`)}\n`);
+	await r.git("commit", "-q", "-am", "worktrees in .wt");
+	return r;
+}
+
 /** Commit a discern.toml declaring these resources (name → destroy command): the only commands a destroy runs. */
 async function declare(r: TestRepo, destroys: Record<string, string>, worktreeTable = ""): Promise<void> {
 	const tables = Object.entries(destroys).map(([name, destroy]) => `[worktree.resources.${name}]\ncreate = "true"\ndestroy = ${JSON.stringify(destroy)}\n`);
@@ -633,14 +641,6 @@ describe("drop judges the worktree again after the destroy commands ran", () => 
 });
 
 describe("worktree drop: stopped while git removes the folder", () => {
-	/** A repository whose discern.toml (committed) places worktrees where `worktree` makes them: a stopped removal is finished only there. */
-	async function repoPlacing(): Promise<TestRepo> {
-		const r = await repo();
-		await writeFile(join(r.root, "discern.toml"), `${BASIC_CONFIG}\n[worktree]\nroot = ${JSON.stringify(`${r.root}.wt`)}\n`);
-		await r.git("commit", "-q", "-am", "worktrees in .wt");
-		return r;
-	}
-
 	/** The folders under `<repo>/.git/discern/kept/<time>/`. */
 	function keptFolders(r: TestRepo): string[] {
 		const top = join(r.root, ".git", "discern", "kept");
@@ -738,14 +738,9 @@ describe("worktree drop: stopped while git removes the folder", () => {
 });
 
 describe("worktree drop: a forged mark of a stopped removal", () => {
-	test("a mark an agent sealed with the key read from .git, its admin dir pointed at a person's folder: the folder is untouched", async () => {
-		const r = await repo();
-		const path = await worktree(r, "dd", { task: true });
-		const admin = (await runGit(path, ["rev-parse", "--path-format=absolute", "--git-dir"])).trim();
-		const victim = join(`${r.root}.victim`);
-		made.push(victim);
-		await mkdir(join(victim, "docs"), { recursive: true });
-		await writeFile(join(victim, "docs", "thesis.txt"), "precious\n");
+	/** An agent's forgery: the worktree's admin dir pointed at `victim`, and a drop mark for it sealed with the key read from .git. */
+	async function forgeMark(r: TestRepo, worktreePath: string, victim: string): Promise<void> {
+		const admin = (await runGit(worktreePath, ["rev-parse", "--path-format=absolute", "--git-dir"])).trim();
 		// discern made its seal key earlier (any Proof does); the agent reads it, as a same-user process can.
 		await sealOf(join(r.root, ".git"), "x", { create: true });
 		const key = Buffer.from((await readFile(join(r.root, ".git", "discern", "proof-key"), "utf8")).trim(), "hex");
@@ -755,9 +750,39 @@ describe("worktree drop: a forged mark of a stopped removal", () => {
 		await writeFile(join(r.root, ".git", "discern", "dropping", `${basename(admin)}.json`), JSON.stringify({ admin, path: victim, seal }));
 		// The forgery holds: the mark reads as discern's own.
 		expect(await wasDropping(join(r.root, ".git"), admin, victim)).toBe(true);
+	}
+
+	test("a mark an agent sealed with the key read from .git, its admin dir pointed at a person's folder: the folder is untouched", async () => {
+		const r = await repo();
+		const path = await worktree(r, "dd", { task: true });
+		const victim = `${r.root}.victim`;
+		made.push(victim);
+		await mkdir(join(victim, "docs"), { recursive: true });
+		await writeFile(join(victim, "docs", "thesis.txt"), "precious\n");
+		await forgeMark(r, path, victim);
 		const result = await invokeVerb("worktree drop", ctxAt(r), { id: "dd-a1b2c3", force: true });
 		expect(result).toMatchObject({ ok: false, error: "write_denied" });
 		expect(result.message).toContain("where discern places worktrees");
 		expect(await readFile(join(victim, "docs", "thesis.txt"), "utf8")).toBe("precious\n");
+	});
+
+	test("inside the worktree folder too: the folder itself, and a folder holding a repository, are never taken", async () => {
+		const r = await repoPlacing();
+		const path = await worktree(r, "dd", { task: true });
+		// The folder worktrees go in: every worktree's folder is in it.
+		await forgeMark(r, path, `${r.root}.wt`);
+		const whole = await invokeVerb("worktree drop", ctxAt(r), { id: "dd-a1b2c3", force: true });
+		expect(whole).toMatchObject({ ok: false, error: "write_denied" });
+		expect(existsSync(join(path, "README.md"))).toBe(true);
+		// A person's clone kept beside the worktrees.
+		const mine = join(`${r.root}.wt`, "mine");
+		await mkdir(join(mine, "clone"), { recursive: true });
+		await runGit(join(mine, "clone"), ["init", "-q"]);
+		await writeFile(join(mine, "clone", "work.txt"), "uncommitted\n");
+		await forgeMark(r, path, mine);
+		const clone = await invokeVerb("worktree drop", ctxAt(r), { id: "dd-a1b2c3", force: true });
+		expect(clone).toMatchObject({ ok: false, error: "write_denied" });
+		expect(clone.message).toContain("is a repository");
+		expect(await readFile(join(mine, "clone", "work.txt"), "utf8")).toBe("uncommitted\n");
 	});
 });
