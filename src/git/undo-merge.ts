@@ -1,6 +1,7 @@
 import { lstat, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { realPathOf, removeEmptyFolders } from "../platform/files.ts";
+import type { Keeper } from "../state/kept.ts";
 import { clip } from "../text/clip.ts";
 import { firstLine } from "../text/first-line.ts";
 import { commitOf } from "./ancestry.ts";
@@ -50,7 +51,7 @@ export async function missingFolders(root: string, paths: readonly string[]): Pr
  * everything it started have ended, so an index lock newer than the merge is
  * the merge's. Null when the worktree is as it was, else what is left.
  */
-export async function undoMerge(root: string, start: MergeStart): Promise<string | null> {
+export async function undoMerge(root: string, start: MergeStart, keeper: Keeper): Promise<string | null> {
 	const now = await commitOf(root, "HEAD");
 	const lockPath = await gitPath(root, "index.lock");
 	const lock = lockPath ? await lstat(lockPath).catch(() => null) : null;
@@ -66,12 +67,12 @@ export async function undoMerge(root: string, start: MergeStart): Promise<string
 	} else if ((await git(["rev-parse", "-q", "--verify", "MERGE_HEAD"], root)).exitCode === 0) {
 		await git(["merge", "--abort"], root);
 	}
-	if (await putBack(root, start)) return null;
+	if (await putBack(root, start, keeper)) return null;
 	return "the worktree's index or files still differ from its HEAD";
 }
 
 /** HEAD is the pre-merge commit: the merge's paths get HEAD's entries and files again; true when the worktree then matches HEAD. */
-async function putBack(root: string, start: MergeStart): Promise<boolean> {
+async function putBack(root: string, start: MergeStart, keeper: Keeper): Promise<boolean> {
 	const paths = [...start.paths];
 	const listed = await git(["ls-tree", "-r", "-z", "--full-tree", start.head], root);
 	if (listed.exitCode !== 0) return false;
@@ -88,25 +89,35 @@ async function putBack(root: string, start: MergeStart): Promise<boolean> {
 		if (indexed.exitCode !== 0) return false;
 	}
 	const top = await realPathOf(root);
+	// What cannot be moved aside stays where it is, and is never written over.
+	const stays = new Set<string>();
 	for (const path of paths) {
 		if (tracked.has(path)) continue;
 		const found = await lstat(join(top, path)).catch(() => null);
-		// Nothing was at a path the merge adds before it ran: what is there now is the merge's.
-		if (found && !found.isDirectory()) await rm(join(top, path), { force: true });
+		// Nothing was at a path the merge adds before it ran, so what is there now is likely the merge's; but a person may
+		// have written one there while it ran: moved aside into the kept folder (state/kept.ts), never deleted.
+		if (found && !found.isDirectory() && !(await keeper.moveAside(top, path))) stays.add(path);
 	}
 	for (const folder of [...start.newFolders].sort((a, b) => b.length - a.length)) await removeEmptyFolders(top, join(top, folder, "-"));
-	const restore = paths.filter((path) => tracked.has(path) && !tracked.get(path)?.startsWith("160000 "));
-	if (restore.length > 0) {
-		for (const path of restore) {
-			const found = await lstat(join(top, path)).catch(() => null);
-			if (found?.isDirectory()) await removeEmptyFolders(top, join(top, path, "-"));
+	const trackedPaths = paths.filter((path) => tracked.has(path) && !tracked.get(path)?.startsWith("160000 "));
+	const restore: string[] = [];
+	for (const path of trackedPaths) {
+		const found = await lstat(join(top, path)).catch(() => null);
+		if (found?.isDirectory()) await removeEmptyFolders(top, join(top, path, "-"));
+		// Its bytes go aside before git writes HEAD's over them.
+		else if (found && !(await keeper.moveAside(top, path))) {
+			stays.add(path);
+			continue;
 		}
+		restore.push(path);
+	}
+	if (restore.length > 0) {
 		const restored = await git(["checkout-index", "-f", "-u", "-z", "--stdin"], root, { input: `${restore.join("\0")}\0` });
 		if (restored.exitCode !== 0) return false;
 	}
 	await git(["update-index", "-q", "--refresh"], root);
 	const [cached, files] = await Promise.all([git(["diff-index", "--cached", "--quiet", "HEAD", "--"], root), git(["diff-files", "--quiet"], root)]);
-	return cached.exitCode === 0 && files.exitCode === 0;
+	return cached.exitCode === 0 && files.exitCode === 0 && stays.size === 0;
 }
 
 async function gitPath(root: string, name: string): Promise<string | null> {

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
+import { createHmac } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { chmod, mkdir, readFile, rename, rm, symlink, writeFile } from "node:fs/promises";
+import { chmod, lstat, mkdir, readdir, readFile, rename, rm, symlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { processStart } from "../../src/platform/process-start.ts";
 import { invokeVerb } from "../helpers/invoke.ts";
@@ -1330,5 +1331,91 @@ describe("accept: refs and checkouts an agent can rig", () => {
 		expect(refused.ok).toBe(false);
 		expect(existsSync(join(other2, "README.md"))).toBe(true);
 		expect(existsSync(join(`${again.wt}-moved`, "src/b.ts"))).toBe(true);
+	});
+});
+
+describe("accept: an undo moves what it takes away into the kept folder, never deletes it", () => {
+	/** The files under `<repo>/.git/discern/kept/`, by path under their undo's folder, with their content. */
+	async function keptFiles(root: string): Promise<Record<string, string>> {
+		const top = join(root, ".git", "discern", "kept");
+		const found: Record<string, string> = {};
+		if (!existsSync(top)) return found;
+		for (const stamp of await readdir(top))
+			for (const path of await readdir(join(top, stamp), { recursive: true })) {
+				const full = join(top, stamp, path);
+				if ((await lstat(full)).isFile()) found[path] = await readFile(full, "utf8");
+			}
+		return found;
+	}
+
+	test("a journal an agent forged with the seal key read from .git never deletes the person's .env: it is kept, and named", async () => {
+		const repo = await makeRepo({ config: CONFIG, files: { "README.md": "# fixture\n", ".gitignore": ".env\n" } });
+		made.push(repo.root, `${repo.root}.worktrees`);
+		await repo.write(".env", "API_KEY=the-persons-own\n");
+		const started = await invokeVerb("start", testContext(repo.root), { title: "env work" });
+		expect(started.ok).toBe(true);
+		const { path: wt, branch } = started.data as StartData;
+		// The agent commits the .env start copied (so it knows its bytes) and forges a journal of a landing killed halfway.
+		await runGitIn(wt, "add", "-f", ".env");
+		await runGitIn(wt, "commit", "-q", "-m", "env");
+		expect((await invokeVerb("done", testContext(wt))).ok).toBe(true);
+		const head = (await runGitIn(wt, "rev-parse", "HEAD")).trim();
+		const old = (await repo.git("rev-parse", "main")).trim();
+		const journal = {
+			...journalOf({ branch, wt, root: repo.root } as WorktreeRepo, head, old, { state: "landing", id: null, done: [] }),
+			path: wt,
+			landing_git: { pid: 999_999, started: "0" },
+			time: new Date().toISOString(),
+		};
+		const key = Buffer.from((await readFile(join(repo.root, ".git", "discern", "proof-key"), "utf8")).trim(), "hex");
+		const name = `${encodeURIComponent(branch).replaceAll(".", "%2E")}.json`;
+		const seal = createHmac("sha256", key)
+			.update(`accept-journal\n${name}\n${JSON.stringify(journal)}`)
+			.digest("hex");
+		await mkdir(join(repo.root, ".git", "discern", "accept"), { recursive: true });
+		await writeFile(join(repo.root, ".git", "discern", "accept", name), JSON.stringify({ ...journal, seal }));
+		// The forgery holds: accept reads it as its own journal.
+		expect(await readJournal(join(repo.root, ".git"), branch)).not.toBeNull();
+		const result = await invokeVerb("accept", testContext(repo.root), { target: branch });
+		expectValidEnvelope("accept", result);
+		expect((await repo.git("rev-parse", "main")).trim()).toBe(old);
+		const inPlace = existsSync(join(repo.root, ".env")) ? await readFile(join(repo.root, ".env"), "utf8") : null;
+		const kept = await keptFiles(repo.root);
+		expect(inPlace ?? kept[".env"]).toBe("API_KEY=the-persons-own\n");
+		if (inPlace === null) {
+			expect(result.message).toContain("moved, not deleted");
+			expect(result.message).toContain(join(repo.root, ".git", "discern", "kept"));
+		}
+	});
+
+	test("a person's file written at a path the landing adds while git runs survives the undo of a failed fast-forward", async () => {
+		const repo = await fixture();
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		expect((await invokeVerb("done", testContext(repo.wt))).ok).toBe(true);
+		const old = await repo.sha("main");
+		// A git whose fast-forward fails once the person has written src/b.ts in the main checkout (the race, made certain).
+		const bin = await makeTempDir("discern-git-");
+		made.push(bin);
+		const real = Bun.which("git") ?? "/usr/bin/git";
+		await writeFile(
+			join(bin, "git"),
+			`#!/bin/sh\ncase " $* " in *" merge "*"--ff-only"*) printf 'the persons own\\n' > src/b.ts; echo 'error: simulated' >&2; exit 1 ;; esac\nexec '${real}' "$@"\n`,
+		);
+		await chmod(join(bin, "git"), 0o755);
+		const ran = await runDiscern(["accept", "--target", repo.branch, "--confirmed", "--json"], {
+			cwd: repo.root,
+			env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ""}` },
+		});
+		const result = onlyJson(ran.stdout);
+		expect(result.ok).toBe(false);
+		expect(await repo.sha("main")).toBe(old);
+		const inPlace = existsSync(join(repo.root, "src/b.ts")) ? await readFile(join(repo.root, "src/b.ts"), "utf8") : null;
+		const kept = await keptFiles(repo.root);
+		expect(inPlace ?? kept["src/b.ts"]).toBe("the persons own\n");
+		if (inPlace === null) {
+			expect(String(result.message)).toContain("moved, not deleted");
+			expect(String(result.message)).toContain(join(repo.root, ".git", "discern", "kept"));
+		}
 	});
 });

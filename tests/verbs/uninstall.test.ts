@@ -433,6 +433,18 @@ describe("uninstall", () => {
 		expect(await r.git("diff", "HEAD~1", "--", "AGENTS.md", "CLAUDE.md")).toBe("");
 	});
 
+	test("the files an undo moved aside (.git/discern/kept/) stay, said to be the person's", async () => {
+		const r = await repo({ config: '[project]\nagents = ["codex"]\n[jobs]\ntest = "true"\n' });
+		expect((await run(r, "refresh")).ok).toBe(true);
+		await mkdir(join(r.root, ".git", "discern", "kept", "2026-01-01T00-00-00.000Z-1"), { recursive: true });
+		await writeFile(join(r.root, ".git", "discern", "kept", "2026-01-01T00-00-00.000Z-1", ".env"), "API_KEY=mine\n");
+		const removed = await run(r, "uninstall", { yes: true });
+		expect(removed.ok).toBe(true);
+		const files = (removed.data as { files: { path: string; action: string; note?: string }[] }).files;
+		expect(files.find((file) => file.path === ".git/discern/kept")).toMatchObject({ action: "keep", note: expect.stringContaining("yours") });
+		expect(await readFile(join(r.root, ".git", "discern", "kept", "2026-01-01T00-00-00.000Z-1", ".env"), "utf8")).toBe("API_KEY=mine\n");
+	});
+
 	test("refuses while a resource ledger exists", async () => {
 		const r = await repo({ config: '[project]\nagents = ["claude_code"]\n[jobs]\ntest = "true"\n' });
 		expect((await run(r, "refresh")).ok).toBe(true);

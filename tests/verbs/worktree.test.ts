@@ -1,10 +1,13 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { createHmac } from "node:crypto";
 import { existsSync, readdirSync } from "node:fs";
 import { mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import type { AnyResult } from "../../src/contract/envelope.ts";
+import { sealOf } from "../../src/proof/seal.ts";
 import { simpleCommands } from "../../src/text/shell-words.ts";
 import type { WorktreeDropData, WorktreeListData, WorktreePruneData, WorktreeTeardownData } from "../../src/verbs/worktree/schema.ts";
+import { wasDropping } from "../../src/worktree/dropping.ts";
 import { worktreePort } from "../../src/worktree/id.ts";
 import { ensureBinary } from "../helpers/cli.ts";
 import { invokeVerb } from "../helpers/invoke.ts";
@@ -53,6 +56,14 @@ async function worktree(r: TestRepo, name: string, options: { task?: boolean | R
 }
 
 const ctxAt = (r: TestRepo, cwd = r.root) => r.ctx({ cwd });
+
+/** A repository whose discern.toml (committed) places worktrees where `worktree` makes them: a stopped removal is finished only there. */
+async function repoPlacing(): Promise<TestRepo> {
+	const r = await repo();
+	await writeFile(join(r.root, "discern.toml"), `${BASIC_CONFIG}\n[worktree]\nroot = ${JSON.stringify(`${r.root}.wt`)}\n`);
+	await r.git("commit", "-q", "-am", "worktrees in .wt");
+	return r;
+}
 
 /** Commit a discern.toml declaring these resources (name → destroy command): the only commands a destroy runs. */
 async function declare(r: TestRepo, destroys: Record<string, string>, worktreeTable = ""): Promise<void> {
@@ -630,6 +641,12 @@ describe("drop judges the worktree again after the destroy commands ran", () => 
 });
 
 describe("worktree drop: stopped while git removes the folder", () => {
+	/** The folders under `<repo>/.git/discern/kept/<time>/`. */
+	function keptFolders(r: TestRepo): string[] {
+		const top = join(r.root, ".git", "discern", "kept");
+		return existsSync(top) ? readdirSync(top).flatMap((stamp) => readdirSync(join(top, stamp))) : [];
+	}
+
 	/** A worktree holding thousands of files (committed, landed): git deletes them one by one, long enough to stop it halfway. */
 	async function bulky(r: TestRepo, name: string): Promise<string> {
 		const path = await worktree(r, name, { task: true });
@@ -684,7 +701,7 @@ describe("worktree drop: stopped while git removes the folder", () => {
 	}, 60_000);
 
 	test("a removal killed halfway anyway (its git SIGKILLed): interrupted, and the next drop finishes it; a folder without its .git file and no mark is never deleted", async () => {
-		const r = await repo();
+		const r = await repoPlacing();
 		const path = await bulky(r, "half");
 		let running = true;
 		const dropping = invokeVerb("worktree drop", ctxAt(r), { id: "half-a1b2c3" }).finally(() => {
@@ -704,6 +721,9 @@ describe("worktree drop: stopped while git removes the folder", () => {
 		expect(finished).toMatchObject({ ok: true });
 		expect(dataOf<WorktreeDropData>(finished)).toMatchObject({ removed: true, branch_deleted: true });
 		expect(existsSync(path)).toBe(false);
+		// The rest of it was moved aside, not deleted (the mark that allowed it is forgeable), and the drop says where.
+		expect(keptFolders(r)).toEqual(["half"]);
+		expect(finished.hints?.join(" ")).toContain(join(r.root, ".git", "discern", "kept"));
 		expect(await r.git("worktree", "list", "--porcelain")).not.toContain(path);
 
 		// A `.git` file deleted by hand: nothing says a drop was under way, so the folder (and what it holds) stays.
@@ -715,4 +735,54 @@ describe("worktree drop: stopped while git removes the folder", () => {
 		expect(refused.ok ? "" : refused.hints.join(" ")).toContain("git worktree prune");
 		expect(await readFile(join(other, "notes.txt"), "utf8")).toBe("mine\n");
 	}, 60_000);
+});
+
+describe("worktree drop: a forged mark of a stopped removal", () => {
+	/** An agent's forgery: the worktree's admin dir pointed at `victim`, and a drop mark for it sealed with the key read from .git. */
+	async function forgeMark(r: TestRepo, worktreePath: string, victim: string): Promise<void> {
+		const admin = (await runGit(worktreePath, ["rev-parse", "--path-format=absolute", "--git-dir"])).trim();
+		// discern made its seal key earlier (any Proof does); the agent reads it, as a same-user process can.
+		await sealOf(join(r.root, ".git"), "x", { create: true });
+		const key = Buffer.from((await readFile(join(r.root, ".git", "discern", "proof-key"), "utf8")).trim(), "hex");
+		await writeFile(join(admin, "gitdir"), `${join(victim, ".git")}\n`);
+		const seal = createHmac("sha256", key).update(`worktree-dropping\n${admin}\n${victim}`).digest("hex");
+		await mkdir(join(r.root, ".git", "discern", "dropping"), { recursive: true });
+		await writeFile(join(r.root, ".git", "discern", "dropping", `${basename(admin)}.json`), JSON.stringify({ admin, path: victim, seal }));
+		// The forgery holds: the mark reads as discern's own.
+		expect(await wasDropping(join(r.root, ".git"), admin, victim)).toBe(true);
+	}
+
+	test("a mark an agent sealed with the key read from .git, its admin dir pointed at a person's folder: the folder is untouched", async () => {
+		const r = await repo();
+		const path = await worktree(r, "dd", { task: true });
+		const victim = `${r.root}.victim`;
+		made.push(victim);
+		await mkdir(join(victim, "docs"), { recursive: true });
+		await writeFile(join(victim, "docs", "thesis.txt"), "precious\n");
+		await forgeMark(r, path, victim);
+		const result = await invokeVerb("worktree drop", ctxAt(r), { id: "dd-a1b2c3", force: true });
+		expect(result).toMatchObject({ ok: false, error: "write_denied" });
+		expect(result.message).toContain("where discern places worktrees");
+		expect(await readFile(join(victim, "docs", "thesis.txt"), "utf8")).toBe("precious\n");
+	});
+
+	test("inside the worktree folder too: the folder itself, and a folder holding a repository, are never taken", async () => {
+		const r = await repoPlacing();
+		const path = await worktree(r, "dd", { task: true });
+		// The folder worktrees go in: every worktree's folder is in it.
+		await forgeMark(r, path, `${r.root}.wt`);
+		const whole = await invokeVerb("worktree drop", ctxAt(r), { id: "dd-a1b2c3", force: true });
+		expect(whole).toMatchObject({ ok: false, error: "write_denied" });
+		expect(existsSync(join(path, "README.md"))).toBe(true);
+		// A person's clone kept beside the worktrees.
+		const mine = join(`${r.root}.wt`, "mine");
+		await mkdir(join(mine, "clone"), { recursive: true });
+		await runGit(join(mine, "clone"), ["init", "-q"]);
+		await writeFile(join(mine, "clone", "work.txt"), "uncommitted\n");
+		await forgeMark(r, path, mine);
+		const clone = await invokeVerb("worktree drop", ctxAt(r), { id: "dd-a1b2c3", force: true });
+		expect(clone).toMatchObject({ ok: false, error: "write_denied" });
+		expect(clone.message).toContain("is a repository");
+		expect(await readFile(join(mine, "clone", "work.txt"), "utf8")).toBe("uncommitted\n");
+	});
 });

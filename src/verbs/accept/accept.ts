@@ -10,6 +10,7 @@ import { writeDenied } from "../../platform/write-denied.ts";
 import { consentSha } from "../../proof/consent-digits.ts";
 import { done } from "../../proof/done.ts";
 import { type ProofRecord, readProof } from "../../proof/record.ts";
+import { Keeper } from "../../state/kept.ts";
 import { takeLock } from "../../state/verb-lock.ts";
 import { clip } from "../../text/clip.ts";
 import { firstLine } from "../../text/first-line.ts";
@@ -72,21 +73,32 @@ export async function accept(ctx: VerbContext, input: AcceptInput): Promise<Acce
 			} else if (!input.dry_run) {
 				// A landing killed halfway (its git too): what it wrote in the checkout on the trunk goes before anything else.
 				if (journal.checkout && trunkNow === journal.previous_trunk_sha) {
-					const left = await undoKilledLanding(journal.checkout, journal.previous_trunk_sha, journal.sha, {
-						started: Date.parse(journal.time),
-						newFolders: journal.landing_new_folders ?? [],
-						git: journal.landing_git ?? null,
-					});
+					const keeper = new Keeper(here.commonDir);
+					const left = await undoKilledLanding(
+						journal.checkout,
+						journal.previous_trunk_sha,
+						journal.sha,
+						{
+							started: Date.parse(journal.time),
+							newFolders: journal.landing_new_folders ?? [],
+							git: journal.landing_git ?? null,
+						},
+						keeper,
+					);
+					const kept = keeper.note();
 					if (left)
 						return fail(
 							"accept",
 							"dirty_worktree",
-							`An earlier accept of \`${clip(journal.branch)}\` was stopped while it moved the files of the checkout at ${quoteName(journal.checkout)}, and they could not all be put back: ${left}. The trunk \`${clip(journal.trunk)}\` is still at ${short(trunkNow)}: nothing landed.`,
+							`An earlier accept of \`${clip(journal.branch)}\` was stopped while it moved the files of the checkout at ${quoteName(journal.checkout)}, and they could not all be put back: ${left}. The trunk \`${clip(journal.trunk)}\` is still at ${short(trunkNow)}: nothing landed.${kept ? ` ${kept}` : ""}`,
 							[
 								ctx.say`Fix what the message names in that checkout (\`git status\` there), then run ${ref("accept", againArgs(ctx, here, target, !!input.confirmed))} again.`,
+								...(kept ? [kept] : []),
 							],
 							{ data: emptyData(found.main.path) },
 						);
+					if (kept)
+						earlier = `An earlier accept of \`${clip(journal.branch)}\` was stopped while it moved the files of the checkout at ${quoteName(journal.checkout)}; they were put back. ${kept}`;
 				}
 				const removed = await journalWrite(() => removeJournal(here.commonDir, target.branch));
 				if (removed) return fail("accept", removed.error, removed.message, removed.hints, { data: emptyData(found.main.path) });
@@ -486,10 +498,12 @@ async function swap(ctx: VerbContext, here: RepositoryLocation, main: ListedWork
 	if (denied) return fail("accept", denied.error, denied.message, denied.hints, { data: s.data });
 	let problem: string | null;
 	let killed = false;
+	// Where an undo of a failed landing puts the files it takes away (named in the refusal).
+	const keeper = new Keeper(here.commonDir);
 	if (s.checkout) {
 		// The landing's git is recorded as soon as it starts: a later accept judges by it whether the index lock it left is stale.
 		let recording: Promise<unknown> = Promise.resolve();
-		const failed = await fastForwardCheckout(s.checkout.path, s.trunkSha, s.head, ctx.env, written, (pid) => {
+		const failed = await fastForwardCheckout(s.checkout.path, s.trunkSha, s.head, ctx.env, written, keeper, (pid) => {
 			const started = processStart(pid);
 			if (started) recording = writeJournal(here.commonDir, { ...journal, landing_git: { pid, started } }).catch(() => undefined);
 		});
@@ -510,14 +524,15 @@ async function swap(ctx: VerbContext, here: RepositoryLocation, main: ListedWork
 			return fail(
 				"accept",
 				"trunk_moved",
-				`The trunk \`${clip(s.trunk)}\` moved while accept ran (now ${short(after)}, judged at ${short(s.trunkSha)}). Nothing landed${why ? ` (git${why})` : ""}.`,
+				`The trunk \`${clip(s.trunk)}\` moved while accept ran (now ${short(after)}, judged at ${short(s.trunkSha)}). Nothing landed${why ? ` (git${why})` : ""}.${keeper.note() ? ` ${keeper.note()}` : ""}`,
 				[catchUpHint(ctx, here, target, s.given === "confirmed")],
 				{ data: s.data },
 			);
 		}
 		const lockish = !killed && problem !== null && /\.lock\b|unable to create|cannot lock/i.test(problem);
 		const stray = s.checkout ? await pinnedGit(["diff-index", "--cached", "--quiet", s.trunkSha, "--"], s.checkout.path) : null;
-		const left = stray && stray.exitCode !== 0 ? ` The index of that checkout no longer matches the trunk: check it with \`git status\` there.` : "";
+		const strayNote = stray && stray.exitCode !== 0 ? ` The index of that checkout no longer matches the trunk: check it with \`git status\` there.` : "";
+		const left = keeper.note() ? `${strayNote} ${keeper.note()}` : strayNote;
 		return fail(
 			"accept",
 			killed ? "interrupted" : lockish ? "locked" : "dirty_worktree",

@@ -5,6 +5,7 @@ import { nulSeparated } from "../../git/nul-list.ts";
 import { realPathOf, removeEmptyFolders } from "../../platform/files.ts";
 import { processAlive } from "../../platform/lock.ts";
 import { processStart } from "../../platform/process-start.ts";
+import type { Keeper } from "../../state/kept.ts";
 import { clip } from "../../text/clip.ts";
 import { firstLine } from "../../text/first-line.ts";
 import { plural } from "../../text/plural.ts";
@@ -48,6 +49,7 @@ export async function fastForwardCheckout(
 	to: string,
 	env: Readonly<Record<string, string | undefined>>,
 	written: Written | null,
+	keeper: Keeper,
 	onStart?: (pid: number) => void,
 ): Promise<{ problem: string; killed: boolean } | null> {
 	const index = await indexPath(checkout, env);
@@ -63,17 +65,19 @@ export async function fastForwardCheckout(
 	const problem = firstLine(merged.stderr) || (merged.killedBy ? `git merge was killed (${merged.killedBy})` : `git merge exited ${merged.exitCode}`);
 	const killed = merged.killedBy !== undefined;
 	if (!written) return { problem: `${problem}; git could not list what the landing writes, so the checkout's files were not restored`, killed };
-	const left = await undoFastForward(checkout, from, to, written, { started, lock: index && !lockBefore ? `${index}.lock` : null, killed });
+	const left = await undoFastForward(checkout, from, to, written, { started, lock: index && !lockBefore ? `${index}.lock` : null, killed }, keeper);
 	return { problem: left ? `${problem}; ${left}` : `${problem}; the checkout's index and files were put back as the trunk has them`, killed };
 }
 
 /**
  * Put a checkout whose fast-forward failed back on the trunk as it was:
  * while HEAD is still `from`, exactly the paths the landing writes get the
- * index entries and files they had at `from` again; a file the landing
- * added (and only one git wrote: nothing was there before, as the checks
- * before the landing made sure, and its time is the merge's) is removed,
- * with the folders made for it. Nothing else of the checkout is touched:
+ * index entries and files they had at `from` again; a file at a path the
+ * landing added whose time is the merge's is taken away, with the folders
+ * made for it. Taken away, never deleted: a person may have written a file
+ * there while git ran, and its time is then the merge's too, so every file
+ * the undo removes or overwrites is moved into the kept folder first
+ * (state/kept.ts), and one that cannot be moved stays. Nothing else of the checkout is touched:
  * a person's untracked files elsewhere stay. git's index lock is removed
  * only when it is ours: absent before, and the git that held it died by a
  * signal, so its own clean-up never ran. Null when the checkout is back as
@@ -85,6 +89,7 @@ async function undoFastForward(
 	to: string,
 	written: Written,
 	run: { started: number; lock: string | null; killed: boolean },
+	keeper: Keeper,
 ): Promise<string | null> {
 	const head = await commitOf(checkout, "HEAD");
 	if (head === to) return null;
@@ -111,7 +116,9 @@ async function undoFastForward(
 	const root = await realPathOf(checkout);
 	for (const path of written.added) {
 		const state = await touched(path);
-		if (state === "written") await rm(join(root, path), { force: true });
+		if (state === "written") {
+			if (!(await keeper.moveAside(root, path))) kept.push(path);
+		}
 		// A file older than the merge is not its; a folder there is the trunk's (its files are restored below).
 		else if (state === "older") kept.push(path);
 	}
@@ -124,7 +131,9 @@ async function undoFastForward(
 		const state = await touched(path);
 		// A folder the landing made where the trunk has a file: gone once what the landing put in it is.
 		if (state === "folder") await removeEmptyFolders(root, join(root, path, "-"));
-		if (state !== "older") restore.push(path);
+		// What is there goes aside before git writes over it; one that cannot be moved is never overwritten.
+		if (state === "written" && !(await keeper.moveAside(root, path))) kept.push(path);
+		else if (state !== "older") restore.push(path);
 	}
 	if (restore.length > 0) {
 		const restored = await pinnedGit(["checkout-index", "-f", "-u", "-z", "--stdin"], checkout, { input: `${restore.join("\0")}\0` });
@@ -183,6 +192,7 @@ export async function undoKilledLanding(
 	from: string,
 	to: string,
 	landing: { started: number; newFolders: readonly string[]; git: { pid: number; started: string } | null },
+	keeper: Keeper,
 ): Promise<string | null> {
 	const head = await commitOf(checkout, "HEAD");
 	if (head !== from) return `the checkout's HEAD is at ${head ? head.slice(0, 7) : "?"} now, so its files were left as they are`;
@@ -226,15 +236,20 @@ export async function undoKilledLanding(
 	const restore: string[] = [];
 	const root = await realPathOf(checkout);
 	for (const path of written.added) {
-		if (isLandings.has(path)) await rm(join(root, path), { force: true });
-		else if (await lstat(join(root, path)).catch(() => null)) kept.push(path);
+		// Moved aside, never deleted: the journal that says this landing added the path may be forged (see state/kept.ts).
+		if (isLandings.has(path) && (await keeper.moveAside(root, path))) continue;
+		if (await lstat(join(root, path)).catch(() => null)) kept.push(path);
 	}
 	for (const folder of [...newFolders].sort((a, b) => b.length - a.length)) await removeEmptyFolders(root, join(root, folder, "-"));
 	for (const [path, line] of written.before) {
 		if (line.startsWith("160000 ")) continue;
 		const found = await lstat(join(root, path)).catch(() => null);
-		if (found === null || isLandings.has(path)) restore.push(path);
-		else if (found.isDirectory()) await removeEmptyFolders(root, join(root, path, "-"));
+		if (found === null) restore.push(path);
+		else if (isLandings.has(path)) {
+			// Its bytes go aside before git writes `from`'s over them.
+			if (await keeper.moveAside(root, path)) restore.push(path);
+			else kept.push(path);
+		} else if (found.isDirectory()) await removeEmptyFolders(root, join(root, path, "-"));
 	}
 	// The index first (the landing's git may have written it just before it died), then the files from it.
 	const entries = [

@@ -22,13 +22,15 @@ export interface StateEntry extends Listed {
  * what stays. Everything discern can make again goes — the Proof marker,
  * the key that seals it (nothing kept is sealed with it: notes are git
  * objects), the last runs and their job logs, leftovers. What is a record
- * stays: the logbook (metadata of every run, never contents) and the accept
- * journals (an unfinished landing finishes from them). The locks this run
+ * stays: the logbook (metadata of every run, never contents), the accept
+ * journals (an unfinished landing finishes from them) and the files an undo
+ * or a drop moved aside (`kept/`: a person's bytes). The locks this run
  * holds go when it ends.
  */
 const KEPT: Readonly<Record<string, string>> = {
 	logbook: "the run history (metadata only): a record, kept",
 	accept: "accept journals: an unfinished landing finishes from them, kept",
+	kept: "files an undo or a drop moved aside (state/kept.ts): yours, kept",
 };
 const HELD = new Set(["lock", "repository.lock"]);
 const NOTES: Readonly<Record<string, string>> = {

@@ -14,6 +14,7 @@ import { type MergeStart, missingFolders, undoMerge } from "../../git/undo-merge
 import { executePlan, failureSentence } from "../../jobs/execute.ts";
 import type { GatePlan } from "../../jobs/plan.ts";
 import { writeDenied } from "../../platform/write-denied.ts";
+import { Keeper } from "../../state/kept.ts";
 import { clip } from "../../text/clip.ts";
 import { firstLine } from "../../text/first-line.ts";
 import { plural } from "../../text/plural.ts";
@@ -215,7 +216,8 @@ export async function update(ctx: VerbContext, input: UpdateInput): Promise<Upda
 	);
 	// A git killed from outside (no signal of ours) stopped as abruptly: its half-written checkout is undone alike.
 	const killed = merged.killedBy && !merged.stalled && !merged.interrupted ? `git merge was killed (${merged.killedBy})` : undefined;
-	if (merged.stalled || merged.interrupted || killed) return stoppedMerge(ctx, root, start, data, merged.stalled, ensure.phases.length > 0, killed);
+	if (merged.stalled || merged.interrupted || killed)
+		return stoppedMerge(ctx, root, repository.commonDir, start, data, merged.stalled, ensure.phases.length > 0, killed);
 	if (merged.exitCode !== 0) return refusedMerge(ctx, repository, head, data, merged.stdout + merged.stderr);
 	const after = await commitOf(root, "HEAD");
 	const result: UpdateData = { ...data, head: after, merged: after !== head, fast_forward: after === fromSha };
@@ -288,6 +290,7 @@ const FINISH_ON_SIGNAL_MS = 30_000;
 async function stoppedMerge(
 	ctx: VerbContext,
 	root: string,
+	commonDir: string,
 	start: MergeStart,
 	data: UpdateData,
 	stalled: string | undefined,
@@ -308,22 +311,25 @@ async function stoppedMerge(
 			{ data: { ...data, head: after, merged: true, fast_forward: after === data.from_sha } },
 		);
 	}
-	const left = await undoMerge(root, start);
+	const keeper = new Keeper(commonDir);
+	const left = await undoMerge(root, start, keeper);
+	const kept = keeper.note();
 	if (left === null)
 		return fail(
 			"update",
 			code,
-			`Merging \`${clip(data.from)}\` stopped: ${why}. The merge was undone: the branch is as it was.`,
-			[say`${hint}Run ${ref("update")} again${stalled ? "" : " when you are ready"}.`],
+			`Merging \`${clip(data.from)}\` stopped: ${why}. The merge was undone: the branch is as it was.${kept ? ` ${kept}` : ""}`,
+			[say`${hint}Run ${ref("update")} again${stalled ? "" : " when you are ready"}.`, ...(kept ? [kept] : [])],
 			{ data },
 		);
 	return fail(
 		"update",
 		code,
-		`Merging \`${clip(data.from)}\` stopped: ${why}. The merge could not be undone whole: ${left}.`,
+		`Merging \`${clip(data.from)}\` stopped: ${why}. The merge could not be undone whole: ${left}.${kept ? ` ${kept}` : ""}`,
 		[
 			`\`git status\` in the worktree shows what the merge left; the branch was at ${start.head.slice(0, 7)} before it (\`${shellCommand("git", "reset", "--keep", start.head)}\` moves it back, keeping local changes; \`${shellCommand("git", "checkout", start.head, "--", ".")}\` then puts back its tracked files).`,
 			say`Then run ${ref("update")} again.`,
+			...(kept ? [kept] : []),
 		],
 		{ data },
 	);

@@ -1,5 +1,5 @@
 import { lstat, rm } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import type * as v from "valibot";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type PlanItem, type Result } from "../../contract/envelope.ts";
@@ -7,6 +7,7 @@ import { ref, type Say } from "../../contract/refer.ts";
 import { git } from "../../git/run.ts";
 import { killLeftovers } from "../../jobs/leftovers.ts";
 import { exists, isInside } from "../../platform/files.ts";
+import { Keeper } from "../../state/kept.ts";
 import { clip, clipList } from "../../text/clip.ts";
 import { plural } from "../../text/plural.ts";
 import { shellCommand } from "../../text/shell-quote.ts";
@@ -19,6 +20,7 @@ import { toItem } from "../../worktree/item.ts";
 import { readLedger } from "../../worktree/ledger.ts";
 import type { NestedScan } from "../../worktree/nested-repos.ts";
 import { personFiles } from "../../worktree/person-files.ts";
+import { remainsMayGo } from "../../worktree/remains.ts";
 import { destroyResources } from "../../worktree/resources.ts";
 import { readTreeWork } from "../../worktree/tree-work.ts";
 import { snapshotWork } from "../../worktree/wip.ts";
@@ -43,7 +45,7 @@ export async function worktreeDrop(ctx: VerbContext, input: Input): Promise<Drop
 	const { say } = ctx;
 	const opened = await openFleet(ctx, "main");
 	if (!opened.ok) return asVerb("worktree drop", opened.refusal);
-	const { repository, fleet, trunk } = opened;
+	const { repository, fleet, trunk, worktreeRoot } = opened;
 	const found = await findTargets(fleet, input.id, ctx.cwd);
 	if (found.length > 1) {
 		return fail(
@@ -85,6 +87,20 @@ export async function worktreeDrop(ctx: VerbContext, input: Input): Promise<Drop
 			"write_denied",
 			`Worktree ${name} was not dropped: git keeps it locked (\`git worktree lock\`). Nothing was changed.`,
 			[say`Unlock it if it may go (\`${shellCommand("git", "worktree", "unlock", target.path)}\`), then run ${ref("worktree drop", { id: input.id })} again.`],
+			{ data: base() },
+		);
+	}
+	// The mark and the path are both writable by an agent (see worktree/remains.ts): where the rest may go is decided here, not by them.
+	const otherFolders = fleet.filter((worktree) => worktree !== target).map((worktree) => worktree.path);
+	const remainsRefused = halfRemoved ? await remainsMayGo(repository.root, repository.commonDir, worktreeRoot, target.path, otherFolders) : null;
+	if (remainsRefused) {
+		return fail(
+			"worktree drop",
+			"write_denied",
+			`discern will not finish removing worktree ${name}: ${remainsRefused}. Nothing was changed.`,
+			[
+				`Look at ${quoteName(target.path)} yourself: \`git worktree prune\` clears git's record of it once the folder is gone, and the folder is yours to delete once you are sure.`,
+			],
 			{ data: base() },
 		);
 	}
@@ -185,7 +201,7 @@ export async function worktreeDrop(ctx: VerbContext, input: Input): Promise<Drop
 			ctx,
 			{ root: repository.root, commonDir: repository.commonDir },
 			target,
-			{ saved, wip, wipName, folderGone, halfRemoved, keepBranch, force: input.force === true, input },
+			{ saved, wip, wipName, folderGone, halfRemoved, keepBranch, force: input.force === true, input, worktreeRoot, others: otherFolders },
 			base(),
 			name,
 		);
@@ -309,6 +325,9 @@ interface DropPlan {
 	force: boolean;
 	keepBranch: string | null;
 	input: Input;
+	/** The configured [worktree].root, and the other worktrees' folders: what a half-removed folder is checked against. */
+	worktreeRoot: string;
+	others: readonly string[];
 }
 
 async function carryOut(
@@ -439,7 +458,7 @@ async function carryOut(
 		}
 	}
 	const removed = plan.halfRemoved
-		? await finishRemoval(root, commonDir, target)
+		? await finishRemoval(root, commonDir, target, plan)
 		: plan.folderGone
 			? await forgetWorktree(root, commonDir, target)
 			: await removeWorktree(root, target.path, target.gitDir ? { commonDir, admin: target.gitDir } : undefined);
@@ -460,6 +479,10 @@ async function carryOut(
 	}
 	data.removed = true;
 	const hints: string[] = [...stopped];
+	if ("kept" in removed && typeof removed.kept === "string")
+		hints.push(
+			`What the stopped removal left of its folder was moved, not deleted, to ${quoteName(removed.kept)}: look through it, then delete it once you are sure.`,
+		);
 	if (target.branch && target.head) {
 		if (plan.keepBranch) hints.push(`The branch \`${clip(target.branch)}\` was kept: ${plan.keepBranch}.`);
 		else {
@@ -478,18 +501,35 @@ async function carryOut(
 	return ok("worktree drop", `Dropped worktree ${name}.${restore}${wipNote}${ignoredNote(data.ignored, "did")}`, data, hints.length > 0 ? { hints } : {});
 }
 
-/** What an earlier removal stopped halfway left: the rest of the folder (its mark checked again), then git's record and the mark. */
-async function finishRemoval(root: string, commonDir: string, target: FleetWorktree): Promise<{ ok: true } | { ok: false; reason: string }> {
+/**
+ * What an earlier removal stopped halfway left: the rest of the folder (its
+ * mark and place checked again), then git's record and the mark. The rest is
+ * moved into the kept folder (state/kept.ts), never deleted: the mark is
+ * sealed with a key an agent running as the same user can read, and the
+ * path comes from git's admin files, which that agent can rewrite; so even a
+ * folder that passes every check of worktree/remains.ts may be one the
+ * person put there. A rename costs nothing on the same file system; on
+ * another, the folder stays and the person is told.
+ */
+async function finishRemoval(
+	root: string,
+	commonDir: string,
+	target: FleetWorktree,
+	plan: DropPlan,
+): Promise<{ ok: true; kept: string } | { ok: false; reason: string }> {
 	if (!target.gitDir || !(await wasDropping(commonDir, target.gitDir, target.path))) return { ok: false, reason: "no mark of an earlier removal names it" };
 	if (await lstat(join(target.path, ".git")).catch(() => null)) return { ok: false, reason: "its `.git` file is back" };
-	try {
-		await rm(target.path, { recursive: true, force: true });
-	} catch (error) {
-		return { ok: false, reason: `the rest of its folder could not be deleted: ${error instanceof Error ? error.message : String(error)}` };
-	}
+	const refused = await remainsMayGo(root, commonDir, plan.worktreeRoot, target.path, plan.others);
+	if (refused) return { ok: false, reason: refused };
+	const kept = await new Keeper(commonDir).moveFolderAside(target.path, basename(target.path));
+	if (!kept)
+		return {
+			ok: false,
+			reason: `the rest of its folder could not be moved aside into ${quoteName(join(commonDir, "discern", "kept"))} (another file system?); nothing was deleted`,
+		};
 	const forgot = await forgetWorktree(root, commonDir, target);
 	if (forgot.ok) await clearDropping(commonDir, target.gitDir).catch(() => undefined);
-	return forgot;
+	return forgot.ok ? { ok: true, kept } : forgot;
 }
 
 /** A worktree whose folder is gone: remove git's admin files for it (what `git worktree prune` does for this one only). */

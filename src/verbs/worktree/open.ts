@@ -15,6 +15,8 @@ export interface OpenedFleet {
 	fleet: FleetWorktree[];
 	/** False when git could not list the worktrees. */
 	listed: boolean;
+	/** The configured [worktree].root ("" for the default `<main>.worktrees`; "" too when the config is not valid). */
+	worktreeRoot: string;
 }
 
 /** The repository, its trunk (from this checkout's config when valid) and every worktree read. */
@@ -28,7 +30,8 @@ export async function openFleet(ctx: VerbContext, where: "anywhere" | "main" = "
 		location: repository,
 	});
 	const fleet = await readFleet(repository, trunk);
-	return { ok: true, repository, trunk, fleet: fleet ?? [], listed: fleet !== null };
+	const worktreeRoot = config.state === "valid" ? config.config.worktree.root : "";
+	return { ok: true, repository, trunk, fleet: fleet ?? [], listed: fleet !== null, worktreeRoot };
 }
 
 function notMain(ctx: VerbContext, repository: RepositoryLocation): Refusal {
