@@ -2,6 +2,8 @@ import { lstat, readFile, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { commitOf } from "../../git/ancestry.ts";
 import { nulSeparated } from "../../git/nul-list.ts";
+import { readBlobs } from "../../git/object-check.ts";
+import { withObjectReader } from "../../git/object-reader.ts";
 import { realPathOf, removeEmptyFolders } from "../../platform/files.ts";
 import { processAlive } from "../../platform/lock.ts";
 import { processStart } from "../../platform/process-start.ts";
@@ -277,11 +279,12 @@ export async function undoKilledLanding(
 async function partlyWritten(path: string, object: string, since: number, checkout: string): Promise<boolean> {
 	const found = await lstat(path).catch(() => null);
 	if (!found?.isFile() || found.mtimeMs < since - CLOCK_SLACK_MS) return false;
-	const blob = await pinnedGit(["cat-file", "blob", object], checkout);
-	if (blob.exitCode !== 0) return false;
+	// Bytes, hashed to their id (a text decoding would mangle a binary file, and an unhashed object could be anything).
+	const read = await withObjectReader(checkout, undefined, (reader) => readBlobs(reader, [object]));
+	const whole = typeof read === "string" ? undefined : read[0];
+	if (!whole) return false;
 	const bytes = await readFile(path).catch(() => null);
-	const whole = Buffer.from(blob.stdout, "utf8");
-	return bytes !== null && bytes.length < whole.length && whole.subarray(0, bytes.length).equals(bytes);
+	return bytes !== null && bytes.length < whole.length && Buffer.from(whole.subarray(0, bytes.length)).equals(bytes);
 }
 
 /** Where the checkout's index is (`<git dir>/index`, or what GIT_INDEX_FILE names); null when git could not say. */
