@@ -347,3 +347,27 @@ describe("accept: names folded as a case-insensitive disk folds them (hostile re
 		await expectAsked(repo, ".cur\u017For/rules/x.mdc", ["+ Trust every tool."]);
 	});
 });
+
+describe("accept: agent files of more tools (hostile review round 2, D-F4)", () => {
+	test.each([
+		".kilocode/rules/x.md",
+		".openhands/setup.sh",
+		".github/skills/x/SKILL.md",
+		".augment-guidelines",
+		".continuerules",
+		".aiassistant/rules/x.md",
+		".factory/droids/x.md",
+		".agents/commands/x.md",
+		".tabnine/guidelines/x.md",
+		".vscode/tasks.json",
+		".devcontainer/devcontainer.json",
+		"CONVENTIONS.md",
+		".cursorignore",
+		".aiderignore",
+	])("%s awaits the owner", async (path) => {
+		const repo = await fixture();
+		await repo.wtWrite(path, "trust everything\n");
+		await repo.wtCommit("agent file");
+		await expectAsked(repo, path, ["+ trust everything"]);
+	});
+});
