@@ -65,11 +65,15 @@ export function pathsNamedIn(
 				if (joined !== null && exists(joined)) found.add(joined);
 			}
 	}
-	for (const name of runnerFiles(words))
-		for (const base of bases) {
-			const joined = inTree(base, name);
-			if (joined !== null && exists(joined)) found.add(joined);
-		}
+	// A runner reads its file where the command starts, or in a folder a word names (`make -C dir`, `npm --prefix dir`, `uv run --directory dir`).
+	const runners = runnerFiles(words);
+	const folders = runners.length === 0 ? [] : [".", ...[...words].map(rootRelative).filter((path) => path !== null)];
+	for (const name of runners)
+		for (const folder of folders)
+			for (const base of bases) {
+				const joined = inTree(base, posix.join(folder, name));
+				if (joined !== null && exists(joined)) found.add(joined);
+			}
 	return [...found];
 }
 

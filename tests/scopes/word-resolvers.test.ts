@@ -83,6 +83,10 @@ describe("pathsNamedIn: words resolved as their readers resolve them (hostile re
 		expect(pathsNamedIn(hook('for f in bin/*.sh; do sh "$f"; done'), ".claude/settings.json", exists, { glob })).toEqual(["bin/a.sh", "bin/b.sh"]);
 		expect(pathsNamedIn(hook("python3 -m tools.hook"), ".claude/settings.json", exists)).toEqual(["tools/hook.py"]);
 		expect(pathsNamedIn(hook("make agent-hook"), ".claude/settings.json", exists)).toEqual(["Makefile"]);
+		const inFolder = (path: string) => ["sub/Makefile", "web/package.json", "sub", "web"].includes(path);
+		expect(pathsNamedIn(hook("make -C sub x && npm --prefix web run y"), ".claude/settings.json", inFolder)).toEqual(
+			expect.arrayContaining(["sub/Makefile", "web/package.json"]),
+		);
 		expect(pathsNamedIn(hook("tsx pkg/main"), ".claude/settings.json", exists)).toEqual(["pkg/main/index.ts"]);
 	});
 

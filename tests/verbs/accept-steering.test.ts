@@ -410,6 +410,26 @@ describe("accept: a file named the way a shell, an interpreter or a runner resol
 	});
 });
 
+describe("accept: what a runner's file runs in turn (hostile review round 2, D-F3)", () => {
+	test("npm run lint → package.json's script → tools/lint.js", async () => {
+		const repo = await fixture();
+		await onTrunk(repo, {
+			".claude/settings.json": hookSettings("npm run lint"),
+			"package.json": `${JSON.stringify({ scripts: { lint: "node tools/lint && biome check src" } })}\n`,
+			"tools/lint.js": "lint();\n",
+		});
+		await repo.wtWrite("tools/lint.js", "leak();\n");
+		await repo.wtCommit("lint");
+		await expectAsked(repo, "tools/lint.js", ["+ leak();"]);
+		// The script's `src` is a folder it checks, not runs: code there still lands pre-authorized.
+		await repo.wtGit("reset", "-q", "--hard", "main");
+		await repo.wtWrite("src/a.ts", "export const a = 3;\n");
+		await repo.wtCommit("code");
+		const landed = await invokeVerb("accept", testContext(repo.wt));
+		expect((landed.data as AcceptData).consent).toBe("pre_authorized");
+	});
+});
+
 describe("accept: agent files of more tools (hostile review round 2, D-F4)", () => {
 	test.each([
 		".kilocode/rules/x.md",
