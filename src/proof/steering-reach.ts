@@ -4,7 +4,7 @@ import type { ObjectReader } from "../git/object-reader.ts";
 import { compileGlob, globProblem } from "../scopes/glob.ts";
 import { asDiskReads, importsOf, isSettingsFile, leadsToSteering, normalPath, type Reached, steersAgents } from "../scopes/steering.ts";
 import { pathsNamedIn } from "../scopes/steering-words.ts";
-import { isRunnerFile } from "../scopes/word-resolvers.ts";
+import { isRunnerFile, reachedAs } from "../scopes/word-resolvers.ts";
 
 /** How many files are read per commit, and how many bytes in all, following what steering files name. */
 const REACH_READS = 2000;
@@ -97,23 +97,35 @@ async function followTree(
  * first read, not before.
  */
 function existence(trees: readonly (readonly TreeRecord[])[]): Exists {
-	let sets: { known: Set<string>; files: Set<string> } | null = null;
+	let sets: { known: Set<string>; files: Set<string>; stems: Set<string>; lastNames: Set<string>; byFolder: Map<string, string[]> } | null = null;
 	const made = () => {
 		if (sets) return sets;
 		const known = new Set<string>();
 		const files = new Set<string>();
+		const stems = new Set<string>();
+		const byFolder = new Map<string, string[]>();
 		for (const records of trees)
 			for (const { path } of records) {
 				const normal = normalPath(path);
 				known.add(normal);
+				if (!files.has(normal)) {
+					const cut = normal.lastIndexOf("/");
+					const folder = cut < 0 ? "" : normal.slice(0, cut);
+					const siblings = byFolder.get(folder);
+					if (siblings) siblings.push(normal);
+					else byFolder.set(folder, [normal]);
+				}
 				files.add(normal);
+				for (const name of reachedAs(normal)) stems.add(name);
 				for (let cut = normal.lastIndexOf("/"); cut > 0; cut = normal.lastIndexOf("/", cut - 1)) {
 					const folder = normal.slice(0, cut);
 					if (known.has(folder)) break;
 					known.add(folder);
 				}
 			}
-		sets = { known, files };
+		const lastNames = new Set<string>();
+		for (const name of [...known, ...stems]) lastNames.add(name.slice(name.lastIndexOf("/") + 1));
+		sets = { known, files, stems, lastNames, byFolder };
 		return sets;
 	};
 	const globbed = new Map<string, readonly string[]>();
@@ -126,17 +138,39 @@ function existence(trees: readonly (readonly TreeRecord[])[]): Exists {
 			.map((segment) => (segment === "" ? "" : asDiskReads(segment)))
 			.join("/");
 		const test = globProblem(folded) === null ? compileGlob(folded) : null;
-		const matches = test ? [...made().files].filter((path) => test(path)) : [];
+		const matches = test ? globScope(made(), folded).filter((path) => test(path)) : [];
 		globbed.set(pattern, matches);
 		return matches;
 	};
-	return { path: (path) => made().known.has(normalPath(path)), file: (path) => made().files.has(normalPath(path)), glob };
+	return {
+		path: (path) => made().known.has(normalPath(path)),
+		file: (path) => made().files.has(normalPath(path)),
+		reachable: {
+			path: (path) => {
+				const normal = normalPath(path);
+				return made().known.has(normal) || made().stems.has(normal);
+			},
+			lastName: (name) => made().lastNames.has(asDiskReads(name)),
+		},
+		glob,
+	};
+}
+
+/** The files a pattern may match: those of its folder when only its last name is a pattern (`bin/*.sh`), else every file under its literal folders. */
+function globScope(sets: { files: Set<string>; byFolder: Map<string, string[]> }, pattern: string): readonly string[] {
+	const segments = pattern.replace(/^\//, "").split("/");
+	const first = segments.findIndex((segment) => /[*?[{\]]/.test(segment));
+	const folder = segments.slice(0, Math.max(first, 0)).join("/");
+	if (first === segments.length - 1) return sets.byFolder.get(folder) ?? [];
+	return folder === "" ? [...sets.files] : [...sets.files].filter((path) => path.startsWith(`${folder}/`));
 }
 
 /** Whether a repository path is on the trunk's or the branch's tree: any path, or a file (not a folder); the files a glob matches there. */
 interface Exists {
 	path: (path: string) => boolean;
 	file: (path: string) => boolean;
+	/** Whether a word could name a file: a path of either tree, or a name a file is reached by (`tools/srv` for tools/srv.js). */
+	reachable: { path: (path: string) => boolean; lastName: (name: string) => boolean };
 	glob: (pattern: string) => readonly string[];
 }
 
@@ -162,14 +196,14 @@ function namedBy(record: TreeRecord, content: Uint8Array, exists: Exists): { thr
 	const text = new TextDecoder().decode(content);
 	if (record.mode === "120000") return { through: linkTarget(record.path, text), named: [] };
 	if (content.includes(0)) return { through: [], named: [] };
-	const glob = exists.glob;
+	const { glob, reachable } = exists;
 	if (isSettingsFile(record.path)) {
 		if (isGateConfig(record.path)) return { through: [], named: [] };
-		return { through: [], named: pathsNamedIn(text, record.path, isRunnerFile(record.path) ? exists.file : exists.path, { glob }) };
+		return { through: [], named: pathsNamedIn(text, record.path, isRunnerFile(record.path) ? exists.file : exists.path, { glob, reachable }) };
 	}
 	if (!text.startsWith("#!") && isProse(record.path))
-		return { through: importsOf(text, record.path), named: pathsNamedIn(text, record.path, exists.file, { everyWord: true, prose: true, glob }) };
-	return { through: [], named: pathsNamedIn(text, record.path, exists.file, { everyWord: true, glob }) };
+		return { through: importsOf(text, record.path), named: pathsNamedIn(text, record.path, exists.file, { everyWord: true, prose: true, glob, reachable }) };
+	return { through: [], named: pathsNamedIn(text, record.path, exists.file, { everyWord: true, glob, reachable }) };
 }
 
 /** Instructions written for an agent to read (markdown, plain text, rules files without an extension), not a script it runs (a `#!` line makes one of any name, and a Makefile or justfile is one). */

@@ -2,7 +2,7 @@ import { posix } from "node:path";
 import { parse as parseJsonc } from "jsonc-parser";
 import { parse as parseToml } from "smol-toml";
 import { isRecord } from "../contract/record.ts";
-import { interpreterCandidates, isGlobWord, runnerFiles, shWords } from "./word-resolvers.ts";
+import { interpreterCandidates, interpreterStems, isGlobWord, runnerFiles, shWords } from "./word-resolvers.ts";
 
 /**
  * The repository paths an agent's settings file names: a Claude Code hook's
@@ -39,7 +39,13 @@ export function pathsNamedIn(
 	text: string,
 	from: string,
 	exists: (path: string) => boolean,
-	options: { everyWord?: boolean; prose?: boolean; glob?: (pattern: string) => readonly string[] } = {},
+	options: {
+		everyWord?: boolean;
+		prose?: boolean;
+		glob?: (pattern: string) => readonly string[];
+		/** Whether a path may name a file: a path of the trees, or a name one is reached by; `lastName` the same for its last name alone (checked first, once per word). */
+		reachable?: { path: (path: string) => boolean; lastName: (name: string) => boolean };
+	} = {},
 ): string[] {
 	const found = new Set<string>();
 	const bases = folderChain(posix.dirname(from));
@@ -49,6 +55,9 @@ export function pathsNamedIn(
 		const joined = posix.normalize(posix.join(base, path)).replace(/\/+$/, "");
 		return joined === "." || joined === ".." || joined.startsWith("../") || joined.startsWith("/") ? null : joined;
 	};
+	// A runner reads its file where the command starts, or in a folder a word names (`make -C dir`, `npm --prefix dir`, `uv run --directory dir`).
+	const runners = runnerFiles(words);
+	const folders = new Set<string>(["."]);
 	for (const word of words) {
 		const path = rootRelative(word);
 		if (path === null) continue;
@@ -59,15 +68,20 @@ export function pathsNamedIn(
 				// Anchored where the command starts, as `sh` expands it: a slash-less pattern is a glob of that folder, not of every depth.
 				if (joined !== null) for (const match of glob(joined.includes("/") ? joined : `/${joined}`)) found.add(match);
 			}
-		for (const candidate of interpreterCandidates(path))
-			for (const base of bases) {
+		const reachable = options.reachable;
+		const stems = interpreterStems(path);
+		if (reachable && !stems.some((stem) => reachable.lastName(stem.slice(stem.lastIndexOf("/") + 1)))) continue;
+		for (const base of bases) {
+			// One look-up per stem first: most words name nothing (the trees' `reachedAs` names, scopes/word-resolvers.ts).
+			const joinedStems = stems.map((stem) => inTree(base, stem));
+			if (!joinedStems.some((stem) => stem !== null && (!reachable || reachable.path(stem)))) continue;
+			for (const candidate of interpreterCandidates(path)) {
 				const joined = inTree(base, candidate);
 				if (joined !== null && exists(joined)) found.add(joined);
 			}
+			if (runners.length > 0) folders.add(path);
+		}
 	}
-	// A runner reads its file where the command starts, or in a folder a word names (`make -C dir`, `npm --prefix dir`, `uv run --directory dir`).
-	const runners = runnerFiles(words);
-	const folders = runners.length === 0 ? [] : [".", ...[...words].map(rootRelative).filter((path) => path !== null)];
 	for (const name of runners)
 		for (const folder of folders)
 			for (const base of bases) {
@@ -86,8 +100,8 @@ export function pathsNamedIn(
  */
 function wordsOf(value: string): string[] {
 	const found = new Set<string>();
-	for (const word of [...shWords(value), ...shellWords(value)])
-		for (const part of [word, ...word.split(/[=,]+/)]) {
+	for (const word of new Set([...shWords(value), ...shellWords(value)]))
+		for (const part of /[=,]/.test(word) ? [word, ...word.split(/[=,]+/)] : [word]) {
 			const cut = part.indexOf(":");
 			for (const each of [part, cut > 0 ? part.slice(0, cut) : "", part.replace(/[.,;:!?)\]}'"]+$/, "")]) if (each !== "") found.add(each);
 		}

@@ -84,15 +84,37 @@ const PYTHON_PACKAGE = ["__init__.py", "__main__.py"];
  */
 export function interpreterCandidates(path: string): string[] {
 	const found = new Set<string>();
-	const add = (base: string) => {
-		found.add(base);
-		for (const extension of EXTENSIONS) found.add(`${base}.${extension}`);
-		for (const index of [...FOLDER_INDEXES, ...PYTHON_PACKAGE]) found.add(`${base}/${index}`);
-	};
-	add(path);
-	const module = /^(?:-m)?([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+)(?::[A-Za-z0-9_.]*)?$/.exec(path)?.[1];
-	if (module) add(module.replace(/\./g, "/"));
+	for (const stem of interpreterStems(path)) {
+		found.add(stem);
+		for (const extension of EXTENSIONS) found.add(`${stem}.${extension}`);
+		for (const index of [...FOLDER_INDEXES, ...PYTHON_PACKAGE]) found.add(`${stem}/${index}`);
+	}
 	return [...found];
+}
+
+/** The paths `interpreterCandidates` extends: the word itself, and a dotted Python module as a path. */
+export function interpreterStems(path: string): string[] {
+	const module = /^(?:-m)?([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+)(?::[A-Za-z0-9_.]*)?$/.exec(path)?.[1];
+	return module ? [path, module.replace(/\./g, "/")] : [path];
+}
+
+/**
+ * The names a file is reached by, the reverse of `interpreterCandidates`
+ * and `runnerFiles`: the file itself, without its extension
+ * (`tools/srv.js` → `tools/srv`), the folder of an index or `__init__.py`
+ * (`tools/srv/index.js` → `tools/srv`), and the folder a runner's file is
+ * in (`sub/Makefile` → `sub`). A word none of whose candidates is one of
+ * these names no file, so it is looked up once, not once per candidate.
+ */
+export function reachedAs(path: string): string[] {
+	const names = [path];
+	const slash = path.lastIndexOf("/");
+	const folder = slash < 0 ? "." : path.slice(0, slash);
+	const name = path.slice(slash + 1);
+	const dot = name.lastIndexOf(".");
+	if (dot > 0 && EXTENSIONS.includes(name.slice(dot + 1))) names.push(path.slice(0, path.length - name.length + dot));
+	if ([...FOLDER_INDEXES, ...PYTHON_PACKAGE].includes(name) || isRunnerFile(path)) names.push(folder);
+	return names;
 }
 
 /**

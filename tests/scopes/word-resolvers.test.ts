@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { pathsNamedIn } from "../../src/scopes/steering-words.ts";
-import { interpreterCandidates, isGlobWord, isRunnerFile, runnerFiles, shWords } from "../../src/scopes/word-resolvers.ts";
+import { interpreterCandidates, isGlobWord, isRunnerFile, reachedAs, runnerFiles, shWords } from "../../src/scopes/word-resolvers.ts";
 
 describe("shWords: a command line split and unquoted as sh does", () => {
 	test("a backslash keeps the next character; quotes join and are dropped", () => {
@@ -53,6 +53,19 @@ describe("interpreterCandidates: what an interpreter runs for a name", () => {
 			for (const path of ["tools/hook.py", "tools/hook/__init__.py", "tools/hook/__main__.py"])
 				expect([word, found]).toEqual([word, expect.arrayContaining([path])]);
 		}
+	});
+});
+
+describe("reachedAs: the names a file is reached by, the reverse of the resolvers", () => {
+	test("itself, without its extension, a package's or runner file's folder", () => {
+		expect(reachedAs("tools/srv.js")).toEqual(["tools/srv.js", "tools/srv"]);
+		expect(reachedAs("tools/srv/index.ts")).toEqual(["tools/srv/index.ts", "tools/srv/index", "tools/srv"]);
+		expect(reachedAs("tools/hook/__main__.py")).toEqual(["tools/hook/__main__.py", "tools/hook/__main__", "tools/hook"]);
+		expect(reachedAs("sub/makefile")).toEqual(["sub/makefile", "sub"]);
+		expect(reachedAs("docs/a.md")).toEqual(["docs/a.md"]);
+		// Every candidate a word resolves to is reached by that word.
+		for (const candidate of interpreterCandidates("tools/srv"))
+			expect([candidate, reachedAs(candidate)]).toEqual([candidate, expect.arrayContaining(["tools/srv"])]);
 	});
 });
 
