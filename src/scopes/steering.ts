@@ -106,7 +106,7 @@ export function steeringPhrase(path: string, change: "added" | "deleted" | "modi
 	return `what agents read: \`${quoteName(path)}\` ${change}`;
 }
 
-/** A path an agent reads or runs because a steering file names it (an `@` import, a link, a path in its settings), and that file. */
+/** A path an agent reads or runs because a steering file names it (an `@` import, a link, a path or command in its settings, text or script), and that file. */
 export interface Reached {
 	path: string;
 	via: string;
@@ -129,7 +129,7 @@ export function steersAgents(path: string, instructionSources: readonly string[]
 	// A steering file names a file, or a folder (a linked `.claude`): everything under it counts.
 	const under = (other: string) => same(other) || normal.startsWith(`${normalPath(other)}/`);
 	const by = reached.find((entry) => under(entry.path));
-	if (by) return `named by \`${quoteName(by.via)}\` (an \`@\` import, a link or a path in its settings): agents read or run it`;
+	if (by) return `named by \`${quoteName(by.via)}\` (an \`@\` import, a link, or a path or command in its text): agents read or run it`;
 	return null;
 }
 
