@@ -1,8 +1,10 @@
 import { posix } from "node:path";
 import { readBlobs, type TreeRecord, verifiedTree } from "../git/object-check.ts";
 import type { ObjectReader } from "../git/object-reader.ts";
-import { importsOf, isSettingsFile, leadsToSteering, normalPath, type Reached, steersAgents } from "../scopes/steering.ts";
+import { compileGlob, globProblem } from "../scopes/glob.ts";
+import { asDiskReads, importsOf, isSettingsFile, leadsToSteering, normalPath, type Reached, steersAgents } from "../scopes/steering.ts";
 import { pathsNamedIn } from "../scopes/steering-words.ts";
+import { isRunnerFile, reachedAs } from "../scopes/word-resolvers.ts";
 
 /** How many files are read per commit, and how many bytes in all, following what steering files name. */
 const REACH_READS = 2000;
@@ -77,8 +79,8 @@ async function followTree(
 			const content = blobs[index] ?? new Uint8Array();
 			bytes += content.length;
 			if (bytes > REACH_BYTES) return `the files named from steering files hold more than ${REACH_BYTES >> 20} MiB`;
-			const { paths, into } = namedBy(record, content, exists);
-			for (const target of paths) {
+			const { through, named } = namedBy(record, content, exists);
+			for (const [target, into] of [...through.map((path) => [path, true] as const), ...named.map((path) => [path, false] as const)]) {
 				const key = normalPath(target);
 				if (!reached.has(key)) reached.set(key, { path: target, via: record.path });
 				next.push(...under(target).filter((found) => into || normalPath(found.path) === key));
@@ -95,58 +97,119 @@ async function followTree(
  * first read, not before.
  */
 function existence(trees: readonly (readonly TreeRecord[])[]): Exists {
-	let sets: { known: Set<string>; files: Set<string> } | null = null;
+	let sets: { known: Set<string>; files: Set<string>; stems: Set<string>; lastNames: Set<string>; byFolder: Map<string, string[]> } | null = null;
 	const made = () => {
 		if (sets) return sets;
 		const known = new Set<string>();
 		const files = new Set<string>();
+		const stems = new Set<string>();
+		const byFolder = new Map<string, string[]>();
 		for (const records of trees)
 			for (const { path } of records) {
 				const normal = normalPath(path);
 				known.add(normal);
+				if (!files.has(normal)) {
+					const cut = normal.lastIndexOf("/");
+					const folder = cut < 0 ? "" : normal.slice(0, cut);
+					const siblings = byFolder.get(folder);
+					if (siblings) siblings.push(normal);
+					else byFolder.set(folder, [normal]);
+				}
 				files.add(normal);
+				for (const name of reachedAs(normal)) stems.add(name);
 				for (let cut = normal.lastIndexOf("/"); cut > 0; cut = normal.lastIndexOf("/", cut - 1)) {
 					const folder = normal.slice(0, cut);
 					if (known.has(folder)) break;
 					known.add(folder);
 				}
 			}
-		sets = { known, files };
+		const lastNames = new Set<string>();
+		for (const name of [...known, ...stems]) lastNames.add(name.slice(name.lastIndexOf("/") + 1));
+		sets = { known, files, stems, lastNames, byFolder };
 		return sets;
 	};
-	return { path: (path) => made().known.has(normalPath(path)), file: (path) => made().files.has(normalPath(path)) };
+	const globbed = new Map<string, readonly string[]>();
+	const glob = (pattern: string): readonly string[] => {
+		const known = globbed.get(pattern);
+		if (known) return known;
+		// The scope glob dialect (scopes/glob.ts) on names folded as a disk folds them; a pattern it refuses is no glob of it.
+		const folded = pattern
+			.split("/")
+			.map((segment) => (segment === "" ? "" : asDiskReads(segment)))
+			.join("/");
+		const test = globProblem(folded) === null ? compileGlob(folded) : null;
+		const matches = test ? globScope(made(), folded).filter((path) => test(path)) : [];
+		globbed.set(pattern, matches);
+		return matches;
+	};
+	return {
+		path: (path) => made().known.has(normalPath(path)),
+		file: (path) => made().files.has(normalPath(path)),
+		reachable: {
+			path: (path) => {
+				const normal = normalPath(path);
+				return made().known.has(normal) || made().stems.has(normal);
+			},
+			lastName: (name) => made().lastNames.has(asDiskReads(name)),
+		},
+		glob,
+	};
 }
 
-/** Whether a repository path is on the trunk's or the branch's tree: any path, or a file (not a folder). */
+/** The files a pattern may match: those of its folder when only its last name is a pattern (`bin/*.sh`), else every file under its literal folders. */
+function globScope(sets: { files: Set<string>; byFolder: Map<string, string[]> }, pattern: string): readonly string[] {
+	const segments = pattern.replace(/^\//, "").split("/");
+	const first = segments.findIndex((segment) => /[*?[{\]]/.test(segment));
+	const folder = segments.slice(0, Math.max(first, 0)).join("/");
+	if (first === segments.length - 1) return sets.byFolder.get(folder) ?? [];
+	return folder === "" ? [...sets.files] : [...sets.files].filter((path) => path.startsWith(`${folder}/`));
+}
+
+/** Whether a repository path is on the trunk's or the branch's tree: any path, or a file (not a folder); the files a glob matches there. */
 interface Exists {
 	path: (path: string) => boolean;
 	file: (path: string) => boolean;
+	/** Whether a word could name a file: a path of either tree, or a name a file is reached by (`tools/srv` for tools/srv.js). */
+	reachable: { path: (path: string) => boolean; lastName: (name: string) => boolean };
+	glob: (pattern: string) => readonly string[];
 }
 
 /**
- * What one file or link names, and whether what is under a folder it names
- * is read in turn. A link's target and a prose file's `@` imports stand for
- * steering files (a linked `.claude/commands`), so their folders are read
- * through. A settings file's paths, and a script's (a hook's, an MCP
- * server's) words that name files of either tree, are what it runs or
- * reads: a folder so named steers agents whole, but its files are not read
- * for what they name in turn (a server's folder is code, not instructions;
- * reading it would soon pass the bound for nothing). A script's words that
- * name a folder are left out: `eslint src` lints the folder, it does not
- * run it. A binary file names nothing.
+ * What one file or link names: `through`, paths whose every file is read
+ * in turn (a link's target and a prose file's `@` imports stand for
+ * steering files, a linked `.claude/commands`), and `named`, paths that
+ * steer agents but whose folders are not read through. A settings file's
+ * paths, and a script's (a hook's, an MCP server's) words that name files
+ * of either tree, are what it runs or reads: a folder so named steers
+ * agents whole, but its files are not read for what they name in turn (a
+ * server's folder is code, not instructions; reading it would soon pass
+ * the bound for nothing). A script's words that name a folder are left
+ * out: `eslint src` lints the folder, it does not run it. An agent's
+ * markdown (a command, a skill, a rule) is read for its imports and, as a
+ * script is, for every word: its frontmatter (`allowed-tools:
+ * Bash(bash scripts/deploy.sh:*)`), code spans, fenced blocks and !`cmd`
+ * lines run or name files. A task runner's file (a Makefile, package.json,
+ * pyproject.toml) is read as a script whatever its form. A binary file
+ * names nothing.
  */
-function namedBy(record: TreeRecord, content: Uint8Array, exists: Exists): { paths: string[]; into: boolean } {
+function namedBy(record: TreeRecord, content: Uint8Array, exists: Exists): { through: string[]; named: string[] } {
 	const text = new TextDecoder().decode(content);
-	if (record.mode === "120000") return { paths: linkTarget(record.path, text), into: true };
-	if (content.includes(0)) return { paths: [], into: false };
-	if (isSettingsFile(record.path)) return { paths: isGateConfig(record.path) ? [] : pathsNamedIn(text, record.path, exists.path), into: false };
-	if (!text.startsWith("#!") && isProse(record.path)) return { paths: importsOf(text, record.path), into: true };
-	return { paths: pathsNamedIn(text, record.path, exists.file, { everyWord: true }), into: false };
+	if (record.mode === "120000") return { through: linkTarget(record.path, text), named: [] };
+	if (content.includes(0)) return { through: [], named: [] };
+	const { glob, reachable } = exists;
+	if (isSettingsFile(record.path)) {
+		if (isGateConfig(record.path)) return { through: [], named: [] };
+		return { through: [], named: pathsNamedIn(text, record.path, isRunnerFile(record.path) ? exists.file : exists.path, { glob, reachable }) };
+	}
+	if (!text.startsWith("#!") && isProse(record.path))
+		return { through: importsOf(text, record.path), named: pathsNamedIn(text, record.path, exists.file, { everyWord: true, prose: true, glob, reachable }) };
+	return { through: [], named: pathsNamedIn(text, record.path, exists.file, { everyWord: true, glob, reachable }) };
 }
 
-/** Instructions written for an agent to read (markdown, plain text, rules files without an extension), not a script it runs (a `#!` line makes one of any name). */
+/** Instructions written for an agent to read (markdown, plain text, rules files without an extension), not a script it runs (a `#!` line makes one of any name, and a Makefile or justfile is one). */
 function isProse(path: string): boolean {
 	const name = posix.basename(path).toLowerCase();
+	if (isRunnerFile(path)) return false;
 	return /\.(md|mdc|markdown|txt|rules)$/.test(name) || !name.slice(1).includes(".");
 }
 

@@ -2,6 +2,7 @@ import { posix } from "node:path";
 import { parse as parseJsonc } from "jsonc-parser";
 import { parse as parseToml } from "smol-toml";
 import { isRecord } from "../contract/record.ts";
+import { interpreterCandidates, interpreterStems, isGlobWord, runnerFiles, shWords } from "./word-resolvers.ts";
 
 /**
  * The repository paths an agent's settings file names: a Claude Code hook's
@@ -19,24 +20,91 @@ import { isRecord } from "../contract/record.ts";
  * after a leading `./` and project-root variables (`$CLAUDE_PROJECT_DIR/`,
  * `${workspaceFolder}/`, any `$NAME/`) are dropped: wide on purpose.
  *
+ * Each word is resolved as the program that reads it would
+ * (scopes/word-resolvers.ts): unquoted and unescaped as `sh` does (and
+ * also as written, a `\` read as Windows' `/`), a glob expanded against
+ * the trees, a module path tried with the extensions and index files an
+ * interpreter tries, and a task runner's name (`make`, `npm`, `uv`…)
+ * standing for the file it runs from.
+ *
  * `exists` answers for a repository path compared as a disk would
- * (scopes/steering.ts `normalPath`). With `everyWord`, the whole text is
- * read as one command line: a script's words (proof/steering-reach.ts).
+ * (scopes/steering.ts `normalPath`); `glob` lists the files of either tree
+ * a pattern matches. With `everyWord`, the whole text is read as one
+ * command line: a script's words, or an agent's markdown, frontmatter,
+ * code spans and !`cmd` lines alike (proof/steering-reach.ts). In `prose`,
+ * a pattern of only glob characters (a markdown `*` bullet, `**` bold) is
+ * punctuation, not a glob.
  */
-export function pathsNamedIn(text: string, from: string, exists: (path: string) => boolean, options: { everyWord?: boolean } = {}): string[] {
+export function pathsNamedIn(
+	text: string,
+	from: string,
+	exists: (path: string) => boolean,
+	options: {
+		everyWord?: boolean;
+		prose?: boolean;
+		glob?: (pattern: string) => readonly string[];
+		/** Whether a path may name a file: a path of the trees, or a name one is reached by; `lastName` the same for its last name alone (checked first, once per word). */
+		reachable?: { path: (path: string) => boolean; lastName: (name: string) => boolean };
+	} = {},
+): string[] {
 	const found = new Set<string>();
 	const bases = folderChain(posix.dirname(from));
-	for (const value of options.everyWord ? [text] : settingsStrings(text, from)) {
-		for (const word of shellWords(value)) {
-			const path = rootRelative(word);
-			if (path === null) continue;
+	const words = new Set<string>();
+	for (const value of options.everyWord ? [text] : settingsStrings(text, from)) for (const word of wordsOf(value)) words.add(word);
+	const inTree = (base: string, path: string) => {
+		const joined = posix.normalize(posix.join(base, path)).replace(/\/+$/, "");
+		return joined === "." || joined === ".." || joined.startsWith("../") || joined.startsWith("/") ? null : joined;
+	};
+	// A runner reads its file where the command starts, or in a folder a word names (`make -C dir`, `npm --prefix dir`, `uv run --directory dir`).
+	const runners = runnerFiles(words);
+	const folders = new Set<string>(["."]);
+	for (const word of words) {
+		const path = rootRelative(word);
+		if (path === null) continue;
+		const glob = options.glob;
+		if (glob && isGlobWord(path) && (!options.prose || /[\p{L}\p{N}]/u.test(path)))
 			for (const base of bases) {
-				const joined = posix.normalize(posix.join(base, path)).replace(/\/+$/, "");
-				if (joined === "." || joined === ".." || joined.startsWith("../") || joined.startsWith("/")) continue;
-				if (exists(joined)) found.add(joined);
+				const joined = inTree(base, path);
+				// Anchored where the command starts, as `sh` expands it: a slash-less pattern is a glob of that folder, not of every depth.
+				if (joined !== null) for (const match of glob(joined.includes("/") ? joined : `/${joined}`)) found.add(match);
 			}
+		const reachable = options.reachable;
+		const stems = interpreterStems(path);
+		if (reachable && !stems.some((stem) => reachable.lastName(stem.slice(stem.lastIndexOf("/") + 1)))) continue;
+		for (const base of bases) {
+			// One look-up per stem first: most words name nothing (the trees' `reachedAs` names, scopes/word-resolvers.ts).
+			const joinedStems = stems.map((stem) => inTree(base, stem));
+			if (!joinedStems.some((stem) => stem !== null && (!reachable || reachable.path(stem)))) continue;
+			for (const candidate of interpreterCandidates(path)) {
+				const joined = inTree(base, candidate);
+				if (joined !== null && exists(joined)) found.add(joined);
+			}
+			if (runners.length > 0) folders.add(path);
 		}
 	}
+	for (const name of runners)
+		for (const folder of folders)
+			for (const base of bases) {
+				const joined = inTree(base, posix.join(folder, name));
+				if (joined !== null && exists(joined)) found.add(joined);
+			}
+	return [...found];
+}
+
+/**
+ * A string's words, every way it may be read: as `sh` unquotes them, as
+ * written (quotes dropped, a `\` kept for Windows' separator), split at `=`
+ * and `,` (`--config=tools/x.json`), cut at a `:` (Claude Code's
+ * `Bash(bash scripts/deploy.sh:*)`, a Python entry point `pkg.mod:main`)
+ * and without a sentence's closing punctuation.
+ */
+function wordsOf(value: string): string[] {
+	const found = new Set<string>();
+	for (const word of new Set([...shWords(value), ...shellWords(value)]))
+		for (const part of /[=,]/.test(word) ? [word, ...word.split(/[=,]+/)] : [word]) {
+			const cut = part.indexOf(":");
+			for (const each of [part, cut > 0 ? part.slice(0, cut) : "", part.replace(/[.,;:!?)\]}'"]+$/, "")]) if (each !== "") found.add(each);
+		}
 	return [...found];
 }
 

@@ -49,6 +49,13 @@ const RULES: readonly SteeringRule[] = [
 	file("crush.md", "agent instructions: Crush"),
 	file("warp.md", "agent instructions: Warp's agent"),
 	file(".idx/airules.md", "agent rules: Firebase Studio (Project IDX) Gemini"),
+	file(".augment-guidelines", "agent guidelines: Augment Code"),
+	file(".continuerules", "agent rules: Continue"),
+	file("conventions.md", "agent conventions: Aider reads it (`--read CONVENTIONS.md`)"),
+	// What an agent may read or index: a change can hand it files it was kept from.
+	file(".cursorignore", "what Cursor's agent may read and index"),
+	file(".cursorindexingignore", "what Cursor indexes for its agent"),
+	file(".aiderignore", "what Aider may read and edit"),
 	// MCP servers, hooks and settings: what an agent may run, and what it runs without asking.
 	file(".mcp.json", "MCP servers: Claude Code's project scope"),
 	file(".vscode/mcp.json", "MCP servers: VS Code, GitHub Copilot"),
@@ -60,6 +67,7 @@ const RULES: readonly SteeringRule[] = [
 	file("opencode.json", "agent settings, MCP servers and instruction files: opencode"),
 	file("opencode.jsonc", "agent settings, MCP servers and instruction files: opencode"),
 	file(".zed/settings.json", "Zed's project settings: its agent's context servers and tools"),
+	file(".vscode/tasks.json", "VS Code's tasks: run on folder open (`runOn: folderOpen`) and by agents"),
 	// Folders whose every file an agent may load: rules, commands, sub-agents, hooks, MCP config.
 	folder(".claude", "agent settings, hooks, commands and sub-agents: Claude Code"),
 	folder(".cursor", "agent rules, MCP servers and hooks: Cursor"),
@@ -81,6 +89,14 @@ const RULES: readonly SteeringRule[] = [
 	folder(".github/prompts", "agent prompts: GitHub Copilot"),
 	folder(".github/chatmodes", "agent chat modes: GitHub Copilot"),
 	folder(".github/agents", "custom agents: GitHub Copilot"),
+	folder(".github/skills", "agent skills: GitHub Copilot"),
+	folder(".kilocode", "agent rules, workflows and MCP servers: Kilo Code"),
+	folder(".openhands", "agent setup script and microagents: OpenHands"),
+	folder(".aiassistant/rules", "agent rules: JetBrains AI Assistant"),
+	folder(".factory", "droids, commands, hooks and MCP servers: Factory"),
+	folder(".agents", "agent commands and skills shared by several tools (Amp, Codex, Factory)"),
+	folder(".tabnine", "agent guidelines and MCP servers: Tabnine"),
+	folder(".devcontainer", "dev container: devcontainer.json runs postCreateCommand and the rest where agents work (Codespaces, Copilot)"),
 	// discern's own config: the gate, the scopes, what is pre-authorized, the instructions compiled.
 	{ segments: ["discern.toml"], kind: "file", rooted: true, readBy: "discern's config: the gate, its scopes and what lands without asking" },
 ];
@@ -90,7 +106,7 @@ export function steeringPhrase(path: string, change: "added" | "deleted" | "modi
 	return `what agents read: \`${quoteName(path)}\` ${change}`;
 }
 
-/** A path an agent reads or runs because a steering file names it (an `@` import, a link, a path in its settings), and that file. */
+/** A path an agent reads or runs because a steering file names it (an `@` import, a link, a path or command in its settings, text or script), and that file. */
 export interface Reached {
 	path: string;
 	via: string;
@@ -113,7 +129,7 @@ export function steersAgents(path: string, instructionSources: readonly string[]
 	// A steering file names a file, or a folder (a linked `.claude`): everything under it counts.
 	const under = (other: string) => same(other) || normal.startsWith(`${normalPath(other)}/`);
 	const by = reached.find((entry) => under(entry.path));
-	if (by) return `named by \`${quoteName(by.via)}\` (an \`@\` import, a link or a path in its settings): agents read or run it`;
+	if (by) return `named by \`${quoteName(by.via)}\` (an \`@\` import, a link, or a path or command in its text): agents read or run it`;
 	return null;
 }
 

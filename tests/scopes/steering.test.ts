@@ -66,6 +66,25 @@ describe("steersAgents: the one list of what steers agents", () => {
 		".cur\u017For/rules/x.mdc",
 		".cur\u017For/mcp.json",
 		"\uFF21\uFF27\uFF25\uFF2E\uFF34\uFF33.md",
+		// Agent files of more tools (hostile review round 2, D-F4).
+		".kilocode/rules/x.md",
+		".openhands/microagents/repo.md",
+		".openhands/setup.sh",
+		".github/skills/x/SKILL.md",
+		".augment-guidelines",
+		".continuerules",
+		".aiassistant/rules/x.md",
+		".factory/droids/x.md",
+		".agents/commands/x.md",
+		".agents/skills/x/SKILL.md",
+		".tabnine/guidelines/x.md",
+		".vscode/tasks.json",
+		"pkg/.vscode/tasks.json",
+		".devcontainer/devcontainer.json",
+		".devcontainer/Dockerfile",
+		"CONVENTIONS.md",
+		".cursorignore",
+		".aiderignore",
 	])("%s steers agents", (path) => {
 		expect(steersAgents(path, SOURCES)).not.toBeNull();
 	});
