@@ -2,8 +2,7 @@ import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { git } from "../git/run.ts";
-import { hiddenEntries, parsePorcelainV2 } from "../git/status.ts";
-import { PINNED_STATUS } from "./tree-work.ts";
+import { hiddenEntries, JUDGED_SETTINGS, parsePorcelainV2 } from "../git/status.ts";
 
 /** A repository found inside a checkout, as git's plumbing names it (absolute paths). */
 export interface ForeignRepository {
@@ -27,6 +26,31 @@ export interface ForeignRepository {
  * Null when git could not answer.
  */
 export async function foreignWork(repository: ForeignRepository): Promise<number | null> {
+	const read = await readForeign(repository, false);
+	return read === null ? null : read.changes;
+}
+
+/** What {@link foreignJudgement} reads of a submodule. */
+export interface ForeignJudgement {
+	/** Uncommitted changes, untracked files (under the committed `.gitignore` rules only), hidden tracked files, and its own submodules whose HEAD is not the commit it records. */
+	changes: number;
+	/** Its own submodules (gitlinks of its index): their insides are judged on their own. */
+	gitlinks: string[];
+}
+
+/**
+ * A submodule judged as `done` judges it, read as {@link foreignWork}
+ * reads (without its configuration, hooks or info/attributes): untracked
+ * files count unless a `.gitignore` ignores them (never its info/exclude
+ * or a global excludes file), and a submodule of its own whose HEAD moved
+ * from the recorded commit is a change (git reads that HEAD itself, without
+ * running anything there). Null when git could not answer.
+ */
+export async function foreignJudgement(repository: ForeignRepository): Promise<ForeignJudgement | null> {
+	return readForeign(repository, true);
+}
+
+async function readForeign(repository: ForeignRepository, judged: boolean): Promise<ForeignJudgement | null> {
 	const [head, format] = await Promise.all([
 		git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], repository.toplevel),
 		git(["rev-parse", "--show-object-format"], repository.toplevel),
@@ -45,7 +69,8 @@ export async function foreignWork(repository: ForeignRepository): Promise<number
 				sha256 ? "[core]\n\trepositoryformatversion = 1\n[extensions]\n\tobjectformat = sha256\n" : "[core]\n\trepositoryformatversion = 0\n",
 			),
 		]);
-		await copyFile(join(repository.commonDir, "info", "exclude"), join(folder, "info", "exclude")).catch(() => undefined);
+		// Judged as done judges: only committed rules hide an untracked file.
+		if (!judged) await copyFile(join(repository.commonDir, "info", "exclude"), join(folder, "info", "exclude")).catch(() => undefined);
 		// Nothing of git's own environment discern was started with (GIT_CONFIG_PARAMETERS, GIT_OBJECT_DIRECTORY, …) is passed on.
 		const env = {
 			...Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("GIT_"))),
@@ -55,13 +80,41 @@ export async function foreignWork(repository: ForeignRepository): Promise<number
 			GIT_INDEX_FILE: join(repository.gitDir, "index"),
 			GIT_OBJECT_DIRECTORY: join(repository.commonDir, "objects"),
 		};
-		const [status, flagged] = await Promise.all([
-			git([...PINNED_STATUS, "status", "--porcelain=v2", "-z", "--untracked-files=normal", "--ignore-submodules=all"], repository.toplevel, { env }),
+		// `dirty`: a submodule of its own counts when its HEAD moved, read in-process; its work tree is never entered (git would run
+		// a status there, with that repository's own configuration).
+		const [status, flagged, staged] = await Promise.all([
+			git(
+				[
+					...JUDGED_SETTINGS,
+					...(judged ? ["-c", "core.excludesFile=/dev/null"] : []),
+					"status",
+					"--porcelain=v2",
+					"-z",
+					"--untracked-files=normal",
+					judged ? "--ignore-submodules=dirty" : "--ignore-submodules=all",
+				],
+				repository.toplevel,
+				{ env },
+			),
 			git(["ls-files", "-v", "-z"], repository.toplevel, { env }),
+			judged ? git(["ls-files", "-s", "-z"], repository.toplevel, { env }) : null,
 		]);
-		if (status.exitCode !== 0 || flagged.exitCode !== 0) return null;
-		return parsePorcelainV2(status.stdout).changes.length + hiddenEntries(flagged.stdout).length;
+		if (status.exitCode !== 0 || flagged.exitCode !== 0 || (staged && staged.exitCode !== 0)) return null;
+		return {
+			changes: parsePorcelainV2(status.stdout).changes.length + hiddenEntries(flagged.stdout).length,
+			gitlinks: staged ? gitlinksOf(staged.stdout) : [],
+		};
 	} finally {
 		await rm(folder, { recursive: true, force: true }).catch(() => undefined);
 	}
+}
+
+/** The gitlinks of `ls-files -s -z` output (`160000 <commit> <stage>\t<path>`). */
+function gitlinksOf(output: string): string[] {
+	const paths: string[] = [];
+	for (const record of output.split("\0")) {
+		const tab = record.indexOf("\t");
+		if (tab >= 0 && record.startsWith("160000 ")) paths.push(record.slice(tab + 1));
+	}
+	return [...new Set(paths)];
 }

@@ -143,6 +143,21 @@ describe("status and worktree list agree with done on what is clean", () => {
 		await expectAllDirty(repo);
 	});
 
+	test("an uncommitted .gitignore that ignores itself in a new folder, with a new file beside it", async () => {
+		const repo = await proven();
+		await repo.wtWrite("src/sub/.gitignore", "*\n");
+		await repo.wtWrite("src/sub/conftest.py", "import os\n");
+		const here = await expectAllDirty(repo);
+		expect(here.changes.files.map((file) => file.path).join("\n")).toContain("src/sub/.gitignore");
+	});
+
+	test("an uncommitted .gitignore deep in new folders, ignoring the folder it sits in", async () => {
+		const repo = await proven();
+		await repo.wtWrite("tools/a/b/.gitignore", "*\n");
+		await repo.wtWrite("tools/a/b/run.py", "import os\n");
+		await expectAllDirty(repo);
+	});
+
 	test("info/attributes converting the committed files", async () => {
 		const repo = await proven();
 		await mkdir(join(repo.root, ".git/info"), { recursive: true });
