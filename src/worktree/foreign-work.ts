@@ -1,8 +1,9 @@
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { readIndexEntries } from "../git/index-entries.ts";
 import { git } from "../git/run.ts";
-import { hiddenEntries, JUDGED_SETTINGS, parsePorcelainV2 } from "../git/status.ts";
+import { hiddenEntries, isHiddenTag, JUDGED_SETTINGS, parsePorcelainV2 } from "../git/status.ts";
 
 /** A repository found inside a checkout, as git's plumbing names it (absolute paths). */
 export interface ForeignRepository {
@@ -34,8 +35,8 @@ export async function foreignWork(repository: ForeignRepository): Promise<number
 export interface ForeignJudgement {
 	/** Uncommitted changes, untracked files (under the committed `.gitignore` rules only), hidden tracked files, and its own submodules whose HEAD is not the commit it records. */
 	changes: number;
-	/** Its own submodules (gitlinks of its index): their insides are judged on their own. */
-	gitlinks: string[];
+	/** Its own submodules (gitlinks of its index, with the commit each records): their insides are judged on their own. */
+	gitlinks: { path: string; commit: string }[];
 }
 
 /**
@@ -46,15 +47,22 @@ export interface ForeignJudgement {
  * from the recorded commit is a change (git reads that HEAD itself, without
  * running anything there). Null when git could not answer.
  */
-export async function foreignJudgement(repository: ForeignRepository): Promise<ForeignJudgement | null> {
-	return readForeign(repository, true);
+export async function foreignJudgement(repository: ForeignRepository, recorded: string): Promise<ForeignJudgement | null> {
+	// The commit the superproject records stands for HEAD: a HEAD elsewhere is a change git's status there names already, and
+	// no git need be asked for it (each process is a wait, on status's budget).
+	return readForeign(repository, true, { head: recorded, sha256: recorded.length === 64 });
 }
 
-async function readForeign(repository: ForeignRepository, judged: boolean): Promise<ForeignJudgement | null> {
-	const [head, format] = await Promise.all([
-		git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], repository.toplevel),
-		git(["rev-parse", "--show-object-format"], repository.toplevel),
-	]);
+async function readForeign(repository: ForeignRepository, judged: boolean, known?: { head: string; sha256: boolean }): Promise<ForeignJudgement | null> {
+	const [head, format] = known
+		? [
+				{ exitCode: 0, stdout: known.head },
+				{ exitCode: 0, stdout: known.sha256 ? "sha256" : "sha1" },
+			]
+		: await Promise.all([
+				git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], repository.toplevel),
+				git(["rev-parse", "--show-object-format"], repository.toplevel),
+			]);
 	if (format.exitCode !== 0) return null;
 	const sha256 = format.stdout.trim() === "sha256";
 	const folder = await mkdtemp(join(tmpdir(), "discern-foreign-"));
@@ -82,7 +90,9 @@ async function readForeign(repository: ForeignRepository, judged: boolean): Prom
 		};
 		// `dirty`: a submodule of its own counts when its HEAD moved, read in-process; its work tree is never entered (git would run
 		// a status there, with that repository's own configuration).
-		const [status, flagged, staged] = await Promise.all([
+		// A plain index is read in-process (index-entries.ts): its entries' flags and gitlinks, one process fewer.
+		const plain = judged ? readIndexEntries(repository.gitDir) : null;
+		const [status, flagged] = await Promise.all([
 			git(
 				[
 					...JUDGED_SETTINGS,
@@ -96,25 +106,37 @@ async function readForeign(repository: ForeignRepository, judged: boolean): Prom
 				repository.toplevel,
 				{ env },
 			),
-			git(["ls-files", "-v", "-z"], repository.toplevel, { env }),
-			judged ? git(["ls-files", "-s", "-z"], repository.toplevel, { env }) : null,
+			// With -s: each entry's tag, mode, object and path (`H 160000 <commit> 0\tpath`), its gitlinks among them.
+			plain ? null : git(["ls-files", "-v", "-z", ...(judged ? ["-s"] : [])], repository.toplevel, { env }),
 		]);
-		if (status.exitCode !== 0 || flagged.exitCode !== 0 || (staged && staged.exitCode !== 0)) return null;
-		return {
-			changes: parsePorcelainV2(status.stdout).changes.length + hiddenEntries(flagged.stdout).length,
-			gitlinks: staged ? gitlinksOf(staged.stdout) : [],
-		};
+		if (status.exitCode !== 0 || (flagged && flagged.exitCode !== 0)) return null;
+		const changes = parsePorcelainV2(status.stdout).changes.length;
+		if (plain)
+			return {
+				changes: changes + plain.filter((entry) => entry.hidden).length,
+				gitlinks: plain.filter((entry) => entry.mode === "160000").map((entry) => ({ path: entry.path, commit: entry.blob })),
+			};
+		const listed = flagged?.stdout ?? "";
+		return judged
+			? { changes: changes + hiddenOfStaged(listed), gitlinks: gitlinksOf(listed) }
+			: { changes: changes + hiddenEntries(listed).length, gitlinks: [] };
 	} finally {
 		await rm(folder, { recursive: true, force: true }).catch(() => undefined);
 	}
 }
 
-/** The gitlinks of `ls-files -s -z` output (`160000 <commit> <stage>\t<path>`). */
-function gitlinksOf(output: string): string[] {
-	const paths: string[] = [];
+/** The gitlinks of `ls-files -v -s -z` output (`H 160000 <commit> <stage>\t<path>`): path and recorded commit. */
+function gitlinksOf(output: string): { path: string; commit: string }[] {
+	const links = new Map<string, string>();
 	for (const record of output.split("\0")) {
 		const tab = record.indexOf("\t");
-		if (tab >= 0 && record.startsWith("160000 ")) paths.push(record.slice(tab + 1));
+		const [, mode, commit] = record.slice(0, Math.max(tab, 0)).split(" ");
+		if (tab >= 0 && mode === "160000" && commit) links.set(record.slice(tab + 1), commit);
 	}
-	return [...new Set(paths)];
+	return [...links].map(([path, commit]) => ({ path, commit }));
+}
+
+/** How many entries of `ls-files -v -s -z` output status looks away from (assume-unchanged, skip-worktree). */
+function hiddenOfStaged(output: string): number {
+	return output.split("\0").filter((record) => record[1] === " " && isHiddenTag(record[0] ?? "")).length;
 }

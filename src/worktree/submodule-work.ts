@@ -1,10 +1,9 @@
 import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
+import { gitDirsAt } from "../git/discover.ts";
 import { nulSeparated } from "../git/nul-list.ts";
-import { answerLines } from "../git/printable-path.ts";
 import { git } from "../git/run.ts";
 import { mapBounded } from "../platform/bounded.ts";
-import { realPathOf } from "../platform/files.ts";
 import { foreignJudgement } from "./foreign-work.ts";
 
 /**
@@ -22,12 +21,18 @@ import { foreignJudgement } from "./foreign-work.ts";
  * filter commands would then run as the person): each is read through a git
  * dir of discern's own (foreign-work.ts). Null when git could not answer.
  */
-export async function submodulesWithWork(root: string, paths: readonly string[]): Promise<string[] | null> {
-	const judged = await mapBounded(paths, READERS, async (path) => {
-		const work = await holdsWork(join(root, path));
-		return work === null ? null : work ? [path] : [];
+export async function submodulesWithWork(root: string, gitlinks: readonly Gitlink[]): Promise<string[] | null> {
+	const judged = await mapBounded(gitlinks, READERS, async (link) => {
+		const work = await holdsWork(join(root, link.path), link.commit);
+		return work === null ? null : work ? [link.path] : [];
 	});
 	return judged.some((found) => found === null) ? null : judged.flatMap((found) => found ?? []);
+}
+
+/** A submodule of a checkout: its path and the commit the checkout's index records for it. */
+export interface Gitlink {
+	path: string;
+	commit: string;
 }
 
 /** {@link submodulesWithWork} for every gitlink of the checkout's index. */
@@ -35,18 +40,24 @@ export async function checkoutSubmodulesWithWork(root: string): Promise<string[]
 	// ls-files reads the index only: nothing is converted, no program starts.
 	const listed = await git(["ls-files", "-s", "-z"], root);
 	if (listed.exitCode !== 0) return null;
-	const gitlinks = new Set<string>();
+	const gitlinks = new Map<string, string>();
 	for (const record of nulSeparated(listed.stdout)) {
 		const tab = record.indexOf("\t");
-		if (tab >= 0 && record.startsWith("160000 ")) gitlinks.add(record.slice(tab + 1));
+		const [mode, commit] = record.slice(0, Math.max(tab, 0)).split(" ");
+		if (tab >= 0 && mode === "160000" && commit) gitlinks.set(record.slice(tab + 1), commit);
 	}
-	return gitlinks.size === 0 ? [] : submodulesWithWork(root, [...gitlinks]);
+	return gitlinks.size === 0
+		? []
+		: submodulesWithWork(
+				root,
+				[...gitlinks].map(([path, commit]) => ({ path, commit })),
+			);
 }
 
 /** Submodules read at once. */
 const READERS = 4;
 
-async function holdsWork(folder: string): Promise<boolean | null> {
+async function holdsWork(folder: string, recorded: string): Promise<boolean | null> {
 	const place = await lstat(folder).catch(() => null);
 	// Absent: not checked out (or deleted, which git's status names itself).
 	if (!place) return false;
@@ -56,13 +67,11 @@ async function holdsWork(folder: string): Promise<boolean | null> {
 		const inside = await readdir(folder).catch(() => null);
 		return inside === null || inside.length > 0;
 	}
-	const top = await git(["rev-parse", "--path-format=absolute", "--show-toplevel", "--git-dir", "--git-common-dir"], folder);
-	const lines = answerLines(top.stdout);
-	const [toplevel, gitDir, commonDir] = lines;
-	// A `.git` git will not read here, or one whose work tree is elsewhere, is never judged clean.
-	if (top.exitCode !== 0 || lines.length !== 3 || !toplevel || !gitDir || !commonDir) return true;
-	if ((await realPathOf(toplevel)) !== (await realPathOf(folder))) return true;
-	const judged = await foreignJudgement({ toplevel, gitDir, commonDir });
+	// Its git dir as git follows `.git`, in-process; the work tree is named to git (foreign-work.ts), so no core.worktree of its
+	// config moves it. A `.git` that leads to no git dir is never judged clean.
+	const found = await gitDirsAt(folder);
+	if (!found) return true;
+	const judged = await foreignJudgement({ toplevel: folder, gitDir: found.gitDir, commonDir: found.commonDir }, recorded);
 	if (judged === null) return null;
 	if (judged.changes > 0) return true;
 	if (judged.gitlinks.length === 0) return false;

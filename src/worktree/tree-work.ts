@@ -99,8 +99,15 @@ export async function readTreeWork(path: string, commonDir: string, gitDir?: str
 	// The walk notes every .gitignore and .gitattributes: git is asked which are strays only when one is not tracked, or when a
 	// new folder was passed over as ignored. git's answer of which are ignored reads the folder's own .gitignore too: one that
 	// says `*` makes its whole new folder look ignored, and the walk never sees it (done counts it: only committed rules hide).
+	// Asked beside git's answer of which new folders are ignored, not after it: one wait, not two.
 	const ruleFiles: string[] = [];
 	let passedOver = false;
+	let straysAsked: Promise<string[]> | null = null;
+	const trackedPaths = listing.then((listed) => (listed ? listed.entries.map((entry) => entry.path) : []));
+	const askStrays = () => {
+		straysAsked ??= strayAttributeFiles(run, trackedPaths);
+		return straysAsked;
+	};
 	const asker = ignoredFoldersAsker(run);
 	const unlisted = listing.then((listed) =>
 		listed
@@ -109,6 +116,7 @@ export async function readTreeWork(path: string, commonDir: string, gitDir?: str
 					foldersHolding(listed.entries.map((entry) => entry.path)),
 					new Set(listed.entries.filter((entry) => entry.mode === "160000").map((entry) => entry.path)),
 					async (candidates) => {
+						void askStrays().catch(() => undefined);
 						const skipped = await asker(candidates);
 						if (skipped && skipped.size > 0) passedOver = true;
 						return skipped;
@@ -117,16 +125,17 @@ export async function readTreeWork(path: string, commonDir: string, gitDir?: str
 				)
 			: null,
 	);
-	const strays = Promise.all([listing, unlisted]).then(([listed]) => {
-		const tracked = listed ? listed.entries.map((entry) => entry.path) : [];
+	const strays = Promise.all([trackedPaths, unlisted]).then(([tracked]) => {
 		const known = new Set(tracked);
-		return passedOver || ruleFiles.some((file) => !known.has(file)) ? strayAttributeFiles(run, tracked) : [];
+		return passedOver || ruleFiles.some((file) => !known.has(file)) ? askStrays() : (straysAsked ?? Promise.resolve([])).then(() => []);
 	});
 	const outside = Promise.all([info, strays]).then(([fromInfo, fromStrays]) => [...fromInfo, ...fromStrays]);
 	// Submodules' own hidden files are only listed recursively: asked only where there are submodules.
 	const withSubmodules = listing.then((listed) => (listed?.entries.some((entry) => entry.mode === "160000") ? filesHiddenFromStatus(path) : []));
-	const gitlinks = listing.then((listed) => [...new Set(listed?.entries.filter((entry) => entry.mode === "160000").map((entry) => entry.path) ?? [])]);
-	const submoduleWork = gitlinks.then((paths) => (paths.length > 0 ? submodulesWithWork(path, paths) : []));
+	const gitlinks = listing.then((listed) =>
+		(listed?.entries ?? []).filter((entry) => entry.mode === "160000").map((entry) => ({ path: entry.path, commit: entry.blob })),
+	);
+	const submoduleWork = gitlinks.then((links) => (links.length > 0 ? submodulesWithWork(path, links) : []));
 	for (const pending of [outside, unlisted, withSubmodules, submoduleWork]) void pending.catch(() => undefined);
 	const [status, listed, others] = await Promise.all([statusRead, listing, othersRead]);
 	if (status.exitCode !== 0 || listed === null || (others && others.exitCode !== 0)) {
