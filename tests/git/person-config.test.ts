@@ -169,6 +169,31 @@ describe("a submodule's own configuration", () => {
 		await expectNeverRan(marker);
 	});
 
+	test("a clean filter in the config of a submodule's own submodule never runs, and its edit is still work", async () => {
+		const { repo, marker, plant, discern } = await planted();
+		const commitIn = async (folder: string) => {
+			await runGit(folder, ["add", "-A"]);
+			await runGit(folder, ["-c", "user.name=T", "-c", "user.email=t@e", "commit", "-qm", "c"]);
+		};
+		const inner = join(repo.wt, "sub", "inner");
+		await repo.wtWrite("sub/inner/f.txt", "a\n");
+		await repo.wtWrite("sub/inner/.gitattributes", "* filter=ev\n");
+		await runGit(inner, ["init", "-q"]);
+		await commitIn(inner);
+		await runGit(inner, ["config", "filter.ev.clean", plant("inner")]);
+		await runGit(join(repo.wt, "sub"), ["init", "-q"]);
+		await commitIn(join(repo.wt, "sub"));
+		await repo.wtGit("add", "sub");
+		await repo.wtGit("commit", "-qm", "sub");
+		await writeFile(join(inner, "f.txt"), "a\nb\n");
+
+		const here = await discern(repo.wt, "status");
+		await expectNeverRan(marker);
+		expect((here.json.data as { clean: boolean }).clean).toBe(false);
+		await discern(repo.root, "worktree", "list");
+		await expectNeverRan(marker);
+	});
+
 	test("a filter a registered submodule's .git/modules config and info/attributes name never runs during accept", async () => {
 		const { repo, marker, plant, discern } = await planted();
 		const library = await makeWorktreeRepo({ files: { "lib.txt": "lib\n" } });
