@@ -66,3 +66,28 @@ async function hasPlainConfig(commonDir: string): Promise<boolean> {
 	// Any `bare` value but an explicit false (git also accepts 1, yes, on, or the bare key) is git's to judge.
 	return !/^\s*worktree\s*=/im.test(config) && !/^[ \t]*bare[ \t]*(?:=(?![ \t]*(?:false|no|off|0)[ \t]*$).*)?$/im.test(config);
 }
+
+/**
+ * The git dir and common dir a `.git` at `folder` names, as git follows it
+ * (a folder, or a file `gitdir: …`, then its `commondir`), without reading
+ * the repository's configuration: for a caller that names the work tree to
+ * git itself (`GIT_WORK_TREE`), so that a `core.worktree` there (every
+ * submodule under `.git/modules` has one) moves nothing. Null when it does
+ * not lead to a git dir.
+ */
+export async function gitDirsAt(folder: string): Promise<{ gitDir: string; commonDir: string } | null> {
+	const dotGit = join(folder, ".git");
+	const stat = await lstat(dotGit).catch(() => null);
+	let gitDir: string | null = null;
+	if (stat?.isDirectory()) gitDir = await realpath(dotGit).catch(() => null);
+	else if (stat?.isFile()) {
+		const text = pointerValue(await readFile(dotGit, "utf8").catch(() => ""));
+		const pointer = text.startsWith("gitdir: ") ? text.slice("gitdir: ".length) : "";
+		gitDir = pointer ? await realpath(resolve(folder, pointer)).catch(() => null) : null;
+	}
+	if (!gitDir || !(await looksLikeGitDir(gitDir))) return null;
+	const read = await readFile(join(gitDir, "commondir"), "utf8").catch(() => null);
+	const pointer = read === null ? null : pointerValue(read);
+	const commonDir = pointer ? await realpath(resolve(gitDir, pointer)).catch(() => null) : gitDir;
+	return commonDir ? { gitDir, commonDir } : null;
+}

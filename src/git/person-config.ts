@@ -1,5 +1,5 @@
 import { lstat } from "node:fs/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { readRegularFile } from "../platform/files.ts";
 import { type Captured, type CaptureOptions, capture } from "../platform/process.ts";
 import { discoverRepository } from "./discover.ts";
@@ -224,7 +224,8 @@ const CONFIG_BYTES = 1024 * 1024;
  * regular file, a mention) is false, and git reads the configuration.
  */
 async function mentionsNoProgram(cwd: string, env: Readonly<Record<string, string | undefined>>): Promise<boolean> {
-	const found = await discoverRepository(cwd, env).catch(() => null);
+	const found =
+		env.GIT_DIR && env.GIT_COMMON_DIR ? namedRepository(cwd, env.GIT_DIR, env.GIT_COMMON_DIR) : await discoverRepository(cwd, env).catch(() => null);
 	if (!found) return false;
 	const files = [join(found.commonDir, "config"), join(found.gitDir, "config.worktree"), join(found.commonDir, "config.worktree")];
 	for (const [at, file] of files.entries()) {
@@ -238,4 +239,14 @@ async function mentionsNoProgram(cwd: string, env: Readonly<Record<string, strin
 		if (MENTIONS.some((mention) => text.includes(mention))) return false;
 	}
 	return true;
+}
+
+/**
+ * The repository git's environment names whole (`GIT_DIR` and
+ * `GIT_COMMON_DIR`, as the evidence and the reads of nested repositories
+ * through a git dir of discern's own set them): git reads its configuration
+ * from those folders, found without a walk.
+ */
+function namedRepository(cwd: string, gitDir: string, commonDir: string): { gitDir: string; commonDir: string } {
+	return { gitDir: resolve(cwd, gitDir), commonDir: resolve(cwd, commonDir) };
 }

@@ -59,7 +59,8 @@ function printable(repository: RepositoryLocation): LocateOutcome {
  * answer: callers must treat that as "unknown", never as "clean".
  */
 export async function readWorkingState(root: string): Promise<WorkingState | null> {
-	const result = await git(["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=normal"], root);
+	// `dirty`: a submodule's HEAD is read without entering it; git's status inside one would run that repository's own filters.
+	const result = await git(["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=normal", "--ignore-submodules=dirty"], root);
 	return result.exitCode === 0 ? parsePorcelainV2(result.stdout) : null;
 }
 
@@ -116,6 +117,6 @@ export async function filesHiddenFromStatus(root: string): Promise<string[] | nu
 
 /** Why git cannot work here, in its own words (dubious ownership, a broken index…), for a message. */
 export async function gitProblem(root: string): Promise<string> {
-	const result = await git(["status", "--porcelain"], root);
+	const result = await git(["status", "--porcelain", "--ignore-submodules=dirty"], root);
 	return firstNonBlankLine(result.stderr) ?? `git status exited ${result.exitCode}`;
 }

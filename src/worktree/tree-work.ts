@@ -8,6 +8,7 @@ import { filesHiddenFromStatus } from "../git/repository.ts";
 import { git } from "../git/run.ts";
 import { isHiddenTag, JUDGED_SETTINGS, parsePorcelainV2, type WorkingState } from "../git/status.ts";
 import { readRegularFile } from "../platform/files.ts";
+import { submodulesWithWork } from "./submodule-work.ts";
 
 /**
  * The settings every judgement of whether a worktree is clean runs git
@@ -42,7 +43,9 @@ export interface TreeWork {
  * `status`, `worktree list`, drop and prune say "clean" only where `done`
  * and `accept` would not refuse the tree as dirty.
  *
- * - the settings done judges under pinned (PINNED_STATUS), submodules looked into;
+ * - the settings done judges under pinned (PINNED_STATUS); each submodule's
+ *   HEAD against its gitlink, and its work read without its own
+ *   configuration (submodule-work.ts), at any depth;
  * - untracked files under the committed `.gitignore` rules only
  *   (COMMITTED_IGNORE_RULES): a file hidden by `info/exclude` or a global
  *   excludes file is a change, as it is to `done`;
@@ -66,20 +69,19 @@ export async function readTreeWork(path: string, commonDir: string, gitDir?: str
 	const common = resolve(path, commonDir);
 	// git status lists untracked files under COMMITTED_IGNORE_RULES when no global excludes file is read and info/exclude
 	// holds no pattern (as the template's, comments only): its own walk then serves, else git lists them by those rules alone.
-	// Every submodule looked into: `ignore = dirty` in .gitmodules (or diff.ignoreSubmodules) would hide its uncommitted work.
+	// A submodule's HEAD against the recorded commit, whatever .gitmodules says (`ignore = all`), read without entering it: its
+	// work is read below (submodule-work.ts), never by git's status run inside it with that repository's own configuration.
 	const statusRead = git(
 		[
 			...PINNED_STATUS,
 			"-c",
 			"core.excludesFile=/dev/null",
-			"-c",
-			"diff.ignoreSubmodules=none",
 			"status",
 			"--porcelain=v2",
 			"--branch",
 			"-z",
 			"--untracked-files=normal",
-			"--ignore-submodules=none",
+			"--ignore-submodules=dirty",
 		],
 		path,
 	);
@@ -94,44 +96,65 @@ export async function readTreeWork(path: string, commonDir: string, gitDir?: str
 			? Promise.resolve({ entries: plain })
 			: run(["ls-files", "-z", "-v", "-s", "--cached"]).then((read) => (read.exitCode === 0 ? indexListing(read.stdout) : null));
 	const info = infoAttributes(common);
-	// The walk notes every .gitignore and .gitattributes: git is asked which are strays only when one is not tracked.
+	// The walk notes every .gitignore and .gitattributes: git is asked which are strays only when one is not tracked, or when a
+	// new folder was passed over as ignored. git's answer of which are ignored reads the folder's own .gitignore too: one that
+	// says `*` makes its whole new folder look ignored, and the walk never sees it (done counts it: only committed rules hide).
+	// Asked beside git's answer of which new folders are ignored, not after it: one wait, not two.
 	const ruleFiles: string[] = [];
+	let passedOver = false;
+	let straysAsked: Promise<string[]> | null = null;
+	const trackedPaths = listing.then((listed) => (listed ? listed.entries.map((entry) => entry.path) : []));
+	const askStrays = () => {
+		straysAsked ??= strayAttributeFiles(run, trackedPaths);
+		return straysAsked;
+	};
+	const asker = ignoredFoldersAsker(run);
 	const unlisted = listing.then((listed) =>
 		listed
 			? unlistedEntries(
 					path,
 					foldersHolding(listed.entries.map((entry) => entry.path)),
 					new Set(listed.entries.filter((entry) => entry.mode === "160000").map((entry) => entry.path)),
-					ignoredFoldersAsker(run),
+					async (candidates) => {
+						void askStrays().catch(() => undefined);
+						const skipped = await asker(candidates);
+						if (skipped && skipped.size > 0) passedOver = true;
+						return skipped;
+					},
 					(file) => void ruleFiles.push(file),
 				)
 			: null,
 	);
-	const strays = Promise.all([listing, unlisted]).then(([listed]) => {
-		const tracked = listed ? listed.entries.map((entry) => entry.path) : [];
+	const strays = Promise.all([trackedPaths, unlisted]).then(([tracked]) => {
 		const known = new Set(tracked);
-		return ruleFiles.some((file) => !known.has(file)) ? strayAttributeFiles(run, tracked) : [];
+		return passedOver || ruleFiles.some((file) => !known.has(file)) ? askStrays() : (straysAsked ?? Promise.resolve([])).then(() => []);
 	});
 	const outside = Promise.all([info, strays]).then(([fromInfo, fromStrays]) => [...fromInfo, ...fromStrays]);
 	// Submodules' own hidden files are only listed recursively: asked only where there are submodules.
 	const withSubmodules = listing.then((listed) => (listed?.entries.some((entry) => entry.mode === "160000") ? filesHiddenFromStatus(path) : []));
-	for (const pending of [outside, unlisted, withSubmodules]) void pending.catch(() => undefined);
+	const gitlinks = listing.then((listed) =>
+		(listed?.entries ?? []).filter((entry) => entry.mode === "160000").map((entry) => ({ path: entry.path, commit: entry.blob })),
+	);
+	const submoduleWork = gitlinks.then((links) => (links.length > 0 ? submodulesWithWork(path, links) : []));
+	for (const pending of [outside, unlisted, withSubmodules, submoduleWork]) void pending.catch(() => undefined);
 	const [status, listed, others] = await Promise.all([statusRead, listing, othersRead]);
 	if (status.exitCode !== 0 || listed === null || (others && others.exitCode !== 0)) {
-		await Promise.allSettled([outside, unlisted, withSubmodules]);
+		await Promise.allSettled([outside, unlisted, withSubmodules, submoduleWork]);
 		return null;
 	}
-	const [outsideNow, strange, submoduleFlags] = await Promise.all([outside, unlisted, withSubmodules]);
-	if (strange === null || submoduleFlags === null) return null;
+	const [outsideNow, strange, submoduleFlags, submodulesHolding] = await Promise.all([outside, unlisted, withSubmodules, submoduleWork]);
+	if (strange === null || submoduleFlags === null || submodulesHolding === null) return null;
 	const flagged = [...new Set([...listed.entries.filter((entry) => entry.hidden).map((entry) => entry.path), ...submoduleFlags])];
 	const hidden = flagged.length === 0 ? [] : await hiddenWork(path, flagged, new Map(listed.entries.map((entry) => [entry.path, entry])));
 	if (hidden === null) return null;
 	const state = parsePorcelainV2(status.stdout);
 	const untracked = new Set(others ? nulSeparated(others.stdout) : state.changes.filter((change) => change.kind === "untracked").map((change) => change.path));
+	const reported = new Set(state.changes.map((change) => change.path));
 	const working: WorkingState = {
 		...state,
 		changes: [
 			...state.changes.filter((change) => change.kind !== "untracked"),
+			...submodulesHolding.filter((link) => !reported.has(link)).map((link) => ({ path: link, kind: "modified" as const, staged: false })),
 			...[...untracked].map((file) => ({ path: file, kind: "untracked" as const, staged: false })),
 			...strange.filter((file) => !untracked.has(file)).map((file) => ({ path: file, kind: "untracked" as const, staged: false })),
 			...outsideNow.map((problem) => ({ path: `(${problem})`, kind: "modified" as const, staged: false })),

@@ -4,7 +4,7 @@ import { readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { configEnv, overridesFrom } from "../../src/git/person-config.ts";
 import { runDiscern } from "../helpers/cli.ts";
-import { makeTempDir } from "../helpers/repo.ts";
+import { makeTempDir, runGit } from "../helpers/repo.ts";
 import { makeWorktreeRepo, type WorktreeRepo } from "../helpers/worktree.ts";
 
 /**
@@ -135,6 +135,82 @@ describe("a clean filter the repository's config names never runs", () => {
 		await touch(join(repo.wt, "README.md"));
 		await discern(repo.wt, "status");
 		await discern(repo.root, "worktree", "list");
+		await expectNeverRan(marker);
+	});
+});
+
+describe("a submodule's own configuration", () => {
+	test("a clean filter in a nested repository's own .git/config never runs for status, worktree list, prune or drop", async () => {
+		const { repo, marker, plant, discern } = await planted();
+		const sub = join(repo.wt, "sub");
+		await repo.wtWrite("sub/f.txt", "a\n");
+		await repo.wtWrite("sub/.gitattributes", "* filter=ev\n");
+		const subGit = (...args: string[]) => runGit(sub, args);
+		await subGit("init", "-q");
+		await subGit("add", "-A");
+		await subGit("-c", "user.name=T", "-c", "user.email=t@e", "commit", "-qm", "sub");
+		await subGit("config", "filter.ev.clean", plant("submodule"));
+		// Recorded as a gitlink in the worktree's commit, then edited: git's own status would look inside with its config.
+		await repo.wtGit("add", "sub");
+		await repo.wtGit("commit", "-qm", "sub");
+		await writeFile(join(sub, "f.txt"), "a\nb\n");
+
+		const here = await discern(repo.wt, "status");
+		await expectNeverRan(marker);
+		// Its edit is work all the same, as done says.
+		expect((here.json.data as { clean: boolean }).clean).toBe(false);
+		await discern(repo.root, "status");
+		await expectNeverRan(marker);
+		await discern(repo.root, "worktree", "list");
+		await expectNeverRan(marker);
+		await discern(repo.root, "worktree", "prune", "--dry-run");
+		await expectNeverRan(marker);
+		await discern(repo.root, "worktree", "drop", "x", "--dry-run");
+		await expectNeverRan(marker);
+	});
+
+	test("a clean filter in the config of a submodule's own submodule never runs, and its edit is still work", async () => {
+		const { repo, marker, plant, discern } = await planted();
+		const commitIn = async (folder: string) => {
+			await runGit(folder, ["add", "-A"]);
+			await runGit(folder, ["-c", "user.name=T", "-c", "user.email=t@e", "commit", "-qm", "c"]);
+		};
+		const inner = join(repo.wt, "sub", "inner");
+		await repo.wtWrite("sub/inner/f.txt", "a\n");
+		await repo.wtWrite("sub/inner/.gitattributes", "* filter=ev\n");
+		await runGit(inner, ["init", "-q"]);
+		await commitIn(inner);
+		await runGit(inner, ["config", "filter.ev.clean", plant("inner")]);
+		await runGit(join(repo.wt, "sub"), ["init", "-q"]);
+		await commitIn(join(repo.wt, "sub"));
+		await repo.wtGit("add", "sub");
+		await repo.wtGit("commit", "-qm", "sub");
+		await writeFile(join(inner, "f.txt"), "a\nb\n");
+
+		const here = await discern(repo.wt, "status");
+		await expectNeverRan(marker);
+		expect((here.json.data as { clean: boolean }).clean).toBe(false);
+		await discern(repo.root, "worktree", "list");
+		await expectNeverRan(marker);
+	});
+
+	test("a filter a registered submodule's .git/modules config and info/attributes name never runs during accept", async () => {
+		const { repo, marker, plant, discern } = await planted();
+		const library = await makeWorktreeRepo({ files: { "lib.txt": "lib\n" } });
+		made.push(...library.cleanupDirs);
+		await repo.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", library.root, "lib");
+		await repo.commitAll("add lib");
+		const modules = join(repo.root, ".git", "modules", "lib");
+		await Bun.write(join(modules, "info", "attributes"), "* filter=ev\n");
+		await runGit(join(repo.root, "lib"), ["config", "filter.ev.clean", plant("modules")]);
+		await touch(join(repo.root, "lib", "lib.txt"));
+		await repo.wtGit("merge", "-q", "main");
+		await repo.wtWrite("landed.md", "# landed\n");
+		await repo.wtCommit("land a file");
+		const accepted = await discern(repo.wt, "accept");
+		expect(accepted.json.ok, JSON.stringify(accepted.json).slice(0, 600)).toBe(true);
+		await expectNeverRan(marker);
+		await discern(repo.root, "status");
 		await expectNeverRan(marker);
 	});
 });

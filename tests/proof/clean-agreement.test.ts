@@ -6,6 +6,7 @@ import type { AnyResult } from "../../src/contract/envelope.ts";
 import type { StatusData } from "../../src/verbs/status/schema.ts";
 import type { WorktreeListData } from "../../src/verbs/worktree/schema.ts";
 import { invokeVerb } from "../helpers/invoke.ts";
+import { connectInMemory } from "../helpers/mcp.ts";
 import { BASIC_CONFIG, makeTempDir, testContext } from "../helpers/repo.ts";
 import { expectValidEnvelope } from "../helpers/schema.ts";
 import { makeWorktreeRepo, type WorktreeRepo } from "../helpers/worktree.ts";
@@ -143,6 +144,31 @@ describe("status and worktree list agree with done on what is clean", () => {
 		await expectAllDirty(repo);
 	});
 
+	test("an uncommitted .gitignore that ignores itself in a new folder, with a new file beside it", async () => {
+		const repo = await proven();
+		await repo.wtWrite("src/sub/.gitignore", "*\n");
+		await repo.wtWrite("src/sub/conftest.py", "import os\n");
+		const here = await expectAllDirty(repo);
+		expect(here.changes.files.map((file) => file.path).join("\n")).toContain("src/sub/.gitignore");
+		// The agent's own view, over MCP, says the same.
+		const { client, close } = await connectInMemory(repo.wt);
+		try {
+			const called = await client.callTool({ name: "discern_status", arguments: {} });
+			const data = (called.structuredContent as { data: StatusData }).data;
+			expect(data.clean).toBe(false);
+			expect(data.proof.state).not.toBe("honored");
+		} finally {
+			await close();
+		}
+	});
+
+	test("an uncommitted .gitignore deep in new folders, ignoring the folder it sits in", async () => {
+		const repo = await proven();
+		await repo.wtWrite("tools/a/b/.gitignore", "*\n");
+		await repo.wtWrite("tools/a/b/run.py", "import os\n");
+		await expectAllDirty(repo);
+	});
+
 	test("info/attributes converting the committed files", async () => {
 		const repo = await proven();
 		await mkdir(join(repo.root, ".git/info"), { recursive: true });
@@ -163,6 +189,23 @@ describe("status and worktree list agree with done on what is clean", () => {
 		expect((await invokeVerb("done", ctx(repo.wt))).ok).toBe(true);
 		await writeFile(join(repo.wt, "lib", "lib.txt"), "edited\n");
 		expect((await repo.wtGit("status", "--porcelain")).trim()).toBe("");
+		await expectAllDirty(repo);
+	});
+
+	test("an untracked file in a submodule that only the submodule's info/exclude hides", async () => {
+		const library = await makeWorktreeRepo({ files: { "lib.txt": "lib\n" } });
+		made.push(library);
+		const repo = await makeWorktreeRepo({ config: BASIC_CONFIG });
+		made.push(repo);
+		await repo.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", library.root, "lib");
+		await repo.commitAll("add lib");
+		await repo.wtGit("merge", "-q", "main");
+		await repo.wtGit("-c", "protocol.file.allow=always", "submodule", "update", "-q", "--init");
+		expect((await invokeVerb("done", ctx(repo.wt))).ok).toBe(true);
+		const moduleDir = (await repo.wtGit("-C", "lib", "rev-parse", "--path-format=absolute", "--git-dir")).trim();
+		await mkdir(join(moduleDir, "info"), { recursive: true });
+		await writeFile(join(moduleDir, "info", "exclude"), "conftest.py\n");
+		await writeFile(join(repo.wt, "lib", "conftest.py"), "import os\n");
 		await expectAllDirty(repo);
 	});
 

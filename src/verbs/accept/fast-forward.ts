@@ -145,7 +145,7 @@ async function undoFastForward(
 	await pinnedGit(["update-index", "-q", "--refresh"], checkout);
 	const [cached, files] = await Promise.all([
 		pinnedGit(["diff-index", "--cached", "--quiet", from, "--"], checkout),
-		pinnedGit(["diff-files", "--quiet"], checkout),
+		pinnedGit(["diff-files", "--quiet", "--ignore-submodules=dirty"], checkout),
 	]);
 	if (kept.length > 0)
 		return `${plural(kept.length, "file")} where the landing adds one ${kept.length === 1 ? "was" : "were"} not written by it and ${kept.length === 1 ? "was" : "were"} kept (${kept.slice(0, 10).map(quoteName).join(", ")})`;
@@ -269,7 +269,7 @@ export async function undoKilledLanding(
 		return `${plural(kept.length, "file")} where the landing adds one ${kept.length === 1 ? "holds" : "hold"} other content than it writes and ${kept.length === 1 ? "was" : "were"} kept (${kept.slice(0, 10).map(quoteName).join(", ")})`;
 	const [cached, files] = await Promise.all([
 		pinnedGit(["diff-index", "--cached", "--quiet", from, "--"], checkout),
-		pinnedGit(["diff-files", "--quiet"], checkout),
+		pinnedGit(["diff-files", "--quiet", "--ignore-submodules=dirty"], checkout),
 	]);
 	if (cached.exitCode !== 0 || files.exitCode !== 0) return "the checkout's index or files still differ from the trunk: check them with `git status` there";
 	return null;

@@ -8,6 +8,7 @@ import type { ProofRecord } from "../../proof/record.ts";
 import { clip } from "../../text/clip.ts";
 import { firstLine } from "../../text/first-line.ts";
 import { quoteName } from "../../text/terminal.ts";
+import { checkoutSubmodulesWithWork } from "../../worktree/submodule-work.ts";
 
 export const NOTE_REF = "refs/notes/discern";
 
@@ -42,13 +43,17 @@ export async function checkoutProblem(path: string, from: string, to: string, si
 }
 
 async function checkoutProblemSentence(path: string, from: string, to: string): Promise<string | null> {
-	const [status, hidden, trial] = await Promise.all([
-		pinnedGit(["status", "--porcelain=v2", "-z", "--untracked-files=no", "--ignore-submodules=none"], path),
+	// A submodule's HEAD against its gitlink is git's to read (`dirty`: without entering it); what is in it, discern's, without
+	// its own configuration: git's status inside a submodule would run the filters that repository names (submodule-work.ts).
+	const [status, hidden, trial, submodules] = await Promise.all([
+		pinnedGit(["status", "--porcelain=v2", "-z", "--untracked-files=no", "--ignore-submodules=dirty"], path),
 		filesHiddenFromStatus(path),
 		pinnedGit(["read-tree", "-m", "-u", "-n", from, to], path),
+		checkoutSubmodulesWithWork(path),
 	]);
-	if (status.exitCode !== 0) return `git could not report the state of the checkout at ${clip(quoteName(path))}`;
-	const changes = parsePorcelainV2(status.stdout).changes;
+	if (status.exitCode !== 0 || submodules === null) return `git could not report the state of the checkout at ${clip(quoteName(path))}`;
+	const listed = parsePorcelainV2(status.stdout).changes.map((change) => change.path);
+	const changes = [...listed, ...submodules.filter((link) => !listed.includes(link))].map((changed) => ({ path: changed }));
 	if (changes.length > 0) {
 		const names = changes
 			.slice(0, 10)
@@ -72,7 +77,7 @@ async function checkoutProblemSentence(path: string, from: string, to: string): 
 export async function moveCheckout(path: string, from: string, to: string): Promise<string | null> {
 	const already = await pinnedGit(["diff-index", "--cached", "--quiet", to, "--"], path);
 	if (already.exitCode === 0) {
-		const files = await pinnedGit(["diff-files", "--quiet"], path);
+		const files = await pinnedGit(["diff-files", "--quiet", "--ignore-submodules=dirty"], path);
 		if (files.exitCode === 0) return null;
 	}
 	// A tracked file git is told not to look at could hold an edit read-tree would overwrite.
