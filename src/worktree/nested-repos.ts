@@ -19,17 +19,11 @@ import { PINNED_STATUS } from "./tree-work.ts";
 export const NESTED_KINDS = ["untracked", "ignored", "submodule"] as const;
 
 export const NestedRepository = v.strictObject({
-	path: v.pipe(
-		v.string(),
-		v.description("Its folder, relative to the worktree; for a submodule whose folder is gone, its name under the worktree's git dir (modules/)."),
-	),
+	path: v.pipe(v.string(), v.description("Relative to the worktree (a gone submodule: its name under modules/).")),
 	kind: v.picklist(NESTED_KINDS),
-	git_dir: v.pipe(v.string(), v.description("Where its commits are kept (absolute): inside the worktree or its git dir, they go with it.")),
-	checked_out: v.pipe(v.boolean(), v.description("Its folder is in the worktree; false for a submodule's repository whose checkout is gone.")),
-	loses: v.pipe(
-		v.array(v.string()),
-		v.description("What deleting it would lose for good: commits no remote-tracking branch holds, uncommitted changes, untracked files. Empty when nothing."),
-	),
+	git_dir: v.string(),
+	checked_out: v.boolean(),
+	loses: v.pipe(v.array(v.string()), v.description("What deleting it would lose for good.")),
 });
 export type NestedRepository = v.InferOutput<typeof NestedRepository>;
 

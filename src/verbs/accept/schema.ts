@@ -34,20 +34,12 @@ export const AcceptData = v.strictObject({
 	resources: v.strictObject({ destroyed: v.array(v.string()), failed: v.array(v.string()) }),
 	worktree_files: v.pipe(
 		v.strictObject({
-			ignored: v.pipe(v.array(v.string()), v.description("Ignored files and folders in the worktree (deleted with it when it was removed); the first 100.")),
+			ignored: v.pipe(v.array(v.string()), v.description("Deleted with the worktree; the first 100.")),
 			ignored_count: v.number(),
-			untracked: v.pipe(v.array(v.string()), v.description("Untracked files git does not ignore (they stop the removal); the first 100.")),
+			untracked: v.pipe(v.array(v.string()), v.description("They stop the removal; the first 100.")),
 			untracked_count: v.number(),
-			edited_env: v.pipe(
-				v.array(v.string()),
-				v.description("Env files start copied that were edited in the worktree since, with no copy in the main checkout: the worktree was kept for them."),
-			),
-			nested_repositories: v.pipe(
-				v.array(NestedRepository),
-				v.description(
-					"Git repositories inside the worktree holding something only they have (commits no remote-tracking branch holds, uncommitted changes): the worktree was kept for them, as worktree drop and prune keep it.",
-				),
-			),
+			edited_env: v.pipe(v.array(v.string()), v.description("Copied env files edited since: the worktree was kept.")),
+			nested_repositories: v.pipe(v.array(NestedRepository), v.description("Repositories holding something only they have: the worktree was kept.")),
 		}),
 		v.description("What the worktree held beyond its commits when accept came to remove it."),
 	),
