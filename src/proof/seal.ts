@@ -69,8 +69,21 @@ async function proofKey(commonDir: string, create: boolean): Promise<Buffer | nu
 	// Read every time, never cached: a long-running `discern mcp` must stop honouring a key that was deleted or replaced.
 	// In `<common dir>/discern/`, reached through no link (state/dir.ts): a key elsewhere is no key, and none is made there.
 	const folder = stateFolderToRead(commonDir, []);
-	let key = folder === null ? null : await readKey(join(folder, KEY_FILE));
-	if (!key && create) {
+	const key = folder === null ? null : await readKey(join(folder, KEY_FILE));
+	if (key || !create) return key;
+	// One maker at a time in this process: a gate asks for the key twice at once (its seal and its running-jobs record), and
+	// two replacements of an unusable key would each put a fresh key in place, the later one voiding what the earlier sealed.
+	const made = keyMaking.then(() => makeKey(commonDir));
+	keyMaking = made.catch(() => undefined);
+	return made;
+}
+
+let keyMaking: Promise<unknown> = Promise.resolve();
+
+async function makeKey(commonDir: string): Promise<Buffer> {
+	const existing = stateFolderToRead(commonDir, []);
+	let key = existing === null ? null : await readKey(join(existing, KEY_FILE));
+	if (!key) {
 		const path = join(stateFolder(commonDir, [], { create: true }) as string, KEY_FILE);
 		// Created exclusively and whole (written aside, then linked into place): two first runs at once (a gate's
 		// seal and its running-jobs record) agree on one key, and neither reads the other's key half-written.

@@ -19,9 +19,10 @@ import { type TrunkCandidate, type TrunkVote, trunkCandidates } from "./candidat
  *    checkout has checked out, `main`, `master`, origin/HEAD's target, the
  *    ones that exist) each have their committed discern.toml read; each
  *    `[repository].trunk` found is a vote. The main checkout's branch votes
- *    so that a trunk with another name (`develop`) is heard beside a decoy
- *    `main` an agent made, in the main checkout and in every worktree alike;
- *    `accept` lands nothing while votes disagree. One name
+ *    when a linked worktree asks (in the main checkout it is the branch being
+ *    judged, never its own judge), so that a trunk with another name
+ *    (`develop`) is heard beside a decoy `main` an agent made; `accept` lands
+ *    nothing while votes disagree. One name
  *    voted for is the trunk. Several (a decoy that names itself beside the
  *    real trunk) are a contest: the one this checkout's discern.toml also
  *    names wins, else the first in that order, and the result lists the
@@ -156,7 +157,10 @@ export async function resolveTrunk(root: string, configured: string | undefined,
 		// The main checkout's branch, main and master first: in a contest this checkout does not settle, a file in .git
 		// (origin/HEAD) does not get the first word.
 		mainBranch = early.location ? await mainCheckoutBranch(early.location.commonDir) : null;
-		const voters = [mainBranch, ...USUAL, clues.originHead]
+		// The main checkout's branch votes only when a linked worktree asks: in the main checkout it is the branch being
+		// judged, and a branch naming itself the trunk there (an agent's branch checked out to run done) would be its own judge.
+		const judgedHere = early.location !== undefined && early.location.gitDir === early.location.commonDir;
+		const voters = [judgedHere ? null : mainBranch, ...USUAL, clues.originHead]
 			.filter((name, index, all): name is string => name !== null && all.indexOf(name) === index && clues.localBranches.has(name))
 			.map((name) => trunkNamed(clues, name, "config"));
 		const ballots = await Promise.all(voters.map(async (voter) => ({ voter, read: await read(voter) })));

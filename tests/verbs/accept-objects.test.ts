@@ -130,7 +130,8 @@ describe("accept: the object store's bytes", () => {
 		await repo.git("switch", "-q", "--detach");
 		await writeLooseBlob(join(repo.root, ".git", "objects"), blob, "EVIL\n");
 		const main = await repo.sha("main");
-		const result = await invokeVerb("accept", testContext(repo.wt));
+		// Confirmed: with the main checkout detached, no checkout names the trunk, so its pre-authorized scopes grant nothing.
+		const result = await invokeVerb("accept", testContext(repo.wt), { confirmed: true });
 		expectValidEnvelope("accept", result);
 		expect(result.ok ? "" : result.error).toBe("gate_failed");
 		expect(await repo.sha("main")).toBe(main);

@@ -352,9 +352,7 @@ describe("a pin on the trunk", () => {
 		const before = await head(r);
 		const result = await run(r, "standards pin");
 		expect(result.error).toBe("awaiting_consent");
-		// The main checkout's branch votes: its discern.toml naming itself makes it the trunk here (a contest with main's, which
-		// done names and accept refuses), and a pin on the trunk is refused.
-		expect(result.message).toContain("This is the trunk `feature`");
+		expect(result.message).toContain("This branch `feature` is named as the trunk by this checkout's [repository].trunk (discern's trunk is `main`)");
 		expect(await head(r)).toBe(before);
 	});
 });
