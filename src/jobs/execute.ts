@@ -6,7 +6,7 @@ import { jobEnvironment } from "./job-env.ts";
 import { killLeftovers, openLedger } from "./leftovers.ts";
 import type { GatePlan, PlannedJob } from "./plan.ts";
 import { newRunDir, pruneRuns } from "./run-folders.ts";
-import { type RunReport, runPlan } from "./runner.ts";
+import { type JobRun, type RunReport, runPlan } from "./runner.ts";
 
 export interface Execution {
 	report: RunReport;
@@ -81,6 +81,24 @@ export function failureSentence(report: RunReport): string {
 		.filter((run) => run.outcome === "failed" && run !== failed)
 		.map((run) => (run.timedOut ? `${run.job.label} timed out` : `${run.job.label} (exit ${run.exitCode ?? "?"})`));
 	return others.length > 0 ? `${first}; also failed: ${others.join(", ")}` : first;
+}
+
+/**
+ * Failed jobs whose failure says more about the machine than about the tree:
+ * a program the shell could not find (exit 127) or could not execute (126),
+ * or a job stopped at its time limit. Running the same tree again after the
+ * machine is fixed can pass, so such a run is never the tree's verdict.
+ */
+export function machineFailures(report: RunReport): JobRun[] {
+	return report.runs.filter((run) => run.outcome === "failed" && (run.timedOut || run.exitCode === 127 || run.exitCode === 126));
+}
+
+/** What went wrong with the machine for one such job, in words. */
+export function machineFailureWords(run: JobRun): string {
+	if (run.timedOut) return `${run.job.label} ran out of its ${run.job.timeout} s`;
+	return run.exitCode === 127
+		? `${run.job.label}: a program it runs was not found (exit 127)`
+		: `${run.job.label}: a program it runs could not be executed (exit 126)`;
 }
 
 export function ranLabels(report: RunReport): string[] {

@@ -6,7 +6,7 @@ import type { EvidenceIndex } from "../git/evidence/evidence.ts";
 import type { RepositoryLocation } from "../git/repository.ts";
 import type { WorkingState } from "../git/status.ts";
 import type { Trunk } from "../git/trunk.ts";
-import { executePlan, failureSentence } from "../jobs/execute.ts";
+import { executePlan, failureSentence, machineFailures, machineFailureWords } from "../jobs/execute.ts";
 import { writeLastRun } from "../jobs/last-run.ts";
 import type { PlannedJob, planGate } from "../jobs/plan.ts";
 import type { FailedStage } from "../jobs/schema.ts";
@@ -164,6 +164,8 @@ export async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResul
 		...(drift ? { drift } : {}),
 	};
 
+	// A program not found, not executable, or a job out of time: the machine's doing, so never the tree's red verdict.
+	const atFault = report.interrupted ? [] : machineFailures(report);
 	// An interrupted run says nothing about the tree: it neither counts as red nor removes a Proof.
 	// Drift may have come from outside the gate (an editor): it is reported, never the commit's verdict.
 	// Written while the verdict is put together (and the Proof written): a different file, awaited before any return.
@@ -182,7 +184,7 @@ export async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResul
 					time: new Date().toISOString(),
 					duration_s: durationS,
 				},
-				{ verdict: !drift },
+				{ verdict: !drift && atFault.length === 0 },
 			).catch(() => undefined);
 
 	if (!green) {
@@ -205,7 +207,13 @@ export async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResul
 						say`If something outside the gate (an editor, another tool) made the change, restore the tree and run ${ref("done")} again.`,
 						...warnings,
 					]
-				: [say`Read the diagnostics (each names the command to reproduce it), fix, commit, and run ${ref("done")}.`, ...warnings];
+				: atFault.length > 0
+					? [
+							say`${atFault.map(machineFailureWords).join("; ")}. That is the machine, not the tree: install the program or fix PATH (or [gate].timeout), then run ${ref("done")} again; this failure is not recorded as the tree's verdict.`,
+							say`Read the diagnostics (each names the command to reproduce it); if the tree is at fault, fix, commit, and run ${ref("done")}.`,
+							...warnings,
+						]
+					: [say`Read the diagnostics (each names the command to reproduce it), fix, commit, and run ${ref("done")}.`, ...warnings];
 		return fail("done", report.interrupted ? "interrupted" : "gate_failed", message, hints, { data, steps, diagnostics });
 	}
 	if (run.standalone) {

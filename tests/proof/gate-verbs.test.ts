@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { readFile, rm, stat } from "node:fs/promises";
+import { chmod, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import type { AnyResult } from "../../src/contract/envelope.ts";
 import { LOG_LIMIT_BYTES } from "../../src/jobs/log-cap.ts";
 import { done } from "../../src/proof/done.ts";
@@ -8,7 +9,7 @@ import { REPO_ROOT } from "../helpers/cli.ts";
 import { prepare, test as testVerb } from "../helpers/inner-loop.ts";
 import { invokeVerb } from "../helpers/invoke.ts";
 import { survivors } from "../helpers/processes.ts";
-import { makeRepo, type TestRepo } from "../helpers/repo.ts";
+import { makeRepo, makeTempDir, type TestRepo } from "../helpers/repo.ts";
 import { expectValidEnvelope } from "../helpers/schema.ts";
 
 const REPORTS = `${REPO_ROOT}/tests/fixtures/reports`;
@@ -170,6 +171,36 @@ describe("done", () => {
 		expect(again.ok ? "" : again.error).toBe("unchanged_tree_rerun");
 		const rerun = valid("done", await done(r.ctx(), { rerun: true }));
 		expect(rerun.ok ? "" : rerun.error).toBe("gate_failed");
+	});
+
+	test("a program not found, or not executable, is the machine's fault: red, never the tree's verdict; once installed, the same tree goes green", async () => {
+		const tools = await makeTempDir("discern-tools-");
+		try {
+			const program = join(tools, "check");
+			const r = await repo(`[jobs]\ntest = "${program}"\n`);
+			const missing = valid("done", await done(r.ctx(), {}));
+			expect(missing.ok ? "" : missing.error).toBe("gate_failed");
+			expect(missing.hints?.[0]).toContain("test: a program it runs was not found (exit 127)");
+			expect(missing.hints?.[0]).toContain("not recorded as the tree's verdict");
+			// Not executable yet: exit 126, again not the tree's verdict (no unchanged_tree_rerun).
+			await writeFile(program, "#!/bin/sh\nexit 0\n");
+			const denied = valid("done", await done(r.ctx(), {}));
+			expect(denied.ok ? "" : denied.error).toBe("gate_failed");
+			expect(denied.hints?.[0]).toContain("could not be executed (exit 126)");
+			await chmod(program, 0o755);
+			const installed = valid("done", await done(r.ctx(), {}));
+			expect(installed.ok).toBe(true);
+		} finally {
+			await rm(tools, { recursive: true, force: true });
+		}
+	});
+
+	test("a tree that fails on its own merits is still its verdict: the same tree again is unchanged_tree_rerun", async () => {
+		const r = await repo('[jobs]\ntest = "exit 3"\n');
+		const red = valid("done", await done(r.ctx(), {}));
+		expect(red.hints?.join(" ")).not.toContain("That is the machine");
+		const again = valid("done", await done(r.ctx(), {}));
+		expect(again.ok ? "" : again.error).toBe("unchanged_tree_rerun");
 	});
 
 	test("a job that changes a tracked file fails with tree_drift, naming the file and the stage", async () => {
