@@ -1220,6 +1220,26 @@ describe("accept: refs and checkouts an agent can rig", () => {
 		expect(await repo.sha("main")).not.toBe(await repo.sha("fix-1a2b3c"));
 	});
 
+	test("--target takes a unique prefix of a task id or branch; a prefix two share is refused, listing both", async () => {
+		const repo = await fixture(CONFIG, { id: "reject-empty-template-input-e9a8c4" });
+		await repo.wtWrite("src/b.ts", "export const b = 2;\n");
+		await repo.wtCommit("b");
+		const head = (await repo.wtGit("rev-parse", "HEAD")).trim();
+		const other = `${repo.wt}-other`;
+		made.push(other);
+		await repo.git("worktree", "add", "-q", "-b", "reject-other", other);
+		const before = await snapshot(repo);
+		const shared = await invokeVerb("accept", testContext(repo.root), { confirmed: true, target: "reject" });
+		expect(shared.ok ? "" : shared.error).toBe("invalid_arguments");
+		expect(shared.message).toContain(repo.wt);
+		expect(shared.message).toContain(other);
+		expect(shared.message).toContain("a prefix of its");
+		expect(await snapshot(repo)).toBe(before);
+		const landed = await invokeVerb("accept", testContext(repo.root), { confirmed: true, target: "reject-empty" });
+		expect(landed.ok).toBe(true);
+		expect(await repo.sha("main")).toBe(head);
+	});
+
 	test("a notes ref made a symbolic ref to the trunk, or pointed at a branch tip: refused before landing (dry run too); a resume never writes through it", async () => {
 		for (const rig of [
 			["symbolic-ref", "refs/notes/discern", "refs/heads/main"],

@@ -331,7 +331,7 @@ describe("worktree drop: nothing destroyed before the removal is sure, work save
 		expect(list.worktrees.find((w) => w.path === path)?.locked).toBe(true);
 	});
 
-	test("an id naming two worktrees is ambiguous; a prefix gets a did-you-mean", async () => {
+	test("an id naming two worktrees is ambiguous, so is a prefix two share; a unique prefix names one; none gets a did-you-mean", async () => {
 		const r = await repo();
 		await worktree(r, "one", { task: true });
 		// A second worktree whose branch is literally the first one's id.
@@ -340,10 +340,18 @@ describe("worktree drop: nothing destroyed before the removal is sure, work save
 		expect(ambiguous).toMatchObject({ ok: false, error: "invalid_arguments" });
 		expect(ambiguous.message).toContain(`${r.root}.wt/other`);
 		expect(ambiguous.message).toContain(`${r.root}.wt/one`);
-		const prefix = await invokeVerb("worktree drop", ctxAt(r), { id: "o" });
-		expect(prefix).toMatchObject({ ok: false, error: "unknown_target" });
-		expect(prefix.ok ? "" : prefix.hints.join(" ")).toContain("discern worktree drop one-a1b2c3");
+		const shared = await invokeVerb("worktree drop", ctxAt(r), { id: "o" });
+		expect(shared).toMatchObject({ ok: false, error: "invalid_arguments" });
+		expect(shared.message).toContain(`${r.root}.wt/other`);
+		expect(shared.message).toContain(`${r.root}.wt/one`);
+		const none = await invokeVerb("worktree drop", ctxAt(r), { id: "onx-a1b2c3" });
+		expect(none).toMatchObject({ ok: false, error: "unknown_target" });
+		expect(none.ok ? "" : none.hints.join(" ")).toContain("discern worktree drop one-a1b2c3");
 		expect((await r.git("worktree", "list")).split("\n").filter(Boolean)).toHaveLength(3);
+		const unique = await invokeVerb("worktree drop", ctxAt(r), { id: "agent/on" });
+		expect(unique.ok).toBe(true);
+		expect(existsSync(`${r.root}.wt/one`)).toBe(false);
+		expect(existsSync(`${r.root}.wt/other`)).toBe(true);
 	});
 
 	test("a branch named to run a command stays one word in every git command the result prints: pasting them runs nothing else", async () => {

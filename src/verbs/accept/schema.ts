@@ -7,7 +7,13 @@ import type { Journal } from "./journal.ts";
 
 export const AcceptInput = v.strictObject({
 	confirmed: v.optional(v.pipe(v.boolean(), v.description("The owner approved this landing in the conversation."))),
-	target: v.optional(v.pipe(v.string(), v.maxLength(4096), v.description("Which worktree (id, path or branch); required from the main checkout."))),
+	target: v.optional(
+		v.pipe(
+			v.string(),
+			v.maxLength(4096),
+			v.description("Which worktree (id, path or branch, or a unique prefix of an id or branch); required from the main checkout."),
+		),
+	),
 	sha: v.optional(
 		v.pipe(
 			v.string(),

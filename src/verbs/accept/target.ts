@@ -118,7 +118,7 @@ export async function findTarget(ctx: VerbContext, here: RepositoryLocation, wan
 				ok: false,
 				refusal: {
 					error: "unknown_target",
-					message: `No worktree of this repository is named \`${clip(wanted)}\` (by id, path or branch).`,
+					message: `No worktree of this repository is named \`${clip(wanted)}\` (by id, path or branch, or a prefix of an id or branch).`,
 					hints: [say`Run ${ref("status")} or \`git worktree list\` to see the worktrees.`],
 				},
 			};
@@ -210,7 +210,7 @@ async function headBranch(gitDir: string): Promise<string | null> {
 interface Match {
 	entry: ListedWorktree;
 	id: string | null;
-	by: ("branch" | "path" | "task id")[];
+	by: ("branch" | "path" | "task id" | "a prefix of its branch" | "a prefix of its task id")[];
 }
 
 /** Every linked worktree the name matches by branch, path (symlinks resolved) or task id: more than one is ambiguous. */
@@ -223,6 +223,15 @@ async function matchEntries(linked: readonly ListedWorktree[], wanted: string, c
 		if (entry.branch !== null && (entry.branch === wanted || `refs/heads/${entry.branch}` === wanted)) by.push("branch");
 		if ((await realPathOf(entry.path)) === wantedReal) by.push("path");
 		if (id === wanted) by.push("task id");
+		if (by.length > 0) matches.push({ entry, id, by });
+	}
+	if (matches.length > 0 || wanted === "") return matches;
+	// Nothing named exactly: a prefix of a task id or branch (ids are long); two sharing it are refused, listed.
+	for (const entry of linked) {
+		const id = entry.gitDir ? ((await readTask(entry.gitDir))?.id ?? null) : null;
+		const by: Match["by"] = [];
+		if (entry.branch?.startsWith(wanted)) by.push("a prefix of its branch");
+		if (id?.startsWith(wanted)) by.push("a prefix of its task id");
 		if (by.length > 0) matches.push({ entry, id, by });
 	}
 	return matches;

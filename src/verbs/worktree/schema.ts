@@ -11,7 +11,12 @@ export const WorktreeTeardownInput = v.strictObject({ dry_run: DryRun });
 export const WorktreeEnsureInput = v.strictObject({ dry_run: DryRun });
 
 export const WorktreeDropInput = v.strictObject({
-	id: v.pipe(v.string(), v.minLength(1), v.maxLength(4096), v.description("The worktree: its task id, its branch, or its path.")),
+	id: v.pipe(
+		v.string(),
+		v.minLength(1),
+		v.maxLength(4096),
+		v.description("The worktree: its task id, its branch, or its path; or a unique prefix of its id or branch."),
+	),
 	force: v.optional(v.pipe(v.boolean(), v.description("Drop it even with uncommitted changes or commits the trunk lacks (its tip is saved first)."))),
 	dry_run: DryRun,
 });

@@ -7,10 +7,11 @@ import type { FleetWorktree } from "../../worktree/fleet.ts";
 
 /**
  * The worktrees a name could mean: by task id, by branch, or by path
- * (relative to where discern runs; symlinks resolved). Matched against the
- * listed worktrees only: the name itself never reaches git or a shell. More
- * than one (the id of one, the branch of another) is ambiguous: the caller
- * refuses and lists them.
+ * (relative to where discern runs; symlinks resolved); when nothing is named
+ * so exactly, every worktree whose id or branch starts with it (ids are long).
+ * Matched against the listed worktrees only: the name itself never reaches
+ * git or a shell. More than one (the id of one, the branch of another, two
+ * sharing a prefix) is ambiguous: the caller refuses and lists them.
  */
 export async function findTargets(fleet: readonly FleetWorktree[], name: string, cwd: string): Promise<FleetWorktree[]> {
 	const found = new Set<FleetWorktree>(fleet.filter((worktree) => worktree.id === name || worktree.branch === name));
@@ -20,7 +21,8 @@ export async function findTargets(fleet: readonly FleetWorktree[], name: string,
 		if (resolve(worktree.path) === asPath) found.add(worktree);
 		else if (real && (await realpath(worktree.path).catch(() => null)) === real) found.add(worktree);
 	}
-	return [...found];
+	if (found.size > 0 || name === "") return [...found];
+	return fleet.filter((worktree) => !worktree.main && (worktree.id?.startsWith(name) || worktree.branch?.startsWith(name)));
 }
 
 /** The one worktree a name means, or undefined when none or several do. */
