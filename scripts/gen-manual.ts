@@ -32,6 +32,22 @@ export function withCodesByVerb(page: string): string {
 	return `${page.slice(0, start)}${table}${page.slice(end + END.length)}`;
 }
 
+/** The README, whose list of MCP tools is written from the registry (between the markers below). */
+export const README = join(ROOT, "README.md");
+const TOOLS_BEGIN = "<!-- MCP tools: written by scripts/gen-manual.ts from the registry; do not edit by hand -->";
+const TOOLS_END = "<!-- end of MCP tools -->";
+
+/** The README with its sentence of MCP tools as the registry exposes them: a hand-kept list drifted (12 named, 14 served). */
+export function withToolList(readme: string): string {
+	const tools = LOOSE_VERBS.flatMap((verb) => ("tool" in verb.exposure ? [`\`${verb.exposure.tool}\``] : []));
+	const cliOnly = [...new Set(LOOSE_VERBS.flatMap((verb) => ("cliOnly" in verb.exposure && !verb.exposure.asTool ? [verb.name.split(" ")[0] as string] : [])))];
+	const sentence = `Tools (${tools.length}): ${tools.join(", ")}${cliOnly.length > 0 ? ` (CLI only: ${cliOnly.map((name) => `\`${name}\``).join(", ")})` : ""}.`;
+	const start = readme.indexOf(TOOLS_BEGIN);
+	const end = readme.indexOf(TOOLS_END);
+	if (start < 0 || end < start) throw new Error("README.md lacks the markers for the list of MCP tools");
+	return `${readme.slice(0, start)}${TOOLS_BEGIN}\n${sentence}\n${readme.slice(end)}`;
+}
+
 export async function renderManualModule(): Promise<string> {
 	const files = (await Array.fromAsync(new Bun.Glob("**/*.md").scan({ cwd: join(ROOT, "docs") }))).sort();
 	const imports = files.map((file, i) => `import page${i} from "${relative(join(ROOT, "src/manual"), join(ROOT, "docs", file))}" with { type: "text" };`);
@@ -50,6 +66,7 @@ export async function renderManualModule(): Promise<string> {
 
 if (import.meta.main) {
 	await Bun.write(ENVELOPE_PAGE, withCodesByVerb(await Bun.file(ENVELOPE_PAGE).text()));
+	await Bun.write(README, withToolList(await Bun.file(README).text()));
 	await Bun.write(MANUAL_MODULE, await renderManualModule());
 	console.log(`wrote ${relative(ROOT, MANUAL_MODULE)}`);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import Ajv2020 from "ajv/dist/2020.js";
-import { ENVELOPE_PAGE, MANUAL_MODULE, renderManualModule, withCodesByVerb } from "../../scripts/gen-manual.ts";
+import { ENVELOPE_PAGE, MANUAL_MODULE, README, renderManualModule, withCodesByVerb, withToolList } from "../../scripts/gen-manual.ts";
 import { renderConfigSchema, renderResultsSchema, SCHEMA_FILES } from "../../scripts/gen-schemas.ts";
 import { parseConfig } from "../../src/config/load.ts";
 import { fail } from "../../src/contract/envelope.ts";
@@ -19,6 +19,12 @@ describe("generated files do not drift", () => {
 		// The manual's table of codes by verb is the registry's own (npm run generate writes it).
 		const envelopePage = await Bun.file(ENVELOPE_PAGE).text();
 		expect(envelopePage).toBe(withCodesByVerb(envelopePage));
+	});
+	test("README.md names every MCP tool the server lists, and no other", async () => {
+		const readme = await Bun.file(README).text();
+		expect(readme).toBe(withToolList(readme));
+		const named = [...readme.matchAll(/`(discern_[a-z_]+)`/g)].map((match) => match[1]);
+		expect(new Set(named)).toEqual(new Set(toolEntries().keys()));
 	});
 });
 
