@@ -116,7 +116,8 @@ export async function detectStack(root: string): Promise<SetupProposal> {
 
 	const stacks: DetectedStack[] = [];
 	const named: Array<{ base: JobName; job: ProposedJob }> = [];
-	const add = (base: JobName, name: string, run: string, reason: string) => named.push({ base, job: { name, stage: JOB_STAGES[base], run, reason } });
+	const add = (base: JobName, name: string, run: string, reason: string, stage?: Stage) =>
+		named.push({ base, job: { name, stage: stage ?? JOB_STAGES[base], run, reason } });
 
 	const ignores = new IgnoreLines();
 
@@ -124,7 +125,7 @@ export async function detectStack(root: string): Promise<SetupProposal> {
 	for (const finding of rootFindings) {
 		stacks.push(stackOf(finding));
 		const nameOf = (base: JobName) => (finding === primary ? base : `${base}_${finding.kind}`);
-		for (const job of finding.jobs) add(job.name, nameOf(job.name), job.run, job.reason);
+		for (const job of finding.jobs) add(job.name, nameOf(job.name), job.run, job.reason, job.stage);
 		ignores.add("", finding, nameOf);
 	}
 	const make = detectMake(top);
@@ -151,7 +152,7 @@ export async function detectStack(root: string): Promise<SetupProposal> {
 		findings.forEach((finding, index) => {
 			stacks.push(stackOf(finding));
 			const suffix = index === 0 ? slug : `${slug}_${finding.kind}`;
-			for (const job of finding.jobs) add(job.name, `${job.name}_${suffix}`, `cd ${shellPath(folder.rel)} && ${job.run}`, job.reason);
+			for (const job of finding.jobs) add(job.name, `${job.name}_${suffix}`, `cd ${shellPath(folder.rel)} && ${job.run}`, job.reason, job.stage);
 			ignores.add(folder.rel, finding, (base) => `${base}_${suffix}`);
 		});
 	}

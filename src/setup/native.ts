@@ -24,7 +24,7 @@ export async function detectRust(folder: Folder, reader: FolderReader): Promise<
 		}
 	}
 	const jobs: StackJob[] = [
-		{ name: "format", run: `cargo fmt${all.fmt} --check`, reason: `${reason}; rustfmt is its formatter` },
+		{ name: "format", run: `cargo fmt${all.fmt}`, reason: `${reason}; rustfmt is its formatter (the fix stage writes)` },
 		{ name: "lint", run: `cargo clippy${all.pkg} -- -D warnings`, reason: `${reason}; clippy is its linter` },
 		{ name: "test", run: `cargo test${all.pkg}`, reason },
 	];
@@ -44,15 +44,6 @@ function packageName(manifest: Record<string, unknown> | null): string | null {
 }
 
 // ------------------------------------------------------------------------ go
-
-/**
- * gofmt -l lists what it would change and still exits 0, so the listing
- * must fail the job. Not `test -z "$(gofmt -l .)"`: a substitution's failure
- * is lost there, so a missing or failing gofmt (empty output) passed, and
- * the files it listed were never shown. Here gofmt's own failure fails the
- * job, and a listing is printed (for the person, and the gate's diagnostics).
- */
-export const GOFMT_CHECK = `files=$(gofmt -l .) && test -z "$files" || { printf '%s\\n' "$files"; exit 1; }`;
 
 const GOLANGCI = [".golangci.yml", ".golangci.yaml", ".golangci.toml", ".golangci.json"];
 
@@ -85,7 +76,7 @@ export async function detectGo(folder: Folder, reader: FolderReader): Promise<St
 		kind: "go",
 		evidence,
 		jobs: [
-			{ name: "format", run: GOFMT_CHECK, reason: `${reason}; gofmt -l lists unformatted files` },
+			{ name: "format", run: "gofmt -w .", reason: `${reason}; gofmt formats it (the fix stage writes)` },
 			golangci
 				? { name: "lint", run: "golangci-lint run", reason: `${inFolder(folder.rel, golangci)} configures golangci-lint (it runs go vet too)` }
 				: { name: "lint", run: `go vet ${packages}`, reason },

@@ -1,3 +1,5 @@
+import { shellCommand } from "../text/shell-quote.ts";
+import { parseCommands } from "../text/shell-words.ts";
 import { type Folder, type FolderReader, inFolder } from "./folder.ts";
 import { BUN_TYPES, JEST, MOCHA, type Tool, VITEST } from "./node-tools.ts";
 import { NEVER_ENTERED, type NodeManager } from "./shared.ts";
@@ -92,4 +94,28 @@ export async function findTestFile(
 		level = next;
 	}
 	return null;
+}
+
+/** Runners whose command can stand alone as the test job when a "test" script chains other checks before it. */
+const CHAINED_RUNNERS = new Set(["vitest", "jest", "mocha"]);
+
+/**
+ * The runner of a "test" script that chains other checks (`pnpm lint &&
+ * pnpm test:types && vitest run --coverage`), with the commands chained
+ * around it; null when the script is one command, or when it is not plainly
+ * a chain (a substitution, a subshell, no runner or several). The test job
+ * runs the runner alone: the lint and type checks are jobs of their own, and
+ * running them again inside the test job is slower and blames the wrong job.
+ */
+export function chainedRunner(script: string): { runner: string; others: string[] } | null {
+	const commands = parseCommands(script);
+	if (commands.length < 2) return null;
+	if (commands.some((command) => command.substitutions.length > 0 || command.opened > 0 || command.closed > 0)) return null;
+	const runners = commands.filter((command) => CHAINED_RUNNERS.has(command.words[0] ?? ""));
+	const [runner] = runners;
+	if (runners.length !== 1 || runner === undefined) return null;
+	return {
+		runner: shellCommand(...runner.words),
+		others: commands.filter((command) => command !== runner).map((command) => shellCommand(...command.words)),
+	};
 }

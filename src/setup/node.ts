@@ -2,7 +2,8 @@ import { parse as parseJsonc } from "jsonc-parser";
 import { isRecord } from "../contract/record.ts";
 import { noun } from "../text/plural.ts";
 import { type Folder, type FolderReader, inFolder } from "./folder.ts";
-import { nodeTestRunner } from "./node-tests.ts";
+import { isCheckOnlyFormatter } from "./formatters.ts";
+import { chainedRunner, nodeTestRunner } from "./node-tests.ts";
 import { BIOME, DPRINT, ESLINT, OXLINT, PRETTIER, type Tool, whyInUse } from "./node-tools.ts";
 import { nodeOutputs } from "./outputs.ts";
 import { combine, expandMembers, type JobName, type NodeManager, type StackFinding, type StackJob, shellPath, type WorkspaceMember } from "./shared.ts";
@@ -68,10 +69,10 @@ async function nodeJobs(folder: Folder, reader: FolderReader, manifest: Manifest
 	for (const [name, candidates] of NODE_SCRIPTS) {
 		const script = candidates.find((candidate) => manifest.scripts.has(candidate));
 		if (script) {
-			jobs.push({ name, run: scriptCommand(manager, script), reason: `${at("package.json")} has a "${script}" script` });
+			jobs.push(scriptJob(name, script, manifest.scripts.get(script) ?? "", manager, at("package.json")));
 			continue;
 		}
-		if (name === "format") jobs.push(...combine(name, [via(BIOME, "biome format ."), via(PRETTIER, "prettier --check ."), via(DPRINT, "dprint check")]));
+		if (name === "format") jobs.push(...combine(name, [via(BIOME, "biome format --write ."), via(PRETTIER, "prettier --write ."), via(DPRINT, "dprint fmt")]));
 		if (name === "lint") jobs.push(...combine(name, [via(BIOME, "biome lint ."), via(ESLINT, "eslint ."), via(OXLINT, "oxlint")]));
 		if (name === "typecheck" && folder.has("tsconfig.json") && manifest.deps.has("typescript")) {
 			const references = solutionReferences(folder.text("tsconfig.json"));
@@ -91,6 +92,33 @@ async function nodeJobs(folder: Folder, reader: FolderReader, manifest: Manifest
 		}
 	}
 	return jobs;
+}
+
+/**
+ * The job a package script means. A "test" script that chains other checks
+ * before its runner proposes the runner alone; a "format" script that only
+ * checks (`prettier --check .`) is a check-stage job, since the fix stage writes.
+ */
+function scriptJob(name: JobName, script: string, body: string, manager: NodeManager, manifest: string): StackJob {
+	const reason = `${manifest} has a "${script}" script`;
+	const chain = name === "test" ? chainedRunner(body) : null;
+	if (chain) {
+		const others = chain.others.map((command) => `\`${command}\``).join(", ");
+		return {
+			name,
+			run: `${EXEC[manager]} ${chain.runner}`,
+			reason: `${reason} that chains ${others} with its runner: the test job runs \`${chain.runner}\` alone and leaves those checks to their own jobs`,
+		};
+	}
+	if (name === "format" && isCheckOnlyFormatter(body)) {
+		return {
+			name,
+			stage: "check",
+			run: scriptCommand(manager, script),
+			reason: `${reason} that only checks (\`${body}\`): a check-stage job, since the fix stage writes`,
+		};
+	}
+	return { name, run: scriptCommand(manager, script), reason };
 }
 
 /**

@@ -87,10 +87,10 @@ export async function detectPython(folder: Folder): Promise<StackFinding | null>
  * formatters' opinions of one file, and the first disagreement a red gate.
  */
 function formatters(ruff: Use | null, black: Use | null, blackFormats: boolean): Array<[Use | null, string]> {
-	if (blackFormats && black && ruff) return [[{ ...black, reason: `${black.reason}: Black formats, Ruff only lints` }, "black --check ."]];
+	if (blackFormats && black && ruff) return [[{ ...black, reason: `${black.reason}: Black formats, Ruff only lints` }, "black ."]];
 	return [
-		[ruff, "ruff format --check ."],
-		[black, "black --check ."],
+		[ruff, "ruff format ."],
+		[black, "black ."],
 	];
 }
 

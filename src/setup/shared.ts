@@ -19,6 +19,8 @@ export interface StackJob {
 	run: string;
 	/** Names the file that led to it. */
 	reason: string;
+	/** Set when it is not the name's own stage: a format script that only checks is a check-stage job. */
+	stage?: Stage;
 }
 
 /** A package of a workspace: it becomes a `[scopes.<name>]`. */

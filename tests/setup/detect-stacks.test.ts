@@ -32,9 +32,6 @@ const packageJson = (scripts: Record<string, string>, extra: Record<string, unkn
 /** name → run, in output order: the shape most assertions care about. */
 const runs = (proposal: SetupProposal) => proposal.jobs.map((job) => [job.name, job.run] as const);
 
-/** The proposed Go format job: fails when gofmt fails (or is missing) or lists a file, and prints the list. */
-const GOFMT_CHECK = `files=$(gofmt -l .) && test -z "$files" || { printf '%s\\n' "$files"; exit 1; }`;
-
 const NODE_SCRIPTS = { format: "biome format --write .", build: "tsc -b", lint: "biome lint .", typecheck: "tsc --noEmit", test: "vitest run" };
 
 describe("node: the lockfile decides the package manager", () => {
@@ -196,23 +193,23 @@ describe("node: the test job without a test script", () => {
 });
 
 describe("rust and go", () => {
-	test("Cargo.toml proposes cargo fmt --check, clippy and test", async () => {
+	test("Cargo.toml proposes cargo fmt, clippy and test", async () => {
 		const root = await repo({ "Cargo.toml": '[package]\nname = "demo"\nversion = "0.1.0"\n' });
 		const proposal = await detectStack(root);
 		expect(proposal.stacks).toEqual([{ kind: "rust", evidence: "Cargo.toml" }]);
 		expect(proposal.jobs.map((job) => [job.name, job.stage, job.run])).toEqual([
-			["format", "fix", "cargo fmt --check"],
+			["format", "fix", "cargo fmt"],
 			["lint", "check", "cargo clippy -- -D warnings"],
 			["test", "test", "cargo test"],
 		]);
 	});
 
-	test("go.mod proposes a gofmt check, go vet and go test", async () => {
+	test("go.mod proposes gofmt -w, go vet and go test", async () => {
 		const root = await repo({ "go.mod": "module example.com/demo\n\ngo 1.22\n" });
 		const proposal = await detectStack(root);
 		expect(proposal.stacks).toEqual([{ kind: "go", evidence: "go.mod" }]);
 		expect(runs(proposal)).toEqual([
-			["format", GOFMT_CHECK],
+			["format", "gofmt -w ."],
 			["lint", "go vet ./..."],
 			["test", "go test ./..."],
 		]);
@@ -233,11 +230,10 @@ describe("rust and go", () => {
 		return { exitCode, stdout };
 	}
 
-	test("the gofmt job fails when gofmt is missing or fails, fails listing the unformatted files, and passes on a clean tree", async () => {
+	test("the gofmt job writes: it fails when gofmt is missing or fails, and passes when gofmt formats", async () => {
 		expect((await formatJob(null)).exitCode).not.toBe(0);
 		expect((await formatJob("echo 'x.go:1:1: expected package' >&2; exit 2")).exitCode).not.toBe(0);
-		expect(await formatJob("printf 'a.go\\nsub/b.go\\n'")).toEqual({ exitCode: 1, stdout: "a.go\nsub/b.go\n" });
-		expect(await formatJob("exit 0")).toEqual({ exitCode: 0, stdout: "" });
+		expect(await formatJob('test "$1" = -w && test "$2" = . || exit 3')).toEqual({ exitCode: 0, stdout: "" });
 	});
 });
 
@@ -255,7 +251,7 @@ describe("python", () => {
 			const proposal = await detectStack(root);
 			expect(proposal.stacks).toEqual([{ kind: "python", evidence: "pyproject.toml", manager }]);
 			expect(runs(proposal)).toEqual([
-				["format", `${prefix}ruff format --check .`],
+				["format", `${prefix}ruff format .`],
 				["lint", `${prefix}ruff check .`],
 				["typecheck", `${prefix}mypy .`],
 				["test", `${prefix}pytest`],
@@ -264,9 +260,9 @@ describe("python", () => {
 		});
 	}
 
-	test("[tool.black] proposes a black check; without a sign of pytest no test job is proposed", async () => {
+	test("[tool.black] proposes black; without a sign of pytest no test job is proposed", async () => {
 		const root = await repo({ "pyproject.toml": '[project]\nname = "demo"\n\n[tool.black]\nline-length = 88\n' });
-		expect(runs(await detectStack(root))).toEqual([["format", "black --check ."]]);
+		expect(runs(await detectStack(root))).toEqual([["format", "black ."]]);
 	});
 
 	test("a tests/ folder means pytest", async () => {
@@ -303,16 +299,16 @@ describe("python", () => {
 	test("Black and Ruff both configured: [tool.black] means Black formats, unless [tool.ruff.format] configures Ruff's formatter", async () => {
 		const ruffLint = "[tool.black]\nline-length = 88\n[tool.ruff]\nline-length = 88\n";
 		expect(runs(await detectStack(await repo({ "pyproject.toml": ruffLint })))).toEqual([
-			["format", "black --check ."],
+			["format", "black ."],
 			["lint", "ruff check ."],
 		]);
 		expect(runs(await detectStack(await repo({ "pyproject.toml": `${ruffLint}[tool.ruff.format]\nquote-style = "single"\n` })))).toEqual([
-			["format", "ruff format --check . && black --check ."],
+			["format", "ruff format . && black ."],
 			["lint", "ruff check ."],
 		]);
 		// Both only as dependencies: nothing says which formats, so both checks stay.
 		expect(runs(await detectStack(await repo({ "requirements.txt": "black\nruff\n" })))).toEqual([
-			["format", "ruff format --check . && black --check ."],
+			["format", "ruff format . && black ."],
 			["lint", "ruff check ."],
 		]);
 	});
@@ -403,8 +399,8 @@ describe("several stacks", () => {
 		expect(proposal.stacks.map((stack) => stack.kind)).toEqual(["node", "rust", "go", "python", "make"]);
 		expect(proposal.projectName).toBe("fixture");
 		expect(proposal.jobs.map((job) => [job.name, job.stage, job.run])).toEqual([
-			["format_rust", "fix", "cargo fmt --all --check"],
-			["format_go", "fix", GOFMT_CHECK],
+			["format_rust", "fix", "cargo fmt --all"],
+			["format_go", "fix", "gofmt -w ."],
 			["lint", "check", "bun run lint"],
 			["lint_rust", "check", "cargo clippy --workspace -- -D warnings"],
 			["lint_go", "check", "go vet ./..."],

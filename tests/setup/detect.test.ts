@@ -16,7 +16,6 @@ import { renderConfig } from "../../src/setup/render-config.ts";
 const FIXTURES = join(import.meta.dir, "../fixtures/stacks");
 
 /** Go's format job: gofmt's failure and its listing both fail it, and the listing is printed. */
-const GOFMT_CHECK = `files=$(gofmt -l .) && test -z "$files" || { printf '%s\\n' "$files"; exit 1; }`;
 
 type Expected = {
 	projectName: string | null;
@@ -32,7 +31,7 @@ const EXPECTED: Record<string, Expected> = {
 		projectName: "bun-tool",
 		stacks: [["node", "package.json", "bun"]],
 		jobs: [
-			["format", "bunx biome format .", "biome.json configures Biome"],
+			["format", "bunx biome format --write .", "biome.json configures Biome"],
 			["lint", "bunx biome lint .", "biome.json configures Biome"],
 			["typecheck", "bun run typecheck", 'package.json has a "typecheck" script'],
 			["test", "bun test", 'package.json depends on "@types/bun"'],
@@ -67,7 +66,7 @@ const EXPECTED: Record<string, Expected> = {
 		projectName: "gateway",
 		stacks: [["go", "go.mod", null]],
 		jobs: [
-			["format", GOFMT_CHECK, "go.mod marks a Go module; gofmt -l lists unformatted files"],
+			["format", "gofmt -w .", "go.mod marks a Go module; gofmt formats it (the fix stage writes)"],
 			["lint", "golangci-lint run", ".golangci.yml configures golangci-lint (it runs go vet too)"],
 			["test", "go test ./...", "go.mod marks a Go module"],
 		],
@@ -78,7 +77,7 @@ const EXPECTED: Record<string, Expected> = {
 		projectName: null,
 		stacks: [["go", "go.work", null]],
 		jobs: [
-			["format", GOFMT_CHECK, "go.work declares a Go workspace; gofmt -l lists unformatted files"],
+			["format", "gofmt -w .", "go.work declares a Go workspace; gofmt formats it (the fix stage writes)"],
 			["lint", "go vet ./api/... ./worker/...", "go.work declares a Go workspace"],
 			["test", "go test ./api/... ./worker/...", "go.work declares a Go workspace"],
 		],
@@ -106,7 +105,7 @@ const EXPECTED: Record<string, Expected> = {
 			["python", "service/pyproject.toml", "uv"],
 		],
 		jobs: [
-			["format_service", "cd service && uv run ruff format --check .", "service/pyproject.toml lists ruff"],
+			["format_service", "cd service && uv run ruff format .", "service/pyproject.toml lists ruff"],
 			["build", "npm run build", 'package.json has a "build" script'],
 			["lint", "npm run lint", 'package.json has a "lint" script'],
 			["lint_service", "cd service && uv run ruff check .", "service/pyproject.toml lists ruff"],
@@ -126,7 +125,7 @@ const EXPECTED: Record<string, Expected> = {
 		projectName: "tiny-lib",
 		stacks: [["node", "package.json", "npm"]],
 		jobs: [
-			["format", "npx dprint check", "dprint.json configures dprint"],
+			["format", "npx dprint fmt", "dprint.json configures dprint"],
 			["lint", "npx oxlint", 'package.json depends on "oxlint"'],
 			["test", "node --test", "test/add.js is a file node --test finds, and no test runner dependency: node's own runner"],
 		],
@@ -144,7 +143,7 @@ const EXPECTED: Record<string, Expected> = {
 		projectName: "shop-web",
 		stacks: [["node", "package.json", "pnpm"]],
 		jobs: [
-			["format", "pnpm exec prettier --check .", 'package.json depends on "prettier"'],
+			["format", "pnpm exec prettier --write .", 'package.json depends on "prettier"'],
 			["build", "pnpm run build", 'package.json has a "build" script'],
 			["lint", "pnpm exec eslint .", "eslint.config.js configures ESLint"],
 			["typecheck", "pnpm exec tsc --noEmit", 'tsconfig.json and the "typescript" dependency'],
@@ -193,7 +192,7 @@ const EXPECTED: Record<string, Expected> = {
 		projectName: "acme",
 		stacks: [["node", "package.json", "pnpm"]],
 		jobs: [
-			["format", "pnpm exec biome format .", "biome.json configures Biome"],
+			["format", "pnpm exec biome format --write .", "biome.json configures Biome"],
 			["lint", "pnpm exec biome lint .", "biome.json configures Biome"],
 		],
 		scopes: [
@@ -217,7 +216,7 @@ const EXPECTED: Record<string, Expected> = {
 		projectName: "ledger",
 		stacks: [["python", "pyproject.toml", "uv"]],
 		jobs: [
-			["format", "uv run black --check .", "pyproject.toml has a [tool.black] table: Black formats, Ruff only lints"],
+			["format", "uv run black .", "pyproject.toml has a [tool.black] table: Black formats, Ruff only lints"],
 			["lint", "uv run ruff check .", "pyproject.toml has a [tool.ruff] table"],
 			["test", "uv run pytest", "pyproject.toml lists pytest"],
 		],
@@ -234,7 +233,7 @@ const EXPECTED: Record<string, Expected> = {
 		projectName: "sensors",
 		stacks: [["python", "pyproject.toml", "hatch"]],
 		jobs: [
-			["format", "hatch run lint:ruff format --check .", 'pyproject.toml lists ruff in Hatch\'s "lint" environment'],
+			["format", "hatch run lint:ruff format .", 'pyproject.toml lists ruff in Hatch\'s "lint" environment'],
 			["lint", "hatch run lint:ruff check .", 'pyproject.toml lists ruff in Hatch\'s "lint" environment'],
 			["typecheck", "hatch run mypy .", "pyproject.toml lists mypy in Hatch's default environment"],
 			["test", "hatch run pytest", "pyproject.toml lists pytest in Hatch's default environment"],
@@ -265,7 +264,7 @@ const EXPECTED: Record<string, Expected> = {
 		projectName: "billing",
 		stacks: [["python", "pyproject.toml", "poetry"]],
 		jobs: [
-			["format", "poetry run black --check .", "pyproject.toml has a [tool.black] table"],
+			["format", "poetry run black .", "pyproject.toml has a [tool.black] table"],
 			["lint", "poetry run flake8", ".flake8 configures flake8"],
 			["test", "poetry run pytest", "pyproject.toml lists pytest"],
 		],
@@ -293,7 +292,7 @@ const EXPECTED: Record<string, Expected> = {
 		projectName: "inventory",
 		stacks: [["python", "pyproject.toml", "uv"]],
 		jobs: [
-			["format", "uv run ruff format --check .", "pyproject.toml has a [tool.ruff] table"],
+			["format", "uv run ruff format .", "pyproject.toml has a [tool.ruff] table"],
 			["lint", "uv run ruff check .", "pyproject.toml has a [tool.ruff] table"],
 			["typecheck", "uv run mypy .", "pyproject.toml has a [tool.mypy] table"],
 			["test", "uv run pytest", "pyproject.toml lists pytest"],
@@ -311,7 +310,7 @@ const EXPECTED: Record<string, Expected> = {
 		projectName: null,
 		stacks: [["rust", "Cargo.toml", null]],
 		jobs: [
-			["format", "cargo fmt --all --check", "Cargo.toml declares a Cargo workspace; rustfmt is its formatter"],
+			["format", "cargo fmt --all", "Cargo.toml declares a Cargo workspace; rustfmt is its formatter (the fix stage writes)"],
 			["lint", "cargo clippy --workspace -- -D warnings", "Cargo.toml declares a Cargo workspace; clippy is its linter"],
 			["test", "cargo test --workspace", "Cargo.toml declares a Cargo workspace"],
 		],
