@@ -12,6 +12,7 @@ import { findExecutable } from "../../platform/process.ts";
 import { detectStack } from "../../setup/detect.ts";
 import { IGNORE_FILE, ignoreFileState, missingIgnores } from "../../setup/ignores.ts";
 import { type Fold, planFolds } from "../../setup/instructions.ts";
+import { missingProgramNotes } from "../../setup/missing-programs.ts";
 import { renderConfig } from "../../setup/render-config.ts";
 import { clip } from "../../text/clip.ts";
 import { nearest } from "../../text/suggest.ts";
@@ -55,7 +56,11 @@ export async function propose(ctx: VerbContext, agentList: string | undefined): 
 		ignoreFileState(root),
 	]);
 	const existing = configExists ? await loadConfig(root, ctx.narrate) : null;
-	const [map, ignores] = await Promise.all([mapSkeleton(root, existing), missingIgnores(root, proposal.ignores)]);
+	const [map, ignores, notes] = await Promise.all([
+		mapSkeleton(root, existing),
+		missingIgnores(root, proposal.ignores),
+		missingProgramNotes(root, proposal.jobs, ctx.env),
+	]);
 	const projectName = proposal.projectName ?? basename(root);
 	// Named with --agents, else the agents whose CLI is on PATH (each provider lists its programs).
 	const chosen =
@@ -76,7 +81,10 @@ export async function propose(ctx: VerbContext, agentList: string | undefined): 
 	const data: SetupData = {
 		project_name: projectName,
 		stacks: proposal.stacks.map((stack) => ({ ...stack })),
-		jobs: proposal.jobs.map((job) => ({ ...job })),
+		jobs: proposal.jobs.map((job) => {
+			const note = notes.get(job.name);
+			return note === undefined ? { ...job } : { ...job, note };
+		}),
 		scopes: proposal.scopes.map((scope) => ({ ...scope, paths: [...scope.paths] })),
 		agents: chosen,
 		files: [

@@ -9,7 +9,10 @@ export function renderSetup(result: Result<"setup" | "setup verify", SetupData>,
 	if (data.verify) return renderVerification(data.verify, color);
 	const lines: string[] = [];
 	for (const stack of data.stacks) lines.push(`stack  ${stack.kind}${stack.manager ? ` (${stack.manager})` : ""}  from ${stack.evidence}`);
-	for (const job of data.jobs) lines.push(`job    ${paint(job.name, "cyan", color)} [${job.stage}]  ${job.run}    # ${job.reason}`);
+	for (const job of data.jobs) {
+		lines.push(`job    ${paint(job.name, "cyan", color)} [${job.stage}]  ${job.run}    # ${job.reason}`);
+		if (job.note) lines.push(`       ${paint("note", "yellow", color)}: ${job.note}`);
+	}
 	for (const scope of data.scopes)
 		lines.push(`scope  ${paint(scope.name, "cyan", color)}  ${scope.paths.join(" ")}${scope.gate ? `  gate: ${scope.gate}` : ""}    # ${scope.reason}`);
 	for (const ignore of data.ignores) lines.push(`ignore ${paint(ignore.line, "cyan", color)}    # ${ignore.reason}`);

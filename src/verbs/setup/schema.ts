@@ -53,7 +53,17 @@ export const SetupData = v.strictObject({
 		v.description("From the root manifest (package.json, Cargo.toml, pyproject.toml or else setup.cfg's [metadata], go.mod), else the folder's name."),
 	),
 	stacks: v.array(v.strictObject({ kind: v.string(), evidence: v.string(), manager: v.optional(v.string()) })),
-	jobs: v.array(v.strictObject({ name: v.string(), stage: v.picklist(STAGES), run: v.string(), reason: v.string() })),
+	jobs: v.array(
+		v.strictObject({
+			name: v.string(),
+			stage: v.picklist(STAGES),
+			run: v.string(),
+			reason: v.string(),
+			note: v.optional(
+				v.pipe(v.string(), v.description('Set when a program the job starts does not resolve here: "`uv` is not installed here", with how to get it.')),
+			),
+		}),
+	),
 	scopes: v.array(v.strictObject({ name: v.string(), paths: v.array(v.string()), gate: v.optional(v.string()), reason: v.string() })),
 	agents: v.pipe(
 		v.array(
