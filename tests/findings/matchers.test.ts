@@ -217,6 +217,18 @@ const CASES: Case[] = [
 		],
 	},
 	{
+		// Two tests failing with one error: their FAIL headers follow each other, then the error once; each finding carries the error.
+		fixture: "vitest-shared-error",
+		command: "vitest run",
+		project: "vt-shared",
+		findings: [
+			{ severity: "error", message: "`first`: Error: database is not running", file: "test/pair.test.js", line: 9, col: 18 },
+			{ severity: "error", message: "`second`: AssertionError: expected 2 to be 3 // Object.is equality", file: "test/pair.test.js", line: 12, col: 17 },
+			{ severity: "error", message: "`store > reads`: Error: database is not running", file: "test/shared.test.js", line: 5, col: 11 },
+			{ severity: "error", message: "`store > writes`: Error: database is not running", file: "test/shared.test.js", line: 5, col: 11 },
+		],
+	},
+	{
 		fixture: "jest",
 		command: "jest --ci",
 		project: "jest",
