@@ -247,6 +247,34 @@ const CASES: Case[] = [
 		],
 	},
 	{
+		// The short summary cut the message (`- AssertionErro...`) or left it out (a long test name): the failure section's `E` line says it whole.
+		fixture: "pytest-long",
+		command: "pytest",
+		project: "py-long",
+		findings: [
+			{
+				severity: "error",
+				message:
+					"`test_total_of_a_customer_order_with_several_discounted_line_items`: AssertionError: the order total should include every discounted line item once",
+				file: "tests/test_orders.py",
+				line: 6,
+			},
+			{
+				severity: "error",
+				message:
+					"`test_raises_on_unknown_customer_identifier_in_the_billing_lookup_table`: KeyError: 'customer 4711 is not in the billing lookup table that was loaded at startup from billing.csv'",
+				file: "tests/test_orders.py",
+				line: 10,
+			},
+			{
+				severity: "error",
+				message: "`test_order_total_with_a_discount`: AssertionError: the discount of one euro was not applied to the order total",
+				file: "tests/test_orders.py",
+				line: 14,
+			},
+		],
+	},
+	{
 		fixture: "pytest",
 		command: "uv run pytest",
 		project: "py",
