@@ -3,6 +3,7 @@
 import { isatty } from "node:tty";
 import { runCli } from "./cli/run.ts";
 import { ENDING_SIGNALS, type EndingSignal, EXIT, signalExit } from "./contract/exit-codes.ts";
+import { sameDestination } from "./platform/same-destination.ts";
 import { standardErr, standardOut, writeStdout } from "./platform/streams.ts";
 import { workingFolder } from "./platform/working-folder.ts";
 
@@ -30,6 +31,7 @@ const exitCode = await runCli(process.argv.slice(2), {
 	env: process.env,
 	isTTY: isatty(1),
 	stderrIsTTY: isatty(2),
+	sharedOutput: sameDestination(1, 2),
 	// Read only for a terminal: a pipe has no width (help then lays out for COLUMNS or 80).
 	...(isatty(1) && standardOut().columns > 0 ? { columns: standardOut().columns } : {}),
 	stdinIsTTY: isatty(0),

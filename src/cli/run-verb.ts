@@ -65,7 +65,10 @@ export async function runVerb(run: CliRun, verb: LooseVerb, tokens: readonly str
 		return EXIT.internal;
 	}
 	const verbose = (input.output as { verbose?: boolean }).verbose ?? globals.verbose;
-	const body = json || !module || session.previewShown() ? "" : module.render(result, { color, verbose, width: outputWidth(io.columns, io.env) });
+	const body =
+		json || !module || session.previewShown()
+			? ""
+			: module.render(result, { color, verbose, width: outputWidth(io.columns, io.env), narratedSteps: session.narratedSteps() });
 	return emit(result, body, io, { json, color });
 }
 

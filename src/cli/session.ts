@@ -16,6 +16,7 @@ export interface SessionOptions {
 		isTTY: boolean;
 		stdinIsTTY?: boolean;
 		stderrIsTTY?: boolean;
+		sharedOutput?: boolean;
 		stderr: (text: string) => void;
 	};
 	verb: string;
@@ -30,11 +31,17 @@ export interface Session {
 	context: Pick<VerbContext, "progress" | "narrate" | "confirm">;
 	/** A preview was shown before a question: the result need not show it again. */
 	previewShown: () => boolean;
+	/**
+	 * Labels of the jobs whose finished line went to the place the result goes
+	 * too (a merged CI log): the result need not list them a second time.
+	 */
+	narratedSteps: () => ReadonlySet<string>;
 	/** Stop the live progress, unhook git, and let the last narration out. */
 	close: () => Promise<void>;
 }
 
-const SILENT: Session = { context: {}, previewShown: () => false, close: async () => undefined };
+const NONE: ReadonlySet<string> = new Set();
+const SILENT: Session = { context: {}, previewShown: () => false, narratedSteps: () => NONE, close: async () => undefined };
 
 /**
  * The terminal around a CLI run. With --json nothing at all (stdout is the
@@ -51,8 +58,15 @@ export async function openSession(options: SessionOptions): Promise<Session> {
 	const live = stderrIsTTY && loudness !== "quiet" ? (await import("./progress.ts")).liveProgress(io.stderr) : null;
 	const narrator = openNarrator({ write: live ? live.above : io.stderr, color: wantsColor(io.env, stderrIsTTY), loudness });
 	const context: Session["context"] = {};
+	const narrated = new Set<string>();
 	if (live) context.progress = live.onEvent;
-	else if (loudness !== "quiet") context.progress = (event) => (event.type === "finish" ? narrateFinish(narrator, event) : undefined);
+	else if (loudness !== "quiet") {
+		context.progress = (event) => {
+			if (event.type !== "finish") return;
+			narrateFinish(narrator, event);
+			if (io.sharedOutput) narrated.add(event.label);
+		};
+	}
 	if (loudness === "verbose") {
 		narrator.detail(`discern ${VERSION}: ${options.verb} in ${quoteName(options.cwd)}`);
 		context.narrate = (event) => narrator.detail(describeNarration(event));
@@ -72,6 +86,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
 	return {
 		context,
 		previewShown: () => shown,
+		narratedSteps: () => narrated,
 		close: async () => {
 			live?.clear();
 			if (loudness === "verbose") watchGit(undefined);

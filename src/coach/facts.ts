@@ -9,6 +9,7 @@ import { readLastDone, readLastRun } from "../jobs/last-run.ts";
 import { isInside } from "../platform/files.ts";
 import { readProof } from "../proof/record.ts";
 import { detectStack, MAX_MANIFEST_BYTES, type PackageManager, type ProposedJob } from "../setup/detect.ts";
+import { pnpmWorkspacePackages } from "../setup/node.ts";
 
 /**
  * Everything the coach's rules look at, gathered at once (every read runs
@@ -82,15 +83,22 @@ async function smallText(path: string): Promise<string | null> {
 	return readFile(path, "utf8").catch(() => null);
 }
 
-/** Files whose presence alone declares several packages. */
-const WORKSPACE_FILES = ["pnpm-workspace.yaml", "go.work", "lerna.json", "nx.json", "turbo.json", "rush.json"];
+/**
+ * Files whose presence alone declares several packages. Not
+ * pnpm-workspace.yaml: pnpm 10 keeps settings there (`onlyBuiltDependencies`,
+ * `allowBuilds`) in a one-package project too; only its `packages:` list
+ * declares packages.
+ */
+const WORKSPACE_FILES = ["go.work", "lerna.json", "nx.json", "turbo.json", "rush.json"];
 
 async function findWorkspace(root: string): Promise<string | null> {
-	const [present, packageJson, cargo] = await Promise.all([
+	const [pnpm, present, packageJson, cargo] = await Promise.all([
+		smallText(join(root, "pnpm-workspace.yaml")),
 		Promise.all(WORKSPACE_FILES.map((name) => isFile(join(root, name)))),
 		smallText(join(root, "package.json")),
 		smallText(join(root, "Cargo.toml")),
 	]);
+	if (pnpmWorkspacePackages(pnpm).length > 0) return "pnpm-workspace.yaml";
 	const file = WORKSPACE_FILES.find((_, index) => present[index]);
 	if (file) return file;
 	if (packageJson !== null && declaresWorkspaces(packageJson)) return "package.json";

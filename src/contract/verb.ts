@@ -48,6 +48,8 @@ export interface SilentAnswer {
 export interface RenderOptions {
 	color: boolean;
 	verbose: boolean;
+	/** Jobs whose finished line the CLI already wrote where this text goes (a merged log): listed once, not twice. */
+	narratedSteps?: ReadonlySet<string>;
 	/** Columns the CLI's text may use (`cli/width.ts`); absent over MCP. */ width?: number;
 }
 

@@ -109,7 +109,7 @@ async function innerLoop<const Verb extends InnerLoopVerb>(
 
 /** Each step with its outcome, a dry run's plan, each failure's reproduce command and output, then the summary. */
 function renderInnerLoop<Verb extends InnerLoopVerb>(result: Result<Verb, InnerLoopData>, options: RenderOptions): string {
-	const lines = [...stepLines(result, options.color), ...planLines(result, options.color), ...diagnosticLines(result, options)];
+	const lines = [...stepLines(result, options), ...planLines(result, options.color), ...diagnosticLines(result, options)];
 	if (result.ok && !result.dry_run) lines.push("", result.message);
 	return joinLines(lines);
 }

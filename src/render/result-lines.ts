@@ -15,11 +15,16 @@ export interface Reading {
 	limit: number;
 }
 
-/** Each step with its outcome: one aligned line per job. */
-export function stepLines(result: Result<string, unknown>, color: boolean): string[] {
+/**
+ * Each step with its outcome: one aligned line per job. A job whose finished
+ * line the CLI already wrote where this text goes (a merged CI log) is left
+ * out: every job once.
+ */
+export function stepLines(result: Result<string, unknown>, { color, narratedSteps }: Pick<RenderOptions, "color" | "narratedSteps">): string[] {
 	const lines: string[] = [];
-	const width = Math.max(0, ...(result.steps ?? []).map((step) => step.label.length));
-	for (const step of result.steps ?? []) {
+	const steps = (result.steps ?? []).filter((step) => !narratedSteps?.has(step.label));
+	const width = Math.max(0, ...steps.map((step) => step.label.length));
+	for (const step of steps) {
 		const [mark, style] = OUTCOME_MARK[step.outcome];
 		const detail =
 			step.outcome === "skipped"

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { closeSync, openSync, readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { onlyJson, REPO_ROOT, runDiscern } from "../helpers/cli.ts";
@@ -29,6 +30,34 @@ describe("a gate without a terminal (a CI log)", () => {
 		// stdout is the result alone.
 		expect(run.stdout).not.toContain("(1/2)");
 		expect(run.stdout).toContain("prepare passed");
+	});
+
+	test("stdout and stderr in one log (a CI runner, `> log 2>&1`): every job is listed once", async () => {
+		const scratch = await makeTempDir();
+		const log = join(scratch, "log");
+		const fd = openSync(log, "w");
+		try {
+			const child = Bun.spawn([process.execPath, join(REPO_ROOT, "src/main.ts"), "done"], {
+				cwd: repo.root,
+				stdin: "ignore",
+				stdout: fd,
+				stderr: fd,
+				env: { ...process.env, NO_COLOR: "1" },
+			});
+			expect(await child.exited).toBe(0);
+			const text = readFileSync(log, "utf8");
+			for (const label of ["lint", "typecheck", "test"]) expect(text.match(new RegExp(`^✔ ${label} `, "gm"))).toHaveLength(1);
+			expect(text).toContain("Proof:");
+		} finally {
+			closeSync(fd);
+			await rm(scratch, { recursive: true, force: true });
+		}
+	});
+
+	test("stdout on its own still lists every job", async () => {
+		const run = await runDiscern(["prepare"], { cwd: repo.root });
+		expect(run.stdout).toMatch(/^✔ lint {2}/m);
+		expect(run.stdout).toMatch(/^✔ typecheck {2}/m);
 	});
 
 	test("each line comes as its job finishes, not at the end", async () => {

@@ -217,6 +217,18 @@ const CASES: Case[] = [
 		],
 	},
 	{
+		// Two tests failing with one error: their FAIL headers follow each other, then the error once; each finding carries the error.
+		fixture: "vitest-shared-error",
+		command: "vitest run",
+		project: "vt-shared",
+		findings: [
+			{ severity: "error", message: "`first`: Error: database is not running", file: "test/pair.test.js", line: 9, col: 18 },
+			{ severity: "error", message: "`second`: AssertionError: expected 2 to be 3 // Object.is equality", file: "test/pair.test.js", line: 12, col: 17 },
+			{ severity: "error", message: "`store > reads`: Error: database is not running", file: "test/shared.test.js", line: 5, col: 11 },
+			{ severity: "error", message: "`store > writes`: Error: database is not running", file: "test/shared.test.js", line: 5, col: 11 },
+		],
+	},
+	{
 		fixture: "jest",
 		command: "jest --ci",
 		project: "jest",
@@ -232,6 +244,34 @@ const CASES: Case[] = [
 		findings: [
 			{ severity: "error", message: "`math > adds`: expect(received).toBe(expected)", file: "test/math.test.ts", line: 5, col: 17 },
 			{ severity: "error", message: "`throws`: boom", file: "test/math.test.ts", line: 13, col: 24 },
+		],
+	},
+	{
+		// The short summary cut the message (`- AssertionErro...`) or left it out (a long test name): the failure section's `E` line says it whole.
+		fixture: "pytest-long",
+		command: "pytest",
+		project: "py-long",
+		findings: [
+			{
+				severity: "error",
+				message:
+					"`test_total_of_a_customer_order_with_several_discounted_line_items`: AssertionError: the order total should include every discounted line item once",
+				file: "tests/test_orders.py",
+				line: 6,
+			},
+			{
+				severity: "error",
+				message:
+					"`test_raises_on_unknown_customer_identifier_in_the_billing_lookup_table`: KeyError: 'customer 4711 is not in the billing lookup table that was loaded at startup from billing.csv'",
+				file: "tests/test_orders.py",
+				line: 10,
+			},
+			{
+				severity: "error",
+				message: "`test_order_total_with_a_discount`: AssertionError: the discount of one euro was not applied to the order total",
+				file: "tests/test_orders.py",
+				line: 14,
+			},
 		],
 	},
 	{

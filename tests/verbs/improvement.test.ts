@@ -127,6 +127,17 @@ describe("improvement", () => {
 		expect(states((await improvement(r.ctx(), {})).data).scopes).toBe("pass");
 	});
 
+	test("a pnpm-workspace.yaml without a packages: list (only build settings) is a single package", async () => {
+		// pnpm 10 keeps its build allow-list there even in a one-package project.
+		for (const text of ["onlyBuiltDependencies:\n  - esbuild\n", "allowBuilds:\n  esbuild: true\n"]) {
+			const r = await repo({ config: "", files: { "pnpm-workspace.yaml": text } });
+			const rules = (await improvement(r.ctx(), {})).data?.categories.flatMap((category) => category.rules) ?? [];
+			const scopes = rules.find((rule) => rule.id === "scopes");
+			expect(scopes?.state).toBe("skip");
+			expect(scopes?.detail).not.toContain("declares several packages");
+		}
+	});
+
 	test("an unbounded gate timeout fails, and the fix names config set on each surface", async () => {
 		const r = await repo({ config: "[gate]\ntimeout = 0\n" });
 		const cli = await improvement(r.ctx(), { category: "gate" });

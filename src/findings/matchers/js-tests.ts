@@ -45,7 +45,7 @@ function vitestMatch(lines: readonly string[]): Finding[] {
 		const suite = test ? null : VITEST_SUITE_FAIL.exec(line);
 		if (!test && !suite) continue;
 		const testFile = (test ?? suite)?.[1];
-		const error = nextNonBlank(lines, i + 1, 3);
+		const error = nextNonBlank(lines, afterHeaders(lines, i + 1), 3);
 		let frame: Frame | undefined;
 		for (let j = (error?.at ?? i) + 1; j < lines.length && j < i + 200; j++) {
 			const text = lines[j] ?? "";
@@ -56,6 +56,18 @@ function vitestMatch(lines: readonly string[]): Finding[] {
 		found.push(testFinding(test?.[2] ?? `${testFile}`, error?.text, frame, testFile));
 	}
 	return found;
+}
+
+/**
+ * Where the error of the FAIL header above `from` starts. Tests that failed
+ * with one error (a failing beforeEach) share it: Vitest prints their
+ * headers one after another, then the error once, so the error is read past
+ * the headers that follow, never one of them.
+ */
+function afterHeaders(lines: readonly string[], from: number): number {
+	let at = from;
+	while (at < lines.length && (VITEST_FAIL.test(lines[at] ?? "") || VITEST_SUITE_FAIL.test(lines[at] ?? ""))) at++;
+	return at;
 }
 
 export const vitest: Matcher = { name: "vitest", words: ["vitest"], match: vitestMatch };

@@ -2,12 +2,14 @@
  * Python's tools. pytest: the short summary's `FAILED tests/t.py::test_x -
  * message` (and `ERROR` for a collection or fixture error), located by the
  * failure section's `tests/t.py:12: AssertionError` line in the test's own
- * file. mypy: `a.py:3: error: message  [code]` (`a.py:3:5:` with column
+ * file; where the summary cut the message to the width or left it out, the
+ * section's first `E` line says it. mypy: `a.py:3: error: message  [code]` (`a.py:3:5:` with column
  * numbers). Ruff: `a.py:3:5: F401 [*] message` (concise, and full before
  * 0.12), or a `F401 [*] message` line followed by ` --> a.py:3:5` (full).
  * Black `--check`: `would reformat a.py`, and `error: cannot format a.py:
  * Cannot parse: 3:5: …`.
  */
+import { clip } from "../../text/clip.ts";
 import { type Finding, finding, type Matcher, position, severityOf } from "./types.ts";
 
 // ---- pytest ----
@@ -15,10 +17,18 @@ import { type Finding, finding, type Matcher, position, severityOf } from "./typ
 const SUMMARY = /^(FAILED|ERROR) (\S+?)(?:::(\S+?))?(?: - (.*))?$/;
 const SECTION = /^_{3,} (?:ERROR at \w+ of |ERROR collecting )?(.+?) _{3,}$/;
 const LOCATION = /^(\S+\.py):(\d+): (.*)$/;
+/** A line of the raised error in a failure section: `E       AssertionError: message`. */
+const ERROR_LINE = /^E\s+(\S.*)$/;
+/** The summary cut its message to the terminal's width (`- AssertionErro...`). */
+const CUT = /\.\.\.$/;
+/** A failure's message keeps at most this much of the error's first line. */
+const MESSAGE_LIMIT = 500;
 
 function pytestMatch(lines: readonly string[]): Finding[] {
 	// Where each section's failure was raised, by the section's title (`test_x`, `TestA.test_x`).
 	const locations = new Map<string, { file: string; line: number | undefined; kind: string }[]>();
+	// The first line of each section's error, whole: the summary cuts it to the width, or leaves it out beside a long test name.
+	const errors = new Map<string, string>();
 	let section: string | undefined;
 	for (const line of lines) {
 		const title = SECTION.exec(line);
@@ -27,6 +37,8 @@ function pytestMatch(lines: readonly string[]): Finding[] {
 			continue;
 		}
 		if (/^={3,} /.test(line)) section = undefined;
+		const error = section && !errors.has(section) ? ERROR_LINE.exec(line) : null;
+		if (section && error?.[1]) errors.set(section, error[1].trimEnd());
 		const at = section ? LOCATION.exec(line) : null;
 		if (section && at?.[1]) {
 			const list = locations.get(section) ?? [];
@@ -43,11 +55,13 @@ function pytestMatch(lines: readonly string[]): Finding[] {
 		const title = test?.replaceAll("::", ".").replace(/\[.*$/, "");
 		const candidates = (title ? (locations.get(title) ?? locations.get(test ?? "")) : locations.get(file)) ?? [];
 		const inTest = [...candidates].reverse().find((location) => location.file === file) ?? candidates.at(-1);
+		const raised = title ? (errors.get(title) ?? errors.get(test ?? "")) : errors.get(file);
+		const summary = m[4] !== undefined && (!CUT.test(m[4]) || raised === undefined) ? m[4] : undefined;
 		found.push(
 			finding({
 				file: inTest?.file ?? file,
 				line: inTest?.line,
-				message: `\`${test ?? file}\`${m[1] === "ERROR" ? " (error)" : ""}: ${m[4] ?? inTest?.kind ?? "failed"}`,
+				message: `\`${test ?? file}\`${m[1] === "ERROR" ? " (error)" : ""}: ${summary ?? (raised !== undefined ? clip(raised, MESSAGE_LIMIT) : undefined) ?? inTest?.kind ?? "failed"}`,
 				severity: "error",
 			}),
 		);

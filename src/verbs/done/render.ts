@@ -13,7 +13,7 @@ import { paint } from "../../render/style.ts";
 export function renderDone(result: Result<"done", DoneData>, options: RenderOptions): string {
 	const { color } = options;
 	const lines = [
-		...stepLines(result, color),
+		...stepLines(result, options),
 		...readingLines(result.data?.standards ?? [], color),
 		...planLines(result, color),
 		...diagnosticLines(result, options),

@@ -18,7 +18,7 @@ export function renderStandards(result: Result<"standards" | "standards pin", St
 		.filter((reading) => data?.pinned?.includes(reading.name))
 		.map((reading) => `  standards.${reading.name}.limit: ${reading.limit} → ${reading.proposed}`);
 	return joinLines([
-		...stepLines(result, options.color),
+		...stepLines(result, options),
 		...readingLines(readings, options.color),
 		...(pinned.length > 0 ? ["", `Pinned${data?.commit ? ` in ${data.commit.slice(0, 7)}` : ""}:`, ...pinned] : []),
 		...(data?.proof ? ["", data.proof] : []),

@@ -5,7 +5,7 @@ import type { UpdateResult } from "./schema.ts";
 /** What came in, what overlaps, and the ensure steps that ran. */
 export function renderUpdate(result: UpdateResult, options: RenderOptions): string {
 	const data = result.data;
-	const lines = [...stepLines(result, options.color), ...planLines(result, options.color), ...diagnosticLines(result, options)];
+	const lines = [...stepLines(result, options), ...planLines(result, options.color), ...diagnosticLines(result, options)];
 	if (data && data.commits_total > 0) {
 		lines.push(`Commits (${data.commits_total}):`, ...data.commits.map((commit) => `  ${commit.sha.slice(0, 7)} ${commit.subject}`));
 		if (data.commits_total > data.commits.length) lines.push(`  … and ${data.commits_total - data.commits.length} more`);

@@ -44,5 +44,5 @@ export function renderPrune(result: Result<"worktree prune", WorktreePruneData>,
 }
 
 export function renderEnsure(result: Result<"worktree ensure", WorktreeEnsureData>, options: RenderOptions): string {
-	return joinLines([...stepLines(result, options.color), ...planLines(result, options.color), ...diagnosticLines(result, options)]);
+	return joinLines([...stepLines(result, options), ...planLines(result, options.color), ...diagnosticLines(result, options)]);
 }
