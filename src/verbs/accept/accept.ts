@@ -4,16 +4,12 @@ import { asVerb, fail, ok, type PlanItem, type Refusal } from "../../contract/en
 import { ref } from "../../contract/refer.ts";
 import { commitOf, provenAncestor } from "../../git/ancestry.ts";
 import type { RepositoryLocation } from "../../git/repository.ts";
-import type { Trunk } from "../../git/trunk.ts";
-import { processStart } from "../../platform/process-start.ts";
-import { writeDenied } from "../../platform/write-denied.ts";
 import { consentSha } from "../../proof/consent-digits.ts";
 import { done } from "../../proof/done.ts";
 import { type ProofRecord, readProof } from "../../proof/record.ts";
 import { Keeper } from "../../state/kept.ts";
 import { takeLock } from "../../state/verb-lock.ts";
 import { clip } from "../../text/clip.ts";
-import { firstLine } from "../../text/first-line.ts";
 import { plural } from "../../text/plural.ts";
 import { quoteName } from "../../text/terminal.ts";
 import { candidateNamed } from "../../trunk/candidates.ts";
@@ -22,14 +18,15 @@ import { type ListedWorktree, listWorktrees } from "../../worktree/git-worktrees
 import { keptFor, leftFiles } from "../../worktree/left-files.ts";
 import { keptReasons } from "../../worktree/person-files.ts";
 import { readTask } from "../../worktree/task.ts";
+import { againArgs, catchUpHint, short } from "./again.ts";
 import { checkoutsOnTrunk, lockCheckouts } from "./checkouts.ts";
-import { gateChangeSentence, type Landing, landingGateChanges, readLanding, steeringLines, summaryLines } from "./consent.ts";
-import { fastForwardCheckout, undoKilledLanding, writtenPaths } from "./fast-forward.ts";
+import { gateChangeSentence, type Landing, landingGateChanges, readLanding, standingConsentOnly, steeringLines, summaryLines } from "./consent.ts";
+import { undoKilledLanding } from "./fast-forward.ts";
 import { finish, settleEarlier } from "./finish.ts";
-import { type Journal, readJournal, removeJournal, writeJournal } from "./journal.ts";
-import { pinnedGit } from "./land.ts";
-import { landingBlobs, writtenFilesProblem } from "./landing-bytes.ts";
+import { type Journal, journalWrite, readJournal, removeJournal, writeJournal } from "./journal.ts";
+import { landingBlobs } from "./landing-bytes.ts";
 import { type AcceptData, type AcceptInput, type AcceptResult, emptyData, landedData } from "./schema.ts";
+import { storeRefusal, swap } from "./swap.ts";
 import { findTarget, type Target } from "./target.ts";
 
 /**
@@ -115,18 +112,6 @@ function withEarlier(result: AcceptResult, sentence: string): AcceptResult {
 	return { ...result, message: `${sentence} ${result.message}`, hints: [...(result.hints ?? []), sentence] } as AcceptResult;
 }
 
-/** A file system error on the journal (something blocking `.git/discern/accept`) as `write_denied`; other errors stay bugs. */
-async function journalWrite(write: () => Promise<void>): Promise<Refusal | null> {
-	try {
-		await write();
-		return null;
-	} catch (error) {
-		const refusal = writeDenied(error, "the accept journal");
-		if (refusal) return { ...refusal, message: `${refusal.message} Nothing landed.` };
-		throw error;
-	}
-}
-
 async function resumeOrPreview(ctx: VerbContext, here: RepositoryLocation, main: ListedWorktree, journal: Journal, input: AcceptInput): Promise<AcceptResult> {
 	if (!input.dry_run) {
 		const denied = await journalWrite(() => writeJournal(here.commonDir, journal));
@@ -164,27 +149,6 @@ async function cleanupStep(target: Target, mainPath: string): Promise<PlanItem> 
 		disposition: "run",
 		note: `destroy resources, remove the worktree${ignored}, delete the branch if it holds nothing more`,
 	};
-}
-
-function short(sha: string | null): string {
-	return sha ? sha.slice(0, 7) : "?";
-}
-
-/** How to run accept again for this target, from where it ran: `--target` from the main checkout, the MCP `path` given. */
-function againArgs(ctx: VerbContext, here: RepositoryLocation, target: Target, confirmed: boolean): Partial<AcceptInput> {
-	return {
-		...(confirmed ? { confirmed: true } : {}),
-		...(here.location === "main" ? { target: target.branch } : {}),
-		...(ctx.surface === "mcp" ? ({ path: ctx.cwd } as Partial<AcceptInput>) : {}),
-	};
-}
-
-/** Catch up with the trunk: `update` and `done` run in the worktree, wherever accept ran. */
-function catchUpHint(ctx: VerbContext, here: RepositoryLocation, target: Target, confirmed: boolean): string {
-	const { say } = ctx;
-	const again = ref("accept", againArgs(ctx, here, target, confirmed));
-	if (here.location === "main") return say`In the worktree at ${quoteName(target.path)}, run ${ref("update")}, then ${ref("done")}; then run ${again} again.`;
-	return say`Run ${ref("update")}, then ${ref("done")}, then ${again}.`;
 }
 
 function lockRefusal(refusal: Refusal, data: AcceptData): AcceptResult {
@@ -430,155 +394,6 @@ async function land(ctx: VerbContext, input: AcceptInput, here: RepositoryLocati
 	}
 }
 
-interface Swap {
-	trunk: string;
-	trunkSha: string;
-	head: string;
-	proof: ProofRecord;
-	checkout: ListedWorktree | null;
-	given: "confirmed" | "pre_authorized" | null;
-	data: AcceptData;
-	again: Partial<AcceptInput>;
-}
-
-/**
- * The trunk moves to the proven commit only if it is still where it was
- * judged: through the checkout that has it checked out (its files and the
- * ref move together, under git's index lock), else by a compare-and-swap of
- * the ref alone. Read back afterwards: the trunk must now be the proven sha.
- */
-async function swap(ctx: VerbContext, here: RepositoryLocation, main: ListedWorktree, target: Target, s: Swap): Promise<AcceptResult> {
-	const { say } = ctx;
-	const ref_ = `refs/heads/${s.trunk}`;
-	const before = await commitOf(here.root, ref_);
-	if (before !== s.trunkSha) {
-		return fail(
-			"accept",
-			"trunk_moved",
-			`The trunk \`${clip(s.trunk)}\` moved while accept ran (now ${short(before)}, judged at ${short(s.trunkSha)}). Nothing landed.`,
-			[catchUpHint(ctx, here, target, s.given === "confirmed")],
-			{ data: s.data },
-		);
-	}
-	// The last moment a signal (Ctrl-C, a cancelled call) can stop the landing whole: once the trunk moves, it finishes first.
-	if (ctx.signal.aborted) {
-		return fail(
-			"accept",
-			"interrupted",
-			`Accept was interrupted before the trunk \`${clip(s.trunk)}\` moved. Nothing landed.`,
-			[say`Run ${ref("accept", s.again)} again when you are ready.`],
-			{ data: s.data },
-		);
-	}
-	// Every blob the landing writes, read from the object store and hashed, before anything moves: bytes rewritten
-	// there since the gate ran (a loose object, a pack, an alternate store) never reach a checkout or the trunk.
-	const bytes = await landingBlobs(here.root, s.trunkSha, s.head, ctx.env);
-	if (!bytes.ok) return storeRefusal(ctx, here, target, main.path, bytes.problem, s.data, { dryRun: false, confirmed: s.given === "confirmed" });
-	// What the landing writes, read before the journal that keeps its new folders for a later accept (see undoKilledLanding).
-	const written = s.checkout ? await writtenPaths(s.checkout.path, s.trunkSha, s.head) : null;
-	const journal: Journal = {
-		version: 1,
-		state: "landing",
-		branch: target.branch,
-		id: target.id,
-		path: target.path,
-		trunk: s.trunk,
-		sha: s.head,
-		previous_trunk_sha: s.trunkSha,
-		proof_line: s.proof.line,
-		proof: s.proof,
-		checkout: s.checkout?.path ?? null,
-		consent: s.given ?? "asked",
-		done: [],
-		destroyed: [],
-		...(written ? { landing_new_folders: written.newFolders } : {}),
-		time: new Date().toISOString(),
-	};
-	const denied = await journalWrite(() => writeJournal(here.commonDir, journal));
-	if (denied) return fail("accept", denied.error, denied.message, denied.hints, { data: s.data });
-	let problem: string | null;
-	let killed = false;
-	// Where an undo of a failed landing puts the files it takes away (named in the refusal).
-	const keeper = new Keeper(here.commonDir);
-	if (s.checkout) {
-		// The landing's git is recorded as soon as it starts: a later accept judges by it whether the index lock it left is stale.
-		let recording: Promise<unknown> = Promise.resolve();
-		const failed = await fastForwardCheckout(s.checkout.path, s.trunkSha, s.head, ctx.env, written, keeper, (pid) => {
-			const started = processStart(pid);
-			if (started) recording = writeJournal(here.commonDir, { ...journal, landing_git: { pid, started } }).catch(() => undefined);
-		});
-		await recording;
-		problem = failed?.problem ?? null;
-		killed = failed?.killed ?? false;
-	} else {
-		// The trunk ref itself, never a ref it was made to point to since it was checked; hooks off.
-		const swapped = await pinnedGit(["update-ref", "--no-deref", "-m", "discern accept", ref_, s.head, s.trunkSha], here.root);
-		problem = swapped.exitCode === 0 ? null : firstLine(swapped.stderr) || `git update-ref exited ${swapped.exitCode}`;
-	}
-	const after = await commitOf(here.root, ref_);
-	if (after !== s.head) {
-		await removeJournal(here.commonDir, target.branch).catch(() => undefined);
-		const where = s.checkout ? ` through the checkout at ${quoteName(s.checkout.path)}` : "";
-		const why = problem ? `: ${clip(problem)}` : "";
-		if (after !== s.trunkSha) {
-			return fail(
-				"accept",
-				"trunk_moved",
-				`The trunk \`${clip(s.trunk)}\` moved while accept ran (now ${short(after)}, judged at ${short(s.trunkSha)}). Nothing landed${why ? ` (git${why})` : ""}.${keeper.note() ? ` ${keeper.note()}` : ""}`,
-				[catchUpHint(ctx, here, target, s.given === "confirmed")],
-				{ data: s.data },
-			);
-		}
-		const lockish = !killed && problem !== null && /\.lock\b|unable to create|cannot lock/i.test(problem);
-		const stray = s.checkout ? await pinnedGit(["diff-index", "--cached", "--quiet", s.trunkSha, "--"], s.checkout.path) : null;
-		const strayNote = stray && stray.exitCode !== 0 ? ` The index of that checkout no longer matches the trunk: check it with \`git status\` there.` : "";
-		const left = keeper.note() ? `${strayNote} ${keeper.note()}` : strayNote;
-		return fail(
-			"accept",
-			killed ? "interrupted" : lockish ? "locked" : "dirty_worktree",
-			`The trunk \`${clip(s.trunk)}\` could not be moved${where}${why}. It is still at ${short(s.trunkSha)}: nothing landed.${left}`,
-			[
-				killed
-					? "git was stopped by a signal from outside discern; nothing is left to fix unless the message names something."
-					: lockish
-						? "If no git process is running, remove the stale `.lock` file git names."
-						: "Fix what git names in that checkout.",
-				say`Then run ${ref("accept", s.again)} again.`,
-			],
-			{ data: s.data },
-		);
-	}
-	const landed: Journal = { ...journal, state: "landed", done: s.checkout ? ["landed", "checkout_moved"] : ["landed"] };
-	await writeJournal(here.commonDir, landed).catch(() => undefined);
-	// The store could change between the check and git's read of it: the files git wrote are read back too.
-	// Not as landed: the cleanup stops there, and the worktree (which holds the proven files) stays.
-	const unlike = s.checkout ? await writtenFilesProblem(s.checkout.path, bytes.files) : null;
-	return finish(ctx, here, main.path, landed, false, false, unlike ? [unlike] : []);
-}
-
-/** The object store does not hold what the proven commit names: nothing lands (or, in a dry run, would). */
-function storeRefusal(
-	ctx: VerbContext,
-	here: RepositoryLocation,
-	target: Target,
-	mainPath: string,
-	problem: string,
-	data: AcceptData,
-	{ dryRun, confirmed }: { dryRun: boolean; confirmed: boolean },
-): AcceptResult {
-	const { say } = ctx;
-	return fail(
-		"accept",
-		"gate_failed",
-		`${dryRun ? "Accept would refuse" : "Nothing landed"}: ${clip(problem, 1000)}. A checkout git writes from these objects would hold other files than were proven.${dryRun ? " Nothing changed." : ""}`,
-		[
-			`Run \`git fsck\` in the main checkout (${quoteName(mainPath)}): it names the object files that do not hash to their ids. Something rewrote them after the gate ran (an agent's job, a disk): find out what, and restore them (from a clone or a backup) before landing.`,
-			say`Then run ${ref("accept", againArgs(ctx, here, target, confirmed))} again.`,
-		],
-		{ data },
-	);
-}
-
 /** The Proof marker when it is for exactly `head` (done decides whether it is still current). */
 async function currentProof(gitDir: string, head: string): Promise<ProofRecord | null> {
 	const proof = await readProof(gitDir);
@@ -608,34 +423,4 @@ function awaitingConsent(
 		],
 		{ data },
 	);
-}
-
-/**
- * Pre-authorized scopes are the owner's standing consent, and only on a trunk
- * the owner's side names: the main checkout has it checked out, the discern.toml
- * committed on the main checkout's branch names it, or DISCERN_TRUNK does. A trunk
- * only origin/HEAD, init.defaultBranch or a branch naming itself chose (files an
- * agent can make) may be a decoy carrying its own grant: then accept asks.
- */
-function standingConsentOnly(landing: Landing, personNamed: boolean, trunk: Trunk): Landing {
-	if (!landing.preAuthorized || personNamed) return landing;
-	return {
-		...landing,
-		preAuthorized: false,
-		authorized: [],
-		why: `the trunk \`${clip(trunk.name ?? "")}\` was chosen by ${trunkSourceWords(trunk.source)}, not by the main checkout's branch or its committed discern.toml, so its pre-authorized scopes grant nothing`,
-	};
-}
-
-function trunkSourceWords(source: Trunk["source"]): string {
-	switch (source) {
-		case "origin_head":
-			return "origin/HEAD";
-		case "init_default":
-			return "init.defaultBranch";
-		case "existing_branch":
-			return "its name alone";
-		default:
-			return "a committed discern.toml on a branch other than the main checkout's";
-	}
 }

@@ -2,6 +2,7 @@ import { parseConfig } from "../../config/load.ts";
 import { commitsBetween, type LoggedCommit } from "../../git/commit-log.ts";
 import { withObjectReader } from "../../git/object-reader.ts";
 import { committedChanges, type TreeChange } from "../../git/tree-diff.ts";
+import type { Trunk } from "../../git/trunk.ts";
 import { readCommittedConfig } from "../../proof/committed-config.ts";
 import { gateChanges } from "../../proof/gate-changes.ts";
 import { STEERING_SHOWN, type SteeringChange, steeringChanges } from "../../proof/steering-changes.ts";
@@ -223,4 +224,34 @@ export function steeringLines(landing: Landing): string[] {
 
 function shortSha(sha: string | null): string {
 	return sha ? sha.slice(0, 7) : "?";
+}
+
+/**
+ * Pre-authorized scopes are the owner's standing consent, and only on a trunk
+ * the owner's side names: the main checkout has it checked out, the discern.toml
+ * committed on the main checkout's branch names it, or DISCERN_TRUNK does. A trunk
+ * only origin/HEAD, init.defaultBranch or a branch naming itself chose (files an
+ * agent can make) may be a decoy carrying its own grant: then accept asks.
+ */
+export function standingConsentOnly(landing: Landing, personNamed: boolean, trunk: Trunk): Landing {
+	if (!landing.preAuthorized || personNamed) return landing;
+	return {
+		...landing,
+		preAuthorized: false,
+		authorized: [],
+		why: `the trunk \`${clip(trunk.name ?? "")}\` was chosen by ${trunkSourceWords(trunk.source)}, not by the main checkout's branch or its committed discern.toml, so its pre-authorized scopes grant nothing`,
+	};
+}
+
+function trunkSourceWords(source: Trunk["source"]): string {
+	switch (source) {
+		case "origin_head":
+			return "origin/HEAD";
+		case "init_default":
+			return "init.defaultBranch";
+		case "existing_branch":
+			return "its name alone";
+		default:
+			return "a committed discern.toml on a branch other than the main checkout's";
+	}
 }

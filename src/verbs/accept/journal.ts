@@ -1,5 +1,7 @@
 import * as v from "valibot";
+import type { Refusal } from "../../contract/envelope.ts";
 import { isRecord } from "../../contract/record.ts";
+import { writeDenied } from "../../platform/write-denied.ts";
 import { sealHolds, sealOf } from "../../proof/seal.ts";
 import { listStateFolder, readStateFile, removeStateFile, writeStateFile } from "../../state/dir.ts";
 
@@ -94,4 +96,16 @@ export async function writeJournal(commonDir: string, journal: Journal): Promise
 
 export async function removeJournal(commonDir: string, branch: string): Promise<void> {
 	removeStateFile(commonDir, `${FOLDER}/${journalName(branch)}`);
+}
+
+/** A file system error on the journal (something blocking `.git/discern/accept`) as `write_denied`; other errors stay bugs. */
+export async function journalWrite(write: () => Promise<void>): Promise<Refusal | null> {
+	try {
+		await write();
+		return null;
+	} catch (error) {
+		const refusal = writeDenied(error, "the accept journal");
+		if (refusal) return { ...refusal, message: `${refusal.message} Nothing landed.` };
+		throw error;
+	}
 }
