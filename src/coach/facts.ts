@@ -9,7 +9,7 @@ import { readLastDone, readLastRun } from "../jobs/last-run.ts";
 import { isInside } from "../platform/files.ts";
 import { readProof } from "../proof/record.ts";
 import { detectStack, MAX_MANIFEST_BYTES, type PackageManager, type ProposedJob } from "../setup/detect.ts";
-import { pnpmWorkspacePackages } from "../setup/node.ts";
+import { pnpmWorkspacePackages } from "../setup/pnpm-workspace.ts";
 
 /**
  * Everything the coach's rules look at, gathered at once (every read runs

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { closeSync } from "node:fs";
 import { openOutputFiles, readBack } from "./output-files.ts";
-import { type Captured, NOT_STARTED } from "./process.ts";
+import { type Captured, cleanEnv, NOT_STARTED } from "./process.ts";
 import { descendantsOf, signalAll } from "./process-scan.ts";
 import { type JobTree, openTreeKeeper } from "./process-tree.ts";
 
@@ -69,7 +69,7 @@ export async function runContained(argv: readonly string[], options: ContainedOp
 		try {
 			child = Bun.spawn([...argv], {
 				cwd: options.cwd,
-				env: { ...definedOnly(options.env), [token.key]: token.value },
+				env: { ...cleanEnv(options.env), [token.key]: token.value },
 				stdin: "ignore",
 				stdout: files.stdout,
 				stderr: files.stderr,
@@ -141,10 +141,4 @@ export async function runContained(argv: readonly string[], options: ContainedOp
 		closeSync(files.stdout);
 		closeSync(files.stderr);
 	}
-}
-
-function definedOnly(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
-	const out: Record<string, string> = {};
-	for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
-	return out;
 }

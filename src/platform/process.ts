@@ -106,7 +106,6 @@ function spawned<In extends "ignore" | "pipe" | Blob>(
 			stdout: "pipe",
 			stderr: "pipe",
 			...(options.signal ? { signal: options.signal } : {}),
-			...(options.ownGroup ? { detached: true } : {}),
 		});
 	} catch (error) {
 		return { failed: error instanceof Error ? error.message : String(error) };
@@ -118,7 +117,7 @@ export function findExecutable(name: string, env: Readonly<Record<string, string
 	return Bun.which(name, { PATH: env.PATH ?? "" });
 }
 
-function cleanEnv(env: NonNullable<CaptureOptions["env"]>): Record<string, string> {
+export function cleanEnv(env: NonNullable<CaptureOptions["env"]>): Record<string, string> {
 	const out: Record<string, string> = {};
 	for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
 	return out;

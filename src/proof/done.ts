@@ -21,6 +21,7 @@ import { loosenings } from "../standards/never-loosen.ts";
 import { plural } from "../text/plural.ts";
 import { endSentence } from "../text/sentence.ts";
 import { quoteName } from "../text/terminal.ts";
+import { contestedVotes } from "../trunk/candidates.ts";
 import { type ResolvedTrunk, resolveTrunk } from "../trunk/resolve.ts";
 import { committedConfigProblem } from "./committed-config.ts";
 import { DoneData, type DoneInput } from "./done-schema.ts";
@@ -47,10 +48,10 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	const firstLook = Promise.withResolvers<void>();
 	const evidenceOpened = openEvidenceIndex(repository.root, "HEAD", { reader, discovered: repository, asked: firstLook.resolve });
 	const branches = readBranchClues(repository.root);
-	// init.defaultBranch is one of the branches whose committed discern.toml names the trunk (unless DISCERN_TRUNK does): asked
-	// once the branches are read and git's first look is under way (starting a process holds up the one thread that starts the look's).
-	const initDefault = Promise.all([branches, Promise.race([firstLook.promise, evidenceOpened])]).then(() =>
-		ctx.env.DISCERN_TRUNK ? null : readInitDefault(repository.root),
+	// init.defaultBranch names the trunk only when neither DISCERN_TRUNK nor origin/HEAD does: asked then, once the branches are
+	// read and git's first look is under way (starting a process holds up the one thread that starts the look's).
+	const initDefault = Promise.all([branches, Promise.race([firstLook.promise, evidenceOpened])]).then(([clues]) =>
+		ctx.env.DISCERN_TRUNK || clues.originHead ? null : readInitDefault(repository.root),
 	);
 	// Without a config nothing more is asked: the started reads end, and the evidence's private folder goes.
 	// Settled, never rejected: a read that failed must not skip closing the evidence (its private folder) nor hide the refusal's own cause.
@@ -366,7 +367,7 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
  */
 function contestedTrunkWarning(trunk: Trunk, contested: ResolvedTrunk["contested"]): string[] {
 	if (contested.length === 0) return [];
-	const others = contested.map((vote) => `\`${vote.branch}\`'s names \`${vote.names}\``).join(", ");
+	const others = contestedVotes(contested);
 	return [
 		`Committed discern.tomls disagree on the trunk: ${others}; the Proof is judged against \`${trunk.name ?? "?"}\`. If that is not the trunk, set DISCERN_TRUNK, and remove the branch that names the wrong one.`,
 	];

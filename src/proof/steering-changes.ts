@@ -61,6 +61,8 @@ export async function steeringPaths(
 	changes: readonly TreeChange[],
 	sources: readonly string[],
 ): Promise<{ change: TreeChange; readBy: string; kind: SteeringChange["change"] }[]> {
+	// Nothing changed, nothing to judge: the reach reads both whole trees.
+	if (changes.length === 0) return [];
 	const { reached, incomplete } = await steeringReach(reader, commits, sources);
 	return changes.flatMap((change) => {
 		const readBy =

@@ -71,11 +71,14 @@ export function pathsNamedIn(
 		const reachable = options.reachable;
 		const stems = interpreterStems(path);
 		if (reachable && !stems.some((stem) => reachable.lastName(stem.slice(stem.lastIndexOf("/") + 1)))) continue;
+		// The same for every base folder: made once a word, and only for a word that names something.
+		let candidates: readonly string[] | undefined;
 		for (const base of bases) {
 			// One look-up per stem first: most words name nothing (the trees' `reachedAs` names, scopes/word-resolvers.ts).
 			const joinedStems = stems.map((stem) => inTree(base, stem));
 			if (!joinedStems.some((stem) => stem !== null && (!reachable || reachable.path(stem)))) continue;
-			for (const candidate of interpreterCandidates(path)) {
+			candidates ??= interpreterCandidates(path);
+			for (const candidate of candidates) {
 				const joined = inTree(base, candidate);
 				if (joined !== null && exists(joined)) found.add(joined);
 			}

@@ -6,6 +6,7 @@ import { isCheckOnlyFormatter } from "./formatters.ts";
 import { chainedRunner, nodeTestRunner } from "./node-tests.ts";
 import { BIOME, DPRINT, ESLINT, OXLINT, PRETTIER, type Tool, whyInUse } from "./node-tools.ts";
 import { nodeOutputs } from "./outputs.ts";
+import { pnpmWorkspacePackages } from "./pnpm-workspace.ts";
 import { combine, expandMembers, type JobName, type NodeManager, type StackFinding, type StackJob, shellPath, type WorkspaceMember } from "./shared.ts";
 
 /** For each job, the script names that mean it, most conventional first. */
@@ -242,34 +243,4 @@ function memberScript(manager: NodeManager, folder: string, name: string | null,
 /** A package name that needs no quoting in `sh`. */
 function isShellWord(name: string): boolean {
 	return /^[A-Za-z0-9@/._-]+$/.test(name);
-}
-
-/** The `packages:` list of a pnpm-workspace.yaml: a small reader for the one shape pnpm documents. */
-export function pnpmWorkspacePackages(text: string | null): string[] {
-	if (text === null) return [];
-	const out: string[] = [];
-	let inPackages = false;
-	for (const line of text.split(/\r?\n/)) {
-		if (/^packages\s*:/.test(line)) {
-			inPackages = true;
-			const inline = /^packages\s*:\s*\[(.*)\]/.exec(line);
-			if (inline?.[1])
-				out.push(
-					...inline[1]
-						.split(",")
-						.map(unquote)
-						.filter((item) => item !== ""),
-				);
-			continue;
-		}
-		if (!inPackages) continue;
-		if (/^\S/.test(line)) break;
-		const item = /^\s*-\s*(.+?)\s*(#.*)?$/.exec(line);
-		if (item?.[1]) out.push(unquote(item[1]));
-	}
-	return out;
-}
-
-function unquote(value: string): string {
-	return value.trim().replace(/^(["'])(.*)\1$/, "$2");
 }

@@ -26,11 +26,6 @@ export class Keeper {
 
 	constructor(private readonly commonDir: string) {}
 
-	/** The folder the files went to; null while none was moved. */
-	get folder(): string | null {
-		return this.made;
-	}
-
 	get count(): number {
 		return this.moved;
 	}

@@ -1,3 +1,4 @@
+import { clip } from "../text/clip.ts";
 /** A branch whose committed discern.toml names `names` as the trunk. */
 export interface TrunkVote {
 	branch: string;
@@ -54,4 +55,9 @@ export function trunkCandidates(sources: CandidateSources): TrunkCandidate[] {
 /** The candidate `branch` is, if any: a verb that commits refuses there, naming what named it. */
 export function candidateNamed(candidates: readonly TrunkCandidate[], branch: string): TrunkCandidate | null {
 	return candidates.find((candidate) => candidate.branch === branch) ?? null;
+}
+
+/** The votes against the trunk discern took, as messages print them: `decoy`'s names `decoy`, … */
+export function contestedVotes(contested: readonly TrunkVote[]): string {
+	return contested.map((vote) => `\`${clip(vote.branch)}\`'s names \`${clip(vote.names)}\``).join(", ");
 }

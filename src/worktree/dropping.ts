@@ -1,8 +1,7 @@
-import { readFile, rm } from "node:fs/promises";
-import { basename, join } from "node:path";
+import { basename } from "node:path";
 import { isRecord } from "../contract/record.ts";
-import { writeFileAtomic } from "../platform/files.ts";
 import { sealHolds, sealOf } from "../proof/seal.ts";
+import { readStateFile, removeStateFile, writeStateFile } from "../state/dir.ts";
 
 /**
  * A mark that a worktree's removal (`git worktree remove`) started, in the
@@ -16,8 +15,9 @@ import { sealHolds, sealOf } from "../proof/seal.ts";
  * file is missing is never deleted. Sealed as a Proof is (proof/seal.ts):
  * an admin dir an agent rewrote to name another folder has no mark for it.
  */
-function folder(commonDir: string): string {
-	return join(commonDir, "discern", "dropping");
+/** Under `<commonDir>/discern/`, reached through no link (state/dir.ts). */
+function markFile(admin: string): string {
+	return `dropping/${basename(admin)}.json`;
 }
 
 function sealed(admin: string, path: string): string {
@@ -27,15 +27,15 @@ function sealed(admin: string, path: string): string {
 /** Mark the removal of the worktree at `path` (admin dir `admin`) as started. Throws when it cannot be written. */
 export async function markDropping(commonDir: string, admin: string, path: string): Promise<void> {
 	const seal = await sealOf(commonDir, sealed(admin, path), { create: true });
-	// Written through the common dir itself: a folder on the way that is a symlink is refused.
-	await writeFileAtomic(commonDir, join("discern", "dropping", `${basename(admin)}.json`), `${JSON.stringify({ admin, path, seal })}\n`);
+	await writeStateFile(commonDir, markFile(admin), `${JSON.stringify({ admin, path, seal })}\n`);
 }
 
 /** Whether a sealed mark says the removal of the worktree at `path` (admin dir `admin`) started. */
 export async function wasDropping(commonDir: string, admin: string, path: string): Promise<boolean> {
+	const text = readStateFile(commonDir, markFile(admin));
 	let raw: unknown;
 	try {
-		raw = JSON.parse(await readFile(join(folder(commonDir), `${basename(admin)}.json`), "utf8"));
+		raw = text === null ? null : JSON.parse(text);
 	} catch {
 		return false;
 	}
@@ -44,5 +44,5 @@ export async function wasDropping(commonDir: string, admin: string, path: string
 }
 
 export async function clearDropping(commonDir: string, admin: string): Promise<void> {
-	await rm(join(folder(commonDir), `${basename(admin)}.json`), { force: true });
+	removeStateFile(commonDir, markFile(admin));
 }

@@ -53,11 +53,6 @@ export async function personFiles(
 	return { scan, repositories: blockingRepositories(scan, untrackedRepositories), edited_env: edited };
 }
 
-/** Does anything of the person's keep the worktree? */
-export function keepsWorktree(found: PersonFiles): boolean {
-	return found.repositories.length > 0 || found.edited_env.length > 0;
-}
-
 /**
  * Why what a person has keeps the worktree, one clause per kind, the same
  * words in every verb: "`.env` was edited there since start copied it, and

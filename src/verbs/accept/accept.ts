@@ -12,7 +12,7 @@ import { takeLock } from "../../state/verb-lock.ts";
 import { clip } from "../../text/clip.ts";
 import { plural } from "../../text/plural.ts";
 import { quoteName } from "../../text/terminal.ts";
-import { candidateNamed } from "../../trunk/candidates.ts";
+import { candidateNamed, contestedVotes } from "../../trunk/candidates.ts";
 import { resolveTrunk } from "../../trunk/resolve.ts";
 import { type ListedWorktree, listWorktrees } from "../../worktree/git-worktrees.ts";
 import { keptFor, leftFiles } from "../../worktree/left-files.ts";
@@ -196,7 +196,7 @@ async function land(ctx: VerbContext, input: AcceptInput, here: RepositoryLocati
 	// Committed discern.tomls that name different trunks: the branch that won may be a decoy an agent made beside the real
 	// trunk (its own discern.toml pre-authorizing everything). Nothing lands until a person settles it.
 	if (authority.contested.length > 0) {
-		const votes = [...authority.contested.map((vote) => `\`${clip(vote.branch)}\`'s names \`${clip(vote.names)}\``)].join(", ");
+		const votes = contestedVotes(authority.contested);
 		return fail(
 			"accept",
 			"no_trunk",

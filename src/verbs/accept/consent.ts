@@ -11,6 +11,7 @@ import { steeringPhrase } from "../../scopes/steering.ts";
 import { clip } from "../../text/clip.ts";
 import { noun, plural } from "../../text/plural.ts";
 import { quoteName } from "../../text/terminal.ts";
+import { short } from "./again.ts";
 import type { Target } from "./target.ts";
 
 /** What landing would bring to the trunk, and whether the trunk's own config lets it land without asking. */
@@ -184,7 +185,7 @@ export function summaryLines(target: Target, trunk: string, trunkSha: string, he
 	const commits = landing.commits.slice(0, 10).map((commit) => `${commit.sha.slice(0, 7)} ${clip(commit.subject, 120)}`);
 	const files = landing.files.slice(0, 20).map(quoteName);
 	const lines = [
-		`Lands \`${clip(target.branch)}\` @ ${shortSha(head)} on \`${clip(trunk)}\` (now ${shortSha(trunkSha)}).`,
+		`Lands \`${clip(target.branch)}\` @ ${short(head)} on \`${clip(trunk)}\` (now ${short(trunkSha)}).`,
 		`Commits (${landing.commitsTotal}): ${commits.join("; ") || "none"}${landing.commitsTotal > commits.length ? "; …" : ""}`,
 		`Files (${landing.files.length}): ${files.join(", ") || "none"}${landing.files.length > files.length ? ", …" : ""}`,
 		`Scopes: ${landing.scopes.join(", ") || "none"}`,
@@ -220,10 +221,6 @@ export function steeringLines(landing: Landing): string[] {
 		}
 	}
 	return lines;
-}
-
-function shortSha(sha: string | null): string {
-	return sha ? sha.slice(0, 7) : "?";
 }
 
 /**

@@ -217,8 +217,10 @@ interface Match {
 async function matchEntries(linked: readonly ListedWorktree[], wanted: string, cwd: string): Promise<Match[]> {
 	const wantedReal = await realPathOf(resolve(cwd, wanted));
 	const matches: Match[] = [];
+	const ids = new Map<ListedWorktree, string | null>();
 	for (const entry of linked) {
 		const id = entry.gitDir ? ((await readTask(entry.gitDir))?.id ?? null) : null;
+		ids.set(entry, id);
 		const by: Match["by"] = [];
 		if (entry.branch !== null && (entry.branch === wanted || `refs/heads/${entry.branch}` === wanted)) by.push("branch");
 		if ((await realPathOf(entry.path)) === wantedReal) by.push("path");
@@ -228,7 +230,7 @@ async function matchEntries(linked: readonly ListedWorktree[], wanted: string, c
 	if (matches.length > 0 || wanted === "") return matches;
 	// Nothing named exactly: a prefix of a task id or branch (ids are long); two sharing it are refused, listed.
 	for (const entry of linked) {
-		const id = entry.gitDir ? ((await readTask(entry.gitDir))?.id ?? null) : null;
+		const id = ids.get(entry) ?? null;
 		const by: Match["by"] = [];
 		if (entry.branch?.startsWith(wanted)) by.push("a prefix of its branch");
 		if (id?.startsWith(wanted)) by.push("a prefix of its task id");

@@ -60,5 +60,3 @@ function inlineValue(value: unknown): string {
 	if (typeof value === "string") return tomlString(value);
 	return stringify({ v: value }).replace(/^v = /, "").trim();
 }
-
-/** The words as a TOML string: what `set` retries a scalar as (`repository.trunk 2024` names a branch). */

@@ -12,8 +12,6 @@ import { quoteName } from "../../text/terminal.ts";
 import { resolveTrunk } from "../../trunk/resolve.ts";
 import { listWorktrees, mainCheckoutOf } from "../../worktree/git-worktrees.ts";
 
-export { worktreeParent } from "../../worktree/parent.ts";
-
 import type { StartResult } from "./schema.ts";
 
 /*

@@ -22,10 +22,11 @@ import { copyEnvFiles, EnvFileRefused, envSpecFor, worktreeCommandEnv } from "..
 import { removeWorktree } from "../../worktree/git-worktrees.ts";
 import { randomTail, type TailSource, worktreeId, worktreePort } from "../../worktree/id.ts";
 import { type Ledger, writeLedger } from "../../worktree/ledger.ts";
+import { worktreeParent } from "../../worktree/parent.ts";
 import { destroyResourcesDetailed } from "../../worktree/resources.ts";
 import { type TaskRecord, writeTask } from "../../worktree/task.ts";
 import { expandTokens, tokenTable, unknownTokens } from "../../worktree/tokens.ts";
-import { branchExists, isRegistered, mainCheckout, missingFolders, resolveBase, worktreeParent } from "./place.ts";
+import { branchExists, isRegistered, mainCheckout, missingFolders, resolveBase } from "./place.ts";
 import type { StartData, StartInput, StartResult } from "./schema.ts";
 
 /** What tests may replace: the id's random tail (to force a collision). */

@@ -3,6 +3,7 @@ import { clip } from "../../text/clip.ts";
 import { plural } from "../../text/plural.ts";
 import { shellCommand } from "../../text/shell-quote.ts";
 import { oneLine, quoteName } from "../../text/terminal.ts";
+import { contestedVotes } from "../../trunk/candidates.ts";
 import type { OrphanedLedger, WorktreeItem } from "../../worktree/item.ts";
 import type { StatusData } from "./schema.ts";
 
@@ -86,7 +87,7 @@ export function nextAction(words: Words, facts: Omit<StatusData, "next">, config
 	}
 	const contested = facts.trunk.contested ?? [];
 	if (contested.length > 0) {
-		const votes = contested.map((vote) => `\`${clip(vote.branch)}\`'s names \`${clip(vote.names)}\``).join(", ");
+		const votes = contestedVotes(contested);
 		return {
 			action: "ask a person to settle which branch is the trunk",
 			reason: `Committed discern.tomls disagree on the trunk: discern takes \`${clip(facts.trunk.name ?? "")}\`, but ${votes}. Nothing lands until a person deletes the wrong one or names the trunk with DISCERN_TRUNK.`,

@@ -1,4 +1,4 @@
-import { lstat, } from "node:fs/promises";
+import { lstat } from "node:fs/promises";
 import { join } from "node:path";
 import type * as v from "valibot";
 import type { VerbContext } from "../../contract/context.ts";
@@ -6,7 +6,7 @@ import { asVerb, fail, ok, type PlanItem, type Result } from "../../contract/env
 import { ref, type Say } from "../../contract/refer.ts";
 import { git } from "../../git/run.ts";
 import { killLeftovers } from "../../jobs/leftovers.ts";
-import { exists, } from "../../platform/files.ts";
+import { exists } from "../../platform/files.ts";
 import { clip, clipList } from "../../text/clip.ts";
 import { plural } from "../../text/plural.ts";
 import { shellCommand } from "../../text/shell-quote.ts";
