@@ -63,14 +63,15 @@ export async function gitWithHooks(args: readonly string[], cwd: string, options
 		).then((done): Contained => ("timedOut" in done ? done : { ...done, timedOut: false, interrupted: false })),
 	);
 	if (!ran.timedOut) return ran;
-	const present = await presentHooks(cwd, options.hooks);
+	const folder = await hooksFolder(cwd);
+	const present = await presentHooks(folder, options.hooks);
 	const which =
 		present.length === 0
 			? "a hook"
 			: present.length === 1
 				? `the ${present[0]} hook`
 				: `one of the hooks ${present.slice(0, -1).join(", ")} or ${present.at(-1)}`;
-	const where = present.length > 0 ? ` (in ${quoteName(await hooksFolder(cwd))})` : "";
+	const where = present.length > 0 ? ` (in ${quoteName(folder)})` : "";
 	return {
 		...ran,
 		stalled: `\`${commandName(args)}\` did not finish within ${options.timeoutS} s: ${which}${where} was still running. git and everything it started were stopped`,
@@ -89,9 +90,8 @@ function commandName(args: readonly string[]): string {
 	return ["git", ...words].join(" ");
 }
 
-/** Of `names`, the hooks the repository has: executable files in its hooks folder (core.hooksPath, else .git/hooks). */
-async function presentHooks(cwd: string, names: readonly string[]): Promise<string[]> {
-	const folder = await hooksFolder(cwd);
+/** Of `names`, the hooks the repository has: executable files in its hooks `folder` (core.hooksPath, else .git/hooks). */
+async function presentHooks(folder: string, names: readonly string[]): Promise<string[]> {
 	const found = await Promise.all(
 		names.map((name) =>
 			access(join(folder, name), constants.X_OK).then(

@@ -43,12 +43,14 @@ export function keptFor(files: LeftFiles | null): boolean {
 
 /** The files a worktree's removal would lose (`adminDir`: its git dir, whose submodule repositories go with it); null when git could not list them. */
 export async function leftFiles(worktree: string, adminDir: string | null, mainRoot: string, task: TaskRecord | null): Promise<LeftFiles | null> {
-	const list = (ignored: boolean) =>
-		git([...PINNED_STATUS, "ls-files", "-z", "--others", "--exclude-standard", "--directory", ...(ignored ? ["--ignored"] : [])], worktree);
 	// An untracked repository holding nothing of its own is untracked files: `git worktree remove` stops on them, named below.
-	const [ignored, untracked, person] = await Promise.all([list(true), list(false), personFiles(worktree, adminDir, mainRoot, task, false)]);
-	if (ignored.exitCode !== 0 || untracked.exitCode !== 0 || !person) return null;
-	const ignoredNames = nulSeparated(ignored.stdout).sort();
+	// The ignored ones at the worktree's own level are the nested-repository scan's (the same listing, made once).
+	const [untracked, person] = await Promise.all([
+		git([...PINNED_STATUS, "ls-files", "-z", "--others", "--exclude-standard", "--directory"], worktree),
+		personFiles(worktree, adminDir, mainRoot, task, false),
+	]);
+	if (untracked.exitCode !== 0 || !person) return null;
+	const ignoredNames = [...person.scan.ignoredHere].sort();
 	const untrackedNames = nulSeparated(untracked.stdout).sort();
 	return {
 		ignored: ignoredNames.slice(0, LISTED),

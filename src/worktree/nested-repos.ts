@@ -34,6 +34,8 @@ export interface NestedScan {
 	 * nested repositories with their path: deleted with the checkout, never saved.
 	 */
 	ignored: string[];
+	/** The same at the checkout's own level only (what `git ls-files --others --ignored --directory` names there). */
+	ignoredHere: string[];
 }
 
 /** How deep discern looks into repositories inside repositories; one deeper is judged as losing something (unknown is never "nothing"). */
@@ -60,7 +62,7 @@ interface Walk {
  */
 export async function scanNested(root: string | null, adminDir: string | null): Promise<NestedScan | null> {
 	const doomed = [...(root ? [await realPathOf(root)] : []), ...(adminDir ? [await realPathOf(adminDir)] : [])];
-	const walk: Walk = { doomed, judged: new Set(), scan: { repositories: [], ignored: [] } };
+	const walk: Walk = { doomed, judged: new Set(), scan: { repositories: [], ignored: [], ignoredHere: [] } };
 	if (root && !(await scanInto(root, "", 0, walk))) return null;
 	if (adminDir) await scanModules(join(adminDir, "modules"), "", 0, walk);
 	// A wholly ignored folder is named once: what a repository inside it ignores is in it.
@@ -93,7 +95,9 @@ async function scanInto(dir: string, prefix: string, depth: number, walk: Walk):
 		git([...PINNED_STATUS, "ls-files", "-z", "--stage"], dir),
 	]);
 	if (untracked.exitCode !== 0 || ignored.exitCode !== 0 || ignoredFolded.exitCode !== 0 || staged.exitCode !== 0) return false;
-	walk.scan.ignored.push(...nulSeparated(ignoredFolded.stdout).map((name) => prefix + name));
+	const ignoredNames = nulSeparated(ignoredFolded.stdout);
+	walk.scan.ignored.push(...ignoredNames.map((name) => prefix + name));
+	if (depth === 0) walk.scan.ignoredHere = ignoredNames;
 	const found: { path: string; kind: (typeof NESTED_KINDS)[number] }[] = [
 		...repositoryFolders(untracked.stdout).map((path) => ({ path, kind: "untracked" as const })),
 		...repositoryFolders(ignored.stdout).map((path) => ({ path, kind: "ignored" as const })),

@@ -59,7 +59,7 @@ export async function worktreeDrop(ctx: VerbContext, input: Input): Promise<Drop
 		return fail("worktree drop", "invalid_arguments", "The main checkout is never dropped: it holds the repository itself.", [
 			say`Name a linked worktree; ${ref("worktree list")} shows them.`,
 		]);
-	let scanned: NestedScan = { repositories: [], ignored: [] };
+	let scanned: NestedScan = { repositories: [], ignored: [], ignoredHere: [] };
 	let editedEnv: string[] = [];
 	const base = (): WorktreeDropData => ({
 		worktree: toItem(target),
