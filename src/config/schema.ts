@@ -115,6 +115,10 @@ export const DiscernConfig = v.strictObject({
 			inherit_env: v.optional(StringList, []),
 			env_files: v.optional(StringList, [".env", ".env.local"]),
 			port: v.optional(v.boolean(), false),
+			seed: v.optional(
+				described(StringList, "Ignored build-cache folders of the main checkout (`node_modules`, `target`) copied into a new worktree before its setup steps."),
+				[],
+			),
 			setup: v.optional(
 				v.strictObject({
 					steps: v.optional(StringList, []),

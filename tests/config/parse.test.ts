@@ -52,6 +52,7 @@ const DEFAULTS: DiscernConfig = {
 		inherit_env: [],
 		env_files: [".env", ".env.local"],
 		port: false,
+		seed: [],
 		setup: { steps: [], ensure: [] },
 		resources: {},
 	},
