@@ -80,6 +80,18 @@ export interface ProposedIgnore {
 	reason: string;
 }
 
+/** A `[worktree.setup].ensure` command: what a new worktree runs before its jobs can start. */
+export interface ProposedInstall {
+	run: string;
+	reason: string;
+}
+
+/** A `[worktree].seed` folder, relative to the root. */
+export interface ProposedSeed {
+	path: string;
+	reason: string;
+}
+
 export interface SetupProposal {
 	/** From the root manifest (package.json, Cargo.toml, pyproject.toml or setup.cfg, go.mod), or null. */
 	projectName: string | null;
@@ -88,6 +100,10 @@ export interface SetupProposal {
 	scopes: ProposedScope[];
 	/** Every folder the proposed jobs write; the ones a repository already ignores are dropped by the caller (ignores.ts). */
 	ignores: ProposedIgnore[];
+	/** The installs that make a new worktree runnable, each in its project's folder. */
+	installs: ProposedInstall[];
+	/** The main checkout's build caches a new worktree starts with. */
+	seeds: ProposedSeed[];
 }
 
 const DETECTORS: ReadonlyArray<readonly [Exclude<StackKind, "make">, Detector]> = [
@@ -104,7 +120,7 @@ const MAX_SUBFOLDERS = 400;
 export async function detectStack(root: string): Promise<SetupProposal> {
 	const reader = await folderReader(root);
 	const top = await reader.read("");
-	if (!top) return { projectName: null, stacks: [], jobs: [], scopes: [], ignores: [] };
+	if (!top) return { projectName: null, stacks: [], jobs: [], scopes: [], ignores: [], installs: [], seeds: [] };
 	const rootFindings = await findingsIn(top, reader);
 	const members = rootFindings.flatMap((finding) => finding.members);
 	const taken = new Set(members.map((member) => member.dir));
@@ -120,6 +136,14 @@ export async function detectStack(root: string): Promise<SetupProposal> {
 		named.push({ base, job: { name, stage: stage ?? JOB_STAGES[base], run, reason } });
 
 	const ignores = new IgnoreLines();
+	const installs: ProposedInstall[] = [];
+	const seeds: ProposedSeed[] = [];
+	/** A project's worktree needs, from the root: a sub-folder's install runs in its folder. */
+	const need = (dir: string, finding: StackFinding) => {
+		for (const install of finding.needs.installs)
+			installs.push({ run: dir === "" ? install.run : `cd ${shellPath(dir)} && ${install.run}`, reason: install.reason });
+		for (const seed of finding.needs.seeds) seeds.push({ path: inFolder(dir, seed.path), reason: seed.reason });
+	};
 
 	const primary = rootFindings.find((finding) => finding.jobs.length > 0);
 	for (const finding of rootFindings) {
@@ -127,6 +151,7 @@ export async function detectStack(root: string): Promise<SetupProposal> {
 		const nameOf = (base: JobName) => (finding === primary ? base : `${base}_${finding.kind}`);
 		for (const job of finding.jobs) add(job.name, nameOf(job.name), job.run, job.reason, job.stage);
 		ignores.add("", finding, nameOf);
+		need("", finding);
 	}
 	const make = detectMake(top);
 	if (make) {
@@ -154,6 +179,7 @@ export async function detectStack(root: string): Promise<SetupProposal> {
 			const suffix = index === 0 ? slug : `${slug}_${finding.kind}`;
 			for (const job of finding.jobs) add(job.name, `${job.name}_${suffix}`, `cd ${shellPath(folder.rel)} && ${job.run}`, job.reason, job.stage);
 			ignores.add(folder.rel, finding, (base) => `${base}_${suffix}`);
+			need(folder.rel, finding);
 		});
 	}
 
@@ -165,6 +191,8 @@ export async function detectStack(root: string): Promise<SetupProposal> {
 		jobs: named.map((entry) => entry.job),
 		scopes: proposedScopes,
 		ignores: ignores.lines(),
+		installs,
+		seeds,
 	};
 }
 

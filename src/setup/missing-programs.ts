@@ -11,7 +11,7 @@ import { checkCommand } from "./programs.ts";
  */
 export async function missingProgramNotes(
 	root: string,
-	jobs: readonly ProposedJob[],
+	jobs: ReadonlyArray<Pick<ProposedJob, "name" | "run">>,
 	env: Readonly<Record<string, string | undefined>>,
 ): Promise<Map<string, string>> {
 	const notes = new Map<string, string>();

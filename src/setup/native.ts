@@ -1,5 +1,6 @@
 import { isRecord } from "../contract/record.ts";
 import { type Folder, type FolderReader, inFolder } from "./folder.ts";
+import { goNeeds, rustNeeds } from "./installs.ts";
 import { rustOutputs } from "./outputs.ts";
 import { expandMembers, type StackFinding, type StackJob, stringsOf, tomlOf, type WorkspaceMember } from "./shared.ts";
 
@@ -33,6 +34,7 @@ export async function detectRust(folder: Folder, reader: FolderReader): Promise<
 		evidence,
 		jobs,
 		outputs: rustOutputs(jobs),
+		needs: rustNeeds(folder),
 		projectName: packageName(manifest),
 		members,
 	};
@@ -84,6 +86,7 @@ export async function detectGo(folder: Folder, reader: FolderReader): Promise<St
 		],
 		// go keeps its build and module caches outside the project (GOCACHE, GOMODCACHE).
 		outputs: [],
+		needs: goNeeds(folder),
 		projectName: moduleName(folder.text("go.mod")),
 		members,
 	};

@@ -3,9 +3,10 @@ import { isRecord } from "../contract/record.ts";
 import { noun } from "../text/plural.ts";
 import { type Folder, type FolderReader, inFolder } from "./folder.ts";
 import { isCheckOnlyFormatter } from "./formatters.ts";
+import { nodeNeeds } from "./installs.ts";
 import { chainedRunner, nodeTestRunner } from "./node-tests.ts";
 import { BIOME, DPRINT, ESLINT, OXLINT, PRETTIER, type Tool, whyInUse } from "./node-tools.ts";
-import { nodeOutputs } from "./outputs.ts";
+import { installsNodeModules, nodeOutputs } from "./outputs.ts";
 import { pnpmWorkspacePackages } from "./pnpm-workspace.ts";
 import { combine, expandMembers, type JobName, type NodeManager, type StackFinding, type StackJob, shellPath, type WorkspaceMember } from "./shared.ts";
 
@@ -43,16 +44,24 @@ interface Manifest {
 export async function detectNode(folder: Folder, reader: FolderReader): Promise<StackFinding | null> {
 	if (!folder.has("package.json")) return null;
 	const manifest = readManifest(folder.text("package.json"));
-	const { manager, evidence: managerEvidence } = nodeManager(folder, manifest.packageManager);
+	const { manager, evidence: managerEvidence, locked } = nodeManager(folder, manifest.packageManager);
 	const jobs = await nodeJobs(folder, reader, manifest, manager, managerEvidence);
 	const members = await workspaceMembers(folder, reader, manifest, manager);
 	const memberDirs = members.map((member) => (folder.rel === "" ? member.dir : member.dir.slice(folder.rel.length + 1)));
+	const gated = jobs.length > 0 || members.some((member) => member.gate);
+	const yarnrc = folder.text(".yarnrc.yml");
 	return {
 		kind: "node",
 		evidence: inFolder(folder.rel, "package.json"),
 		manager,
 		jobs,
-		outputs: nodeOutputs(manager, folder.text(".yarnrc.yml"), jobs.length > 0 || members.some((member) => member.gate), memberDirs),
+		outputs: nodeOutputs(manager, yarnrc, gated, memberDirs),
+		needs: nodeNeeds(manager, managerEvidence, {
+			locked,
+			hasDependencies: gated && (manifest.deps.size > 0 || members.length > 0),
+			yarnrc,
+			installsNodeModules: installsNodeModules(manager, yarnrc),
+		}),
 		projectName: manifest.name,
 		members,
 	};
@@ -184,12 +193,13 @@ function isUsableScript(command: string): boolean {
 }
 
 /** The lockfile decides; without one, corepack's `packageManager` field states the intent; else npm. With the file that says so. */
-function nodeManager(folder: Folder, packageManager: string | null): { manager: NodeManager; evidence: string } {
-	for (const [lockfile, manager] of NODE_LOCKFILES) if (folder.has(lockfile)) return { manager, evidence: inFolder(folder.rel, lockfile) };
+function nodeManager(folder: Folder, packageManager: string | null): { manager: NodeManager; evidence: string; locked: boolean } {
+	for (const [lockfile, manager] of NODE_LOCKFILES) if (folder.has(lockfile)) return { manager, evidence: inFolder(folder.rel, lockfile), locked: true };
 	const declared = packageManager?.split("@")[0];
 	const manifest = inFolder(folder.rel, "package.json");
-	if (declared === "pnpm" || declared === "yarn" || declared === "bun") return { manager: declared, evidence: `the "packageManager" field of ${manifest}` };
-	return { manager: "npm", evidence: `${manifest} without a lockfile` };
+	if (declared === "pnpm" || declared === "yarn" || declared === "bun")
+		return { manager: declared, evidence: `the "packageManager" field of ${manifest}`, locked: false };
+	return { manager: "npm", evidence: `${manifest} without a lockfile`, locked: false };
 }
 
 function scriptCommand(manager: NodeManager, script: string): string {

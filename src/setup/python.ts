@@ -1,5 +1,6 @@
 import { isRecord } from "../contract/record.ts";
 import { type Folder, inFolder } from "./folder.ts";
+import { pythonNeeds } from "./installs.ts";
 import { pythonOutputs } from "./outputs.ts";
 import { dependencies, projectName } from "./python-deps.ts";
 import { combine, iniHasSection, type PythonManager, type StackFinding, type StackJob, tomlOf } from "./shared.ts";
@@ -75,6 +76,7 @@ export async function detectPython(folder: Folder): Promise<StackFinding | null>
 		manager,
 		jobs,
 		outputs: pythonOutputs(manager, jobs),
+		needs: jobs.length > 0 ? pythonNeeds(folder, manager) : { installs: [], seeds: [] },
 		projectName: projectName(pyproject, setupCfg),
 		members: [],
 	};

@@ -19,7 +19,7 @@ export interface RenderOptions {
 }
 
 /** What rendering needs of a proposal (scopes are optional, for callers that build one by hand). */
-export type RenderedProposal = Pick<SetupProposal, "stacks" | "jobs"> & Partial<Pick<SetupProposal, "scopes">>;
+export type RenderedProposal = Pick<SetupProposal, "stacks" | "jobs"> & Partial<Pick<SetupProposal, "scopes" | "installs" | "seeds">>;
 
 export function renderConfig(proposal: RenderedProposal, options: RenderOptions): string {
 	const sections = [
@@ -29,6 +29,7 @@ export function renderConfig(proposal: RenderedProposal, options: RenderOptions)
 		jobs(proposal),
 		...scopes(proposal),
 		gate(),
+		...worktree(proposal),
 		map(),
 		...instructions(options.instructionSources ?? []),
 	];
@@ -125,6 +126,46 @@ function gate(): string[] {
 			["timeout = 600", "seconds per command; 0 = unbounded; a job's own `timeout` overrides"],
 		]),
 	];
+}
+
+/**
+ * What a new worktree needs before its jobs can start: a fresh checkout has
+ * no dependencies. A TOML array may span lines, so each entry carries its
+ * own reason.
+ */
+function worktree(proposal: RenderedProposal): string[][] {
+	const installs = proposal.installs ?? [];
+	const seeds = proposal.seeds ?? [];
+	const sections: string[][] = [];
+	if (seeds.length > 0) {
+		sections.push([
+			"[worktree]",
+			"# Build caches of the main checkout (ignored by git) that `discern start` copies into a new worktree",
+			"# before its setup runs (copy-on-write where the filesystem can), so the first job starts warm.",
+			...listed(
+				"seed",
+				seeds.map((seed) => [seed.path, seed.reason]),
+			),
+		]);
+	}
+	if (installs.length > 0) {
+		sections.push([
+			"[worktree.setup]",
+			"# A new worktree has no dependencies: `discern start` runs these in it, and `discern update` again after the trunk came in.",
+			...listed(
+				"ensure",
+				installs.map((install) => [install.run, install.reason]),
+			),
+		]);
+	}
+	return sections;
+}
+
+/** `key = ["one"]  # why` for one value; one value per line, each with its reason, for several. */
+function listed(key: string, entries: ReadonlyArray<readonly [string, string]>): string[] {
+	const [only] = entries;
+	if (entries.length === 1 && only) return aligned([[`${key} = [${tomlString(only[0])}]`, only[1]]]);
+	return [`${key} = [`, ...aligned(entries.map(([value, why]) => [`\t${tomlString(value)},`, why])), "]"];
 }
 
 function map(): string[] {

@@ -1,6 +1,7 @@
 import { parse as parseToml } from "smol-toml";
 import { KNOWN_JOB_STAGES, type Stage } from "../config/schema.ts";
 import type { Folder, FolderReader } from "./folder.ts";
+import type { WorktreeNeeds } from "./installs.ts";
 
 /** The only job names setup proposes (before a suffix), in the order they are written (which is stage order). */
 export const JOB_NAMES = ["format", "build", "lint", "typecheck", "test"] as const;
@@ -56,6 +57,8 @@ export interface StackFinding {
 	jobs: StackJob[];
 	/** The folders its jobs write (or its install fills), which a developer of the stack ignores. */
 	outputs: ToolOutput[];
+	/** What a new worktree of it needs before its jobs can start: the install, and a cache to seed it with. */
+	needs: WorktreeNeeds;
 	/** From the manifest, when it names the project. */
 	projectName: string | null;
 	members: WorkspaceMember[];

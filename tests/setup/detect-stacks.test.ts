@@ -113,6 +113,8 @@ describe("node: the lockfile decides the package manager", () => {
 				jobs: [],
 				scopes: [],
 				ignores: [],
+				installs: [],
+				seeds: [],
 			});
 		});
 	}
@@ -131,13 +133,15 @@ describe("node: the lockfile decides the package manager", () => {
 			jobs: [],
 			scopes: [],
 			ignores: [],
+			installs: [],
+			seeds: [],
 		});
 	});
 
 	test("a folder named package.json is not a manifest", async () => {
 		const root = await repo({});
 		await mkdir(join(root, "package.json"));
-		expect(await detectStack(root)).toEqual({ projectName: null, stacks: [], jobs: [], scopes: [], ignores: [] });
+		expect(await detectStack(root)).toEqual({ projectName: null, stacks: [], jobs: [], scopes: [], ignores: [], installs: [], seeds: [] });
 	});
 });
 
@@ -381,7 +385,15 @@ describe("make", () => {
 
 	test("a Makefile without known targets is detected with no jobs", async () => {
 		const root = await repo({ Makefile: "all:\n\techo hi\n" });
-		expect(await detectStack(root)).toEqual({ projectName: null, stacks: [{ kind: "make", evidence: "Makefile" }], jobs: [], scopes: [], ignores: [] });
+		expect(await detectStack(root)).toEqual({
+			projectName: null,
+			stacks: [{ kind: "make", evidence: "Makefile" }],
+			jobs: [],
+			scopes: [],
+			ignores: [],
+			installs: [],
+			seeds: [],
+		});
 	});
 });
 
@@ -425,7 +437,7 @@ describe("several stacks", () => {
 });
 
 test("an empty folder has no stacks and no jobs", async () => {
-	expect(await detectStack(await repo({}))).toEqual({ projectName: null, stacks: [], jobs: [], scopes: [], ignores: [] });
+	expect(await detectStack(await repo({}))).toEqual({ projectName: null, stacks: [], jobs: [], scopes: [], ignores: [], installs: [], seeds: [] });
 });
 
 test("the proposed job names agree with the config's known job stages", () => {

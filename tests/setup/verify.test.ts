@@ -98,6 +98,12 @@ describe("setup verify through the CLI", () => {
 		expect(verify?.programs.every((check) => check.found)).toBe(true);
 		expect(verify?.also_proposed).toEqual([
 			{ kind: "job", name: "typecheck", line: 'typecheck = "npx tsc --noEmit"', reason: 'tsconfig.json and the "typescript" dependency' },
+			{
+				kind: "install",
+				name: "npm install",
+				line: '[worktree.setup] ensure = ["npm install"]',
+				reason: "package.json without a lockfile: a new worktree has no dependencies; with no lockfile, each one resolves them afresh",
+			},
 		]);
 		const text = await runDiscern(["setup", "verify"], { cwd: r.root });
 		expect(text.exitCode).toBe(0);
@@ -105,7 +111,9 @@ describe("setup verify through the CLI", () => {
 	});
 
 	test("a job already running a proposed command under another name is not proposed again", async () => {
-		const r = await repo('[jobs]\nchecks = { run = "sh -c true", stage = "check" }\nunit = { run = "npx tsc --noEmit", stage = "check" }\n', {
+		const config = '[jobs]\nchecks = { run = "sh -c true", stage = "check" }\nunit = { run = "npx tsc --noEmit", stage = "check" }\n';
+		// The install is declared as a creation step, spaced differently: the same command, not proposed again.
+		const r = await repo(`${config}[worktree.setup]\nsteps = ["npm   install"]\n`, {
 			"package.json": JSON.stringify({ devDependencies: { typescript: "^5" } }),
 			"tsconfig.json": "{}\n",
 			"node_modules/.bin/tsc": "#!/bin/sh\n",

@@ -5,7 +5,6 @@ import { issueSentence } from "../../src/contract/issues.ts";
 import { indexKeyPositions } from "../../src/edit/toml.ts";
 import { findPage, normalizeTarget, pageFromMarkdown, searchPages } from "../../src/pages/reader.ts";
 import { nearest } from "../../src/text/suggest.ts";
-import { firstExecutable } from "../../src/verbs/doctor/first-executable.ts";
 
 describe("nearest", () => {
 	test("finds typos, refuses far-fetched matches", () => {
@@ -71,18 +70,5 @@ describe("manual pages", () => {
 		const matches = searchPages([other, page], "intro");
 		expect(matches.map((match) => match.target)).toEqual(["guide/intro", "other"]);
 		expect(searchPages([page], "   ")).toEqual([]);
-	});
-});
-
-describe("firstExecutable", () => {
-	test("skips assignments and wrappers, refuses shell syntax", () => {
-		expect(firstExecutable("bun test")).toBe("bun");
-		expect(firstExecutable("CI=1 FOO=bar env npm test")).toBe("npm");
-		expect(firstExecutable("./scripts/check.sh --all")).toBe("./scripts/check.sh");
-		expect(firstExecutable("(cd web && npm test)")).toBeNull();
-		expect(firstExecutable("cd web && npm test")).toBeNull();
-		expect(firstExecutable("env -i PATH=/usr/bin make")).toBe("make");
-		expect(firstExecutable("/usr/bin/env true")).toBe("/usr/bin/env");
-		expect(firstExecutable("   ")).toBeNull();
 	});
 });

@@ -1,4 +1,4 @@
-import { isAbsolute, join } from "node:path";
+import { join } from "node:path";
 import { isDiscernServer } from "../../agents/command.ts";
 import { type ProbeResult, probeServer } from "../../agents/probe.ts";
 import { isDiscernEntry, providersFor } from "../../agents/providers.ts";
@@ -12,11 +12,13 @@ import { ref, type Say, type Surface } from "../../contract/refer.ts";
 import { gitProblem, type RepositoryLocation, readWorkingState } from "../../git/repository.ts";
 import { git } from "../../git/run.ts";
 import { findExecutable } from "../../platform/process.ts";
+import { gatePrograms, worktreeSetupHint } from "../../setup/after-setup.ts";
+import { detectStack } from "../../setup/detect.ts";
 import { clip } from "../../text/clip.ts";
 import { shellCommand } from "../../text/shell-quote.ts";
 import { oneLine } from "../../text/terminal.ts";
 import { resolveTrunk } from "../../trunk/resolve.ts";
-import { firstExecutable } from "./first-executable.ts";
+import { mainCheckoutOf } from "../../worktree/git-worktrees.ts";
 import type { Check } from "./schema.ts";
 
 /** git 2.31 added `rev-parse --path-format=absolute`, which discern relies on. */
@@ -129,37 +131,39 @@ export function checkTestJob(config: ConfigLoad): Check | null {
 			};
 }
 
-/** Each job's commands start with something that exists: a typo here fails every gate run. */
-export async function checkJobExecutables(ctx: VerbContext, root: string, config: ConfigLoad): Promise<Check[]> {
+/**
+ * Each job's commands start with something that exists: a typo here fails
+ * every gate run. Looked up as `setup verify` does (PATH, node_modules/.bin,
+ * the project's virtualenv, a runner's script or binary); in a linked
+ * worktree, a program the main checkout has is one the worktree's setup has
+ * not installed yet, and the fix names that setup.
+ */
+export async function checkJobExecutables(ctx: VerbContext, repository: RepositoryLocation, config: ConfigLoad): Promise<Check[]> {
 	if (config.state !== "valid") return [];
-	const checks: Check[] = [];
-	for (const job of resolveJobs(config.config)) {
-		const missing: string[] = [];
-		const found: string[] = [];
-		for (const command of job.commands) {
-			const program = firstExecutable(command);
-			if (program === null) continue;
-			const located = program.includes("/")
-				? (await Bun.file(isAbsolute(program) ? program : join(root, program)).exists())
-					? program
-					: null
-				: findExecutable(program, ctx.env);
-			(located ? found : missing).push(program);
-		}
+	const jobs = resolveJobs(config.config);
+	const commands = jobs.flatMap((job) => job.commands.map((command) => ({ owner: job.name, command })));
+	const programs = await gatePrograms(repository.root, await mainCheckoutOf(repository), commands, ctx.env);
+	const installs =
+		programs.some((check) => check.afterSetup) && config.config.worktree.setup.ensure.length === 0 ? (await detectStack(repository.root)).installs : [];
+	return jobs.map((job): Check => {
+		const own = programs.filter((check) => check.owner === job.name);
+		const missing = own.filter((check) => !check.found);
 		const title = `job \`${job.name}\` can start`;
-		checks.push(
-			missing.length === 0
-				? { id: `job:${job.name}`, title, state: "ok", detail: found.length > 0 ? `found ${[...new Set(found)].join(", ")}` : "no command to check" }
-				: {
-						id: `job:${job.name}`,
-						title,
-						state: "fail",
-						detail: `not found on PATH: ${[...new Set(missing)].join(", ")}`,
-						fix: `Install ${missing[0]}, or correct jobs.${job.name} in discern.toml.`,
-					},
-		);
-	}
-	return checks;
+		if (missing.length === 0) {
+			const found = [...new Set(own.map((check) => check.program))];
+			return { id: `job:${job.name}`, title, state: "ok", detail: found.length > 0 ? `found ${found.join(", ")}` : "no command to check" };
+		}
+		const first = missing[0];
+		return {
+			id: `job:${job.name}`,
+			title,
+			state: "fail",
+			detail: clip(missing.map((check) => `\`${check.program}\`: ${check.detail}`).join("; ")),
+			fix: first?.afterSetup
+				? worktreeSetupHint(ctx.say, config.config, installs)
+				: `Install ${first?.program ?? "the program"}, or correct jobs.${job.name} in discern.toml.`,
+		};
+	});
 }
 
 export function checkBinary(ctx: VerbContext, verbose: boolean): Check {

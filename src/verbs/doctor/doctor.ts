@@ -41,7 +41,7 @@ export async function doctor(ctx: VerbContext, input: v.InferOutput<typeof Docto
 			checkGitAccess(root),
 			checkIdentity(ctx, root),
 			checkTrunk(ctx, root, config),
-			checkJobExecutables(ctx, root, config),
+			checkJobExecutables(ctx, located.repository, config),
 			checkAgentWiring(ctx, root, config),
 			checkServers(ctx, root, config),
 		]);

@@ -5,6 +5,7 @@ import { openRepository } from "../../config/open-project.ts";
 import { AGENTS } from "../../config/schema.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import type { Refusal } from "../../contract/envelope.ts";
+import type { RepositoryLocation } from "../../git/repository.ts";
 import { openMapFolder } from "../../pages/map-folder.ts";
 import { MAP_README_PATH } from "../../pages/map-skeleton.ts";
 import { exists } from "../../platform/files.ts";
@@ -31,6 +32,7 @@ export interface Proposal {
 	/** The proposal in one sentence. */
 	found: string;
 	root: string;
+	repository: RepositoryLocation;
 	configText: string;
 	agents: string[];
 	folds: Fold[];
@@ -56,10 +58,16 @@ export async function propose(ctx: VerbContext, agentList: string | undefined): 
 		ignoreFileState(root),
 	]);
 	const existing = configExists ? await loadConfig(root, ctx.narrate) : null;
-	const [map, ignores, notes] = await Promise.all([
+	const [map, ignores, notes, installNotes] = await Promise.all([
 		mapSkeleton(root, existing),
 		missingIgnores(root, proposal.ignores),
 		missingProgramNotes(root, proposal.jobs, ctx.env),
+		// An install's own program only: what it installs is not here yet by design.
+		missingProgramNotes(
+			root,
+			proposal.installs.map((install) => ({ name: install.run, run: install.run })),
+			ctx.env,
+		),
 	]);
 	const projectName = proposal.projectName ?? basename(root);
 	// Named with --agents, else the agents whose CLI is on PATH (each provider lists its programs).
@@ -86,6 +94,11 @@ export async function propose(ctx: VerbContext, agentList: string | undefined): 
 			return note === undefined ? { ...job } : { ...job, note };
 		}),
 		scopes: proposal.scopes.map((scope) => ({ ...scope, paths: [...scope.paths] })),
+		installs: proposal.installs.map((install) => {
+			const note = installNotes.get(install.run);
+			return note === undefined ? { ...install } : { ...install, note };
+		}),
+		seeds: proposal.seeds.map((seed) => ({ ...seed })),
 		agents: chosen,
 		files: [
 			{ path: CONFIG_FILE, action: configExists ? "keep" : "create", ...(map.kind === "unknown" ? { reason: map.why } : {}) },
@@ -105,7 +118,19 @@ export async function propose(ctx: VerbContext, agentList: string | undefined): 
 	};
 	const found = `${describeProposal(data)} ${describeAgents(data.agents, agentList !== undefined)}`;
 	const ignoreLines = ignoreFile === "other" ? [] : ignores.map((ignore) => ignore.line);
-	return { ok: true, data, found, root, configText, agents: names, folds: fold.folds, mapPath: map.kind === "at" ? map.path : null, ignoreLines, existing };
+	return {
+		ok: true,
+		data,
+		found,
+		root,
+		repository: opened.repository,
+		configText,
+		agents: names,
+		folds: fold.folds,
+		mapPath: map.kind === "at" ? map.path : null,
+		ignoreLines,
+		existing,
+	};
 }
 
 /** The root .gitignore's entry when lines are missing: created, appended to, or (not a file setup writes) left for the person. */

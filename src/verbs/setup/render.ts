@@ -15,6 +15,11 @@ export function renderSetup(result: Result<"setup" | "setup verify", SetupData>,
 	}
 	for (const scope of data.scopes)
 		lines.push(`scope  ${paint(scope.name, "cyan", color)}  ${scope.paths.join(" ")}${scope.gate ? `  gate: ${scope.gate}` : ""}    # ${scope.reason}`);
+	for (const install of data.installs) {
+		lines.push(`ensure ${paint(install.run, "cyan", color)}    # ${install.reason}`);
+		if (install.note) lines.push(`       ${paint("note", "yellow", color)}: ${install.note}`);
+	}
+	for (const seed of data.seeds) lines.push(`seed   ${paint(seed.path, "cyan", color)}    # ${seed.reason}`);
 	for (const ignore of data.ignores) lines.push(`ignore ${paint(ignore.line, "cyan", color)}    # ${ignore.reason}`);
 	for (const choice of data.agents) lines.push(`agent  ${paint(choice.agent, "cyan", color)}    # ${choice.reason}`);
 	if (lines.length > 0) lines.push("");

@@ -30,6 +30,12 @@ const Verification = v.strictObject({
 				program: v.string(),
 				found: v.boolean(),
 				detail: v.pipe(v.string(), v.description("Where it was found, or why it is missing.")),
+				after_setup: v.optional(
+					v.pipe(
+						v.literal(true),
+						v.description("Missing in this worktree, found in the main checkout: it arrives once the worktree's `[worktree.setup]` commands have run."),
+					),
+				),
 			}),
 		),
 		v.description("Every program the jobs and scope gates start, looked up without running anything."),
@@ -37,7 +43,12 @@ const Verification = v.strictObject({
 	also_proposed: v.pipe(
 		v.array(
 			v.strictObject({
-				kind: v.pipe(v.picklist(["job", "scope", "ignore"]), v.description("`ignore`: a line the root .gitignore lacks (see `ignores`).")),
+				kind: v.pipe(
+					v.picklist(["job", "scope", "install", "seed", "ignore"]),
+					v.description(
+						"`install`: a `[worktree.setup]` command discern.toml lacks (in neither `steps` nor `ensure`); `seed`: a `[worktree].seed` folder; `ignore`: a line the root .gitignore lacks (see `ignores`).",
+					),
+				),
 				name: v.string(),
 				line: v.string(),
 				reason: v.string(),
@@ -65,6 +76,24 @@ export const SetupData = v.strictObject({
 		}),
 	),
 	scopes: v.array(v.strictObject({ name: v.string(), paths: v.array(v.string()), gate: v.optional(v.string()), reason: v.string() })),
+	installs: v.pipe(
+		v.array(
+			v.strictObject({
+				run: v.pipe(v.string(), v.description("The command, run in a new worktree (a sub-folder's project: `cd dir && …`).")),
+				reason: v.pipe(v.string(), v.description("The file that led to it, e.g. the lockfile.")),
+				note: v.optional(v.pipe(v.string(), v.description("Set when a program it starts does not resolve here, with how to get it."))),
+			}),
+		),
+		v.description(
+			"The `[worktree.setup].ensure` commands proposed: the install each stack's lockfile pins, without which a new worktree's jobs cannot find their tools. `start` runs them in each new worktree, `update` again after the trunk came in.",
+		),
+	),
+	seeds: v.pipe(
+		v.array(v.strictObject({ path: v.string(), reason: v.string() })),
+		v.description(
+			"The `[worktree].seed` folders proposed: build caches of the main checkout (node_modules where the install keeps it, Cargo's target) that `start` copies into a new worktree before its setup. Never a virtualenv: it holds absolute paths to the checkout it was made in.",
+		),
+	),
 	agents: v.pipe(
 		v.array(
 			v.strictObject({ agent: v.picklist(AGENTS), reason: v.pipe(v.string(), v.description("Named with --agents, or which program was found on PATH.")) }),

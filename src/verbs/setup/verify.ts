@@ -5,8 +5,10 @@ import type { DiscernConfig } from "../../config/schema.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type Result } from "../../contract/envelope.ts";
 import { ref } from "../../contract/refer.ts";
-import { checkCommand } from "../../setup/programs.ts";
+import { tomlString } from "../../edit/toml-quote.ts";
+import { gatePrograms, worktreeSetupHint } from "../../setup/after-setup.ts";
 import { jobLine, scopeLine } from "../../setup/render-config.ts";
+import { mainCheckoutOf } from "../../worktree/git-worktrees.ts";
 import { propose } from "./propose.ts";
 import type { SetupData, SetupVerifyInput } from "./schema.ts";
 
@@ -20,7 +22,7 @@ export async function verifySetup(ctx: VerbContext, input: v.InferOutput<typeof 
 	const { say } = ctx;
 	const proposed = await propose(ctx, input.agents);
 	if (!proposed.ok) return asVerb("setup verify", proposed.refusal);
-	const { data, found, root } = proposed;
+	const { data, found, root, repository } = proposed;
 	// Unadopted is a problem for a check that runs in CI: it fails, with the proposal in `data`.
 	const load = proposed.existing;
 	if (!load)
@@ -56,17 +58,21 @@ export async function verifySetup(ctx: VerbContext, input: v.InferOutput<typeof 
 		...resolveJobs(config).flatMap((job) => job.commands.map((command) => ({ owner: job.name, command }))),
 		...Object.entries(config.scopes).flatMap(([name, scope]) => (scope.gate ? [{ owner: `scopes.${name}`, command: scope.gate }] : [])),
 	];
-	const programs = (await Promise.all(commands.map(({ owner, command }) => checkCommand(root, owner, command, ctx.env)))).flat();
+	const checked = await gatePrograms(root, await mainCheckoutOf(repository), commands, ctx.env);
+	const programs = checked.map(({ afterSetup, ...check }) => (afterSetup ? { ...check, after_setup: true as const } : check));
 	const alsoProposed = missingFromConfig(data, config);
 	const verified: SetupData = { ...data, verify: { config: "valid", issues: [], programs, also_proposed: alsoProposed } };
-	const missing = programs.filter((check) => !check.found);
+	const missing = checked.filter((check) => !check.found);
 	if (missing.length > 0) {
 		const named = missing.map((check) => `\`${check.program}\` (${check.owner})`);
+		const hint = missing.some((check) => check.afterSetup)
+			? worktreeSetupHint(say, config, data.installs)
+			: "Install the missing tools (or the project's dependencies), or change the commands in discern.toml.";
 		return fail(
 			"setup verify",
 			"checks_failed",
 			`${missing.length === 1 ? "A program the gate needs is" : `${missing.length} programs the gate needs are`} missing: ${named.slice(0, 5).join(", ")}${named.length > 5 ? ", …" : ""}.`,
-			["Install the missing tools (or the project's dependencies), or change the commands in discern.toml."],
+			[hint],
 			{ data: verified },
 		);
 	}
@@ -88,7 +94,7 @@ function issueText(issue: ConfigIssue): string {
 	return issue.line !== undefined ? `line ${issue.line}: ${issue.message}` : issue.message;
 }
 
-/** Proposed jobs and scopes the config has neither by name nor by command (or paths), and the missing .gitignore lines. */
+/** Proposed jobs and scopes the config has neither by name nor by command (or paths), installs and seeds it lacks, and the missing .gitignore lines. */
 function missingFromConfig(data: SetupData, config: DiscernConfig): NonNullable<SetupData["verify"]>["also_proposed"] {
 	const commands = new Set(resolveJobs(config).flatMap((job) => job.commands.map(normalizeCommand)));
 	const jobs = data.jobs
@@ -103,9 +109,22 @@ function missingFromConfig(data: SetupData, config: DiscernConfig): NonNullable<
 			line: scopeLine(scope),
 			reason: scope.reason,
 		}));
+	const setupCommands = new Set([...config.worktree.setup.steps, ...config.worktree.setup.ensure].map(normalizeCommand));
+	const installs = data.installs
+		.filter((install) => !setupCommands.has(normalizeCommand(install.run)))
+		.map((install) => ({
+			kind: "install" as const,
+			name: install.run,
+			line: `[worktree.setup] ensure = [${tomlString(install.run)}]`,
+			reason: install.reason,
+		}));
+	const seeded = new Set(config.worktree.seed.map((path) => path.replace(/\/+$/, "")));
+	const seeds = data.seeds
+		.filter((seed) => !seeded.has(seed.path))
+		.map((seed) => ({ kind: "seed" as const, name: seed.path, line: `[worktree] seed = [${tomlString(seed.path)}]`, reason: seed.reason }));
 	// Not the config's business, yet what its jobs write: the .gitignore lines that are missing.
 	const ignores = data.ignores.map((ignore) => ({ kind: "ignore" as const, name: ignore.line, line: ignore.line, reason: ignore.reason }));
-	return [...jobs, ...scopes, ...ignores];
+	return [...jobs, ...scopes, ...installs, ...seeds, ...ignores];
 }
 
 function normalizeCommand(command: string): string {

@@ -1,0 +1,68 @@
+import type { DiscernConfig } from "../config/schema.ts";
+import { ref, type Say } from "../contract/refer.ts";
+import { tomlString } from "../edit/toml-quote.ts";
+import { checkCommand, type ProgramCheck } from "./programs.ts";
+
+/**
+ * The programs a gate's commands start, looked up in this checkout, telling
+ * apart the ones only a worktree's setup would bring (issue 22, item 1): in a
+ * linked worktree, `tsc` missing from node_modules/.bin while the main
+ * checkout has it means the worktree's dependencies were never installed, not
+ * that the project lacks the tool. `doctor` and `setup verify` both say so,
+ * and name the `[worktree.setup]` commands that install them.
+ */
+
+export interface GateProgram extends ProgramCheck {
+	/** Missing here, found in the main checkout: it arrives once the worktree's setup has run. */
+	afterSetup?: true;
+}
+
+/**
+ * Each command's programs, in `root`; `mainRoot` is the main checkout when
+ * `root` is a linked worktree of it (null or `root` itself: no comparison).
+ */
+export async function gatePrograms(
+	root: string,
+	mainRoot: string | null,
+	commands: ReadonlyArray<{ owner: string; command: string }>,
+	env: Readonly<Record<string, string | undefined>>,
+): Promise<GateProgram[]> {
+	const checked = await Promise.all(
+		commands.map(async ({ owner, command }): Promise<GateProgram[]> => {
+			const here = await checkCommand(root, owner, command, env);
+			if (mainRoot === null || mainRoot === root || here.every((check) => check.found)) return here;
+			const there = new Map((await checkCommand(mainRoot, owner, command, env)).filter((check) => check.found).map((check) => [check.program, check.detail]));
+			return here.map((check) => {
+				const found = check.found ? undefined : there.get(check.program);
+				if (found === undefined) return check;
+				return {
+					...check,
+					afterSetup: true as const,
+					detail: `not installed in this worktree, though the main checkout has it (${found}): the worktree's dependencies were never installed`,
+				};
+			});
+		}),
+	);
+	return checked.flat();
+}
+
+/**
+ * What to do when a program arrives only after the worktree's setup: run the
+ * declared ensure commands here, or, when discern.toml declares none, the
+ * install setup proposes for this project.
+ */
+export function worktreeSetupHint(say: Say, config: DiscernConfig, proposed: ReadonlyArray<{ run: string }>): string {
+	const ensure = config.worktree.setup.ensure;
+	if (ensure.length > 0) return say`Run ${ref("worktree ensure")} here: it runs [worktree.setup].ensure (${listed(ensure)}), which installs them.`;
+	const steps = config.worktree.setup.steps;
+	if (steps.length > 0)
+		return say`Run the [worktree.setup] steps here by hand (${listed(steps)}); declaring the install under ensure lets ${ref("worktree ensure")} run it.`;
+	const install = proposed[0]?.run;
+	return install
+		? say`discern.toml declares no [worktree.setup]: add \`ensure = [${tomlString(install)}]\` under it (what ${ref("setup")} proposes here), then run ${ref("worktree ensure")}.`
+		: say`discern.toml declares no [worktree.setup]: add the project's install under it as \`ensure = ["…"]\`, then run ${ref("worktree ensure")}.`;
+}
+
+function listed(commands: readonly string[]): string {
+	return commands.map((command) => `\`${command}\``).join(", ");
+}
