@@ -26,6 +26,13 @@ const RUFF_FINDINGS = [
 	{ severity: "error", message: "Undefined name `undefined_name`", file: "pkg/app.py", line: 14, col: 7, rule: "F821" },
 ];
 
+/** Both forms of rustfmt's check header name the same hunks; a changed line too long to read in a message is left out of it. */
+const RUSTFMT_FINDINGS = [
+	{ severity: "error", message: "not formatted as rustfmt would format it: `left+right`", file: "src/lib.rs", line: 2 },
+	{ severity: "error", message: "not formatted as rustfmt would format it", file: "src/lib.rs", line: 7 },
+	{ severity: "error", message: "not formatted as rustfmt would format it: `pub fn double(x:u64)->u64{x*2}`", file: "src/util.rs", line: 1 },
+];
+
 const CASES: Case[] = [
 	{
 		fixture: "tsc",
@@ -230,15 +237,6 @@ const CASES: Case[] = [
 		],
 	},
 	{
-		fixture: "jest",
-		command: "jest --ci",
-		project: "jest",
-		findings: [
-			{ severity: "error", message: "`math › adds`: expect(received).toBe(expected) // Object.is equality", file: "test/math.test.js", line: 3, col: 19 },
-			{ severity: "error", message: "`throws`: boom", file: "test/math.test.js", line: 11, col: 9 },
-		],
-	},
-	{
 		// Frames that start with a function name (` ❯ checkEmpty test/cart.test.js:6:24`): the test file's first frame, else the first of the project.
 		fixture: "vitest-frames",
 		command: "vitest run",
@@ -273,6 +271,15 @@ const CASES: Case[] = [
 				line: 32,
 				col: 3,
 			},
+		],
+	},
+	{
+		fixture: "jest",
+		command: "jest --ci",
+		project: "jest",
+		findings: [
+			{ severity: "error", message: "`math › adds`: expect(received).toBe(expected) // Object.is equality", file: "test/math.test.js", line: 3, col: 19 },
+			{ severity: "error", message: "`throws`: boom", file: "test/math.test.js", line: 11, col: 9 },
 		],
 	},
 	{
@@ -387,6 +394,20 @@ const CASES: Case[] = [
 			{ severity: "error", message: "`tests::adds`: assertion `left == right` failed", file: "src/main.rs", line: 19, col: 9 },
 			{ severity: "warning", message: "unused variable: `unused`", file: "src/main.rs", line: 6, col: 9, rule: "unused_variables" },
 		],
+	},
+	{
+		// rustfmt 1.6 on: `Diff in /abs/src/lib.rs:1:`, a hunk whose first line is context; one finding per hunk, at its first changed line.
+		fixture: "cargo-fmt-check",
+		command: "cargo fmt --check",
+		project: "rs-fmt",
+		findings: RUSTFMT_FINDINGS,
+	},
+	{
+		// rustfmt 1.5 and before: `Diff in /abs/src/lib.rs at line 1:`.
+		fixture: "rustfmt-check-old",
+		command: "rustfmt --check --edition 2021 src/lib.rs",
+		project: "rs-fmt",
+		findings: RUSTFMT_FINDINGS,
 	},
 	{
 		fixture: "go-build",
