@@ -26,6 +26,13 @@ const RUFF_FINDINGS = [
 	{ severity: "error", message: "Undefined name `undefined_name`", file: "pkg/app.py", line: 14, col: 7, rule: "F821" },
 ];
 
+/** Both forms of rustfmt's check header name the same hunks; a changed line too long to read in a message is left out of it. */
+const RUSTFMT_FINDINGS = [
+	{ severity: "error", message: "not formatted as rustfmt would format it: `left+right`", file: "src/lib.rs", line: 2 },
+	{ severity: "error", message: "not formatted as rustfmt would format it", file: "src/lib.rs", line: 7 },
+	{ severity: "error", message: "not formatted as rustfmt would format it: `pub fn double(x:u64)->u64{x*2}`", file: "src/util.rs", line: 1 },
+];
+
 const CASES: Case[] = [
 	{
 		fixture: "tsc",
@@ -222,10 +229,48 @@ const CASES: Case[] = [
 		command: "vitest run",
 		project: "vt-shared",
 		findings: [
-			{ severity: "error", message: "`first`: Error: database is not running", file: "test/pair.test.js", line: 9, col: 18 },
+			// Thrown in the test file's `connect` (frame ` ❯ connect test/pair.test.js:4:9`), called from line 9.
+			{ severity: "error", message: "`first`: Error: database is not running", file: "test/pair.test.js", line: 4, col: 9 },
 			{ severity: "error", message: "`second`: AssertionError: expected 2 to be 3 // Object.is equality", file: "test/pair.test.js", line: 12, col: 17 },
 			{ severity: "error", message: "`store > reads`: Error: database is not running", file: "test/shared.test.js", line: 5, col: 11 },
 			{ severity: "error", message: "`store > writes`: Error: database is not running", file: "test/shared.test.js", line: 5, col: 11 },
+		],
+	},
+	{
+		// Frames that start with a function name (` ❯ checkEmpty test/cart.test.js:6:24`): the test file's first frame, else the first of the project.
+		fixture: "vitest-frames",
+		command: "vitest run",
+		project: "vt-frames",
+		findings: [
+			{
+				severity: "error",
+				message: "`an empty cart costs nothing`: AssertionError: expected +0 to be 1 // Object.is equality",
+				file: "test/cart.test.js",
+				line: 6,
+				col: 24,
+			},
+			{ severity: "error", message: "`two items`: AssertionError: expected 5 to be 6 // Object.is equality", file: "test/cart.test.js", line: 14, col: 3 },
+			{
+				severity: "error",
+				message: "`cart > adds prices`: AssertionError: expected 1 to be 2 // Object.is equality",
+				file: "test/cart.test.js",
+				line: 19,
+				col: 26,
+			},
+			{
+				severity: "error",
+				message: "`named callback`: AssertionError: expected +0 to be 2 // Object.is equality",
+				file: "test/cart.test.js",
+				line: 28,
+				col: 21,
+			},
+			{
+				severity: "error",
+				message: "`an empty cart has no count`: RangeError: expected a positive number, got 0",
+				file: "test/cart.test.js",
+				line: 32,
+				col: 3,
+			},
 		],
 	},
 	{
@@ -351,6 +396,20 @@ const CASES: Case[] = [
 		],
 	},
 	{
+		// rustfmt 1.6 on: `Diff in /abs/src/lib.rs:1:`, a hunk whose first line is context; one finding per hunk, at its first changed line.
+		fixture: "cargo-fmt-check",
+		command: "cargo fmt --check",
+		project: "rs-fmt",
+		findings: RUSTFMT_FINDINGS,
+	},
+	{
+		// rustfmt 1.5 and before: `Diff in /abs/src/lib.rs at line 1:`.
+		fixture: "rustfmt-check-old",
+		command: "rustfmt --check --edition 2021 src/lib.rs",
+		project: "rs-fmt",
+		findings: RUSTFMT_FINDINGS,
+	},
+	{
 		fixture: "go-build",
 		command: "go build ./...",
 		project: "go",
@@ -431,6 +490,34 @@ describe("findings from each tool's default output", () => {
 			expect(unnamed?.diagnostics).toEqual(named?.diagnostics.map((d) => ({ ...d, reproduce_cmd: "npm run check" })) as never);
 		});
 	}
+});
+
+describe("Vitest frames that start with a function name (` ❯ checkEmpty test/cart.test.js:6:24`)", () => {
+	async function framed(test: string) {
+		const found = outputDiagnostics(await read("vitest-frames"), { name: "test", command: "vitest run", root: "/tmp/discern-capture/vt-frames" });
+		const diagnostic = found?.diagnostics.find((d) => d.message.startsWith(`\`${test}\``));
+		return diagnostic && { file: diagnostic.file, line: diagnostic.line, col: diagnostic.col };
+	}
+
+	test("an assertion in a helper of the test file: the helper's line, not the call's", async () => {
+		expect(await framed("an empty cart costs nothing")).toEqual({ file: "test/cart.test.js", line: 6, col: 24 });
+	});
+
+	test("an assertion in a helper inside describe/it: the helper's line", async () => {
+		expect(await framed("cart > adds prices")).toEqual({ file: "test/cart.test.js", line: 19, col: 26 });
+	});
+
+	test("a named test function, its only frame: that frame's line", async () => {
+		expect(await framed("named callback")).toEqual({ file: "test/cart.test.js", line: 28, col: 21 });
+	});
+
+	test("a helper in another file of the project: the test file's frame", async () => {
+		expect(await framed("two items")).toEqual({ file: "test/cart.test.js", line: 14, col: 3 });
+	});
+
+	test("an error thrown in a dependency: the test file's frame, never node_modules", async () => {
+		expect(await framed("an empty cart has no count")).toEqual({ file: "test/cart.test.js", line: 32, col: 3 });
+	});
 });
 
 describe("choosing matchers", () => {

@@ -18,6 +18,7 @@ import { bunTest, jest, vitest } from "./js-tests.ts";
 import { prettier } from "./prettier.ts";
 import { black, mypy, pytest, ruff } from "./python.ts";
 import { rust } from "./rust.ts";
+import { rustfmt } from "./rustfmt.ts";
 import type { Finding, Matcher } from "./types.ts";
 import { typescript } from "./typescript.ts";
 
@@ -38,6 +39,7 @@ export const MATCHERS: readonly Matcher[] = [
 	mypy,
 	black,
 	rust,
+	rustfmt,
 	golangciLint,
 	go,
 	gcc,

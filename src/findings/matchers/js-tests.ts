@@ -1,13 +1,17 @@
 /**
  * The JavaScript test runners' failure reports: one finding per failing
- * test, named by its describe path, at the first stack frame in a file of
- * the project (not node_modules, not the runner's own), else at the test
- * file the runner named. The message is the test's name and the error's first line.
+ * test, named by its describe path, at the first stack frame in the test's
+ * own file (Jest, Vitest), else the first in a file of the project (not
+ * node_modules, not the runner's own), else at the test file the runner named. The message is the test's name and the error's first line.
  */
 import { type Finding, finding, type Matcher, nextNonBlank, position } from "./types.ts";
 
-/** A stack frame: `at fn (file:3:5)`, `at file:3:5`, or vitest's `❯ file:3:5`. */
-const FRAME = /^\s*(?:at (?:.*? \()?|❯ |> )(?:file:\/\/)?([^\s()]+?):(\d+):(\d+)\)?\s*$/;
+/**
+ * A stack frame: `at fn (file:3:5)`, `at file:3:5`, or vitest's `❯ file:3:5`
+ * and `❯ fn file:3:5` (a frame inside a named function: a helper, a method,
+ * a named test callback).
+ */
+const FRAME = /^\s*(?:at (?:.*? \()?|❯ (?:\S.*? )?|> )(?:file:\/\/)?([^\s()]+?):(\d+):(\d+)\)?\s*$/;
 
 interface Frame {
 	file: string;
@@ -46,16 +50,26 @@ function vitestMatch(lines: readonly string[]): Finding[] {
 		if (!test && !suite) continue;
 		const testFile = (test ?? suite)?.[1];
 		const error = nextNonBlank(lines, afterHeaders(lines, i + 1), 3);
-		let frame: Frame | undefined;
+		const frames: Frame[] = [];
 		for (let j = (error?.at ?? i) + 1; j < lines.length && j < i + 200; j++) {
 			const text = lines[j] ?? "";
 			if (VITEST_SEPARATOR.test(text) || VITEST_FAIL.test(text) || VITEST_SUITE_FAIL.test(text)) break;
-			frame = frameOf(text);
-			if (frame) break;
+			const frame = frameOf(text);
+			if (frame) frames.push(frame);
 		}
-		found.push(testFinding(test?.[2] ?? `${testFile}`, error?.text, frame, testFile));
+		found.push(testFinding(test?.[2] ?? `${testFile}`, error?.text, inTestFile(frames, testFile) ?? frames[0], testFile));
 	}
 	return found;
+}
+
+/**
+ * The first frame in the failing test's own file: an assertion in a helper
+ * of another file (`❯ expectTotal test/helpers.js:5:24`) is reported where
+ * the test called it, as Jest's is; a helper in the test file is its own line.
+ */
+function inTestFile(frames: readonly Frame[], testFile: string | undefined): Frame | undefined {
+	if (!testFile) return undefined;
+	return frames.find((frame) => frame.file === testFile || frame.file.endsWith(`/${testFile}`));
 }
 
 /**
