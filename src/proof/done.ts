@@ -7,7 +7,7 @@ import type { VerbContext } from "../contract/context.ts";
 import { asVerb, fail, ok } from "../contract/envelope.ts";
 import { ref } from "../contract/refer.ts";
 import { provenAncestor } from "../git/ancestry.ts";
-import { type EvidenceOutcome, openEvidenceIndex } from "../git/evidence/evidence.ts";
+import { type EvidenceIndex, type EvidenceOutcome, openEvidenceIndex } from "../git/evidence/evidence.ts";
 import { removeAbandonedFolders } from "../git/evidence/private-folders.ts";
 import { type ObjectReader, openObjectReader } from "../git/object-reader.ts";
 import type { RepositoryLocation } from "../git/repository.ts";
@@ -24,6 +24,7 @@ import { quoteName } from "../text/terminal.ts";
 import { contestedVotes } from "../trunk/candidates.ts";
 import { type ResolvedTrunk, resolveTrunk } from "../trunk/resolve.ts";
 import { committedConfigProblem } from "./committed-config.ts";
+import { keepContent, recallContent } from "./content-ids.ts";
 import { DoneData, type DoneInput } from "./done-schema.ts";
 import { judgementOf } from "./judgement.ts";
 import { summaryOf } from "./line.ts";
@@ -46,7 +47,9 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	const reader = openObjectReader(repository.root);
 	// The repository as found around the folder: the evidence starts on it and on the reader's HEAD while git confirms both.
 	const firstLook = Promise.withResolvers<void>();
-	const evidenceOpened = openEvidenceIndex(repository.root, "HEAD", { reader, discovered: repository, asked: firstLook.resolve });
+	// What an earlier run established about the files (sealed, this checkout's own): only files whose stat changed since are read.
+	const known = recallContent(repository.gitDir, repository.root).catch(() => null);
+	const evidenceOpened = openEvidenceIndex(repository.root, "HEAD", { reader, discovered: repository, asked: firstLook.resolve, known });
 	const branches = readBranchClues(repository.root);
 	// init.defaultBranch names the trunk only when neither DISCERN_TRUNK nor origin/HEAD does: asked then, once the branches are
 	// read and git's first look is under way (starting a process holds up the one thread that starts the look's).
@@ -85,7 +88,7 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	// Clean-up never decides a result: a private folder a job made unremovable stays behind in the temp folder, the verdict stands.
 	let released: Promise<void> | undefined;
 	const release = () =>
-		(released ??= Promise.all([evidence.ok ? evidence.index.close() : undefined, reader.close()]).then(
+		(released ??= Promise.all([evidence.ok ? closeEvidence(repository, evidence.index) : undefined, reader.close()]).then(
 			() => undefined,
 			() => undefined,
 		));
@@ -94,6 +97,12 @@ export async function done(ctx: VerbContext, input: v.InferOutput<typeof DoneInp
 	} finally {
 		await release();
 	}
+}
+
+/** The evidence's private folder goes; what its looks established about the files is kept for the next run (a failure to keep it costs only time). */
+async function closeEvidence(repository: RepositoryLocation, index: EvidenceIndex): Promise<void> {
+	const learned = index.learned();
+	await Promise.all([index.close(), learned ? keepContent(repository.gitDir, repository.root, learned).catch(() => undefined) : undefined]);
 }
 
 interface Reads {

@@ -8,8 +8,9 @@ import { answerLines, unprintablePath } from "../printable-path.ts";
 import { complaint, git } from "../run.ts";
 import { type ChangedPath, JUDGED_SETTINGS, type WorkingState } from "../status.ts";
 import { conversionsOf, type Entry, entryOf, lfsPointers } from "./expected-content.ts";
-import { type Checkout, fingerprint, verify } from "./file-check.ts";
+import { type Checkout, fingerprint, foldersReplaced, verify } from "./file-check.ts";
 import { guessLocation, type Location, locationOf, primedWith, sameLocation } from "./guess.ts";
+import { fitsMode, isSettled, type KnownFile, nowNs } from "./known-content.ts";
 import {
 	askGit,
 	gitLinksOf,
@@ -84,7 +85,19 @@ export interface EvidenceIndex {
 	 * and git would wait on it forever, the gate with it.
 	 */
 	status(options?: { watch?: readonly string[]; deadlineS?: number }): Promise<(WorkingState & { watched?: RefReading[] | null }) | null>;
+	/**
+	 * What the looks so far established about the files, settled (see
+	 * known-content.ts), for the caller to keep for the next run; null when
+	 * it holds nothing the facts it was opened with did not.
+	 */
+	learned(): KnownContent | null;
 	close(): Promise<void>;
+}
+
+/** Facts about a checkout's files, and the conversions they hold under: facts kept under other attributes are not used. */
+export interface KnownContent {
+	context: string;
+	files: Map<string, KnownFile>;
 }
 
 export type EvidenceOutcome =
@@ -112,9 +125,15 @@ export type EvidenceOutcome =
 export async function openEvidenceIndex(
 	root: string,
 	revision: string,
-	options: { reader?: ObjectReader; discovered?: { gitDir: string; commonDir: string }; asked?: () => void } = {},
+	options: {
+		reader?: ObjectReader;
+		discovered?: { gitDir: string; commonDir: string };
+		asked?: () => void;
+		/** What an earlier run established about this checkout's files, read and sealed by the caller (see `EvidenceIndex.learned`). */
+		known?: Promise<KnownContent | null>;
+	} = {},
 ): Promise<EvidenceOutcome> {
-	const { reader, discovered, asked } = options;
+	const { reader, discovered, asked, known } = options;
 	const locating = locate(root, revision);
 	const guessed = revision === "HEAD" && reader && discovered ? { reader, discovered } : null;
 	const guessing = guessed ? guessLocation(root, guessed.reader, guessed.discovered) : Promise.resolve(null);
@@ -129,6 +148,7 @@ export async function openEvidenceIndex(
 				guess: { location: guess.location, head: locating.then(headOfLocated) },
 				reader: primed,
 				...(asked ? { asked } : {}),
+				...(known ? { known } : {}),
 			}),
 			locating,
 		]);
@@ -139,7 +159,15 @@ export async function openEvidenceIndex(
 		if ("failed" in again) return { ok: false, reason: again.failed };
 		dir = again.dir;
 	}
-	return settled(await openIn(root, revision, dir, null, { located: await locating, ...(reader ? { reader } : {}), ...(asked ? { asked } : {}) }), dir);
+	return settled(
+		await openIn(root, revision, dir, null, {
+			located: await locating,
+			...(reader ? { reader } : {}),
+			...(asked ? { asked } : {}),
+			...(known ? { known } : {}),
+		}),
+		dir,
+	);
 }
 
 /** The outcome, whose private folder goes with it: now when refused, at its close otherwise. */
@@ -148,8 +176,8 @@ async function settled(opened: EvidenceOutcome, dir: string): Promise<EvidenceOu
 		await rm(dir, { recursive: true, force: true });
 		return opened;
 	}
-	const { commit, tree, committed, status, close } = opened.index;
-	return { ok: true, index: { commit, tree, committed, status, close: () => close().then(() => rm(dir, { recursive: true, force: true })) } };
+	const { commit, tree, committed, status, learned, close } = opened.index;
+	return { ok: true, index: { commit, tree, committed, status, learned, close: () => close().then(() => rm(dir, { recursive: true, force: true })) } };
 }
 
 /**
@@ -175,14 +203,20 @@ function locate(root: string, revision: string): ReturnType<typeof git> {
 /**
  * One repository level (`name`: a submodule's path, null for the checkout); `dir` holds its private index and its submodules' folders.
  * `given.located`: what `locate(root, revision)` answered, when the caller asked it already; `given.guess`: the location to take instead,
- * with HEAD as git reads it; `given.reader`, `given.asked`: see `openEvidenceIndex`.
+ * with HEAD as git reads it; `given.reader`, `given.asked`, `given.known`: see `openEvidenceIndex` (a submodule's files are never known ahead).
  */
 async function openIn(
 	root: string,
 	revision: string,
 	dir: string,
 	name: string | null,
-	given: { located?: Captured; guess?: { location: Location; head: Promise<HeadReading> }; reader?: ObjectReader; asked?: () => void } = {},
+	given: {
+		located?: Captured;
+		guess?: { location: Location; head: Promise<HeadReading> };
+		reader?: ObjectReader;
+		asked?: () => void;
+		known?: Promise<KnownContent | null>;
+	} = {},
 ): Promise<EvidenceOutcome> {
 	const label = name ?? root;
 	// git's answers name the folders one a line: a folder whose path it cannot print safely is never judged (a submodule's included).
@@ -307,6 +341,19 @@ async function openIn(
 	/** The stat each file was last verified at; `differing`: those then found to differ from the commit. */
 	let verified = new Map<string, string>();
 	const differing = new Set<string>();
+	// Facts kept from an earlier run hold under the same conversions only: the commit's attributes and the hash.
+	const context = `${sha.length}:${[...attributeBlobs].sort().join(",")}`;
+	const earlier = await given.known?.catch(() => null);
+	const kept = earlier && earlier.context === context ? earlier.files : new Map<string, KnownFile>();
+	/** When each file's content was last read (nanoseconds, when its look began); a file known from the earlier run is settled already. */
+	const readFrom = new Map<string, bigint>();
+	for (const entry of files) {
+		const fact = kept.get(entry.path);
+		// Only raw content is ever a fact (known-content.ts): anything converted, a pointer or a link is read at every look.
+		if (!fact || entry.check !== "raw" || !fitsMode(fact.stat, entry.mode)) continue;
+		verified.set(entry.path, fact.stat);
+		if (fact.blob !== entry.blob) differing.add(entry.path);
+	}
 	// Open just asked what the first look would: only later looks ask again.
 	let outsideAsked = true;
 	const index: EvidenceIndex = {
@@ -331,12 +378,16 @@ async function openIn(
 			outsideAsked = false;
 			// Awaited below: a failure surfaces there, never as unhandled while the files are read.
 			for (const pending of [insideAsked, outsideRead]) void pending.catch(() => undefined);
-			const [stats, unlisted, linksNow] = await Promise.all([
+			const lookFrom = nowNs();
+			const [stats, unlisted, linksNow, replaced] = await Promise.all([
 				fingerprint(root, files),
 				unlistedEntries(root, folders, submodulePaths, ignoredFolders),
 				gitLinksOf(root, gitDir),
+				foldersReplaced(root, folders),
 			]);
-			const suspects = files.filter((entry) => verified.get(entry.path) !== stats.get(entry.path));
+			// A folder on the way replaced by a link reads its files elsewhere, with their own unchanged stat: those are read again (and refused).
+			const underReplaced = (path: string) => replaced.some((folder) => path.startsWith(`${folder}/`));
+			const suspects = files.filter((entry) => verified.get(entry.path) !== stats.get(entry.path) || (replaced.length > 0 && underReplaced(entry.path)));
 			const [found, head, untracked, stagedRead, inside, outsideNow] = await Promise.all([
 				verify(root, suspects, pointers, checkout, dir),
 				reads.head,
@@ -355,6 +406,7 @@ async function openIn(
 			for (const entry of suspects) {
 				if (found.has(entry.path)) differing.add(entry.path);
 				else differing.delete(entry.path);
+				readFrom.set(entry.path, lookFrom);
 			}
 			verified = stats;
 			branchRef = head.ref?.startsWith("refs/heads/") ? head.ref : null;
@@ -378,6 +430,20 @@ async function openIn(
 				changes,
 				...(head.watched === undefined ? {} : { watched: head.watched }),
 			};
+		},
+		learned() {
+			const facts = new Map<string, KnownFile>();
+			let fresh = false;
+			for (const entry of files) {
+				const stat = verified.get(entry.path);
+				if (stat === undefined || differing.has(entry.path) || entry.check !== "raw" || entry.mode === "120000") continue;
+				const from = readFrom.get(entry.path);
+				// Read by this run: kept once settled. Not read: the earlier run's fact, still its stat.
+				if (from !== undefined && !isSettled(stat, from)) continue;
+				facts.set(entry.path, { stat, blob: entry.blob });
+				if (from !== undefined) fresh = true;
+			}
+			return fresh || facts.size !== kept.size ? { context, files: facts } : null;
 		},
 		// A first look never taken still has git processes reading the private index: they end before it goes.
 		close: async () => {

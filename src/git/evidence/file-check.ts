@@ -5,6 +5,7 @@ import type { Captured } from "../../platform/process.ts";
 import { blobId, hashFile, sameBytes } from "../blob-id.ts";
 import type { ChangedPath } from "../status.ts";
 import type { Entry, LfsPointer } from "./expected-content.ts";
+import { statKey } from "./known-content.ts";
 
 /**
  * The evidence's reading of the files themselves (evidence.ts): every path
@@ -95,13 +96,24 @@ async function realFolders(root: string, path: string, asked: Map<string, Promis
 /** Files read at once: enough to keep the disk busy, few enough to keep memory flat. */
 const READERS = 8;
 
-/** Nanosecond stat of every tracked file, by path ("absent" when gone). */
+/** The full fingerprint of every tracked file (known-content.ts), by path ("absent" when gone). */
 export async function fingerprint(root: string, entries: readonly Entry[]): Promise<Map<string, string>> {
 	const stats = await Promise.all(
 		entries.map(async (entry) => {
 			const found = await lstat(join(root, entry.path), { bigint: true }).catch(() => null);
-			return [entry.path, found ? `${found.size}:${found.mtimeNs}:${found.ctimeNs}:${found.ino}:${found.mode}` : "absent"] as const;
+			return [entry.path, found ? statKey(found) : "absent"] as const;
 		}),
 	);
 	return new Map(stats);
+}
+
+/** The tracked folders (not the root) that are no longer real folders: a link or a file where the commit has a folder. */
+export async function foldersReplaced(root: string, folders: ReadonlySet<string>): Promise<string[]> {
+	const replaced: string[] = [];
+	await mapBounded([...folders], READERS, async (folder) => {
+		if (folder === "") return;
+		const found = await lstat(join(root, folder)).catch(() => null);
+		if (found && !found.isDirectory()) replaced.push(folder);
+	});
+	return replaced;
 }
