@@ -57,7 +57,7 @@ export async function judgeSeed(mainRoot: string, entry: string): Promise<Judged
 	if (!itself.isDirectory()) return refused("it is not a folder");
 	// git's own answer: a path git tracks (or that holds tracked files) is never "ignored".
 	if ((await git(["check-ignore", "-q", "--", path], mainRoot)).exitCode !== 0) return refused("git does not ignore it: only ignored build output is seeded");
-	const tracked = await git(["ls-files", "-z", "--", path], mainRoot);
+	const tracked = await git(["ls-files", "-z", "--", `:(literal)${path}`], mainRoot);
 	if (tracked.exitCode !== 0 || tracked.stdout !== "") return refused("it holds files git tracks");
 	if (await holdsVenv(source)) return refused("it is a Python venv (pyvenv.cfg): its scripts hold absolute paths to the main checkout");
 	return { ok: true, path, source };
@@ -194,7 +194,9 @@ async function unsafeInside(copy: string, mainRoots: readonly string[]): Promise
 			if (entry.isDirectory()) folders.push(at);
 			else if (entry.isSymbolicLink()) {
 				const target = await readlink(at);
-				if (isAbsolute(target) && mainRoots.some((root) => isInside(root, target)))
+				// By its own words or once resolved: a link through another name for the same folder leads there too.
+				const resolved = isAbsolute(target) ? [target, await realpath(target).catch(() => target)] : [];
+				if (resolved.some((path) => mainRoots.some((root) => isInside(root, path))))
 					return `the link ${quoteName(inSeed)} points into the main checkout by an absolute path (${quoteName(target)}): the worktree would use the main checkout's files`;
 			}
 		}

@@ -140,6 +140,31 @@ describe("start: [worktree].seed", () => {
 		);
 	});
 
+	test("an absolute link into the main checkout through another name for its folder is refused too", async () => {
+		const r = await seededRepo(["node_modules"]);
+		await nodeModules(r.root);
+		const alias = `${r.root}-alias`;
+		await symlink(r.root, alias);
+		made.push(alias);
+		await symlink(join(alias, "src", "index.js"), join(r.root, "node_modules", "left-pad", "aliased.js"));
+		const { data } = await started(r);
+		expect(data.seeds?.[0]).toMatchObject({ path: "node_modules", outcome: "refused" });
+		expect(await there(join(data.path, "node_modules"))).toBe(false);
+	});
+
+	test("an interrupt during the seeds rolls the whole start back: no worktree, no copy, no branch", async () => {
+		const r = await seededRepo(["node_modules"], '[worktree.setup]\nensure = ["true"]\n');
+		await nodeModules(r.root);
+		const controller = new AbortController();
+		const ctx = r.ctx({ signal: controller.signal, progress: (event) => event.label === "seed node_modules" && controller.abort() });
+		const result = await invokeVerb("start", ctx, { name: "cut" });
+		v.parse(startVerb.envelope, result);
+		expect(result.ok ? null : result.error).toBe("interrupted");
+		expect((result.data as StartData).left_behind).toEqual([]);
+		expect(await there(`${r.root}.worktrees`)).toBe(false);
+		expect((await r.git("for-each-ref", "--format=%(refname:short)", "refs/heads/")).trim()).toBe("main");
+	});
+
 	test("a nested git repository in a seed refuses it", async () => {
 		const r = await seededRepo(["cache"]);
 		await mkdir(join(r.root, "cache", "clone", ".git"), { recursive: true });
