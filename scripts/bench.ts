@@ -34,6 +34,7 @@ import { checkGlobFixture, type GlobFixtures, makeGlobFixtures } from "./bench/g
 import { type Benchmark, measure, WHOLE } from "./bench/measure.ts";
 import { mcpGateCall, mcpSession, timeToExit, timeToFirstOutput, toolsListSize } from "./bench/probes.ts";
 import { judge, type Outcome, renderJson, renderTable } from "./bench/report.ts";
+import { type NpmFixtures, npmFixtures, startPrepareRun } from "./bench/seed.ts";
 import { buildDiscern, buildHello, makeFixture } from "./bench/setup.ts";
 
 const ROOT = join(import.meta.dir, "..");
@@ -56,6 +57,8 @@ interface BenchContext {
 	crowd: Crowd;
 	/** Another build of discern (--against), the baseline of the start-up comparisons. */
 	against?: string;
+	/** Two npm projects with node_modules installed, made on first use (the registry is asked then). */
+	npm: () => Promise<NpmFixtures>;
 }
 
 /**
@@ -226,6 +229,16 @@ const BENCHMARKS: readonly ((ctx: BenchContext) => Benchmark)[] = [
 		maxRuns: 6,
 	}),
 	(ctx) => ({
+		// Issue 22: a worktree that starts warm. The same npm project, its main checkout installed; the first
+		// `start` + `prepare` with node_modules seeded (then `npm install`) against installing it anew (`npm ci`).
+		name: "start + first prepare, npm project: seeded vs install only",
+		candidate: startPrepareRun("seed = [node_modules], npm install", ctx.discern, async () => (await ctx.npm()).seeded, true),
+		baseline: startPrepareRun("npm ci", ctx.discern, async () => (await ctx.npm()).installOnly, false),
+		budgets: [{ phase: WHOLE, kind: "ratio", max: 1 }],
+		notes: { start: "information: worktree, seed, install", prepare: "information" },
+		maxRuns: 5,
+	}),
+	(ctx) => ({
 		name: "impact: 50 000 changed paths × 20 scopes",
 		candidate: timeToExit("discern impact --json", [ctx.discern, "impact", "--json"], { cwd: ctx.gate.impact }),
 		baseline: timeToExit("git status", [ctx.git, "status", "--porcelain"], { cwd: ctx.gate.impact }),
@@ -296,6 +309,7 @@ try {
 		globs,
 		scratch: temp,
 		crowd,
+		npm: npmFixtures(join(temp, "npm")),
 		...(flags.against === undefined ? {} : { against: flags.against }),
 	};
 	await preflight(ctx);

@@ -7,7 +7,7 @@ import type { DiscernConfig } from "../config/schema.ts";
  * added, removed, redrawn or made neutral, a shorter timeout or fail-fast
  * switched, new standards, scopes the trunk would pre-authorize, the
  * commands and environment every new worktree gets (`[worktree]` setup,
- * ensure, resources, env), the instruction sources compiled into
+ * ensure, resources, env, seed), the instruction sources compiled into
  * `AGENTS.md`, the agents wired, and the trunk itself. A branch may have
  * good reasons (a new test runner), so this does not fail the gate; it is
  * said on every result, recorded in the Proof and shown before consent, so
@@ -33,6 +33,9 @@ export function gateChanges(trunk: DiscernConfig, branch: DiscernConfig): string
 	for (const name of Object.keys(bw.resources)) if (!Object.hasOwn(tw.resources, name)) changes.push(`worktree resource \`${name}\` added`);
 	if (!same(tw.inherit_env, bw.inherit_env)) changes.push("worktree inherit_env changed");
 	if (!same(tw.env_files, bw.env_files)) changes.push("worktree env_files changed");
+	// Which of the main checkout's ignored folders every new worktree gets (programs under node_modules/.bin
+	// that its commands then run, files an agent then reads): the same weight as the env files copied.
+	if (!same(tw.seed, bw.seed)) changes.push("worktree seed changed");
 	if (tw.root !== bw.root) changes.push("worktree root changed");
 
 	if (!same(trunk.instructions.sources, branch.instructions.sources)) changes.push("instructions sources changed");

@@ -100,6 +100,19 @@ async function startRepo(config: string = BASIC_CONFIG) {
 const startIn =
 	(config: string, input: Record<string, unknown> = {}) =>
 	async () => ({ ctx: (await startRepo(config)).ctx(), input });
+/** `[worktree].seed` with one folder copied (an ignored cache), one refused (a venv) and one missing. */
+const seededStart =
+	(input: Record<string, unknown> = {}) =>
+	async () => {
+		const made = await repo({
+			config: `${BASIC_CONFIG}[worktree]\nseed = ["cache", ".venv", "target"]\n`,
+			files: { ".gitignore": "cache/\n.venv/\ntarget/\n" },
+		});
+		cleanup.push(`${made.root}.worktrees`);
+		await made.write("cache/kept.txt", "warm\n");
+		await made.write(".venv/pyvenv.cfg", "home = /usr/bin\n");
+		return { ctx: made.ctx(), input };
+	};
 const START_CONFIG = `${BASIC_CONFIG}[worktree.setup]\nsteps = ["echo $DISCERN_WORKTREE_PORT > port.txt"]\n[worktree.resources.db]\ncreate = "true @db@"\ndestroy = "true @db@"\n`;
 /** A configured repository with a linked worktree `agent/<name>` (its task record written as `start` would), `commits` ahead of the trunk. */
 async function withWorktree(name: string, options: { commits?: number; landed?: boolean; dirty?: boolean; ledger?: "ok" | "failing" } = {}) {
@@ -378,6 +391,8 @@ export const MODES: Mode[] = [
 
 	{ verb: "start", mode: "success", arrange: startIn(START_CONFIG, { title: "A task", brief: "What to do." }), expectOk: true },
 	{ verb: "start", mode: "dry-run", arrange: startIn(START_CONFIG, { name: "plan", dry_run: true }), expectOk: true, dryRun: true },
+	{ verb: "start", mode: "success: seeds copied, refused, missing", arrange: seededStart(), expectOk: true },
+	{ verb: "start", mode: "dry-run: seeds", arrange: seededStart({ name: "plan", dry_run: true }), expectOk: true, dryRun: true },
 	{
 		verb: "start",
 		mode: "failure: a setup step fails (rolled back)",

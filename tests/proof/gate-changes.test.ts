@@ -100,6 +100,13 @@ run = "true"
 		]);
 	});
 
+	test("a changed [worktree].seed is named: it decides what of the main checkout every new worktree starts with", () => {
+		const before = config(`${BASE}\n[worktree]\nseed = ["node_modules"]\n`);
+		const after = config(`${BASE}\n[worktree]\nseed = ["node_modules", "target"]\n`);
+		expect(gateChanges(before, after)).toEqual(["worktree seed changed"]);
+		expect(gateChanges(before, before)).toEqual([]);
+	});
+
 	test("narrowing is named too: a dropped pre-authorization, a removed resource", () => {
 		const before = config(`${BASE}\n[worktree.resources.db]\ncreate = "a"\ndestroy = "b"\n`);
 		const after = config(BASE.replace('pre_authorized = ["docs"]', "pre_authorized = []"));

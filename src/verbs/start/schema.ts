@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { DryRunFlag } from "../../contract/dry-run.ts";
 import type { Result } from "../../contract/envelope.ts";
+import { SEED_OUTCOMES } from "../../worktree/seed.ts";
 
 const text = (max: number, description: string) => v.optional(v.pipe(v.string(), v.maxLength(max), v.description(description)));
 
@@ -22,6 +23,19 @@ export const StartData = v.strictObject({
 	env: v.strictObject({ DISCERN_WORKTREE_ID: v.string(), DISCERN_WORKTREE_PORT: v.string() }),
 	resources: v.array(v.string()),
 	port: v.number(),
+	/** `[worktree].seed`, in its order: what was copied from the main checkout, and why the rest was not. */
+	seeds: v.optional(
+		v.array(
+			v.strictObject({
+				path: v.string(),
+				outcome: v.pipe(
+					v.picklist(SEED_OUTCOMES),
+					v.description("copied; missing (not in the main checkout); present (the worktree has something there); refused (not safe); failed."),
+				),
+				why: v.optional(v.string()),
+			}),
+		),
+	),
 	/** A failed start: whether everything it created was removed again, and what was not. */
 	rolled_back: v.optional(v.boolean()),
 	left_behind: v.optional(v.array(v.string())),

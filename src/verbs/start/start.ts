@@ -24,6 +24,7 @@ import { randomTail, type TailSource, worktreeId, worktreePort } from "../../wor
 import { type Ledger, writeLedger } from "../../worktree/ledger.ts";
 import { worktreeParent } from "../../worktree/parent.ts";
 import { destroyResourcesDetailed } from "../../worktree/resources.ts";
+import { judgeSeed, seedPlanItem, seedWorktree } from "../../worktree/seed.ts";
 import { type TaskRecord, writeTask } from "../../worktree/task.ts";
 import { expandTokens, tokenTable, unknownTokens } from "../../worktree/tokens.ts";
 import { branchExists, isRegistered, mainCheckout, missingFolders, resolveBase } from "./place.ts";
@@ -39,7 +40,7 @@ export interface StartDeps {
 /**
  * A new worktree for one task, in this order: branch and worktree → task
  * record → env values → resources (ledger entry before each create) →
- * setup steps → ensure steps. Any failure undoes exactly what this call
+ * seeds (worktree/seed.ts) → setup steps → ensure steps. Any failure undoes exactly what this call
  * created, last first. Never adopts an existing branch or folder.
  */
 export async function start(ctx: VerbContext, input: v.InferOutput<typeof StartInput>, deps: StartDeps = { tail: randomTail }): Promise<StartResult> {
@@ -131,6 +132,7 @@ export async function start(ctx: VerbContext, input: v.InferOutput<typeof StartI
 			{ kind: "branch", label: branch, disposition: "run", note: `from ${base.from} (${base.sha.slice(0, 12)})` },
 			{ kind: "worktree", label: path, disposition: "run" },
 			...resources.map((resource) => ({ kind: "resource", label: resource.name, disposition: "run" as const, note: resource.create })),
+			...(await Promise.all(config.worktree.seed.map(async (entry) => seedPlanItem(entry, await judgeSeed(repository.root, entry))))),
 			...commands.map((command) => ({ kind: command.kind, label: command.label, disposition: "run" as const, note: command.command })),
 		];
 		return ok("start", `Would start ${quoteName(branch)} at ${quoteName(path)}; nothing was created (a real start draws a new id).`, data, {
@@ -255,6 +257,13 @@ async function create(ctx: VerbContext, run: Creation, running?: RunningBinary):
 				}
 				checkpoint();
 			}
+			if (!failed && config.worktree.seed.length > 0) {
+				// After the resources, before the install steps: a warm start the install then makes right.
+				const seeded = await seedWorktree(repository.root, data.path, config.worktree.seed, ctx.signal, ctx.progress);
+				steps.push(...seeded.steps);
+				data.seeds = seeded.reports;
+				checkpoint();
+			}
 			for (const command of failed ? [] : run.commands) {
 				const ran = await runDeclared(command, options);
 				if (ran.step) steps.push(ran.step);
@@ -317,8 +326,19 @@ async function create(ctx: VerbContext, run: Creation, running?: RunningBinary):
 		hints: [
 			say`Work only in ${quoteName(data.path)} from now on: edit and commit there, iterate with ${ref("prepare")}, and run ${ref("done")} once the work is committed.`,
 			...wiring,
+			...unseeded(data),
 		],
 	});
+}
+
+/** A seed that was not safe to copy, or could not be: said once, so that discern.toml can drop or fix the entry. */
+function unseeded(data: StartData): string[] {
+	const skipped = (data.seeds ?? []).filter((seed) => seed.outcome === "refused" || seed.outcome === "failed");
+	if (skipped.length === 0) return [];
+	const each = skipped.map((seed) => `${quoteName(seed.path)} (${seed.why ?? seed.outcome})`).join("; ");
+	return [
+		`Not seeded from the main checkout: ${clip(each, 1_000)}. The worktree is fine without it; take a refused entry out of [worktree].seed in discern.toml.`,
+	];
 }
 
 /**
