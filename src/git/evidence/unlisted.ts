@@ -1,3 +1,4 @@
+import type { Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { mapBounded } from "../../platform/bounded.ts";
@@ -34,13 +35,17 @@ export async function unlistedEntries(
 	await mapBounded([...folders], READERS, async (folder) => {
 		const items = await listed(root, folder);
 		if (typeof items === "string") return void found.push(items);
+		// Every entry of every tracked folder passes here: a plain file, by far the most of them, costs no path and no object.
 		for (const item of items) {
-			const path = folder === "" ? item.name : `${folder}/${item.name}`;
-			if (noticed && RULE_FILES.has(item.name)) noticed(path);
-			if (item.name === ".git") {
+			const name = item.name;
+			const kind = kindOf(item);
+			if (kind === "file" && name !== ".git" && !(noticed && RULE_FILES.has(name))) continue;
+			const path = folder === "" ? name : `${folder}/${name}`;
+			if (noticed && RULE_FILES.has(name)) noticed(path);
+			if (name === ".git") {
 				if (folder !== "") found.push(path);
-			} else if (item.kind === "strange") found.push(path);
-			else if (item.kind === "folder" && !folders.has(path) && !submodules.has(path)) candidates.push(path);
+			} else if (kind === "strange") found.push(path);
+			else if (kind === "folder" && !folders.has(path) && !submodules.has(path)) candidates.push(path);
 		}
 	});
 	if (candidates.length > 0) {
@@ -67,19 +72,21 @@ async function strangeBelow(root: string, folder: string, noticed?: (path: strin
 			continue;
 		}
 		for (const item of items) {
+			const kind = kindOf(item);
 			const path = `${next}/${item.name}`;
 			if (noticed && RULE_FILES.has(item.name)) noticed(path);
-			if (item.name === ".git" || item.kind === "strange") found.push(path);
-			else if (item.kind === "folder") pending.push(path);
+			if (item.name === ".git" || kind === "strange") found.push(path);
+			else if (kind === "folder") pending.push(path);
 		}
 	}
 	return found;
 }
 
-interface Item {
-	name: string;
-	/** `strange`: a FIFO, socket or device, or a name that is not UTF-8 (git cannot be asked of it, nor can it be walked by name). */
-	kind: "file" | "folder" | "strange";
+/** `strange`: a FIFO, socket or device, or a name that is not UTF-8 (git cannot be asked of it, nor can it be walked by name). */
+function kindOf(item: Dirent): "file" | "folder" | "strange" {
+	// A name that is not UTF-8 reads with U+FFFD in it (and cannot be opened by that string): strange, as is a real U+FFFD.
+	if (item.name.includes("\uFFFD")) return "strange";
+	return item.isDirectory() ? "folder" : item.isFile() || item.isSymbolicLink() ? "file" : "strange";
 }
 
 /**
@@ -87,14 +94,9 @@ interface Item {
  * long a path, no permission): never taken for an empty one. A folder gone
  * is no entry: its files say so.
  */
-async function listed(root: string, folder: string): Promise<Item[] | string> {
+async function listed(root: string, folder: string): Promise<Dirent[] | string> {
 	try {
-		const items = await readdir(join(root, folder), { withFileTypes: true });
-		// A name that is not UTF-8 reads with U+FFFD in it (and cannot be opened by that string): strange, as is a real U+FFFD.
-		return items.map((item) => ({
-			name: item.name,
-			kind: item.name.includes("\uFFFD") ? "strange" : item.isDirectory() ? "folder" : item.isFile() || item.isSymbolicLink() ? "file" : "strange",
-		}));
+		return await readdir(join(root, folder), { withFileTypes: true });
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
 		return `(${folder === "" ? "the root" : folder}: discern could not look through it, ${(error as NodeJS.ErrnoException).code ?? "unreadable"})`;
