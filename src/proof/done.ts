@@ -22,6 +22,7 @@ import { plural } from "../text/plural.ts";
 import { endSentence } from "../text/sentence.ts";
 import { quoteName } from "../text/terminal.ts";
 import { contestedVotes } from "../trunk/candidates.ts";
+import { redTrunkSentence, trunkProofSentence } from "../trunk/on-the-trunk.ts";
 import { type ResolvedTrunk, resolveTrunk } from "../trunk/resolve.ts";
 import { committedConfigProblem } from "./committed-config.ts";
 import { DoneData, type DoneInput } from "./done-schema.ts";
@@ -278,7 +279,11 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 				`${proof.line}; already proven, nothing ran.`,
 				{ ...base(false), ...scopeFacts, gate_ran: false, proof: summaryOf(proof), standards },
 				{
-					hints: ["Relay the Proof line; landing needs the owner's consent.", say`${ref("done", { rerun: true })} runs the gate again anyway.`, ...warnings],
+					hints: [
+						branch === trunk.name ? trunkProofSentence(trunk.name) : "Relay the Proof line; landing needs the owner's consent.",
+						say`${ref("done", { rerun: true })} runs the gate again anyway.`,
+						...warnings,
+					],
 				},
 			);
 		}
@@ -287,7 +292,10 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 				"done",
 				"unchanged_tree_rerun",
 				`This exact tree already failed the gate (${last.failed_stage ?? "unknown"} stage, ${last.time}); running it again would say the same.`,
-				[say`Fix the failure and commit, then run ${ref("done")}.`, say`If the failure was flaky, ${ref("done", { rerun: true })} runs it anyway.`],
+				[
+					branch === trunk.name ? redTrunkSentence(say, trunk.name) : say`Fix the failure and commit, then run ${ref("done")}.`,
+					say`If the failure was flaky, ${ref("done", { rerun: true })} runs it anyway.`,
+				],
 				{ data: { ...base(false), failed_stage: last.failed_stage } },
 			);
 		}
