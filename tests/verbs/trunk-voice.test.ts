@@ -137,6 +137,20 @@ describe("a red trunk is fixed as a task", () => {
 		expect(again.hints?.join("\n")).toContain(start);
 	});
 
+	test("after tree_drift on the trunk: never commit the jobs' changes there; they go onto a branch, and a clean trunk's repair is a task", async () => {
+		const r = await repo({ config: '[jobs]\nlint = "echo built > out.txt"\ntest = "true"\n' });
+		const drifted = await done(r.ctx(), {});
+		expect(drifted.ok ? "" : drifted.error).toBe("gate_failed");
+		expect(drifted.hints?.join("\n")).toContain(render(ref("start", { title: "fix the red trunk" }), "cli"));
+		const dirty = (await status(r.ctx(), {})).data?.next;
+		expect(dirty?.action).toBe("git switch -c BRANCH, commit the jobs' changes (or .gitignore their output), then discern done");
+		expect(dirty?.reason).toContain("never a commit on the trunk");
+		await r.git("clean", "-fdq");
+		const clean = (await status(r.ctx(), {})).data?.next;
+		expect(clean?.action).toBe("discern start --title 'fix the red trunk'");
+		expect(clean?.reason).toContain("tree_drift");
+	});
+
 	test("the generated instructions say the same: the trunk's one direct commit is the adoption, a red trunk is a task", async () => {
 		const parsed = parseConfig(GREEN);
 		if (!parsed.ok) throw new Error("config");

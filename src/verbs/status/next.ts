@@ -57,7 +57,7 @@ export function nextAction(words: Words, facts: Omit<StatusData, "next">, { conf
 		return { action: "edit discern.toml", reason: 'No test-stage job is declared, so the gate cannot test anything; add `test = "…"` under [jobs].' };
 	}
 	// The jobs themselves changed the tree: rerunning the same commit would only drift again.
-	if (drifted(facts)) return afterDrift(words, facts.clean);
+	if (drifted(facts)) return onTrunk ? afterDriftOnTrunk(words, facts.clean) : afterDrift(words, facts.clean);
 	// A red commit comes first wherever it is: the next move is to fix it. On the trunk, as the instructions say, in a task of its own.
 	if (facts.proof.state === "red" && facts.clean && onTrunk) {
 		return {
@@ -156,6 +156,21 @@ function afterDrift({ say, action }: Words, clean: boolean | null): Next {
 			? say`${failed}. Run them yourself (${ref("prepare")} for formatters) and commit what they change, or ${then}`
 			: `${failed}, and the changes are here: commit what they rewrote, or ${then}`,
 	};
+}
+
+/**
+ * The same on the trunk, where nothing is committed by hand: the repair is
+ * a task's (clean), or the jobs' changes go onto a branch of their own first.
+ */
+function afterDriftOnTrunk({ say, action }: Words, clean: boolean | null): Next {
+	const failed = say`The last ${ref("done")} of the trunk's own commit failed because its jobs changed the tree (tree_drift)`;
+	const repair = "commit what they change, or .gitignore the files they create";
+	return clean
+		? { action: action`${ref("start", { title: RED_TRUNK_TITLE })}`, reason: `${failed}: ${redTrunkRemedy(say)} There, ${repair}.` }
+		: {
+				action: action`git switch -c BRANCH, commit the jobs' changes (or .gitignore their output), then ${ref("done")}`,
+				reason: `${failed}, and the changes are here: move them onto a branch of their own (never a commit on the trunk), ${repair}, and run the gate there.`,
+			};
 }
 
 /**
