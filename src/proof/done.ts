@@ -22,7 +22,7 @@ import { plural } from "../text/plural.ts";
 import { endSentence } from "../text/sentence.ts";
 import { quoteName } from "../text/terminal.ts";
 import { contestedVotes } from "../trunk/candidates.ts";
-import { redTrunkSentence, trunkProofSentence } from "../trunk/on-the-trunk.ts";
+import { redTrunkSentence, refreshOnTrunk, trunkProofSentence } from "../trunk/on-the-trunk.ts";
 import { type ResolvedTrunk, resolveTrunk } from "../trunk/resolve.ts";
 import { committedConfigProblem } from "./committed-config.ts";
 import { DoneData, type DoneInput } from "./done-schema.ts";
@@ -220,9 +220,11 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 			.map((file) => `${file.path} (${file.blocked ? file.blocked.reason : file.action === "create" ? "missing" : "out of date"})`);
 		const more = stale.length > 5 ? ` and ${stale.length - 5} more` : "";
 		const blocker = stale.find((file) => file.blocked)?.blocked;
+		// On the trunk nothing is committed by hand: the regenerated files are a task's change.
+		const then = branch === trunk.name ? refreshOnTrunk(say) : null;
 		const fix: [string, ...string[]] = blocker
-			? [blocker.fix, say`Then run ${ref("refresh")}, commit, and run ${ref("done")}.`]
-			: [say`Run ${ref("refresh")}, commit what it writes, then run ${ref("done")}.`];
+			? [blocker.fix, then ?? say`Then run ${ref("refresh")}, commit, and run ${ref("done")}.`]
+			: [then ?? say`Run ${ref("refresh")}, commit what it writes, then run ${ref("done")}.`];
 		return fail("done", "gate_failed", `The agent instructions are stale: ${names.join(", ")}${more}.`, fix, {
 			data: {
 				...base(standalone),

@@ -12,6 +12,9 @@ import { clip } from "../text/clip.ts";
 /** The title of the task that fixes a red trunk, as the printed command names it. */
 export const RED_TRUNK_TITLE = "fix the red trunk";
 
+/** The title of the task that regenerates stale agent files on the trunk. */
+export const REFRESH_TITLE = "refresh the agent files";
+
 /** The message the adoption commit carries. */
 export const ADOPTION_MESSAGE = "Adopt discern";
 
@@ -34,4 +37,9 @@ export function redTrunkSentence(say: Say, trunk: string | null): string {
 /** What a Proof earned on the trunk means. */
 export function trunkProofSentence(trunk: string | null): string {
 	return `Relay the Proof line verbatim. It judges ${named(trunk)} itself: there is nothing to land.`;
+}
+
+/** Stale agent files on the trunk: regenerated files are a change like any other, a task's. */
+export function refreshOnTrunk(say: Say): string {
+	return say`On the trunk that is a task's change: ${ref("start", { title: REFRESH_TITLE })}, then in its worktree run ${ref("refresh")}, commit what it writes, run ${ref("done")}, and ${ref("accept")} once the owner consents.`;
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { compileInstructions } from "../../src/agents/instructions.ts";
+import { compileInstructions, GENERATED_HEADER } from "../../src/agents/instructions.ts";
 import { parseConfig } from "../../src/config/load.ts";
 import { ref } from "../../src/contract/refer.ts";
 import { done } from "../../src/proof/done.ts";
@@ -111,7 +111,7 @@ describe("status right after setup: the adoption commit", () => {
 const RED = '[jobs]\nlint = "true"\ntest = "exit 1"\n';
 const GREEN = '[jobs]\nlint = "true"\ntest = "true"\n';
 
-describe("a red trunk is fixed as a task", () => {
+describe("what the trunk needs is a task: a red trunk, drift, stale agent files", () => {
 	test("status on a red trunk: start a task to fix it, never fix and commit on the trunk (CLI and MCP)", async () => {
 		const r = await repo({ config: RED });
 		const red = await done(r.ctx(), {});
@@ -149,6 +149,23 @@ describe("a red trunk is fixed as a task", () => {
 		const clean = (await status(r.ctx(), {})).data?.next;
 		expect(clean?.action).toBe("discern start --title 'fix the red trunk'");
 		expect(clean?.reason).toContain("tree_drift");
+	});
+
+	test("stale agent files on the trunk are refreshed in a task, never regenerated and committed on the trunk", async () => {
+		const r = await repo({ config: `[project]\nagents = ["codex"]\n${GREEN}` });
+		// AGENTS.md as an older discern wrote it, committed on the trunk.
+		await r.write("AGENTS.md", `${GENERATED_HEADER}\n\nAn older briefing.\n`);
+		await r.commitAll("an older briefing");
+		const seen = (await status(r.ctx(), {})).data;
+		expect(seen?.stale_wiring).toContain("AGENTS.md");
+		expect(seen?.next.action).toBe("discern start --title 'refresh the agent files'");
+		expect(seen?.next.reason).toContain("`discern refresh`");
+		expect(seen?.next.reason).not.toContain("regenerate them and commit");
+		const stale = await done(r.ctx(), {});
+		expect(stale.ok ? "" : stale.error).toBe("gate_failed");
+		expect((stale.data as { failed_stage: string }).failed_stage).toBe("instructions");
+		expect(stale.hints?.join("\n")).toContain(render(ref("start", { title: "refresh the agent files" }), "cli"));
+		expect(stale.hints?.join("\n")).not.toContain("commit what it writes, then run");
 	});
 
 	test("the generated instructions say the same: the trunk's one direct commit is the adoption, a red trunk is a task", async () => {

@@ -4,7 +4,7 @@ import { plural } from "../../text/plural.ts";
 import { pathArgument, shellCommand } from "../../text/shell-quote.ts";
 import { oneLine, quoteName } from "../../text/terminal.ts";
 import { contestedVotes } from "../../trunk/candidates.ts";
-import { ADOPTION_MESSAGE, RED_TRUNK_TITLE, redTrunkRemedy } from "../../trunk/on-the-trunk.ts";
+import { ADOPTION_MESSAGE, RED_TRUNK_TITLE, REFRESH_TITLE, redTrunkRemedy, refreshOnTrunk } from "../../trunk/on-the-trunk.ts";
 import type { OrphanedLedger, WorktreeItem } from "../../worktree/item.ts";
 import type { StatusData } from "./schema.ts";
 
@@ -76,16 +76,21 @@ export function nextAction(words: Words, facts: Omit<StatusData, "next">, { conf
 	if (fleet) return fleet;
 	// Generated agent files out of date: done would fail at its instructions stage.
 	if (facts.stale_wiring.length > 0 && facts.clean) {
-		return {
-			action: act`${ref("refresh")}`,
-			reason: `Agent files are stale (${clip(facts.stale_wiring.join(", "))}): regenerate them and commit, or the gate fails at its instructions stage.`,
-		};
+		const stale = `Agent files are stale (${clip(facts.stale_wiring.join(", "))})`;
+		// On the trunk the regenerated files are a change like any other: a task's, landed with consent.
+		return onTrunk && facts.location === "main"
+			? {
+					action: act`${ref("start", { title: REFRESH_TITLE })}`,
+					reason: `${stale}, and the gate fails at its instructions stage. ${refreshOnTrunk(say)}`,
+				}
+			: { action: act`${ref("refresh")}`, reason: `${stale}: regenerate them and commit, or the gate fails at its instructions stage.` };
 	}
 	// The files setup wrote, alone on the trunk: the one commit made there by hand, as setup asked.
 	if (facts.location === "main" && onTrunk && adoption && adoption.length > 0) {
 		return {
 			action: `${shellCommand("git", "add", "--", ...adoption.map(pathArgument))} && ${shellCommand("git", "commit", "-m", ADOPTION_MESSAGE)}`,
-			reason: `The trunk's only uncommitted changes are the files setup wrote: review them, then commit them on the trunk as the adoption commit, the one commit made there by hand; every task after it gets a branch of its own.`,
+			reason:
+				"The trunk's only uncommitted changes are the files setup wrote: review them, then commit them on the trunk as the adoption commit, the one commit made there by hand; every task after it gets a branch of its own.",
 		};
 	}
 	// On the trunk itself: each task belongs in a worktree of its own.
