@@ -206,7 +206,7 @@ export async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResul
 			: drift
 				? [
 						onTrunk
-							? `The ${drift.stage} jobs change what the trunk holds: ${redTrunkRemedy(say)}`
+							? `The ${drift.stage} jobs change what the trunk holds. ${redTrunkRemedy(say)}`
 							: say`Run the ${drift.stage} jobs yourself (${ref("prepare")} for formatters), commit what they change, then ${ref("done")}.`,
 						"Files a job creates (build output, reports) belong in .gitignore; a job must not commit, switch branch or detach HEAD.",
 						say`If something outside the gate (an editor, another tool) made the change, restore the tree and run ${ref("done")} again.`,
@@ -216,7 +216,7 @@ export async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResul
 					? [
 							say`${atFault.map(machineFailureWords).join("; ")}. That is the machine, not the tree: install the program or fix PATH (or [gate].timeout), then run ${ref("done")} again; this failure is not recorded as the tree's verdict.`,
 							onTrunk
-								? `Read the diagnostics (each names the command to reproduce it); if the tree is at fault, ${redTrunkRemedy(say)}`
+								? `Read the diagnostics (each names the command to reproduce it); if the tree is at fault, the trunk is red. ${redTrunkRemedy(say)}`
 								: say`Read the diagnostics (each names the command to reproduce it); if the tree is at fault, fix, commit, and run ${ref("done")}.`,
 							...warnings,
 						]

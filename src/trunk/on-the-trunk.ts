@@ -23,15 +23,15 @@ function named(trunk: string | null): string {
 	return trunk ? `the trunk \`${clip(trunk)}\`` : "the trunk";
 }
 
-/** How a red trunk is fixed: a task, its gate, and a landing with consent; never a commit on the trunk. */
+/** How a red trunk is fixed, as a sentence of its own: a task, its gate, and a landing with consent; never a commit on the trunk. */
 export function redTrunkRemedy(say: Say): string {
-	return say`fix it as a task of its own: ${ref("start", { title: RED_TRUNK_TITLE })}, fix and commit in the worktree it returns, ${ref("done")} there, then ${ref("accept")} once the owner consents; never commit the fix on the trunk.`;
+	return say`Fix it in a task of its own: ${ref("start", { title: RED_TRUNK_TITLE })}, then fix and commit in the worktree it returns, run ${ref("done")} there, and ${ref("accept")} once the owner consents. Never commit the fix on the trunk.`;
 }
 
-/** The red trunk in one sentence, with its remedy. */
+/** The red trunk, then its remedy. */
 export function redTrunkSentence(say: Say, trunk: string | null): string {
 	const which = named(trunk);
-	return `${which.charAt(0).toUpperCase()}${which.slice(1)} itself is red: ${redTrunkRemedy(say)}`;
+	return `${which.charAt(0).toUpperCase()}${which.slice(1)} itself is red. ${redTrunkRemedy(say)}`;
 }
 
 /** What a Proof earned on the trunk means. */

@@ -62,7 +62,7 @@ export function nextAction(words: Words, facts: Omit<StatusData, "next">, { conf
 	if (facts.proof.state === "red" && facts.clean && onTrunk) {
 		return {
 			action: act`${ref("start", { title: RED_TRUNK_TITLE })}`,
-			reason: say`The gate failed on the trunk's own commit (${facts.proof.failed_stage ?? "unknown"} stage): ${redTrunkRemedy(say)} ${ref("done", { rerun: true })} only if it was flaky.`,
+			reason: say`The gate failed on the trunk's own commit (${facts.proof.failed_stage ?? "unknown"} stage). ${redTrunkRemedy(say)} ${ref("done", { rerun: true })} only if it was flaky.`,
 		};
 	}
 	if (facts.proof.state === "red" && facts.clean) {
@@ -171,7 +171,7 @@ function afterDriftOnTrunk({ say, action }: Words, clean: boolean | null): Next 
 	const failed = say`The last ${ref("done")} of the trunk's own commit failed because its jobs changed the tree (tree_drift)`;
 	const repair = "commit what they change, or .gitignore the files they create";
 	return clean
-		? { action: action`${ref("start", { title: RED_TRUNK_TITLE })}`, reason: `${failed}: ${redTrunkRemedy(say)} There, ${repair}.` }
+		? { action: action`${ref("start", { title: RED_TRUNK_TITLE })}`, reason: `${failed}. ${redTrunkRemedy(say)} There, ${repair}.` }
 		: {
 				action: action`git switch -c BRANCH, commit the jobs' changes (or .gitignore their output), then ${ref("done")}`,
 				reason: `${failed}, and the changes are here: move them onto a branch of their own (never a commit on the trunk), ${repair}, and run the gate there.`,
