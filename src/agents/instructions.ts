@@ -1,6 +1,7 @@
 import { resolveJobs } from "../config/jobs.ts";
 import type { DiscernConfig } from "../config/schema.ts";
 import { type KnownVerbs, ref, render, type VerbRef } from "../contract/refer.ts";
+import { RED_TRUNK_TITLE } from "../trunk/on-the-trunk.ts";
 import { providersFor } from "./providers.ts";
 
 /** The first line of a generated AGENTS.md: how discern knows the file is its own. */
@@ -49,6 +50,8 @@ export function compileInstructions(config: DiscernConfig, trunk: string | null,
 		"## Rules",
 		"",
 		`- Never land work on ${trunkName} without the owner's consent, and never push or merge it yourself.`,
+		`- The one commit made on ${trunkName} by hand is the adoption commit: the files ${render(ref("setup"), "cli", verbs)} wrote, committed there once, as status names it. Everything after it is a task.`,
+		`- When ${trunkName} itself is red (status says so), fix it like any other change: ${both(ref("start", { title: RED_TRUNK_TITLE }))}, fix and commit in that worktree, ${render(ref("done"), "mcp", verbs)}, then land it with the owner's consent. Never commit the fix on ${trunkName}.`,
 		"- Pass the absolute `path` of the checkout you work in to every discern MCP tool; relative paths are refused.",
 		`- Only ${render(ref("done"), "mcp", verbs)} says work is done; follow the hints in each result.`,
 		`- ${both(ref("doctor"))} explains a broken setup; ${both(ref("docs"))} is discern's manual.`,

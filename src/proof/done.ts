@@ -22,6 +22,7 @@ import { plural } from "../text/plural.ts";
 import { endSentence } from "../text/sentence.ts";
 import { quoteName } from "../text/terminal.ts";
 import { contestedVotes } from "../trunk/candidates.ts";
+import { redTrunkSentence, refreshOnTrunk, trunkProofSentence } from "../trunk/on-the-trunk.ts";
 import { type ResolvedTrunk, resolveTrunk } from "../trunk/resolve.ts";
 import { committedConfigProblem } from "./committed-config.ts";
 import { keepContent, recallContent } from "./content-ids.ts";
@@ -228,9 +229,11 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 			.map((file) => `${file.path} (${file.blocked ? file.blocked.reason : file.action === "create" ? "missing" : "out of date"})`);
 		const more = stale.length > 5 ? ` and ${stale.length - 5} more` : "";
 		const blocker = stale.find((file) => file.blocked)?.blocked;
+		// On the trunk nothing is committed by hand: the regenerated files are a task's change.
+		const then = branch === trunk.name ? refreshOnTrunk(say) : null;
 		const fix: [string, ...string[]] = blocker
-			? [blocker.fix, say`Then run ${ref("refresh")}, commit, and run ${ref("done")}.`]
-			: [say`Run ${ref("refresh")}, commit what it writes, then run ${ref("done")}.`];
+			? [blocker.fix, then ?? say`Then run ${ref("refresh")}, commit, and run ${ref("done")}.`]
+			: [then ?? say`Run ${ref("refresh")}, commit what it writes, then run ${ref("done")}.`];
 		return fail("done", "gate_failed", `The agent instructions are stale: ${names.join(", ")}${more}.`, fix, {
 			data: {
 				...base(standalone),
@@ -287,7 +290,11 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 				`${proof.line}; already proven, nothing ran.`,
 				{ ...base(false), ...scopeFacts, gate_ran: false, proof: summaryOf(proof), standards },
 				{
-					hints: ["Relay the Proof line; landing needs the owner's consent.", say`${ref("done", { rerun: true })} runs the gate again anyway.`, ...warnings],
+					hints: [
+						branch === trunk.name ? trunkProofSentence(trunk.name) : "Relay the Proof line; landing needs the owner's consent.",
+						say`${ref("done", { rerun: true })} runs the gate again anyway.`,
+						...warnings,
+					],
 				},
 			);
 		}
@@ -296,7 +303,10 @@ async function judge(ctx: VerbContext, input: v.InferOutput<typeof DoneInput>, r
 				"done",
 				"unchanged_tree_rerun",
 				`This exact tree already failed the gate (${last.failed_stage ?? "unknown"} stage, ${last.time}); running it again would say the same.`,
-				[say`Fix the failure and commit, then run ${ref("done")}.`, say`If the failure was flaky, ${ref("done", { rerun: true })} runs it anyway.`],
+				[
+					branch === trunk.name ? redTrunkSentence(say, trunk.name) : say`Fix the failure and commit, then run ${ref("done")}.`,
+					say`If the failure was flaky, ${ref("done", { rerun: true })} runs it anyway.`,
+				],
 				{ data: { ...base(false), failed_stage: last.failed_stage } },
 			);
 		}

@@ -16,6 +16,7 @@ import { readingsOf, standardDiagnostics } from "../standards/readings.ts";
 import { failing } from "../standards/verdict.ts";
 import { shellCommand } from "../text/shell-quote.ts";
 import { quoteName } from "../text/terminal.ts";
+import { redTrunkRemedy, redTrunkSentence, trunkProofSentence } from "../trunk/on-the-trunk.ts";
 import type { DoneData } from "./done-schema.ts";
 import { proofLine, summaryOf } from "./line.ts";
 import { type Judgement, type ProofRecord, removeProof, writeProof } from "./record.ts";
@@ -93,6 +94,8 @@ export interface GateRun {
 export async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResult> {
 	const { say } = ctx;
 	const { repository } = run;
+	// The trunk itself under test: its Proof lands nothing, and its red is fixed in a task (trunk/on-the-trunk.ts).
+	const onTrunk = run.trunk.name !== null && run.branch === run.trunk.name;
 	// The Proof's seal key, read while the jobs run: the verdict need not wait on it (a failure surfaces where the Proof is written).
 	const sealing = run.standalone ? null : sealer(repository.gitDir);
 	void sealing?.catch(() => undefined);
@@ -202,7 +205,9 @@ export async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResul
 			? [say`Nothing was decided: run ${ref("done")} again when you are ready.`, ...warnings]
 			: drift
 				? [
-						say`Run the ${drift.stage} jobs yourself (${ref("prepare")} for formatters), commit what they change, then ${ref("done")}.`,
+						onTrunk
+							? `The ${drift.stage} jobs change what the trunk holds. ${redTrunkRemedy(say)}`
+							: say`Run the ${drift.stage} jobs yourself (${ref("prepare")} for formatters), commit what they change, then ${ref("done")}.`,
 						"Files a job creates (build output, reports) belong in .gitignore; a job must not commit, switch branch or detach HEAD.",
 						say`If something outside the gate (an editor, another tool) made the change, restore the tree and run ${ref("done")} again.`,
 						...warnings,
@@ -210,10 +215,14 @@ export async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResul
 				: atFault.length > 0
 					? [
 							say`${atFault.map(machineFailureWords).join("; ")}. That is the machine, not the tree: install the program or fix PATH (or [gate].timeout), then run ${ref("done")} again; this failure is not recorded as the tree's verdict.`,
-							say`Read the diagnostics (each names the command to reproduce it); if the tree is at fault, fix, commit, and run ${ref("done")}.`,
+							onTrunk
+								? `Read the diagnostics (each names the command to reproduce it); if the tree is at fault, the trunk is red. ${redTrunkRemedy(say)}`
+								: say`Read the diagnostics (each names the command to reproduce it); if the tree is at fault, fix, commit, and run ${ref("done")}.`,
 							...warnings,
 						]
-					: [say`Read the diagnostics (each names the command to reproduce it), fix, commit, and run ${ref("done")}.`, ...warnings];
+					: onTrunk
+						? [`Read the diagnostics (each names the command to reproduce it). ${redTrunkSentence(say, run.trunk.name)}`, ...warnings]
+						: [say`Read the diagnostics (each names the command to reproduce it), fix, commit, and run ${ref("done")}.`, ...warnings];
 		return fail("done", report.interrupted ? "interrupted" : "gate_failed", message, hints, { data, steps, diagnostics });
 	}
 	if (run.standalone) {
@@ -250,7 +259,7 @@ export async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResul
 		{ ...data, proof: summaryOf(record) },
 		{
 			steps,
-			hints: ["Relay the Proof line verbatim; landing it on the trunk needs the owner's consent.", ...warnings],
+			hints: [onTrunk ? trunkProofSentence(run.trunk.name) : "Relay the Proof line verbatim; landing it on the trunk needs the owner's consent.", ...warnings],
 		},
 	);
 }

@@ -17,6 +17,8 @@ describe("status reads as a person would write it", () => {
 	beforeAll(async () => {
 		broken = await makeRepo({ config: '[jobs]\ntest = "true"\n[gate]\ntimout = 3\n' });
 		drifting = await makeRepo({ config: '[jobs]\nlint = "echo built > out.txt"\ntest = "true"\n' });
+		// A branch of its own: on the trunk the repair is a task's (tests/verbs/trunk-voice.test.ts).
+		await drifting.git("switch", "-q", "-c", "feature");
 	});
 	afterAll(async () => {
 		await Promise.all([broken.remove(), drifting.remove()]);

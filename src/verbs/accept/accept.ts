@@ -178,7 +178,9 @@ async function land(ctx: VerbContext, input: AcceptInput, here: RepositoryLocati
 			"accept",
 			"no_trunk",
 			`This worktree is on the trunk \`${clip(trunk.name)}\` itself: there is nothing to land.`,
-			["Work on a branch of its own, then accept it."],
+			[
+				say`A Proof on the trunk judges the trunk where it stands. Work to land is a task of its own: ${ref("start", { title: "TITLE" })} from the main checkout, then ${ref("done")} and ${ref("accept")} in its worktree.`,
+			],
 			{ data: base },
 		);
 	}

@@ -92,8 +92,8 @@ export async function setup(ctx: VerbContext, input: v.InferOutput<typeof SetupI
 	const review = data.config_exists
 		? say`Run ${ref("setup verify")} to check discern.toml and compare it with what setup would propose.`
 		: ignoreLines.length > 0
-			? say`Review discern.toml and .gitignore, commit them, then run ${ref("doctor")}.`
-			: say`Review discern.toml, commit it, then run ${ref("doctor")}.`;
+			? say`Review discern.toml and .gitignore, commit them on the trunk as the adoption commit (${ref("status")} prints it), then run ${ref("doctor")}.`
+			: say`Review discern.toml, commit it on the trunk as the adoption commit (${ref("status")} prints it), then run ${ref("doctor")}.`;
 	if (!running || proposed.agents.length === 0 || data.config_exists) return ok("setup", `${wrote} ${found}`, { ...data, written: true }, { hints: [review] });
 	// With agents: wire them now, as `refresh` does (it also tells which command agents start and why).
 	const wired = await refresh(ctx, {}, running);
@@ -103,7 +103,12 @@ export async function setup(ctx: VerbContext, input: v.InferOutput<typeof SetupI
 		"setup",
 		`${wrote} ${wired.message} ${found}`,
 		{ ...data, written: true },
-		{ hints: [...(wired.hints ?? []), say`Review discern.toml and the agent files, commit them, then run ${ref("doctor")}.`] },
+		{
+			hints: [
+				...(wired.hints ?? []),
+				say`Review discern.toml and the agent files, commit them on the trunk as the adoption commit (${ref("status")} prints it), then run ${ref("doctor")}.`,
+			],
+		},
 	);
 }
 

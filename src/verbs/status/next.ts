@@ -1,9 +1,10 @@
 import { ref, type SurfaceWords } from "../../contract/refer.ts";
 import { clip } from "../../text/clip.ts";
 import { plural } from "../../text/plural.ts";
-import { shellCommand } from "../../text/shell-quote.ts";
+import { pathArgument, shellCommand } from "../../text/shell-quote.ts";
 import { oneLine, quoteName } from "../../text/terminal.ts";
 import { contestedVotes } from "../../trunk/candidates.ts";
+import { ADOPTION_MESSAGE, RED_TRUNK_TITLE, REFRESH_TITLE, redTrunkRemedy, refreshOnTrunk } from "../../trunk/on-the-trunk.ts";
 import type { OrphanedLedger, WorktreeItem } from "../../worktree/item.ts";
 import type { StatusData } from "./schema.ts";
 
@@ -12,12 +13,23 @@ type Next = StatusData["next"];
 /** The caller's `ctx.say` and `ctx.action`: a next action is the command itself, its reason a sentence. */
 type Words = Pick<SurfaceWords, "say" | "action">;
 
+/** What status read besides the facts it shows. */
+export interface Circumstances {
+	/** Why discern.toml is invalid, when it is. */
+	configProblem: string | null;
+	/** Why git could not read the checkout, when it could not. */
+	gitTrouble?: string | null;
+	/** On the trunk: the paths of the adoption commit still to make (every change is a file setup wrote; setup/adoption.ts), else null. */
+	adoption?: readonly string[] | null;
+}
+
 /**
  * The single most useful next action, from the facts alone. Ordered from
  * "nothing works until this is fixed" to "carry on with the loop".
  */
-export function nextAction(words: Words, facts: Omit<StatusData, "next">, configProblem: string | null, gitTrouble: string | null = null): Next {
+export function nextAction(words: Words, facts: Omit<StatusData, "next">, { configProblem, gitTrouble = null, adoption = null }: Circumstances): Next {
 	const { say, action: act } = words;
+	const onTrunk = facts.branch !== null && facts.branch === facts.trunk.name;
 	// Nothing else can be judged when git itself cannot read the checkout.
 	if (facts.clean === null) {
 		return { action: "git status", reason: `git could not report the working tree${gitTrouble ? `: ${oneLine(gitTrouble)}` : ""}.` };
@@ -45,8 +57,14 @@ export function nextAction(words: Words, facts: Omit<StatusData, "next">, config
 		return { action: "edit discern.toml", reason: 'No test-stage job is declared, so the gate cannot test anything; add `test = "…"` under [jobs].' };
 	}
 	// The jobs themselves changed the tree: rerunning the same commit would only drift again.
-	if (drifted(facts)) return afterDrift(words, facts.clean);
-	// A red commit comes first wherever it is: the next move is to fix it.
+	if (drifted(facts)) return onTrunk ? afterDriftOnTrunk(words, facts.clean) : afterDrift(words, facts.clean);
+	// A red commit comes first wherever it is: the next move is to fix it. On the trunk, as the instructions say, in a task of its own.
+	if (facts.proof.state === "red" && facts.clean && onTrunk) {
+		return {
+			action: act`${ref("start", { title: RED_TRUNK_TITLE })}`,
+			reason: say`The gate failed on the trunk's own commit (${facts.proof.failed_stage ?? "unknown"} stage). ${redTrunkRemedy(say)} ${ref("done", { rerun: true })} only if it was flaky.`,
+		};
+	}
 	if (facts.proof.state === "red" && facts.clean) {
 		return {
 			action: act`fix, commit, ${ref("done")}`,
@@ -58,13 +76,25 @@ export function nextAction(words: Words, facts: Omit<StatusData, "next">, config
 	if (fleet) return fleet;
 	// Generated agent files out of date: done would fail at its instructions stage.
 	if (facts.stale_wiring.length > 0 && facts.clean) {
+		const stale = `Agent files are stale (${clip(facts.stale_wiring.join(", "))})`;
+		// On the trunk the regenerated files are a change like any other: a task's, landed with consent.
+		return onTrunk && facts.location === "main"
+			? {
+					action: act`${ref("start", { title: REFRESH_TITLE })}`,
+					reason: `${stale}, and the gate fails at its instructions stage. ${refreshOnTrunk(say)}`,
+				}
+			: { action: act`${ref("refresh")}`, reason: `${stale}: regenerate them and commit, or the gate fails at its instructions stage.` };
+	}
+	// The files setup wrote, alone on the trunk: the one commit made there by hand, as setup asked.
+	if (facts.location === "main" && onTrunk && adoption && adoption.length > 0) {
 		return {
-			action: act`${ref("refresh")}`,
-			reason: `Agent files are stale (${clip(facts.stale_wiring.join(", "))}): regenerate them and commit, or the gate fails at its instructions stage.`,
+			action: `${shellCommand("git", "add", "--", ...adoption.map(pathArgument))} && ${shellCommand("git", "commit", "-m", ADOPTION_MESSAGE)}`,
+			reason:
+				"The trunk's only uncommitted changes are the files setup wrote: review them, then commit them on the trunk as the adoption commit, the one commit made there by hand; every task after it gets a branch of its own.",
 		};
 	}
 	// On the trunk itself: each task belongs in a worktree of its own.
-	if (facts.location === "main" && facts.branch === facts.trunk.name) {
+	if (facts.location === "main" && onTrunk) {
 		return facts.clean
 			? {
 					action: act`${ref("start", { title: "TITLE" })}`,
@@ -131,6 +161,21 @@ function afterDrift({ say, action }: Words, clean: boolean | null): Next {
 			? say`${failed}. Run them yourself (${ref("prepare")} for formatters) and commit what they change, or ${then}`
 			: `${failed}, and the changes are here: commit what they rewrote, or ${then}`,
 	};
+}
+
+/**
+ * The same on the trunk, where nothing is committed by hand: the repair is
+ * a task's (clean), or the jobs' changes go onto a branch of their own first.
+ */
+function afterDriftOnTrunk({ say, action }: Words, clean: boolean | null): Next {
+	const failed = say`The last ${ref("done")} of the trunk's own commit failed because its jobs changed the tree (tree_drift)`;
+	const repair = "commit what they change, or .gitignore the files they create";
+	return clean
+		? { action: action`${ref("start", { title: RED_TRUNK_TITLE })}`, reason: `${failed}. ${redTrunkRemedy(say)} There, ${repair}.` }
+		: {
+				action: action`git switch -c BRANCH, commit the jobs' changes (or .gitignore their output), then ${ref("done")}`,
+				reason: `${failed}, and the changes are here: move them onto a branch of their own (never a commit on the trunk), ${repair}, and run the gate there.`,
+			};
 }
 
 /**

@@ -11,6 +11,7 @@ import { readBranchClues, type Trunk } from "../../git/trunk.ts";
 import { configDigest, readLastDone, readLastRun } from "../../jobs/last-run.ts";
 import { judgeProof } from "../../proof/checkout-state.ts";
 import { readProof } from "../../proof/record.ts";
+import { pendingAdoption } from "../../setup/adoption.ts";
 import { clip } from "../../text/clip.ts";
 import { quoteName } from "../../text/terminal.ts";
 import { resolveTrunk } from "../../trunk/resolve.ts";
@@ -98,7 +99,16 @@ export async function status(ctx: VerbContext, _input: Record<string, never>): P
 		stale_wiring: stale.map((file) => file.path),
 		next: { action: "", reason: "" },
 	};
-	data.next = nextAction(ctx, data, describeConfig(config), working ? null : await gitProblem(repository.root));
+	// Only a trunk whose own discern.toml is uncommitted can hold the adoption commit still to make: only then is git asked more.
+	const adoption =
+		configured && repository.location === "main" && data.branch !== null && data.branch === trunk.name
+			? await pendingAdoption(repository.root, configured, changes).catch(() => null)
+			: null;
+	data.next = nextAction(ctx, data, {
+		configProblem: describeConfig(config),
+		gitTrouble: working ? null : await gitProblem(repository.root),
+		adoption,
+	});
 	const near = configured ? nearLimits(ctx.say, data, configured, proof) : null;
 	const coach = configured ? await coachHint(ctx, repository, configured, data, working?.head ?? null).catch(() => null) : null;
 	const hints = [near, coach].filter((hint): hint is string => hint !== null);
