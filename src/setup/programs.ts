@@ -14,7 +14,10 @@ import { readManifest } from "./node.ts";
  * command substitution in it, is looked for on PATH (from the verb's
  * environment), in `node_modules/.bin`, in the project's virtualenv (`.venv`,
  * `venv`) or, for a package manager's `run`, among the scripts of the
- * package.json in the folder it runs in. A word it cannot know statically (a
+ * package.json in the folder it runs in; a script found is followed into its
+ * own commands, which the package manager runs in that folder with the
+ * installed binaries on PATH (`npm test` running `vitest run` needs vitest
+ * installed, not only the script). A word it cannot know statically (a
  * variable, a substitution's output) is not looked up; the programs of the
  * substitution are.
  */
@@ -108,28 +111,46 @@ async function checkLine(
 		const where = await locate(root, cwd, program, env);
 		checks.push({ owner, program, found: where !== null, detail: where ?? missingDetail(program) });
 		if (where === null) continue;
-		const inner = await innerCheck(root, cwd, program, rest, env);
-		if (inner) checks.push({ owner, ...inner });
+		checks.push(...(await innerChecks(root, owner, cwd, program, rest, env, nesting)));
 	}
 	return checks;
 }
 
-/** What a package manager or runner runs in its turn: a script, or a binary of the project. */
+/** What a package manager or runner runs in its turn: a script and the programs its commands start, or a binary of the project. */
+async function innerChecks(
+	root: string,
+	owner: string,
+	cwd: string,
+	program: string,
+	args: string[],
+	env: Readonly<Record<string, string | undefined>>,
+	nesting: number,
+): Promise<ProgramCheck[]> {
+	const check = await innerCheck(root, cwd, program, args, env);
+	if (check === null) return [];
+	const checks: ProgramCheck[] = [{ owner, program: check.program, found: check.found, detail: check.detail }];
+	// The script's own commands, run in its folder (a script that runs another script is followed as deep as substitutions are).
+	if (check.script !== undefined && nesting < MAX_NESTING) checks.push(...(await checkLine(root, owner, check.script, env, cwd, nesting + 1)));
+	return checks;
+}
+
+/** The script or binary a runner's arguments name; `script` is the body of a script found. */
 async function innerCheck(
 	root: string,
 	cwd: string,
 	program: string,
 	args: string[],
 	env: Readonly<Record<string, string | undefined>>,
-): Promise<Omit<ProgramCheck, "owner"> | null> {
+): Promise<(Omit<ProgramCheck, "owner"> & { script?: string }) | null> {
 	const first = args[0];
 	if (first === undefined || first.startsWith("-")) return null;
 	const scriptOf = async (name: string | undefined) => {
 		if (name === undefined || name.startsWith("-") || unknowable(name)) return null;
 		const scripts = await scriptsIn(cwd);
 		if (scripts === null) return { program: name, found: false, detail: `no readable package.json in ${displayDir(root, cwd)}` };
-		return scripts.has(name)
-			? { program: name, found: true, detail: `script "${name}" in ${displayDir(root, cwd, "package.json")}` }
+		const script = scripts.get(name);
+		return script !== undefined
+			? { program: name, found: true, detail: `script "${name}" in ${displayDir(root, cwd, "package.json")}`, script }
 			: { program: name, found: false, detail: `${displayDir(root, cwd, "package.json")} has no "${name}" script` };
 	};
 	const binary = async (name: string | undefined) => {
@@ -195,14 +216,15 @@ function missingDetail(program: string): string {
 	return `\`${program}\` is not on PATH, in node_modules/.bin or in a virtualenv (.venv, venv)`;
 }
 
-async function scriptsIn(dir: string): Promise<Set<string> | null> {
+/** The scripts of the package.json in `dir`, name → command, or null when there is none to read. */
+async function scriptsIn(dir: string): Promise<Map<string, string> | null> {
 	const path = join(dir, "package.json");
 	const info = await stat(path).catch(() => null);
 	if (!info?.isFile() || info.size > MAX_MANIFEST_BYTES) return null;
 	const text = await Bun.file(path)
 		.text()
 		.catch(() => null);
-	return text === null ? null : new Set(readManifest(text).scripts.keys());
+	return text === null ? null : readManifest(text).scripts;
 }
 
 async function isFile(path: string): Promise<boolean> {
