@@ -5,6 +5,7 @@ import { findExecutable } from "../platform/process.ts";
 import { parseCommands } from "../text/shell-words.ts";
 import { MAX_MANIFEST_BYTES } from "./folder.ts";
 import { readManifest } from "./node.ts";
+import { installsNodeModules } from "./outputs.ts";
 
 /**
  * Does each command's program exist here? `setup verify` asks it of every
@@ -130,8 +131,19 @@ async function innerChecks(
 	if (check === null) return [];
 	const checks: ProgramCheck[] = [{ owner, program: check.program, found: check.found, detail: check.detail }];
 	// The script's own commands, run in its folder (a script that runs another script is followed as deep as substitutions are).
-	if (check.script !== undefined && nesting < MAX_NESTING) checks.push(...(await checkLine(root, owner, check.script, env, cwd, nesting + 1)));
+	// Under Yarn's Plug'n'Play its binaries are in no node_modules/.bin, only Yarn finds them: not followed.
+	const follow = check.script !== undefined && nesting < MAX_NESTING && !(program === "yarn" && (await plugAndPlay(root, cwd)));
+	if (follow && check.script !== undefined) checks.push(...(await checkLine(root, owner, check.script, env, cwd, nesting + 1)));
 	return checks;
+}
+
+/** Yarn 2+ without a node_modules linker: the nearest .yarnrc.yml from the folder up to the root decides. */
+async function plugAndPlay(root: string, cwd: string): Promise<boolean> {
+	for (const dir of ancestors(root, cwd)) {
+		const yarnrc = await readSmall(join(dir, ".yarnrc.yml"));
+		if (yarnrc !== null) return !installsNodeModules("yarn", yarnrc);
+	}
+	return false;
 }
 
 /** The script or binary a runner's arguments name; `script` is the body of a script found. */
@@ -200,10 +212,15 @@ async function locate(root: string, cwd: string, program: string, env: Readonly<
 
 /** node_modules/.bin from the folder up to the root (workspaces hoist), and the project's virtualenvs. */
 function localBinDirs(root: string, cwd: string): string[] {
+	return ancestors(root, cwd).flatMap((dir) => [join(dir, "node_modules", ".bin"), join(dir, ".venv", "bin"), join(dir, "venv", "bin")]);
+}
+
+/** The folder (the root when it is outside) and each folder above it, up to the root. */
+function ancestors(root: string, cwd: string): string[] {
 	const dirs: string[] = [];
 	let dir = isInside(root, cwd) ? cwd : root;
 	for (;;) {
-		dirs.push(join(dir, "node_modules", ".bin"), join(dir, ".venv", "bin"), join(dir, "venv", "bin"));
+		dirs.push(dir);
 		if (dir === root || !isInside(root, dir)) break;
 		const parent = resolve(dir, "..");
 		if (parent === dir) break;
@@ -218,13 +235,17 @@ function missingDetail(program: string): string {
 
 /** The scripts of the package.json in `dir`, name → command, or null when there is none to read. */
 async function scriptsIn(dir: string): Promise<Map<string, string> | null> {
-	const path = join(dir, "package.json");
+	const text = await readSmall(join(dir, "package.json"));
+	return text === null ? null : readManifest(text).scripts;
+}
+
+/** A manifest-sized file's text, or null when it is not a file, too big, or unreadable. */
+async function readSmall(path: string): Promise<string | null> {
 	const info = await stat(path).catch(() => null);
 	if (!info?.isFile() || info.size > MAX_MANIFEST_BYTES) return null;
-	const text = await Bun.file(path)
+	return Bun.file(path)
 		.text()
 		.catch(() => null);
-	return text === null ? null : readManifest(text).scripts;
 }
 
 async function isFile(path: string): Promise<boolean> {

@@ -233,6 +233,21 @@ describe("checkCommand: a program resolves on PATH, in node_modules/.bin, in a v
 			["test", true, 'script "test" in web/package.json'],
 			["vitest", true, "web/node_modules/.bin/vitest"],
 		]);
+		// Yarn's Plug'n'Play (a .yarnrc.yml without a node_modules linker) keeps binaries where only Yarn finds them: the script is not followed.
+		await executable(join(bin, "yarn"));
+		await mkdir(join(root, "berry"), { recursive: true });
+		await writeFile(join(root, "berry/package.json"), JSON.stringify({ scripts: { test: "vitest run" } }));
+		await writeFile(join(root, "berry/.yarnrc.yml"), "enableTelemetry: false\n");
+		expect(await found("cd berry && yarn run test")).toEqual([
+			["yarn", true, join(bin, "yarn")],
+			["test", true, 'script "test" in berry/package.json'],
+		]);
+		await writeFile(join(root, "berry/.yarnrc.yml"), "nodeLinker: node-modules\n");
+		expect((await found("cd berry && yarn run test")).map(([program, found]) => [program, found])).toEqual([
+			["yarn", true],
+			["test", true],
+			["vitest", false],
+		]);
 	});
 
 	test("simpleCommands splits like sh: operators, quotes, substitutions, redirections", () => {
