@@ -132,8 +132,9 @@ async function innerChecks(
 	const checks: ProgramCheck[] = [{ owner, program: check.program, found: check.found, detail: check.detail }];
 	// The script's own commands, run in its folder (a script that runs another script is followed as deep as substitutions are).
 	// Under Yarn's Plug'n'Play its binaries are in no node_modules/.bin, only Yarn finds them: not followed.
-	const follow = check.script !== undefined && nesting < MAX_NESTING && !(program === "yarn" && (await plugAndPlay(root, cwd)));
-	if (follow && check.script !== undefined) checks.push(...(await checkLine(root, owner, check.script, env, cwd, nesting + 1)));
+	const body = check.script;
+	if (body !== undefined && nesting < MAX_NESTING && !(program === "yarn" && (await plugAndPlay(root, cwd))))
+		checks.push(...(await checkLine(root, owner, body, env, cwd, nesting + 1)));
 	return checks;
 }
 
