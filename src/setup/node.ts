@@ -10,12 +10,16 @@ import { installsNodeModules, nodeOutputs } from "./outputs.ts";
 import { pnpmWorkspacePackages } from "./pnpm-workspace.ts";
 import { combine, expandMembers, type JobName, type NodeManager, type StackFinding, type StackJob, shellPath, type WorkspaceMember } from "./shared.ts";
 
-/** For each job, the script names that mean it, most conventional first. */
+/**
+ * For each job, the script names that mean it, most conventional first.
+ * `test:types` is unjs's name (giget chains `pnpm test:types` into its "test"
+ * script): the type check the test job leaves to a job of its own is that script.
+ */
 const NODE_SCRIPTS: ReadonlyArray<readonly [JobName, readonly string[]]> = [
 	["format", ["format", "fmt"]],
 	["build", ["build"]],
 	["lint", ["lint"]],
-	["typecheck", ["typecheck", "type-check", "tsc", "check-types"]],
+	["typecheck", ["typecheck", "type-check", "tsc", "check-types", "test:types"]],
 	["test", ["test"]],
 ];
 

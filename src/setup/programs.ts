@@ -5,6 +5,7 @@ import { findExecutable } from "../platform/process.ts";
 import { parseCommands } from "../text/shell-words.ts";
 import { MAX_MANIFEST_BYTES } from "./folder.ts";
 import { readManifest } from "./node.ts";
+import { installsNodeModules } from "./outputs.ts";
 
 /**
  * Does each command's program exist here? `setup verify` asks it of every
@@ -14,7 +15,10 @@ import { readManifest } from "./node.ts";
  * command substitution in it, is looked for on PATH (from the verb's
  * environment), in `node_modules/.bin`, in the project's virtualenv (`.venv`,
  * `venv`) or, for a package manager's `run`, among the scripts of the
- * package.json in the folder it runs in. A word it cannot know statically (a
+ * package.json in the folder it runs in; a script found is followed into its
+ * own commands, which the package manager runs in that folder with the
+ * installed binaries on PATH (`npm test` running `vitest run` needs vitest
+ * installed, not only the script). A word it cannot know statically (a
  * variable, a substitution's output) is not looked up; the programs of the
  * substitution are.
  */
@@ -108,28 +112,58 @@ async function checkLine(
 		const where = await locate(root, cwd, program, env);
 		checks.push({ owner, program, found: where !== null, detail: where ?? missingDetail(program) });
 		if (where === null) continue;
-		const inner = await innerCheck(root, cwd, program, rest, env);
-		if (inner) checks.push({ owner, ...inner });
+		checks.push(...(await innerChecks(root, owner, cwd, program, rest, env, nesting)));
 	}
 	return checks;
 }
 
-/** What a package manager or runner runs in its turn: a script, or a binary of the project. */
+/** What a package manager or runner runs in its turn: a script and the programs its commands start, or a binary of the project. */
+async function innerChecks(
+	root: string,
+	owner: string,
+	cwd: string,
+	program: string,
+	args: string[],
+	env: Readonly<Record<string, string | undefined>>,
+	nesting: number,
+): Promise<ProgramCheck[]> {
+	const check = await innerCheck(root, cwd, program, args, env);
+	if (check === null) return [];
+	const checks: ProgramCheck[] = [{ owner, program: check.program, found: check.found, detail: check.detail }];
+	// The script's own commands, run in its folder (a script that runs another script is followed as deep as substitutions are).
+	// Under Yarn's Plug'n'Play its binaries are in no node_modules/.bin, only Yarn finds them: not followed.
+	const body = check.script;
+	if (body !== undefined && nesting < MAX_NESTING && !(program === "yarn" && (await plugAndPlay(root, cwd))))
+		checks.push(...(await checkLine(root, owner, body, env, cwd, nesting + 1)));
+	return checks;
+}
+
+/** Yarn 2+ without a node_modules linker: the nearest .yarnrc.yml from the folder up to the root decides. */
+async function plugAndPlay(root: string, cwd: string): Promise<boolean> {
+	for (const dir of ancestors(root, cwd)) {
+		const yarnrc = await readSmall(join(dir, ".yarnrc.yml"));
+		if (yarnrc !== null) return !installsNodeModules("yarn", yarnrc);
+	}
+	return false;
+}
+
+/** The script or binary a runner's arguments name; `script` is the body of a script found. */
 async function innerCheck(
 	root: string,
 	cwd: string,
 	program: string,
 	args: string[],
 	env: Readonly<Record<string, string | undefined>>,
-): Promise<Omit<ProgramCheck, "owner"> | null> {
+): Promise<(Omit<ProgramCheck, "owner"> & { script?: string }) | null> {
 	const first = args[0];
 	if (first === undefined || first.startsWith("-")) return null;
 	const scriptOf = async (name: string | undefined) => {
 		if (name === undefined || name.startsWith("-") || unknowable(name)) return null;
 		const scripts = await scriptsIn(cwd);
 		if (scripts === null) return { program: name, found: false, detail: `no readable package.json in ${displayDir(root, cwd)}` };
-		return scripts.has(name)
-			? { program: name, found: true, detail: `script "${name}" in ${displayDir(root, cwd, "package.json")}` }
+		const script = scripts.get(name);
+		return script !== undefined
+			? { program: name, found: true, detail: `script "${name}" in ${displayDir(root, cwd, "package.json")}`, script }
 			: { program: name, found: false, detail: `${displayDir(root, cwd, "package.json")} has no "${name}" script` };
 	};
 	const binary = async (name: string | undefined) => {
@@ -179,10 +213,15 @@ async function locate(root: string, cwd: string, program: string, env: Readonly<
 
 /** node_modules/.bin from the folder up to the root (workspaces hoist), and the project's virtualenvs. */
 function localBinDirs(root: string, cwd: string): string[] {
+	return ancestors(root, cwd).flatMap((dir) => [join(dir, "node_modules", ".bin"), join(dir, ".venv", "bin"), join(dir, "venv", "bin")]);
+}
+
+/** The folder (the root when it is outside) and each folder above it, up to the root. */
+function ancestors(root: string, cwd: string): string[] {
 	const dirs: string[] = [];
 	let dir = isInside(root, cwd) ? cwd : root;
 	for (;;) {
-		dirs.push(join(dir, "node_modules", ".bin"), join(dir, ".venv", "bin"), join(dir, "venv", "bin"));
+		dirs.push(dir);
 		if (dir === root || !isInside(root, dir)) break;
 		const parent = resolve(dir, "..");
 		if (parent === dir) break;
@@ -195,14 +234,19 @@ function missingDetail(program: string): string {
 	return `\`${program}\` is not on PATH, in node_modules/.bin or in a virtualenv (.venv, venv)`;
 }
 
-async function scriptsIn(dir: string): Promise<Set<string> | null> {
-	const path = join(dir, "package.json");
+/** The scripts of the package.json in `dir`, name → command, or null when there is none to read. */
+async function scriptsIn(dir: string): Promise<Map<string, string> | null> {
+	const text = await readSmall(join(dir, "package.json"));
+	return text === null ? null : readManifest(text).scripts;
+}
+
+/** A manifest-sized file's text, or null when it is not a file, too big, or unreadable. */
+async function readSmall(path: string): Promise<string | null> {
 	const info = await stat(path).catch(() => null);
 	if (!info?.isFile() || info.size > MAX_MANIFEST_BYTES) return null;
-	const text = await Bun.file(path)
+	return Bun.file(path)
 		.text()
 		.catch(() => null);
-	return text === null ? null : new Set(readManifest(text).scripts.keys());
 }
 
 async function isFile(path: string): Promise<boolean> {

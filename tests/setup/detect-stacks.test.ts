@@ -65,12 +65,13 @@ describe("node: the lockfile decides the package manager", () => {
 		]);
 	});
 
-	test("alternative script names: fmt, type-check, tsc, check-types", async () => {
+	test("alternative script names: fmt, type-check, tsc, check-types, test:types", async () => {
 		for (const [script, name] of [
 			["fmt", "format"],
 			["type-check", "typecheck"],
 			["tsc", "typecheck"],
 			["check-types", "typecheck"],
+			["test:types", "typecheck"],
 		] as const) {
 			const root = await repo({ "package.json": packageJson({ [script]: "x" }), "bun.lock": "{}" });
 			expect(runs(await detectStack(root))).toEqual([[name, `bun run ${script}`]]);

@@ -65,7 +65,7 @@ const CASES: Case[] = [
 		files: GIGET,
 		expected: {
 			lint: ["check", "pnpm run lint"],
-			typecheck: ["check", "pnpm exec tsc --noEmit"],
+			typecheck: ["check", "pnpm run test:types"],
 			test: ["test", "pnpm exec vitest run --coverage"],
 		},
 		reasons: { test: ['package.json has a "test" script', "`pnpm lint`, `pnpm test:types`", "`vitest run --coverage` alone", "their own jobs"] },

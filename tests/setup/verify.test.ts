@@ -151,6 +151,7 @@ describe("checkCommand: a program resolves on PATH, in node_modules/.bin, in a v
 		expect(await found("npm run lint && npm test")).toEqual([
 			["npm", true],
 			["lint", true],
+			["eslint", true],
 			["npm", true],
 			["test", false],
 		]);
@@ -205,6 +206,48 @@ describe("checkCommand: a program resolves on PATH, in node_modules/.bin, in a v
 		await executable(join(root, "service/.venv/bin/ruff"));
 		const checks = await checkCommand(root, "lint_service", "cd service && ruff check .", { PATH: "" });
 		expect(checks).toEqual([{ owner: "lint_service", program: "ruff", found: true, detail: "service/.venv/bin/ruff" }]);
+	});
+
+	test("a package script is followed into its commands, in its folder: `npm test` needs the runner its script starts", async () => {
+		const root = await makeTempDir();
+		dirs.push(root);
+		const bin = join(root, "fake-path");
+		await executable(join(bin, "npm"));
+		await executable(join(root, "web/node_modules/.bin/vitest"));
+		await mkdir(join(root, "web"), { recursive: true });
+		await writeFile(join(root, "package.json"), JSON.stringify({ scripts: { test: "npm run unit", unit: "jest --ci" } }));
+		await writeFile(join(root, "web/package.json"), JSON.stringify({ scripts: { test: "vitest run" } }));
+		const found = async (command: string) =>
+			(await checkCommand(root, "test", command, { PATH: bin })).map((check) => [check.program, check.found, check.detail]);
+		// A script that runs another script: both are followed, down to the program that is missing.
+		expect(await found("npm test")).toEqual([
+			["npm", true, join(bin, "npm")],
+			["test", true, 'script "test" in package.json'],
+			["npm", true, join(bin, "npm")],
+			["unit", true, 'script "unit" in package.json'],
+			["jest", false, "`jest` is not on PATH, in node_modules/.bin or in a virtualenv (.venv, venv)"],
+		]);
+		// The script runs in the folder the command changed into, where its binaries are installed.
+		expect(await found("cd web && npm test")).toEqual([
+			["npm", true, join(bin, "npm")],
+			["test", true, 'script "test" in web/package.json'],
+			["vitest", true, "web/node_modules/.bin/vitest"],
+		]);
+		// Yarn's Plug'n'Play (a .yarnrc.yml without a node_modules linker) keeps binaries where only Yarn finds them: the script is not followed.
+		await executable(join(bin, "yarn"));
+		await mkdir(join(root, "berry"), { recursive: true });
+		await writeFile(join(root, "berry/package.json"), JSON.stringify({ scripts: { test: "vitest run" } }));
+		await writeFile(join(root, "berry/.yarnrc.yml"), "enableTelemetry: false\n");
+		expect(await found("cd berry && yarn run test")).toEqual([
+			["yarn", true, join(bin, "yarn")],
+			["test", true, 'script "test" in berry/package.json'],
+		]);
+		await writeFile(join(root, "berry/.yarnrc.yml"), "nodeLinker: node-modules\n");
+		expect((await found("cd berry && yarn run test")).map(([program, found]) => [program, found])).toEqual([
+			["yarn", true],
+			["test", true],
+			["vitest", false],
+		]);
 	});
 
 	test("simpleCommands splits like sh: operators, quotes, substitutions, redirections", () => {

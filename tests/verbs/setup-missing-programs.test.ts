@@ -64,7 +64,11 @@ const CASES: Case[] = [
 			".gitignore": "node_modules/\n",
 		},
 		path: ["pnpm"],
-		notes: { lint: undefined, test: "`vitest` is not installed here (the project's dependencies are not installed: `pnpm install`)" },
+		// The "lint" script's own command is looked at too: `eslint .` cannot start before the install either.
+		notes: {
+			lint: "`eslint` is not installed here (the project's dependencies are not installed: `pnpm install`)",
+			test: "`vitest` is not installed here (the project's dependencies are not installed: `pnpm install`)",
+		},
 	},
 	{
 		name: "a Rust crate without cargo",
