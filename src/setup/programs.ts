@@ -74,7 +74,7 @@ const YARN_COMMANDS = new Set([
 ]);
 
 export function checkCommand(root: string, owner: string, command: string, env: Readonly<Record<string, string | undefined>>): Promise<ProgramCheck[]> {
-	return checkLine(root, owner, command, env, root, 0);
+	return checkLine(root, owner, command, env, root, 0, new Set());
 }
 
 /** Substitutions inside substitutions are followed this deep. */
@@ -87,12 +87,14 @@ async function checkLine(
 	env: Readonly<Record<string, string | undefined>>,
 	start: string,
 	nesting: number,
+	/** Scripts already followed in this command (folder and name): a script run twice, or by several others, is looked through once. */
+	followed: Set<string>,
 ): Promise<ProgramCheck[]> {
 	const checks: ProgramCheck[] = [];
 	let cwd = start;
 	for (const { words, substitutions } of parseCommands(line)) {
 		// sh runs a command's substitutions first, in the folder the command runs in (a `cd` inside one stays there).
-		if (nesting < MAX_NESTING) for (const body of substitutions) checks.push(...(await checkLine(root, owner, body, env, cwd, nesting + 1)));
+		if (nesting < MAX_NESTING) for (const body of substitutions) checks.push(...(await checkLine(root, owner, body, env, cwd, nesting + 1, followed)));
 		let index = 0;
 		for (;;) {
 			while (index < words.length && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[index] ?? "") || OPENERS.has(words[index] ?? ""))) index++;
@@ -112,7 +114,7 @@ async function checkLine(
 		const where = await locate(root, cwd, program, env);
 		checks.push({ owner, program, found: where !== null, detail: where ?? missingDetail(program) });
 		if (where === null) continue;
-		checks.push(...(await innerChecks(root, owner, cwd, program, rest, env, nesting)));
+		checks.push(...(await innerChecks(root, owner, cwd, program, rest, env, nesting, followed)));
 	}
 	return checks;
 }
@@ -126,15 +128,19 @@ async function innerChecks(
 	args: string[],
 	env: Readonly<Record<string, string | undefined>>,
 	nesting: number,
+	followed: Set<string>,
 ): Promise<ProgramCheck[]> {
 	const check = await innerCheck(root, cwd, program, args, env);
 	if (check === null) return [];
 	const checks: ProgramCheck[] = [{ owner, program: check.program, found: check.found, detail: check.detail }];
 	// The script's own commands, run in its folder (a script that runs another script is followed as deep as substitutions are).
 	// Under Yarn's Plug'n'Play its binaries are in no node_modules/.bin, only Yarn finds them: not followed.
+	// Each script once per command: scripts that each run the next twice would otherwise be looked through 2^depth times.
 	const body = check.script;
-	if (body !== undefined && nesting < MAX_NESTING && !(program === "yarn" && (await plugAndPlay(root, cwd))))
-		checks.push(...(await checkLine(root, owner, body, env, cwd, nesting + 1)));
+	const key = `${cwd}\0${check.program}`;
+	if (body === undefined || followed.has(key) || nesting >= MAX_NESTING) return checks;
+	followed.add(key);
+	if (!(program === "yarn" && (await plugAndPlay(root, cwd)))) checks.push(...(await checkLine(root, owner, body, env, cwd, nesting + 1, followed)));
 	return checks;
 }
 
