@@ -325,3 +325,15 @@ function alternativeProblem(alternative: string): string | null {
 	}
 	return null;
 }
+
+/**
+ * The pattern of a folder and everything below it (`dir/**`) for a folder
+ * whose name may hold what the dialect reads as syntax (`[`, `*`, `{`…):
+ * each such character in a class of its own (`[[]`). Null when the dialect
+ * cannot say it at all (a backslash, whitespace at an end): the caller
+ * proposes no pattern then.
+ */
+export function folderGlob(folder: string): string | null {
+	const pattern = `${folder.replace(/[[\]*?{},]/g, (character) => `[${character}]`)}/**`;
+	return globProblem(pattern) === null && compileGlob(pattern)(`${folder}/x`) ? pattern : null;
+}

@@ -1,4 +1,5 @@
 import type { Stage } from "../config/schema.ts";
+import { folderGlob } from "../scopes/glob.ts";
 import { noun } from "../text/plural.ts";
 import { type Folder, type FolderReader, folderReader, inFolder } from "./folder.ts";
 import { detectMake } from "./make.ts";
@@ -161,19 +162,17 @@ export async function detectStack(root: string): Promise<SetupProposal> {
 	}
 
 	const scopes = new ScopeNames();
-	const proposedScopes: ProposedScope[] = members.map((member) => ({
-		name: scopes.take(member.name, member.dir),
-		paths: [`${member.dir}/**`],
-		...(member.gate ? { gate: member.gate } : {}),
-		reason: member.reason,
-	}));
+	// A folder whose name the glob dialect cannot say gets no scope (its jobs still run).
+	const proposedScopes: ProposedScope[] = members.flatMap((member) => {
+		const paths = folderGlob(member.dir);
+		if (paths === null) return [];
+		return [{ name: scopes.take(member.name, member.dir), paths: [paths], ...(member.gate ? { gate: member.gate } : {}), reason: member.reason }];
+	});
 	for (const { folder, findings } of nested) {
 		const slug = scopes.take(folder.rel.split("/").pop() ?? folder.rel, folder.rel);
-		proposedScopes.push({
-			name: slug,
-			paths: [`${folder.rel}/**`],
-			reason: `${findings[0]?.evidence} is a project of its own; its jobs are named \`…_${slug}\``,
-		});
+		const paths = folderGlob(folder.rel);
+		if (paths !== null)
+			proposedScopes.push({ name: slug, paths: [paths], reason: `${findings[0]?.evidence} is a project of its own; its jobs are named \`…_${slug}\`` });
 		findings.forEach((finding, index) => {
 			stacks.push(stackOf(finding));
 			const suffix = index === 0 ? slug : `${slug}_${finding.kind}`;

@@ -62,7 +62,7 @@ function repository(trunk: string | null): string[] {
 }
 
 function jobs(proposal: RenderedProposal): string[] {
-	const lines = ["[jobs]", `# ${detectedSentence(proposal.stacks)}`];
+	const lines = ["[jobs]", `# ${commentText(detectedSentence(proposal.stacks))}`];
 	if (proposal.jobs.length === 0) {
 		return [
 			...lines,

@@ -1,6 +1,7 @@
 import type { Result } from "../../contract/envelope.ts";
 import type { RenderOptions } from "../../contract/verb.ts";
 import { paint } from "../../render/style.ts";
+import { oneLine } from "../../text/terminal.ts";
 import type { SetupData } from "./schema.ts";
 
 export function renderSetup(result: Result<"setup" | "setup verify", SetupData>, { color }: RenderOptions): string {
@@ -8,20 +9,23 @@ export function renderSetup(result: Result<"setup" | "setup verify", SetupData>,
 	if (!data) return "";
 	if (data.verify) return renderVerification(data.verify, color);
 	const lines: string[] = [];
-	for (const stack of data.stacks) lines.push(`stack  ${stack.kind}${stack.manager ? ` (${stack.manager})` : ""}  from ${stack.evidence}`);
+	// Names and reasons come from the repository's files and folders: one line each, whatever they hold.
+	for (const stack of data.stacks) lines.push(`stack  ${stack.kind}${stack.manager ? ` (${stack.manager})` : ""}  from ${oneLine(stack.evidence)}`);
 	for (const job of data.jobs) {
-		lines.push(`job    ${paint(job.name, "cyan", color)} [${job.stage}]  ${job.run}    # ${job.reason}`);
-		if (job.note) lines.push(`       ${paint("note", "yellow", color)}: ${job.note}`);
+		lines.push(`job    ${paint(job.name, "cyan", color)} [${job.stage}]  ${oneLine(job.run)}    # ${oneLine(job.reason)}`);
+		if (job.note) lines.push(`       ${paint("note", "yellow", color)}: ${oneLine(job.note)}`);
 	}
 	for (const scope of data.scopes)
-		lines.push(`scope  ${paint(scope.name, "cyan", color)}  ${scope.paths.join(" ")}${scope.gate ? `  gate: ${scope.gate}` : ""}    # ${scope.reason}`);
+		lines.push(
+			`scope  ${paint(scope.name, "cyan", color)}  ${oneLine(scope.paths.join(" "))}${scope.gate ? `  gate: ${oneLine(scope.gate)}` : ""}    # ${oneLine(scope.reason)}`,
+		);
 	for (const install of data.installs) {
-		lines.push(`ensure ${paint(install.run, "cyan", color)}    # ${install.reason}`);
-		if (install.note) lines.push(`       ${paint("note", "yellow", color)}: ${install.note}`);
+		lines.push(`ensure ${paint(oneLine(install.run), "cyan", color)}    # ${oneLine(install.reason)}`);
+		if (install.note) lines.push(`       ${paint("note", "yellow", color)}: ${oneLine(install.note)}`);
 	}
-	for (const seed of data.seeds) lines.push(`seed   ${paint(seed.path, "cyan", color)}    # ${seed.reason}`);
-	for (const ignore of data.ignores) lines.push(`ignore ${paint(ignore.line, "cyan", color)}    # ${ignore.reason}`);
-	for (const choice of data.agents) lines.push(`agent  ${paint(choice.agent, "cyan", color)}    # ${choice.reason}`);
+	for (const seed of data.seeds) lines.push(`seed   ${paint(oneLine(seed.path), "cyan", color)}    # ${oneLine(seed.reason)}`);
+	for (const ignore of data.ignores) lines.push(`ignore ${paint(oneLine(ignore.line), "cyan", color)}    # ${oneLine(ignore.reason)}`);
+	for (const choice of data.agents) lines.push(`agent  ${paint(choice.agent, "cyan", color)}    # ${oneLine(choice.reason)}`);
 	if (lines.length > 0) lines.push("");
 	for (const file of data.files) lines.push(fileLine(file, data.written));
 	if (!data.written && !data.config_exists) lines.push("", paint("Proposed discern.toml:", "bold", color), "", data.config_text.trimEnd());

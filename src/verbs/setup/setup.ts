@@ -1,7 +1,7 @@
 import type * as v from "valibot";
 import type { RunningBinary } from "../../agents/command.ts";
 import { refresh } from "../../agents/refresh.ts";
-import { CONFIG_FILE } from "../../config/load.ts";
+import { CONFIG_FILE, parseConfig } from "../../config/load.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { asVerb, fail, ok, type PlanItem, type Result } from "../../contract/envelope.ts";
 import { ref } from "../../contract/refer.ts";
@@ -25,6 +25,13 @@ export async function setup(ctx: VerbContext, input: v.InferOutput<typeof SetupI
 	const proposed = await propose(ctx, input.agents);
 	if (!proposed.ok) return asVerb("setup", proposed.refusal);
 	const { data, found, root, configText, folds, ignoreLines } = proposed;
+	// What setup writes must read back as exactly what it proposes: a repository's names end up in it (folders, packages,
+	// scripts), and one that broke out of its quotes or comment would add a job of its own, or a file that does not parse.
+	const misread = data.config_exists ? null : readsBackAs(configText, data);
+	if (misread)
+		return fail("setup", "internal_error", `The proposed ${CONFIG_FILE} does not read back as proposed (${misread}); nothing was written.`, [
+			"This is discern's bug: please report it with the repository's folder and package names.",
+		]);
 	const writing = data.files.filter((file) => file.action === "create" || file.action === "append").map((file) => file.path);
 	// The files setup makes whole; the .gitignore lines are told apart (a file of the person's, added to).
 	const creating = writing.filter((path) => path !== IGNORE_FILE);
@@ -115,4 +122,38 @@ export async function setup(ctx: VerbContext, input: v.InferOutput<typeof SetupI
 /** `2 lines to .gitignore` */
 function linesToIgnore(lines: readonly string[]): string {
 	return `${lines.length === 1 ? "1 line" : `${lines.length} lines`} to ${IGNORE_FILE}`;
+}
+
+/** Why `text` does not read back as the jobs, scopes and installs `data` proposes; null when it does. */
+function readsBackAs(text: string, data: SetupData): string | null {
+	const parsed = parseConfig(text);
+	if (!parsed.ok) return parsed.issues[0]?.message ?? "it is not a valid config";
+	const { jobs, scopes, worktree } = parsed.config;
+	const same = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((item, index) => item === b[index]);
+	if (
+		!same(
+			Object.keys(jobs),
+			data.jobs.map((job) => job.name),
+		)
+	)
+		return "its jobs differ from the proposal's";
+	if (
+		!same(
+			Object.keys(scopes),
+			data.scopes.map((scope) => scope.name),
+		)
+	)
+		return "its scopes differ from the proposal's";
+	if (
+		!same(
+			worktree.setup.ensure,
+			data.installs.map((install) => install.run),
+		) ||
+		!same(
+			worktree.seed,
+			data.seeds.map((seed) => seed.path),
+		)
+	)
+		return "its worktree setup differs from the proposal's";
+	return null;
 }

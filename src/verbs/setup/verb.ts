@@ -6,7 +6,7 @@ export const setupVerb = defineVerb({
 	name: "setup",
 	title: "Setup: adopt discern in a repository",
 	summary:
-		"Detect the stack, propose jobs and scopes, and (with --confirmed) write what is missing: discern.toml, the map skeleton, and the .gitignore lines the jobs need.",
+		"Detect the stack, propose jobs, scopes and what a new worktree installs, and (with --confirmed) write what is missing: discern.toml, the map skeleton, and the .gitignore lines the jobs need.",
 	group: "Setup and admin",
 	input: SetupInput,
 	data: SetupData,
