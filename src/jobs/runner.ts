@@ -255,6 +255,20 @@ interface CommandResult {
 	cancelled: boolean;
 }
 
+/**
+ * Variables that change what a declared command's own words mean to sh:
+ * CDPATH sends `cd api` to a folder named api anywhere it lists (a gate
+ * passing on files it never judged), and ENV or BASH_ENV names a file the
+ * shell reads before the command. A command runs as written, in its checkout.
+ */
+const SHELL_REDIRECTS = ["CDPATH", "ENV", "BASH_ENV"];
+
+function shellSafe(env: Readonly<Record<string, string>>): Record<string, string> {
+	const safe = { ...env };
+	for (const key of SHELL_REDIRECTS) delete safe[key];
+	return safe;
+}
+
 async function runCommand(
 	command: string,
 	timeoutS: number,
@@ -269,7 +283,7 @@ async function runCommand(
 	try {
 		child = Bun.spawn([shellFor(options.env.PATH), "-c", command], {
 			cwd: options.root,
-			env: { ...options.env, [token.key]: token.value },
+			env: { ...shellSafe(options.env), [token.key]: token.value },
 			stdin: "ignore",
 			stdout: fd,
 			stderr: fd,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LOG_LIMIT_BYTES } from "../../src/jobs/log-cap.ts";
@@ -63,6 +63,28 @@ describe("runPlan", () => {
 		const log = await readFile(only?.logPath ?? "", "utf8");
 		expect(log).toContain(`root=${root}`);
 		expect(log).toContain("done-reading");
+	});
+
+	test("a command's `cd dir` is the checkout's folder whatever CDPATH, ENV or BASH_ENV the caller exported", async () => {
+		// A decoy `api` folder elsewhere, listed in CDPATH: sh would go there, and the job judge files the gate never read.
+		const decoy = await mkdtemp(join(root, "decoy-"));
+		await mkdir(join(decoy, "api"));
+		await mkdir(join(root, "api"), { recursive: true });
+		await writeFile(join(root, "api", "real"), "");
+		await writeFile(join(decoy, "startup.sh"), "echo read-the-startup-file\n");
+		const logDir = await mkdtemp(join(root, "logs-"));
+		const report = await runPlan(plan([[job("api", ["cd api && test -f real && echo in-the-checkout; echo env=$CDPATH$ENV$BASH_ENV"])]]), {
+			root,
+			env: { PATH: process.env.PATH ?? "", DISCERN_ROOT: root, CDPATH: decoy, ENV: join(decoy, "startup.sh"), BASH_ENV: join(decoy, "startup.sh") },
+			logDir,
+			signal: new AbortController().signal,
+			graceMs: 300,
+		});
+		const log = await readFile(report.runs[0]?.logPath ?? "", "utf8");
+		expect(report.failed).toBeNull();
+		expect(log).toContain("in-the-checkout");
+		expect(log).toContain("env=\n");
+		expect(log).not.toContain("read-the-startup-file");
 	});
 
 	test("a failing job reports its exit code and the command; later phases are skipped", async () => {
