@@ -118,7 +118,13 @@ const DETECTORS: ReadonlyArray<readonly [Exclude<StackKind, "make">, Detector]> 
 const SUBFOLDER_DEPTH = 2;
 const MAX_SUBFOLDERS = 400;
 
-export async function detectStack(root: string): Promise<SetupProposal> {
+/**
+ * `isTracked`: whether git tracks a path (relative to the root). Given, a
+ * project in a sub-folder counts only when its manifest is tracked: an
+ * untracked or ignored folder (a scratch clone, a vendored tool) is not in
+ * a new worktree, and jobs or installs that `cd` into it would fail there.
+ */
+export async function detectStack(root: string, options: { isTracked?: (path: string) => boolean } = {}): Promise<SetupProposal> {
 	const reader = await folderReader(root);
 	const top = await reader.read("");
 	if (!top) return { projectName: null, stacks: [], jobs: [], scopes: [], ignores: [], installs: [], seeds: [] };
@@ -127,7 +133,7 @@ export async function detectStack(root: string): Promise<SetupProposal> {
 	const taken = new Set(members.map((member) => member.dir));
 	const nested: Array<{ folder: Folder; findings: StackFinding[] }> = [];
 	for (const folder of await subfolders(reader, top, taken)) {
-		const findings = (await findingsIn(folder, reader)).filter((finding) => finding.jobs.length > 0);
+		const findings = (await findingsIn(folder, reader)).filter((finding) => finding.jobs.length > 0 && (options.isTracked?.(finding.evidence) ?? true));
 		if (findings.length > 0) nested.push({ folder, findings });
 	}
 

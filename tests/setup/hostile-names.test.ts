@@ -61,3 +61,19 @@ test("a folder named with glob syntax gets a scope that covers exactly it", asyn
 	}
 	expect(folderGlob("back\\slash")).toBeNull();
 });
+
+test("a project in an untracked or ignored folder is not proposed: a new worktree does not have it", async () => {
+	const r = await makeRepo({ files: { "package.json": ROOT_PACKAGE, "package-lock.json": "{}\n", ".gitignore": "ignored-tool/\n" }, commit: false });
+	made.push(r);
+	for (const folder of ["scratch", "ignored-tool", "svc"]) {
+		await mkdir(join(r.root, folder));
+		await writeFile(join(r.root, folder, "pyproject.toml"), '[project]\nname = "x"\n[tool.pytest.ini_options]\n');
+		await writeFile(join(r.root, folder, "uv.lock"), "");
+	}
+	await r.git("add", "package.json", "package-lock.json", ".gitignore", "svc");
+	await r.git("commit", "-q", "-m", "init");
+	const run = await runDiscern(["setup", "--json"], { cwd: r.root });
+	const data = onlyJson(run.stdout).data as { jobs: { name: string; run: string }[]; installs: { run: string }[] };
+	expect(data.jobs.map((job) => job.run).filter((command) => command.startsWith("cd "))).toEqual(["cd svc && uv run pytest"]);
+	expect(data.installs.map((install) => install.run)).toEqual(["cd svc && uv sync --locked"]);
+});
