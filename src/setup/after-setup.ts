@@ -12,6 +12,9 @@ import { checkCommand, type ProgramCheck } from "./programs.ts";
  * and name the `[worktree.setup]` commands that install them.
  */
 
+/** Where an install puts the programs it brings: node_modules/.bin, a project's virtualenv. */
+const INSTALLED = /(^|\/)(node_modules\/\.bin|\.venv\/bin|venv\/bin)\/[^/]+$/;
+
 export interface GateProgram extends ProgramCheck {
 	/** Missing here, found in the main checkout: it arrives once the worktree's setup has run. */
 	afterSetup?: true;
@@ -31,14 +34,16 @@ export async function gatePrograms(
 		commands.map(async ({ owner, command }): Promise<GateProgram[]> => {
 			const here = await checkCommand(root, owner, command, env);
 			if (mainRoot === null || mainRoot === root || here.every((check) => check.found)) return here;
-			const there = new Map((await checkCommand(mainRoot, owner, command, env)).filter((check) => check.found).map((check) => [check.program, check.detail]));
+			// Only what an install puts in place (node_modules/.bin, a virtualenv): a build's output, found there, is the build's to make.
+			const installed = (await checkCommand(mainRoot, owner, command, env)).filter((check) => check.found && INSTALLED.test(check.detail));
+			const there = new Map(installed.map((check) => [check.program, check.detail]));
 			return here.map((check) => {
 				const found = check.found ? undefined : there.get(check.program);
 				if (found === undefined) return check;
 				return {
 					...check,
 					afterSetup: true as const,
-					detail: `not installed in this worktree, though the main checkout has it (${found}): the worktree's dependencies were never installed`,
+					detail: `not installed in this worktree yet, though the main checkout has it (${found}): the worktree's dependencies are not installed`,
 				};
 			});
 		}),

@@ -208,7 +208,7 @@ describe("a real npm project, adopted from its lockfile (dist/discern)", () => {
 		const checks = Object.fromEntries((doctor.result.data.checks ?? []).map((check) => [check.id, check]));
 		for (const job of ["lint", "test"]) {
 			expect([job, checks[`job:${job}`]?.state]).toEqual([job, "fail"]);
-			expect(checks[`job:${job}`]?.detail).toContain("`tool`: not installed in this worktree, though the main checkout has it");
+			expect(checks[`job:${job}`]?.detail).toContain("`tool`: not installed in this worktree yet, though the main checkout has it");
 			// discern.toml declares no [worktree.setup]: the fix names the install setup proposes, and worktree ensure.
 			expect(checks[`job:${job}`]?.fix).toContain('`ensure = ["npm ci"]`');
 			expect(checks[`job:${job}`]?.fix).toContain("`discern worktree ensure`");

@@ -270,3 +270,20 @@ describe("checkCommand: a program resolves on PATH, in node_modules/.bin, in a v
 		]);
 	});
 });
+
+describe("setup verify in a task worktree", () => {
+	test("a build's output the main checkout has is missing, not a program the worktree's install brings", async () => {
+		const { makeWorktreeRepo } = await import("../helpers/worktree.ts");
+		const r = await makeWorktreeRepo({ config: '[jobs]\nlint = "./build/mylinter"\ntest = "true"\n', files: { ".gitignore": "build/\n" } });
+		made.push(r);
+		await mkdir(join(r.root, "build"));
+		await writeFile(join(r.root, "build/mylinter"), "#!/bin/sh\n");
+		await chmod(join(r.root, "build/mylinter"), 0o755);
+		const run = await runDiscern(["setup", "verify", "--json"], { cwd: r.wt });
+		const verify = (onlyJson(run.stdout).data as VerifyData).verify;
+		const linter = verify?.programs.find((check) => check.program === "./build/mylinter");
+		expect(linter?.found).toBe(false);
+		expect(linter).not.toHaveProperty("after_setup");
+		expect(run.exitCode).toBe(1);
+	});
+});
