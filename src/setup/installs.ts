@@ -50,15 +50,15 @@ const FROZEN: Readonly<Record<NodeManager, string>> = {
 export function nodeNeeds(
 	manager: NodeManager,
 	evidence: string,
-	options: { locked: boolean; hasDependencies: boolean; yarnrc: string | null; installsNodeModules: boolean },
+	options: { locked: boolean; hasDependencies: boolean; berry: boolean; installsNodeModules: boolean },
 ): WorktreeNeeds {
 	if (!options.hasDependencies) return NOTHING;
 	if (!options.locked) {
 		const run = `${manager} install`;
 		return { installs: [{ run, reason: `${evidence}: a new worktree has no dependencies; with no lockfile, each one resolves them afresh` }], seeds: [] };
 	}
-	// Yarn 2 and later (a .yarnrc.yml) refuse a lockfile change with --immutable; --frozen-lockfile is Yarn 1's word.
-	const run = manager === "yarn" && options.yarnrc !== null ? "yarn install --immutable" : FROZEN[manager];
+	// Yarn 2 and later refuse a lockfile change with --immutable; --frozen-lockfile is Yarn 1's word.
+	const run = manager === "yarn" && options.berry ? "yarn install --immutable" : FROZEN[manager];
 	const installs = [{ run, reason: `${evidence} pins the dependencies; a new worktree has none until it installs them` }];
 	const seeds =
 		manager !== "npm" && options.installsNodeModules

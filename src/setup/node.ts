@@ -29,6 +29,7 @@ const NODE_LOCKFILES: ReadonlyArray<readonly [string, NodeManager]> = [
 	["bun.lockb", "bun"],
 	["pnpm-lock.yaml", "pnpm"],
 	["yarn.lock", "yarn"],
+	["npm-shrinkwrap.json", "npm"],
 	["package-lock.json", "npm"],
 ];
 
@@ -54,17 +55,19 @@ export async function detectNode(folder: Folder, reader: FolderReader): Promise<
 	const memberDirs = members.map((member) => (folder.rel === "" ? member.dir : member.dir.slice(folder.rel.length + 1)));
 	const gated = jobs.length > 0 || members.some((member) => member.gate);
 	const yarnrc = folder.text(".yarnrc.yml");
+	// Yarn 2 and later: its own settings file, or corepack's `packageManager` naming yarn@2 and up.
+	const berry = manager === "yarn" && (yarnrc !== null || /^yarn@([2-9]|[1-9]\d)/.test(manifest.packageManager ?? ""));
 	return {
 		kind: "node",
 		evidence: inFolder(folder.rel, "package.json"),
 		manager,
 		jobs,
-		outputs: nodeOutputs(manager, yarnrc, gated, memberDirs),
+		outputs: nodeOutputs(manager, yarnrc, gated, memberDirs, berry),
 		needs: nodeNeeds(manager, managerEvidence, {
 			locked,
 			hasDependencies: gated && (manifest.deps.size > 0 || members.length > 0),
-			yarnrc,
-			installsNodeModules: installsNodeModules(manager, yarnrc),
+			berry,
+			installsNodeModules: installsNodeModules(manager, yarnrc, berry),
 		}),
 		projectName: manifest.name,
 		members,

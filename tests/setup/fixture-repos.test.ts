@@ -339,6 +339,27 @@ const ROWS: Row[] = [
 		scopes: [],
 	},
 	{
+		name: "Yarn 4 named only by packageManager (no .yarnrc.yml): still Yarn 2+, Plug'n'Play",
+		files: Object.fromEntries(Object.entries(YARN_BERRY).filter(([path]) => path !== ".yarnrc.yml")),
+		jobs: [["test", "test", "yarn run test"]],
+		installs: ["yarn install --immutable"],
+		seeds: [],
+		ignores: [],
+		scopes: [],
+	},
+	{
+		name: "npm with npm-shrinkwrap.json as its lockfile: npm ci",
+		files: {
+			"package.json": json({ name: "wrapped", version: "1.0.0", scripts: { test: "jest" }, devDependencies: { jest: "^29.7.0" } }),
+			"npm-shrinkwrap.json": "{}\n",
+		},
+		jobs: [["test", "test", "npm test"]],
+		installs: ["npm ci"],
+		seeds: [],
+		ignores: ["node_modules/"],
+		scopes: [],
+	},
+	{
 		name: "a uv project in a sub-folder: its install runs in its folder",
 		files: PYTHON_IN_SUBFOLDER,
 		jobs: [["test_svc", "test", "cd svc && uv run pytest"]],
