@@ -103,13 +103,22 @@ const CHAINED_RUNNERS = new Set(["vitest", "jest", "mocha"]);
  * The runner of a "test" script that chains other checks (`pnpm lint &&
  * pnpm test:types && vitest run --coverage`), with the commands chained
  * around it; null when the script is one command, or when it is not plainly
- * a chain (a substitution, a subshell, no runner or several). The test job
+ * a chain (a separator other than `&&`, a substitution, a subshell, a `cd`
+ * or another command that changes the shell, no runner or several). The test job
  * runs the runner alone: the lint and type checks are jobs of their own, and
  * running them again inside the test job is slower and blames the wrong job.
  */
+/** Commands that change the shell every later command of a chain runs in. */
+const SHELL_STATE = new Set(["cd", "pushd", "popd", "export", "unset", "set", "source", ".", "alias", "umask", "ulimit", "eval", "exec"]);
+
 export function chainedRunner(script: string): { runner: string; others: string[] } | null {
+	// Only a plain `a && b && runner` chain: `;`, `||`, `|` or a background `&` change what the runner sees (`serve & vitest run`
+	// needs its server), and so does a command that changes the shell the runner starts from (`cd pkg && vitest run`).
+	const unquoted = script.replace(/'[^']*'|"(?:\\.|[^"\\])*"/g, '""');
+	if (/[;|&\n]/.test(unquoted.replace(/&&/g, ""))) return null;
 	const commands = parseCommands(script);
 	if (commands.length < 2) return null;
+	if (commands.some((command) => SHELL_STATE.has(command.words[0] ?? "") || /^[A-Za-z_][A-Za-z0-9_]*=/.test(command.words[0] ?? ""))) return null;
 	if (commands.some((command) => command.substitutions.length > 0 || command.opened > 0 || command.closed > 0)) return null;
 	const runners = commands.filter((command) => CHAINED_RUNNERS.has(command.words[0] ?? ""));
 	const [runner] = runners;

@@ -76,6 +76,21 @@ const CASES: Case[] = [
 		expected: { test: ["test", "npx jest --ci"] },
 	},
 	{
+		name: "a chain that changes folder before its runner stays the script: the runner alone would run elsewhere",
+		files: { "package.json": manifest({ test: "pnpm lint && cd pkg && vitest run" }, { vitest: "^3.0.0" }), "package-lock.json": "{}" },
+		expected: { test: ["test", "npm test"] },
+	},
+	{
+		name: "a script that starts a server in the background before its runner stays the script",
+		files: { "package.json": manifest({ test: "node server.js & vitest run" }, { vitest: "^3.0.0" }), "package-lock.json": "{}" },
+		expected: { test: ["test", "npm test"] },
+	},
+	{
+		name: "a chain with `;` or `||` stays the script",
+		files: { "package.json": manifest({ test: "tsc --noEmit; jest --ci || true" }, { jest: "^29.0.0" }), "package-lock.json": "{}" },
+		expected: { test: ["test", "npm test"] },
+	},
+	{
 		name: "a Rust crate formats in the fix stage",
 		files: { "Cargo.toml": '[package]\nname = "demo"\nversion = "0.1.0"\n', "src/lib.rs": "pub fn x() {}\n" },
 		expected: { format: ["fix", "cargo fmt"], lint: ["check", "cargo clippy -- -D warnings"] },
