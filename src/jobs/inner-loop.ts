@@ -8,7 +8,7 @@ import { diagnosticLines, joinLines, planLines, stepLines } from "../render/resu
 import { plural } from "../text/plural.ts";
 import { quoteName } from "../text/terminal.ts";
 import { resolveTrunk } from "../trunk/resolve.ts";
-import { executePlan, failureSentence, ranLabels } from "./execute.ts";
+import { executePlan, failureSentence, ranLabels, worktreeSetupRemedy } from "./execute.ts";
 import type { InnerLoopVerb, InnerLoopWords } from "./inner-loop-verb.ts";
 import { configDigest, writeLastRun } from "./last-run.ts";
 import { planGate, planItems } from "./plan.ts";
@@ -92,7 +92,12 @@ async function innerLoop<const Verb extends InnerLoopVerb>(
 					verb,
 					"gate_failed",
 					`${failureSentence(report)}.`,
-					["Read the diagnostics (each names the command to reproduce it), fix, and run this again.", ...leftovers, ...reviewEdits],
+					[
+						"Read the diagnostics (each names the command to reproduce it), fix, and run this again.",
+						...worktreeSetupRemedy(ctx.say, report, repository.location, config.worktree.setup.ensure),
+						...leftovers,
+						...reviewEdits,
+					],
 					{ data, steps, diagnostics },
 				);
 	}

@@ -6,7 +6,7 @@ import type { EvidenceIndex } from "../git/evidence/evidence.ts";
 import type { RepositoryLocation } from "../git/repository.ts";
 import type { WorkingState } from "../git/status.ts";
 import type { Trunk } from "../git/trunk.ts";
-import { executePlan, failureSentence, machineFailures, machineFailureWords } from "../jobs/execute.ts";
+import { executePlan, failureSentence, machineFailures, machineFailureWords, worktreeSetupRemedy } from "../jobs/execute.ts";
 import { writeLastRun } from "../jobs/last-run.ts";
 import type { PlannedJob, planGate } from "../jobs/plan.ts";
 import type { FailedStage } from "../jobs/schema.ts";
@@ -215,6 +215,7 @@ export async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResul
 				: atFault.length > 0
 					? [
 							say`${atFault.map(machineFailureWords).join("; ")}. That is the machine, not the tree: install the program or fix PATH (or [gate].timeout), then run ${ref("done")} again; this failure is not recorded as the tree's verdict.`,
+							...worktreeSetupRemedy(say, report, repository.location, run.config.worktree.setup.ensure),
 							onTrunk
 								? `Read the diagnostics (each names the command to reproduce it); if the tree is at fault, the trunk is red. ${redTrunkRemedy(say)}`
 								: say`Read the diagnostics (each names the command to reproduce it); if the tree is at fault, fix, commit, and run ${ref("done")}.`,
