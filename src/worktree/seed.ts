@@ -91,6 +91,7 @@ async function overlapsGitPlaces(mainRoot: string, source: string): Promise<stri
 	];
 	for (const place of places) {
 		const at = await realPathOf(place.dir);
+		if (at === real) return `it is ${place.what} (${quoteName(place.dir)}): only a build cache of the checkout is seeded`;
 		if (isInside(at, real)) return `it is inside ${place.what} (${quoteName(place.dir)}): only a build cache of the checkout is seeded`;
 		if (isInside(real, at)) return `it holds ${place.what} (${quoteName(place.dir)}): only a build cache of the checkout is seeded`;
 	}
