@@ -14,11 +14,17 @@ import { programOutsideWorkTrees } from "./trusted-program.ts";
  * 2.3–2.7 s; so `fs.cp` is only the fallback, for a `cp` that lacks the flag
  * (busybox) or refuses (a volume without clones).
  */
-export async function cloneTree(source: string, target: string, signal: AbortSignal): Promise<{ ok: true } | { ok: false; why: string }> {
+export async function cloneTree(
+	source: string,
+	target: string,
+	signal: AbortSignal,
+	/** The `cp`'s environment (a run token that lets a later run find and kill it); discern's own when absent. */
+	env?: Readonly<Record<string, string | undefined>>,
+): Promise<{ ok: true } | { ok: false; why: string }> {
 	const program = programOutsideWorkTrees("cp");
 	const argv = program ? cpArgv(program, source, target) : null;
 	if (argv) {
-		const copied = await capture(argv, { cwd: dirname(target), signal });
+		const copied = await capture(argv, { cwd: dirname(target), signal, ...(env ? { env } : {}) });
 		if (copied.exitCode === 0) return { ok: true };
 		await rm(target, { recursive: true, force: true });
 		if (signal.aborted) return { ok: false, why: "interrupted" };

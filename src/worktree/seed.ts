@@ -1,12 +1,14 @@
 import type { Dirent } from "node:fs";
-import { lstat, mkdir, readdir, readlink, realpath, rename, rm } from "node:fs/promises";
+import { lstat, mkdir, readdir, readlink, realpath, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import type { ProgressEvent } from "../contract/context.ts";
 import type { PlanItem, Step } from "../contract/envelope.ts";
 import { git } from "../git/run.ts";
+import { TOKEN_KEY } from "../jobs/runner.ts";
 import { cloneTree } from "../platform/clone-tree.ts";
-import { isInside, removeEmptyFolders } from "../platform/files.ts";
+import { isInside, realPathOf, removeEmptyFolders } from "../platform/files.ts";
 import { oneLine, quoteName } from "../text/terminal.ts";
+import { listWorktrees } from "./git-worktrees.ts";
 
 /**
  * `[worktree].seed`: ignored build caches of the main checkout (node_modules,
@@ -14,11 +16,13 @@ import { oneLine, quoteName } from "../text/terminal.ts";
  * install has little left to do. A seed is an optimisation: one that is not
  * safe is skipped and said, never an error, and the install that follows
  * makes the worktree right either way. Never copied: anything outside the
- * checkout or reached through a link, tracked content, a Python venv or any
- * folder holding absolute links into the main checkout (the copy would keep
- * using the main checkout's files), a nested repository (its history is a
- * person's; a copy would be a second repository that looks like the first),
- * and nothing is put where the worktree already has something.
+ * checkout or reached through a link, tracked content, a Python venv or a
+ * conda/pixi environment at any depth, or any folder holding absolute links
+ * into the main checkout (the copy would keep using the main checkout's
+ * files), a nested repository (its history is a person's; a copy would be a
+ * second repository that looks like the first), the repository's own git
+ * folders or another worktree (or a folder holding one), and nothing is put
+ * where the worktree already has something.
  */
 export const SEED_OUTCOMES = ["copied", "missing", "present", "refused", "failed"] as const;
 export type SeedOutcome = (typeof SEED_OUTCOMES)[number];
@@ -59,8 +63,39 @@ export async function judgeSeed(mainRoot: string, entry: string): Promise<Judged
 	if ((await git(["check-ignore", "-q", "--", path], mainRoot)).exitCode !== 0) return refused("git does not ignore it: only ignored build output is seeded");
 	const tracked = await git(["ls-files", "-z", "--", `:(literal)${path}`], mainRoot);
 	if (tracked.exitCode !== 0 || tracked.stdout !== "") return refused("it holds files git tracks");
-	if (await holdsVenv(source)) return refused("it is a Python venv (pyvenv.cfg): its scripts hold absolute paths to the main checkout");
+	if (await holdsVenv(source)) return refused(VENV_OR_CONDA_WHY);
+	const overlap = await overlapsGitPlaces(mainRoot, source);
+	if (overlap) return refused(overlap);
 	return { ok: true, path, source };
+}
+
+const VENV_OR_CONDA_WHY = "it is a Python venv (pyvenv.cfg) or a conda environment (conda-meta): its scripts hold absolute paths to the main checkout";
+
+/**
+ * Why the seed's real folder is, holds or sits inside one of the
+ * repository's git folders or another worktree (a `--separate-git-dir`
+ * kept in the checkout and ignored, worktrees placed in an ignored folder),
+ * or null. A copy would duplicate the repository itself, or a worktree into
+ * the new one.
+ */
+async function overlapsGitPlaces(mainRoot: string, source: string): Promise<string | null> {
+	const real = await realPathOf(source);
+	const dirs = await git(["rev-parse", "--path-format=absolute", "--git-dir", "--git-common-dir"], mainRoot);
+	if (dirs.exitCode !== 0) return "git cannot name the repository's git folders, so the seed cannot be told apart from them";
+	const gitDirs = dirs.stdout.split("\n").filter((line) => line !== "");
+	const worktrees = await listWorktrees(mainRoot, gitDirs[1] ?? gitDirs[0] ?? "");
+	if (worktrees === null) return "git cannot list the repository's worktrees, so the seed cannot be told apart from them";
+	const places = [
+		...gitDirs.map((dir) => ({ dir, what: "the repository's git folder" })),
+		...worktrees.filter((entry) => !entry.main).map((entry) => ({ dir: entry.path, what: "a worktree of this repository" })),
+	];
+	for (const place of places) {
+		const at = await realPathOf(place.dir);
+		if (at === real) return `it is ${place.what} (${quoteName(place.dir)}): only a build cache of the checkout is seeded`;
+		if (isInside(at, real)) return `it is inside ${place.what} (${quoteName(place.dir)}): only a build cache of the checkout is seeded`;
+		if (isInside(real, at)) return `it holds ${place.what} (${quoteName(place.dir)}): only a build cache of the checkout is seeded`;
+	}
+	return null;
 }
 
 /** A seed's line in a dry run's plan. */
@@ -75,29 +110,42 @@ let temps = 0;
 
 /**
  * Copy each seed into the worktree at the same relative path, in order.
- * Each goes to a temporary sibling first and is renamed into place once
- * whole and found safe: an interrupted copy leaves no folder that looks
- * complete, and whatever it leaves is inside the worktree, which a
- * failed start removes whole.
+ * Each goes to a temporary folder outside the work tree first (see
+ * `copyFolder`) and is renamed into place once whole and found safe: an
+ * interrupted copy leaves no folder that looks complete, nothing the
+ * worktree's status shows, and nothing a drop would save as work.
  */
 export async function seedWorktree(
 	mainRoot: string,
-	worktree: string,
+	worktree: { path: string; gitDir: string },
 	seeds: readonly string[],
 	signal: AbortSignal,
 	/** Told as each seed starts and ends, like a setup step: a large `target` takes a while. */
 	progress?: (event: ProgressEvent) => void,
+	/**
+	 * The run token prefix of start's running-jobs record (jobs/leftovers.ts):
+	 * the `cp` carries it like a job, so that should discern be killed
+	 * mid-copy, the next gate in the worktree or its drop kills the copy too.
+	 */
+	tokenPrefix?: string,
 ): Promise<{ reports: SeedReport[]; steps: Step[] }> {
 	const reports: SeedReport[] = [];
 	const steps: Step[] = [];
 	const mainReal = await realpath(mainRoot);
+	const copies = await copyFolder(mainReal, worktree);
 	for (const [done, entry] of seeds.entries()) {
 		if (signal.aborted) break;
 		const label = `seed ${quoteName(entry.replace(/\/+$/, ""))}`;
 		progress?.({ type: "start", label, stage: "setup", done, total: seeds.length });
 		const began = performance.now();
 		// A seed that cannot be copied (a full disk, a permission) is said and skipped like a refused one.
-		const report = await seedOne([mainRoot, mainReal], worktree, entry, signal).catch(
+		const env = tokenPrefix ? { ...process.env, [TOKEN_KEY]: `${tokenPrefix}-seed-${done + 1}` } : undefined;
+		const report = await ("why" in copies
+			? judgeSeed(mainRoot, entry).then(
+					(judged): SeedReport => (judged.ok ? { path: judged.path, outcome: "refused", why: copies.why } : { path: entry, ...judged }),
+				)
+			: seedOne([mainRoot, mainReal], worktree.path, copies.folder, entry, signal, env)
+		).catch(
 			(error: unknown): SeedReport => ({
 				path: entry,
 				outcome: "failed",
@@ -118,15 +166,55 @@ export async function seedWorktree(
 	return { reports, steps };
 }
 
-async function seedOne(mainRoots: readonly [string, string], worktree: string, entry: string, signal: AbortSignal): Promise<SeedReport> {
+/**
+ * Where a seed is copied before it is renamed into place: a folder outside
+ * every work tree, on the worktree's file system (a rename cannot cross
+ * one). First choice, the new worktree's own git admin dir
+ * (`<common>/worktrees/<id>/discern/seeding`): git status never sees it, a
+ * drop saves nothing of it, and git deletes it with the worktree. Else the
+ * folder the worktree was made in, when that is outside the main checkout.
+ * A copy made inside the worktree, as it once was, could be left there half
+ * done by a discern killed mid-copy: the worktree would show it as a change,
+ * and a forced drop would save gigabytes of it as work. When neither place
+ * will do, the reason (every seed is then skipped with it).
+ */
+async function copyFolder(mainReal: string, worktree: { path: string; gitDir: string }): Promise<{ folder: string } | { why: string }> {
+	const device = (path: string) =>
+		stat(path).then(
+			(found) => found.dev,
+			() => null,
+		);
+	const here = await device(worktree.path);
+	const state = join(worktree.gitDir, "discern");
+	const admin = await lstat(state).catch(() => null);
+	if (admin?.isDirectory() && here !== null && (await device(worktree.gitDir)) === here) {
+		const seeding = join(state, "seeding");
+		await mkdir(seeding).catch(() => undefined);
+		if ((await lstat(seeding).catch(() => null))?.isDirectory()) return { folder: seeding };
+	}
+	const beside = dirname(worktree.path);
+	if (here !== null && (await device(beside)) === here && !isInside(mainReal, await realPathOf(beside))) return { folder: beside };
+	return {
+		why: "the worktree is on another file system than its git folder and the folder it was made in, where each seed is copied whole before it is put in place",
+	};
+}
+
+async function seedOne(
+	mainRoots: readonly [string, string],
+	worktree: string,
+	copies: string,
+	entry: string,
+	signal: AbortSignal,
+	env: Record<string, string | undefined> | undefined,
+): Promise<SeedReport> {
 	const judged = await judgeSeed(mainRoots[0], entry);
 	if (!judged.ok) return { path: entry, outcome: judged.outcome, why: judged.why };
 	const { path, source } = judged;
 	const target = join(worktree, path);
 	const place = await placeIn(worktree, path);
 	if (place) return { path, outcome: place.outcome, why: place.why };
-	const temp = join(dirname(target), `.${basename(target)}.${process.pid}.${++temps}.discern-seed`);
-	const cloned = await cloneTree(source, temp, signal);
+	const temp = join(copies, `.${basename(worktree)}.${basename(target)}.${process.pid}.${++temps}.discern-seed`);
+	const cloned = await cloneTree(source, temp, signal, env);
 	if (!cloned.ok) {
 		await removeEmptyFolders(worktree, target);
 		return { path, outcome: "failed", why: `the copy failed: ${oneLine(cloned.why)}` };
@@ -170,19 +258,28 @@ async function placeIn(worktree: string, path: string): Promise<{ outcome: "pres
 	return null;
 }
 
-/** A venv's marker, in the seed itself or one level down (`.venvs/py312`). */
+/**
+ * A venv's or conda environment's marker, in the seed itself or one level
+ * down (`.venvs/py312`): what a dry run can tell before any copy. Deeper
+ * ones (`.pixi/envs/default`) are found as the copy is walked.
+ */
 async function holdsVenv(folder: string): Promise<boolean> {
-	if (await lstat(join(folder, "pyvenv.cfg")).catch(() => null)) return true;
+	const marked = async (at: string) =>
+		(await lstat(join(at, "pyvenv.cfg")).catch(() => null)) !== null || (await lstat(join(at, "conda-meta")).catch(() => null))?.isDirectory() === true;
+	if (await marked(folder)) return true;
 	const entries = await readdir(folder, { withFileTypes: true }).catch(() => [] as Dirent[]);
-	for (const entry of entries) if (entry.isDirectory() && (await lstat(join(folder, entry.name, "pyvenv.cfg")).catch(() => null))) return true;
+	for (const entry of entries) if (entry.isDirectory() && (await marked(join(folder, entry.name)))) return true;
 	return false;
 }
 
 /**
  * Why the copy must not stay, or null: a symlink whose absolute target is in
  * the main checkout (the worktree would run the main checkout's files; a
- * relative link resolves in its new place and is fine), or a nested
- * repository (`.git`, a folder or a file).
+ * relative link resolves in its new place and is fine), a nested
+ * repository (`.git`, a folder or a file), or a Python venv or conda/pixi
+ * environment at any depth (`pyvenv.cfg`, `conda-meta`: an editable install
+ * there points at the main checkout's source by an absolute path in a .pth
+ * file, so the worktree's tests would import the main checkout's code).
  */
 async function unsafeInside(copy: string, mainRoots: readonly string[]): Promise<string | null> {
 	const folders = [copy];
@@ -191,6 +288,9 @@ async function unsafeInside(copy: string, mainRoots: readonly string[]): Promise
 			const at = join(folder, entry.name);
 			const inSeed = at.slice(copy.length + 1);
 			if (entry.name === ".git") return `it holds a nested git repository (${quoteName(inSeed)}): a person's history is never copied`;
+			if (entry.name === "pyvenv.cfg") return `it holds a Python venv (${quoteName(inSeed)}): its scripts hold absolute paths to the main checkout`;
+			if (entry.name === "conda-meta" && entry.isDirectory())
+				return `it holds a conda or pixi environment (${quoteName(inSeed)}): its files hold absolute paths to the main checkout`;
 			if (entry.isDirectory()) folders.push(at);
 			else if (entry.isSymbolicLink()) {
 				const target = await readlink(at);

@@ -7,7 +7,7 @@ import { renderStart } from "../../src/verbs/start/render.ts";
 import type { StartData } from "../../src/verbs/start/schema.ts";
 import { startVerb } from "../../src/verbs/start/verb.ts";
 import { invokeVerb } from "../helpers/invoke.ts";
-import { makeRepo, makeTempDir, type TestRepo } from "../helpers/repo.ts";
+import { makeRepo, makeTempDir, runGit, type TestRepo } from "../helpers/repo.ts";
 
 const made: string[] = [];
 afterEach(async () => {
@@ -173,6 +173,72 @@ describe("start: [worktree].seed", () => {
 		expect(data.seeds?.[0]).toMatchObject({ path: "cache", outcome: "refused" });
 		expect(data.seeds?.[0]?.why).toContain("nested git repository");
 		expect(await there(join(data.path, "cache"))).toBe(false);
+		expect(await temporaries(data.path)).toEqual([]);
+	});
+
+	test("a venv deeper down (.pixi/envs/default, pyvenv.cfg) refuses the seed: its editable .pth would make the worktree import the main checkout's code", async () => {
+		const r = await seededRepo([".pixi"], "");
+		await writeFile(join(r.root, ".gitignore"), ".pixi/\n");
+		await r.commitAll("ignore .pixi");
+		const env = join(r.root, ".pixi", "envs", "default");
+		await mkdir(join(env, "lib", "python3.12", "site-packages"), { recursive: true });
+		await writeFile(join(env, "pyvenv.cfg"), "home = /usr/bin\n");
+		await writeFile(join(env, "lib", "python3.12", "site-packages", "_editable_proj.pth"), `${r.root}/src\n`);
+		const { result, data } = await started(r);
+		expect(result.ok).toBe(true);
+		expect(data.seeds?.[0]).toMatchObject({ path: ".pixi", outcome: "refused" });
+		expect(data.seeds?.[0]?.why).toContain("envs/default/pyvenv.cfg");
+		expect(await there(join(data.path, ".pixi"))).toBe(false);
+	});
+
+	test("a conda or pixi environment at any depth (conda-meta) refuses the seed", async () => {
+		const r = await seededRepo(["cache"]);
+		const env = join(r.root, "cache", "pixi", "envs", "default");
+		await mkdir(join(env, "conda-meta"), { recursive: true });
+		await writeFile(join(env, "conda-meta", "history"), "==> 2026-01-01 <==\n");
+		await mkdir(join(env, "bin"));
+		await writeFile(join(env, "bin", "python"), `#!${env}/bin/python3\n`);
+		const { result, data } = await started(r);
+		expect(result.ok).toBe(true);
+		expect(data.seeds?.[0]).toMatchObject({ path: "cache", outcome: "refused" });
+		expect(data.seeds?.[0]?.why).toContain("conda");
+		expect(await there(join(data.path, "cache"))).toBe(false);
+	});
+
+	test("the repository's own git folder kept in the checkout (--separate-git-dir, ignored) is refused, never copied", async () => {
+		const r = await seededRepo(["gd"]);
+		await writeFile(join(r.root, ".gitignore"), "gd/\n");
+		// Moves .git to gd and leaves a .git file naming it: the layout `git init --separate-git-dir=gd` makes.
+		await r.git("init", "-q", "--separate-git-dir", join(r.root, "gd"));
+		await r.commitAll("ignore gd");
+		const { result, data } = await started(r);
+		expect(result.ok).toBe(true);
+		expect(data.seeds?.[0]).toMatchObject({ path: "gd", outcome: "refused" });
+		expect(data.seeds?.[0]?.why).toContain("the repository's git folder");
+		expect(await there(join(data.path, "gd"))).toBe(false);
+		const plan = await invokeVerb("start", r.ctx(), { name: "plan", dry_run: true });
+		expect(plan.plan?.find((item) => item.kind === "seed")).toMatchObject({ label: "gd", disposition: "skip" });
+	});
+
+	test("a folder holding another worktree of the repository is refused as such", async () => {
+		const r = await seededRepo(["cache"]);
+		await r.git("worktree", "add", "-q", "-b", "other", join(r.root, "cache", "other"));
+		const { result, data } = await started(r);
+		expect(result.ok).toBe(true);
+		expect(data.seeds?.[0]).toMatchObject({ path: "cache", outcome: "refused" });
+		expect(data.seeds?.[0]?.why).toContain("a worktree of this repository");
+		expect(await there(join(data.path, "cache"))).toBe(false);
+	});
+
+	test("the copy is made in the new worktree's git admin dir, never beside the seed inside the worktree", async () => {
+		const r = await seededRepo(["node_modules"]);
+		await nodeModules(r.root);
+		const { result, data } = await started(r);
+		expect(result.ok).toBe(true);
+		expect(data.seeds).toEqual([{ path: "node_modules", outcome: "copied" }]);
+		// The admin dir's copy folder is left empty once the copy is renamed into place.
+		const gitDir = (await runGit(data.path, ["rev-parse", "--path-format=absolute", "--git-dir"])).trim();
+		expect(await readdir(join(gitDir, "discern", "seeding"))).toEqual([]);
 		expect(await temporaries(data.path)).toEqual([]);
 	});
 

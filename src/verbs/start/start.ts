@@ -259,7 +259,8 @@ async function create(ctx: VerbContext, run: Creation, running?: RunningBinary):
 			}
 			if (!failed && config.worktree.seed.length > 0) {
 				// After the resources, before the install steps: a warm start the install then makes right.
-				const seeded = await seedWorktree(repository.root, data.path, config.worktree.seed, ctx.signal, ctx.progress);
+				// The cp carries the run's token: a discern killed mid-copy leaves it to the next gate or drop to kill.
+				const seeded = await seedWorktree(repository.root, { path: data.path, gitDir }, config.worktree.seed, ctx.signal, ctx.progress, running.tokenPrefix);
 				steps.push(...seeded.steps);
 				data.seeds = seeded.reports;
 				checkpoint();

@@ -9,6 +9,7 @@ import { plural } from "../../text/plural.ts";
 import { oneLine } from "../../text/terminal.ts";
 import { runDeclared } from "../../worktree/declared.ts";
 import { checkoutCommandEnv, EnvFileRefused } from "../../worktree/env.ts";
+import { MAIN_CHECKOUT_IS_YOURS } from "../../worktree/main-checkout-setup.ts";
 import { readTask } from "../../worktree/task.ts";
 import type { WorktreeEnsureData, WorktreeEnsureInput } from "./schema.ts";
 
@@ -16,9 +17,12 @@ type EnsureResult = Result<"worktree ensure", WorktreeEnsureData>;
 
 /**
  * `worktree ensure`: the `[worktree].setup.ensure` commands again, in this
- * checkout (a task worktree, or the main checkout), through the gate's
- * runner, with the env values `start` gave them. They are meant to be
- * idempotent (install dependencies, apply migrations); the first failure stops.
+ * worktree, through the gate's runner, with the env values `start` gave
+ * them. They are meant to be idempotent (install dependencies, apply
+ * migrations); the first failure stops. In the main checkout it runs nothing
+ * unless the person passes --main-checkout (worktree/main-checkout-setup.ts):
+ * an agent's session-start hook runs this verb there too, and an install
+ * such as `npm ci` would delete the person's node_modules at every session.
  */
 export async function worktreeEnsure(ctx: VerbContext, input: v.InferOutput<typeof WorktreeEnsureInput>): Promise<EnsureResult> {
 	const { say } = ctx;
@@ -26,9 +30,17 @@ export async function worktreeEnsure(ctx: VerbContext, input: v.InferOutput<type
 	if (!opened.ok) return asVerb("worktree ensure", opened.refusal);
 	const { repository, config } = opened;
 	const task = repository.location === "worktree" ? await readTask(repository.gitDir) : null;
-	const data: WorktreeEnsureData = { id: task?.id ?? null, path: repository.root, ran: 0 };
+	const mainCheckout = repository.location === "main";
+	const data: WorktreeEnsureData = { id: task?.id ?? null, path: repository.root, ran: 0, main_checkout: mainCheckout };
 	const commands = config.worktree.setup.ensure.map((command, index) => ({ label: `ensure ${index + 1}`, kind: "ensure" as const, command }));
 	if (commands.length === 0) return ok("worktree ensure", "discern.toml declares no [worktree.setup] ensure commands; nothing to run.", data);
+	if (mainCheckout && !input.main_checkout) {
+		const said = `Nothing ran: ${MAIN_CHECKOUT_IS_YOURS}.`;
+		const anyway = say`To run [worktree.setup].ensure here anyway, run ${ref("worktree ensure", { main_checkout: true })}.`;
+		// A dry run's plan lists each command as skipped, for the same reason.
+		const plan = commands.map((command) => ({ kind: command.kind, label: command.label, disposition: "skip" as const, note: command.command }));
+		return ok("worktree ensure", said, data, { ...(input.dry_run ? { dry_run: true, plan } : {}), hints: [anyway] });
+	}
 	if (input.dry_run) {
 		return ok("worktree ensure", `Would run ${plural(commands.length, "ensure command")}; nothing ran.`, data, {
 			dry_run: true,

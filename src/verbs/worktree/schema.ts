@@ -8,7 +8,17 @@ export const WorktreeListInput = v.strictObject({});
 
 export const WorktreeTeardownInput = v.strictObject({ dry_run: DryRun });
 
-export const WorktreeEnsureInput = v.strictObject({ dry_run: DryRun });
+export const WorktreeEnsureInput = v.strictObject({
+	main_checkout: v.optional(
+		v.pipe(
+			v.boolean(),
+			v.description(
+				"Run them in the main checkout too. Without it, ensure runs nothing there: the main checkout's installed dependencies are the person's (an install such as `npm ci` deletes and rebuilds them).",
+			),
+		),
+	),
+	dry_run: DryRun,
+});
 
 export const WorktreeDropInput = v.strictObject({
 	id: v.pipe(
@@ -47,6 +57,12 @@ export const WorktreeEnsureData = v.strictObject({
 	id: v.pipe(v.nullable(v.string()), v.description("The task id; null in the main checkout or a worktree discern did not start.")),
 	path: v.string(),
 	ran: v.pipe(v.number(), v.description("setup.ensure commands run.")),
+	main_checkout: v.pipe(
+		v.boolean(),
+		v.description(
+			"This is the main checkout: without --main-checkout nothing runs here (ran is 0), since [worktree.setup] is for the task worktrees discern starts.",
+		),
+	),
 });
 export type WorktreeEnsureData = v.InferOutput<typeof WorktreeEnsureData>;
 

@@ -53,7 +53,8 @@ export const worktreeTeardownVerb = defineVerb({
 export const worktreeEnsureVerb = defineVerb({
 	name: "worktree ensure",
 	title: "Worktree: re-run the ensure steps here",
-	summary: "Re-run [worktree].setup.ensure in this checkout (idempotent steps such as installing dependencies); an agent's session-start hook runs it.",
+	summary:
+		"Re-run [worktree].setup.ensure in this task worktree (idempotent steps such as installing dependencies); an agent's session-start hook runs it. In the main checkout it runs nothing without --main-checkout.",
 	group: "Setup and admin",
 	input: WorktreeEnsureInput,
 	data: WorktreeEnsureData,
@@ -62,7 +63,7 @@ export const worktreeEnsureVerb = defineVerb({
 	lock: "checkout",
 	annotations: "mutatingIdempotent",
 	exposure: { cliOnly: "It runs from an agent's session-start hook, before any tool call." },
-	cli: { examples: ["discern worktree ensure", "discern worktree ensure --dry-run"] },
+	cli: { examples: ["discern worktree ensure", "discern worktree ensure --dry-run", "discern worktree ensure --main-checkout"] },
 	load: () => import("./index.ts").then((module) => module.ensure),
 });
 
