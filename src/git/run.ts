@@ -17,8 +17,6 @@ export interface GitOptions {
 	input?: string;
 	/** In a process group of its own: a terminal's Ctrl-C does not stop it halfway (platform/process.ts). */
 	ownGroup?: boolean;
-	/** Output to files, not pipes (platform/process.ts): for an answer written a line at a time. */
-	viaFiles?: boolean;
 	/** With ownGroup: told git's pid once it started. */
 	onStart?: (pid: number) => void;
 }
@@ -85,7 +83,6 @@ export function spawnOptions(cwd: string, options: GitOptions): CaptureOptions {
 		...(options.signal ? { signal: options.signal } : {}),
 		...(options.input !== undefined ? { input: options.input } : {}),
 		...(options.ownGroup ? { ownGroup: true } : {}),
-		...(options.viaFiles ? { viaFiles: true } : {}),
 		...(options.onStart ? { onStart: options.onStart } : {}),
 	};
 }

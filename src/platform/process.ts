@@ -30,28 +30,21 @@ export interface CaptureOptions {
 	ownGroup?: boolean;
 	/** With ownGroup: told the child's pid once it started (a journal records it, to judge later whether it still runs). */
 	onStart?: (pid: number) => void;
-	/**
-	 * Output to files read back once it exits, not to pipes: for a child that
-	 * writes much in many small pieces (`git hash-object --stdin-paths`, a line
-	 * per file), each of which a pipe hands over one event at a time.
-	 */
-	viaFiles?: boolean;
 }
 
 /** Exit code used when the executable could not be started at all. */
 export const NOT_STARTED = 127;
 
 export async function capture(argv: readonly string[], options: CaptureOptions): Promise<Captured> {
-	if (options.ownGroup || options.viaFiles) return captureViaFiles(argv, options);
+	if (options.ownGroup) return captureOwnGroup(argv, options);
 	const child = start(argv, options);
 	if ("failed" in child) return { exitCode: NOT_STARTED, stdout: "", stderr: child.failed };
 	const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
 	return child.signalCode ? { exitCode, stdout, stderr, killedBy: String(child.signalCode) } : { exitCode, stdout, stderr };
 }
 
-/** A process whose output goes to unlinked files; in a session of its own (ownGroup), it outlives discern, and finishes. */
-async function captureViaFiles(argv: readonly string[], options: CaptureOptions): Promise<Captured> {
-	const ownGroup = options.ownGroup === true;
+/** A process of its own session whose output goes to unlinked files: it outlives discern, and finishes. */
+async function captureOwnGroup(argv: readonly string[], options: CaptureOptions): Promise<Captured> {
 	const files = openOutputFiles();
 	if ("failed" in files) return { exitCode: NOT_STARTED, stdout: "", stderr: files.failed };
 	try {
@@ -64,13 +57,13 @@ async function captureViaFiles(argv: readonly string[], options: CaptureOptions)
 				stdout: files.stdout,
 				stderr: files.stderr,
 				...(options.signal ? { signal: options.signal } : {}),
-				detached: ownGroup,
+				detached: true,
 			});
 		} catch (error) {
 			return { exitCode: NOT_STARTED, stdout: "", stderr: error instanceof Error ? error.message : String(error) };
 		}
 		// Its own session makes it look like a job's leftover to a sweep running beside it (an MCP server's parallel calls).
-		if (ownGroup) spare(child.pid);
+		spare(child.pid);
 		options.onStart?.(child.pid);
 		try {
 			const exitCode = await child.exited;
@@ -78,7 +71,7 @@ async function captureViaFiles(argv: readonly string[], options: CaptureOptions)
 			const stderr = readBack(files.stderr, Number.MAX_SAFE_INTEGER);
 			return child.signalCode ? { exitCode, stdout, stderr, killedBy: String(child.signalCode) } : { exitCode, stdout, stderr };
 		} finally {
-			if (ownGroup) unspare(child.pid);
+			unspare(child.pid);
 		}
 	} finally {
 		closeSync(files.stdout);

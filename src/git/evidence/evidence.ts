@@ -27,7 +27,6 @@ import { contentTransformedFromOutside, foldersHolding } from "./outside-the-tre
 import { privateFolder } from "./private-folders.ts";
 import { privateIndex } from "./private-index.ts";
 import { withPrivateStore } from "./private-store.ts";
-import { rawHasher } from "./raw-hasher.ts";
 import { ignoredFoldersAsker, unlistedEntries } from "./unlisted.ts";
 
 /**
@@ -253,8 +252,7 @@ async function openIn(
 	// The current look's bound on each git read (see `status`): each read is bounded on its own.
 	let deadlineS = 0;
 	const bounded = () => (deadlineS > 0 ? { signal: AbortSignal.timeout(deadlineS * 1000) } : {});
-	const run = (args: readonly string[], options: { input?: string; viaFiles?: boolean } = {}) =>
-		git([...PINNED, ...args], root, { env, ...bounded(), ...options });
+	const run = (args: readonly string[], options: { input?: string } = {}) => git([...PINNED, ...args], root, { env, ...bounded(), ...options });
 	// The checkout's own index, where jobs that ask git which files there are read them (see `askGit`, `ownIndexLister`).
 	const { GIT_INDEX_FILE: _private, ...ownIndexEnv } = env;
 	const runStaged = ownIndexLister(join(gitDir, "index"), (args) => git([...PINNED, ...args], root, { env: ownIndexEnv, ...bounded() }));
@@ -294,7 +292,6 @@ async function openIn(
 		);
 
 	const tracked = entries.map((entry) => entry.path);
-	const hashRaw = rawHasher(root, sha.length, run);
 	// The first look's questions to git need only the private index: asked now, with the attribute checks, not one wait later.
 	// HEAD is what locate read with the commit (HEAD's own evidence); a submodule's HEAD is asked, its revision being the recorded commit.
 	const headRead = given.guess?.head ?? (located ? Promise.resolve(headOfLocated(located)) : null);
@@ -392,7 +389,7 @@ async function openIn(
 			const underReplaced = (path: string) => replaced.some((folder) => path.startsWith(`${folder}/`));
 			const suspects = files.filter((entry) => verified.get(entry.path) !== stats.get(entry.path) || (replaced.length > 0 && underReplaced(entry.path)));
 			const [found, head, untracked, stagedRead, inside, outsideNow] = await Promise.all([
-				verify(root, suspects, pointers, checkout, dir, hashRaw),
+				verify(root, suspects, pointers, checkout, dir),
 				reads.head,
 				reads.untracked,
 				reads.staged,

@@ -29,13 +29,10 @@ export async function verify(
 	pointers: Map<string, LfsPointer>,
 	checkout: Checkout,
 	scratch: string,
-	hashRaw?: RawHasher,
 ): Promise<Map<string, ChangedPath["kind"]> | null> {
 	const differing = new Map<string, ChangedPath["kind"]>();
 	const converted: Entry[] = [];
 	const folders = new Map<string, Promise<boolean>>();
-	// Many plain files to read: their kind and mode are checked here, their bytes hashed together below, on every core.
-	const batched = hashRaw !== undefined && entries.length >= BATCH_FROM ? new Map<string, Entry>() : null;
 	await mapBounded(entries, READERS, async (entry) => {
 		const path = join(root, entry.path);
 		// A folder on the way replaced by a symbolic link would have the path read somewhere else entirely.
@@ -51,8 +48,6 @@ export async function verify(
 		if (!found.isFile()) return void differing.set(entry.path, "type_changed");
 		// git records a file as executable when its owner may execute it.
 		if ((entry.mode === "100755") !== ((found.mode & 0o100) !== 0)) return void differing.set(entry.path, "modified");
-		// A line break cannot pass git's one-path-a-line list: such a path is read here.
-		if (batched && entry.check === "raw" && !entry.path.includes("\n")) return void batched.set(entry.path, entry);
 		const digests = await hashFile(path, found.size, entry.blob.length, pointers.has(entry.path));
 		if (!digests) return void differing.set(entry.path, "unreadable");
 		// A converted file must hold what a checkout writes (CRLF, an expanded $Id$, UTF-16), not merely the blob's bytes.
@@ -65,11 +60,6 @@ export async function verify(
 		if (entry.check === "converted") converted.push(entry);
 		else differing.set(entry.path, "modified");
 	});
-	if (batched && hashRaw && batched.size > 0) {
-		const ids = await hashRaw([...batched.keys()]);
-		if (ids === null) return null;
-		for (const [path, entry] of batched) if (ids.get(path) !== entry.blob) differing.set(path, "modified");
-	}
 	if (converted.length > 0) {
 		// What a checkout would write, with the commit's attributes and pinned settings (filters other
 		// than LFS were refused): then the bytes must be exactly those, not merely clean to the blob.
@@ -105,16 +95,6 @@ async function realFolders(root: string, path: string, asked: Map<string, Promis
 
 /** Files read at once: enough to keep the disk busy, few enough to keep memory flat. */
 const READERS = 8;
-
-/**
- * The blob ids of some files' raw bytes, by path (no conversion: what the
- * file holds, as `git hash-object --no-filters` hashes it); null when they
- * could not be read. A file missing from the answer differs.
- */
-export type RawHasher = (paths: readonly string[]) => Promise<Map<string, string> | null>;
-
-/** Below this many files to read, reading them here costs less than starting processes to. */
-const BATCH_FROM = 256;
 
 /** The full fingerprint of every tracked file (known-content.ts), by path ("absent" when gone). */
 export async function fingerprint(root: string, entries: readonly Entry[]): Promise<Map<string, string>> {
