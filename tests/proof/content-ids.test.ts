@@ -3,7 +3,7 @@ import { copyFile, lstat, readFile, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { AnyResult } from "../../src/contract/envelope.ts";
 import type { KnownContent } from "../../src/git/evidence/evidence.ts";
-import { decodeKnown, statKey } from "../../src/git/evidence/known-content.ts";
+import { decodeKnown, statKey, unstampedHorizonNs } from "../../src/git/evidence/known-content.ts";
 import { keepContent, recallContent } from "../../src/proof/content-ids.ts";
 import { done } from "../../src/proof/done.ts";
 import { makeRepo, runGit, type TestRepo } from "../helpers/repo.ts";
@@ -17,9 +17,10 @@ import { makeWorktreeRepo, type WorktreeRepo } from "../helpers/worktree.ts";
  * only when sealed, this checkout's own, made under the same attributes,
  * and settled (the file's times well before its read).
  *
- * A fact is kept only for files whose times are three seconds older than
- * the read, and ctime cannot be set back: the repositories are made first,
- * then the suite waits once for them to settle.
+ * A fact is kept only for files whose times are older than the read by
+ * the time bytes can change unstamped (known-content.ts: 45 s with Linux's
+ * default writeback settings), and ctime cannot be set back: the
+ * repositories are made first, then the suite waits once for them to settle.
  */
 
 const CONFIG = '[jobs]\ntest = "true"\n';
@@ -51,11 +52,13 @@ const repos: Record<string, TestRepo> = {};
 let linked: WorktreeRepo;
 
 beforeAll(async () => {
-	for (const name of ["kept", "sealed", "forged", "racy", "attributes", "restored", "mode"]) repos[name] = await makeRepo({ config: CONFIG, files: FILES });
+	for (const name of ["kept", "sealed", "forged", "racy", "attributes", "restored", "mode", "link", "mapped"])
+		repos[name] = await makeRepo({ config: CONFIG, files: FILES });
 	linked = await makeWorktreeRepo({ config: CONFIG, files: FILES });
-	// Files settle three seconds after they were last written (known-content.ts).
-	await Bun.sleep(3300);
-}, 30_000);
+	const horizon = unstampedHorizonNs(linked.root);
+	if (horizon === null) throw new Error("the temp folder is on tmpfs, where no fact is ever kept: run these tests with TMPDIR on a disk");
+	await Bun.sleep(Number(horizon / 1_000_000n) + 500);
+}, 180_000);
 
 afterAll(async () => {
 	for (const r of Object.values(repos)) await r.remove();
@@ -158,6 +161,41 @@ describe("facts about a checkout's files, kept between runs", () => {
 		expect((await keptFacts(r.root))?.has("src/a.txt")).toBe(true);
 		await r.git("update-index", "--chmod=+x", "src/a.txt");
 		await r.git("commit", "-q", "-m", "executable");
+		const result = await runDone(r.root, r);
+		expect(result.ok).toBe(false);
+		expect(result.error).toBe("dirty_worktree");
+		expect(result.message).toContain("src/a.txt");
+	});
+
+	test("a fact about a regular file never stands for a symbolic link the commit records with the same blob", async () => {
+		// The commit turns run.sh into a link whose target text is the file's bytes; the file on disk stays as it was.
+		const r = repos.link as TestRepo;
+		expect((await runDone(r.root, r)).ok).toBe(true);
+		expect((await keptFacts(r.root))?.has("src/a.txt")).toBe(true);
+		const blob = (await r.git("rev-parse", "HEAD:src/a.txt")).trim();
+		await r.git("update-index", "--cacheinfo", `120000,${blob},src/a.txt`);
+		await r.git("commit", "-q", "-m", "a link now");
+		const result = await runDone(r.root, r);
+		expect(result.ok).toBe(false);
+		expect(result.error).toBe("dirty_worktree");
+		expect(result.message).toContain("src/a.txt");
+	});
+
+	test("bytes written through a memory map, which change no stat until written back, are read again and found", async () => {
+		const r = repos.mapped as TestRepo;
+		expect((await runDone(r.root, r)).ok).toBe(true);
+		// The first write through the map dirties a clean page and stamps the file; later ones, until write-back, do not.
+		const map = Bun.mmap(join(r.root, "src/a.txt"));
+		map.set(new TextEncoder().encode("ALPHA\n"));
+		map.set(new TextEncoder().encode("alpha\n"));
+		// Long past any clock tick, well within the write-back delay: the page is still dirty.
+		await Bun.sleep(3500);
+		expect((await runDone(r.root, r)).ok).toBe(true);
+		// Too fresh to vouch for its bytes: no fact is kept for it.
+		expect((await keptFacts(r.root))?.has("src/a.txt")).toBe(false);
+		const stamped = statKey(await lstat(join(r.root, "src/a.txt"), { bigint: true }));
+		map.set(new TextEncoder().encode("OMEGA\n"));
+		expect(statKey(await lstat(join(r.root, "src/a.txt"), { bigint: true }))).toBe(stamped);
 		const result = await runDone(r.root, r);
 		expect(result.ok).toBe(false);
 		expect(result.error).toBe("dirty_worktree");

@@ -10,7 +10,7 @@ import { type ChangedPath, JUDGED_SETTINGS, type WorkingState } from "../status.
 import { conversionsOf, type Entry, entryOf, lfsPointers } from "./expected-content.ts";
 import { type Checkout, fingerprint, foldersReplaced, verify } from "./file-check.ts";
 import { guessLocation, type Location, locationOf, primedWith, sameLocation } from "./guess.ts";
-import { fitsMode, isSettled, type KnownFile, nowNs } from "./known-content.ts";
+import { fitsMode, isSettled, type KnownFile, nowNs, unstampedHorizonNs } from "./known-content.ts";
 import {
 	askGit,
 	gitLinksOf,
@@ -343,8 +343,10 @@ async function openIn(
 	const differing = new Set<string>();
 	// Facts kept from an earlier run hold under the same conversions only: the commit's attributes and the hash.
 	const context = `${sha.length}:${[...attributeBlobs].sort().join(",")}`;
+	// How long a file's bytes can change with its stat unchanged, here (null: always, as on tmpfs): see known-content.ts.
+	const horizon = unstampedHorizonNs(root);
 	const earlier = await given.known?.catch(() => null);
-	const kept = earlier && earlier.context === context ? earlier.files : new Map<string, KnownFile>();
+	const kept = earlier && earlier.context === context && horizon !== null ? earlier.files : new Map<string, KnownFile>();
 	/** When each file's content was last read (nanoseconds, when its look began); a file known from the earlier run is settled already. */
 	const readFrom = new Map<string, bigint>();
 	for (const entry of files) {
@@ -387,9 +389,18 @@ async function openIn(
 			]);
 			// A folder on the way replaced by a link reads its files elsewhere, with their own unchanged stat: those are read again (and refused).
 			const underReplaced = (path: string) => replaced.some((folder) => path.startsWith(`${folder}/`));
-			const suspects = files.filter((entry) => verified.get(entry.path) !== stats.get(entry.path) || (replaced.length > 0 && underReplaced(entry.path)));
+			// An unchanged stat vouches for bytes read after the file had settled (known-content.ts: a write through a memory
+			// map changes bytes unstamped for a while); a file read sooner is read again.
+			const unsettled = (path: string) => {
+				const from = readFrom.get(path);
+				const stat = verified.get(path);
+				return from !== undefined && stat !== undefined && !isSettled(stat, from, horizon);
+			};
+			const suspects = files.filter(
+				(entry) => verified.get(entry.path) !== stats.get(entry.path) || unsettled(entry.path) || (replaced.length > 0 && underReplaced(entry.path)),
+			);
 			const [found, head, untracked, stagedRead, inside, outsideNow] = await Promise.all([
-				verify(root, suspects, pointers, checkout, dir),
+				verify(root, suspects, pointers, checkout, dir, stats),
 				reads.head,
 				reads.untracked,
 				reads.staged,
@@ -436,10 +447,10 @@ async function openIn(
 			let fresh = false;
 			for (const entry of files) {
 				const stat = verified.get(entry.path);
-				if (stat === undefined || differing.has(entry.path) || entry.check !== "raw" || entry.mode === "120000") continue;
+				if (stat === undefined || differing.has(entry.path) || entry.check !== "raw" || !fitsMode(stat, entry.mode)) continue;
 				const from = readFrom.get(entry.path);
 				// Read by this run: kept once settled. Not read: the earlier run's fact, still its stat.
-				if (from !== undefined && !isSettled(stat, from)) continue;
+				if (from !== undefined && !isSettled(stat, from, horizon)) continue;
 				facts.set(entry.path, { stat, blob: entry.blob });
 				if (from !== undefined) fresh = true;
 			}

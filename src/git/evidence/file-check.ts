@@ -1,8 +1,9 @@
-import { lstat, readlink, rm } from "node:fs/promises";
+import { constants } from "node:fs";
+import { type FileHandle, lstat, open, readlink, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { mapBounded } from "../../platform/bounded.ts";
 import type { Captured } from "../../platform/process.ts";
-import { blobId, hashFile, sameBytes } from "../blob-id.ts";
+import { blobId, sameBytes } from "../blob-id.ts";
 import type { ChangedPath } from "../status.ts";
 import type { Entry, LfsPointer } from "./expected-content.ts";
 import { statKey } from "./known-content.ts";
@@ -29,6 +30,7 @@ export async function verify(
 	pointers: Map<string, LfsPointer>,
 	checkout: Checkout,
 	scratch: string,
+	stats: ReadonlyMap<string, string>,
 ): Promise<Map<string, ChangedPath["kind"]> | null> {
 	const differing = new Map<string, ChangedPath["kind"]>();
 	const converted: Entry[] = [];
@@ -48,8 +50,10 @@ export async function verify(
 		if (!found.isFile()) return void differing.set(entry.path, "type_changed");
 		// git records a file as executable when its owner may execute it.
 		if ((entry.mode === "100755") !== ((found.mode & 0o100) !== 0)) return void differing.set(entry.path, "modified");
-		const digests = await hashFile(path, found.size, entry.blob.length, pointers.has(entry.path));
-		if (!digests) return void differing.set(entry.path, "unreadable");
+		// The bytes of the very file the look stat'ed: a file (or a folder on its way) swapped since is read as changed.
+		const read = await hashTied(path, stats.get(entry.path), entry.blob.length, pointers.has(entry.path));
+		if (typeof read === "string") return void differing.set(entry.path, read);
+		const digests = read;
 		// A converted file must hold what a checkout writes (CRLF, an expanded $Id$, UTF-16), not merely the blob's bytes.
 		if (digests.blob === entry.blob && entry.check !== "converted") return;
 		const pointer = pointers.get(entry.path);
@@ -95,6 +99,60 @@ async function realFolders(root: string, path: string, asked: Map<string, Promis
 
 /** Files read at once: enough to keep the disk busy, few enough to keep memory flat. */
 const READERS = 8;
+
+/** Files up to this size are read in one call (with READERS at once, a few MB of memory at most). */
+const WHOLE_READ_BYTES = 256 * 1024;
+
+/**
+ * A file's blob id (and sha256 when asked), read from the file opened, not
+ * from whatever the path names a moment later: opened without following a
+ * final link (nor blocking on a FIFO), it must be a regular file whose stat,
+ * before and after the read, is `expected` (the look's own lstat of the
+ * path); otherwise it changed while it was looked at (a file or a folder on
+ * its way swapped, a write), and is "modified". A change of kind or a file
+ * gone is said as such.
+ */
+async function hashTied(
+	path: string,
+	expected: string | undefined,
+	hexLength: number,
+	withSha256: boolean,
+): Promise<{ blob: string; sha256: string } | ChangedPath["kind"]> {
+	let handle: FileHandle;
+	try {
+		handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		return code === "ENOENT" || code === "ENOTDIR" ? "deleted" : code === "ELOOP" ? "type_changed" : "unreadable";
+	}
+	try {
+		const before = await handle.stat({ bigint: true });
+		if (!before.isFile()) return "type_changed";
+		if (statKey(before) !== expected) return "modified";
+		const size = Number(before.size);
+		const blob = new Bun.CryptoHasher(hexLength === 64 ? "sha256" : "sha1").update(`blob ${size}\0`);
+		const sha256 = withSha256 ? new Bun.CryptoHasher("sha256") : null;
+		const buffer = Buffer.allocUnsafe(Math.min(Math.max(size, 0), WHOLE_READ_BYTES) + 1);
+		let read = 0;
+		for (;;) {
+			const { bytesRead } = await handle.read(buffer, 0, buffer.length, read);
+			if (bytesRead === 0) break;
+			const chunk = buffer.subarray(0, bytesRead);
+			blob.update(chunk);
+			sha256?.update(chunk);
+			read += bytesRead;
+			// A file that grew while it was read is not the file that was stat'ed: whatever it grew to is not read.
+			if (read > size) return "modified";
+		}
+		const after = await handle.stat({ bigint: true });
+		if (read !== size || statKey(after) !== expected) return "modified";
+		return { blob: blob.digest("hex"), sha256: sha256 ? sha256.digest("hex") : "" };
+	} catch {
+		return "unreadable";
+	} finally {
+		await handle.close().catch(() => undefined);
+	}
+}
 
 /** The full fingerprint of every tracked file (known-content.ts), by path ("absent" when gone). */
 export async function fingerprint(root: string, entries: readonly Entry[]): Promise<Map<string, string>> {

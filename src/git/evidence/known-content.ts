@@ -1,3 +1,5 @@
+import { readFileSync, statfsSync } from "node:fs";
+
 /**
  * What the evidence learned about the files, kept between runs (issue 23):
  * "the file at this path, with exactly this stat, holds the raw bytes of
@@ -6,14 +8,17 @@
  *
  * The stat is the whole fingerprint: size, mtime and ctime in nanoseconds,
  * inode, device and mode. A process can put an mtime back, never a ctime;
- * a file swapped for another has another inode (or device). A fact is kept
- * only once it is settled: the file's mtime and ctime are older than the
- * moment its read began by a margin wider than any file system's clock tick
- * (git's "racy" rule), so a write that came after the read, yet landed in
- * the same tick as the one before it, can never hide behind an unchanged
- * stat. Only raw content is recorded: a file the commit's attributes
- * convert, a Git LFS file, a symbolic link or a submodule is judged afresh
- * at every look.
+ * a file swapped for another has another inode (or device). The bytes are
+ * read from the file opened, checked to be the one stat'ed (evidence's
+ * file-check.ts). A fact is kept only once it is settled: its file's times
+ * are older than its read by more than the time bytes can change unstamped
+ * (a write through a memory map, until the page is written back: see
+ * `unstampedHorizonNs`), which also covers a write that landed in the same
+ * clock tick as the one before it (git's "racy" rule). The same rule
+ * decides, within one run, whether a file whose stat has not changed since
+ * it was read is read again. Only raw content of a regular file is
+ * recorded: a file the commit's attributes convert, a Git LFS file, a
+ * symbolic link or a submodule is judged afresh at every look.
  *
  * Where the facts live, and the seal that keeps a hand-written file from
  * being believed, is the caller's (proof/content-ids.ts): this module only
@@ -34,25 +39,70 @@ export function statKey(found: { size: bigint; mtimeNs: bigint; ctimeNs: bigint;
 
 /**
  * Whether a fact's stat is a regular file with the executable bit the
- * commit records (`100755`: its owner may execute it): a fact says which
- * bytes a file holds, not that its mode is the commit's, which can change
- * from one commit to the next while the file stays as it is.
+ * commit records (`100755`: its owner may execute it), where the commit
+ * records a regular file: a fact says which bytes a file holds, not that
+ * its mode is the commit's (which can change from one commit to the next
+ * while the file stays as it is), and never stands for a symbolic link,
+ * whose blob is its target's text.
  */
 export function fitsMode(stat: string, gitMode: string): boolean {
+	if (gitMode !== "100644" && gitMode !== "100755") return false;
 	const field = stat.slice(stat.lastIndexOf(":") + 1);
 	if (!/^\d+$/.test(field)) return false;
 	const mode = Number(field);
 	return (mode & 0o170000) === 0o100000 && (gitMode === "100755") === ((mode & 0o100) !== 0);
 }
 
-/** Wider than any clock tick a file system stamps times with (ext4 and APFS: nanoseconds; FAT: two seconds). */
-const SETTLED_MARGIN_NS = 3_000_000_000n;
+/**
+ * How long after its last stamp a file's bytes can still change without
+ * its stat changing, in nanoseconds; null when they always can here.
+ *
+ * A write through a shared memory map stamps mtime and ctime only when it
+ * dirties a clean page: later writes to that page change bytes unstamped
+ * until the kernel writes the page back (on Linux within
+ * `vm.dirty_expire_centisecs` + `vm.dirty_writeback_centisecs`, 35 s by
+ * default) and write-protects it again. On tmpfs and ramfs pages are never
+ * written back, so no stat can vouch for a file's bytes there. A stat
+ * vouches for bytes read after this horizon had passed since its ctime.
+ */
+export function unstampedHorizonNs(root: string): bigint | null {
+	const type = (() => {
+		try {
+			return statfsSync(root).type;
+		} catch {
+			return null;
+		}
+	})();
+	if (type === null || NEVER_WRITTEN_BACK.has(type)) return null;
+	const centisecs = (name: string) => {
+		try {
+			const value = Number(readFileSync(`/proc/sys/vm/${name}`, "utf8").trim());
+			return Number.isInteger(value) && value > 0 ? value : null;
+		} catch {
+			return null;
+		}
+	};
+	const expire = centisecs("dirty_expire_centisecs");
+	const writeback = centisecs("dirty_writeback_centisecs");
+	// Where the kernel does not say (not Linux), a minute; a slow disk can hold a page back a while longer than the settings say.
+	const seconds = expire !== null && writeback !== null ? (expire + writeback) / 100 + 10 : 60;
+	return BigInt(Math.ceil(seconds * 1000)) * 1_000_000n;
+}
 
-/** Whether a fact about a file read after `readFrom` (nanoseconds since the epoch) can be kept: its times are well before the read. */
-export function isSettled(stat: string, readFrom: bigint): boolean {
+/** statfs types whose pages are never written back: tmpfs, ramfs. */
+const NEVER_WRITTEN_BACK = new Set([0x01021994, 0x858458f6]);
+
+/**
+ * Whether a stat vouches for bytes read from `readFrom` on (nanoseconds
+ * since the epoch): the file's mtime and ctime are older than the read by
+ * more than `horizon` (see `unstampedHorizonNs`; null: never), which is
+ * also far wider than any file system's clock tick (git's "racy" rule).
+ */
+export function isSettled(stat: string, readFrom: bigint, horizon: bigint | null): boolean {
+	if (horizon === null) return false;
 	const [, mtime, ctime] = stat.split(":");
 	if (mtime === undefined || ctime === undefined || !/^\d+$/.test(mtime) || !/^\d+$/.test(ctime)) return false;
-	const limit = readFrom - SETTLED_MARGIN_NS;
+	const limit = readFrom - horizon;
 	return BigInt(mtime) < limit && BigInt(ctime) < limit;
 }
 

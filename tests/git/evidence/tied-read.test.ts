@@ -1,0 +1,53 @@
+import { afterEach, expect, test } from "bun:test";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { blobId } from "../../../src/git/blob-id.ts";
+import type { Entry } from "../../../src/git/evidence/expected-content.ts";
+import { fingerprint, verify } from "../../../src/git/evidence/file-check.ts";
+import { makeTempDir } from "../../helpers/repo.ts";
+
+/**
+ * The look reads the bytes of the very file it stat'ed (file-check.ts):
+ * a file, or a folder on its way, swapped between the stat and the read is
+ * "modified", even when what now sits at the path holds the committed bytes.
+ * Without that, a process swapping folders as the look reads could feed it
+ * the committed bytes while the jobs run on others, and a fact kept between
+ * runs would pair one file's stat with another's bytes.
+ */
+
+const dirs: string[] = [];
+afterEach(async () => {
+	for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+
+const COMMITTED = "committed\n";
+
+function entry(path: string): Entry {
+	return { path, mode: "100644", type: "blob", blob: blobId(new TextEncoder().encode(COMMITTED), 40), check: "raw" };
+}
+
+const noCheckout = async () => "no converted files here";
+
+test("a folder swapped for a copy of the committed bytes after the stat is read as modified", async () => {
+	const root = await makeTempDir();
+	dirs.push(root);
+	await mkdir(join(root, "zz"));
+	await writeFile(join(root, "zz/f.txt"), COMMITTED);
+	const files = [entry("zz/f.txt")];
+	const stats = await fingerprint(root, files);
+	// Unchanged: the committed bytes, in the file stat'ed.
+	expect((await verify(root, files, new Map(), noCheckout, root, stats))?.size).toBe(0);
+	// The folder swapped for a copy: same name, same bytes, another file.
+	await mkdir(join(root, "copy"));
+	await writeFile(join(root, "copy/f.txt"), COMMITTED);
+	await rename(join(root, "zz"), join(root, "real"));
+	await rename(join(root, "copy"), join(root, "zz"));
+	expect((await verify(root, files, new Map(), noCheckout, root, stats))?.get("zz/f.txt")).toBe("modified");
+});
+
+test("a file the look never stat'ed is read as modified, not trusted", async () => {
+	const root = await makeTempDir();
+	dirs.push(root);
+	await writeFile(join(root, "f.txt"), COMMITTED);
+	expect((await verify(root, [entry("f.txt")], new Map(), noCheckout, root, new Map()))?.get("f.txt")).toBe("modified");
+});
