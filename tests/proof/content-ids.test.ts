@@ -34,6 +34,14 @@ async function runDone(root: string, r: TestRepo): Promise<Loose> {
 	return result as Loose;
 }
 
+/** done refuses the tree, naming `path` among its changes. */
+async function expectDirtyAt(r: TestRepo, path: string): Promise<void> {
+	const result = await runDone(r.root, r);
+	expect(result.ok).toBe(false);
+	expect(result.error).toBe("dirty_worktree");
+	expect(result.message).toContain(path);
+}
+
 async function gitDirOf(root: string): Promise<string> {
 	return (await runGit(root, ["rev-parse", "--path-format=absolute", "--git-dir"])).trim();
 }
@@ -88,10 +96,7 @@ describe("facts about a checkout's files, kept between runs", () => {
 		if (!known || !fact) throw new Error("no facts kept");
 		known.files.set("src/a.txt", { ...fact, blob: WRONG_BLOB });
 		await keepContent(gitDir, r.root, known);
-		const result = await runDone(r.root, r);
-		expect(result.ok).toBe(false);
-		expect(result.error).toBe("dirty_worktree");
-		expect(result.message).toContain("src/a.txt");
+		await expectDirtyAt(r, "src/a.txt");
 	});
 
 	test("a fact file written by hand (no valid seal) is not believed: an edit it claims away is found", async () => {
@@ -108,10 +113,7 @@ describe("facts about a checkout's files, kept between runs", () => {
 		const body = text.slice(text.indexOf("\n") + 1).replace(/[^\0]*\0([0-9a-f]{40})\0src\/a\.txt\0/, `${edited}\0${blob}\0src/a.txt\0`);
 		expect(body).toContain(edited);
 		await writeFile(path, `${text.slice(0, text.indexOf("\n"))}\n${body}`);
-		const result = await runDone(r.root, r);
-		expect(result.ok).toBe(false);
-		expect(result.error).toBe("dirty_worktree");
-		expect(result.message).toContain("src/a.txt");
+		await expectDirtyAt(r, "src/a.txt");
 	});
 
 	test("a file written just before the look is read, and no fact is kept for it until it has settled", async () => {
@@ -148,10 +150,7 @@ describe("facts about a checkout's files, kept between runs", () => {
 		const before = await lstat(join(r.root, "src/a.txt"));
 		await writeFile(join(r.root, "src/a.txt"), "ALPHA\n");
 		await utimes(join(r.root, "src/a.txt"), before.atime, before.mtime);
-		const result = await runDone(r.root, r);
-		expect(result.ok).toBe(false);
-		expect(result.error).toBe("dirty_worktree");
-		expect(result.message).toContain("src/a.txt");
+		await expectDirtyAt(r, "src/a.txt");
 	});
 
 	test("a commit that only makes a file executable is not matched by the fact about its bytes", async () => {
@@ -161,24 +160,18 @@ describe("facts about a checkout's files, kept between runs", () => {
 		expect((await keptFacts(r.root))?.has("src/a.txt")).toBe(true);
 		await r.git("update-index", "--chmod=+x", "src/a.txt");
 		await r.git("commit", "-q", "-m", "executable");
-		const result = await runDone(r.root, r);
-		expect(result.ok).toBe(false);
-		expect(result.error).toBe("dirty_worktree");
-		expect(result.message).toContain("src/a.txt");
+		await expectDirtyAt(r, "src/a.txt");
 	});
 
 	test("a fact about a regular file never stands for a symbolic link the commit records with the same blob", async () => {
-		// The commit turns run.sh into a link whose target text is the file's bytes; the file on disk stays as it was.
+		// The commit turns src/a.txt into a link whose target text is the file's bytes; the file on disk stays as it was.
 		const r = repos.link as TestRepo;
 		expect((await runDone(r.root, r)).ok).toBe(true);
 		expect((await keptFacts(r.root))?.has("src/a.txt")).toBe(true);
 		const blob = (await r.git("rev-parse", "HEAD:src/a.txt")).trim();
 		await r.git("update-index", "--cacheinfo", `120000,${blob},src/a.txt`);
 		await r.git("commit", "-q", "-m", "a link now");
-		const result = await runDone(r.root, r);
-		expect(result.ok).toBe(false);
-		expect(result.error).toBe("dirty_worktree");
-		expect(result.message).toContain("src/a.txt");
+		await expectDirtyAt(r, "src/a.txt");
 	});
 
 	test("bytes written through a memory map, which change no stat until written back, are read again and found", async () => {
@@ -196,10 +189,7 @@ describe("facts about a checkout's files, kept between runs", () => {
 		const stamped = statKey(await lstat(join(r.root, "src/a.txt"), { bigint: true }));
 		map.set(new TextEncoder().encode("OMEGA\n"));
 		expect(statKey(await lstat(join(r.root, "src/a.txt"), { bigint: true }))).toBe(stamped);
-		const result = await runDone(r.root, r);
-		expect(result.ok).toBe(false);
-		expect(result.error).toBe("dirty_worktree");
-		expect(result.message).toContain("src/a.txt");
+		await expectDirtyAt(r, "src/a.txt");
 	});
 
 	test("another checkout's facts are not used, even sealed with the repository's key", async () => {
