@@ -11,6 +11,9 @@
  *
  * A new benchmark is one more entry in BENCHMARKS: a candidate probe, an
  * optional baseline probe whose phases pair by name, and its budgets.
+ * Large fixtures (the scale section's repository of 50 000 files, impact's
+ * 50 000 untracked paths, the npm projects) are made on first use, so
+ * `--only` skips their cost with their benchmarks.
  */
 import { existsSync, rmSync } from "node:fs";
 import { mkdir, mkdtemp } from "node:fs/promises";
@@ -32,8 +35,23 @@ import {
 } from "./bench/gate.ts";
 import { checkGlobFixture, type GlobFixtures, makeGlobFixtures } from "./bench/globs.ts";
 import { type Benchmark, measure, WHOLE } from "./bench/measure.ts";
-import { mcpGateCall, mcpSession, timeToExit, timeToFirstOutput, toolsListSize } from "./bench/probes.ts";
+import { mcpGateCall, mcpSession, timeToExit, timeToExitIn, timeToFirstOutput, toolsListSize } from "./bench/probes.ts";
 import { judge, type Outcome, renderJson, renderTable } from "./bench/report.ts";
+import {
+	gitHashAll,
+	gitLanding,
+	gitStatus,
+	gitWorktreeAdd,
+	LOOK,
+	type Scale,
+	scaleAccept,
+	scaleEditedDone,
+	scaleFirstDone,
+	scaleFixture,
+	scaleProvenDone,
+	scaleStart,
+	scaleStatus,
+} from "./bench/scale.ts";
 import { type NpmFixtures, npmFixtures, startPrepareRun } from "./bench/seed.ts";
 import { buildDiscern, buildHello, makeFixture } from "./bench/setup.ts";
 
@@ -59,6 +77,8 @@ interface BenchContext {
 	against?: string;
 	/** Two npm projects with node_modules installed, made on first use (the registry is asked then). */
 	npm: () => Promise<NpmFixtures>;
+	/** The scale section's repository of 50 000 files (~200 MB), made on first use. */
+	scale: () => Promise<Scale>;
 }
 
 /**
@@ -240,8 +260,8 @@ const BENCHMARKS: readonly ((ctx: BenchContext) => Benchmark)[] = [
 	}),
 	(ctx) => ({
 		name: "impact: 50 000 changed paths × 20 scopes",
-		candidate: timeToExit("discern impact --json", [ctx.discern, "impact", "--json"], { cwd: ctx.gate.impact }),
-		baseline: timeToExit("git status", [ctx.git, "status", "--porcelain"], { cwd: ctx.gate.impact }),
+		candidate: timeToExitIn("discern impact --json", [ctx.discern, "impact", "--json"], ctx.gate.impact),
+		baseline: timeToExitIn("git status", [ctx.git, "status", "--porcelain"], ctx.gate.impact),
 		budgets: [{ phase: WHOLE, kind: "absolute", max: 1000 }],
 		maxRuns: 10,
 	}),
@@ -251,6 +271,54 @@ const BENCHMARKS: readonly ((ctx: BenchContext) => Benchmark)[] = [
 		// The same repository and changes with `**/target.txt`: the ratio is what the pattern itself costs.
 		baseline: timeToExit("the same with **/target.txt", [ctx.discern, "impact", "--json"], { cwd: ctx.globs.plain }),
 		budgets: [{ phase: WHOLE, kind: "absolute", max: 50 }],
+	}),
+	// The scale section (issue 23): a generated repository of 50 000 files, ~200 MB (scripts/bench/scale-fixture.ts),
+	// made only when one of these is selected. Each look against git's own doing the same work, in the same rounds.
+	(ctx) => ({
+		name: "scale: status --json",
+		candidate: scaleStatus(ctx.scale),
+		baseline: gitStatus(ctx.scale),
+		budgets: [{ phase: WHOLE, kind: "ratio", max: 1.5 }],
+		maxRuns: 20,
+	}),
+	(ctx) => ({
+		name: "scale: done on a proven unchanged tree",
+		candidate: scaleProvenDone(ctx.scale),
+		baseline: gitStatus(ctx.scale),
+		budgets: [{ phase: WHOLE, kind: "ratio", max: 1.5 }],
+		maxRuns: 15,
+	}),
+	(ctx) => ({
+		// Nothing known: every byte is read, so git hashing every tracked file is the floor; 100 ms is the rest of the gate.
+		name: "scale: first done, job `true`",
+		candidate: scaleFirstDone(ctx.scale),
+		baseline: gitHashAll(ctx.scale),
+		budgets: [{ phase: WHOLE, kind: "difference", max: 100 }],
+		maxRuns: 10,
+	}),
+	(ctx) => ({
+		// The look grows with what changed, not with the tree: the budget is on the run without its jobs' time.
+		name: "scale: done after one edited file",
+		candidate: scaleEditedDone(ctx.scale),
+		baseline: gitStatus(ctx.scale, [WHOLE, LOOK]),
+		budgets: [{ phase: LOOK, kind: "ratio", max: 1.5 }],
+		notes: { [WHOLE]: "information: with the job `true`" },
+		maxRuns: 10,
+	}),
+	(ctx) => ({
+		name: "scale: start",
+		candidate: scaleStart(ctx.scale),
+		baseline: gitWorktreeAdd(ctx.scale),
+		budgets: [{ phase: WHOLE, kind: "ratio", max: 1.3 }],
+		maxRuns: 8,
+	}),
+	(ctx) => ({
+		// Each run first starts a worktree, commits there and gates it (untimed, ~15 s): few runs.
+		name: "scale: accept",
+		candidate: scaleAccept(ctx.scale),
+		baseline: gitLanding(ctx.scale),
+		budgets: [{ phase: WHOLE, kind: "ratio", max: 1.5 }],
+		maxRuns: 5,
 	}),
 ];
 
@@ -296,7 +364,6 @@ let outcomes: Outcome[];
 try {
 	const fixtureDir = join(temp, "fixture");
 	await mkdir(fixtureDir);
-	log("making the gate fixtures (50 000 files for impact)");
 	const gate = await makeGateFixtures(join(temp, "gate"));
 	const globs = await makeGlobFixtures(join(temp, "globs"));
 	const ctx: BenchContext = {
@@ -310,6 +377,7 @@ try {
 		scratch: temp,
 		crowd,
 		npm: npmFixtures(join(temp, "npm")),
+		scale: scaleFixture(join(temp, "scale"), DISCERN),
 		...(flags.against === undefined ? {} : { against: flags.against }),
 	};
 	await preflight(ctx);

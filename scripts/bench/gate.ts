@@ -18,8 +18,8 @@ export interface GateFixtures {
 	lefthook: string;
 	/** One test job printing 200 MB. */
 	noisy: string;
-	/** 20 scopes and 50 000 untracked files. */
-	impact: string;
+	/** 20 scopes and 50 000 untracked files, made on first use (a bench run that skips `impact` never writes them). */
+	impact: () => Promise<string>;
 }
 
 export async function makeGateFixtures(dir: string): Promise<GateFixtures> {
@@ -31,6 +31,11 @@ export async function makeGateFixtures(dir: string): Promise<GateFixtures> {
 	await makeRepo(sleeps, sleepJobs);
 	await makeRepo(lefthook, "", { "lefthook.yml": LEFTHOOK_CONFIG });
 	await makeRepo(noisy, `[jobs]\ntest = "head -c ${NOISY_BYTES} /dev/zero | tr '\\\\0' x"\n`);
+	let made: Promise<string> | undefined;
+	return { sleeps, lefthook, noisy, impact: () => (made ??= makeImpactRepo(impact).then(() => impact)) };
+}
+
+async function makeImpactRepo(impact: string): Promise<void> {
 	const scopes = Array.from({ length: IMPACT_SCOPES }, (_, i) => `[scopes.s${i}]\npaths = ["area${i}/**", "*.ext${i}"]\n`).join("");
 	await makeRepo(impact, `[jobs]\ntest = "true"\n${scopes}`);
 	// Untracked paths spread over the scopes and outside them.
@@ -39,7 +44,6 @@ export async function makeGateFixtures(dir: string): Promise<GateFixtures> {
 		await mkdir(path, { recursive: true });
 		await Promise.all(Array.from({ length: 500 }, (_, i) => writeFile(join(path, `f${i}.txt`), "")));
 	}
-	return { sleeps, lefthook, noisy, impact };
 }
 
 /**

@@ -29,6 +29,14 @@ export function timeToExit(label: string, cmd: readonly string[], place: SpawnPl
 	};
 }
 
+/** The same, in a folder made on first use (untimed): a fixture built only when its benchmark is selected. */
+export function timeToExitIn(label: string, cmd: readonly string[], cwd: () => Promise<string>): Probe {
+	return {
+		label,
+		run: async () => timeToExit(label, cmd, { cwd: await cwd() }).run(),
+	};
+}
+
 /**
  * Spawn to the first bytes on stdout, reported as `phase` so it pairs with a
  * candidate's phase of that name (the floor under any server's first answer).
