@@ -11,6 +11,7 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { unstampedHorizonNs } from "../../src/git/evidence/known-content.ts";
 
 export const SCALE_FOLDERS = 100;
 export const SCALE_SUBFOLDERS = 50;
@@ -22,9 +23,13 @@ const POOL_BYTES = 8 * 1024 * 1024;
 
 /**
  * How long a file's times must be in the past before discern keeps what it read of it between runs
- * (src/proof/content-ids.ts keeps a fact once the file is 3 s older than the read), with a margin.
+ * (src/git/evidence/known-content.ts: the time bytes can change unstamped, 45 s by default), with a margin.
  */
-export const SETTLE_MS = 3_500;
+export function settleMs(root: string): number {
+	const horizon = unstampedHorizonNs(root);
+	if (horizon === null) throw new Error(`${root} is on tmpfs or ramfs, where discern keeps no facts: put the bench's temp folder on a disk (TMPDIR)`);
+	return Number(horizon / 1_000_000n) + 500;
+}
 
 /** `mulberry32`: a small seeded generator; the figures must not depend on Math.random. */
 export function seeded(seed: number): () => number {

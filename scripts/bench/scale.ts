@@ -13,7 +13,7 @@
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type Phases, type Probe, WHOLE } from "./measure.ts";
-import { fileText, git, makeScaleRepo, type ScaleRepo, SETTLE_MS } from "./scale-fixture.ts";
+import { fileText, git, makeScaleRepo, type ScaleRepo, settleMs } from "./scale-fixture.ts";
 
 /** The phase of a `done` run without its jobs: what the look costs (its budget is a ratio plus the jobs' own time). */
 export const LOOK = "look (whole − jobs)";
@@ -60,7 +60,7 @@ export class Scale {
 	 * proved a while ago.
 	 */
 	async proveSettled(): Promise<void> {
-		await Bun.sleep(Math.max(0, this.changedAt + SETTLE_MS - performance.now()));
+		await Bun.sleep(Math.max(0, this.changedAt + settleMs(this.root) - performance.now()));
 		await discernJson(this.discern, ["done"], this.root);
 	}
 
@@ -251,8 +251,8 @@ export function gitWorktreeAdd(scale: () => Promise<Scale>): Probe {
 
 /**
  * `discern accept --confirmed --target <id>` from the main checkout. Untimed before it: `discern start`,
- * one file edited and committed in the worktree, the files left to settle (an agent works a while before
- * it gates), and `discern done` there, as an agent does before asking to land.
+ * one file edited and committed in the worktree, and `discern done` there, as an agent does before asking
+ * to land (the worktree's files are fresh from its checkout: accept reads them, as it would then).
  */
 export function scaleAccept(scale: () => Promise<Scale>): Probe {
 	const ready = once(async () => (await scale()).proveSettled());
@@ -265,7 +265,6 @@ export function scaleAccept(scale: () => Promise<Scale>): Probe {
 			const { id, path } = started.data ?? {};
 			if (typeof id !== "string" || typeof path !== "string") throw new Error(`discern start returned no worktree: ${JSON.stringify(started.data)}`);
 			await s.editAndCommit(path);
-			await Bun.sleep(SETTLE_MS);
 			const proved = await discernJson(s.discern, ["done"], path);
 			if (proved.data?.gate_ran !== true) throw new Error("discern done did not gate the worktree's commit");
 			const { elapsed, envelope } = await timedJson(s.discern, ["accept", "--confirmed", "--target", id], s.root);
