@@ -11,7 +11,7 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { unstampedHorizonNs } from "../../src/git/evidence/known-content.ts";
+import { unstampedHorizon } from "../../src/git/evidence/known-content.ts";
 
 export const SCALE_FOLDERS = 100;
 export const SCALE_SUBFOLDERS = 50;
@@ -26,9 +26,9 @@ const POOL_BYTES = 8 * 1024 * 1024;
  * (src/git/evidence/known-content.ts: the time bytes can change unstamped, 45 s by default), with a margin.
  */
 export function settleMs(root: string): number {
-	const horizon = unstampedHorizonNs(root);
+	const horizon = unstampedHorizon(root);
 	if (horizon === null) throw new Error(`${root} is on tmpfs or ramfs, where discern keeps no facts: put the bench's temp folder on a disk (TMPDIR)`);
-	return Number(horizon / 1_000_000n) + 500;
+	return Number(horizon.ns / 1_000_000n) + 500;
 }
 
 /** `mulberry32`: a small seeded generator; the figures must not depend on Math.random. */

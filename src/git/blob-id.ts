@@ -1,5 +1,4 @@
 import { createReadStream } from "node:fs";
-import { lstat } from "node:fs/promises";
 
 /** git's object id for a blob of `bytes`, in the repository's hash (40 hex digits: SHA-1, 64: SHA-256). */
 export function blobId(bytes: Uint8Array, hexLength: number): string {
@@ -46,12 +45,4 @@ export async function hashFile(path: string, size: number, hexLength: number, wi
 	// A file that changed size while it was read is not the file that was stat'ed: never a match.
 	if (read !== size) return { blob: "", sha256: "" };
 	return { blob: blob.digest("hex"), sha256: sha256 ? sha256.digest("hex") : "" };
-}
-
-/** Two files with exactly the same bytes (compared by digest, streamed). */
-export async function sameBytes(a: string, b: string): Promise<boolean> {
-	const [sa, sb] = await Promise.all([lstat(a).catch(() => null), lstat(b).catch(() => null)]);
-	if (!sa || !sb || sa.size !== sb.size) return false;
-	const [ha, hb] = await Promise.all([hashFile(a, sa.size, 64, false), hashFile(b, sb.size, 64, false)]);
-	return ha !== null && hb !== null && ha.blob === hb.blob;
 }

@@ -3,7 +3,7 @@ import { copyFile, lstat, readFile, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { AnyResult } from "../../src/contract/envelope.ts";
 import type { KnownContent } from "../../src/git/evidence/evidence.ts";
-import { decodeKnown, statKey, unstampedHorizonNs } from "../../src/git/evidence/known-content.ts";
+import { decodeKnown, statKey, unstampedHorizon } from "../../src/git/evidence/known-content.ts";
 import { keepContent, recallContent } from "../../src/proof/content-ids.ts";
 import { done } from "../../src/proof/done.ts";
 import { makeRepo, runGit, type TestRepo } from "../helpers/repo.ts";
@@ -63,9 +63,9 @@ beforeAll(async () => {
 	for (const name of ["kept", "sealed", "forged", "racy", "attributes", "restored", "mode", "link", "mapped"])
 		repos[name] = await makeRepo({ config: CONFIG, files: FILES });
 	linked = await makeWorktreeRepo({ config: CONFIG, files: FILES });
-	const horizon = unstampedHorizonNs(linked.root);
+	const horizon = unstampedHorizon(linked.root);
 	if (horizon === null) throw new Error("the temp folder is on tmpfs, where no fact is ever kept: run these tests with TMPDIR on a disk");
-	await Bun.sleep(Number(horizon / 1_000_000n) + 500);
+	await Bun.sleep(Number(horizon.ns / 1_000_000n) + 500);
 }, 180_000);
 
 afterAll(async () => {

@@ -10,7 +10,7 @@ import { type ChangedPath, JUDGED_SETTINGS, type WorkingState } from "../status.
 import { conversionsOf, type Entry, entryOf, lfsPointers } from "./expected-content.ts";
 import { type Checkout, fingerprint, foldersReplaced, verify } from "./file-check.ts";
 import { guessLocation, type Location, locationOf, primedWith, sameLocation } from "./guess.ts";
-import { fitsMode, isSettled, type KnownFile, nowNs, unstampedHorizonNs } from "./known-content.ts";
+import { fitsMode, isSettled, type KnownFile, nowNs, unstampedHorizon } from "./known-content.ts";
 import {
 	askGit,
 	gitLinksOf,
@@ -344,7 +344,7 @@ async function openIn(
 	// Facts kept from an earlier run hold under the same conversions only: the commit's attributes and the hash.
 	const context = `${sha.length}:${[...attributeBlobs].sort().join(",")}`;
 	// How long a file's bytes can change with its stat unchanged, here (null: always, as on tmpfs): see known-content.ts.
-	const horizon = unstampedHorizonNs(root);
+	const horizon = unstampedHorizon(root);
 	const earlier = await given.known?.catch(() => null);
 	const kept = earlier && earlier.context === context && horizon !== null ? earlier.files : new Map<string, KnownFile>();
 	/** When each file's content was last read (nanoseconds, when its look began); a file known from the earlier run is settled already. */

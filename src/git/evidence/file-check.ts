@@ -3,7 +3,7 @@ import { type FileHandle, lstat, open, readlink, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { mapBounded } from "../../platform/bounded.ts";
 import type { Captured } from "../../platform/process.ts";
-import { blobId, sameBytes } from "../blob-id.ts";
+import { blobId, hashFile } from "../blob-id.ts";
 import type { ChangedPath } from "../status.ts";
 import type { Entry, LfsPointer } from "./expected-content.ts";
 import { statKey } from "./known-content.ts";
@@ -33,7 +33,8 @@ export async function verify(
 	stats: ReadonlyMap<string, string>,
 ): Promise<Map<string, ChangedPath["kind"]> | null> {
 	const differing = new Map<string, ChangedPath["kind"]>();
-	const converted: Entry[] = [];
+	/** Converted files, with the blob id of the bytes the tied read found in each: a checkout's file must hash the same. */
+	const converted = new Map<Entry, string>();
 	const folders = new Map<string, Promise<boolean>>();
 	await mapBounded(entries, READERS, async (entry) => {
 		const path = join(root, entry.path);
@@ -61,19 +62,23 @@ export async function verify(
 			if (digests.sha256 !== pointer.oid || found.size !== pointer.size) differing.set(entry.path, "modified");
 			return;
 		}
-		if (entry.check === "converted") converted.push(entry);
+		if (entry.check === "converted") converted.set(entry, digests.blob);
 		else differing.set(entry.path, "modified");
 	});
-	if (converted.length > 0) {
+	if (converted.size > 0) {
 		// What a checkout would write, with the commit's attributes and pinned settings (filters other
 		// than LFS were refused): then the bytes must be exactly those, not merely clean to the blob.
 		// It writes them from a private store of blobs read back and hashed: a forged one would be written and matched.
 		const folder = join(scratch, "checkout");
 		await rm(folder, { recursive: true, force: true });
-		const written = await checkout(converted, folder);
+		const written = await checkout([...converted.keys()], folder);
 		if (typeof written === "string" || written.exitCode !== 0) return null;
-		await mapBounded(converted, READERS, async (entry) => {
-			if (!(await sameBytes(join(root, entry.path), join(folder, entry.path)))) differing.set(entry.path, "modified");
+		// Compared with what the tied read found, never read from the tree again by path (a folder swapped meanwhile would be read instead).
+		await mapBounded([...converted], READERS, async ([entry, found]) => {
+			const expected = join(folder, entry.path);
+			const size = (await lstat(expected).catch(() => null))?.size;
+			const wanted = size === undefined ? null : await hashFile(expected, size, entry.blob.length, false);
+			if (wanted?.blob !== found) differing.set(entry.path, "modified");
 		});
 		await rm(folder, { recursive: true, force: true });
 	}

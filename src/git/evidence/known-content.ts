@@ -1,4 +1,4 @@
-import { readFileSync, statfsSync } from "node:fs";
+import { lstatSync, readFileSync, statfsSync } from "node:fs";
 
 /**
  * What the evidence learned about the files, kept between runs (issue 23):
@@ -13,7 +13,7 @@ import { readFileSync, statfsSync } from "node:fs";
  * file-check.ts). A fact is kept only once it is settled: its file's times
  * are older than its read by more than the time bytes can change unstamped
  * (a write through a memory map, until the page is written back: see
- * `unstampedHorizonNs`), which also covers a write that landed in the same
+ * `unstampedHorizon`), which also covers a write that landed in the same
  * clock tick as the one before it (git's "racy" rule). The same rule
  * decides, within one run, whether a file whose stat has not changed since
  * it was read is read again. Only raw content of a regular file is
@@ -55,54 +55,70 @@ export function fitsMode(stat: string, gitMode: string): boolean {
 
 /**
  * How long after its last stamp a file's bytes can still change without
- * its stat changing, in nanoseconds; null when they always can here.
+ * its stat changing, and the device it holds for; null when a stat can
+ * never vouch for bytes here.
  *
  * A write through a shared memory map stamps mtime and ctime only when it
  * dirties a clean page: later writes to that page change bytes unstamped
  * until the kernel writes the page back (on Linux within
  * `vm.dirty_expire_centisecs` + `vm.dirty_writeback_centisecs`, 35 s by
- * default) and write-protects it again. On tmpfs and ramfs pages are never
- * written back, so no stat can vouch for a file's bytes there. A stat
- * vouches for bytes read after this horizon had passed since its ctime.
+ * default) and write-protects it again. Only file systems that write pages
+ * back, on a disk, are trusted (Linux: ext2/3/4, XFS, Btrfs, F2FS, ZFS,
+ * bcachefs): tmpfs never writes back, and an overlay, FUSE or a network
+ * file system can serve bytes its stat does not describe. Only files on the
+ * checkout's own device count: a file system mounted on a folder inside the
+ * tree is judged by reading, every time. Periodic writeback turned off
+ * (`dirty_writeback_centisecs` = 0) leaves pages dirty without limit.
  */
-export function unstampedHorizonNs(root: string): bigint | null {
-	const type = (() => {
-		try {
-			return statfsSync(root).type;
-		} catch {
-			return null;
-		}
-	})();
-	if (type === null || NEVER_WRITTEN_BACK.has(type)) return null;
+export function unstampedHorizon(root: string): Horizon | null {
+	let device: bigint;
+	let type: number;
+	try {
+		device = lstatSync(root, { bigint: true }).dev;
+		type = statfsSync(root).type;
+	} catch {
+		return null;
+	}
+	if (process.platform === "darwin") return { ns: 60_000_000_000n, device: String(device) };
+	if (process.platform !== "linux" || !WRITTEN_BACK.has(type)) return null;
 	const centisecs = (name: string) => {
 		try {
 			const value = Number(readFileSync(`/proc/sys/vm/${name}`, "utf8").trim());
-			return Number.isInteger(value) && value > 0 ? value : null;
+			return Number.isInteger(value) && value >= 0 ? value : null;
 		} catch {
 			return null;
 		}
 	};
 	const expire = centisecs("dirty_expire_centisecs");
 	const writeback = centisecs("dirty_writeback_centisecs");
-	// Where the kernel does not say (not Linux), a minute; a slow disk can hold a page back a while longer than the settings say.
-	const seconds = expire !== null && writeback !== null ? (expire + writeback) / 100 + 10 : 60;
-	return BigInt(Math.ceil(seconds * 1000)) * 1_000_000n;
+	if (expire === null || writeback === null || writeback === 0) return null;
+	// A slow disk can hold a page back a while longer than the settings say.
+	const seconds = (expire + writeback) / 100 + 10;
+	return { ns: BigInt(Math.ceil(seconds * 1000)) * 1_000_000n, device: String(device) };
 }
 
-/** statfs types whose pages are never written back: tmpfs, ramfs. */
-const NEVER_WRITTEN_BACK = new Set([0x01021994, 0x858458f6]);
+export interface Horizon {
+	/** Nanoseconds after a file's last stamp from which a read of it is vouched for by its stat. */
+	ns: bigint;
+	/** The checkout's device: a file on another is never vouched for. */
+	device: string;
+}
+
+/** statfs types of Linux file systems that write dirty pages back to a disk: ext2/3/4, XFS, Btrfs, F2FS, ZFS, bcachefs. */
+const WRITTEN_BACK = new Set([0xef53, 0x58465342, 0x9123683e, 0xf2f52010, 0x2fc12fc1, 0xca451a4e]);
 
 /**
  * Whether a stat vouches for bytes read from `readFrom` on (nanoseconds
- * since the epoch): the file's mtime and ctime are older than the read by
- * more than `horizon` (see `unstampedHorizonNs`; null: never), which is
- * also far wider than any file system's clock tick (git's "racy" rule).
+ * since the epoch): the file is on the checkout's device and its mtime and
+ * ctime are older than the read by more than the horizon (see
+ * `unstampedHorizon`; null: never), which is also far wider than any file
+ * system's clock tick (git's "racy" rule).
  */
-export function isSettled(stat: string, readFrom: bigint, horizon: bigint | null): boolean {
+export function isSettled(stat: string, readFrom: bigint, horizon: Horizon | null): boolean {
 	if (horizon === null) return false;
-	const [, mtime, ctime] = stat.split(":");
-	if (mtime === undefined || ctime === undefined || !/^\d+$/.test(mtime) || !/^\d+$/.test(ctime)) return false;
-	const limit = readFrom - horizon;
+	const [, mtime, ctime, , device] = stat.split(":");
+	if (mtime === undefined || ctime === undefined || !/^\d+$/.test(mtime) || !/^\d+$/.test(ctime) || device !== horizon.device) return false;
+	const limit = readFrom - horizon.ns;
 	return BigInt(mtime) < limit && BigInt(ctime) < limit;
 }
 

@@ -51,3 +51,34 @@ test("a file the look never stat'ed is read as modified, not trusted", async () 
 	await writeFile(join(root, "f.txt"), COMMITTED);
 	expect((await verify(root, [entry("f.txt")], new Map(), noCheckout, root, new Map()))?.get("f.txt")).toBe("modified");
 });
+
+test("a converted file is compared with the bytes its tied read found, never read again by path", async () => {
+	// The checkout holds other bytes; right after the tied read (when git writes the expected file), a folder holding
+	// the expected bytes is swapped in: read again by path, it would pass.
+	const root = await makeTempDir();
+	dirs.push(root);
+	await mkdir(join(root, "zz"));
+	await writeFile(join(root, "zz/f.txt"), "PASS\r\n");
+	const converted: Entry = { path: "zz/f.txt", mode: "100644", type: "blob", blob: blobId(new TextEncoder().encode("FAIL\n"), 40), check: "converted" };
+	const stats = await fingerprint(root, [converted]);
+	const swappingCheckout = async (_files: readonly Entry[], folder: string) => {
+		await mkdir(join(folder, "zz"), { recursive: true });
+		await writeFile(join(folder, "zz/f.txt"), "FAIL\r\n");
+		await mkdir(join(root, "decoy"));
+		await writeFile(join(root, "decoy/f.txt"), "FAIL\r\n");
+		await rename(join(root, "zz"), join(root, "real"));
+		await rename(join(root, "decoy"), join(root, "zz"));
+		return { exitCode: 0, stdout: "", stderr: "" };
+	};
+	expect((await verify(root, [converted], new Map(), swappingCheckout, join(root, ".scratch"), stats))?.get("zz/f.txt")).toBe("modified");
+});
+
+test("a stat on another device than the checkout's never vouches for bytes (a file system mounted inside the tree)", async () => {
+	const { isSettled } = await import("../../../src/git/evidence/known-content.ts");
+	const old = 1_000_000_000n;
+	const horizon = { ns: 45_000_000_000n, device: "2049" };
+	const now = 100_000_000_000_000n;
+	expect(isSettled(`6:${old}:${old}:12:2049:33188`, now, horizon)).toBe(true);
+	expect(isSettled(`6:${old}:${old}:12:77:33188`, now, horizon)).toBe(false);
+	expect(isSettled(`6:${old}:${old}:12:2049:33188`, now, null)).toBe(false);
+});
