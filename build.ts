@@ -13,7 +13,8 @@ const RELEASE_TARGETS = ["bun-linux-x64", "bun-linux-arm64", "bun-darwin-x64", "
 
 async function compile(outfile: string, target?: string): Promise<void> {
 	const result = await Bun.build({
-		entrypoints: [join(ROOT, "src/main.ts")],
+		// The evidence's worker thread is an entry of its own: a compiled binary finds it only so (hash-jobs.ts).
+		entrypoints: [join(ROOT, "src/main.ts"), join(ROOT, "src/git/evidence/hash-worker.ts")],
 		minify: true,
 		// Bytecode roughly halves start-up; it requires ESM output.
 		bytecode: true,

@@ -27,7 +27,10 @@ const POOL_BYTES = 8 * 1024 * 1024;
  */
 export function settleMs(root: string): number {
 	const horizon = unstampedHorizon(root);
-	if (horizon === null) throw new Error(`${root} is on tmpfs or ramfs, where discern keeps no facts: put the bench's temp folder on a disk (TMPDIR)`);
+	if (horizon === null)
+		throw new Error(
+			`${root} is on a file system where discern keeps no facts (tmpfs, an overlay, FUSE, a network file system, or write-back off; or not Linux): put the bench's temp folder on a local disk (TMPDIR)`,
+		);
 	return Number(horizon.ns / 1_000_000n) + 500;
 }
 

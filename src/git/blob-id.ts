@@ -1,4 +1,4 @@
-import { createReadStream } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
 
 /** git's object id for a blob of `bytes`, in the repository's hash (40 hex digits: SHA-1, 64: SHA-256). */
 export function blobId(bytes: Uint8Array, hexLength: number): string {
@@ -13,36 +13,45 @@ export function objectId(type: string, bytes: Uint8Array, hexLength: number): st
 	return hasher.digest("hex");
 }
 
-/** Files up to this size are read whole (with READERS at once, a few MB of memory at most). */
-const WHOLE_READ_BYTES = 256 * 1024;
+/** Read at most this much at a time: memory stays flat whatever a file's size. */
+const CHUNK_BYTES = 256 * 1024;
 
-/** A file's blob id (and sha256 when asked), streamed; null when it cannot be read. */
-export async function hashFile(path: string, size: number, hexLength: number, withSha256: boolean): Promise<{ blob: string; sha256: string } | null> {
+/**
+ * The blob id (and sha256 when asked) of an open file's bytes, read from
+ * its start in chunks. `read`: how many bytes there were, at most one more
+ * than `size` (a file that grew is not read further): a count other than
+ * `size` means it is not the file that was stat'ed.
+ */
+export function hashOpenFile(fd: number, size: number, hexLength: number, withSha256: boolean): { blob: string; sha256: string; read: number } {
 	const blob = new Bun.CryptoHasher(hexLength === 64 ? "sha256" : "sha1").update(`blob ${size}\0`);
 	const sha256 = withSha256 ? new Bun.CryptoHasher("sha256") : null;
+	const buffer = Buffer.allocUnsafe(Math.min(size, CHUNK_BYTES) + 1);
 	let read = 0;
+	while (read <= size) {
+		const bytesRead = readSync(fd, buffer, 0, buffer.length, read);
+		if (bytesRead === 0) break;
+		const chunk = buffer.subarray(0, bytesRead);
+		blob.update(chunk);
+		sha256?.update(chunk);
+		read += bytesRead;
+	}
+	return { blob: blob.digest("hex"), sha256: sha256 ? sha256.digest("hex") : "", read };
+}
+
+/** A file's blob id (and sha256 when asked); null when it cannot be read, or is not `size` bytes. */
+export function hashFile(path: string, size: number, hexLength: number, withSha256: boolean): { blob: string; sha256: string } | null {
+	let fd: number;
 	try {
-		if (size <= WHOLE_READ_BYTES) {
-			// A small file in one read (setting up a stream costs more than reading it); one byte more than
-			// stat'ed tells a file that grew meanwhile, without reading whatever it grew to.
-			const bytes = await Bun.file(path)
-				.slice(0, size + 1)
-				.bytes();
-			read = bytes.byteLength;
-			blob.update(bytes);
-			sha256?.update(bytes);
-		} else {
-			for await (const chunk of createReadStream(path)) {
-				const bytes = chunk as Buffer;
-				read += bytes.byteLength;
-				blob.update(bytes);
-				sha256?.update(bytes);
-			}
-		}
+		fd = openSync(path, "r");
 	} catch {
 		return null;
 	}
-	// A file that changed size while it was read is not the file that was stat'ed: never a match.
-	if (read !== size) return { blob: "", sha256: "" };
-	return { blob: blob.digest("hex"), sha256: sha256 ? sha256.digest("hex") : "" };
+	try {
+		const { blob, sha256, read } = hashOpenFile(fd, size, hexLength, withSha256);
+		return read === size ? { blob, sha256 } : null;
+	} catch {
+		return null;
+	} finally {
+		closeSync(fd);
+	}
 }

@@ -98,7 +98,7 @@ export async function filesNotAsWritten(checkout: string, files: readonly Writte
 			differ.push(file.path);
 			continue;
 		}
-		const hashed = await hashFile(where, found.size, file.id.length, false);
+		const hashed = hashFile(where, found.size, file.id.length, false);
 		if (hashed?.blob !== file.id) differ.push(file.path);
 	}
 	// Converted on the way out (autocrlf, eol, a smudge filter): git's own clean hashing, for the few that differ.

@@ -1,8 +1,9 @@
 import type { VerbContext } from "../contract/context.ts";
 import type { Diagnostic, Step } from "../contract/envelope.ts";
-import { ref, type Say } from "../contract/refer.ts";
+import type { Say } from "../contract/refer.ts";
 import { diagnosticsOf, stepsOf } from "../findings/diagnostics.ts";
 import type { RepositoryLocation } from "../git/repository.ts";
+import { worktreeSetupHint } from "../setup/after-setup.ts";
 import { jobEnvironment } from "./job-env.ts";
 import { killLeftovers, openLedger } from "./leftovers.ts";
 import type { GatePlan, PlannedJob } from "./plan.ts";
@@ -104,16 +105,17 @@ export function machineFailureWords(run: JobRun): string {
 
 /**
  * In a task worktree a program not found (exit 127) is most often a
- * dependency the worktree's setup installs and has not (yet): say so, with
- * the verb that runs it, or the section to declare it in. None elsewhere.
+ * dependency the worktree's setup installs and has not (yet): say so, and
+ * how to get it (setup/after-setup.ts). None elsewhere.
  */
-export function worktreeSetupRemedy(say: Say, report: RunReport, location: "main" | "worktree", ensure: readonly string[]): string[] {
+export function worktreeSetupRemedy(
+	say: Say,
+	report: RunReport,
+	location: "main" | "worktree",
+	setup: { steps: readonly string[]; ensure: readonly string[] },
+): string[] {
 	if (location !== "worktree" || !report.runs.some((run) => run.outcome === "failed" && run.exitCode === 127)) return [];
-	return [
-		ensure.length > 0
-			? say`In a task worktree a program not found is usually one its setup installs: ${ref("worktree ensure")} runs [worktree.setup].ensure (${ensure.map((command) => `\`${command}\``).join(", ")}) here.`
-			: say`In a task worktree a program not found is usually one an install brings: discern.toml declares none under [worktree.setup] (${ref("setup verify")} shows what setup proposes), so this worktree has no dependencies.`,
-	];
+	return [`In a task worktree a program not found is usually one its setup installs. ${worktreeSetupHint(say, setup, [])}`];
 }
 
 export function ranLabels(report: RunReport): string[] {

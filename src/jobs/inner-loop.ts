@@ -94,7 +94,7 @@ async function innerLoop<const Verb extends InnerLoopVerb>(
 					`${failureSentence(report)}.`,
 					[
 						"Read the diagnostics (each names the command to reproduce it), fix, and run this again.",
-						...worktreeSetupRemedy(ctx.say, report, repository.location, config.worktree.setup.ensure),
+						...worktreeSetupRemedy(ctx.say, report, repository.location, config.worktree.setup),
 						...leftovers,
 						...reviewEdits,
 					],

@@ -7,7 +7,8 @@ import { RECORDED_HISTORY } from "../git/run.ts";
  * --local-env-vars`), with the keys and values GIT_CONFIG_COUNT numbers: set
  * in the caller's environment (a git hook that runs discern, or an agent's
  * shell), they would have every git command of a job read another index,
- * object store or configuration than the checkout's the gate judged.
+ * object store or configuration than the checkout's the gate judged. (What
+ * changes how sh reads a command's own words is runner.ts's list.)
  */
 const REPOSITORY_VARIABLES = new Set([
 	"GIT_ALTERNATE_OBJECT_DIRECTORIES",

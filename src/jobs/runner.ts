@@ -260,6 +260,7 @@ interface CommandResult {
  * CDPATH sends `cd api` to a folder named api anywhere it lists (a gate
  * passing on files it never judged), and ENV or BASH_ENV names a file the
  * shell reads before the command. A command runs as written, in its checkout.
+ * (What would point a job's git at another repository is job-env.ts's list.)
  */
 const SHELL_REDIRECTS = ["CDPATH", "ENV", "BASH_ENV"];
 

@@ -215,7 +215,7 @@ export async function runGate(ctx: VerbContext, run: GateRun): Promise<DoneResul
 				: atFault.length > 0
 					? [
 							say`${atFault.map(machineFailureWords).join("; ")}. That is the machine, not the tree: install the program or fix PATH (or [gate].timeout), then run ${ref("done")} again; this failure is not recorded as the tree's verdict.`,
-							...worktreeSetupRemedy(say, report, repository.location, run.config.worktree.setup.ensure),
+							...worktreeSetupRemedy(say, report, repository.location, run.config.worktree.setup),
 							onTrunk
 								? `Read the diagnostics (each names the command to reproduce it); if the tree is at fault, the trunk is red. ${redTrunkRemedy(say)}`
 								: say`Read the diagnostics (each names the command to reproduce it); if the tree is at fault, fix, commit, and run ${ref("done")}.`,

@@ -1,4 +1,3 @@
-import type { DiscernConfig } from "../config/schema.ts";
 import { ref, type Say } from "../contract/refer.ts";
 import { tomlString } from "../edit/toml-quote.ts";
 import { checkCommand, type ProgramCheck } from "./programs.ts";
@@ -52,20 +51,22 @@ export async function gatePrograms(
 }
 
 /**
- * What to do when a program arrives only after the worktree's setup: run the
- * declared ensure commands here, or, when discern.toml declares none, the
- * install setup proposes for this project.
+ * What to do when a program arrives only with the worktree's setup: run
+ * the declared ensure commands here; run the declared steps by hand; or,
+ * when discern.toml declares neither, declare the install (setup's
+ * proposal for this project, when there is one). Every verb it names
+ * follows "run", which reads as the owner's part over MCP where the verb
+ * is the CLI's alone (contract/refer.ts).
  */
-export function worktreeSetupHint(say: Say, config: DiscernConfig, proposed: ReadonlyArray<{ run: string }>): string {
-	const ensure = config.worktree.setup.ensure;
-	if (ensure.length > 0) return say`Run ${ref("worktree ensure")} here: it runs [worktree.setup].ensure (${listed(ensure)}), which installs them.`;
-	const steps = config.worktree.setup.steps;
-	if (steps.length > 0)
-		return say`Run the [worktree.setup] steps here by hand (${listed(steps)}); declaring the install under ensure lets ${ref("worktree ensure")} run it.`;
+export function worktreeSetupHint(say: Say, setup: { steps: readonly string[]; ensure: readonly string[] }, proposed: ReadonlyArray<{ run: string }>): string {
+	if (setup.ensure.length > 0) return say`Run ${ref("worktree ensure")} here: it runs [worktree.setup].ensure (${listed(setup.ensure)}), which installs them.`;
+	if (setup.steps.length > 0)
+		return say`Run the [worktree.setup] steps here by hand (${listed(setup.steps)}): they run only when a worktree starts. Declared under ensure, the install would also run when you run ${ref("worktree ensure")}.`;
 	const install = proposed[0]?.run;
-	return install
-		? say`discern.toml declares no [worktree.setup]: add \`ensure = [${tomlString(install)}]\` under it (what ${ref("setup")} proposes here), then run ${ref("worktree ensure")}.`
-		: say`discern.toml declares no [worktree.setup]: add the project's install under it as \`ensure = ["…"]\`, then run ${ref("worktree ensure")}.`;
+	const declare = install
+		? `add \`ensure = [${tomlString(install)}]\` under it (setup's proposal here)`
+		: `add the project's install under it as \`ensure = ["…"]\``;
+	return say`discern.toml declares no [worktree.setup], so this worktree has no dependencies: ${declare}, then run ${ref("worktree ensure")}.`;
 }
 
 function listed(commands: readonly string[]): string {

@@ -1,7 +1,11 @@
+import { basename } from "node:path";
 import type { Stage } from "../config/schema.ts";
+import { nulSeparated } from "../git/nul-list.ts";
+import { git } from "../git/run.ts";
 import { folderGlob } from "../scopes/glob.ts";
 import { noun } from "../text/plural.ts";
 import { type Folder, type FolderReader, folderReader, inFolder } from "./folder.ts";
+import type { StackInstall, StackSeed } from "./installs.ts";
 import { detectMake } from "./make.ts";
 import { detectGo, detectRust } from "./native.ts";
 import { detectNode } from "./node.ts";
@@ -81,18 +85,6 @@ export interface ProposedIgnore {
 	reason: string;
 }
 
-/** A `[worktree.setup].ensure` command: what a new worktree runs before its jobs can start. */
-export interface ProposedInstall {
-	run: string;
-	reason: string;
-}
-
-/** A `[worktree].seed` folder, relative to the root. */
-export interface ProposedSeed {
-	path: string;
-	reason: string;
-}
-
 export interface SetupProposal {
 	/** From the root manifest (package.json, Cargo.toml, pyproject.toml or setup.cfg, go.mod), or null. */
 	projectName: string | null;
@@ -101,10 +93,10 @@ export interface SetupProposal {
 	scopes: ProposedScope[];
 	/** Every folder the proposed jobs write; the ones a repository already ignores are dropped by the caller (ignores.ts). */
 	ignores: ProposedIgnore[];
-	/** The installs that make a new worktree runnable, each in its project's folder. */
-	installs: ProposedInstall[];
-	/** The main checkout's build caches a new worktree starts with. */
-	seeds: ProposedSeed[];
+	/** The installs that make a new worktree runnable, each run from the root (a sub-folder's: `cd dir && …`). */
+	installs: StackInstall[];
+	/** The main checkout's build caches a new worktree starts with, relative to the root. */
+	seeds: StackSeed[];
 }
 
 const DETECTORS: ReadonlyArray<readonly [Exclude<StackKind, "make">, Detector]> = [
@@ -125,7 +117,7 @@ const MAX_SUBFOLDERS = 400;
  * a new worktree, and jobs or installs that `cd` into it would fail there.
  */
 export async function detectStack(root: string, options: { isTracked?: (path: string) => boolean } = {}): Promise<SetupProposal> {
-	const reader = await folderReader(root);
+	const reader = await folderReader(root, options.isTracked);
 	const top = await reader.read("");
 	if (!top) return { projectName: null, stacks: [], jobs: [], scopes: [], ignores: [], installs: [], seeds: [] };
 	const rootFindings = await findingsIn(top, reader);
@@ -133,7 +125,7 @@ export async function detectStack(root: string, options: { isTracked?: (path: st
 	const taken = new Set(members.map((member) => member.dir));
 	const nested: Array<{ folder: Folder; findings: StackFinding[] }> = [];
 	for (const folder of await subfolders(reader, top, taken)) {
-		const findings = (await findingsIn(folder, reader)).filter((finding) => finding.jobs.length > 0 && (options.isTracked?.(finding.evidence) ?? true));
+		const findings = (await findingsIn(folder, reader)).filter((finding) => finding.jobs.length > 0 && folder.tracked(basename(finding.evidence)));
 		if (findings.length > 0) nested.push({ folder, findings });
 	}
 
@@ -143,8 +135,8 @@ export async function detectStack(root: string, options: { isTracked?: (path: st
 		named.push({ base, job: { name, stage: stage ?? JOB_STAGES[base], run, reason } });
 
 	const ignores = new IgnoreLines();
-	const installs: ProposedInstall[] = [];
-	const seeds: ProposedSeed[] = [];
+	const installs: StackInstall[] = [];
+	const seeds: StackSeed[] = [];
 	/** A project's worktree needs, from the root: a sub-folder's install runs in its folder. */
 	const need = (dir: string, finding: StackFinding) => {
 		for (const install of finding.needs.installs)
@@ -287,4 +279,12 @@ class ScopeNames {
 function slug(text: string): string {
 	const cleaned = text.replace(/[^A-Za-z0-9_-]+/g, "_").replace(/^_+|_+$/g, "");
 	return ["__proto__", "constructor", "prototype"].includes(cleaned) ? `${cleaned}_` : cleaned;
+}
+
+/** Whether git tracks a path (relative to the root), from one listing; null when git cannot list them (then every file counts). */
+export async function trackedPaths(root: string): Promise<((path: string) => boolean) | null> {
+	const listed = await git(["ls-files", "-z", "--full-name"], root);
+	if (listed.exitCode !== 0) return null;
+	const tracked = new Set(nulSeparated(listed.stdout));
+	return (path) => tracked.has(path);
 }

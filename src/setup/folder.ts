@@ -21,6 +21,11 @@ export interface Folder {
 	/** Relative to the repository root with `/`; "" is the root. */
 	rel: string;
 	has(name: string): boolean;
+	/**
+	 * Whether git tracks the file: what a new worktree's checkout holds (a
+	 * lockfile a project ignores is not there). Without git's list, `has`.
+	 */
+	tracked(name: string): boolean;
 	/** The text, or null when absent, unreadable, over MAX_MANIFEST_BYTES or not read. */
 	text(name: string): string | null;
 	/** Names of regular files (links to files inside the repository count). */
@@ -55,8 +60,8 @@ export interface FolderReader {
 	read(rel: string): Promise<Folder | null>;
 }
 
-/** One reader per detection: folders are read at most once, and only inside `root`. */
-export async function folderReader(root: string): Promise<FolderReader> {
+/** One reader per detection: folders are read at most once, and only inside `root`. `isTracked`: see `Folder.tracked`. */
+export async function folderReader(root: string, isTracked?: (path: string) => boolean): Promise<FolderReader> {
 	const realRoot = await realpath(root).catch(() => root);
 	const cache = new Map<string, Promise<Folder | null>>();
 	return {
@@ -65,7 +70,7 @@ export async function folderReader(root: string): Promise<FolderReader> {
 			if (key === null) return Promise.resolve(null);
 			let pending = cache.get(key);
 			if (!pending) {
-				pending = readFolder(realRoot, key);
+				pending = readFolder(realRoot, key, isTracked);
 				cache.set(key, pending);
 			}
 			return pending;
@@ -84,7 +89,7 @@ export function normalizeRel(rel: string): string | null {
 	return parts.join("/");
 }
 
-async function readFolder(realRoot: string, rel: string): Promise<Folder | null> {
+async function readFolder(realRoot: string, rel: string, isTracked?: (path: string) => boolean): Promise<Folder | null> {
 	const path = rel === "" ? realRoot : join(realRoot, rel);
 	// The folder itself must be a real folder: a link on the way would have been refused by the caller's listing, but a manifest names paths too.
 	const own = await lstat(path).catch(() => null);
@@ -121,7 +126,14 @@ async function readFolder(realRoot: string, rel: string): Promise<Folder | null>
 	files.sort();
 	dirs.sort();
 	const present = new Set(files);
-	return { rel, files, dirs, has: (name) => present.has(name), text: (name) => texts.get(name) ?? null };
+	return {
+		rel,
+		files,
+		dirs,
+		has: (name) => present.has(name),
+		tracked: (name) => present.has(name) && (isTracked?.(inFolder(rel, name)) ?? true),
+		text: (name) => texts.get(name) ?? null,
+	};
 }
 
 /** A path inside the repository, for commands and evidence: `dir/name`, or `name` at the root. */

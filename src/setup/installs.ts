@@ -12,14 +12,14 @@ import type { NodeManager, PythonManager } from "./shared.ts";
  * worktree with (`[worktree].seed`).
  */
 
-/** One `[worktree.setup].ensure` command, in the project's folder. */
+/** One `[worktree.setup].ensure` command: in the project's folder, or from the root once detection placed it. */
 export interface StackInstall {
 	run: string;
 	/** Names the file that led to it. */
 	reason: string;
 }
 
-/** One `[worktree].seed` folder, relative to the project's folder. */
+/** One `[worktree].seed` folder: relative to the project's folder, or to the root once detection placed it. */
 export interface StackSeed {
 	path: string;
 	reason: string;
@@ -50,12 +50,14 @@ const FROZEN: Readonly<Record<NodeManager, string>> = {
 export function nodeNeeds(
 	manager: NodeManager,
 	evidence: string,
-	options: { locked: boolean; hasDependencies: boolean; berry: boolean; installsNodeModules: boolean },
+	options: { locked: "tracked" | "untracked" | "none"; needsInstall: boolean; berry: boolean; installsNodeModules: boolean },
 ): WorktreeNeeds {
-	if (!options.hasDependencies) return NOTHING;
-	if (!options.locked) {
+	if (!options.needsInstall) return NOTHING;
+	if (options.locked !== "tracked") {
 		const run = `${manager} install`;
-		return { installs: [{ run, reason: `${evidence}: a new worktree has no dependencies; with no lockfile, each one resolves them afresh` }], seeds: [] };
+		const why =
+			options.locked === "untracked" ? `${evidence} is not tracked by git, so a new worktree lacks it` : `${evidence}: a new worktree has no dependencies`;
+		return { installs: [{ run, reason: `${why}; with no lockfile, each one resolves them afresh` }], seeds: [] };
 	}
 	// Yarn 2 and later refuse a lockfile change with --immutable; --frozen-lockfile is Yarn 1's word.
 	const run = manager === "yarn" && options.berry ? "yarn install --immutable" : FROZEN[manager];
@@ -81,25 +83,28 @@ export function pythonNeeds(folder: Folder, manager: PythonManager): WorktreeNee
 		case "uv":
 			return {
 				installs: [
-					folder.has("uv.lock")
+					folder.tracked("uv.lock")
 						? { run: "uv sync --locked", reason: `${at("uv.lock")} pins the environment; a new worktree has none until it is made` }
-						: { run: "uv sync", reason: `${at("pyproject.toml")} has a [tool.uv] table: \`uv sync\` makes the worktree's environment` },
+						: { run: "uv sync", reason: `${at("pyproject.toml")}: \`uv sync\` makes the worktree's environment (no committed uv.lock pins it)` },
 				],
 				seeds: [],
 			};
 		case "poetry":
 			return {
 				installs: [
-					{ run: "poetry install", reason: `${folder.has("poetry.lock") ? at("poetry.lock") : at("pyproject.toml")}: Poetry installs the locked environment` },
+					{
+						run: "poetry install",
+						reason: `${folder.tracked("poetry.lock") ? at("poetry.lock") : at("pyproject.toml")}: Poetry installs the locked environment`,
+					},
 				],
 				seeds: [],
 			};
 		case "pdm":
 			return {
 				installs: [
-					folder.has("pdm.lock")
+					folder.tracked("pdm.lock")
 						? { run: "pdm sync", reason: `${at("pdm.lock")} pins the environment; a new worktree has none until it is made` }
-						: { run: "pdm install", reason: `${at("pyproject.toml")} has a [tool.pdm] table: PDM makes the worktree's environment` },
+						: { run: "pdm install", reason: `${at("pyproject.toml")}: PDM makes the worktree's environment (no committed pdm.lock pins it)` },
 				],
 				seeds: [],
 			};
@@ -115,7 +120,7 @@ export function pythonNeeds(folder: Folder, manager: PythonManager): WorktreeNee
  * checkout's is reused where it matches and rebuilt where it does not.
  */
 export function rustNeeds(folder: Folder): WorktreeNeeds {
-	if (!folder.has("Cargo.lock")) return NOTHING;
+	if (!folder.tracked("Cargo.lock")) return NOTHING;
 	return {
 		installs: [{ run: "cargo fetch --locked", reason: `${inFolder(folder.rel, "Cargo.lock")} pins the crates; fetched once, not by each job` }],
 		seeds: [{ path: "target", reason: "the main checkout's build cache, so a new worktree starts warm; Cargo rebuilds what differs" }],
@@ -124,6 +129,6 @@ export function rustNeeds(folder: Folder): WorktreeNeeds {
 
 /** Go keeps modules and builds in caches outside the project: only the download is worth a step. */
 export function goNeeds(folder: Folder): WorktreeNeeds {
-	if (!folder.has("go.sum")) return NOTHING;
+	if (!folder.tracked("go.sum")) return NOTHING;
 	return { installs: [{ run: "go mod download", reason: `${inFolder(folder.rel, "go.sum")} pins the modules; downloaded once, not by each job` }], seeds: [] };
 }

@@ -6,7 +6,7 @@ import { isCheckOnlyFormatter } from "./formatters.ts";
 import { nodeNeeds } from "./installs.ts";
 import { chainedRunner, nodeTestRunner } from "./node-tests.ts";
 import { BIOME, DPRINT, ESLINT, OXLINT, PRETTIER, type Tool, whyInUse } from "./node-tools.ts";
-import { installsNodeModules, nodeOutputs } from "./outputs.ts";
+import { installsNodeModules, isYarnBerry, nodeOutputs } from "./outputs.ts";
 import { pnpmWorkspacePackages } from "./pnpm-workspace.ts";
 import { combine, expandMembers, type JobName, type NodeManager, type StackFinding, type StackJob, shellPath, type WorkspaceMember } from "./shared.ts";
 
@@ -56,7 +56,7 @@ export async function detectNode(folder: Folder, reader: FolderReader): Promise<
 	const gated = jobs.length > 0 || members.some((member) => member.gate);
 	const yarnrc = folder.text(".yarnrc.yml");
 	// Yarn 2 and later: its own settings file, or corepack's `packageManager` naming yarn@2 and up.
-	const berry = manager === "yarn" && (yarnrc !== null || /^yarn@([2-9]|[1-9]\d)/.test(manifest.packageManager ?? ""));
+	const berry = manager === "yarn" && isYarnBerry(yarnrc, manifest.packageManager);
 	return {
 		kind: "node",
 		evidence: inFolder(folder.rel, "package.json"),
@@ -65,7 +65,7 @@ export async function detectNode(folder: Folder, reader: FolderReader): Promise<
 		outputs: nodeOutputs(manager, yarnrc, gated, memberDirs, berry),
 		needs: nodeNeeds(manager, managerEvidence, {
 			locked,
-			hasDependencies: gated && (manifest.deps.size > 0 || members.length > 0),
+			needsInstall: gated && (manifest.deps.size > 0 || members.length > 0),
 			berry,
 			installsNodeModules: installsNodeModules(manager, yarnrc, berry),
 		}),
@@ -200,13 +200,15 @@ function isUsableScript(command: string): boolean {
 }
 
 /** The lockfile decides; without one, corepack's `packageManager` field states the intent; else npm. With the file that says so. */
-function nodeManager(folder: Folder, packageManager: string | null): { manager: NodeManager; evidence: string; locked: boolean } {
-	for (const [lockfile, manager] of NODE_LOCKFILES) if (folder.has(lockfile)) return { manager, evidence: inFolder(folder.rel, lockfile), locked: true };
+function nodeManager(folder: Folder, packageManager: string | null): { manager: NodeManager; evidence: string; locked: "tracked" | "untracked" | "none" } {
+	// A lockfile git does not track names the manager, yet a new worktree will not have it: its install cannot be frozen.
+	for (const [lockfile, manager] of NODE_LOCKFILES)
+		if (folder.has(lockfile)) return { manager, evidence: inFolder(folder.rel, lockfile), locked: folder.tracked(lockfile) ? "tracked" : "untracked" };
 	const declared = packageManager?.split("@")[0];
 	const manifest = inFolder(folder.rel, "package.json");
 	if (declared === "pnpm" || declared === "yarn" || declared === "bun")
-		return { manager: declared, evidence: `the "packageManager" field of ${manifest}`, locked: false };
-	return { manager: "npm", evidence: `${manifest} without a lockfile`, locked: false };
+		return { manager: declared, evidence: `the "packageManager" field of ${manifest}`, locked: "none" };
+	return { manager: "npm", evidence: `${manifest} without a lockfile`, locked: "none" };
 }
 
 function scriptCommand(manager: NodeManager, script: string): string {

@@ -67,18 +67,23 @@ export function pythonOutputs(manager: PythonManager, jobs: readonly StackJob[])
  * `members`: workspace packages, relative to the project, each of which can
  * get a node_modules of its own.
  */
-export function nodeOutputs(manager: NodeManager, yarnrc: string | null, hasJobs: boolean, members: readonly string[], berry = yarnrc !== null): ToolOutput[] {
+export function nodeOutputs(manager: NodeManager, yarnrc: string | null, hasJobs: boolean, members: readonly string[], berry: boolean): ToolOutput[] {
 	if (!hasJobs || !installsNodeModules(manager, yarnrc, berry)) return [];
 	const probes = ["", ...members.slice(0, 20)].map((dir) => `${dir === "" ? "" : `${dir}/`}node_modules/.package-lock.json`);
 	return [{ pattern: "node_modules/", probes, jobs: [], why: `${manager} installs the dependencies the jobs run there` }];
 }
 
+/** Yarn 2 and later: its own settings file (.yarnrc.yml), or corepack's `packageManager` naming yarn@2 and up. */
+export function isYarnBerry(yarnrc: string | null, packageManager: string | null): boolean {
+	return yarnrc !== null || /^yarn@([2-9]|[1-9]\d)/.test(packageManager ?? "");
+}
+
 /**
- * Yarn 2 and later (a .yarnrc.yml, or a `packageManager` of yarn@2 and up:
- * `berry`) install into node_modules only with `nodeLinker: node-modules`
- * or `pnpm` in .yarnrc.yml; their default, Plug'n'Play, keeps packages in .yarn/.
+ * Yarn 2 and later (`berry`: see `isYarnBerry`) install into node_modules
+ * only with `nodeLinker: node-modules` or `pnpm` in .yarnrc.yml; their
+ * default, Plug'n'Play, keeps packages in .yarn/.
  */
-export function installsNodeModules(manager: NodeManager, yarnrc: string | null, berry = yarnrc !== null): boolean {
+export function installsNodeModules(manager: NodeManager, yarnrc: string | null, berry: boolean): boolean {
 	if (manager !== "yarn" || !berry) return true;
 	return yarnrc !== null && /^\s*nodeLinker\s*:\s*["']?(node-modules|pnpm)\b/m.test(yarnrc);
 }

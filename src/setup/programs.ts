@@ -5,7 +5,7 @@ import { findExecutable } from "../platform/process.ts";
 import { parseCommands } from "../text/shell-words.ts";
 import { MAX_MANIFEST_BYTES } from "./folder.ts";
 import { readManifest } from "./node.ts";
-import { installsNodeModules } from "./outputs.ts";
+import { installsNodeModules, isYarnBerry } from "./outputs.ts";
 
 /**
  * Does each command's program exist here? `setup verify` asks it of every
@@ -77,7 +77,7 @@ export function checkCommand(root: string, owner: string, command: string, env: 
 	return checkLine(root, owner, command, env, root, 0, new Set());
 }
 
-/** Substitutions inside substitutions are followed this deep. */
+/** Substitutions inside substitutions, and scripts that run scripts, are followed this deep. */
 const MAX_NESTING = 8;
 
 async function checkLine(
@@ -146,11 +146,14 @@ async function innerChecks(
 
 /** Yarn 2+ without a node_modules linker: the nearest .yarnrc.yml from the folder up to the root decides. */
 async function plugAndPlay(root: string, cwd: string): Promise<boolean> {
+	let packageManager: string | null = null;
 	for (const dir of ancestors(root, cwd)) {
 		const yarnrc = await readSmall(join(dir, ".yarnrc.yml"));
-		if (yarnrc !== null) return !installsNodeModules("yarn", yarnrc);
+		if (yarnrc !== null) return !installsNodeModules("yarn", yarnrc, true);
+		packageManager ??= readManifest(await readSmall(join(dir, "package.json"))).packageManager;
 	}
-	return false;
+	// No settings file: Yarn 2 and later (as corepack's packageManager names it) default to Plug'n'Play.
+	return isYarnBerry(null, packageManager);
 }
 
 /** The script or binary a runner's arguments name; `script` is the body of a script found. */

@@ -25,7 +25,7 @@ function named(trunk: string | null): string {
 
 /** How a red trunk is fixed, as a sentence of its own: a task, its gate, and a landing with consent; never a commit on the trunk. */
 export function redTrunkRemedy(say: Say): string {
-	return say`Fix it in a task of its own: ${ref("start", { title: RED_TRUNK_TITLE })}, then fix and commit in the worktree it returns, run ${ref("done")} there, and ${ref("accept")} once the owner consents. Never commit the fix on the trunk.`;
+	return say`Fix it in a task of its own: from the main checkout, ${ref("start", { title: RED_TRUNK_TITLE })}, then fix and commit in the worktree it returns, run ${ref("done")} there, and ${ref("accept")} once the owner consents. Never commit the fix on the trunk.`;
 }
 
 /** The red trunk, then its remedy. */

@@ -64,7 +64,10 @@ beforeAll(async () => {
 		repos[name] = await makeRepo({ config: CONFIG, files: FILES });
 	linked = await makeWorktreeRepo({ config: CONFIG, files: FILES });
 	const horizon = unstampedHorizon(linked.root);
-	if (horizon === null) throw new Error("the temp folder is on tmpfs, where no fact is ever kept: run these tests with TMPDIR on a disk");
+	if (horizon === null)
+		throw new Error(
+			"the temp folder is on a file system where no fact is ever kept (tmpfs, an overlay, FUSE, a network file system; or not Linux): run these tests with TMPDIR on a local disk",
+		);
 	await Bun.sleep(Number(horizon.ns / 1_000_000n) + 500);
 }, 180_000);
 
@@ -123,7 +126,7 @@ describe("facts about a checkout's files, kept between runs", () => {
 		expect((await runDone(r.root, r)).ok).toBe(true);
 		const facts = await keptFacts(r.root);
 		expect(facts?.has("src/a.txt")).toBe(true);
-		// Written within the last three seconds: its stat could still hide a write that lands in the same clock tick.
+		// Written within the write-back horizon: its stat could still hide a write through a memory map, or in the same clock tick.
 		expect(facts?.has("src/b.txt")).toBe(false);
 	});
 

@@ -77,3 +77,20 @@ test("a project in an untracked or ignored folder is not proposed: a new worktre
 	expect(data.jobs.map((job) => job.run).filter((command) => command.startsWith("cd "))).toEqual(["cd svc && uv run pytest"]);
 	expect(data.installs.map((install) => install.run)).toEqual(["cd svc && uv sync --locked"]);
 });
+
+test("a lockfile git does not track is not in a new worktree: no frozen install is proposed from it", async () => {
+	const manifest = JSON.stringify({ name: "lib", version: "1.0.0", scripts: { test: "vitest run" }, devDependencies: { vitest: "^3.0.0" } });
+	const r = await makeRepo({
+		files: {
+			"package.json": manifest,
+			"package-lock.json": "{}\n",
+			".gitignore": "package-lock.json\nCargo.lock\n",
+			"Cargo.toml": '[package]\nname = "x"\nversion = "0.1.0"\n',
+			"Cargo.lock": "",
+		},
+	});
+	made.push(r);
+	const data = onlyJson((await runDiscern(["setup", "--json"], { cwd: r.root })).stdout).data as { installs: { run: string; reason: string }[] };
+	expect(data.installs.map((install) => install.run)).toEqual(["npm install"]);
+	expect(data.installs[0]?.reason).toContain("package-lock.json is not tracked by git");
+});

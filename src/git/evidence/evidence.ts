@@ -343,7 +343,7 @@ async function openIn(
 	const differing = new Set<string>();
 	// Facts kept from an earlier run hold under the same conversions only: the commit's attributes and the hash.
 	const context = `${sha.length}:${[...attributeBlobs].sort().join(",")}`;
-	// How long a file's bytes can change with its stat unchanged, here (null: always, as on tmpfs): see known-content.ts.
+	// How long a file's bytes can change with its stat unchanged, here (null: a stat never vouches for bytes here): see known-content.ts.
 	const horizon = unstampedHorizon(root);
 	const earlier = await given.known?.catch(() => null);
 	const kept = earlier && earlier.context === context && horizon !== null ? earlier.files : new Map<string, KnownFile>();

@@ -1,11 +1,11 @@
-import { constants } from "node:fs";
-import { type FileHandle, lstat, open, readlink, rm } from "node:fs/promises";
+import { lstat, readlink, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { mapBounded } from "../../platform/bounded.ts";
 import type { Captured } from "../../platform/process.ts";
 import { blobId, hashFile } from "../blob-id.ts";
 import type { ChangedPath } from "../status.ts";
 import type { Entry, LfsPointer } from "./expected-content.ts";
+import { hashAll } from "./hash-jobs.ts";
 import { statKey } from "./known-content.ts";
 
 /**
@@ -21,8 +21,11 @@ export type Checkout = (files: readonly Entry[], folder: string) => Promise<Capt
 /**
  * The files among `entries` whose kind, executable bit or content differ
  * from the commit, with what happened to them; null when git could not
- * write a converted file's checkout. Content is read as a stream, a few
- * files at a time: memory stays flat whatever a file's size.
+ * write a converted file's checkout. `stats`: the look's own stat of each
+ * path, which the file read must still have (tied-read.ts). The kinds and
+ * modes are checked here; the bytes are read and hashed together, on every
+ * core when there are many (hash-jobs.ts), in chunks: memory stays flat
+ * whatever a file's size.
  */
 export async function verify(
 	root: string,
@@ -33,9 +36,9 @@ export async function verify(
 	stats: ReadonlyMap<string, string>,
 ): Promise<Map<string, ChangedPath["kind"]> | null> {
 	const differing = new Map<string, ChangedPath["kind"]>();
-	/** Converted files, with the blob id of the bytes the tied read found in each: a checkout's file must hash the same. */
-	const converted = new Map<Entry, string>();
 	const folders = new Map<string, Promise<boolean>>();
+	/** Regular files whose kind and mode are as committed: their bytes are read next. */
+	const toRead: Entry[] = [];
 	await mapBounded(entries, READERS, async (entry) => {
 		const path = join(root, entry.path);
 		// A folder on the way replaced by a symbolic link would have the path read somewhere else entirely.
@@ -51,20 +54,33 @@ export async function verify(
 		if (!found.isFile()) return void differing.set(entry.path, "type_changed");
 		// git records a file as executable when its owner may execute it.
 		if ((entry.mode === "100755") !== ((found.mode & 0o100) !== 0)) return void differing.set(entry.path, "modified");
-		// The bytes of the very file the look stat'ed: a file (or a folder on its way) swapped since is read as changed.
-		const read = await hashTied(path, stats.get(entry.path), entry.blob.length, pointers.has(entry.path));
-		if (typeof read === "string") return void differing.set(entry.path, read);
-		const digests = read;
+		toRead.push(entry);
+	});
+	// The bytes of the very file the look stat'ed: a file (or a folder on its way) swapped since is read as changed.
+	const hexLength = entries[0]?.blob.length ?? 40;
+	const reads = await hashAll(
+		root,
+		hexLength,
+		toRead.map((entry) => ({ path: entry.path, expected: stats.get(entry.path), withSha256: pointers.has(entry.path) })),
+	);
+	/** Converted files, with the blob id of the bytes the tied read found in each: a checkout's file must hash the same. */
+	const converted = new Map<Entry, string>();
+	for (const entry of toRead) {
+		const read = reads.get(entry.path) ?? "unreadable";
+		if (typeof read === "string") {
+			differing.set(entry.path, read);
+			continue;
+		}
 		// A converted file must hold what a checkout writes (CRLF, an expanded $Id$, UTF-16), not merely the blob's bytes.
-		if (digests.blob === entry.blob && entry.check !== "converted") return;
+		if (read.blob === entry.blob && entry.check !== "converted") continue;
 		const pointer = pointers.get(entry.path);
 		if (pointer) {
-			if (digests.sha256 !== pointer.oid || found.size !== pointer.size) differing.set(entry.path, "modified");
-			return;
+			if (read.sha256 !== pointer.oid || Number(stats.get(entry.path)?.split(":")[0]) !== pointer.size) differing.set(entry.path, "modified");
+			continue;
 		}
-		if (entry.check === "converted") converted.set(entry, digests.blob);
+		if (entry.check === "converted") converted.set(entry, read.blob);
 		else differing.set(entry.path, "modified");
-	});
+	}
 	if (converted.size > 0) {
 		// What a checkout would write, with the commit's attributes and pinned settings (filters other
 		// than LFS were refused): then the bytes must be exactly those, not merely clean to the blob.
@@ -77,7 +93,7 @@ export async function verify(
 		await mapBounded([...converted], READERS, async ([entry, found]) => {
 			const expected = join(folder, entry.path);
 			const size = (await lstat(expected).catch(() => null))?.size;
-			const wanted = size === undefined ? null : await hashFile(expected, size, entry.blob.length, false);
+			const wanted = size === undefined ? null : hashFile(expected, size, entry.blob.length, false);
 			if (wanted?.blob !== found) differing.set(entry.path, "modified");
 		});
 		await rm(folder, { recursive: true, force: true });
@@ -104,60 +120,6 @@ async function realFolders(root: string, path: string, asked: Map<string, Promis
 
 /** Files read at once: enough to keep the disk busy, few enough to keep memory flat. */
 const READERS = 8;
-
-/** Files up to this size are read in one call (with READERS at once, a few MB of memory at most). */
-const WHOLE_READ_BYTES = 256 * 1024;
-
-/**
- * A file's blob id (and sha256 when asked), read from the file opened, not
- * from whatever the path names a moment later: opened without following a
- * final link (nor blocking on a FIFO), it must be a regular file whose stat,
- * before and after the read, is `expected` (the look's own lstat of the
- * path); otherwise it changed while it was looked at (a file or a folder on
- * its way swapped, a write), and is "modified". A change of kind or a file
- * gone is said as such.
- */
-async function hashTied(
-	path: string,
-	expected: string | undefined,
-	hexLength: number,
-	withSha256: boolean,
-): Promise<{ blob: string; sha256: string } | ChangedPath["kind"]> {
-	let handle: FileHandle;
-	try {
-		handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-	} catch (error) {
-		const code = (error as NodeJS.ErrnoException).code;
-		return code === "ENOENT" || code === "ENOTDIR" ? "deleted" : code === "ELOOP" ? "type_changed" : "unreadable";
-	}
-	try {
-		const before = await handle.stat({ bigint: true });
-		if (!before.isFile()) return "type_changed";
-		if (statKey(before) !== expected) return "modified";
-		const size = Number(before.size);
-		const blob = new Bun.CryptoHasher(hexLength === 64 ? "sha256" : "sha1").update(`blob ${size}\0`);
-		const sha256 = withSha256 ? new Bun.CryptoHasher("sha256") : null;
-		const buffer = Buffer.allocUnsafe(Math.min(Math.max(size, 0), WHOLE_READ_BYTES) + 1);
-		let read = 0;
-		for (;;) {
-			const { bytesRead } = await handle.read(buffer, 0, buffer.length, read);
-			if (bytesRead === 0) break;
-			const chunk = buffer.subarray(0, bytesRead);
-			blob.update(chunk);
-			sha256?.update(chunk);
-			read += bytesRead;
-			// A file that grew while it was read is not the file that was stat'ed: whatever it grew to is not read.
-			if (read > size) return "modified";
-		}
-		const after = await handle.stat({ bigint: true });
-		if (read !== size || statKey(after) !== expected) return "modified";
-		return { blob: blob.digest("hex"), sha256: sha256 ? sha256.digest("hex") : "" };
-	} catch {
-		return "unreadable";
-	} finally {
-		await handle.close().catch(() => undefined);
-	}
-}
 
 /** The full fingerprint of every tracked file (known-content.ts), by path ("absent" when gone). */
 export async function fingerprint(root: string, entries: readonly Entry[]): Promise<Map<string, string>> {

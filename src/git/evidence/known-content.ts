@@ -73,13 +73,14 @@ export function fitsMode(stat: string, gitMode: string): boolean {
 export function unstampedHorizon(root: string): Horizon | null {
 	let device: bigint;
 	let type: number;
+	if (process.platform !== "linux") return null;
 	try {
 		device = lstatSync(root, { bigint: true }).dev;
 		type = statfsSync(root).type;
 	} catch {
 		return null;
 	}
-	if (process.platform === "darwin") return { ns: 60_000_000_000n, device: String(device) };
+	// Elsewhere than Linux the write-back delay and the file system's kind are not read here: no stat vouches.
 	if (process.platform !== "linux" || !WRITTEN_BACK.has(type)) return null;
 	const centisecs = (name: string) => {
 		try {

@@ -13,7 +13,7 @@ import { gitProblem, type RepositoryLocation, readWorkingState } from "../../git
 import { git } from "../../git/run.ts";
 import { findExecutable } from "../../platform/process.ts";
 import { gatePrograms, worktreeSetupHint } from "../../setup/after-setup.ts";
-import { detectStack } from "../../setup/detect.ts";
+import { detectStack, trackedPaths } from "../../setup/detect.ts";
 import { clip } from "../../text/clip.ts";
 import { shellCommand } from "../../text/shell-quote.ts";
 import { oneLine } from "../../text/terminal.ts";
@@ -144,7 +144,9 @@ export async function checkJobExecutables(ctx: VerbContext, repository: Reposito
 	const commands = jobs.flatMap((job) => job.commands.map((command) => ({ owner: job.name, command })));
 	const programs = await gatePrograms(repository.root, await mainCheckoutOf(repository), commands, ctx.env);
 	const installs =
-		programs.some((check) => check.afterSetup) && config.config.worktree.setup.ensure.length === 0 ? (await detectStack(repository.root)).installs : [];
+		programs.some((check) => check.afterSetup) && config.config.worktree.setup.ensure.length === 0
+			? (await trackedPaths(repository.root).then((isTracked) => detectStack(repository.root, isTracked ? { isTracked } : {}))).installs
+			: [];
 	return jobs.map((job): Check => {
 		const own = programs.filter((check) => check.owner === job.name);
 		const missing = own.filter((check) => !check.found);
@@ -160,7 +162,7 @@ export async function checkJobExecutables(ctx: VerbContext, repository: Reposito
 			state: "fail",
 			detail: clip(missing.map((check) => `\`${check.program}\`: ${check.detail}`).join("; ")),
 			fix: first?.afterSetup
-				? worktreeSetupHint(ctx.say, config.config, installs)
+				? worktreeSetupHint(ctx.say, config.config.worktree.setup, installs)
 				: `Install ${first?.program ?? "the program"}, or correct jobs.${job.name} in discern.toml.`,
 		};
 	});

@@ -5,14 +5,12 @@ import { openRepository } from "../../config/open-project.ts";
 import { AGENTS } from "../../config/schema.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import type { Refusal } from "../../contract/envelope.ts";
-import { nulSeparated } from "../../git/nul-list.ts";
 import type { RepositoryLocation } from "../../git/repository.ts";
-import { git } from "../../git/run.ts";
 import { openMapFolder } from "../../pages/map-folder.ts";
 import { MAP_README_PATH } from "../../pages/map-skeleton.ts";
 import { exists } from "../../platform/files.ts";
 import { findExecutable } from "../../platform/process.ts";
-import { detectStack } from "../../setup/detect.ts";
+import { detectStack, trackedPaths } from "../../setup/detect.ts";
 import { IGNORE_FILE, ignoreFileState, missingIgnores } from "../../setup/ignores.ts";
 import { type Fold, planFolds } from "../../setup/instructions.ts";
 import { missingProgramNotes } from "../../setup/missing-programs.ts";
@@ -54,7 +52,7 @@ export async function propose(ctx: VerbContext, agentList: string | undefined): 
 	if (!opened.ok) return opened;
 	const root = opened.repository.root;
 	const [proposal, trunk, configExists, ignoreFile] = await Promise.all([
-		trackedPaths(root).then((tracked) => detectStack(root, tracked ? { isTracked: (path) => tracked.has(path) } : {})),
+		trackedPaths(root).then((isTracked) => detectStack(root, isTracked ? { isTracked } : {})),
 		resolveTrunk(root, undefined, ctx.env.DISCERN_TRUNK).then((resolved) => resolved.trunk),
 		exists(join(root, CONFIG_FILE)),
 		ignoreFileState(root),
@@ -215,10 +213,4 @@ function describeProposal(data: SetupData): string {
 	if (stacks.length === 0) return "No known stack detected; the proposal has no jobs yet.";
 	const scopes = data.scopes.length > 0 ? `; scopes: ${data.scopes.map((scope) => scope.name).join(", ")}` : "";
 	return `Detected ${[...new Set(stacks)].join(", ")}; proposed jobs: ${jobs.length > 0 ? jobs.join(", ") : "none"}${scopes}.`;
-}
-
-/** Every path git tracks here, or null when git cannot list them (then every folder counts, as before). */
-async function trackedPaths(root: string): Promise<Set<string> | null> {
-	const listed = await git(["ls-files", "-z", "--full-name"], root);
-	return listed.exitCode === 0 ? new Set(nulSeparated(listed.stdout)) : null;
 }

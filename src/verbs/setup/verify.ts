@@ -66,7 +66,7 @@ export async function verifySetup(ctx: VerbContext, input: v.InferOutput<typeof 
 	if (missing.length > 0) {
 		const named = missing.map((check) => `\`${check.program}\` (${check.owner})`);
 		const hint = missing.some((check) => check.afterSetup)
-			? worktreeSetupHint(say, config, data.installs)
+			? worktreeSetupHint(say, config.worktree.setup, data.installs)
 			: "Install the missing tools (or the project's dependencies), or change the commands in discern.toml.";
 		return fail(
 			"setup verify",

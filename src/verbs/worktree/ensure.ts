@@ -9,7 +9,6 @@ import { plural } from "../../text/plural.ts";
 import { oneLine } from "../../text/terminal.ts";
 import { runDeclared } from "../../worktree/declared.ts";
 import { checkoutCommandEnv, EnvFileRefused } from "../../worktree/env.ts";
-import { MAIN_CHECKOUT_IS_YOURS } from "../../worktree/main-checkout-setup.ts";
 import { readTask } from "../../worktree/task.ts";
 import type { WorktreeEnsureData, WorktreeEnsureInput } from "./schema.ts";
 
@@ -20,9 +19,11 @@ type EnsureResult = Result<"worktree ensure", WorktreeEnsureData>;
  * worktree, through the gate's runner, with the env values `start` gave
  * them. They are meant to be idempotent (install dependencies, apply
  * migrations); the first failure stops. In the main checkout it runs nothing
- * unless the person passes --main-checkout (worktree/main-checkout-setup.ts):
- * an agent's session-start hook runs this verb there too, and an install
- * such as `npm ci` would delete the person's node_modules at every session.
+ * unless the person passes --main-checkout: an agent's session-start hook
+ * runs this verb there too, and the main checkout's installed dependencies
+ * are the person's (`npm ci` deletes node_modules before it installs, a
+ * linked or patched package with it; `uv sync` removes what they added to
+ * .venv), at every session.
  */
 export async function worktreeEnsure(ctx: VerbContext, input: v.InferOutput<typeof WorktreeEnsureInput>): Promise<EnsureResult> {
 	const { say } = ctx;
@@ -35,7 +36,8 @@ export async function worktreeEnsure(ctx: VerbContext, input: v.InferOutput<type
 	const commands = config.worktree.setup.ensure.map((command, index) => ({ label: `ensure ${index + 1}`, kind: "ensure" as const, command }));
 	if (commands.length === 0) return ok("worktree ensure", "discern.toml declares no [worktree.setup] ensure commands; nothing to run.", data);
 	if (mainCheckout && !input.main_checkout) {
-		const said = `Nothing ran: ${MAIN_CHECKOUT_IS_YOURS}.`;
+		const said =
+			"Nothing ran: the main checkout is yours: discern runs [worktree.setup] only in the task worktrees it starts; run the install yourself when you want it.";
 		const anyway = say`To run [worktree.setup].ensure here anyway, run ${ref("worktree ensure", { main_checkout: true })}.`;
 		// A dry run's plan lists each command as skipped, for the same reason.
 		const plan = commands.map((command) => ({ kind: command.kind, label: command.label, disposition: "skip" as const, note: command.command }));

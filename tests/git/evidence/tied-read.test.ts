@@ -82,3 +82,29 @@ test("a stat on another device than the checkout's never vouches for bytes (a fi
 	expect(isSettled(`6:${old}:${old}:12:77:33188`, now, horizon)).toBe(false);
 	expect(isSettled(`6:${old}:${old}:12:2049:33188`, now, null)).toBe(false);
 });
+
+test("many files are read in worker threads with the same tie: a swapped folder among 200 files is modified, the rest clean", async () => {
+	const root = await makeTempDir();
+	dirs.push(root);
+	const files: Entry[] = [];
+	for (let n = 0; n < 200; n++) {
+		const folder = `d${n % 10}`;
+		await mkdir(join(root, folder), { recursive: true });
+		await writeFile(join(root, folder, `f${n}.txt`), COMMITTED);
+		files.push(entry(`${folder}/f${n}.txt`));
+	}
+	const stats = await fingerprint(root, files);
+	expect((await verify(root, files, new Map(), noCheckout, root, stats))?.size).toBe(0);
+	// d3 swapped for a copy: same names, same bytes, other files.
+	await rename(join(root, "d3"), join(root, "d3-real"));
+	await mkdir(join(root, "d3"));
+	for (const file of files.filter((item) => item.path.startsWith("d3/"))) await writeFile(join(root, file.path), COMMITTED);
+	const found = await verify(root, files, new Map(), noCheckout, root, stats);
+	expect([...(found?.keys() ?? [])].sort()).toEqual(
+		files
+			.filter((item) => item.path.startsWith("d3/"))
+			.map((item) => item.path)
+			.sort(),
+	);
+	expect(new Set(found?.values())).toEqual(new Set(["modified"]));
+});

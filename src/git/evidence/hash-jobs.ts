@@ -1,0 +1,80 @@
+import { availableParallelism } from "node:os";
+import { join } from "node:path";
+import { hashTied, type TiedRead } from "./tied-read.ts";
+
+/**
+ * The evidence's reads of many files, on every core (issue 23): a first
+ * look at a large tree is mostly reading and hashing, which one thread does
+ * one file after another. Each worker thread (hash-worker.ts) takes a share
+ * of the files and reads each tied to the stat the look took (tied-read.ts),
+ * so a file is hashed from the file opened, never from whatever its path
+ * names later, as in the main thread. A few small files are read here: a
+ * thread costs more than they do.
+ */
+
+export interface HashItem {
+	/** Relative to the root. */
+	path: string;
+	/** The look's stat of the path (known-content.ts `statKey`). */
+	expected: string | undefined;
+	withSha256: boolean;
+}
+
+export interface HashJob {
+	root: string;
+	hexLength: number;
+	items: HashItem[];
+}
+
+/** What a job's files hold, in its items' order. */
+export function hashAnswer(job: HashJob): TiedRead[] {
+	return job.items.map((item) => hashTied(join(job.root, item.path), item.expected, job.hexLength, item.withSha256));
+}
+
+/** Below this many files, or bytes, they are read here. */
+const THREADS_FROM_FILES = 64;
+const THREADS_FROM_BYTES = 8 * 1024 * 1024;
+/** Files per thread at least: a thread's start is worth a few dozen reads. */
+const FILES_PER_THREAD = 32;
+
+/** Every file's reading, by path. */
+export async function hashAll(root: string, hexLength: number, items: readonly HashItem[]): Promise<Map<string, TiedRead>> {
+	const bytes = items.reduce((sum, item) => sum + Number(item.expected?.split(":")[0] ?? 0), 0);
+	const threads =
+		items.length < THREADS_FROM_FILES && bytes < THREADS_FROM_BYTES
+			? 0
+			: Math.max(1, Math.min(availableParallelism(), 4, Math.ceil(items.length / FILES_PER_THREAD)));
+	if (threads === 0) return answered(items, hashAnswer({ root, hexLength, items: [...items] }));
+	// Dealt round the threads, so that large and small files share out evenly.
+	const shares = Array.from({ length: threads }, (_, n) => items.filter((_, index) => index % threads === n));
+	const answers = await Promise.all(shares.map((share) => inThread({ root, hexLength, items: share })));
+	const found = new Map<string, TiedRead>();
+	shares.forEach((share, n) => {
+		for (const [path, read] of answered(share, answers[n] ?? [])) found.set(path, read);
+	});
+	return found;
+}
+
+function answered(items: readonly HashItem[], reads: readonly TiedRead[]): Map<string, TiedRead> {
+	return new Map(items.map((item, index) => [item.path, reads[index] ?? "unreadable"]));
+}
+
+/** One share, in a worker thread; read here when the thread cannot start or fails. */
+function inThread(job: HashJob): Promise<TiedRead[]> {
+	return new Promise((resolve) => {
+		let worker: Worker;
+		try {
+			worker = new Worker(new URL("./hash-worker.ts", import.meta.url).href);
+		} catch {
+			resolve(hashAnswer(job));
+			return;
+		}
+		const settle = (reads: TiedRead[]) => {
+			worker.terminate();
+			resolve(reads);
+		};
+		worker.onmessage = (event: MessageEvent<TiedRead[]>) => settle(event.data);
+		worker.onerror = () => settle(hashAnswer(job));
+		worker.postMessage(job);
+	});
+}
