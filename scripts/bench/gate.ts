@@ -6,6 +6,7 @@
 import { lstat, mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type Probe, WHOLE } from "./measure.ts";
+import { commitFixture } from "./setup.ts";
 
 export const NOISY_BYTES = 200 * 1024 * 1024;
 const IMPACT_PATHS = 50_000;
@@ -57,17 +58,7 @@ async function makeRepo(dir: string, config: string, files: Readonly<Record<stri
 	await mkdir(dir, { recursive: true });
 	await writeFile(join(dir, "discern.toml"), config);
 	for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
-	for (const args of [
-		["init", "-q", "-b", "main"],
-		["config", "user.name", "discern bench"],
-		["config", "user.email", "bench@example.invalid"],
-		["config", "commit.gpgsign", "false"],
-		["add", "-A"],
-		["commit", "-q", "-m", "fixture"],
-	]) {
-		const proc = Bun.spawn(["git", ...args], { cwd: dir, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
-		if ((await proc.exited) !== 0) throw new Error(`git ${args.join(" ")} failed in ${dir}`);
-	}
+	await commitFixture(dir, "fixture");
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { commitFixture } from "./setup.ts";
 
 const DEPTH = 20;
 const STARS = 16;
@@ -29,17 +30,7 @@ async function makeDeepRepo(dir: string, pattern: string): Promise<void> {
 	await mkdir(deep, { recursive: true });
 	await writeFile(join(dir, "discern.toml"), `[jobs]\ntest = "true"\n\n[scopes.deep]\npaths = ["${pattern}"]\n`);
 	await writeFile(join(deep, "file.txt"), "committed\n");
-	for (const args of [
-		["init", "-q", "-b", "main"],
-		["config", "user.name", "discern bench"],
-		["config", "user.email", "bench@example.invalid"],
-		["config", "commit.gpgsign", "false"],
-		["add", "-A"],
-		["commit", "-q", "-m", "fixture"],
-	]) {
-		const proc = Bun.spawn(["git", ...args], { cwd: dir, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
-		if ((await proc.exited) !== 0) throw new Error(`git ${args.join(" ")} failed in ${dir}`);
-	}
+	await commitFixture(dir, "fixture");
 	// Untracked changes: one in the scope, and one the matcher has to reject at every depth.
 	await writeFile(join(deep, "target.txt"), "changed\n");
 	await writeFile(join(deep, "other.txt"), "changed\n");

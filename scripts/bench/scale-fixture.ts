@@ -12,6 +12,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { unstampedHorizon } from "../../src/git/evidence/known-content.ts";
+import { commitFixture } from "./setup.ts";
 
 export const SCALE_FOLDERS = 100;
 export const SCALE_SUBFOLDERS = 50;
@@ -107,16 +108,7 @@ export async function makeScaleRepo(root: string): Promise<ScaleRepo> {
 			}),
 		);
 	}
-	for (const args of [
-		["init", "-q", "-b", "main"],
-		["config", "user.name", "discern bench"],
-		["config", "user.email", "bench@example.invalid"],
-		["config", "commit.gpgsign", "false"],
-		["add", "-A"],
-		["commit", "-q", "-m", "A generated repository of 50 000 files"],
-	]) {
-		await git(root, args);
-	}
+	await commitFixture(root, "A generated repository of 50 000 files");
 	return { root, files: paths.length + 1, bytes, paths, random, pool };
 }
 

@@ -10,6 +10,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type Probe, WHOLE } from "./measure.ts";
+import { commitFixture } from "./setup.ts";
 
 /** A couple of real, small dependencies; `semver` brings a program the jobs run from node_modules/.bin. */
 const PACKAGE = { name: "seed-bench", version: "1.0.0", private: true, dependencies: { semver: "7.6.3", "is-number": "7.0.0", "left-pad": "1.3.0" } };
@@ -45,15 +46,7 @@ export function npmFixtures(dir: string): () => Promise<NpmFixtures> {
 				await writeFile(join(root, "package-lock.json"), lockfile);
 				await writeFile(join(root, ".gitignore"), "node_modules/\n");
 				await writeFile(join(root, "discern.toml"), `${JOBS}\n${worktree}`);
-				for (const args of [
-					["init", "-q", "-b", "main"],
-					["config", "user.name", "discern bench"],
-					["config", "user.email", "bench@example.invalid"],
-					["config", "commit.gpgsign", "false"],
-					["add", "-A"],
-					["commit", "-q", "-m", "npm project"],
-				])
-					await run(["git", ...args], root);
+				await commitFixture(root, "npm project");
 				await run(["npm", "ci", "--no-audit", "--no-fund"], root);
 				return root;
 			};

@@ -46,14 +46,19 @@ export async function makeFixture(dir: string): Promise<string> {
 		const name = `module-${String(i).padStart(2, "0")}.ts`;
 		await writeFile(join(dir, "src", name), `export const value${i} = ${i};\n`);
 	}
+	await commitFixture(dir, "Initial commit");
+	return dir;
+}
+
+/** A new repository on `main` holding everything in `dir`, in one commit. */
+export async function commitFixture(dir: string, message: string): Promise<void> {
 	await git(dir, ["init", "-q", "-b", "main"]);
 	// Local identity and no signing: the developer's global config must not break or slow the commit.
 	await git(dir, ["config", "user.name", "discern bench"]);
 	await git(dir, ["config", "user.email", "bench@example.invalid"]);
 	await git(dir, ["config", "commit.gpgsign", "false"]);
 	await git(dir, ["add", "-A"]);
-	await git(dir, ["commit", "-q", "-m", "Initial commit"]);
-	return dir;
+	await git(dir, ["commit", "-q", "-m", message]);
 }
 
 async function git(cwd: string, args: readonly string[]): Promise<void> {
