@@ -1,3 +1,4 @@
+import { lstatSync } from "node:fs";
 import { lstat, readlink, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { mapBounded } from "../../platform/bounded.ts";
@@ -36,25 +37,29 @@ export async function verify(
 	stats: ReadonlyMap<string, string>,
 ): Promise<Map<string, ChangedPath["kind"]> | null> {
 	const differing = new Map<string, ChangedPath["kind"]>();
-	const folders = new Map<string, Promise<boolean>>();
+	const unreal = unrealFolders(root, entries);
 	/** Regular files whose kind and mode are as committed: their bytes are read next. */
 	const toRead: Entry[] = [];
-	await mapBounded(entries, READERS, async (entry) => {
-		const path = join(root, entry.path);
+	const links: Entry[] = [];
+	for (const entry of entries) {
 		// A folder on the way replaced by a symbolic link would have the path read somewhere else entirely.
-		if (!(await realFolders(root, entry.path, folders))) return void differing.set(entry.path, "type_changed");
-		const found = await lstat(path).catch(() => null);
-		if (!found) return void differing.set(entry.path, "deleted");
-		if (entry.mode === "120000") {
-			if (!found.isSymbolicLink()) return void differing.set(entry.path, "type_changed");
-			const target = await readlink(path, { encoding: "buffer" }).catch(() => null);
-			if (!target || blobId(target, entry.blob.length) !== entry.blob) differing.set(entry.path, "modified");
-			return;
+		if (unreal.size > 0 && foldersOf(entry.path).some((folder) => unreal.has(folder))) {
+			differing.set(entry.path, "type_changed");
+			continue;
 		}
-		if (!found.isFile()) return void differing.set(entry.path, "type_changed");
+		// The kind and mode are the look's own stat of the path (the read below must find that same stat).
+		const mode = modeOf(stats.get(entry.path));
+		const kind = mode === null ? null : mode & 0o170000;
+		if (mode === null) differing.set(entry.path, "deleted");
+		else if (entry.mode === "120000") kind === 0o120000 ? links.push(entry) : differing.set(entry.path, "type_changed");
+		else if (kind !== 0o100000) differing.set(entry.path, "type_changed");
 		// git records a file as executable when its owner may execute it.
-		if ((entry.mode === "100755") !== ((found.mode & 0o100) !== 0)) return void differing.set(entry.path, "modified");
-		toRead.push(entry);
+		else if ((entry.mode === "100755") !== ((mode & 0o100) !== 0)) differing.set(entry.path, "modified");
+		else toRead.push(entry);
+	}
+	await mapBounded(links, READERS, async (entry) => {
+		const target = await readlink(join(root, entry.path), { encoding: "buffer" }).catch(() => null);
+		if (!target || blobId(target, entry.blob.length) !== entry.blob) differing.set(entry.path, "modified");
 	});
 	// The bytes of the very file the look stat'ed: a file (or a folder on its way) swapped since is read as changed.
 	const hexLength = entries[0]?.blob.length ?? 40;
@@ -101,21 +106,41 @@ export async function verify(
 	return differing;
 }
 
-/** Is every folder on the way to `path` a real folder (no symbolic link, no file), as in the commit? Each asked once per look. */
-async function realFolders(root: string, path: string, asked: Map<string, Promise<boolean>>): Promise<boolean> {
-	for (let slash = path.indexOf("/"); slash >= 0; slash = path.indexOf("/", slash + 1)) {
-		const folder = path.slice(0, slash);
-		let answer = asked.get(folder);
-		if (!answer) {
-			answer = lstat(join(root, folder)).then(
-				(found) => found.isDirectory(),
-				() => false,
-			);
-			asked.set(folder, answer);
-		}
-		if (!(await answer)) return false;
+/** The mode of a stat key (known-content.ts `statKey`); null for "absent" or no stat. */
+function modeOf(key: string | undefined): number | null {
+	if (key === undefined || key === "absent") return null;
+	const mode = Number(key.slice(key.lastIndexOf(":") + 1));
+	return Number.isInteger(mode) ? mode : null;
+}
+
+/** The folders on the way to `path`, outermost first (`a`, `a/b` for `a/b/c`). */
+function foldersOf(path: string): string[] {
+	const folders: string[] = [];
+	for (let slash = path.indexOf("/"); slash >= 0; slash = path.indexOf("/", slash + 1)) folders.push(path.slice(0, slash));
+	return folders;
+}
+
+function isRealFolder(path: string): boolean {
+	try {
+		return lstatSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
+	} catch {
+		// A file on the way (ENOTDIR), a folder discern may not look in: not a folder the commit's files can be read through.
+		return false;
 	}
-	return true;
+}
+
+/** The folders on the way to `entries` that are not real folders (a symbolic link, a file, gone), each asked once. */
+function unrealFolders(root: string, entries: readonly Entry[]): Set<string> {
+	const asked = new Set<string>();
+	const unreal = new Set<string>();
+	for (const entry of entries) {
+		for (const folder of foldersOf(entry.path)) {
+			if (asked.has(folder)) continue;
+			asked.add(folder);
+			if (!isRealFolder(join(root, folder))) unreal.add(folder);
+		}
+	}
+	return unreal;
 }
 
 /** Files read at once: enough to keep the disk busy, few enough to keep memory flat. */
