@@ -111,7 +111,7 @@ let temps = 0;
 /**
  * Copy each seed into the worktree at the same relative path, in order.
  * Each goes to a temporary folder outside the work tree first (see
- * `copyFolder`) and is renamed into place once whole and found safe: an
+ * `stagingFolder`) and is renamed into place once whole and found safe: an
  * interrupted copy leaves no folder that looks complete, nothing the
  * worktree's status shows, and nothing a drop would save as work.
  */
@@ -132,7 +132,7 @@ export async function seedWorktree(
 	const reports: SeedReport[] = [];
 	const steps: Step[] = [];
 	const mainReal = await realpath(mainRoot);
-	const copies = await copyFolder(mainReal, worktree);
+	const staging = await stagingFolder(mainReal, worktree);
 	for (const [done, entry] of seeds.entries()) {
 		if (signal.aborted) break;
 		const label = `seed ${quoteName(entry.replace(/\/+$/, ""))}`;
@@ -140,11 +140,11 @@ export async function seedWorktree(
 		const began = performance.now();
 		// A seed that cannot be copied (a full disk, a permission) is said and skipped like a refused one.
 		const env = tokenPrefix ? { ...process.env, [TOKEN_KEY]: `${tokenPrefix}-seed-${done + 1}` } : undefined;
-		const report = await ("why" in copies
+		const report = await ("why" in staging
 			? judgeSeed(mainRoot, entry).then(
-					(judged): SeedReport => (judged.ok ? { path: judged.path, outcome: "refused", why: copies.why } : { path: entry, ...judged }),
+					(judged): SeedReport => (judged.ok ? { path: judged.path, outcome: "refused", why: staging.why } : { path: entry, ...judged }),
 				)
-			: seedOne([mainRoot, mainReal], worktree.path, copies.folder, entry, signal, env)
+			: seedOne([mainRoot, mainReal], worktree.path, staging.folder, entry, signal, env)
 		).catch(
 			(error: unknown): SeedReport => ({
 				path: entry,
@@ -178,7 +178,7 @@ export async function seedWorktree(
  * and a forced drop would save gigabytes of it as work. When neither place
  * will do, the reason (every seed is then skipped with it).
  */
-async function copyFolder(mainReal: string, worktree: { path: string; gitDir: string }): Promise<{ folder: string } | { why: string }> {
+async function stagingFolder(mainReal: string, worktree: { path: string; gitDir: string }): Promise<{ folder: string } | { why: string }> {
 	const device = (path: string) =>
 		stat(path).then(
 			(found) => found.dev,
@@ -202,7 +202,7 @@ async function copyFolder(mainReal: string, worktree: { path: string; gitDir: st
 async function seedOne(
 	mainRoots: readonly [string, string],
 	worktree: string,
-	copies: string,
+	staging: string,
 	entry: string,
 	signal: AbortSignal,
 	env: Record<string, string | undefined> | undefined,
@@ -213,7 +213,7 @@ async function seedOne(
 	const target = join(worktree, path);
 	const place = await placeIn(worktree, path);
 	if (place) return { path, outcome: place.outcome, why: place.why };
-	const temp = join(copies, `.${basename(worktree)}.${basename(target)}.${process.pid}.${++temps}.discern-seed`);
+	const temp = join(staging, `.${basename(worktree)}.${basename(target)}.${process.pid}.${++temps}.discern-seed`);
 	const cloned = await cloneTree(source, temp, signal, env);
 	if (!cloned.ok) {
 		await removeEmptyFolders(worktree, target);

@@ -224,7 +224,7 @@ async function create(ctx: VerbContext, run: Creation, running?: RunningBinary):
 
 		const logDir = await newRunDir(repository.gitDir, "start");
 		// Recorded in the worktree's own state dir: a discern killed now leaves a record that `worktree drop` (and the next gate there) acts on.
-		const running = await openLedger(gitDir);
+		const runLedger = await openLedger(gitDir);
 		try {
 			const options = {
 				cwd: data.path,
@@ -232,7 +232,7 @@ async function create(ctx: VerbContext, run: Creation, running?: RunningBinary):
 				signal: ctx.signal,
 				logDir,
 				timeoutS: config.gate.timeout,
-				ledger: running,
+				ledger: runLedger,
 				...(ctx.progress ? { onEvent: ctx.progress } : {}),
 			};
 			const ledger: Ledger = { version: 1, id: data.id, worktree: data.path, env: spec, entries: [] };
@@ -260,7 +260,7 @@ async function create(ctx: VerbContext, run: Creation, running?: RunningBinary):
 			if (!failed && config.worktree.seed.length > 0) {
 				// After the resources, before the install steps: a warm start the install then makes right.
 				// The cp carries the run's token: a discern killed mid-copy leaves it to the next gate or drop to kill.
-				const seeded = await seedWorktree(repository.root, { path: data.path, gitDir }, config.worktree.seed, ctx.signal, ctx.progress, running.tokenPrefix);
+				const seeded = await seedWorktree(repository.root, { path: data.path, gitDir }, config.worktree.seed, ctx.signal, ctx.progress, runLedger.tokenPrefix);
 				steps.push(...seeded.steps);
 				data.seeds = seeded.reports;
 				checkpoint();
@@ -282,7 +282,7 @@ async function create(ctx: VerbContext, run: Creation, running?: RunningBinary):
 				checkpoint();
 			}
 		} finally {
-			await running.close();
+			await runLedger.close();
 		}
 	} catch (error) {
 		if (error instanceof StartInterrupted) failed = { code: "interrupted", what: "the run was interrupted" };
