@@ -8,7 +8,7 @@ import { answerLines, unprintablePath } from "../printable-path.ts";
 import { complaint, git } from "../run.ts";
 import { type ChangedPath, JUDGED_SETTINGS, type WorkingState } from "../status.ts";
 import { conversionsOf, type Entry, entryOf, lfsPointers } from "./expected-content.ts";
-import { type Checkout, fingerprint, foldersReplaced, verify } from "./file-check.ts";
+import { type Checkout, fingerprint, verify } from "./file-check.ts";
 import { guessLocation, type Location, locationOf, primedWith, sameLocation } from "./guess.ts";
 import { fitsMode, isSettled, type KnownFile, nowNs, unstampedHorizon } from "./known-content.ts";
 import {
@@ -381,11 +381,11 @@ async function openIn(
 			// Awaited below: a failure surfaces there, never as unhandled while the files are read.
 			for (const pending of [insideAsked, outsideRead]) void pending.catch(() => undefined);
 			const lookFrom = nowNs();
-			const [stats, unlisted, linksNow, replaced] = await Promise.all([
+			const replaced: string[] = [];
+			const [stats, unlisted, linksNow] = await Promise.all([
 				fingerprint(root, files),
-				unlistedEntries(root, folders, submodulePaths, ignoredFolders),
+				unlistedEntries(root, folders, submodulePaths, ignoredFolders, undefined, (folder) => replaced.push(folder)),
 				gitLinksOf(root, gitDir),
-				foldersReplaced(root, folders),
 			]);
 			// A folder on the way replaced by a link reads its files elsewhere, with their own unchanged stat: those are read again (and refused).
 			const underReplaced = (path: string) => replaced.some((folder) => path.startsWith(`${folder}/`));

@@ -156,14 +156,3 @@ export async function fingerprint(root: string, entries: readonly Entry[]): Prom
 	);
 	return new Map(stats);
 }
-
-/** The tracked folders (not the root) that are no longer real folders: a link or a file where the commit has a folder. */
-export async function foldersReplaced(root: string, folders: ReadonlySet<string>): Promise<string[]> {
-	const replaced: string[] = [];
-	await mapBounded([...folders], READERS, async (folder) => {
-		if (folder === "") return;
-		const found = await lstat(join(root, folder)).catch(() => null);
-		if (found && !found.isDirectory()) replaced.push(folder);
-	});
-	return replaced;
-}

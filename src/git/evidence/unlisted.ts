@@ -21,7 +21,9 @@ import { IGNORED_BY_GITIGNORE } from "./outside-the-tree.ts";
  * submodules' paths (their insides are their own evidence's);
  * `ignored`: which of some untracked folders the committed rules ignore;
  * `noticed`: told of every `.gitignore` and `.gitattributes` met on the way
- * (the folders walked are all those git reads such files in, but ignored ones).
+ * (the folders walked are all those git reads such files in, but ignored ones);
+ * `replaced`: told of every tracked folder its parent lists as something
+ * else than a folder (a symbolic link, a file): its files are read elsewhere.
  */
 export async function unlistedEntries(
 	root: string,
@@ -29,16 +31,29 @@ export async function unlistedEntries(
 	submodules: ReadonlySet<string>,
 	ignored: (candidates: readonly string[]) => Promise<Set<string> | null>,
 	noticed?: (path: string) => void,
+	replaced?: (folder: string) => void,
 ): Promise<string[] | null> {
 	const found: string[] = [];
 	const candidates: string[] = [];
+	// Each tracked folder's tracked sub-folders by name: one listed as anything but a folder was replaced (a link, a file).
+	const subfolders = new Map<string, Set<string>>();
+	for (const folder of folders) {
+		if (folder === "") continue;
+		const slash = folder.lastIndexOf("/");
+		const parent = slash < 0 ? "" : folder.slice(0, slash);
+		const names = subfolders.get(parent) ?? new Set<string>();
+		names.add(folder.slice(slash + 1));
+		subfolders.set(parent, names);
+	}
 	await mapBounded([...folders], READERS, async (folder) => {
 		const items = await listed(root, folder);
 		if (typeof items === "string") return void found.push(items);
+		const tracked = subfolders.get(folder);
 		// Every entry of every tracked folder passes here: a plain file, by far the most of them, costs no path and no object.
 		for (const item of items) {
 			const name = item.name;
 			const kind = kindOf(item);
+			if (replaced && kind !== "folder" && tracked?.has(name)) replaced(folder === "" ? name : `${folder}/${name}`);
 			if (kind === "file" && name !== ".git" && !(noticed && RULE_FILES.has(name))) continue;
 			const path = folder === "" ? name : `${folder}/${name}`;
 			if (noticed && RULE_FILES.has(name)) noticed(path);
