@@ -57,9 +57,16 @@ export async function verify(
 		else if ((entry.mode === "100755") !== ((mode & 0o100) !== 0)) differing.set(entry.path, "modified");
 		else toRead.push(entry);
 	}
+	// A link's target is read tied as a file's bytes are: its stat before and after must be the look's (a folder on its way
+	// swapped for one holding the committed link would otherwise have the look read that one).
 	await mapBounded(links, READERS, async (entry) => {
-		const target = await readlink(join(root, entry.path), { encoding: "buffer" }).catch(() => null);
-		if (!target || blobId(target, entry.blob.length) !== entry.blob) differing.set(entry.path, "modified");
+		const path = join(root, entry.path);
+		const expected = stats.get(entry.path);
+		const before = await lstat(path, { bigint: true }).catch(() => null);
+		const target = await readlink(path, { encoding: "buffer" }).catch(() => null);
+		const after = await lstat(path, { bigint: true }).catch(() => null);
+		const tied = before !== null && after !== null && statKey(before) === expected && statKey(after) === expected;
+		if (!tied || !target || blobId(target, entry.blob.length) !== entry.blob) differing.set(entry.path, "modified");
 	});
 	// The bytes of the very file the look stat'ed: a file (or a folder on its way) swapped since is read as changed.
 	const hexLength = entries[0]?.blob.length ?? 40;

@@ -59,22 +59,61 @@ function answered(items: readonly HashItem[], reads: readonly TiedRead[]): Map<s
 	return new Map(items.map((item, index) => [item.path, reads[index] ?? "unreadable"]));
 }
 
-/** One share, in a worker thread; read here when the thread cannot start or fails. */
+/**
+ * Where the worker's code is: beside this module when run from source; in
+ * the compiled binary, its own entry under the embedded file system's root
+ * (build.ts names it so), wherever the bundler put this module's chunk.
+ */
+export function workerSpecifier(): string {
+	return import.meta.url.startsWith("file:///$bunfs/") ? COMPILED_WORKER : new URL("./hash-worker.ts", import.meta.url).href;
+}
+
+/** The worker's entry in the compiled binary: its path under src/, as build.ts builds it, in Bun's embedded file system. */
+const COMPILED_WORKER = "/$bunfs/root/git/evidence/hash-worker.js";
+
+/** One share, in a worker thread; read here when the thread cannot start, fails, or ends without an answer. */
 function inThread(job: HashJob): Promise<TiedRead[]> {
 	return new Promise((resolve) => {
 		let worker: Worker;
 		try {
-			worker = new Worker(new URL("./hash-worker.ts", import.meta.url).href);
+			worker = new Worker(workerSpecifier());
 		} catch {
 			resolve(hashAnswer(job));
 			return;
 		}
-		const settle = (reads: TiedRead[]) => {
+		let settled = false;
+		const settle = (reads: () => TiedRead[]) => {
+			if (settled) return;
+			settled = true;
 			worker.terminate();
-			resolve(reads);
+			resolve(reads());
 		};
-		worker.onmessage = (event: MessageEvent<TiedRead[]>) => settle(event.data);
-		worker.onerror = () => settle(hashAnswer(job));
+		worker.onmessage = (event: MessageEvent<TiedRead[]>) => settle(() => event.data);
+		worker.onerror = () => settle(() => hashAnswer(job));
+		// A thread that ends without answering (killed, exited) leaves its share to be read here, never a look that waits forever.
+		worker.addEventListener("close", () => settle(() => hashAnswer(job)));
 		worker.postMessage(job);
+	});
+}
+
+/** Whether a worker thread of the evidence starts and answers here (doctor asks: the compiled binary must carry it). */
+export function workerAnswers(timeoutMs = 5000): Promise<boolean> {
+	return new Promise((resolve) => {
+		let worker: Worker;
+		try {
+			worker = new Worker(workerSpecifier());
+		} catch {
+			resolve(false);
+			return;
+		}
+		const done = (answered: boolean) => {
+			clearTimeout(timer);
+			worker.terminate();
+			resolve(answered);
+		};
+		const timer = setTimeout(() => done(false), timeoutMs);
+		worker.onmessage = (event: MessageEvent<unknown>) => done(Array.isArray(event.data) && event.data.length === 0);
+		worker.onerror = () => done(false);
+		worker.postMessage({ root: "/", hexLength: 40, items: [] } satisfies HashJob);
 	});
 }

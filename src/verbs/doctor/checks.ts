@@ -9,6 +9,7 @@ import type { ConfigLoad } from "../../config/load.ts";
 import type { VerbContext } from "../../contract/context.ts";
 import { isRecord } from "../../contract/record.ts";
 import { ref, type Say, type Surface } from "../../contract/refer.ts";
+import { workerAnswers } from "../../git/evidence/hash-jobs.ts";
 import { gitProblem, type RepositoryLocation, readWorkingState } from "../../git/repository.ts";
 import { git } from "../../git/run.ts";
 import { findExecutable } from "../../platform/process.ts";
@@ -166,6 +167,20 @@ export async function checkJobExecutables(ctx: VerbContext, repository: Reposito
 				: `Install ${first?.program ?? "the program"}, or correct jobs.${job.name} in discern.toml.`,
 		};
 	});
+}
+
+/** The evidence reads many files in worker threads (git/evidence/hash-jobs.ts): a binary built without its worker falls back to one thread. */
+export async function checkEvidenceWorkers(): Promise<Check> {
+	const title = "done reads large trees on every core";
+	return (await workerAnswers())
+		? { id: "evidence_workers", title, state: "ok", detail: "the evidence's worker thread starts and answers" }
+		: {
+				id: "evidence_workers",
+				title,
+				state: "warn",
+				detail: "the evidence's worker thread does not start here: done reads every file in one thread, slower on a large tree",
+				fix: "Use a discern binary built by `bun run build.ts` (it carries the worker as an entry of its own).",
+			};
 }
 
 export function checkBinary(ctx: VerbContext, verbose: boolean): Check {

@@ -14,6 +14,7 @@ import {
 	checkAgentWiring,
 	checkBinary,
 	checkConfig,
+	checkEvidenceWorkers,
 	checkGitAccess,
 	checkGitVersion,
 	checkIdentity,
@@ -33,6 +34,7 @@ export async function doctor(ctx: VerbContext, input: v.InferOutput<typeof Docto
 		checkGitVersion(ctx),
 		unusable ? { found: false as const, reason: unusable } : locateRepository(ctx.cwd, ctx.env),
 	]);
+	const workers = checkEvidenceWorkers();
 	const checks: Check[] = [gitVersion, checkRepository(located.found ? located.repository : null, located.found ? "" : located.reason, ctx.surface)];
 	if (located.found) {
 		const root = located.repository.root;
@@ -47,9 +49,9 @@ export async function doctor(ctx: VerbContext, input: v.InferOutput<typeof Docto
 		]);
 		const testJob = checkTestJob(config);
 		checks.push(access, identity, trunk, checkConfig(config, ctx.action), ...(testJob ? [testJob] : []), ...jobs);
-		checks.push(checkBinary(ctx, verbose), wiring, ...servers);
+		checks.push(checkBinary(ctx, verbose), await workers, wiring, ...servers);
 	} else {
-		checks.push(checkBinary(ctx, verbose));
+		checks.push(checkBinary(ctx, verbose), await workers);
 	}
 	const data: DoctorData = { checks, summary: tally(checks) };
 	if (unusable) {

@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from "bun:test";
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, rename, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { blobId } from "../../../src/git/blob-id.ts";
 import type { Entry } from "../../../src/git/evidence/expected-content.ts";
@@ -109,4 +109,31 @@ test("many files are read in worker threads with the same tie: a swapped folder 
 			.sort(),
 	);
 	expect(new Set(found?.values())).toEqual(new Set(["modified"]));
+});
+
+test("a link's target is read tied too: a folder swapped for one holding the committed link is modified", async () => {
+	const root = await makeTempDir();
+	dirs.push(root);
+	await mkdir(join(root, "zz"));
+	await symlink("PASS", join(root, "zz/mode"));
+	const link: Entry = { path: "zz/mode", mode: "120000", type: "blob", blob: blobId(new TextEncoder().encode("FAIL"), 40), check: "raw" };
+	const stats = await fingerprint(root, [link]);
+	expect((await verify(root, [link], new Map(), noCheckout, root, stats))?.get("zz/mode")).toBe("modified");
+	// The committed link, in a folder swapped in after the look's stat.
+	await mkdir(join(root, "decoy"));
+	await symlink("FAIL", join(root, "decoy/mode"));
+	await rename(join(root, "zz"), join(root, "real"));
+	await rename(join(root, "decoy"), join(root, "zz"));
+	expect((await verify(root, [link], new Map(), noCheckout, root, stats))?.get("zz/mode")).toBe("modified");
+	// Judged afresh, the committed link matches.
+	expect((await verify(root, [link], new Map(), noCheckout, root, await fingerprint(root, [link])))?.has("zz/mode")).toBe(false);
+});
+
+test("the compiled binary carries the evidence's worker thread: doctor finds it starts and answers", async () => {
+	const { onlyJson, runDiscern } = await import("../../helpers/cli.ts");
+	const root = await makeTempDir();
+	dirs.push(root);
+	const run = await runDiscern(["doctor", "--json"], { cwd: root });
+	const checks = (onlyJson(run.stdout).data as { checks: { id: string; state: string }[] }).checks;
+	expect(checks.find((check) => check.id === "evidence_workers")?.state).toBe("ok");
 });
