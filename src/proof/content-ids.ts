@@ -1,6 +1,5 @@
 import { join } from "node:path";
-import type { KnownContent } from "../git/evidence/evidence.ts";
-import { decodeKnown, encodeKnown } from "../git/evidence/known-content.ts";
+import { decodeKnown, encodeKnown, type KnownContent } from "../git/evidence/known-content.ts";
 import { readRegularFile } from "../platform/files.ts";
 import { stateFolderToRead, writeStateFile } from "../state/dir.ts";
 import { sealer, sealHolds } from "./seal.ts";

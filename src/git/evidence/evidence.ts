@@ -1,4 +1,4 @@
-import { lstat, mkdir, readdir, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { Captured } from "../../platform/process.ts";
 import { quoteName } from "../../text/terminal.ts";
@@ -7,10 +7,11 @@ import { type ObjectReader, openObjectReader } from "../object-reader.ts";
 import { answerLines, unprintablePath } from "../printable-path.ts";
 import { complaint, git } from "../run.ts";
 import { type ChangedPath, JUDGED_SETTINGS, type WorkingState } from "../status.ts";
-import { conversionsOf, type Entry, entryOf, lfsPointers } from "./expected-content.ts";
+import { conversionsOf, entryOf, lfsPointers } from "./expected-content.ts";
 import { type Checkout, fingerprint, verify } from "./file-check.ts";
+import { FileJudgements } from "./file-judgements.ts";
 import { guessLocation, type Location, locationOf, primedWith, sameLocation } from "./guess.ts";
-import { fitsMode, isSettled, type KnownFile, nowNs, unstampedHorizon } from "./known-content.ts";
+import { type KnownContent, nowNs, unstampedHorizon } from "./known-content.ts";
 import {
 	askGit,
 	gitLinksOf,
@@ -27,6 +28,7 @@ import { contentTransformedFromOutside, foldersHolding } from "./outside-the-tre
 import { privateFolder } from "./private-folders.ts";
 import { privateIndex } from "./private-index.ts";
 import { withPrivateStore } from "./private-store.ts";
+import { openSubmodule } from "./submodule-evidence.ts";
 import { ignoredFoldersAsker, unlistedEntries } from "./unlisted.ts";
 
 /**
@@ -50,9 +52,11 @@ import { ignoredFoldersAsker, unlistedEntries } from "./unlisted.ts";
  * what the file should be. Submodules are judged the same way against the
  * commit the superproject records.
  *
- * Between phases, every tracked file's nanosecond stat (size, mtime, ctime,
- * inode, mode) is compared with what was verified; only a file whose stat
- * changed is read again. A process can put an mtime back, never a ctime.
+ * Between looks, and from one run to the next, every tracked file's full
+ * stat is compared with the one its bytes were judged at; only a file whose
+ * stat changed, or whose bytes were read before it had settled, is read
+ * again (file-judgements.ts, known-content.ts). A process can put an mtime
+ * back, never a ctime.
  * git still answers what only it can — HEAD, the branch, untracked files —
  * with its repository and work tree named explicitly, a private index
  * holding the commit's tree, and the settings below pinned. The checkout's
@@ -92,12 +96,6 @@ export interface EvidenceIndex {
 	 */
 	learned(): KnownContent | null;
 	close(): Promise<void>;
-}
-
-/** Facts about a checkout's files, and the conversions they hold under: facts kept under other attributes are not used. */
-export interface KnownContent {
-	context: string;
-	files: Map<string, KnownFile>;
 }
 
 export type EvidenceOutcome =
@@ -325,7 +323,7 @@ async function openIn(
 	if (typeof pointers === "string") return refuse(pointers);
 
 	const gitlinks = entries.filter((entry) => entry.check === "submodule");
-	const submodules = await Promise.all(gitlinks.map((link, n) => openSubmodule(root, link, join(dir, `submodule-${n}`), name)));
+	const submodules = await Promise.all(gitlinks.map((link, n) => openSubmodule(root, link, join(dir, `submodule-${n}`), name, openIn)));
 	const refused = submodules.flatMap((sub) => (sub.refused ? [sub.refused] : []));
 	const closeSubmodules = () => Promise.all(submodules.map((sub) => sub.close()));
 	if (refused.length > 0) {
@@ -338,24 +336,14 @@ async function openIn(
 	const folders = foldersHolding(entries.map((entry) => entry.path));
 	const submodulePaths = new Set(gitlinks.map((link) => link.path));
 	const ignoredFolders = ignoredFoldersAsker(run);
-	/** The stat each file was last verified at; `differing`: those then found to differ from the commit. */
-	let verified = new Map<string, string>();
-	const differing = new Set<string>();
-	// Facts kept from an earlier run hold under the same conversions only: the commit's attributes and the hash.
-	const context = `${sha.length}:${[...attributeBlobs].sort().join(",")}`;
-	// How long a file's bytes can change with its stat unchanged, here (null: a stat never vouches for bytes here): see known-content.ts.
-	const horizon = unstampedHorizon(root);
-	const earlier = await given.known?.catch(() => null);
-	const kept = earlier && earlier.context === context && horizon !== null ? earlier.files : new Map<string, KnownFile>();
-	/** When each file's content was last read (nanoseconds, when its look began); a file known from the earlier run is settled already. */
-	const readFrom = new Map<string, bigint>();
-	for (const entry of files) {
-		const fact = kept.get(entry.path);
-		// Only raw content is ever a fact (known-content.ts): anything converted, a pointer or a link is read at every look.
-		if (!fact || entry.check !== "raw" || !fitsMode(fact.stat, entry.mode)) continue;
-		verified.set(entry.path, fact.stat);
-		if (fact.blob !== entry.blob) differing.add(entry.path);
-	}
+	// Facts kept from an earlier run hold under the same conversions only (the commit's attributes and the hash), and only
+	// where a stat can vouch for bytes at all (known-content.ts).
+	const judgements = new FileJudgements(
+		files,
+		`${sha.length}:${[...attributeBlobs].sort().join(",")}`,
+		unstampedHorizon(root),
+		(await given.known?.catch(() => null)) ?? null,
+	);
 	// Open just asked what the first look would: only later looks ask again.
 	let outsideAsked = true;
 	const index: EvidenceIndex = {
@@ -387,18 +375,7 @@ async function openIn(
 				unlistedEntries(root, folders, submodulePaths, ignoredFolders, undefined, (folder) => replaced.push(folder)),
 				gitLinksOf(root, gitDir),
 			]);
-			// A folder on the way replaced by a link reads its files elsewhere, with their own unchanged stat: those are read again (and refused).
-			const underReplaced = (path: string) => replaced.some((folder) => path.startsWith(`${folder}/`));
-			// An unchanged stat vouches for bytes read after the file had settled (known-content.ts: a write through a memory
-			// map changes bytes unstamped for a while); a file read sooner is read again.
-			const unsettled = (path: string) => {
-				const from = readFrom.get(path);
-				const stat = verified.get(path);
-				return from !== undefined && stat !== undefined && !isSettled(stat, from, horizon);
-			};
-			const suspects = files.filter(
-				(entry) => verified.get(entry.path) !== stats.get(entry.path) || unsettled(entry.path) || (replaced.length > 0 && underReplaced(entry.path)),
-			);
+			const suspects = judgements.suspects(stats, replaced);
 			const [found, head, untracked, stagedRead, inside, outsideNow] = await Promise.all([
 				verify(root, suspects, pointers, checkout, dir, stats),
 				reads.head,
@@ -414,20 +391,15 @@ async function openIn(
 			];
 			// A folder git could not open (no read permission) is one it never looked in: a warning, with exit 0.
 			const unlooked = untracked.stderr.trim() !== "" ? [`(git could not look for untracked files${complaint(untracked.stderr)})`] : [];
-			for (const entry of suspects) {
-				if (found.has(entry.path)) differing.add(entry.path);
-				else differing.delete(entry.path);
-				readFrom.set(entry.path, lookFrom);
-			}
-			verified = stats;
+			judgements.record(suspects, found, stats, lookFrom);
 			branchRef = head.ref?.startsWith("refs/heads/") ? head.ref : null;
 			const changes: ChangedPath[] = [
-				...[...differing].sort().map((path) => ({ path, kind: found.get(path) ?? "modified", staged: false })),
+				...[...judgements.differing].sort().map((path) => ({ path, kind: found.get(path) ?? "modified", staged: false })),
 				...untracked.stdout
 					.split("\0")
 					.filter((path) => path !== "")
 					.map((path) => ({ path, kind: "untracked" as const, staged: false })),
-				...unlisted.filter((path) => !differing.has(path)).map((path) => ({ path, kind: "untracked" as const, staged: false })),
+				...unlisted.filter((path) => !judgements.differing.has(path)).map((path) => ({ path, kind: "untracked" as const, staged: false })),
 				...staged,
 				...inside.flatMap((changes) => changes ?? []),
 				...[...outsideNow.map((problem) => `(${problem})`), ...unlooked].map((path) => ({ path, kind: "modified" as const, staged: false })),
@@ -442,20 +414,7 @@ async function openIn(
 				...(head.watched === undefined ? {} : { watched: head.watched }),
 			};
 		},
-		learned() {
-			const facts = new Map<string, KnownFile>();
-			let fresh = false;
-			for (const entry of files) {
-				const stat = verified.get(entry.path);
-				if (stat === undefined || differing.has(entry.path) || entry.check !== "raw" || !fitsMode(stat, entry.mode)) continue;
-				const from = readFrom.get(entry.path);
-				// Read by this run: kept once settled. Not read: the earlier run's fact, still its stat.
-				if (from !== undefined && !isSettled(stat, from, horizon)) continue;
-				facts.set(entry.path, { stat, blob: entry.blob });
-				if (from !== undefined) fresh = true;
-			}
-			return fresh || facts.size !== kept.size ? { context, files: facts } : null;
-		},
+		learned: () => judgements.learned(),
 		// A first look never taken still has git processes reading the private index: they end before it goes.
 		close: async () => {
 			if (firstLook) await Promise.all([firstLook.head, firstLook.untracked, firstLook.staged]);
@@ -468,56 +427,4 @@ async function openIn(
 /** The environment without git's own variables. */
 function withoutGitVariables(env: NodeJS.ProcessEnv): Record<string, string | undefined> {
 	return Object.fromEntries(Object.entries(env).filter(([key]) => !key.startsWith("GIT_")));
-}
-
-interface Submodule {
-	/** Why this submodule cannot be vouched for. */
-	refused?: string;
-	/** Its paths that differ from the commit the superproject records, prefixed with its path; `deadlineS`: see `EvidenceIndex.status`. */
-	changes(deadlineS: number): Promise<ChangedPath[] | null>;
-	/** Ends its evidence's git processes (its object reader). */
-	close(): Promise<void>;
-}
-
-/**
- * A submodule is clean when its folder is checked out at exactly the
- * recorded commit with a clean tree, or is absent or an empty folder (not
- * initialised). A file or symbolic link where the submodule belongs, or
- * files in an uninitialised submodule's folder, are changes: git does not
- * see them, the jobs do.
- */
-async function openSubmodule(root: string, link: Entry, dir: string, parent: string | null): Promise<Submodule> {
-	const folder = join(root, link.path);
-	const name = parent === null ? link.path : `${parent}/${link.path}`;
-	const changed = (kind: ChangedPath["kind"]): ChangedPath[] => [{ path: link.path, kind, staged: false }];
-	const unpopulated = async (): Promise<ChangedPath[]> => {
-		const place = await lstat(folder).catch(() => null);
-		if (!place) return [];
-		if (!place.isDirectory()) return changed("type_changed");
-		const inside = await readdir(folder).catch(() => null);
-		return inside === null || inside.length > 0 ? changed("untracked") : [];
-	};
-	const place = await lstat(folder).catch(() => null);
-	const populated = place?.isDirectory() ? await lstat(join(folder, ".git")).catch(() => null) : null;
-	if (!populated) return { changes: unpopulated, close: async () => undefined };
-	const made = await mkdir(dir, { recursive: true }).then(
-		() => true,
-		() => false,
-	);
-	const opened = made ? await openIn(folder, link.blob, dir, name) : { ok: false as const, reason: `discern could not make a folder for ${quoteName(name)}` };
-	if (!opened.ok) return { refused: `the submodule ${quoteName(name)}: ${opened.reason}`, changes: async () => null, close: async () => undefined };
-	const prefix = (change: ChangedPath): ChangedPath => ({ ...change, path: `${link.path}/${change.path}` });
-	return {
-		close: () => opened.index.close(),
-		async changes(deadlineS) {
-			// The folder itself may have been replaced since (a file, a link): judge the place first.
-			const now = await lstat(folder).catch(() => null);
-			if (!now?.isDirectory()) return changed(now ? "type_changed" : "deleted");
-			const state = await opened.index.status({ deadlineS });
-			if (!state) return null;
-			// HEAD elsewhere than the recorded commit is a change even when the files happen to match.
-			const moved = state.head !== link.blob ? changed("modified") : [];
-			return [...moved, ...state.changes.map(prefix)];
-		},
-	};
 }

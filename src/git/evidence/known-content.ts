@@ -25,6 +25,12 @@ import { lstatSync, readFileSync, statfsSync } from "node:fs";
  * says what a fact is and how it is written down.
  */
 
+/** Facts about a checkout's files, and the conversions they hold under: facts kept under other attributes are not used. */
+export interface KnownContent {
+	context: string;
+	files: Map<string, KnownFile>;
+}
+
 export interface KnownFile {
 	/** The fingerprint (see `statKey`). */
 	stat: string;
