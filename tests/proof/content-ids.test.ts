@@ -55,6 +55,16 @@ async function keptFacts(root: string): Promise<KnownContent["files"] | null> {
 /** The blob id of some other content, claimed for a file that holds something else. */
 const WRONG_BLOB = "0123456789abcdef0123456789abcdef01234567";
 
+/** Rewrite the checkout's kept fact about `path` to claim other bytes, sealed with the real key: a lie only the seal's owner could tell. */
+async function plantLyingFact(root: string, path: string): Promise<void> {
+	const gitDir = await gitDirOf(root);
+	const known = await recallContent(gitDir, root);
+	const fact = known?.files.get(path);
+	if (!known || !fact) throw new Error("no facts kept");
+	known.files.set(path, { ...fact, blob: WRONG_BLOB });
+	await keepContent(gitDir, root, known);
+}
+
 const repos: Record<string, TestRepo> = {};
 let linked: WorktreeRepo;
 
@@ -92,12 +102,7 @@ describe("facts about a checkout's files, kept between runs", () => {
 		// This is what makes a look at an unchanged tree cheap; it is shown here with a fact that lies, sealed with the real key.
 		const r = repos.sealed as TestRepo;
 		expect((await runDone(r.root, r)).ok).toBe(true);
-		const gitDir = await gitDirOf(r.root);
-		const known = await recallContent(gitDir, r.root);
-		const fact = known?.files.get("src/a.txt");
-		if (!known || !fact) throw new Error("no facts kept");
-		known.files.set("src/a.txt", { ...fact, blob: WRONG_BLOB });
-		await keepContent(gitDir, r.root, known);
+		await plantLyingFact(r.root, "src/a.txt");
 		await expectDirtyAt(r, "src/a.txt");
 	});
 
@@ -132,13 +137,8 @@ describe("facts about a checkout's files, kept between runs", () => {
 	test("facts made under other attributes are not used: a change to .gitattributes has every file read again", async () => {
 		const r = repos.attributes as TestRepo;
 		expect((await runDone(r.root, r)).ok).toBe(true);
-		const gitDir = await gitDirOf(r.root);
-		const known = await recallContent(gitDir, r.root);
-		const fact = known?.files.get("src/a.txt");
-		if (!known || !fact) throw new Error("no facts kept");
 		// A sealed fact that lies, made under the commit's attributes as they were...
-		known.files.set("src/a.txt", { ...fact, blob: WRONG_BLOB });
-		await keepContent(gitDir, r.root, known);
+		await plantLyingFact(r.root, "src/a.txt");
 		// ...and a commit that adds attributes (converting none of these files): the lie is never consulted.
 		await r.write(".gitattributes", "*.bin binary\n");
 		await r.commitAll("attributes");
@@ -198,11 +198,7 @@ describe("facts about a checkout's files, kept between runs", () => {
 		// The main checkout's facts, copied into the linked worktree's git dir: same key, another checkout.
 		expect((await runDone(linked.root, linked)).ok).toBe(true);
 		const mainDir = await gitDirOf(linked.root);
-		const known = await recallContent(mainDir, linked.root);
-		const fact = known?.files.get("src/a.txt");
-		if (!known || !fact) throw new Error("no facts kept");
-		known.files.set("src/a.txt", { ...fact, blob: WRONG_BLOB });
-		await keepContent(mainDir, linked.root, known);
+		await plantLyingFact(linked.root, "src/a.txt");
 		const worktreeDir = await gitDirOf(linked.wt);
 		await runGit(linked.wt, ["status"]);
 		await Bun.$`mkdir -p ${join(worktreeDir, "discern")}`.quiet();
