@@ -68,6 +68,14 @@ async function expectNeverRan(marker: string): Promise<void> {
 	expect(existsSync(marker) ? await readFile(marker, "utf8") : "never ran").toBe("never ran");
 }
 
+/** The verbs that read the main checkout's worktrees (status, worktree list, prune and drop dry runs), each followed by the check. */
+async function readersNeverRunIt(discern: (cwd: string, ...args: string[]) => Promise<unknown>, root: string, marker: string): Promise<void> {
+	for (const args of [["status"], ["worktree", "list"], ["worktree", "prune", "--dry-run"], ["worktree", "drop", "x", "--dry-run"]]) {
+		await discern(root, ...args);
+		await expectNeverRan(marker);
+	}
+}
+
 describe("a clean filter the repository's config names never runs", () => {
 	for (const via of ["core.attributesFile", "a committed .gitattributes"] as const) {
 		test(`status, worktree list, prune, drop and accept, with the filter reached through ${via}`, async () => {
@@ -86,14 +94,7 @@ describe("a clean filter the repository's config names never runs", () => {
 			await touch(join(repo.wt, "notes.md"));
 			await touch(join(repo.root, "README.md"));
 
-			await discern(repo.root, "status");
-			await expectNeverRan(marker);
-			await discern(repo.root, "worktree", "list");
-			await expectNeverRan(marker);
-			await discern(repo.root, "worktree", "prune", "--dry-run");
-			await expectNeverRan(marker);
-			await discern(repo.root, "worktree", "drop", "x", "--dry-run");
-			await expectNeverRan(marker);
+			await readersNeverRunIt(discern, repo.root, marker);
 			await discern(repo.root, "accept", "--target", "x");
 			await expectNeverRan(marker);
 		});
@@ -159,14 +160,7 @@ describe("a submodule's own configuration", () => {
 		await expectNeverRan(marker);
 		// Its edit is work all the same, as done says.
 		expect((here.json.data as { clean: boolean }).clean).toBe(false);
-		await discern(repo.root, "status");
-		await expectNeverRan(marker);
-		await discern(repo.root, "worktree", "list");
-		await expectNeverRan(marker);
-		await discern(repo.root, "worktree", "prune", "--dry-run");
-		await expectNeverRan(marker);
-		await discern(repo.root, "worktree", "drop", "x", "--dry-run");
-		await expectNeverRan(marker);
+		await readersNeverRunIt(discern, repo.root, marker);
 	});
 
 	test("a clean filter in the config of a submodule's own submodule never runs, and its edit is still work", async () => {
