@@ -21,7 +21,7 @@ import { stateFolder, stateFolderToRead } from "../state/dir.ts";
 const KEY_FILE = "proof-key";
 
 /** The seal of `content`; null only when reading (`create: false`) and no usable key exists. Writing throws rather than return null. */
-export async function sealOf(gitDir: string, content: string, options: { create: boolean }): Promise<string | null> {
+export async function sealOf(gitDir: string, content: Sealed, options: { create: boolean }): Promise<string | null> {
 	const key = await proofKey(await commonDirOf(gitDir), options.create);
 	return key ? sealWith(key, content) : null;
 }
@@ -32,17 +32,22 @@ export async function sealOf(gitDir: string, content: string, options: { create:
  * key replaced in between seals a Proof that no longer holds, the safe side.
  * Throws as `sealOf` does when no key can be made.
  */
-export async function sealer(gitDir: string): Promise<(content: string) => string> {
+export async function sealer(gitDir: string): Promise<(content: Sealed) => string> {
 	const key = await proofKey(await commonDirOf(gitDir), true);
 	if (!key) throw Object.assign(new Error("the Proof seal key cannot be made usable"), { code: "EPERM" });
 	return (content) => sealWith(key, content);
 }
 
-function sealWith(key: Buffer, content: string): string {
-	return createHmac("sha256", key).update(content).digest("hex");
+/** What a seal covers: text (as UTF-8), or bytes, or pieces of either one after another (the same seal as their concatenation). */
+export type Sealed = string | Uint8Array | readonly (string | Uint8Array)[];
+
+function sealWith(key: Buffer, content: Sealed): string {
+	const hmac = createHmac("sha256", key);
+	for (const piece of typeof content === "string" || content instanceof Uint8Array ? [content] : content) hmac.update(piece);
+	return hmac.digest("hex");
 }
 
-export async function sealHolds(gitDir: string, content: string, seal: unknown): Promise<boolean> {
+export async function sealHolds(gitDir: string, content: Sealed, seal: unknown): Promise<boolean> {
 	if (typeof seal !== "string" || !/^[0-9a-f]{64}$/.test(seal)) return false;
 	const expected = await sealOf(gitDir, content, { create: false });
 	return expected !== null && timingSafeEqual(Buffer.from(expected, "hex"), Buffer.from(seal, "hex"));

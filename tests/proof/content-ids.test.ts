@@ -49,7 +49,7 @@ async function gitDirOf(root: string): Promise<string> {
 async function keptFacts(root: string): Promise<KnownContent["files"] | null> {
 	const text = await readFile(join(await gitDirOf(root), "discern", "content-ids"), "utf8").catch(() => null);
 	if (text === null) return null;
-	return decodeKnown(text.slice(text.indexOf("\n") + 1));
+	return decodeKnown(text.slice(text.indexOf("\n") + 1))?.files ?? null;
 }
 
 /** The blob id of some other content, claimed for a file that holds something else. */
@@ -115,9 +115,9 @@ describe("facts about a checkout's files, kept between runs", () => {
 		// A same-size edit; the forged fact names the edited file's new stat with the committed blob.
 		await writeFile(join(r.root, "src/a.txt"), "ALPHA\n");
 		const edited = statKey(await lstat(join(r.root, "src/a.txt"), { bigint: true }));
-		const facts = decodeKnown(text.slice(text.indexOf("\n") + 1));
-		const blob = facts?.get("src/a.txt")?.blob ?? "";
-		const body = text.slice(text.indexOf("\n") + 1).replace(/[^\0]*\0([0-9a-f]{40})\0src\/a\.txt\0/, `${edited}\0${blob}\0src/a.txt\0`);
+		expect(decodeKnown(text.slice(text.indexOf("\n") + 1))?.files.get("src/a.txt")).toBeDefined();
+		// The record is `mode NUL id NUL path NUL stat NUL blob NUL`: the stat swapped, the blob still the record's own.
+		const body = text.slice(text.indexOf("\n") + 1).replace(/(100644\0[0-9a-f]{40}\0src\/a\.txt\0)[^\0]*\0/, `$1${edited}\0`);
 		expect(body).toContain(edited);
 		await writeFile(path, `${text.slice(0, text.indexOf("\n"))}\n${body}`);
 		await expectDirtyAt(r, "src/a.txt");

@@ -2,7 +2,7 @@ import { rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { Captured } from "../../platform/process.ts";
 import { quoteName } from "../../text/terminal.ts";
-import { verifiedTree } from "../object-check.ts";
+import { verifiedRoot, verifiedTree } from "../object-check.ts";
 import { type ObjectReader, openObjectReader } from "../object-reader.ts";
 import { answerLines, unprintablePath } from "../printable-path.ts";
 import { complaint, git } from "../run.ts";
@@ -11,20 +11,10 @@ import { conversionsOf, entryOf, lfsPointers } from "./expected-content.ts";
 import { type Checkout, fingerprint, verify } from "./file-check.ts";
 import { FileJudgements } from "./file-judgements.ts";
 import { guessLocation, type Location, locationOf, primedWith, sameLocation } from "./guess.ts";
-import { type KnownContent, nowNs, unstampedHorizon } from "./known-content.ts";
-import {
-	askGit,
-	gitLinksOf,
-	type HeadReading,
-	headOfLocated,
-	headWithRefs,
-	indexExpectation,
-	type LookReads,
-	ownIndexLister,
-	type RefReading,
-	stagedChanges,
-} from "./look-reads.ts";
+import { type KnownContent, type KnownTree, nowNs, unstampedHorizon } from "./known-content.ts";
+import { askGit, gitLinksOf, type HeadReading, headOfLocated, headWithRefs, type LookReads, type RefReading } from "./look-reads.ts";
 import { contentTransformedFromOutside, foldersHolding } from "./outside-the-tree.ts";
+import { indexExpectation, ownIndexJudge } from "./own-index.ts";
 import { privateFolder } from "./private-folders.ts";
 import { privateIndex } from "./private-index.ts";
 import { withPrivateStore } from "./private-store.ts";
@@ -251,15 +241,15 @@ async function openIn(
 	let deadlineS = 0;
 	const bounded = () => (deadlineS > 0 ? { signal: AbortSignal.timeout(deadlineS * 1000) } : {});
 	const run = (args: readonly string[], options: { input?: string } = {}) => git([...PINNED, ...args], root, { env, ...bounded(), ...options });
-	// The checkout's own index, where jobs that ask git which files there are read them (see `askGit`, `ownIndexLister`).
-	const { GIT_INDEX_FILE: _private, ...ownIndexEnv } = env;
-	const runStaged = ownIndexLister(join(gitDir, "index"), (args) => git([...PINNED, ...args], root, { env: ownIndexEnv, ...bounded() }));
+	// The checkout's own index, where jobs that ask git which files there are read them (own-index.ts), listed from the file named.
+	const listIndex = (more: Record<string, string>) => git([...PINNED, "ls-files", "-s", "-z"], root, { env: { ...env, ...more }, ...bounded() });
 	// Objects are hashed as they are read, so any reader of this repository will do; one of its own otherwise, closed with the index.
 	const reader = given.reader ?? openObjectReader(root, { env });
 	const ownReader = given.reader ? null : reader;
 
-	// The commit's tree walked from its hashed objects: git's own listing would believe the store.
-	const walked = await verifiedTree(reader, sha);
+	// What an earlier run established (HEAD's evidence only): its tree saves the walk when the commit names the same one.
+	const earlier = (await given.known?.catch(() => null)) ?? null;
+	const walked = await walkedTree(reader, sha, earlier?.tree ?? null);
 	const failed = async (reason: string): Promise<EvidenceOutcome> => {
 		await ownReader?.close();
 		return { ok: false, reason };
@@ -293,8 +283,16 @@ async function openIn(
 	// The first look's questions to git need only the private index: asked now, with the attribute checks, not one wait later.
 	// HEAD is what locate read with the commit (HEAD's own evidence); a submodule's HEAD is asked, its revision being the recorded commit.
 	const headRead = given.guess?.head ?? (located ? Promise.resolve(headOfLocated(located)) : null);
-	let firstLook: LookReads | null = askGit(run, revision === "HEAD" ? headRead : null, runStaged);
-	const expectedIndex = indexExpectation(entries);
+	const readStaged = ownIndexJudge({
+		path: join(gitDir, "index"),
+		expected: indexExpectation(entries),
+		remembered: earlier?.tree.id === walked.tree ? earlier.index : null,
+		list: listIndex,
+		alone: (use) => withPrivateStore(dir, reader, [], use, { repository: { idBytes: sha.length / 2 } }),
+	});
+	let firstLook: LookReads | null = askGit(run, revision === "HEAD" ? headRead : null, readStaged);
+	/** The sha256 of the checkout's index as the last look found it holding exactly the commit's entries (null: it did not). */
+	let cleanIndex: string | null = null;
 	// The branch HEAD named at the last look (the first sets it): later looks read HEAD through it (see `headWithRefs`).
 	let branchRef: string | null = null;
 	const reads = [
@@ -305,11 +303,34 @@ async function openIn(
 		contentTransformedFromOutside(run, resolve(root, commonDir), tracked),
 	] as const;
 	given.asked?.();
+	const files = entries.filter((entry) => entry.check !== "submodule");
+	// Every folder of the tree, those holding only a submodule too (the submodule itself is its own evidence's).
+	const folders = foldersHolding(tracked);
+	const submodulePaths = new Set(entries.filter((entry) => entry.check === "submodule").map((entry) => entry.path));
+	const ignoredFolders = ignoredFoldersAsker(run);
+	/** Every tracked file's stat, what no untracked listing shows, and what points git at the repository, as they are from `lookFrom` on. */
+	const readFiles = () => {
+		const lookFrom = nowNs();
+		const replaced: string[] = [];
+		return Promise.all([
+			fingerprint(root, files),
+			unlistedEntries(root, folders, submodulePaths, ignoredFolders, undefined, (folder) => replaced.push(folder)),
+			gitLinksOf(root, gitDir),
+		]).then(([stats, unlisted, linksNow]) => ({ lookFrom, replaced, stats, unlisted, linksNow }));
+	};
+	// The first look's own reading of the files starts now, while git answers what opening asks (the longest wait here):
+	// it reads nothing a later step decides (which files convert is known only once they are verified, in the look).
+	let firstFiles: ReturnType<typeof readFiles> | null = readFiles();
+	void firstFiles.catch(() => undefined);
 	const [conversions, outside] = await Promise.all(reads);
 	// Refused: the first look's git processes end before the private index goes.
 	const refuse = async (reason: string): Promise<EvidenceOutcome> => {
-		if (firstLook) await Promise.all([firstLook.head, firstLook.untracked, firstLook.staged]);
+		await settleFirstLook();
 		return failed(reason);
+	};
+	const settleFirstLook = async () => {
+		if (firstLook) await Promise.all([firstLook.head, firstLook.untracked, firstLook.staged]);
+		if (firstFiles) await firstFiles.catch(() => undefined);
 	};
 	if (typeof conversions === "string" || outside.length > 0) {
 		return refuse(
@@ -322,7 +343,7 @@ async function openIn(
 	);
 	if (typeof pointers === "string") return refuse(pointers);
 
-	const gitlinks = entries.filter((entry) => entry.check === "submodule");
+	const gitlinks = entries.filter((entry) => submodulePaths.has(entry.path));
 	const submodules = await Promise.all(gitlinks.map((link, n) => openSubmodule(root, link, join(dir, `submodule-${n}`), name, openIn)));
 	const refused = submodules.flatMap((sub) => (sub.refused ? [sub.refused] : []));
 	const closeSubmodules = () => Promise.all(submodules.map((sub) => sub.close()));
@@ -331,19 +352,10 @@ async function openIn(
 		return refuse(refused.join("; "));
 	}
 
-	const files = entries.filter((entry) => entry.check !== "submodule");
-	// Every folder of the tree, those holding only a submodule too (the submodule itself is its own evidence's).
-	const folders = foldersHolding(entries.map((entry) => entry.path));
-	const submodulePaths = new Set(gitlinks.map((link) => link.path));
-	const ignoredFolders = ignoredFoldersAsker(run);
 	// Facts kept from an earlier run hold under the same conversions only (the commit's attributes and the hash), and only
 	// where a stat can vouch for bytes at all (known-content.ts).
-	const judgements = new FileJudgements(
-		files,
-		`${sha.length}:${[...attributeBlobs].sort().join(",")}`,
-		unstampedHorizon(root),
-		(await given.known?.catch(() => null)) ?? null,
-	);
+	const context = `${sha.length}:${[...attributeBlobs].sort().join(",")}`;
+	const judgements = new FileJudgements(files, context, unstampedHorizon(root), earlier);
 	// Open just asked what the first look would: only later looks ask again.
 	let outsideAsked = true;
 	const index: EvidenceIndex = {
@@ -359,7 +371,7 @@ async function openIn(
 			// Git's part of the first look was asked while the index was opened; every later look asks anew, of an index
 			// rebuilt if anything (a job: it is a file in the temp folder) changed it since.
 			if (!firstLook && (await indexFile.holds()) !== true) return null;
-			const reads = firstLook ?? askGit(run, branchRef ? headWithRefs(run, branchRef, watch) : null, runStaged);
+			const reads = firstLook ?? askGit(run, branchRef ? headWithRefs(run, branchRef, watch) : null, readStaged);
 			firstLook = null;
 			// Asked before the files are read, not after: each is a wait on other processes.
 			const insideAsked = Promise.all(submodules.map((sub) => sub.changes(bound)));
@@ -368,13 +380,8 @@ async function openIn(
 			outsideAsked = false;
 			// Awaited below: a failure surfaces there, never as unhandled while the files are read.
 			for (const pending of [insideAsked, outsideRead]) void pending.catch(() => undefined);
-			const lookFrom = nowNs();
-			const replaced: string[] = [];
-			const [stats, unlisted, linksNow] = await Promise.all([
-				fingerprint(root, files),
-				unlistedEntries(root, folders, submodulePaths, ignoredFolders, undefined, (folder) => replaced.push(folder)),
-				gitLinksOf(root, gitDir),
-			]);
+			const { lookFrom, replaced, stats, unlisted, linksNow } = await (firstFiles ?? readFiles());
+			firstFiles = null;
 			const suspects = judgements.suspects(stats, replaced);
 			const [found, head, untracked, stagedRead, inside, outsideNow] = await Promise.all([
 				verify(root, suspects, pointers, checkout, dir, stats),
@@ -386,9 +393,10 @@ async function openIn(
 			]);
 			if (found === null || unlisted === null || untracked.exitCode !== 0 || inside.some((changes) => changes === null)) return null;
 			// An index git cannot read (or a read stopped at the look's bound) is one no job can be said to have read as committed.
-			const staged = stagedChanges(stagedRead, expectedIndex) ?? [
-				{ path: `(git could not read the checkout's index${complaint(stagedRead.stderr)})`, kind: "modified" as const, staged: true },
+			const staged = stagedRead.changes ?? [
+				{ path: `(git could not read the checkout's index${stagedRead.complaint})`, kind: "modified" as const, staged: true },
 			];
+			cleanIndex = stagedRead.clean;
 			// A folder git could not open (no read permission) is one it never looked in: a warning, with exit 0.
 			const unlooked = untracked.stderr.trim() !== "" ? [`(git could not look for untracked files${complaint(untracked.stderr)})`] : [];
 			judgements.record(suspects, found, stats, lookFrom);
@@ -414,14 +422,33 @@ async function openIn(
 				...(head.watched === undefined ? {} : { watched: head.watched }),
 			};
 		},
-		learned: () => judgements.learned(),
+		learned: () => {
+			const facts = judgements.learned(walked.tree !== earlier?.tree.id || cleanIndex !== earlier.index);
+			return facts && { context, tree: { id: walked.tree, records: walked.records }, index: cleanIndex, files: facts };
+		},
 		// A first look never taken still has git processes reading the private index: they end before it goes.
 		close: async () => {
-			if (firstLook) await Promise.all([firstLook.head, firstLook.untracked, firstLook.staged]);
+			await settleFirstLook();
 			await Promise.all([ownReader?.close(), closeSubmodules()]);
 		},
 	};
 	return { ok: true, index };
+}
+
+/**
+ * The commit's tree, walked from its hashed objects (git's own listing would
+ * believe the store); or, when `kept` is the tree the commit names (read
+ * back and hashed), its records as a walk of that tree listed them before,
+ * kept sealed between runs (proof/content-ids.ts): a tree's id fixes every
+ * record below it.
+ */
+async function walkedTree(reader: ObjectReader, commit: string, kept: KnownTree | null): ReturnType<typeof verifiedTree> {
+	if (kept) {
+		const root = await verifiedRoot(reader, commit);
+		if (typeof root === "string") return root;
+		if (root.tree === kept.id) return { tree: root.tree, records: [...kept.records] };
+	}
+	return verifiedTree(reader, commit);
 }
 
 /** The environment without git's own variables. */

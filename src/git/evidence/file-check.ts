@@ -7,7 +7,7 @@ import { blobId, hashFile } from "../blob-id.ts";
 import type { ChangedPath } from "../status.ts";
 import type { Entry, LfsPointer } from "./expected-content.ts";
 import { hashAll } from "./hash-jobs.ts";
-import { statKey } from "./known-content.ts";
+import { lstatKeys, modeOfKey, sizeOfKey, statKey } from "./stat-key.ts";
 
 /**
  * The evidence's reading of the files themselves (evidence.ts): every path
@@ -48,7 +48,7 @@ export async function verify(
 			continue;
 		}
 		// The kind and mode are the look's own stat of the path (the read below must find that same stat).
-		const mode = modeOf(stats.get(entry.path));
+		const mode = modeOfKey(stats.get(entry.path));
 		const kind = mode === null ? null : mode & 0o170000;
 		if (mode === null) differing.set(entry.path, "deleted");
 		else if (entry.mode === "120000") kind === 0o120000 ? links.push(entry) : differing.set(entry.path, "type_changed");
@@ -87,7 +87,7 @@ export async function verify(
 		if (read.blob === entry.blob && entry.check !== "converted") continue;
 		const pointer = pointers.get(entry.path);
 		if (pointer) {
-			if (read.sha256 !== pointer.oid || Number(stats.get(entry.path)?.split(":")[0]) !== pointer.size) differing.set(entry.path, "modified");
+			if (read.sha256 !== pointer.oid || sizeOfKey(stats.get(entry.path)) !== pointer.size) differing.set(entry.path, "modified");
 			continue;
 		}
 		if (entry.check === "converted") converted.set(entry, read.blob);
@@ -111,13 +111,6 @@ export async function verify(
 		await rm(folder, { recursive: true, force: true });
 	}
 	return differing;
-}
-
-/** The mode of a stat key (known-content.ts `statKey`); null for "absent" or no stat. */
-function modeOf(key: string | undefined): number | null {
-	if (key === undefined || key === "absent") return null;
-	const mode = Number(key.slice(key.lastIndexOf(":") + 1));
-	return Number.isInteger(mode) ? mode : null;
 }
 
 /** The folders on the way to `path`, outermost first (`a`, `a/b` for `a/b/c`). */
@@ -153,13 +146,17 @@ function unrealFolders(root: string, entries: readonly Entry[]): Set<string> {
 /** Files read at once: enough to keep the disk busy, few enough to keep memory flat. */
 const READERS = 8;
 
-/** The full fingerprint of every tracked file (known-content.ts), by path ("absent" when gone). */
+/**
+ * The full fingerprint of every tracked file (stat-key.ts), by path ("absent"
+ * when gone): one system call a file, one after another, which is all a look
+ * at an unchanged tree costs per file.
+ */
 export async function fingerprint(root: string, entries: readonly Entry[]): Promise<Map<string, string>> {
-	const stats = await Promise.all(
-		entries.map(async (entry) => {
-			const found = await lstat(join(root, entry.path), { bigint: true }).catch(() => null);
-			return [entry.path, found ? statKey(found) : "absent"] as const;
-		}),
+	const keys = lstatKeys(
+		root,
+		entries.map((entry) => entry.path),
 	);
-	return new Map(stats);
+	const stats = new Map<string, string>();
+	for (const [n, entry] of entries.entries()) stats.set(entry.path, keys[n] as string);
+	return stats;
 }

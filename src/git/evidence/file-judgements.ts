@@ -1,5 +1,5 @@
 import type { Entry } from "./expected-content.ts";
-import { fitsMode, type Horizon, isSettled, type KnownContent, type KnownFile } from "./known-content.ts";
+import { fitsMode, type Horizon, isSettled, type KnownFile } from "./known-content.ts";
 
 /**
  * What the evidence knows of each tracked file from one look to the next,
@@ -17,6 +17,8 @@ export class FileJudgements {
 	/** When each file's bytes were last read (nanoseconds, when its look began); a file known from an earlier run is settled already. */
 	private readonly readFrom = new Map<string, bigint>();
 	private readonly kept: ReadonlyMap<string, KnownFile>;
+	/** Whether any look read a file: until one does, the facts are the earlier run's, unchanged. */
+	private readAny = false;
 
 	/**
 	 * `context`: the conversions the facts hold under (the commit's attributes
@@ -26,9 +28,9 @@ export class FileJudgements {
 	 */
 	constructor(
 		private readonly files: readonly Entry[],
-		private readonly context: string,
+		context: string,
 		private readonly horizon: Horizon | null,
-		earlier: KnownContent | null,
+		earlier: { context: string; files: ReadonlyMap<string, KnownFile> } | null,
 	) {
 		this.kept = earlier && earlier.context === context && horizon !== null ? earlier.files : new Map();
 		for (const entry of files) {
@@ -61,6 +63,7 @@ export class FileJudgements {
 
 	/** What a look begun at `lookFrom` found: `found` names the suspects that differ; every file now stands at `stats`. */
 	record(suspects: readonly Entry[], found: ReadonlyMap<string, unknown>, stats: Map<string, string>, lookFrom: bigint): void {
+		if (suspects.length > 0) this.readAny = true;
 		for (const entry of suspects) {
 			if (found.has(entry.path)) this.differing.add(entry.path);
 			else this.differing.delete(entry.path);
@@ -69,8 +72,14 @@ export class FileJudgements {
 		this.judgedAt = stats;
 	}
 
-	/** The settled facts the looks established, to keep for the next run; null when they hold nothing the earlier facts did not. */
-	learned(): KnownContent | null {
+	/**
+	 * The settled facts the looks established, to keep for the next run; null
+	 * when they hold nothing the earlier facts did not (`anew`: they are to be
+	 * kept all the same, for what is kept with them changed).
+	 */
+	learned(anew: boolean): Map<string, KnownFile> | null {
+		// Nothing read: every file stood at its earlier fact's stat (any other was a suspect), so the facts are those.
+		if (!anew && !this.readAny) return null;
 		const facts = new Map<string, KnownFile>();
 		let fresh = false;
 		for (const entry of this.files) {
@@ -82,6 +91,6 @@ export class FileJudgements {
 			facts.set(entry.path, { stat, blob: entry.blob });
 			if (from !== undefined) fresh = true;
 		}
-		return fresh || facts.size !== this.kept.size ? { context: this.context, files: facts } : null;
+		return anew || fresh || facts.size !== this.kept.size ? facts : null;
 	}
 }

@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
+import { sizeOfKey } from "./stat-key.ts";
 import { hashTied, type TiedRead } from "./tied-read.ts";
 
 /**
@@ -15,7 +16,7 @@ import { hashTied, type TiedRead } from "./tied-read.ts";
 export interface HashItem {
 	/** Relative to the root. */
 	path: string;
-	/** The look's stat of the path (known-content.ts `statKey`). */
+	/** The look's stat of the path (stat-key.ts). */
 	expected: string | undefined;
 	withSha256: boolean;
 }
@@ -39,7 +40,7 @@ const FILES_PER_THREAD = 32;
 
 /** Every file's reading, by path. */
 export async function hashAll(root: string, hexLength: number, items: readonly HashItem[]): Promise<Map<string, TiedRead>> {
-	const bytes = items.reduce((sum, item) => sum + Number(item.expected?.split(":")[0] ?? 0), 0);
+	const bytes = items.reduce((sum, item) => sum + (sizeOfKey(item.expected) ?? 0), 0);
 	const threads =
 		items.length < THREADS_FROM_FILES && bytes < THREADS_FROM_BYTES
 			? 0

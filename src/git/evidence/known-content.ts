@@ -1,4 +1,6 @@
 import { lstatSync, readFileSync, statfsSync } from "node:fs";
+import type { TreeRecord } from "../object-check.ts";
+import { deviceOfKey, modeOfKey, readKey, statKey } from "./stat-key.ts";
 
 /**
  * What the evidence learned about the files, kept between runs (issue 23):
@@ -25,9 +27,19 @@ import { lstatSync, readFileSync, statfsSync } from "node:fs";
  * says what a fact is and how it is written down.
  */
 
-/** Facts about a checkout's files, and the conversions they hold under: facts kept under other attributes are not used. */
+/**
+ * Facts about a checkout's files, and the conversions they hold under:
+ * facts kept under other attributes are not used. `tree`: the commit's
+ * tree they were learned against, as the evidence walked it from hashed
+ * objects (object-check.ts `verifiedTree`); a later look at a commit with
+ * the same tree takes its records from here instead of reading and hashing
+ * every tree object again. Every fact is about one of its paths.
+ */
 export interface KnownContent {
 	context: string;
+	tree: KnownTree;
+	/** The sha256 of the checkout's own index as last found holding exactly the tree's entries (own-index.ts); null when it did not. */
+	index: string | null;
 	files: Map<string, KnownFile>;
 }
 
@@ -38,10 +50,13 @@ export interface KnownFile {
 	blob: string;
 }
 
-/** A file's fingerprint as one string: equal strings, same size, times, inode, device and mode. */
-export function statKey(found: { size: bigint; mtimeNs: bigint; ctimeNs: bigint; ino: bigint; dev: bigint; mode: bigint }): string {
-	return `${found.size}:${found.mtimeNs}:${found.ctimeNs}:${found.ino}:${found.dev}:${found.mode}`;
+/** A tree's id and every record its walk listed (see `TreeRecord`), in the walk's order. */
+export interface KnownTree {
+	id: string;
+	records: readonly TreeRecord[];
 }
+
+export { statKey } from "./stat-key.ts";
 
 /**
  * Whether a fact's stat is a regular file with the executable bit the
@@ -53,9 +68,8 @@ export function statKey(found: { size: bigint; mtimeNs: bigint; ctimeNs: bigint;
  */
 export function fitsMode(stat: string, gitMode: string): boolean {
 	if (gitMode !== "100644" && gitMode !== "100755") return false;
-	const field = stat.slice(stat.lastIndexOf(":") + 1);
-	if (!/^\d+$/.test(field)) return false;
-	const mode = Number(field);
+	const mode = modeOfKey(stat);
+	if (mode === null) return false;
 	return (mode & 0o170000) === 0o100000 && (gitMode === "100755") === ((mode & 0o100) !== 0);
 }
 
@@ -77,11 +91,11 @@ export function fitsMode(stat: string, gitMode: string): boolean {
  * (`dirty_writeback_centisecs` = 0) leaves pages dirty without limit.
  */
 export function unstampedHorizon(root: string): Horizon | null {
-	let device: bigint;
+	let device: string;
 	let type: number;
 	if (process.platform !== "linux") return null;
 	try {
-		device = lstatSync(root, { bigint: true }).dev;
+		device = deviceOfKey(statKey(lstatSync(root, { bigint: true })));
 		type = statfsSync(root).type;
 	} catch {
 		return null;
@@ -101,13 +115,13 @@ export function unstampedHorizon(root: string): Horizon | null {
 	if (expire === null || writeback === null || writeback === 0) return null;
 	// A slow disk can hold a page back a while longer than the settings say.
 	const seconds = (expire + writeback) / 100 + 10;
-	return { ns: BigInt(Math.ceil(seconds * 1000)) * 1_000_000n, device: String(device) };
+	return { ns: BigInt(Math.ceil(seconds * 1000)) * 1_000_000n, device };
 }
 
 export interface Horizon {
 	/** Nanoseconds after a file's last stamp from which a read of it is vouched for by its stat. */
 	ns: bigint;
-	/** The checkout's device: a file on another is never vouched for. */
+	/** The checkout's device, as a stat key records it (see `readKey`): a file on another is never vouched for. */
 	device: string;
 }
 
@@ -123,10 +137,10 @@ const WRITTEN_BACK = new Set([0xef53, 0x58465342, 0x9123683e, 0xf2f52010, 0x2fc1
  */
 export function isSettled(stat: string, readFrom: bigint, horizon: Horizon | null): boolean {
 	if (horizon === null) return false;
-	const [, mtime, ctime, , device] = stat.split(":");
-	if (mtime === undefined || ctime === undefined || !/^\d+$/.test(mtime) || !/^\d+$/.test(ctime) || device !== horizon.device) return false;
+	const fields = readKey(stat);
+	if (fields === null || fields.device !== horizon.device) return false;
 	const limit = readFrom - horizon.ns;
-	return BigInt(mtime) < limit && BigInt(ctime) < limit;
+	return fields.mtimeNs < limit && fields.ctimeNs < limit;
 }
 
 /** Now, in nanoseconds since the epoch, on the clock file systems stamp times with. */
@@ -134,24 +148,41 @@ export function nowNs(): bigint {
 	return BigInt(Date.now()) * 1_000_000n;
 }
 
-/** The facts as text: `stat NUL blob NUL path NUL` per file (a path may hold any byte but NUL). */
-export function encodeKnown(files: ReadonlyMap<string, KnownFile>): string {
+/** Record modes a tree walk lists (a folder is walked, never listed). */
+const RECORD_MODES = new Set(["100644", "100755", "120000", "160000"]);
+const OBJECT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+
+/**
+ * The tree and the facts as text: per record of the tree, `mode NUL id NUL
+ * path NUL stat NUL blob NUL` (a path may hold any byte but NUL), the stat
+ * empty when no fact is known of the path, the blob empty when the fact's
+ * is the record's own (by far the most: a fact is kept for a file found as
+ * committed). A fact about a path the tree does not list is not written.
+ */
+export function encodeKnown(known: Pick<KnownContent, "tree" | "files">): string {
 	const parts: string[] = [];
-	for (const [path, file] of files) parts.push(file.stat, file.blob, path);
+	for (const record of known.tree.records) {
+		const fact = known.files.get(record.path);
+		parts.push(record.mode, record.id, record.path, fact?.stat ?? "", fact && fact.blob !== record.id ? fact.blob : "");
+	}
 	return parts.length === 0 ? "" : `${parts.join("\0")}\0`;
 }
 
-/** The facts back from `encodeKnown`'s text; null when it is not that text. */
-export function decodeKnown(text: string): Map<string, KnownFile> | null {
+/** The tree's records and the facts back from `encodeKnown`'s text (the tree's id is the caller's); null when it is not that text. */
+export function decodeKnown(text: string): { records: TreeRecord[]; files: Map<string, KnownFile> } | null {
 	const fields = text.split("\0");
-	if (fields.pop() !== "" || fields.length % 3 !== 0) return text === "" ? new Map() : null;
+	if (fields.pop() !== "" || fields.length % 5 !== 0) return text === "" ? { records: [], files: new Map() } : null;
+	const records: TreeRecord[] = [];
 	const files = new Map<string, KnownFile>();
-	for (let i = 0; i < fields.length; i += 3) {
-		const stat = fields[i] as string;
-		const blob = fields[i + 1] as string;
+	for (let i = 0; i < fields.length; i += 5) {
+		const mode = fields[i] as string;
+		const id = fields[i + 1] as string;
 		const path = fields[i + 2] as string;
-		if (!/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(blob) || path === "" || stat === "") return null;
-		files.set(path, { stat, blob });
+		const stat = fields[i + 3] as string;
+		const blob = fields[i + 4] as string;
+		if (!RECORD_MODES.has(mode) || !OBJECT_ID.test(id) || path === "" || (blob !== "" && (stat === "" || !OBJECT_ID.test(blob)))) return null;
+		records.push({ path, mode, id });
+		if (stat !== "") files.set(path, { stat, blob: blob === "" ? id : blob });
 	}
-	return files;
+	return { records, files };
 }

@@ -4,9 +4,9 @@ import { join, resolve } from "node:path";
 import { readRegularFile } from "../../platform/files.ts";
 import type { Captured } from "../../platform/process.ts";
 import type { git } from "../run.ts";
-import type { ChangedPath } from "../status.ts";
 import { locationOf } from "./guess.ts";
 import { COMMITTED_IGNORE_RULES } from "./outside-the-tree.ts";
+import type { StagedReading } from "./own-index.ts";
 
 /**
  * What only git answers in a look of the evidence (evidence.ts): HEAD and
@@ -53,7 +53,7 @@ const POINTER_BYTES = 64 * 1024;
 export interface LookReads {
 	head: Promise<HeadReading>;
 	untracked: ReturnType<typeof git>;
-	staged: ReturnType<typeof git>;
+	staged: Promise<StagedReading>;
 }
 
 /** HEAD's commit (null when git names none) and the ref it resolves to (null when detached); `watched`: see `status`. */
@@ -65,76 +65,14 @@ export interface HeadReading {
 
 export type Run = (args: readonly string[]) => ReturnType<typeof git>;
 
-/**
- * `run` reads through the private index; `runStaged` lists the checkout's
- * own, which must hold exactly the commit's tree (see `stagedChanges`):
- * jobs that ask git which files there are (`git ls-files`, `git grep`, a
- * pre-commit run) read that index, not the files, so a path staged as
- * deleted, added or changed is a change even when the file on disk is the
- * committed one.
- */
-export function askGit(run: Run, head: Promise<HeadReading> | null, runStaged: Run): LookReads {
+/** `run` reads through the private index; `readStaged` judges the checkout's own, which must hold exactly the commit's tree (own-index.ts). */
+export function askGit(run: Run, head: Promise<HeadReading> | null, readStaged: () => Promise<StagedReading>): LookReads {
 	return {
 		head: head ?? run(["rev-parse", "HEAD", "--symbolic-full-name", "HEAD"]).then(headOf),
 		// Untracked is what the commit's own .gitignore files do not ignore (see COMMITTED_IGNORE_RULES).
 		untracked: run(["ls-files", "-z", "--others", ...COMMITTED_IGNORE_RULES]),
-		staged: runStaged(["ls-files", "-s", "-z"]),
+		staged: readStaged(),
 	};
-}
-
-/**
- * How a look lists the checkout's own index (`path`) through `run`: only a
- * regular file (or none) is handed to git, since the first look is not
- * bounded and git would wait forever on a FIFO put there. Every look lists
- * it anew: the index's stat says nothing of a split index's shared file,
- * where its entries are, and which git reads without checking its checksum.
- */
-export function ownIndexLister(path: string, run: Run): Run {
-	return async (args) => {
-		const place = await lstat(path).catch(() => null);
-		if (place && !place.isFile()) return { exitCode: 128, stdout: "", stderr: "the index is not a regular file" };
-		return run(args);
-	};
-}
-
-/** What the checkout's index must hold at each path: `"<mode> <object>"` as `git ls-files -s` lists it. */
-export type IndexExpectation = ReadonlyMap<string, string>;
-
-/** The commit's records as index entries: git stores a regular file's mode as 100644 or 100755 whatever the tree wrote. */
-export function indexExpectation(records: readonly { path: string; mode: string; blob: string }[]): IndexExpectation {
-	return new Map(records.map((record) => [record.path, `${indexMode(record.mode)} ${record.blob}`]));
-}
-
-function indexMode(mode: string): string {
-	const bits = Number.parseInt(mode, 8);
-	if ((bits & 0o170000) !== 0o100000) return mode;
-	return bits & 0o100 ? "100755" : "100644";
-}
-
-/**
- * Every entry of the checkout's index (`ls-files -s -z`) compared with the
- * commit's, one by one: not `diff-index --cached`, which skips a folder
- * whose entry in the index's own tree cache says it matches, and that cache
- * is written by whoever writes the index. Null when git could not read it.
- */
-export function stagedChanges(read: Captured, expected: IndexExpectation): ChangedPath[] | null {
-	if (read.exitCode !== 0) return null;
-	const changes = new Map<string, ChangedPath>();
-	const seen = new Set<string>();
-	for (const record of read.stdout.split("\0")) {
-		// "<mode> <object> <stage>\t<path>"
-		const tab = record.indexOf("\t");
-		if (tab < 0) continue;
-		const [mode = "", object = "", stage = ""] = record.slice(0, tab).split(" ");
-		const path = record.slice(tab + 1);
-		seen.add(path);
-		const wanted = expected.get(path);
-		if (stage !== "0") changes.set(path, { path, kind: "conflicted", staged: true });
-		else if (wanted === undefined) changes.set(path, { path, kind: "added", staged: true });
-		else if (wanted !== `${mode} ${object}`) changes.set(path, { path, kind: wanted.split(" ")[0] === mode ? "modified" : "type_changed", staged: true });
-	}
-	for (const path of expected.keys()) if (!seen.has(path)) changes.set(path, { path, kind: "deleted", staged: true });
-	return [...changes.values()];
 }
 
 /** `rev-parse HEAD --symbolic-full-name HEAD`'s answer; `skip`: the lines before it (`locate` asks where things are first). */

@@ -59,8 +59,14 @@ export async function withPrivateStore<T>(
 	}
 }
 
-/** The least git takes for a repository: HEAD, refs, and a config naming the object format (SHA-256 ids need version 1). */
+/** The least git takes for a repository: HEAD, refs, objects, and a config naming the object format (SHA-256 ids need version 1). */
 async function makeGitDir(folder: string, idBytes: number): Promise<void> {
 	const config = idBytes === 32 ? "[core]\n\trepositoryformatversion = 1\n[extensions]\n\tobjectformat = sha256\n" : "[core]\n\trepositoryformatversion = 0\n";
-	await Promise.all([mkdir(join(folder, "refs")), writeFile(join(folder, "HEAD"), "ref: refs/heads/main\n"), writeFile(join(folder, "config"), config)]);
+	await Promise.all([
+		mkdir(join(folder, "refs")),
+		// Made even when no blob is: git takes no folder without one for a repository.
+		mkdir(join(folder, "objects"), { recursive: true }),
+		writeFile(join(folder, "HEAD"), "ref: refs/heads/main\n"),
+		writeFile(join(folder, "config"), config),
+	]);
 }

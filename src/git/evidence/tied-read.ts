@@ -1,7 +1,7 @@
 import { closeSync, constants, fstatSync, openSync } from "node:fs";
 import { hashOpenFile } from "../blob-id.ts";
 import type { ChangedPath } from "../status.ts";
-import { statKey } from "./known-content.ts";
+import { statKey } from "./stat-key.ts";
 
 /**
  * A file's blob id (and sha256 when asked), read from the file opened, not

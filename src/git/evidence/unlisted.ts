@@ -1,7 +1,5 @@
-import type { Dirent } from "node:fs";
-import { readdir } from "node:fs/promises";
+import { type Dirent, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { mapBounded } from "../../platform/bounded.ts";
 import { nulSeparated } from "../nul-list.ts";
 import type { git } from "../run.ts";
 import { IGNORED_BY_GITIGNORE } from "./outside-the-tree.ts";
@@ -45,9 +43,14 @@ export async function unlistedEntries(
 		names.add(folder.slice(slash + 1));
 		subfolders.set(parent, names);
 	}
-	await mapBounded([...folders], READERS, async (folder) => {
-		const items = await listed(root, folder);
-		if (typeof items === "string") return void found.push(items);
+	// Synchronous, one folder after another: a listing is one system call, and a hop through the file-system threads
+	// per folder costs more than the listing (a look at a large tree lists thousands).
+	for (const folder of folders) {
+		const items = listed(root, folder);
+		if (typeof items === "string") {
+			found.push(items);
+			continue;
+		}
 		const tracked = subfolders.get(folder);
 		// Every entry of every tracked folder passes here: a plain file, by far the most of them, costs no path and no object.
 		for (const item of items) {
@@ -62,26 +65,22 @@ export async function unlistedEntries(
 			} else if (kind === "strange") found.push(path);
 			else if (kind === "folder" && !folders.has(path) && !submodules.has(path)) candidates.push(path);
 		}
-	});
+	}
 	if (candidates.length > 0) {
 		const skipped = await ignored(candidates);
 		if (skipped === null) return null;
 		// Everything inside is ignored, special or nothing (git listed no file there, or listed it already): looked through whole.
-		await mapBounded(
-			candidates.filter((path) => !skipped.has(path)),
-			READERS,
-			async (folder) => void found.push(...(await strangeBelow(root, folder, noticed))),
-		);
+		for (const folder of candidates) if (!skipped.has(folder)) found.push(...strangeBelow(root, folder, noticed));
 	}
 	return found.sort();
 }
 
 /** Special entries and `.git` entries anywhere below `folder`, and what could not be looked through. */
-async function strangeBelow(root: string, folder: string, noticed?: (path: string) => void): Promise<string[]> {
+function strangeBelow(root: string, folder: string, noticed?: (path: string) => void): string[] {
 	const found: string[] = [];
 	const pending = [folder];
 	for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-		const items = await listed(root, next);
+		const items = listed(root, next);
 		if (typeof items === "string") {
 			found.push(items);
 			continue;
@@ -109,9 +108,9 @@ function kindOf(item: Dirent): "file" | "folder" | "strange" {
  * long a path, no permission): never taken for an empty one. A folder gone
  * is no entry: its files say so.
  */
-async function listed(root: string, folder: string): Promise<Dirent[] | string> {
+function listed(root: string, folder: string): Dirent[] | string {
 	try {
-		return await readdir(join(root, folder), { withFileTypes: true });
+		return readdirSync(join(root, folder), { withFileTypes: true });
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
 		return `(${folder === "" ? "the root" : folder}: discern could not look through it, ${(error as NodeJS.ErrnoException).code ?? "unreadable"})`;
@@ -120,9 +119,6 @@ async function listed(root: string, folder: string): Promise<Dirent[] | string> 
 
 /** The names of the files whose rules git reads from the work tree. */
 const RULE_FILES = new Set([".gitignore", ".gitattributes"]);
-
-/** Folders read at once. */
-const READERS = 8;
 
 /** Which of some untracked folders the committed rules ignore (as the untracked listing reads them), asked through `run`; null when git could not tell. */
 export function ignoredFoldersAsker(run: (args: readonly string[]) => ReturnType<typeof git>): (candidates: readonly string[]) => Promise<Set<string> | null> {

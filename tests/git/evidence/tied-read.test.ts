@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { blobId } from "../../../src/git/blob-id.ts";
 import type { Entry } from "../../../src/git/evidence/expected-content.ts";
 import { fingerprint, verify } from "../../../src/git/evidence/file-check.ts";
+import { deviceOfKey, statKey } from "../../../src/git/evidence/stat-key.ts";
 import { makeTempDir } from "../../helpers/repo.ts";
 
 /**
@@ -51,7 +52,18 @@ test("a file the look has no stat for is a change, never read as matching", asyn
 	await writeFile(join(root, "f.txt"), COMMITTED);
 	expect((await verify(root, [entry("f.txt")], new Map(), noCheckout, root, new Map()))?.has("f.txt")).toBe(true);
 	// A stat that is not the file's (another file's, taken before a swap): the read refuses it.
-	expect((await verify(root, [entry("f.txt")], new Map(), noCheckout, root, new Map([["f.txt", "10:1:1:1:1:33188"]])))?.get("f.txt")).toBe("modified");
+	expect(
+		(
+			await verify(
+				root,
+				[entry("f.txt")],
+				new Map(),
+				noCheckout,
+				root,
+				new Map([["f.txt", statKey({ size: 10n, mtimeNs: 1n, ctimeNs: 1n, ino: 1n, dev: 1n, mode: 0o100644n })]]),
+			)
+		)?.get("f.txt"),
+	).toBe("modified");
 });
 
 test("a converted file is compared with the bytes its tied read found, never read again by path", async () => {
@@ -78,11 +90,12 @@ test("a converted file is compared with the bytes its tied read found, never rea
 test("a stat on another device than the checkout's never vouches for bytes (a file system mounted inside the tree)", async () => {
 	const { isSettled } = await import("../../../src/git/evidence/known-content.ts");
 	const old = 1_000_000_000n;
-	const horizon = { ns: 45_000_000_000n, device: "2049" };
+	const onDevice = (dev: bigint) => statKey({ size: 6n, mtimeNs: old, ctimeNs: old, ino: 12n, dev, mode: 0o100644n });
+	const horizon = { ns: 45_000_000_000n, device: deviceOfKey(onDevice(2049n)) };
 	const now = 100_000_000_000_000n;
-	expect(isSettled(`6:${old}:${old}:12:2049:33188`, now, horizon)).toBe(true);
-	expect(isSettled(`6:${old}:${old}:12:77:33188`, now, horizon)).toBe(false);
-	expect(isSettled(`6:${old}:${old}:12:2049:33188`, now, null)).toBe(false);
+	expect(isSettled(onDevice(2049n), now, horizon)).toBe(true);
+	expect(isSettled(onDevice(77n), now, horizon)).toBe(false);
+	expect(isSettled(onDevice(2049n), now, null)).toBe(false);
 });
 
 test("many files are read in worker threads with the same tie: a swapped folder among 200 files is modified, the rest clean", async () => {
