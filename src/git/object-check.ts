@@ -75,38 +75,90 @@ export interface TreeRecord {
 }
 
 /**
+ * A folder of a walked tree: its path, its tree's id, and where the records
+ * below it sit in the walk's list (`start`, `count`: a folder's records are
+ * one run of the list, as a depth-first walk lists them).
+ */
+export interface FolderRecord {
+	path: string;
+	id: string;
+	start: number;
+	count: number;
+}
+
+/** A walk's result: the commit's root tree, every record, and every folder, in walk order. */
+export interface WalkedTree {
+	tree: string;
+	records: TreeRecord[];
+	folders: FolderRecord[];
+}
+
+/**
+ * Subtrees an earlier walk read and hashed: for the folder at `path` whose
+ * tree is `id`, the records below it and its own folders (their `start`
+ * counted from its first record), as that walk listed them; undefined when
+ * it walked no such tree there. A tree's id fixes everything below it.
+ */
+export type WalkedBefore = (path: string, id: string) => { records: readonly TreeRecord[]; folders: readonly FolderRecord[] } | undefined;
+
+/**
  * Everything a commit's tree holds (folders walked, not listed), from
  * objects read back and hashed and trees read as git writes them: what
  * `git ls-tree -r` would list, in its order, without believing the store.
  * Trees are read a level at a time, each level one round on the reader.
+ * `before`: subtrees an earlier walk read (see `WalkedBefore`), taken as it
+ * listed them instead of being read again: after a commit that changed a
+ * few files, only the trees on their way are read.
  */
-export async function verifiedTree(reader: ObjectReader, commit: string): Promise<{ tree: string; records: TreeRecord[] } | string> {
+export async function verifiedTree(reader: ObjectReader, commit: string, before?: WalkedBefore): Promise<WalkedTree | string> {
 	const root = await verifiedRoot(reader, commit);
 	if (typeof root === "string") return root;
-	const trees = new Map<string, Map<string, { mode: string; id: string }>>([[root.tree, root.entries]]);
-	let level = [root.entries];
+	type Entries = Map<string, { mode: string; id: string }>;
+	const trees = new Map<string, Entries>([[root.tree, root.entries]]);
+	const reused = new Map<string, NonNullable<ReturnType<WalkedBefore>>>();
+	let level: { prefix: string; entries: Entries }[] = [{ prefix: "", entries: root.entries }];
 	while (level.length > 0) {
-		const below = [
-			...new Set(level.flatMap((entries) => [...entries.values()].filter((entry) => entry.mode === FOLDER && !trees.has(entry.id)).map((entry) => entry.id))),
-		];
+		// Every folder of this level, by path: taken from the earlier walk, known already (a tree met twice), or to read.
+		const pending: { path: string; id: string }[] = [];
+		for (const { prefix, entries } of level) {
+			for (const [name, entry] of entries) {
+				if (entry.mode !== FOLDER) continue;
+				const path = `${prefix}${name}`;
+				const earlier = before?.(path, entry.id);
+				if (earlier) reused.set(path, earlier);
+				else pending.push({ path, id: entry.id });
+			}
+		}
+		const below = [...new Set(pending.map((folder) => folder.id).filter((id) => !trees.has(id)))];
 		const read = await readObjects(
 			reader,
 			below.map((id) => ({ id, type: "tree" as const })),
 		);
 		if (typeof read === "string") return read;
-		level = [];
 		for (const object of read) {
 			const entries = parseTreeObject(object.content, root.tree.length / 2);
 			if (!entries) return oddTree(object.id);
 			trees.set(object.id, entries);
-			level.push(entries);
 		}
+		level = pending.map((folder) => ({ prefix: `${folder.path}/`, entries: trees.get(folder.id) ?? new Map() }));
 	}
 	const records: TreeRecord[] = [];
-	const walk = (entries: Map<string, { mode: string; id: string }>, prefix: string) => {
+	const folders: FolderRecord[] = [];
+	const walk = (entries: Entries, prefix: string) => {
 		for (const [name, entry] of entries) {
-			if (entry.mode === FOLDER) walk(trees.get(entry.id) ?? new Map(), `${prefix}${name}/`);
-			else records.push({ path: `${prefix}${name}`, mode: entry.mode, id: entry.id });
+			if (entry.mode !== FOLDER) {
+				records.push({ path: `${prefix}${name}`, mode: entry.mode, id: entry.id });
+				continue;
+			}
+			const path = `${prefix}${name}`;
+			const folder: FolderRecord = { path, id: entry.id, start: records.length, count: 0 };
+			folders.push(folder);
+			const earlier = reused.get(path);
+			if (earlier) {
+				for (const inner of earlier.folders) folders.push({ ...inner, start: inner.start + folder.start });
+				for (const record of earlier.records) records.push(record);
+			} else walk(trees.get(entry.id) ?? new Map(), `${path}/`);
+			folder.count = records.length - folder.start;
 		}
 	};
 	walk(root.entries, "");
@@ -121,7 +173,7 @@ export async function verifiedTree(reader: ObjectReader, commit: string): Promis
 				return `the commit holds a ${entry.mode === FOLDER ? "folder" : "submodule"} named as a file of git's settings (${JSON.stringify(name)}): git's fsck rejects such a commit, as does a host that checks what is pushed`;
 		}
 	}
-	return { tree: root.tree, records };
+	return { tree: root.tree, records, folders };
 }
 
 /** A folder's mode, as a tree object records it. */

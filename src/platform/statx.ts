@@ -31,8 +31,7 @@ export function statxCall(): StatxCall | null {
 		const libc = dlopen("libc.so.6", {
 			statx: { args: [FFIType.i32, FFIType.ptr, FFIType.i32, FFIType.u32, FFIType.ptr], returns: FFIType.i32 },
 		});
-		const call = libc.symbols.statx;
-		loaded = (dirfd, path, flags, mask, buffer) => call(dirfd, path, flags, mask, buffer);
+		loaded = libc.symbols.statx;
 	} catch {
 		// No glibc, or one without statx: node's lstat serves.
 	}

@@ -61,7 +61,9 @@ export async function recallContent(gitDir: string, root: string): Promise<Known
 	const body = bytes.subarray(lineEnd + 1);
 	if (!(await sealHolds(gitDir, sealed(header, body), seal))) return null;
 	const decoded = decodeKnown(body.toString("utf8"));
-	return decoded ? { context: header.context, tree: { id: header.tree, records: decoded.records }, index: header.index, files: decoded.files } : null;
+	return decoded
+		? { context: header.context, tree: { id: header.tree, records: decoded.records, folders: decoded.folders }, index: header.index, files: decoded.files }
+		: null;
 }
 
 /** Keep `known` for the next run, sealed; written whole or not at all. */

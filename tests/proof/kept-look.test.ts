@@ -61,7 +61,7 @@ describe("the commit's tree, kept as walked", () => {
 		const kept = await recallContent(gitDir(r), r.root);
 		if (!kept) throw new Error("nothing kept");
 		const lying = kept.tree.records.map((record) => (record.path === "src/a.txt" ? { ...record, id: "0123456789abcdef0123456789abcdef01234567" } : record));
-		await keepContent(gitDir(r), r.root, { ...kept, tree: { id: kept.tree.id, records: lying } });
+		await keepContent(gitDir(r), r.root, { ...kept, tree: { ...kept.tree, records: lying } });
 		const result = await runDone(r);
 		expect(result.error).toBe("dirty_worktree");
 		expect(result.message).toContain("src/a.txt");
@@ -73,11 +73,31 @@ describe("the commit's tree, kept as walked", () => {
 		const kept = await recallContent(gitDir(r), r.root);
 		if (!kept) throw new Error("nothing kept");
 		const lying = kept.tree.records.map((record) => (record.path === "src/a.txt" ? { ...record, id: "0123456789abcdef0123456789abcdef01234567" } : record));
-		await keepContent(gitDir(r), r.root, { ...kept, tree: { id: kept.tree.id, records: lying } });
+		await keepContent(gitDir(r), r.root, { ...kept, tree: { ...kept.tree, records: lying } });
 		await r.write("src/b.txt", "bravo, again\n");
 		await r.commitAll("another tree");
 		expect((await runDone(r)).ok).toBe(true);
 		expect((await recallContent(gitDir(r), r.root))?.tree.id).toBe((await r.git("rev-parse", "HEAD^{tree}")).trim());
+	});
+
+	test("another commit's tree takes the kept records of each folder whose tree it still holds: only the trees on the way to a change are read", async () => {
+		const r = await repo();
+		await r.write("lib/deep/c.txt", "charlie\n");
+		await r.commitAll("a second folder");
+		expect((await runDone(r)).ok).toBe(true);
+		const kept = await recallContent(gitDir(r), r.root);
+		if (!kept) throw new Error("nothing kept");
+		expect(kept.tree.folders.map((folder) => folder.path)).toEqual(["lib", "lib/deep", "src"]);
+		// A lie in lib/ (unchanged by the next commit) is taken with its folder's records; one in src/ (changed) is read past.
+		const lie = "0123456789abcdef0123456789abcdef01234567";
+		const lying = kept.tree.records.map((record) => (record.path === "lib/deep/c.txt" || record.path === "src/a.txt" ? { ...record, id: lie } : record));
+		await keepContent(gitDir(r), r.root, { ...kept, tree: { ...kept.tree, records: lying } });
+		await r.write("src/b.txt", "bravo, again\n");
+		await r.commitAll("a change in src");
+		const result = await runDone(r);
+		expect(result.error).toBe("dirty_worktree");
+		expect(result.message).toContain("lib/deep/c.txt");
+		expect(result.message).not.toContain("src/a.txt");
 	});
 });
 

@@ -2,7 +2,7 @@ import { rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { Captured } from "../../platform/process.ts";
 import { quoteName } from "../../text/terminal.ts";
-import { verifiedRoot, verifiedTree } from "../object-check.ts";
+import { verifiedRoot, verifiedTree, type WalkedTree } from "../object-check.ts";
 import { type ObjectReader, openObjectReader } from "../object-reader.ts";
 import { answerLines, unprintablePath } from "../printable-path.ts";
 import { complaint, git } from "../run.ts";
@@ -11,7 +11,7 @@ import { conversionsOf, entryOf, lfsPointers } from "./expected-content.ts";
 import { type Checkout, fingerprint, verify } from "./file-check.ts";
 import { FileJudgements } from "./file-judgements.ts";
 import { guessLocation, type Location, locationOf, primedWith, sameLocation } from "./guess.ts";
-import { type KnownContent, type KnownTree, nowNs, unstampedHorizon } from "./known-content.ts";
+import { type KnownContent, type KnownTree, nowNs, subtreesOf, unstampedHorizon } from "./known-content.ts";
 import { askGit, gitLinksOf, type HeadReading, headOfLocated, headWithRefs, type LookReads, type RefReading } from "./look-reads.ts";
 import { contentTransformedFromOutside, foldersHolding } from "./outside-the-tree.ts";
 import { indexExpectation, ownIndexJudge } from "./own-index.ts";
@@ -285,7 +285,7 @@ async function openIn(
 	const headRead = given.guess?.head ?? (located ? Promise.resolve(headOfLocated(located)) : null);
 	const readStaged = ownIndexJudge({
 		path: join(gitDir, "index"),
-		expected: indexExpectation(entries),
+		expected: () => indexExpectation(entries),
 		remembered: earlier?.tree.id === walked.tree ? earlier.index : null,
 		list: listIndex,
 		alone: (use) => withPrivateStore(dir, reader, [], use, { repository: { idBytes: sha.length / 2 } }),
@@ -424,7 +424,7 @@ async function openIn(
 		},
 		learned: () => {
 			const facts = judgements.learned(walked.tree !== earlier?.tree.id || cleanIndex !== earlier.index);
-			return facts && { context, tree: { id: walked.tree, records: walked.records }, index: cleanIndex, files: facts };
+			return facts && { context, tree: { id: walked.tree, records: walked.records, folders: walked.folders }, index: cleanIndex, files: facts };
 		},
 		// A first look never taken still has git processes reading the private index: they end before it goes.
 		close: async () => {
@@ -437,18 +437,17 @@ async function openIn(
 
 /**
  * The commit's tree, walked from its hashed objects (git's own listing would
- * believe the store); or, when `kept` is the tree the commit names (read
- * back and hashed), its records as a walk of that tree listed them before,
- * kept sealed between runs (proof/content-ids.ts): a tree's id fixes every
- * record below it.
+ * believe the store); with `kept`, an earlier walk kept sealed between runs
+ * (proof/content-ids.ts), whose subtrees are taken where the commit's tree
+ * holds the same ones (a tree's id fixes every record below it), and all of
+ * it when the commit names that very tree.
  */
-async function walkedTree(reader: ObjectReader, commit: string, kept: KnownTree | null): ReturnType<typeof verifiedTree> {
-	if (kept) {
-		const root = await verifiedRoot(reader, commit);
-		if (typeof root === "string") return root;
-		if (root.tree === kept.id) return { tree: root.tree, records: [...kept.records] };
-	}
-	return verifiedTree(reader, commit);
+async function walkedTree(reader: ObjectReader, commit: string, kept: KnownTree | null): Promise<WalkedTree | string> {
+	if (!kept) return verifiedTree(reader, commit);
+	const root = await verifiedRoot(reader, commit);
+	if (typeof root === "string") return root;
+	if (root.tree === kept.id) return { tree: root.tree, records: [...kept.records], folders: [...kept.folders] };
+	return verifiedTree(reader, commit, subtreesOf(kept));
 }
 
 /** The environment without git's own variables. */

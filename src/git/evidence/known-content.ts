@@ -1,5 +1,5 @@
 import { lstatSync, readFileSync, statfsSync } from "node:fs";
-import type { TreeRecord } from "../object-check.ts";
+import { FOLDER, type FolderRecord, type TreeRecord, type WalkedBefore } from "../object-check.ts";
 import { deviceOfKey, modeOfKey, readKey, statKey } from "./stat-key.ts";
 
 /**
@@ -50,10 +50,33 @@ export interface KnownFile {
 	blob: string;
 }
 
-/** A tree's id and every record its walk listed (see `TreeRecord`), in the walk's order. */
+/** A tree's id and every record and folder its walk listed (object-check.ts `WalkedTree`), in the walk's order. */
 export interface KnownTree {
 	id: string;
 	records: readonly TreeRecord[];
+	folders: readonly FolderRecord[];
+}
+
+/**
+ * The subtrees of a kept walk, for a walk of another commit's tree to take
+ * instead of reading them again (object-check.ts `WalkedBefore`).
+ */
+export function subtreesOf(tree: KnownTree): WalkedBefore {
+	let byPath: Map<string, number> | undefined;
+	return (path, id) => {
+		byPath ??= new Map(tree.folders.map((folder, n) => [folder.path, n]));
+		const at = byPath.get(path);
+		const folder = at === undefined ? undefined : tree.folders[at];
+		if (at === undefined || !folder || folder.id !== id) return undefined;
+		// Its own folders follow it in walk order, each a path below it.
+		const inner: FolderRecord[] = [];
+		for (let n = at + 1; n < tree.folders.length; n++) {
+			const below = tree.folders[n] as FolderRecord;
+			if (!below.path.startsWith(`${path}/`)) break;
+			inner.push({ ...below, start: below.start - folder.start });
+		}
+		return { records: tree.records.slice(folder.start, folder.start + folder.count), folders: inner };
+	};
 }
 
 export { statKey } from "./stat-key.ts";
@@ -153,26 +176,39 @@ const RECORD_MODES = new Set(["100644", "100755", "120000", "160000"]);
 const OBJECT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 
 /**
- * The tree and the facts as text: per record of the tree, `mode NUL id NUL
- * path NUL stat NUL blob NUL` (a path may hold any byte but NUL), the stat
- * empty when no fact is known of the path, the blob empty when the fact's
- * is the record's own (by far the most: a fact is kept for a file found as
- * committed). A fact about a path the tree does not list is not written.
+ * The tree and the facts as text, in the walk's order: per folder `40000
+ * NUL id NUL path NUL count NUL NUL` (count: the records below it, which
+ * follow), per record `mode NUL id NUL path NUL stat NUL blob NUL` (a path
+ * may hold any byte but NUL), the stat empty when no fact is known of the
+ * path, the blob empty when the fact's is the record's own (by far the
+ * most: a fact is kept for a file found as committed). A fact about a path
+ * the tree does not list is not written.
  */
 export function encodeKnown(known: Pick<KnownContent, "tree" | "files">): string {
 	const parts: string[] = [];
-	for (const record of known.tree.records) {
+	const { records, folders } = known.tree;
+	let folder = 0;
+	const foldersUpTo = (start: number) => {
+		for (; folder < folders.length && (folders[folder] as FolderRecord).start <= start; folder++) {
+			const { id, path, count } = folders[folder] as FolderRecord;
+			parts.push(FOLDER, id, path, String(count), "");
+		}
+	};
+	for (const [n, record] of records.entries()) {
+		foldersUpTo(n);
 		const fact = known.files.get(record.path);
 		parts.push(record.mode, record.id, record.path, fact?.stat ?? "", fact && fact.blob !== record.id ? fact.blob : "");
 	}
+	foldersUpTo(records.length);
 	return parts.length === 0 ? "" : `${parts.join("\0")}\0`;
 }
 
-/** The tree's records and the facts back from `encodeKnown`'s text (the tree's id is the caller's); null when it is not that text. */
-export function decodeKnown(text: string): { records: TreeRecord[]; files: Map<string, KnownFile> } | null {
+/** The tree's records and folders and the facts back from `encodeKnown`'s text (the tree's id is the caller's); null when it is not that text. */
+export function decodeKnown(text: string): { records: TreeRecord[]; folders: FolderRecord[]; files: Map<string, KnownFile> } | null {
 	const fields = text.split("\0");
-	if (fields.pop() !== "" || fields.length % 5 !== 0) return text === "" ? { records: [], files: new Map() } : null;
+	if (fields.pop() !== "" || fields.length % 5 !== 0) return text === "" ? { records: [], folders: [], files: new Map() } : null;
 	const records: TreeRecord[] = [];
+	const folders: FolderRecord[] = [];
 	const files = new Map<string, KnownFile>();
 	for (let i = 0; i < fields.length; i += 5) {
 		const mode = fields[i] as string;
@@ -180,9 +216,23 @@ export function decodeKnown(text: string): { records: TreeRecord[]; files: Map<s
 		const path = fields[i + 2] as string;
 		const stat = fields[i + 3] as string;
 		const blob = fields[i + 4] as string;
-		if (!RECORD_MODES.has(mode) || !OBJECT_ID.test(id) || path === "" || (blob !== "" && (stat === "" || !OBJECT_ID.test(blob)))) return null;
+		if (!OBJECT_ID.test(id) || path === "") return null;
+		if (mode === FOLDER) {
+			const count = Number(stat);
+			if (!Number.isSafeInteger(count) || count < 0 || blob !== "") return null;
+			folders.push({ path, id, start: records.length, count });
+			continue;
+		}
+		if (!RECORD_MODES.has(mode) || (blob !== "" && (stat === "" || !OBJECT_ID.test(blob)))) return null;
 		records.push({ path, mode, id });
 		if (stat !== "") files.set(path, { stat, blob: blob === "" ? id : blob });
 	}
-	return { records, files };
+	// Each folder's run of records lies within the list and below its path (checked at its ends: the list is in walk order).
+	for (const { path, start, count } of folders) {
+		if (start + count > records.length) return null;
+		const first = records[start];
+		const last = records[start + count - 1];
+		if (count > 0 && (!first?.path.startsWith(`${path}/`) || !last?.path.startsWith(`${path}/`))) return null;
+	}
+	return { records, folders, files };
 }

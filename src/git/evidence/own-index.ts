@@ -50,14 +50,17 @@ const MAX_INDEX_BYTES = 1024 * 1024 * 1024;
  */
 export function ownIndexJudge(options: {
 	path: string;
-	expected: IndexExpectation;
+	/** What the index must hold (made only when git must be asked). */
+	expected: () => IndexExpectation;
 	remembered: string | null;
 	list: IndexLister;
 	alone: AloneRunner;
 }): () => Promise<StagedReading> {
-	const { path, expected, list, alone } = options;
+	const { path, list, alone } = options;
 	let remembered = options.remembered;
+	let expected: IndexExpectation | undefined;
 	const judged = (read: Captured, digest: string | null): StagedReading => {
+		expected ??= options.expected();
 		const changes = stagedChanges(read, expected);
 		const clean = digest !== null && changes?.length === 0 ? digest : null;
 		if (clean) remembered = clean;

@@ -131,6 +131,7 @@ export function sizeOfKey(key: string | undefined): number | null {
 /** The mode a key records (type and permission bits), read from its first field alone; null for anything not a key. */
 export function modeOfKey(key: string | undefined): number | null {
 	if (key === undefined || key.length !== KEY_BYTES * 2) return null;
-	const mode = Number.parseInt(`${key.slice(2, 4)}${key.slice(0, 2)}`, 16);
-	return Number.isInteger(mode) ? mode : null;
+	// Two bytes, little-endian: swapped into a number.
+	const bytes = Number.parseInt(key.slice(0, 4), 16);
+	return Number.isInteger(bytes) ? ((bytes & 0xff) << 8) | (bytes >> 8) : null;
 }
