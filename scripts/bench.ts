@@ -43,6 +43,7 @@ import {
 	gitStatus,
 	gitWorktreeAdd,
 	LOOK,
+	lookFloor,
 	type Scale,
 	scaleAccept,
 	scaleEditedDone,
@@ -280,6 +281,15 @@ const BENCHMARKS: readonly ((ctx: BenchContext) => Benchmark)[] = [
 		baseline: gitStatus(ctx.scale),
 		budgets: [{ phase: WHOLE, kind: "ratio", max: 1.5 }],
 		maxRuns: 20,
+	}),
+	(ctx) => ({
+		// No budget: where the runtime alone stands against git (a look at the tree can cost no less in Bun).
+		name: "scale: the least a Bun look can do",
+		candidate: lookFloor(ctx.scale),
+		baseline: gitStatus(ctx.scale),
+		budgets: [],
+		notes: { [WHOLE]: "information: the runtime's floor" },
+		maxRuns: 15,
 	}),
 	(ctx) => ({
 		name: "scale: done on a proven unchanged tree",

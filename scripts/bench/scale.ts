@@ -11,9 +11,10 @@
  * wrong path would prove nothing.
  */
 import { rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { type Phases, type Probe, WHOLE } from "./measure.ts";
 import { fileText, git, makeScaleRepo, type ScaleRepo, settleMs } from "./scale-fixture.ts";
+import { compiled } from "./setup.ts";
 
 /** The phase of a `done` run without its jobs: what the look costs (its budget is a ratio plus the jobs' own time). */
 export const LOOK = "look (whole − jobs)";
@@ -183,6 +184,30 @@ export function scaleFirstDone(scale: () => Promise<Scale>): Probe {
 			const { elapsed, envelope } = await timedJson(s.discern, ["done"], s.root);
 			if (envelope.data?.gate_ran !== true) throw new Error("the first discern done did not run the gate");
 			return { [WHOLE]: elapsed };
+		},
+	};
+}
+
+/**
+ * The least a Bun program can do to look at the tree (look-floor.ts): started, one stat per tracked file,
+ * one listing per tracked folder. Built and given the list of tracked paths once, untimed.
+ */
+export function lookFloor(scale: () => Promise<Scale>): Probe {
+	const ready = once(async () => {
+		const s = await scale();
+		const dir = dirname(s.root);
+		const list = join(dir, "tracked-paths");
+		await writeFile(list, await git(s.root, ["ls-files", "-z"]));
+		floor = { binary: await compiled(join(import.meta.dir, "look-floor.ts"), join(dir, "look-floor")), list };
+	});
+	let floor: { binary: string; list: string } | undefined;
+	return {
+		label: "look-floor (Bun: a stat per file, a listing per folder)",
+		run: async () => {
+			const s = await scale();
+			await ready();
+			if (!floor) throw new Error("the floor was not built");
+			return { [WHOLE]: await timedShell(`'${floor.binary}' '${s.root}' '${floor.list}'`, s.root) };
 		},
 	};
 }

@@ -16,8 +16,12 @@ export async function buildDiscern(root: string): Promise<void> {
  */
 export async function buildHello(dir: string): Promise<string> {
 	const entry = join(dir, "hello.ts");
-	const outfile = join(dir, "hello");
 	await writeFile(entry, `console.log("hello");\n`);
+	return compiled(entry, join(dir, "hello"));
+}
+
+/** `entry` compiled with exactly the flags `build.ts` gives discern, to `outfile`. */
+export async function compiled(entry: string, outfile: string): Promise<string> {
 	const result = await Bun.build({
 		entrypoints: [entry],
 		minify: true,
@@ -28,9 +32,9 @@ export async function buildHello(dir: string): Promise<string> {
 	});
 	if (!result.success) {
 		for (const log of result.logs) console.error(log);
-		throw new Error("building the hello-world baseline failed");
+		throw new Error(`compiling ${entry} failed`);
 	}
-	if (!existsSync(outfile)) throw new Error(`the hello-world build wrote no ${outfile}`);
+	if (!existsSync(outfile)) throw new Error(`compiling ${entry} wrote no ${outfile}`);
 	return outfile;
 }
 
