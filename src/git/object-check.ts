@@ -101,6 +101,25 @@ export interface WalkedTree {
  */
 export type WalkedBefore = (path: string, id: string) => { records: readonly TreeRecord[]; folders: readonly FolderRecord[] } | undefined;
 
+/** The subtrees of an earlier walk, for a walk of another commit's tree to take instead of reading them again (see `WalkedBefore`). */
+export function subtreesOf(tree: { records: readonly TreeRecord[]; folders: readonly FolderRecord[] }): WalkedBefore {
+	let byPath: Map<string, number> | undefined;
+	return (path, id) => {
+		byPath ??= new Map(tree.folders.map((folder, n) => [folder.path, n]));
+		const at = byPath.get(path);
+		const folder = at === undefined ? undefined : tree.folders[at];
+		if (at === undefined || !folder || folder.id !== id) return undefined;
+		// Its own folders follow it in walk order, each a path below it.
+		const inner: FolderRecord[] = [];
+		for (let n = at + 1; n < tree.folders.length; n++) {
+			const below = tree.folders[n] as FolderRecord;
+			if (!below.path.startsWith(`${path}/`)) break;
+			inner.push({ ...below, start: below.start - folder.start });
+		}
+		return { records: tree.records.slice(folder.start, folder.start + folder.count), folders: inner };
+	};
+}
+
 /**
  * Everything a commit's tree holds (folders walked, not listed), from
  * objects read back and hashed and trees read as git writes them: what

@@ -1,5 +1,5 @@
 import { posix } from "node:path";
-import { readBlobs, type TreeRecord, verifiedTree } from "../git/object-check.ts";
+import { readBlobs, subtreesOf, type TreeRecord, verifiedTree, type WalkedTree } from "../git/object-check.ts";
 import type { ObjectReader } from "../git/object-reader.ts";
 import { compileGlob, globProblem } from "../scopes/glob.ts";
 import { asDiskReads, importsOf, isSettingsFile, leadsToSteering, normalPath, type Reached, steersAgents } from "../scopes/steering.ts";
@@ -32,15 +32,28 @@ export interface Reach {
  */
 export async function steeringReach(reader: ObjectReader, commits: readonly string[], sources: readonly string[]): Promise<Reach> {
 	const trees: TreeRecord[][] = [];
+	let before: WalkedTree | null = null;
 	for (const commit of commits) {
-		const tree = await verifiedTree(reader, commit);
+		// The trunk's and the branch's trees share most folders: each after the first takes those of the one before.
+		const tree: WalkedTree | string = await verifiedTree(reader, commit, before ? subtreesOf(before) : undefined);
 		if (typeof tree === "string") return { reached: [], incomplete: `git could not read the tree of ${commit.slice(0, 7)} (${tree})` };
 		trees.push(tree.records);
+		before = tree;
 	}
 	const exists = existence(trees);
 	const reached = new Map<string, Reached>();
+	// Whether a record is where following starts, judged once: a folder the trees share holds the very same records.
+	const starts = new Map<TreeRecord, boolean>();
+	const startsHere = (record: TreeRecord) => {
+		let judged = starts.get(record);
+		if (judged === undefined) {
+			judged = record.mode === "120000" ? leadsToSteering(record.path) : steersAgents(record.path, sources) !== null;
+			starts.set(record, judged);
+		}
+		return judged;
+	};
 	for (const [index, records] of trees.entries()) {
-		const incomplete = await followTree(reader, records, sources, exists, reached);
+		const incomplete = await followTree(reader, records, startsHere, exists, reached);
 		if (incomplete) return { reached: [...reached.values()], incomplete: `${incomplete} on ${commits[index]?.slice(0, 7)}` };
 	}
 	return { reached: [...reached.values()], incomplete: null };
@@ -50,7 +63,7 @@ export async function steeringReach(reader: ObjectReader, commits: readonly stri
 async function followTree(
 	reader: ObjectReader,
 	records: readonly TreeRecord[],
-	sources: readonly string[],
+	startsHere: (record: TreeRecord) => boolean,
 	exists: Exists,
 	reached: Map<string, Reached>,
 ): Promise<string | null> {
@@ -62,7 +75,7 @@ async function followTree(
 	};
 	const read = new Set<string>();
 	let bytes = 0;
-	let level = records.filter((record) => (record.mode === "120000" ? leadsToSteering(record.path) : steersAgents(record.path, sources) !== null));
+	let level = records.filter(startsHere);
 	while (level.length > 0) {
 		const fresh = [...new Map(level.filter((record) => !read.has(record.path)).map((record) => [record.path, record])).values()].filter(
 			(record) => record.mode === "120000" || record.mode === "100644" || record.mode === "100755",

@@ -1,6 +1,5 @@
 import { afterEach, expect, test } from "bun:test";
-import { subtreesOf } from "../../src/git/evidence/known-content.ts";
-import { verifiedTree, type WalkedTree } from "../../src/git/object-check.ts";
+import { subtreesOf, verifiedTree, type WalkedTree } from "../../src/git/object-check.ts";
 import { openObjectReader } from "../../src/git/object-reader.ts";
 import { makeRepo, type TestRepo } from "../helpers/repo.ts";
 
@@ -19,7 +18,7 @@ async function walk(r: TestRepo, revision: string, before?: WalkedTree): Promise
 	const reader = openObjectReader(r.root);
 	try {
 		const commit = (await r.git("rev-parse", `${revision}^{commit}`)).trim();
-		const walked = await verifiedTree(reader, commit, before ? subtreesOf({ id: before.tree, ...before }) : undefined);
+		const walked = await verifiedTree(reader, commit, before ? subtreesOf(before) : undefined);
 		if (typeof walked === "string") throw new Error(walked);
 		return walked;
 	} finally {

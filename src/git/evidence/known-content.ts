@@ -1,5 +1,5 @@
 import { lstatSync, readFileSync, statfsSync } from "node:fs";
-import { FOLDER, type FolderRecord, type TreeRecord, type WalkedBefore } from "../object-check.ts";
+import { FOLDER, type FolderRecord, type TreeRecord } from "../object-check.ts";
 import { deviceOfKey, modeOfKey, readKey, statKey } from "./stat-key.ts";
 
 /**
@@ -55,28 +55,6 @@ export interface KnownTree {
 	id: string;
 	records: readonly TreeRecord[];
 	folders: readonly FolderRecord[];
-}
-
-/**
- * The subtrees of a kept walk, for a walk of another commit's tree to take
- * instead of reading them again (object-check.ts `WalkedBefore`).
- */
-export function subtreesOf(tree: KnownTree): WalkedBefore {
-	let byPath: Map<string, number> | undefined;
-	return (path, id) => {
-		byPath ??= new Map(tree.folders.map((folder, n) => [folder.path, n]));
-		const at = byPath.get(path);
-		const folder = at === undefined ? undefined : tree.folders[at];
-		if (at === undefined || !folder || folder.id !== id) return undefined;
-		// Its own folders follow it in walk order, each a path below it.
-		const inner: FolderRecord[] = [];
-		for (let n = at + 1; n < tree.folders.length; n++) {
-			const below = tree.folders[n] as FolderRecord;
-			if (!below.path.startsWith(`${path}/`)) break;
-			inner.push({ ...below, start: below.start - folder.start });
-		}
-		return { records: tree.records.slice(folder.start, folder.start + folder.count), folders: inner };
-	};
 }
 
 export { statKey } from "./stat-key.ts";
