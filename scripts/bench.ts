@@ -323,7 +323,7 @@ const BENCHMARKS: readonly ((ctx: BenchContext) => Benchmark)[] = [
 		maxRuns: 8,
 	}),
 	(ctx) => ({
-		// Each run first starts a worktree, commits there and gates it (untimed, ~15 s): few runs.
+		// Each run first starts a worktree, lets its files settle, commits an edit there and gates it (untimed, ~60 s): few runs.
 		name: "scale: accept",
 		candidate: scaleAccept(ctx.scale),
 		baseline: gitLanding(ctx.scale),

@@ -282,13 +282,15 @@ export function gitWorktreeAdd(scale: () => Promise<Scale>): Probe {
 export function scaleAccept(scale: () => Promise<Scale>): Probe {
 	const ready = once(async () => (await scale()).proveSettled());
 	return {
-		label: "discern accept --confirmed --target <id>",
+		label: "discern accept --confirmed --target <id> (files settled but the edit)",
 		run: async () => {
 			const s = await scale();
 			await ready();
 			const started = await discernJson(s.discern, ["start", "--name", "bench-accept"], s.root);
 			const { id, path } = started.data ?? {};
 			if (typeof id !== "string" || typeof path !== "string") throw new Error(`discern start returned no worktree: ${JSON.stringify(started.data)}`);
+			// An agent works a while before it lands: the worktree's files have settled, but for the one it edited last.
+			await Bun.sleep(settleMs(path));
 			await s.editAndCommit(path);
 			const proved = await discernJson(s.discern, ["done"], path);
 			if (proved.data?.gate_ran !== true) throw new Error("discern done did not gate the worktree's commit");

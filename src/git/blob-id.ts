@@ -25,18 +25,25 @@ const CHUNK_BYTES = 256 * 1024;
 export function hashOpenFile(fd: number, size: number, hexLength: number, withSha256: boolean): { blob: string; sha256: string; read: number } {
 	const blob = new Bun.CryptoHasher(hexLength === 64 ? "sha256" : "sha1").update(`blob ${size}\0`);
 	const sha256 = withSha256 ? new Bun.CryptoHasher("sha256") : null;
-	const buffer = Buffer.allocUnsafe(Math.min(size, CHUNK_BYTES) + 1);
 	let read = 0;
 	while (read <= size) {
-		const bytesRead = readSync(fd, buffer, 0, buffer.length, read);
-		if (bytesRead === 0) break;
-		const chunk = buffer.subarray(0, bytesRead);
-		blob.update(chunk);
-		sha256?.update(chunk);
-		read += bytesRead;
+		// One byte more than `size` asked for in all: a read that comes back short is the file's end (a regular file's read
+		// is short only there), so a file of one chunk takes one read.
+		const wanted = Math.min(chunk.length, size + 1 - read);
+		const bytesRead = readSync(fd, chunk, 0, wanted, read);
+		if (bytesRead > 0) {
+			const bytes = chunk.subarray(0, bytesRead);
+			blob.update(bytes);
+			sha256?.update(bytes);
+			read += bytesRead;
+		}
+		if (bytesRead < wanted) break;
 	}
 	return { blob: blob.digest("hex"), sha256: sha256 ? sha256.digest("hex") : "", read };
 }
+
+/** The one buffer reads go through, on this thread (each worker has its own): hashing is synchronous, a read at a time. */
+const chunk = Buffer.allocUnsafe(CHUNK_BYTES + 1);
 
 /** A file's blob id (and sha256 when asked); null when it cannot be read, or is not `size` bytes. */
 export function hashFile(path: string, size: number, hexLength: number, withSha256: boolean): { blob: string; sha256: string } | null {

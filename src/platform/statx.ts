@@ -38,4 +38,4 @@ export function statxCall(): StatxCall | null {
 	return loaded;
 }
 
-export { ptr };
+export { type Pointer, ptr };

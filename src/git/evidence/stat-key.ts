@@ -1,5 +1,5 @@
-import { type BigIntStats, lstatSync } from "node:fs";
-import { AT_FDCWD, AT_SYMLINK_NOFOLLOW, ptr, STATX_BASIC_STATS, STATX_BYTES, statxCall } from "../../platform/statx.ts";
+import { type BigIntStats, fstatSync, lstatSync } from "node:fs";
+import { AT_FDCWD, AT_SYMLINK_NOFOLLOW, type Pointer, ptr, STATX_BASIC_STATS, STATX_BYTES, statxCall } from "../../platform/statx.ts";
 
 /**
  * A file's fingerprint as one string (known-content.ts): equal strings, same
@@ -64,8 +64,7 @@ function writeTime(key: Buffer, at: number, ns: bigint): void {
 export function lstatKeys(root: string, paths: readonly string[]): string[] {
 	const call = statxCall();
 	if (!call) return paths.map((path) => nodeKey(`${root}/${path}`));
-	const result = Buffer.alloc(STATX_BYTES);
-	const resultAt = ptr(result);
+	const { result, resultAt } = scratch();
 	const name = Buffer.alloc(NAME_BYTES);
 	const nameAt = ptr(name);
 	const prefix = name.write(`${root}/`, 0);
@@ -84,6 +83,42 @@ export function lstatKeys(root: string, paths: readonly string[]): string[] {
 	}
 	return keys;
 }
+
+/**
+ * The key of the file open at `fd` (`statx` with `AT_EMPTY_PATH` on Linux,
+ * node's fstat elsewhere): null when it cannot be stat'ed.
+ */
+export function fstatKey(fd: number): string | null {
+	const call = statxCall();
+	if (call) {
+		const { result, resultAt } = scratch();
+		if (call(fd, emptyName(), AT_EMPTY_PATH, STATX_BASIC_STATS, resultAt) === 0 && (result.readUInt32LE(0) & NEEDED) === NEEDED) return keyOfStatx(result);
+	}
+	try {
+		return statKey(fstatSync(fd, { bigint: true }));
+	} catch {
+		return null;
+	}
+}
+
+/** `AT_EMPTY_PATH`: the call is about `dirfd` itself, named by an empty string. */
+const AT_EMPTY_PATH = 0x1000;
+const EMPTY_NAME = Buffer.alloc(1);
+let emptyNameAt: Pointer | undefined;
+function emptyName(): Pointer {
+	emptyNameAt ??= ptr(EMPTY_NAME);
+	return emptyNameAt;
+}
+
+/** This thread's `struct statx` buffer, and where it is for a system call. */
+function scratch(): { result: Buffer; resultAt: Pointer } {
+	if (!held) {
+		const result = Buffer.alloc(STATX_BYTES);
+		held = { result, resultAt: ptr(result) };
+	}
+	return held;
+}
+let held: { result: Buffer; resultAt: Pointer } | undefined;
 
 /** Longer than any path a system call takes (PATH_MAX, 4096 bytes): such a path fails as it would through node. */
 const NAME_BYTES = 64 * 1024;

@@ -1,7 +1,7 @@
-import { closeSync, constants, fstatSync, openSync } from "node:fs";
+import { closeSync, constants, openSync } from "node:fs";
 import { hashOpenFile } from "../blob-id.ts";
 import type { ChangedPath } from "../status.ts";
-import { statKey } from "./stat-key.ts";
+import { fstatKey, modeOfKey, sizeOfKey } from "./stat-key.ts";
 
 /**
  * A file's blob id (and sha256 when asked), read from the file opened, not
@@ -25,13 +25,15 @@ export function hashTied(path: string, expected: string | undefined, hexLength: 
 		return code === "ENOENT" || code === "ENOTDIR" ? "deleted" : code === "ELOOP" ? "type_changed" : "unreadable";
 	}
 	try {
-		const before = fstatSync(fd, { bigint: true });
-		if (!before.isFile()) return "type_changed";
-		if (statKey(before) !== expected) return "modified";
-		const size = Number(before.size);
+		const before = fstatKey(fd);
+		const mode = modeOfKey(before ?? undefined);
+		if (before === null || mode === null) return "unreadable";
+		if ((mode & 0o170000) !== 0o100000) return "type_changed";
+		if (before !== expected) return "modified";
+		const size = sizeOfKey(before) ?? -1;
 		const { blob, sha256, read } = hashOpenFile(fd, size, hexLength, withSha256);
 		// A file that grew or shrank while it was read, or whose stat moved, is not the file that was stat'ed.
-		if (read !== size || statKey(fstatSync(fd, { bigint: true })) !== expected) return "modified";
+		if (read !== size || fstatKey(fd) !== expected) return "modified";
 		return { blob, sha256 };
 	} catch {
 		return "unreadable";
